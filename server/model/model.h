@@ -1,0 +1,288 @@
+/* model: the profile model every tool reads. One model holds one host's
+ * profile (one XSpace, or one Chrome/legacy trace) after ingest.
+ *
+ * Shape (all arrays owned by the model, freed by pv_model_free):
+ *   planes  -> a contiguous range of tracks (one per XLine)
+ *   tracks  -> a contiguous range of event ids [first_event, +n_events),
+ *              sorted by start_ps (ties: longer first, so parents precede
+ *              children), plus a per-depth index (depth_index/depth_start)
+ *              in which each depth's events are sorted and never overlap.
+ *   events  -> columns indexed by event id (stable for the life of the
+ *              model, so the UI can ask for one event's details later).
+ *   stats   -> one flat array; an event's own stats are
+ *              stats[stat_off[e] .. stat_off[e+1]); metadata and plane
+ *              stats are ranges of the same array. ref_value stats are
+ *              resolved at ingest and appear as PV_STAT_STR.
+ *   strings -> interned once; id 0 is "".
+ * Well-known stats (FORMATS.md §3.3) are decoded once into typed fields:
+ * group_id per event, and a sparse pv_event_extra row for events that
+ * carry correlation ids, framework/HLO op names, kernel, memcpy or memory
+ * details.
+ *
+ * Threads: a finished model is immutable and may be read from any number
+ * of threads without locks. Building happens in one thread (builder.h). */
+#ifndef PV_MODEL_MODEL_H
+#define PV_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pv_model pv_model;
+
+/* ---- stats ---------------------------------------------------------- */
+
+typedef enum pv_stat_type {
+    PV_STAT_I64 = 1,
+    PV_STAT_U64 = 2,
+    PV_STAT_F64 = 3,
+    PV_STAT_STR = 4,   /* v.str is a string id (also for resolved ref_value) */
+    PV_STAT_BYTES = 5  /* v.blob is an index into model->blobs */
+} pv_stat_type;
+
+typedef struct pv_stat {
+    uint32_t name;     /* string id of the stat's name, e.g. "group_id" */
+    uint32_t type;     /* pv_stat_type */
+    union {
+        int64_t i64;
+        uint64_t u64;
+        double f64;
+        uint32_t str;
+        uint32_t blob;
+    } v;
+} pv_stat;
+
+typedef struct pv_blob {
+    const uint8_t *data; /* bytes_value payload, owned by the model */
+    size_t len;          /* bytes */
+} pv_blob;
+
+/* ---- planes and tracks ---------------------------------------------- */
+
+typedef enum pv_plane_kind {
+    PV_PLANE_HOST,      /* /host:CPU */
+    PV_PLANE_GPU,       /* /device:GPU:N */
+    PV_PLANE_TPU,       /* /device:TPU:N */
+    PV_PLANE_CUSTOM,    /* /device:CUSTOM:... */
+    PV_PLANE_METADATA,  /* /host:metadata */
+    PV_PLANE_OTHER      /* Task Environment and everything else */
+} pv_plane_kind;
+
+typedef struct pv_plane {
+    int64_t id;             /* XPlane.id */
+    uint32_t name;          /* string id, e.g. "/device:GPU:0" */
+    uint32_t kind;          /* pv_plane_kind */
+    int32_t device_ordinal; /* N of /device:GPU:N or TPU:N; -1 otherwise */
+    uint32_t first_track;   /* tracks [first_track, first_track + n_tracks) */
+    uint32_t n_tracks;
+    uint64_t first_stat;    /* plane-level stats in model->stats */
+    uint32_t n_stats;
+} pv_plane;
+
+/* Derived lines added by TF/XLA post-processing, recognised by name and id
+ * (FORMATS.md §3.2) so tools can skip or pick them without string compares. */
+typedef enum pv_track_kind {
+    PV_TRACK_PLAIN,         /* a real thread or stream */
+    PV_TRACK_STEPS,         /* "Steps" */
+    PV_TRACK_LAUNCH_STATS,  /* "Launch Stats" */
+    PV_TRACK_FW_NAME_SCOPE, /* "Framework Name Scope" / "TensorFlow Name Scope" */
+    PV_TRACK_FW_OPS,        /* "Framework Ops" / "TensorFlow Ops" */
+    PV_TRACK_XLA_MODULES,   /* "XLA Modules" */
+    PV_TRACK_XLA_OPS,       /* "XLA Ops" */
+    PV_TRACK_DERIVED_OTHER, /* any other derived line (source, overhead, ...) */
+    PV_TRACK_COUNTERS       /* "_counters_" */
+} pv_track_kind;
+
+typedef struct pv_track {
+    uint32_t plane;          /* index into model->planes */
+    uint32_t kind;           /* pv_track_kind */
+    int64_t line_id;         /* XLine.id (thread id, stream id) */
+    int64_t display_id;      /* XLine.display_id, or line_id when 0 */
+    uint32_t name;           /* string id */
+    uint32_t display_name;   /* string id; the name when the file had none */
+    int64_t timestamp_ns;    /* XLine.timestamp_ns as written */
+    int64_t duration_ps;     /* XLine.duration_ps */
+    uint64_t first_event;    /* events [first_event, first_event + n_events) */
+    uint64_t n_events;
+    uint32_t n_depths;       /* nesting levels in use (0 when no events) */
+    const uint32_t *depth_start; /* n_depths + 1 offsets into depth_index */
+    const uint32_t *depth_index; /* n_events offsets (event id - first_event),
+                                    grouped by depth, each group by start */
+} pv_track;
+
+/* ---- events ---------------------------------------------------------- */
+
+typedef struct pv_event_meta {
+    int64_t id;              /* XEventMetadata.id (unique within its plane) */
+    uint32_t plane;          /* plane the metadata belongs to */
+    uint32_t name;           /* string id */
+    uint32_t display_name;   /* string id; 0 when the file had none */
+    uint64_t first_stat;     /* metadata stats in model->stats */
+    uint32_t n_stats;
+    uint32_t first_child;    /* model->meta_children[first_child .. +n_children) */
+    uint32_t n_children;     /*   hold indices into model->metas */
+} pv_event_meta;
+
+/* Parsed kernel_details (FORMATS.md §3.3). */
+typedef struct pv_kernel_details {
+    uint32_t registers_per_thread;
+    uint32_t static_shmem_bytes;
+    uint32_t dynamic_shmem_bytes;
+    uint32_t grid[3];        /* 1,1,1 when absent */
+    uint32_t block[3];       /* 1,1,1 when absent */
+    double occupancy_pct;    /* occ_pct or theoretical_occupancy_pct; <0 when absent */
+} pv_kernel_details;
+
+typedef enum pv_memcpy_kind {
+    PV_MEMCPY_NONE, PV_MEMCPY_H2D, PV_MEMCPY_D2H, PV_MEMCPY_D2D, PV_MEMCPY_H2H,
+    PV_MEMCPY_OTHER
+} pv_memcpy_kind;
+
+/* Memory allocation details of a MemoryAllocation / MemoryDeallocation
+ * host event (FORMATS.md §4.7). Missing integers are 0, strings 0 (""). */
+typedef struct pv_memory_details {
+    uint32_t memory_id;        /* string id: allocator_name, or the ordinal as text */
+    int64_t bytes_reserved;    /* stack_reserved_bytes */
+    int64_t bytes_allocated;   /* heap_allocated_bytes */
+    int64_t bytes_available;   /* free_memory_bytes */
+    int64_t peak_bytes_in_use;
+    double fragmentation;
+    int64_t requested_bytes;
+    int64_t allocation_bytes;
+    uint64_t address;
+    uint32_t region_type;      /* string id */
+    int32_t data_type;         /* TF DataType enum value */
+    uint32_t shape;            /* string id */
+} pv_memory_details;
+
+enum {
+    PV_EXTRA_CORRELATION = 1u << 0,   /* correlation_id is set */
+    PV_EXTRA_KERNEL      = 1u << 1,   /* kernel is set */
+    PV_EXTRA_MEMCPY      = 1u << 2,   /* memcpy_kind/memcpy_bytes are set */
+    PV_EXTRA_MEMORY      = 1u << 3,   /* memory is set (alloc or free) */
+    PV_EXTRA_MEM_ALLOC   = 1u << 4,   /* event is a MemoryAllocation */
+    PV_EXTRA_MEM_FREE    = 1u << 5,   /* event is a MemoryDeallocation */
+    PV_EXTRA_STEP_ROOT   = 1u << 6,   /* event has _r or is TraceContext */
+    PV_EXTRA_ASYNC       = 1u << 7,   /* event has _a */
+    PV_EXTRA_EAGER       = 1u << 8,   /* is_eager == 1 */
+    PV_EXTRA_FLOW        = 1u << 9    /* flow is set */
+};
+
+/* Well-known stats of one event, merged from its metadata's stats and its
+ * own (own stats win). Only events with at least one of them get a row. */
+typedef struct pv_event_extra {
+    uint32_t flags;            /* PV_EXTRA_* */
+    uint64_t correlation_id;
+    uint32_t tf_op;            /* string id of tf_op ("name:type"); 0 none */
+    uint32_t hlo_op;           /* string id of hlo_op; 0 none */
+    uint32_t hlo_module;       /* string id; 0 none */
+    uint32_t step_name;        /* string id of step_name; 0 none */
+    int64_t step_id;           /* the `id` stat; -1 none */
+    int64_t iter_num;          /* -1 none */
+    int64_t step_num;          /* -1 none */
+    uint64_t flow;             /* raw flow stat (§3.4) */
+    uint32_t memcpy_kind;      /* pv_memcpy_kind */
+    uint64_t memcpy_bytes;
+    pv_kernel_details kernel;
+    pv_memory_details memory;
+} pv_event_extra;
+
+#define PV_NO_EXTRA UINT32_MAX
+#define PV_NO_GROUP (-1)
+
+/* One training step: a group id assigned by step grouping (FORMATS §3.7). */
+typedef struct pv_step_group {
+    int64_t group_id;
+    uint32_t name;             /* string id, e.g. "train 42"; 0 when unnamed */
+    int64_t step_num;          /* iter_num/step_num, or group_id */
+} pv_step_group;
+
+struct pv_model {
+    /* strings: str_off[i] .. str_off[i]+str_len[i] in str_data, NUL-terminated */
+    uint32_t n_strings;
+    const char *const *strings; /* n_strings pointers, strings[0] = "" */
+
+    uint32_t n_planes;
+    const pv_plane *planes;
+    uint32_t n_tracks;
+    const pv_track *tracks;     /* grouped by plane, in file order */
+
+    uint32_t n_metas;
+    const pv_event_meta *metas;
+    const uint32_t *meta_children;
+
+    uint64_t n_events;
+    const int64_t *ev_start_ps;   /* absolute: line.timestamp_ns*1000 + offset_ps */
+    const int64_t *ev_dur_ps;
+    const uint32_t *ev_meta;      /* index into metas */
+    const uint16_t *ev_depth;     /* nesting depth within its track, 0 = top */
+    const uint64_t *ev_stat_off;  /* n_events + 1 offsets into stats */
+    const int32_t *ev_group;      /* group_id, PV_NO_GROUP when none */
+    const uint32_t *ev_extra;     /* index into extras, PV_NO_EXTRA when none */
+
+    uint64_t n_stats;
+    const pv_stat *stats;
+    uint32_t n_blobs;
+    const pv_blob *blobs;
+
+    uint32_t n_extras;
+    const pv_event_extra *extras;
+
+    uint32_t n_groups;
+    const pv_step_group *groups;  /* sorted by group_id */
+
+    /* XSpace-level data */
+    uint32_t n_hostnames;
+    const uint32_t *hostnames;    /* string ids */
+    uint32_t n_errors;
+    const uint32_t *errors;       /* string ids */
+    uint32_t n_warnings;
+    const uint32_t *warnings;     /* string ids */
+
+    int64_t min_ps;               /* earliest event start; 0 when no events */
+    int64_t max_ps;               /* latest event end */
+    size_t mem_bytes;             /* bytes this model holds, for the budget */
+
+    void *priv;                   /* owned storage; opaque to readers */
+};
+
+/* ---- lifetime --------------------------------------------------------- */
+
+/* Releases the model and everything it owns. NULL is fine. */
+void pv_model_free(pv_model *m);
+
+/* ---- lookups (all cannot fail; pointers valid as long as the model) ---- */
+
+/* The string with this id, or "" when id is out of range. */
+const char *pv_model_str(const pv_model *m, uint32_t id);
+
+/* The string id of s if s was interned, else 0. Lets a tool compare ids
+ * instead of strings in a hot loop. */
+uint32_t pv_model_str_find(const pv_model *m, const char *s);
+
+/* Event name (display name when present, else name). */
+const char *pv_model_event_name(const pv_model *m, uint64_t ev);
+
+/* The extra row of an event, or NULL when it has none. */
+const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev);
+
+/* The track holding event ev (binary search over tracks). */
+uint32_t pv_model_event_track(const pv_model *m, uint64_t ev);
+
+/* Finds a stat by name id among an event's metadata stats then its own
+ * (own last, so it wins). Returns NULL when absent. */
+const pv_stat *pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id);
+
+/* First event id in [t->first_event, +n_events) whose start is >= start_ps
+ * (binary search); returns first_event + n_events when none. */
+uint64_t pv_model_track_lower_bound(const pv_model *m, const pv_track *t, int64_t start_ps);
+
+/* The step group with this id, or NULL. */
+const pv_step_group *pv_model_group_find(const pv_model *m, int64_t group_id);
+
+/* For assert() and tests: every track's events sorted, depth index
+ * consistent and non-overlapping per depth, offsets in range. A broken
+ * model would make tools read out of bounds. */
+bool pv_model_is_sane(const pv_model *m);
+
+#endif
