@@ -1,0 +1,333 @@
+/* scan: one walk over a logdir producing an index snapshot.
+ *
+ * The walk uses lstat so it sees symbolic links for what they are; a link
+ * is followed only when its resolved target lies inside the resolved
+ * logdir. Every directory is entered at most once, keyed by (device,
+ * inode), which also breaks link loops. Depth and directory count are
+ * capped so a hostile tree cannot keep the scan busy forever. */
+#include "index/index.h"
+#include "util/log.h"
+#include "util/mem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_DEPTH 48
+#define MAX_DIRS 2000000u
+
+typedef struct dir_key {
+    dev_t dev;
+    ino_t ino;
+} dir_key;
+
+typedef struct scan {
+    const char *root;          /* resolved logdir */
+    size_t root_len;
+    const pv_index *prev;
+    int64_t now_ns;
+    dir_key *seen;             /* open-addressing set of entered directories */
+    size_t seen_cap;
+    size_t seen_n;
+    pv_run *runs;
+    size_t n_runs;
+    size_t cap_runs;
+    uint64_t n_files;
+} scan;
+
+static uint64_t key_hash(dir_key k)
+{
+    return ((uint64_t)k.dev * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)k.ino * 0xff51afd7ed558ccdull);
+}
+
+/* Returns true when the directory was not seen before (and marks it). */
+static bool seen_insert(scan *s, dir_key k)
+{
+    if (s->seen_n * 2 >= s->seen_cap) {
+        size_t cap = s->seen_cap ? s->seen_cap * 2 : 1024;
+        dir_key *t = pv_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < s->seen_cap; i++) {
+            dir_key e = s->seen[i];
+            if (e.ino == 0 && e.dev == 0)
+                continue;
+            size_t j = (size_t)(key_hash(e) & (cap - 1));
+            while (t[j].ino != 0 || t[j].dev != 0)
+                j = (j + 1) & (cap - 1);
+            t[j] = e;
+        }
+        free(s->seen);
+        s->seen = t;
+        s->seen_cap = cap;
+    }
+    size_t j = (size_t)(key_hash(k) & (s->seen_cap - 1));
+    while (s->seen[j].ino != 0 || s->seen[j].dev != 0) {
+        if (s->seen[j].ino == k.ino && s->seen[j].dev == k.dev)
+            return false;
+        j = (j + 1) & (s->seen_cap - 1);
+    }
+    s->seen[j] = k;
+    s->seen_n++;
+    return true;
+}
+
+static bool inside_root(const scan *s, const char *resolved)
+{
+    if (strncmp(resolved, s->root, s->root_len) != 0)
+        return false;
+    return resolved[s->root_len] == '\0' || resolved[s->root_len] == '/' ||
+           (s->root_len == 1 && s->root[0] == '/');
+}
+
+/* Stats path, following a symbolic link only when it stays inside the
+ * logdir. Returns false when the entry must be skipped. */
+static bool stat_entry(const scan *s, const char *path, struct stat *st)
+{
+    if (lstat(path, st) != 0)
+        return false;
+    if (!S_ISLNK(st->st_mode))
+        return true;
+    char *resolved = realpath(path, NULL);
+    if (resolved == NULL)
+        return false;
+    bool ok = inside_root(s, resolved);
+    if (!ok)
+        pv_log(PV_LOG_INFO, "not following %s: it leads outside the logdir", path);
+    free(resolved);
+    return ok && stat(path, st) == 0;
+}
+
+static char *join(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *p = pv_xmalloc(la + lb + 2);
+    memcpy(p, a, la);
+    p[la] = '/';
+    memcpy(p + la + 1, b, lb + 1);
+    return p;
+}
+
+static int64_t mtime_ns_of(const struct stat *st)
+{
+    return (int64_t)st->st_mtim.tv_sec * 1000000000LL + (int64_t)st->st_mtim.tv_nsec;
+}
+
+/* A file written just now is offered only once a second scan sees it
+ * unchanged; this is how "stops growing" is observed without reading it. */
+static bool settled(const scan *s, const char *run_name, const char *host, pv_file_kind kind,
+                    uint64_t size, int64_t mtime_ns)
+{
+    if (s->now_ns - mtime_ns >= PV_INDEX_SETTLE_NS)
+        return true;
+    if (s->prev == NULL)
+        return false;
+    const pv_run *r = pv_index_run_find(s->prev, run_name);
+    const pv_host *h = r ? pv_run_host_find(r, host) : NULL;
+    const pv_host_file *f = h ? pv_host_file_find(h, kind) : NULL;
+    return f != NULL && f->size_bytes == size && f->mtime_ns == mtime_ns;
+}
+
+static pv_host *host_get(pv_run *run, const char *name, size_t len)
+{
+    for (size_t i = 0; i < run->n_hosts; i++)
+        if (strlen(run->hosts[i].name) == len && memcmp(run->hosts[i].name, name, len) == 0)
+            return &run->hosts[i];
+    run->hosts = pv_xrealloc(run->hosts, (run->n_hosts + 1) * sizeof *run->hosts);
+    pv_host *h = &run->hosts[run->n_hosts++];
+    h->name = pv_xstrndup(name, len);
+    h->files = NULL;
+    h->n_files = 0;
+    return h;
+}
+
+static int cmp_host(const void *a, const void *b)
+{
+    return strcmp(((const pv_host *)a)->name, ((const pv_host *)b)->name);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return (int)((const pv_host_file *)a)->kind - (int)((const pv_host_file *)b)->kind;
+}
+
+static void run_free_parts(pv_run *run)
+{
+    for (size_t i = 0; i < run->n_hosts; i++) {
+        for (size_t j = 0; j < run->hosts[i].n_files; j++)
+            free(run->hosts[i].files[j].path);
+        free(run->hosts[i].files);
+        free(run->hosts[i].name);
+    }
+    free(run->hosts);
+    free(run->name);
+    free(run->dir);
+}
+
+/* Reads one session folder into a run; runs with no host files are dropped. */
+static void scan_session(scan *s, const char *dir, char *run_name)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", dir, strerror(errno));
+        free(run_name);
+        return;
+    }
+    pv_run run = {.name = run_name, .dir = pv_xstrdup(dir)};
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t host_len;
+        pv_file_kind kind = pv_filename_classify(de->d_name, &host_len);
+        if (kind == PV_FILE_NONE)
+            continue;
+        char *path = join(dir, de->d_name);
+        struct stat st;
+        if (!stat_entry(s, path, &st) || !S_ISREG(st.st_mode)) {
+            free(path);
+            continue;
+        }
+        s->n_files++;
+        char *host = pv_xstrndup(de->d_name, host_len);
+        uint64_t size = (uint64_t)st.st_size;
+        int64_t mt = mtime_ns_of(&st);
+        if (!settled(s, run.name, host, kind, size, mt)) {
+            pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
+            free(host);
+            free(path);
+            continue;
+        }
+        pv_host *h = host_get(&run, host, host_len);
+        free(host);
+        h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
+        h->files[h->n_files++] = (pv_host_file){path, kind, size, mt};
+    }
+    closedir(d);
+    if (run.n_hosts == 0) {
+        run_free_parts(&run);
+        return;
+    }
+    qsort(run.hosts, run.n_hosts, sizeof *run.hosts, cmp_host);
+    for (size_t i = 0; i < run.n_hosts; i++)
+        qsort(run.hosts[i].files, run.hosts[i].n_files, sizeof *run.hosts[i].files, cmp_file);
+    if (s->n_runs == s->cap_runs) {
+        s->cap_runs = s->cap_runs ? s->cap_runs * 2 : 64;
+        s->runs = pv_xrealloc(s->runs, s->cap_runs * sizeof *s->runs);
+    }
+    s->runs[s->n_runs++] = run;
+}
+
+/* rel is the folder's path relative to the logdir ("" for the logdir). */
+static void scan_profile_dir(scan *s, const char *profile_dir, const char *tbrun)
+{
+    DIR *d = opendir(profile_dir);
+    if (d == NULL) {
+        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", profile_dir, strerror(errno));
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *path = join(profile_dir, de->d_name);
+        struct stat st;
+        if (stat_entry(s, path, &st) && S_ISDIR(st.st_mode) &&
+            seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
+            char *name = tbrun[0] ? join(tbrun, de->d_name) : pv_xstrdup(de->d_name);
+            scan_session(s, path, name);
+        }
+        free(path);
+    }
+    closedir(d);
+}
+
+static void walk(scan *s, const char *dir, const char *rel, int depth)
+{
+    if (depth > MAX_DEPTH || s->seen_n > MAX_DIRS)
+        return;
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", dir, strerror(errno));
+        return;
+    }
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    bool in_plugins = strcmp(base, "plugins") == 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (de->d_type != DT_DIR && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+            continue;
+        char *path = join(dir, de->d_name);
+        struct stat st;
+        if (!stat_entry(s, path, &st) || !S_ISDIR(st.st_mode) ||
+            !seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
+            free(path);
+            continue;
+        }
+        if (in_plugins && strcmp(de->d_name, "profile") == 0) {
+            /* tbrun is rel without its trailing "plugins" component. */
+            size_t keep = (size_t)(base - rel);
+            char *tbrun = pv_xstrndup(rel, keep > 0 ? keep - 1 : 0);
+            scan_profile_dir(s, path, tbrun);
+            free(tbrun);
+        } else {
+            char *child_rel = rel[0] ? join(rel, de->d_name) : pv_xstrdup(de->d_name);
+            walk(s, path, child_rel, depth + 1);
+            free(child_rel);
+        }
+        free(path);
+    }
+    closedir(d);
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+    return strcmp(((const pv_run *)a)->name, ((const pv_run *)b)->name);
+}
+
+int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_index **out,
+                  pv_error *err)
+{
+    *out = NULL;
+    char *root = realpath(logdir, NULL);
+    if (root == NULL)
+        return pv_error_set(err, PV_EIO, logdir, PV_NO_OFFSET, "cannot open the logdir: %s",
+                            strerror(errno));
+    struct stat st;
+    if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        pv_error_set(err, PV_EIO, logdir, PV_NO_OFFSET, "the logdir is not a folder");
+        free(root);
+        return PV_EIO;
+    }
+    scan s = {.root = root, .root_len = strlen(root), .prev = prev, .now_ns = now_ns};
+    seen_insert(&s, (dir_key){st.st_dev, st.st_ino});
+    walk(&s, root, "", 0);
+    free(s.seen);
+    qsort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
+
+    pv_index *ix = pv_xcalloc(1, sizeof *ix);
+    ix->refs = 1;
+    ix->logdir = root;
+    ix->runs = s.runs;
+    ix->n_runs = s.n_runs;
+    ix->n_files = s.n_files;
+    ix->generation = prev ? prev->generation : 0;
+    if (prev == NULL || !pv_index_same(prev, ix))
+        ix->generation++;
+    *out = ix;
+    return 0;
+}
+
+void pv_index_unref(pv_index *ix)
+{
+    if (ix == NULL || --ix->refs > 0)
+        return;
+    for (size_t i = 0; i < ix->n_runs; i++)
+        run_free_parts(&ix->runs[i]);
+    free(ix->runs);
+    free(ix->logdir);
+    free(ix);
+}
