@@ -1,0 +1,225 @@
+/* store: a small table of model entries under one mutex, with a condition
+ * variable that waiters sleep on until a loader thread finishes. */
+#include "cache/store.h"
+#include "ingest/ingest.h"
+#include "util/log.h"
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pv_model_entry {
+    pv_model_entry *next;
+    char *path;
+    uint64_t size_bytes;
+    int64_t mtime_ns;
+    pv_load_state state;
+    pv_progress progress;
+    pv_model *model;
+    pv_error err;
+    int holders;            /* requests using model right now */
+    uint64_t last_used;     /* store clock tick of the last get */
+    pthread_t thread;
+    int joinable;
+    pv_model_store *store;
+};
+
+struct pv_model_store {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pv_model_entry *entries;
+    size_t budget_bytes;
+    size_t held_bytes;
+    uint64_t clock;
+};
+
+pv_model_store *pv_model_store_new(size_t budget_bytes)
+{
+    pv_model_store *s = pv_xcalloc(1, sizeof *s);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    s->budget_bytes = budget_bytes;
+    return s;
+}
+
+static void entry_free(pv_model_entry *e)
+{
+    pv_model_free(e->model);
+    free(e->path);
+    free(e);
+}
+
+void pv_model_store_free(pv_model_store *s)
+{
+    if (s == NULL)
+        return;
+    for (pv_model_entry *e = s->entries; e != NULL; e = e->next)
+        if (e->joinable)
+            pthread_join(e->thread, NULL);
+    pv_model_entry *e = s->entries;
+    while (e != NULL) {
+        pv_model_entry *next = e->next;
+        entry_free(e);
+        e = next;
+    }
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* Drops least recently used, unheld models until held_bytes + incoming
+ * fits the budget. Caller holds the lock. */
+static void evict_for(pv_model_store *s, size_t incoming)
+{
+    if (s->budget_bytes == 0)
+        return;
+    while (s->held_bytes + incoming > s->budget_bytes) {
+        pv_model_entry **victim = NULL;
+        for (pv_model_entry **p = &s->entries; *p != NULL; p = &(*p)->next) {
+            pv_model_entry *e = *p;
+            if (e->state == PV_LOAD_READY && e->holders == 0 &&
+                (victim == NULL || e->last_used < (*victim)->last_used))
+                victim = p;
+        }
+        if (victim == NULL)
+            return;
+        pv_model_entry *e = *victim;
+        *victim = e->next;
+        pv_log(PV_LOG_INFO, "memory budget: dropping %s (%zu bytes)", e->path,
+               e->model->mem_bytes);
+        s->held_bytes -= e->model->mem_bytes;
+        if (e->joinable)
+            pthread_join(e->thread, NULL);
+        entry_free(e);
+    }
+}
+
+static void *load_main(void *arg)
+{
+    pv_model_entry *e = arg;
+    pv_model *m = NULL;
+    pv_error err = {0};
+    int rc = pv_ingest_file(e->path, &e->progress, &m, &err);
+    pv_model_store *s = e->store;
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0) {
+        evict_for(s, m->mem_bytes);
+        e->model = m;
+        e->state = PV_LOAD_READY;
+        s->held_bytes += m->mem_bytes;
+        if (s->budget_bytes != 0 && s->held_bytes > s->budget_bytes)
+            pv_log(PV_LOG_WARN, "memory budget of %zu bytes exceeded by %s alone or by models "
+                   "in use", s->budget_bytes, e->path);
+    } else {
+        e->err = err;
+        e->state = PV_LOAD_FAILED;
+        char msg[1200];
+        pv_error_format(&err, msg, sizeof msg);
+        pv_log(PV_LOG_WARN, "cannot load profile: %s", msg);
+    }
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Finds or creates the entry for src. Caller holds the lock. */
+static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
+{
+    for (pv_model_entry **p = &s->entries; *p != NULL; p = &(*p)->next) {
+        pv_model_entry *e = *p;
+        if (strcmp(e->path, src->path) != 0)
+            continue;
+        if (e->size_bytes == src->size_bytes && e->mtime_ns == src->mtime_ns)
+            return e;
+        /* The file changed: forget the old result once nobody uses it. */
+        if (e->state != PV_LOAD_LOADING && e->holders == 0) {
+            *p = e->next;
+            if (e->state == PV_LOAD_READY)
+                s->held_bytes -= e->model->mem_bytes;
+            if (e->joinable)
+                pthread_join(e->thread, NULL);
+            entry_free(e);
+            break;
+        }
+        return e;
+    }
+    pv_model_entry *e = pv_xcalloc(1, sizeof *e);
+    e->path = pv_xstrdup(src->path);
+    e->size_bytes = src->size_bytes;
+    e->mtime_ns = src->mtime_ns;
+    e->state = PV_LOAD_LOADING;
+    atomic_store(&e->progress.done_bytes, 0);
+    e->progress.total_bytes = src->size_bytes;
+    e->store = s;
+    e->next = s->entries;
+    s->entries = e;
+    if (pthread_create(&e->thread, NULL, load_main, e) == 0) {
+        e->joinable = 1;
+    } else {
+        e->state = PV_LOAD_FAILED;
+        pv_error_set(&e->err, PV_ENOMEM, src->path, PV_NO_OFFSET, "cannot start a loader thread");
+    }
+    return e;
+}
+
+static void status_of(const pv_model_entry *e, pv_load_status *out)
+{
+    out->state = e->state;
+    out->total_bytes = e->size_bytes;
+    out->done_bytes = e->state == PV_LOAD_LOADING ? atomic_load(&e->progress.done_bytes)
+                                                  : e->size_bytes;
+    if (e->state == PV_LOAD_FAILED)
+        out->err = e->err;
+    else
+        memset(&out->err, 0, sizeof out->err);
+}
+
+void pv_model_store_poll(pv_model_store *s, const pv_source *src, pv_load_status *out)
+{
+    pthread_mutex_lock(&s->lock);
+    status_of(entry_for(s, src), out);
+    pthread_mutex_unlock(&s->lock);
+}
+
+int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model **model,
+                       pv_model_entry **entry, pv_error *err)
+{
+    *model = NULL;
+    *entry = NULL;
+    pthread_mutex_lock(&s->lock);
+    pv_model_entry *e = entry_for(s, src);
+    while (e->state == PV_LOAD_LOADING)
+        pthread_cond_wait(&s->changed, &s->lock);
+    int rc = 0;
+    if (e->state == PV_LOAD_READY) {
+        e->holders++;
+        e->last_used = ++s->clock;
+        *model = e->model;
+        *entry = e;
+    } else {
+        if (err != NULL)
+            *err = e->err;
+        rc = e->err.code != 0 ? e->err.code : PV_EIO;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
+{
+    if (entry == NULL)
+        return;
+    pthread_mutex_lock(&s->lock);
+    entry->holders--;
+    pthread_mutex_unlock(&s->lock);
+}
+
+size_t pv_model_store_bytes(pv_model_store *s)
+{
+    pthread_mutex_lock(&s->lock);
+    size_t n = s->held_bytes;
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}

@@ -1,0 +1,232 @@
+/* api_data: /data (a tool's payload for one run and host), /data_csv, and
+ * the native /api/load progress route.
+ *
+ * A host with an XSpace gets every tool computed from its model; a host
+ * with only legacy per-tool files gets those files: JSON served as is,
+ * .json.gz served still compressed (the reference does the same). */
+#include "cache/store.h"
+#include "http/http.h"
+#include "http/tool_table.h"
+#include "util/mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LEGACY_BYTES ((size_t)1 << 30)
+
+typedef struct target {
+    pv_index *ix;          /* held snapshot; release with release_target */
+    const pv_run *run;
+    const pv_host *host;
+    const char *tool;      /* NULL when the route takes none */
+} target;
+
+static void release_target(pv_request *rq, target *t)
+{
+    if (t->ix != NULL)
+        pv_index_store_release(rq->app->index, t->ix);
+    t->ix = NULL;
+}
+
+/* Resolves ?run=&host=(&tag=). On failure fills rs, releases, returns -1.
+ * Run, host and tool are looked up by exact name in the index, so no
+ * parameter ever becomes part of a file path. */
+static int resolve(pv_request *rq, pv_response *rs, bool need_tool, target *t)
+{
+    bool bad = false;
+    const char *run = pv_http_param(rq, "run", &bad);
+    const char *host = pv_http_param(rq, "host", &bad);
+    const char *tool = pv_http_param(rq, "tag", &bad);
+    if (tool == NULL && !bad)
+        tool = pv_http_param(rq, "tool", &bad);
+    if (bad) {
+        pv_respond_error(rs, 400, "bad parameter",
+                         "run, host and tag must be UTF-8 text without NUL bytes");
+        return -1;
+    }
+    if (run == NULL || (need_tool && tool == NULL)) {
+        pv_respond_error(rs, 400, "missing parameter",
+                         need_tool ? "run and tag are required" : "run is required");
+        return -1;
+    }
+    t->ix = pv_index_store_acquire(rq->app->index);
+    t->tool = tool;
+    char detail[1200];
+    t->run = pv_index_run_find(t->ix, run);
+    if (t->run == NULL) {
+        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", run);
+        pv_respond_error(rs, 404, "unknown run", detail);
+        release_target(rq, t);
+        return -1;
+    }
+    if (host == NULL && t->run->n_hosts == 1) {
+        t->host = &t->run->hosts[0];
+    } else if (host == NULL) {
+        pv_respond_error(rs, 400, "missing parameter", "host is required: this run has several");
+        release_target(rq, t);
+        return -1;
+    } else {
+        t->host = pv_run_host_find(t->run, host);
+    }
+    if (t->host == NULL) {
+        snprintf(detail, sizeof detail, "run \"%.500s\" has no host named \"%.500s\"", run, host);
+        pv_respond_error(rs, 404, "unknown host", detail);
+        release_target(rq, t);
+        return -1;
+    }
+    if (need_tool && !pv_host_has_tool(t->host, tool)) {
+        snprintf(detail, sizeof detail, "host \"%.400s\" of run \"%.400s\" has no tool \"%.200s\"",
+                 t->host->name, run, tool);
+        pv_respond_error(rs, 404, "unknown tool", detail);
+        release_target(rq, t);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_whole(const char *path, char **out, size_t *len, pv_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size > MAX_LEGACY_BYTES) {
+        close(fd);
+        return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
+                            "file is larger than %zu bytes", MAX_LEGACY_BYTES);
+    }
+    size_t n = (size_t)st.st_size;
+    char *buf = pv_xmalloc(n + 1);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r <= 0) {
+            free(buf);
+            close(fd);
+            return pv_error_set(err, PV_EIO, path, got, "read failed: %s",
+                                r < 0 ? strerror(errno) : "file shrank while reading");
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* The legacy file that answers tool on this host, or NULL. */
+static const pv_host_file *legacy_file(const pv_host *h, const char *tool)
+{
+    for (size_t i = 0; i < h->n_files; i++) {
+        const char *t = pv_filename_tool(h->files[i].kind);
+        if (t != NULL && (strcmp(t, tool) == 0 ||
+                          (strcmp(t, "framework_op_stats") == 0 &&
+                           strcmp(tool, "tensorflow_stats") == 0) ||
+                          (strcmp(t, "trace_viewer") == 0 && strcmp(tool, "trace_viewer@") == 0)))
+            return &h->files[i];
+    }
+    return NULL;
+}
+
+static void serve_legacy(pv_response *rs, const pv_host_file *f, const char *tool)
+{
+    bool json = f->kind == PV_FILE_OVERVIEW_JSON || f->kind == PV_FILE_INPUT_PIPELINE_JSON ||
+                f->kind == PV_FILE_OP_PROFILE_JSON || f->kind == PV_FILE_MEMORY_VIEWER_JSON ||
+                f->kind == PV_FILE_POD_VIEWER_JSON;
+    bool json_gz = f->kind == PV_FILE_TRACE_JSON_GZ || f->kind == PV_FILE_MEMORY_PROFILE_JSON_GZ;
+    if (!json && !json_gz) {
+        char detail[600];
+        snprintf(detail, sizeof detail,
+                 "reading %s from a legacy protobuf file (%s) is not built yet", tool,
+                 strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path);
+        pv_respond_error(rs, 501, "not implemented", detail);
+        return;
+    }
+    pv_error err = {0};
+    if (read_whole(f->path, &rs->body, &rs->len, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    rs->status = 200;
+    rs->content_type = "application/json";
+    rs->body_is_gzip = json_gz;
+}
+
+static pv_source source_of(const pv_host_file *f)
+{
+    return (pv_source){f->path, f->size_bytes, f->mtime_ns};
+}
+
+void pv_serve_data(pv_request *rq, pv_response *rs)
+{
+    target t = {0};
+    if (resolve(rq, rs, true, &t) != 0)
+        return;
+    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
+    pv_model_tool_fn fn = pv_tool_table_find(t.tool);
+    if (xplane != NULL && fn != NULL) {
+        pv_source src = source_of(xplane);
+        const pv_model *m;
+        pv_model_entry *entry;
+        pv_error err = {0};
+        if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+            pv_respond_pv_error(rs, &err);
+        } else {
+            fn(rq, rs, m);
+            pv_model_store_put(rq->app->models, entry);
+        }
+    } else if (legacy_file(t.host, t.tool) != NULL) {
+        serve_legacy(rs, legacy_file(t.host, t.tool), t.tool);
+    } else {
+        char detail[600];
+        snprintf(detail, sizeof detail, "the %s tool is not built yet in profview %s", t.tool,
+                 PV_VERSION);
+        pv_respond_error(rs, 501, "not implemented", detail);
+    }
+    release_target(rq, &t);
+}
+
+void pv_serve_data_csv(pv_request *rq, pv_response *rs)
+{
+    target t = {0};
+    if (resolve(rq, rs, true, &t) != 0)
+        return;
+    char detail[600];
+    snprintf(detail, sizeof detail, "CSV export of %s is not built yet", t.tool);
+    pv_respond_error(rs, 501, "not implemented", detail);
+    release_target(rq, &t);
+}
+
+void pv_serve_api_load(pv_request *rq, pv_response *rs)
+{
+    target t = {0};
+    if (resolve(rq, rs, false, &t) != 0)
+        return;
+    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
+    if (xplane == NULL) {
+        /* Legacy files are read per request; there is nothing to load. */
+        pv_respond_json(rs, 200, json_pack("{s:s}", "state", "ready"));
+        release_target(rq, &t);
+        return;
+    }
+    pv_source src = source_of(xplane);
+    pv_load_status st;
+    pv_model_store_poll(rq->app->models, &src, &st);
+    release_target(rq, &t);
+    if (st.state == PV_LOAD_FAILED) {
+        pv_respond_pv_error(rs, &st.err);
+        return;
+    }
+    rs->cache_control = "no-store";
+    pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202,
+                    json_pack("{s:s, s:I, s:I}", "state",
+                              st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
+                              (json_int_t)st.done_bytes, "total_bytes",
+                              (json_int_t)st.total_bytes));
+}

@@ -1,0 +1,139 @@
+/* api_profile: the TensorBoard profile plugin's listing routes (runs,
+ * run_tools, hosts, config, version, capture_profile) and the native
+ * /api/index and /healthz. They answer from the index snapshot alone. */
+#include "http/http.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_TOOLS 32
+
+/* Looks up the run named by ?run=; on failure fills rs and returns NULL. */
+static const pv_run *want_run(pv_request *rq, pv_response *rs, const pv_index *ix)
+{
+    bool bad = false;
+    const char *name = pv_http_param(rq, "run", &bad);
+    if (bad) {
+        pv_respond_error(rs, 400, "bad parameter", "run is not valid UTF-8 text");
+        return NULL;
+    }
+    if (name == NULL) {
+        pv_respond_error(rs, 400, "missing parameter", "run is required");
+        return NULL;
+    }
+    const pv_run *run = pv_index_run_find(ix, name);
+    if (run == NULL) {
+        char detail[600];
+        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", name);
+        pv_respond_error(rs, 404, "unknown run", detail);
+    }
+    return run;
+}
+
+void pv_serve_runs(pv_request *rq, pv_response *rs)
+{
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    json_t *arr = json_array();
+    /* TensorBoard lists runs newest first: reverse name order, since run
+     * folders are timestamps. */
+    for (size_t i = ix->n_runs; i-- > 0;)
+        json_array_append_new(arr, json_string(ix->runs[i].name));
+    pv_index_store_release(rq->app->index, ix);
+    pv_respond_json(rs, 200, arr);
+}
+
+void pv_serve_run_tools(pv_request *rq, pv_response *rs)
+{
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    const pv_run *run = want_run(rq, rs, ix);
+    if (run != NULL) {
+        const char *names[MAX_TOOLS];
+        size_t n = pv_run_tools(run, names, MAX_TOOLS);
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(arr, json_string(names[i]));
+        pv_respond_json(rs, 200, arr);
+    }
+    pv_index_store_release(rq->app->index, ix);
+}
+
+void pv_serve_hosts(pv_request *rq, pv_response *rs)
+{
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    const pv_run *run = want_run(rq, rs, ix);
+    if (run != NULL) {
+        bool bad = false;
+        const char *tool = pv_http_param(rq, "tag", &bad);
+        json_t *arr = json_array();
+        for (size_t i = 0; i < run->n_hosts; i++) {
+            if (tool != NULL && !pv_host_has_tool(&run->hosts[i], tool))
+                continue;
+            json_array_append_new(arr, json_pack("{s:s}", "hostname", run->hosts[i].name));
+        }
+        pv_respond_json(rs, 200, arr);
+    }
+    pv_index_store_release(rq->app->index, ix);
+}
+
+void pv_serve_config(pv_request *rq, pv_response *rs)
+{
+    (void)rq;
+    /* Capturing needs a live training job and network access, which an
+     * offline viewer does not have, so the button is hidden. */
+    pv_respond_json(rs, 200, json_pack("{s:b, s:s, s:b}", "hideCaptureProfileButton", 1,
+                                       "srcPathPrefix", "", "enableTabNameLabel", 0));
+}
+
+void pv_serve_version(pv_request *rq, pv_response *rs)
+{
+    (void)rq;
+    pv_respond_text(rs, 200, "text/plain; charset=utf-8", PV_VERSION);
+}
+
+void pv_serve_capture(pv_request *rq, pv_response *rs)
+{
+    (void)rq;
+    pv_respond_error(rs, 501, "not supported",
+                     "profview is an offline viewer and does not capture profiles; capture with "
+                     "tf.profiler or jax.profiler and point --logdir at the result");
+}
+
+void pv_serve_healthz(pv_request *rq, pv_response *rs)
+{
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    pv_index_store_release(rq->app->index, ix);
+    pv_respond_text(rs, 200, "text/plain; charset=utf-8", "ok\n");
+}
+
+void pv_serve_api_index(pv_request *rq, pv_response *rs)
+{
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    json_t *runs = json_array();
+    for (size_t i = ix->n_runs; i-- > 0;) {
+        const pv_run *run = &ix->runs[i];
+        json_t *hosts = json_array();
+        for (size_t h = 0; h < run->n_hosts; h++) {
+            const char *names[MAX_TOOLS];
+            size_t n = pv_host_tools(&run->hosts[h], names, MAX_TOOLS);
+            json_t *tools = json_array();
+            for (size_t t = 0; t < n; t++)
+                json_array_append_new(tools, json_string(names[t]));
+            json_t *files = json_array();
+            for (size_t f = 0; f < run->hosts[h].n_files; f++) {
+                const pv_host_file *hf = &run->hosts[h].files[f];
+                const char *base = strrchr(hf->path, '/');
+                json_array_append_new(files, json_pack("{s:s, s:I}", "name",
+                                                       base ? base + 1 : hf->path, "bytes",
+                                                       (json_int_t)hf->size_bytes));
+            }
+            json_array_append_new(hosts, json_pack("{s:s, s:o, s:o}", "name",
+                                                   run->hosts[h].name, "tools", tools,
+                                                   "files", files));
+        }
+        json_array_append_new(runs, json_pack("{s:s, s:o}", "name", run->name, "hosts", hosts));
+    }
+    json_t *j = json_pack("{s:s, s:o, s:I}", "version", PV_VERSION, "runs", runs,
+                          "generation", (json_int_t)ix->generation);
+    pv_index_store_release(rq->app->index, ix);
+    pv_respond_json(rs, 200, j);
+}

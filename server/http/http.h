@@ -1,0 +1,106 @@
+/* http: the thin layer between libmicrohttpd and the rest of profview.
+ *
+ * Handlers parse parameters, call index/cache/tools, and fill a
+ * pv_response; none contains analysis code. Each request owns a pv_arena
+ * freed when the response is queued. Only this module includes
+ * <microhttpd.h>. Threads: one libmicrohttpd thread per connection; every
+ * handler must be reentrant (shared state lives in pv_app, whose parts
+ * carry their own locks). */
+#ifndef PV_HTTP_HTTP_H
+#define PV_HTTP_HTTP_H
+
+#include "index/index.h"
+#include "util/arena.h"
+#include "util/error.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct MHD_Connection;
+struct pv_model_store;
+
+/* Everything a handler may reach. Owned by main(). */
+typedef struct pv_app {
+    pv_index_store *index;
+    struct pv_model_store *models;
+} pv_app;
+
+typedef struct pv_request {
+    struct MHD_Connection *conn;
+    const char *path;          /* request path with the --path-prefix removed */
+    pv_app *app;
+    pv_arena arena;            /* per-request allocations */
+} pv_request;
+
+typedef struct pv_response {
+    unsigned status;           /* HTTP status */
+    const char *content_type;
+    char *body;                /* malloc'd (freed by the server) unless body_static */
+    size_t len;
+    bool body_static;          /* body points at data that outlives the request */
+    bool body_is_gzip;         /* body is already gzip-encoded */
+    const char *etag;          /* strong ETag without quotes; computed when NULL */
+    const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
+    const char *disposition;   /* Content-Disposition, or NULL */
+} pv_response;
+
+typedef void (*pv_handler)(pv_request *rq, pv_response *rs);
+
+/* ---- server lifetime ----------------------------------------------------- */
+
+typedef struct pv_http pv_http;
+
+/* Starts listening on bind:port; returns 0 or PV_EIO (address in use, bad
+ * address) with err set. */
+int pv_http_start(pv_app *app, const char *bind, uint16_t port, pv_http **out, pv_error *err);
+/* Stops accepting, lets in-flight requests finish, frees. NULL is fine. */
+void pv_http_stop(pv_http *h);
+/* The port actually bound (useful with port 0). */
+uint16_t pv_http_port(const pv_http *h);
+
+/* ---- routing (routes.c) --------------------------------------------------- */
+
+/* The handler for a path, or NULL when only static assets may answer. */
+pv_handler pv_http_route(const char *path);
+
+/* ---- parameters (request.c) ----------------------------------------------- */
+
+/* Query parameter value, or NULL when absent. A value containing a NUL
+ * byte or invalid UTF-8 is treated as malformed: *bad is set and NULL
+ * returned, so handlers can answer 400. */
+const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
+/* Request header value or NULL. */
+const char *pv_http_header(pv_request *rq, const char *name);
+
+/* ---- responses (respond.c) ------------------------------------------------ */
+
+/* Serialises j (consumed) compactly with sorted keys as application/json. */
+void pv_respond_json(pv_response *rs, unsigned status, json_t *j);
+/* {"error": error, "detail": detail} with this status. */
+void pv_respond_error(pv_response *rs, unsigned status, const char *error, const char *detail);
+/* The same from a pv_error: the code picks the status, the message names
+ * the file and offset when known. */
+void pv_respond_pv_error(pv_response *rs, const pv_error *err);
+/* Plain text. */
+void pv_respond_text(pv_response *rs, unsigned status, const char *content_type,
+                     const char *text);
+
+/* ---- handlers, one file per area ----------------------------------------- */
+
+void pv_serve_runs(pv_request *rq, pv_response *rs);
+void pv_serve_run_tools(pv_request *rq, pv_response *rs);
+void pv_serve_hosts(pv_request *rq, pv_response *rs);
+void pv_serve_config(pv_request *rq, pv_response *rs);
+void pv_serve_version(pv_request *rq, pv_response *rs);
+void pv_serve_capture(pv_request *rq, pv_response *rs);
+void pv_serve_data(pv_request *rq, pv_response *rs);
+void pv_serve_data_csv(pv_request *rq, pv_response *rs);
+void pv_serve_healthz(pv_request *rq, pv_response *rs);
+void pv_serve_api_index(pv_request *rq, pv_response *rs);
+void pv_serve_api_load(pv_request *rq, pv_response *rs);
+/* Embedded frontend files; 404 JSON when path names none. */
+void pv_serve_static(pv_request *rq, pv_response *rs);
+
+#endif

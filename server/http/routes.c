@@ -1,0 +1,32 @@
+/* routes: the one table of dynamic paths. Anything not listed is looked
+ * up among the embedded frontend files. */
+#include "http/http.h"
+
+#include <string.h>
+
+typedef struct route {
+    const char *path;
+    pv_handler handler;
+} route;
+
+static const route routes[] = {
+    {"/data/plugin/profile/runs", pv_serve_runs},
+    {"/data/plugin/profile/run_tools", pv_serve_run_tools},
+    {"/data/plugin/profile/hosts", pv_serve_hosts},
+    {"/data/plugin/profile/data", pv_serve_data},
+    {"/data/plugin/profile/data_csv", pv_serve_data_csv},
+    {"/data/plugin/profile/config", pv_serve_config},
+    {"/data/plugin/profile/version", pv_serve_version},
+    {"/data/plugin/profile/capture_profile", pv_serve_capture},
+    {"/healthz", pv_serve_healthz},
+    {"/api/index", pv_serve_api_index},
+    {"/api/load", pv_serve_api_load},
+};
+
+pv_handler pv_http_route(const char *path)
+{
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (strcmp(routes[i].path, path) == 0)
+            return routes[i].handler;
+    return NULL;
+}

@@ -1,0 +1,275 @@
+/* server: libmicrohttpd set-up and the per-request pipeline.
+ *
+ * Pipeline for every request: check method, strip the path prefix, route,
+ * run the handler, then the shared finishing steps every response gets:
+ * a strong ETag (a hash of the identity body), 304 on If-None-Match,
+ * gzip when the client accepts it, and the security headers. Handlers
+ * never deal with any of that. */
+#include "http/http.h"
+#include "pv_config.h"
+#include "util/buf.h"
+#include "util/gzip.h"
+#include "util/hash.h"
+#include "util/log.h"
+#include "util/mem.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define MAX_BODY_BYTES ((size_t)4 << 30)
+#define MIN_GZIP_BYTES 256
+
+struct pv_http {
+    struct MHD_Daemon *daemon;
+    pv_app *app;
+    uint16_t port;
+};
+
+static const char *const csp =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+
+static bool accepts_gzip(pv_request *rq)
+{
+    const char *ae = pv_http_header(rq, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    return ae != NULL && strstr(ae, "gzip") != NULL;
+}
+
+static bool compressible(const char *content_type)
+{
+    return content_type != NULL &&
+           (strncmp(content_type, "text/", 5) == 0 ||
+            strstr(content_type, "json") != NULL || strstr(content_type, "javascript") != NULL ||
+            strstr(content_type, "svg") != NULL);
+}
+
+/* If-None-Match may list several tags, quoted, possibly weak. */
+static bool etag_matches(const char *inm, const char *tag)
+{
+    if (inm == NULL)
+        return false;
+    if (strcmp(inm, "*") == 0)
+        return true;
+    size_t n = strlen(tag);
+    for (const char *p = strstr(inm, tag); p != NULL; p = strstr(p + 1, tag))
+        if (p > inm && p[-1] == '"' && p[n] == '"')
+            return true;
+    return false;
+}
+
+static void finish_body(pv_request *rq, pv_response *rs, bool gzip_ok, char **body,
+                        size_t *len, bool *owned, bool *gz)
+{
+    *body = rs->body;
+    *len = rs->len;
+    *owned = !rs->body_static;
+    *gz = rs->body_is_gzip;
+    if (*gz && !gzip_ok) {
+        pv_buf out;
+        pv_buf_init(&out, MAX_BODY_BYTES);
+        pv_error err = {0};
+        if (pv_gzip_decompress(*body, *len, &out, NULL, &err) == 0) {
+            if (*owned)
+                free(*body);
+            *body = pv_buf_take(&out, len);
+            *owned = true;
+            *gz = false;
+        } else {
+            pv_buf_fini(&out);
+        }
+        return;
+    }
+    if (!*gz && gzip_ok && *len >= MIN_GZIP_BYTES && compressible(rs->content_type)) {
+        pv_buf out;
+        pv_buf_init(&out, MAX_BODY_BYTES);
+        if (pv_gzip_compress(*body, *len, &out, NULL) == 0) {
+            if (*owned)
+                free(*body);
+            *body = pv_buf_take(&out, len);
+            *owned = true;
+            *gz = true;
+        } else {
+            pv_buf_fini(&out);
+        }
+    }
+    (void)rq;
+}
+
+static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
+{
+    bool gzip_ok = accepts_gzip(rq);
+    char tag[40];
+    if (rs->etag != NULL) {
+        snprintf(tag, sizeof tag, "%s", rs->etag);
+    } else {
+        uint64_t h = pv_hash_bytes(PV_HASH_SEED, rs->body ? rs->body : "", rs->len);
+        snprintf(tag, sizeof tag, "%016llx", (unsigned long long)h);
+    }
+    /* The gzip variant is a different representation, so it gets its own
+     * strong tag. */
+    char etag[48];
+    bool will_gzip = rs->body_is_gzip ? gzip_ok
+                                      : gzip_ok && rs->len >= MIN_GZIP_BYTES &&
+                                            compressible(rs->content_type);
+    snprintf(etag, sizeof etag, "\"%s%s\"", tag, will_gzip ? "-gz" : "");
+    char bare[48];
+    snprintf(bare, sizeof bare, "%s%s", tag, will_gzip ? "-gz" : "");
+
+    struct MHD_Response *r;
+    unsigned status = rs->status;
+    bool ok_status = status == 200;
+    if (ok_status && etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare)) {
+        if (!rs->body_static)
+            free(rs->body);
+        r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+        status = MHD_HTTP_NOT_MODIFIED;
+    } else {
+        char *body;
+        size_t len;
+        bool owned, gz;
+        finish_body(rq, rs, gzip_ok, &body, &len, &owned, &gz);
+        if (head) {
+            if (owned)
+                free(body);
+            r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+        } else {
+            r = MHD_create_response_from_buffer(len, body,
+                                                owned ? MHD_RESPMEM_MUST_FREE
+                                                      : MHD_RESPMEM_PERSISTENT);
+        }
+        if (gz)
+            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+        if (rs->content_type != NULL)
+            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rs->content_type);
+        if (rs->disposition != NULL)
+            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, rs->disposition);
+    }
+    if (ok_status) {
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+                                rs->cache_control ? rs->cache_control : "no-cache");
+    } else {
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+    MHD_add_response_header(r, "Content-Security-Policy", csp);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    enum MHD_Result res = MHD_queue_response(rq->conn, status, r);
+    MHD_destroy_response(r);
+    return res;
+}
+
+/* Returns the path below the prefix, or NULL when the request is outside
+ * it. "/p" itself maps to "/" so the bare prefix opens the page. */
+static const char *strip_prefix(const char *url)
+{
+    const char *prefix = pv_cfg.path_prefix ? pv_cfg.path_prefix : "";
+    size_t n = strlen(prefix);
+    if (n == 0)
+        return url;
+    if (strncmp(url, prefix, n) != 0)
+        return NULL;
+    if (url[n] == '\0')
+        return "/";
+    return url[n] == '/' ? url + n : NULL;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **state)
+{
+    (void)version;
+    (void)upload_data;
+    pv_http *h = cls;
+    /* libmicrohttpd calls twice for every request; the first call only
+     * announces the headers. */
+    if (*state == NULL) {
+        *state = h;
+        return MHD_YES;
+    }
+    *upload_size = 0;
+    pv_request rq = {.conn = conn, .app = h->app};
+    pv_arena_init(&rq.arena, 16384);
+    pv_response rs = {0};
+    bool head = strcmp(method, "HEAD") == 0;
+    const char *path = strip_prefix(url);
+    if (!head && strcmp(method, "GET") != 0) {
+        pv_respond_error(&rs, 405, "method not allowed",
+                         "profview only answers GET and HEAD requests");
+    } else if (path == NULL) {
+        pv_respond_error(&rs, 404, "not found", "this server lives under its --path-prefix");
+    } else {
+        rq.path = path;
+        pv_handler handler = pv_http_route(path);
+        if (handler == NULL)
+            handler = pv_serve_static;
+        handler(&rq, &rs);
+    }
+    enum MHD_Result res = queue(&rq, &rs, head);
+    pv_log(PV_LOG_DEBUG, "%s %s -> %u", method, url, rs.status);
+    pv_arena_fini(&rq.arena);
+    return res;
+}
+
+int pv_http_start(pv_app *app, const char *bind, uint16_t port, pv_http **out, pv_error *err)
+{
+    *out = NULL;
+    struct sockaddr_in sa4 = {0};
+    struct sockaddr_in6 sa6 = {0};
+    const struct sockaddr *sa;
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (inet_pton(AF_INET, bind, &sa4.sin_addr) == 1) {
+        sa4.sin_family = AF_INET;
+        sa4.sin_port = htons(port);
+        sa = (const struct sockaddr *)&sa4;
+    } else if (inet_pton(AF_INET6, bind, &sa6.sin6_addr) == 1) {
+        sa6.sin6_family = AF_INET6;
+        sa6.sin6_port = htons(port);
+        sa = (const struct sockaddr *)&sa6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "--bind %s is not an IPv4 or IPv6 address", bind);
+    }
+    pv_http *h = pv_xcalloc(1, sizeof *h);
+    h->app = app;
+    h->daemon = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
+                                 MHD_OPTION_SOCK_ADDR, sa,
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                                 MHD_OPTION_END);
+    if (h->daemon == NULL) {
+        free(h);
+        return pv_error_set(err, PV_EIO, NULL, PV_NO_OFFSET,
+                            "cannot listen on %s port %u (in use, or not permitted)", bind,
+                            (unsigned)port);
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : port;
+    *out = h;
+    return 0;
+}
+
+uint16_t pv_http_port(const pv_http *h)
+{
+    return h->port;
+}
+
+void pv_http_stop(pv_http *h)
+{
+    if (h == NULL)
+        return;
+    /* Stop accepting first; MHD_stop_daemon then joins every connection
+     * thread, so requests already running finish their response. */
+    MHD_quiesce_daemon(h->daemon);
+    MHD_stop_daemon(h->daemon);
+    free(h);
+}

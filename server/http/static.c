@@ -1,0 +1,51 @@
+/* static: serving the embedded frontend. "/" is index.html. Paths are
+ * looked up in the compiled-in table only, so nothing on disk is ever
+ * reachable through them. */
+#include "http/assets.h"
+#include "http/http.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <string.h>
+
+const pv_asset *pv_asset_find(const char *url)
+{
+    size_t lo = 0, hi = pv_assets_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(pv_assets[mid].url, url);
+        if (c == 0)
+            return &pv_assets[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+void pv_serve_static(pv_request *rq, pv_response *rs)
+{
+    const char *url = rq->path[0] == '/' ? rq->path + 1 : rq->path;
+    if (url[0] == '\0')
+        url = "index.html";
+    const pv_asset *a = pv_asset_find(url);
+    if (a == NULL) {
+        char detail[600];
+        snprintf(detail, sizeof detail, "nothing is served at /%.500s", url);
+        pv_respond_error(rs, 404, "not found", detail);
+        return;
+    }
+    const char *ae = pv_http_header(rq, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    bool gz = ae != NULL && strstr(ae, "gzip") != NULL;
+    rs->status = 200;
+    rs->content_type = a->content_type;
+    rs->body = (char *)(gz ? a->gz : a->raw);
+    rs->len = gz ? a->gz_len : a->raw_len;
+    rs->body_static = true;
+    rs->body_is_gzip = gz;
+    rs->etag = a->etag;
+    /* The page itself is revalidated on every load so an upgrade shows at
+     * once; the modules it loads are checked again after five minutes. */
+    rs->cache_control = strcmp(url, "index.html") == 0 ? "no-cache" : "public, max-age=300";
+}

@@ -1,0 +1,21 @@
+/* tool_table: one line per tool computed from the model. */
+#include "http/tool_table.h"
+
+#include <string.h>
+
+typedef struct tool_entry {
+    const char *name;
+    pv_model_tool_fn fn;
+} tool_entry;
+
+static const tool_entry tools[] = {
+    {NULL, NULL},
+};
+
+pv_model_tool_fn pv_tool_table_find(const char *tool)
+{
+    for (size_t i = 0; tools[i].name != NULL; i++)
+        if (strcmp(tools[i].name, tool) == 0)
+            return tools[i].fn;
+    return NULL;
+}

@@ -1,0 +1,17 @@
+/* tool_table: which tools profview computes from a profile model, and the
+ * handler that turns a model into each tool's response. A tool missing
+ * here answers 501 (not built yet) rather than an empty 200. */
+#ifndef PV_HTTP_TOOL_TABLE_H
+#define PV_HTTP_TOOL_TABLE_H
+
+#include "http/http.h"
+#include "model/model.h"
+
+/* Fills rs from the model for the request's parameters. */
+typedef void (*pv_model_tool_fn)(pv_request *rq, pv_response *rs, const pv_model *m);
+
+/* The handler for a tool name (aliases accepted), or NULL when profview
+ * does not compute that tool. */
+pv_model_tool_fn pv_tool_table_find(const char *tool);
+
+#endif
