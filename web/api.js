@@ -1,0 +1,137 @@
+// api.js: the only module that talks to the server. Every URL is relative
+// (no leading slash), so the page works under --path-prefix and behind a
+// reverse proxy that mounts profview anywhere.
+//
+// Every function returns the decoded JSON body or throws an ApiError that
+// carries the server's {"error", "detail"} (or, for a non-JSON answer, the
+// status line and the start of the body), so callers can show it in words.
+// An AbortSignal passed as {signal} cancels the request; a cancelled call
+// throws the browser's AbortError, which callers ignore.
+
+const PLUGIN = 'data/plugin/profile/';
+const LOAD_POLL_MS = 300;
+const ERROR_BODY_CHARS = 300;  // how much of a non-JSON error body to show
+
+export class ApiError extends Error {
+    constructor(status, error, detail, url) {
+        super(detail ? `${error}: ${detail}` : error);
+        this.name = 'ApiError';
+        this.status = status;  // HTTP status; 0 when the server was not reached
+        this.error = error;    // one line saying what went wrong
+        this.detail = detail;  // the specifics (which run, which byte), maybe ''
+        this.url = url;        // the relative URL that failed
+    }
+}
+
+export function isAbort(e) {
+    return e && e.name === 'AbortError';
+}
+
+// 'path?k=v&...' with encodeURIComponent (spaces as %20, not '+', which not
+// every server decodes). Keys with undefined/null values are left out.
+export function buildUrl(path, params) {
+    const parts = [];
+    for (const [k, v] of Object.entries(params || {})) {
+        if (v !== undefined && v !== null)
+            parts.push(encodeURIComponent(k) + '=' + encodeURIComponent(String(v)));
+    }
+    return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+function errorFromBody(status, statusText, text, url) {
+    try {
+        const body = JSON.parse(text);
+        if (body && typeof body.error === 'string')
+            return new ApiError(status, body.error, String(body.detail ?? ''), url);
+    } catch {
+        // Not JSON: fall through and show the text itself.
+    }
+    const title = `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
+    return new ApiError(status, title, text.trim().slice(0, ERROR_BODY_CHARS), url);
+}
+
+// GETs url and returns {status, body} for a 2xx JSON answer.
+async function getJson(url, signal) {
+    let resp;
+    try {
+        resp = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    } catch (e) {
+        if (isAbort(e))
+            throw e;
+        throw new ApiError(0, 'Cannot reach the profview server',
+                           `${e.message}. Is it still running?`, url);
+    }
+    const text = await resp.text();
+    if (!resp.ok)
+        throw errorFromBody(resp.status, resp.statusText, text, url);
+    try {
+        return { status: resp.status, body: text === '' ? null : JSON.parse(text) };
+    } catch (e) {
+        throw new ApiError(resp.status, 'The server answered with something that is not JSON',
+                           `${e.message}; it starts with: ${text.slice(0, 80)}`, url);
+    }
+}
+
+function sleep(ms, signal) {
+    return new Promise((resolve, reject) => {
+        if (signal && signal.aborted) {
+            reject(new DOMException('aborted', 'AbortError'));
+            return;
+        }
+        const t = setTimeout(resolve, ms);
+        if (signal) {
+            signal.addEventListener('abort', () => {
+                clearTimeout(t);
+                reject(new DOMException('aborted', 'AbortError'));
+            }, { once: true });
+        }
+    });
+}
+
+// ---- TensorBoard-compatible plugin routes --------------------------------
+
+// Run names, newest first (the server sorts them in reverse).
+export async function listRuns({ signal } = {}) {
+    return (await getJson(PLUGIN + 'runs', signal)).body || [];
+}
+
+// Tool names a run offers, in the order TensorBoard shows them.
+export async function listTools(run, { signal } = {}) {
+    return (await getJson(buildUrl(PLUGIN + 'run_tools', { run }), signal)).body || [];
+}
+
+// Host names that have data for (run, tool); may include 'ALL_HOSTS'.
+export async function listHosts(run, tool, { signal } = {}) {
+    const url = buildUrl(PLUGIN + 'hosts', { run, tag: tool });
+    const body = (await getJson(url, signal)).body || [];
+    return body.map((h) => (typeof h === 'string' ? h : h.hostname));
+}
+
+// The relative URL of a tool's data; extra holds tool-specific parameters
+// (resolution, start_time_ms, ...). Also usable as a link to the raw JSON.
+export function toolDataUrl(run, tool, host, extra = {}) {
+    return buildUrl(PLUGIN + 'data', { run, tag: tool, host, ...extra });
+}
+
+// A tool's payload (JSON). Errors such as 501 (tool not built yet) or 422
+// (bad profile file) arrive as ApiError.
+export async function getToolData(run, tool, host, extra = {}, { signal } = {}) {
+    return (await getJson(toolDataUrl(run, tool, host, extra), signal)).body;
+}
+
+// ---- native routes ---------------------------------------------------------
+
+// Waits until the server has loaded (run, host) into memory, calling
+// onProgress(doneBytes, totalBytes) after each poll while it loads. Resolves
+// when the server answers 200; throws the ApiError of a bad file.
+export async function loadProfile(run, host, { signal, onProgress } = {}) {
+    const url = buildUrl('api/load', { run, host });
+    for (;;) {
+        const { status, body } = await getJson(url, signal);
+        if (status !== 202)
+            return body;
+        if (onProgress && body)
+            onProgress(Number(body.done_bytes) || 0, Number(body.total_bytes) || 0);
+        await sleep(LOAD_POLL_MS, signal);
+    }
+}

@@ -1,0 +1,232 @@
+// app.js: the page shell. It keeps the run, tool and host pickers in step
+// with the URL hash (router.js), asks the server to load the profile, and
+// mounts the tool's view (views/registry.js) in the content area.
+//
+// Flow for every navigation (a pick, Back/Forward, a pasted link):
+//   URL state -> fill in missing run/tool/host with the first offered one
+//   -> rewrite the URL with the full state (replace, so Back skips the
+//   partial one) -> api/load with a progress bar -> view.mount(el, state).
+// A later navigation overtakes an earlier one still in flight: every await
+// is followed by a check of `seq`, and the view's signal is aborted.
+//
+// The state a view gets in mount(el, state):
+//   run, host, tool  strings (host may be '' for host-less legacy files)
+//   params           the tool-state query of the URL ({start, end, sel, ...})
+//   setParams(p, {replace})  change that query (replace: true by default)
+//   signal           AbortSignal, aborted just before unmount()
+// A view may also export update(state): called instead of a remount when
+// only params changed through Back/Forward.
+
+import * as api from './api.js';
+import { fillSelect } from './dom.js';
+import * as router from './router.js';
+import { showError, showMessage, showProgress } from './status.js';
+import { loadView } from './views/registry.js';
+
+const ALL_HOSTS = 'ALL_HOSTS';
+
+const ui = {
+    run: document.getElementById('run'),
+    tool: document.getElementById('tool'),
+    host: document.getElementById('host'),
+    refresh: document.getElementById('refresh'),
+    content: document.getElementById('content'),
+};
+
+// Answers of the list routes, kept until Refresh: they change only when
+// new runs are written into the logdir.
+const cache = { runs: null, tools: new Map(), hosts: new Map() };
+
+let seq = 0;                  // number of the newest navigation
+let shown = null;             // {state, view, controller} of the mounted view
+let lastPick = { run: undefined, host: undefined };  // to keep the host on a tool change
+
+// ---- lists -------------------------------------------------------------------
+
+async function runs() {
+    if (!cache.runs)
+        cache.runs = await api.listRuns();
+    return cache.runs;
+}
+
+async function tools(run) {
+    if (!cache.tools.has(run))
+        cache.tools.set(run, await api.listTools(run));
+    return cache.tools.get(run);
+}
+
+async function hosts(run, tool) {
+    const key = JSON.stringify([run, tool]);
+    if (!cache.hosts.has(key))
+        cache.hosts.set(key, await api.listHosts(run, tool));
+    return cache.hosts.get(key);
+}
+
+function hostLabel(h) {
+    if (h === ALL_HOSTS)
+        return 'All hosts';
+    return h === '' ? '(no host name)' : h;
+}
+
+const asOptions = (names, label = (n) => n) => names.map((n) => ({ value: n, label: label(n) }));
+
+// ---- navigation ----------------------------------------------------------------
+
+function viewState(state, signal) {
+    return {
+        run: state.run,
+        host: state.host,
+        tool: state.tool,
+        params: { ...state.params },
+        setParams: (p, opts) => router.setParams(p, opts),
+        signal,
+    };
+}
+
+function unmountView() {
+    if (!shown)
+        return;
+    shown.controller.abort();
+    try {
+        shown.view.unmount();
+    } catch (e) {
+        console.error('unmount failed', e);
+    }
+    shown = null;
+}
+
+function setBusy(busy) {
+    ui.content.setAttribute('aria-busy', busy ? 'true' : 'false');
+}
+
+// Fills in the parts of state the URL leaves out, filling the pickers on the
+// way. Returns the full state, or null when there is nothing to show (a
+// message is on the page then) or a newer navigation took over.
+async function resolve(state, stale) {
+    const runList = await runs();
+    if (stale())
+        return null;
+    fillSelect(ui.run, asOptions(runList), state.run ?? runList[0]);
+    if (state.run === undefined && runList.length === 0) {
+        fillSelect(ui.tool, [], undefined);
+        fillSelect(ui.host, [], undefined);
+        showMessage(ui.content, 'No profiles found in the logdir.',
+                    'profview lists every <dir>/plugins/profile/<run>/ folder below --logdir. ' +
+                    'Runs written later appear after Refresh.');
+        return null;
+    }
+    const run = state.run ?? runList[0];
+
+    const toolList = await tools(run);
+    if (stale())
+        return null;
+    fillSelect(ui.tool, asOptions(toolList), state.tool ?? toolList[0]);
+    if (state.tool === undefined && toolList.length === 0) {
+        fillSelect(ui.host, [], undefined);
+        showMessage(ui.content, `Run "${run}" has no profile data that profview can show.`);
+        return null;
+    }
+    const tool = state.tool ?? toolList[0];
+
+    const hostList = await hosts(run, tool);
+    if (stale())
+        return null;
+    let host = state.host;
+    if (host === undefined) {
+        // A new tool of the same run keeps the host the user was looking at.
+        const keep = lastPick.run === run && hostList.includes(lastPick.host);
+        host = keep ? lastPick.host : hostList[0];
+    }
+    fillSelect(ui.host, asOptions(hostList, hostLabel), host);
+    if (host === undefined) {
+        showMessage(ui.content, `No host of run "${run}" has data for ${tool}.`);
+        return null;
+    }
+    return { run, host, tool, params: state.params || {} };
+}
+
+async function show(state) {
+    const my = ++seq;
+    const stale = () => my !== seq;
+
+    // Only the tool-state query changed (Back/Forward inside a tool).
+    if (shown && router.sameView(shown.state, state) && shown.view.update) {
+        shown.state = state;
+        shown.view.update(viewState(state, shown.controller.signal));
+        return;
+    }
+    unmountView();
+    setBusy(true);
+    try {
+        const full = await resolve(state, stale);
+        if (!full)
+            return;
+        if (!router.sameView(full, state))
+            router.navigate(full, { replace: true, silent: true });
+        lastPick = { run: full.run, host: full.host };
+        document.title = `${full.tool} · ${hostLabel(full.host)} · ${full.run} — profview`;
+
+        const controller = new AbortController();
+        let progress = null;
+        if (full.host !== ALL_HOSTS) {
+            // The pseudo host is not one file: the tool's own request loads
+            // what it needs, and its view shows the wait.
+            showMessage(ui.content, `Opening ${full.run} on ${hostLabel(full.host)}…`);
+            await api.loadProfile(full.run, full.host, {
+                signal: controller.signal,
+                onProgress: (done, total) => {
+                    if (stale())
+                        return;
+                    if (!progress)
+                        progress = showProgress(ui.content, `Loading the profile of ${hostLabel(full.host)}…`);
+                    progress(done, total);
+                },
+            });
+        }
+        if (stale())
+            return;
+        const view = await loadView(full.tool);
+        if (stale())
+            return;
+        shown = { state: full, view, controller };
+        ui.content.replaceChildren();
+        await view.mount(ui.content, viewState(full, controller.signal));
+    } catch (e) {
+        if (stale() || api.isAbort(e))
+            return;
+        showError(ui.content, e, { retry: () => show(router.current()) });
+    } finally {
+        if (!stale())
+            setBusy(false);
+    }
+}
+
+// ---- pickers -------------------------------------------------------------------
+
+function pick(partial) {
+    router.navigate({ ...partial, params: {} });
+}
+
+function init() {
+    ui.run.addEventListener('change', () => pick({ run: ui.run.value }));
+    ui.tool.addEventListener('change', () => pick({ run: router.current().run ?? ui.run.value,
+                                                    tool: ui.tool.value }));
+    ui.host.addEventListener('change', () => {
+        const cur = router.current();
+        pick({ run: cur.run ?? ui.run.value, tool: cur.tool ?? ui.tool.value, host: ui.host.value });
+    });
+    ui.refresh.addEventListener('click', () => {
+        cache.runs = null;
+        cache.tools.clear();
+        cache.hosts.clear();
+        unmountView();
+        show(router.current());
+    });
+    document.getElementById('pickers').addEventListener('submit', (e) => e.preventDefault());
+
+    router.start();
+    router.subscribe(show);
+    show(router.current());
+}
+
+init();

@@ -1,0 +1,62 @@
+// status.js: what the content area shows when it is not showing a tool —
+// an error in words, a progress bar, a short message. The page must never be
+// blank: every failure ends here, with what went wrong and where.
+
+import { h, clear } from './dom.js';
+
+// Returns {title, detail, where} for any thrown value: an ApiError keeps the
+// server's words; anything else (a bug in a view) says so plainly.
+export function describeError(err) {
+    if (err && err.name === 'ApiError') {
+        const where = err.status
+            ? `HTTP ${err.status} from ${err.url}`
+            : `request ${err.url}`;
+        return { title: err.error, detail: err.detail || '', where };
+    }
+    const message = err && err.message ? err.message : String(err);
+    return { title: 'This view failed', detail: message, where: '' };
+}
+
+// Replaces el's content with an error panel. retry, when given, is called
+// by a "Try again" button.
+export function showError(el, err, { retry } = {}) {
+    const d = describeError(err);
+    clear(el);
+    el.append(h('section', { class: 'error', role: 'alert', 'aria-live': 'assertive' },
+        h('h2', { class: 'error-title', text: d.title }),
+        d.detail ? h('p', { class: 'error-detail', text: d.detail }) : null,
+        d.where ? h('p', { class: 'error-where', text: d.where }) : null,
+        retry ? h('button', { type: 'button', text: 'Try again', on: { click: retry } }) : null));
+}
+
+// Replaces el's content with a short message (an empty logdir, a run with
+// no tools). hint is an optional second line.
+export function showMessage(el, text, hint) {
+    clear(el);
+    el.append(h('section', { class: 'message', role: 'status' },
+        h('p', { text }),
+        hint ? h('p', { class: 'hint', text: hint }) : null));
+}
+
+function formatMiB(bytes) {
+    return (bytes / (1024 * 1024)).toFixed(1);
+}
+
+// Replaces el's content with a labelled progress bar. Returns
+// update(doneBytes, totalBytes) to move it; until the first update the bar
+// is indeterminate.
+export function showProgress(el, label) {
+    const bar = h('progress', { 'aria-label': label });
+    const note = h('p', { class: 'progress-note', 'aria-live': 'polite' });
+    clear(el);
+    el.append(h('section', { class: 'progress', role: 'status' },
+        h('p', { text: label }), bar, note));
+    return (done, total) => {
+        if (total > 0) {
+            bar.max = total;
+            bar.value = Math.min(done, total);
+            note.textContent = `${formatMiB(done)} of ${formatMiB(total)} MiB ` +
+                `(${Math.floor((100 * done) / total)}%)`;
+        }
+    };
+}
