@@ -1,0 +1,36 @@
+/* testutil: small helpers shared by the Check suites. */
+#ifndef PV_TESTS_TESTUTIL_H
+#define PV_TESTS_TESTUTIL_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* True when ../shared/testdata is beside the checkout. Tests that need it
+ * call PV_NEED_TESTDATA(name) first, which prints SKIP and returns. */
+static inline bool pv_test_have_testdata(void)
+{
+    struct stat st;
+    return stat(PV_TESTDATA, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+#define PV_NEED_TESTDATA(name)                                                              \
+    do {                                                                                    \
+        if (!pv_test_have_testdata()) {                                                     \
+            printf("SKIP %s: ../shared/testdata not found\n", (name));                      \
+            return;                                                                         \
+        }                                                                                   \
+    } while (0)
+
+/* Runs a suite, prints Check's summary line, returns the process exit code. */
+static inline int pv_test_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
+
+#endif
