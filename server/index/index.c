@@ -114,8 +114,12 @@ size_t pv_run_tools(const pv_run *run, const char **names, size_t cap)
 
 int pv_index_same(const pv_index *a, const pv_index *b)
 {
-    if (a->n_runs != b->n_runs)
+    if (a->n_runs != b->n_runs || a->n_seen != b->n_seen)
         return 0;
+    for (size_t i = 0; i < a->n_seen; i++)
+        if (a->seen[i].size_bytes != b->seen[i].size_bytes ||
+            a->seen[i].mtime_ns != b->seen[i].mtime_ns || strcmp(a->seen[i].path, b->seen[i].path))
+            return 0;
     for (size_t i = 0; i < a->n_runs; i++) {
         const pv_run *ra = &a->runs[i], *rb = &b->runs[i];
         if (strcmp(ra->name, rb->name) != 0 || ra->n_hosts != rb->n_hosts)

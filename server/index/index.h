@@ -49,6 +49,9 @@ typedef struct pv_index {
     pv_run *runs;            /* sorted by name, ascending */
     size_t n_runs;
     uint64_t n_files;        /* host files seen, offered or not */
+    pv_host_file *seen;      /* every host file seen, offered or not, sorted by
+                                path: the next scan's "has it stopped growing" */
+    size_t n_seen;
     uint64_t generation;     /* increments with every scan that changed something */
 } pv_index;
 
@@ -64,7 +67,7 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
                   pv_error *err);
 
 /* True when a and b list the same runs, hosts and files (sizes, mtimes). */
-int pv_index_same(const pv_index *a, const pv_index *b);
+int pv_index_same(const pv_index *a, const pv_index *b);  /* includes files not yet offered */
 
 /* Drops one reference; frees at zero. NULL is fine. Only for snapshots not
  * held by a store (the store's own release locks). */

@@ -37,6 +37,9 @@ typedef struct scan {
     size_t n_runs;
     size_t cap_runs;
     uint64_t n_files;
+    pv_host_file *seen_files;  /* every host file met, for the next scan */
+    size_t n_seen;
+    size_t cap_seen;
 } scan;
 
 static uint64_t key_hash(dir_key k)
@@ -117,17 +120,33 @@ static int64_t mtime_ns_of(const struct stat *st)
 
 /* A file written just now is offered only once a second scan sees it
  * unchanged; this is how "stops growing" is observed without reading it. */
-static bool settled(const scan *s, const char *run_name, const char *host, pv_file_kind kind,
-                    uint64_t size, int64_t mtime_ns)
+static bool settled(const scan *s, const char *path, uint64_t size, int64_t mtime_ns)
 {
     if (s->now_ns - mtime_ns >= PV_INDEX_SETTLE_NS)
         return true;
     if (s->prev == NULL)
         return false;
-    const pv_run *r = pv_index_run_find(s->prev, run_name);
-    const pv_host *h = r ? pv_run_host_find(r, host) : NULL;
-    const pv_host_file *f = h ? pv_host_file_find(h, kind) : NULL;
-    return f != NULL && f->size_bytes == size && f->mtime_ns == mtime_ns;
+    size_t lo = 0, hi = s->prev->n_seen;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(s->prev->seen[mid].path, path);
+        if (c == 0)
+            return s->prev->seen[mid].size_bytes == size && s->prev->seen[mid].mtime_ns == mtime_ns;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+static void remember(scan *s, const char *path, pv_file_kind kind, uint64_t size, int64_t mt)
+{
+    if (s->n_seen == s->cap_seen) {
+        s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
+        s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
+    }
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), kind, size, mt};
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -189,17 +208,15 @@ static void scan_session(scan *s, const char *dir, char *run_name)
             continue;
         }
         s->n_files++;
-        char *host = pv_xstrndup(de->d_name, host_len);
         uint64_t size = (uint64_t)st.st_size;
         int64_t mt = mtime_ns_of(&st);
-        if (!settled(s, run.name, host, kind, size, mt)) {
+        remember(s, path, kind, size, mt);
+        if (!settled(s, path, size, mt)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
-            free(host);
             free(path);
             continue;
         }
-        pv_host *h = host_get(&run, host, host_len);
-        free(host);
+        pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
         h->files[h->n_files++] = (pv_host_file){path, kind, size, mt};
     }
@@ -283,6 +300,11 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
     closedir(d);
 }
 
+static int cmp_file_path(const void *a, const void *b)
+{
+    return strcmp(((const pv_host_file *)a)->path, ((const pv_host_file *)b)->path);
+}
+
 static int cmp_run(const void *a, const void *b)
 {
     return strcmp(((const pv_run *)a)->name, ((const pv_run *)b)->name);
@@ -307,6 +329,7 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
     walk(&s, root, "", 0);
     free(s.seen);
     qsort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
+    qsort(s.seen_files, s.n_seen, sizeof *s.seen_files, cmp_file_path);
 
     pv_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->refs = 1;
@@ -314,6 +337,8 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
     ix->runs = s.runs;
     ix->n_runs = s.n_runs;
     ix->n_files = s.n_files;
+    ix->seen = s.seen_files;
+    ix->n_seen = s.n_seen;
     ix->generation = prev ? prev->generation : 0;
     if (prev == NULL || !pv_index_same(prev, ix))
         ix->generation++;
@@ -328,6 +353,9 @@ void pv_index_unref(pv_index *ix)
     for (size_t i = 0; i < ix->n_runs; i++)
         run_free_parts(&ix->runs[i]);
     free(ix->runs);
+    for (size_t i = 0; i < ix->n_seen; i++)
+        free(ix->seen[i].path);
+    free(ix->seen);
     free(ix->logdir);
     free(ix);
 }

@@ -1,0 +1,405 @@
+/* Unit tests of the logdir index: file-name classification, run naming,
+ * tool lists, and the scan over hand-made trees (nesting, many runs,
+ * unusual names, empty and unreadable folders, symlink loops and escapes,
+ * files still being written). Expected values are counted by hand from
+ * the trees each test builds. */
+#include "index/index.h"
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char root[128];
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Creates every folder of rel below root. */
+static void mkdirs(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *p = path + strlen(root) + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    }
+    mkdir(path, 0755);
+}
+
+/* Writes a file of n bytes at rel, with its mtime set seconds_ago back. */
+static void put_file(const char *rel, size_t n, int seconds_ago)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    char *dir = strdup(rel);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL) {
+        *slash = '\0';
+        mkdirs(dir);
+    }
+    free(dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < n; i++)
+        fputc('x', f);
+    fclose(f);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= seconds_ago;
+    t[1] = t[0];
+    utimensat(AT_FDCWD, path, t, 0);
+}
+
+static void setup(void)
+{
+    snprintf(root, sizeof root, "/tmp/pv_index_test_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' 2>/dev/null; rm -rf '%s'", root, root);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static pv_index *scan_now(void)
+{
+    pv_index *ix = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_index_scan(root, NULL, now_ns(), &ix, &err), 0);
+    return ix;
+}
+
+/* ---- pv_filename_classify ------------------------------------------------- */
+
+START_TEST(test_filename_classify_hosts)
+{
+    size_t hl;
+    ck_assert_int_eq(pv_filename_classify("tw003.xplane.pb", &hl), PV_FILE_XPLANE);
+    ck_assert_uint_eq(hl, 5);
+    /* The host part may hold dots (FORMATS.md §1.3). */
+    ck_assert_int_eq(pv_filename_classify("10.240.1.50.overview_page.json", &hl),
+                     PV_FILE_OVERVIEW_JSON);
+    ck_assert_uint_eq(hl, 11);
+    ck_assert_int_eq(pv_filename_classify("instance-ecbm.trace.json.gz", &hl),
+                     PV_FILE_TRACE_JSON_GZ);
+    ck_assert_uint_eq(hl, 13);
+    ck_assert_int_eq(pv_filename_classify("local.trace", &hl), PV_FILE_TRACE_PB);
+    ck_assert_uint_eq(hl, 5);
+    /* A bare legacy file has no host; a bare xplane is not a host file. */
+    ck_assert_int_eq(pv_filename_classify("overview_page.pb", &hl), PV_FILE_OVERVIEW_PB);
+    ck_assert_uint_eq(hl, 0);
+    ck_assert_int_eq(pv_filename_classify("xplane.pb", &hl), PV_FILE_NONE);
+}
+END_TEST
+
+START_TEST(test_filename_classify_side_files)
+{
+    size_t hl;
+    ck_assert_int_eq(pv_filename_classify(".cached_tools.json", &hl), PV_FILE_NONE);
+    ck_assert_int_eq(pv_filename_classify("host.op_stats.pb", &hl), PV_FILE_NONE);
+    ck_assert_int_eq(pv_filename_classify("host.SSTABLE", &hl), PV_FILE_NONE);
+    ck_assert_int_eq(pv_filename_classify("jit_f.hlo_proto.pb", &hl), PV_FILE_NONE);
+    ck_assert_int_eq(pv_filename_classify("cache_version.txt", &hl), PV_FILE_NONE);
+    ck_assert_int_eq(pv_filename_classify("", &hl), PV_FILE_NONE);
+}
+END_TEST
+
+/* ---- pv_index_scan: naming ------------------------------------------------- */
+
+START_TEST(test_scan_run_names)
+{
+    put_file("plugins/profile/run1/h.xplane.pb", 10, 60);
+    put_file("train/plugins/profile/run1/h.xplane.pb", 10, 60);
+    put_file("train/plugins/profile/run2/h.xplane.pb", 10, 60);
+    put_file("new_job/tensorboard/plugins/profile/run1/h.xplane.pb", 10, 60);
+    pv_index *ix = scan_now();
+    ck_assert_uint_eq(ix->n_runs, 4);
+    /* Sorted ascending in the snapshot; the API reverses. */
+    ck_assert_str_eq(ix->runs[0].name, "new_job/tensorboard/run1");
+    ck_assert_str_eq(ix->runs[1].name, "run1");
+    ck_assert_str_eq(ix->runs[2].name, "train/run1");
+    ck_assert_str_eq(ix->runs[3].name, "train/run2");
+    ck_assert_ptr_nonnull(pv_index_run_find(ix, "train/run2"));
+    ck_assert_ptr_null(pv_index_run_find(ix, "train"));
+    pv_index_unref(ix);
+}
+END_TEST
+
+START_TEST(test_scan_hosts_and_tools)
+{
+    put_file("plugins/profile/r/a.xplane.pb", 10, 60);
+    put_file("plugins/profile/r/b.xplane.pb", 20, 60);
+    put_file("plugins/profile/r/b.op_stats.pb", 20, 60);         /* side file */
+    put_file("plugins/profile/r/.cached_tools.json", 20, 60);    /* side file */
+    put_file("plugins/profile/legacy/10.0.0.1.overview_page.json", 5, 60);
+    put_file("plugins/profile/legacy/10.0.0.1.kernel_stats.pb", 5, 60);
+    pv_index *ix = scan_now();
+    const pv_run *r = pv_index_run_find(ix, "r");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->n_hosts, 2);
+    ck_assert_str_eq(r->hosts[0].name, "a");
+    ck_assert_str_eq(r->hosts[1].name, "b");
+    ck_assert_uint_eq(r->hosts[1].n_files, 1);
+    ck_assert_uint_eq(r->hosts[1].files[0].size_bytes, 20);
+    const char *tools[32];
+    size_t n = pv_run_tools(r, tools, 32);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_str_eq(tools[0], "overview_page");
+    ck_assert_str_eq(tools[1], "trace_viewer@");
+    ck_assert_str_eq(tools[5], "framework_op_stats");
+    ck_assert(pv_host_has_tool(&r->hosts[0], "tensorflow_stats"));
+    ck_assert(pv_host_has_tool(&r->hosts[0], "trace_viewer"));
+    ck_assert(!pv_host_has_tool(&r->hosts[0], "pod_viewer"));
+
+    const pv_run *l = pv_index_run_find(ix, "legacy");
+    ck_assert_ptr_nonnull(l);
+    ck_assert_uint_eq(l->n_hosts, 1);
+    ck_assert_str_eq(l->hosts[0].name, "10.0.0.1");
+    n = pv_run_tools(l, tools, 32);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(tools[0], "overview_page");
+    ck_assert_str_eq(tools[1], "kernel_stats");
+    pv_index_unref(ix);
+}
+END_TEST
+
+START_TEST(test_scan_many_runs)
+{
+    char rel[256];
+    for (int i = 0; i < 300; i++) {
+        snprintf(rel, sizeof rel, "job%d/plugins/profile/2024_01_01_00_00_%03d/host.xplane.pb",
+                 i % 7, i);
+        put_file(rel, 1, 60);
+    }
+    pv_index *ix = scan_now();
+    ck_assert_uint_eq(ix->n_runs, 300);
+    ck_assert_uint_eq(ix->n_files, 300);
+    for (size_t i = 1; i < ix->n_runs; i++)
+        ck_assert_int_lt(strcmp(ix->runs[i - 1].name, ix->runs[i].name), 0);
+    pv_index_unref(ix);
+}
+END_TEST
+
+START_TEST(test_scan_unusual_names)
+{
+    put_file("my logs/plugins/profile/run with spaces/host name.xplane.pb", 3, 60);
+    put_file("実験/plugins/profile/ラン/ホスト.xplane.pb", 3, 60);
+    pv_index *ix = scan_now();
+    ck_assert_uint_eq(ix->n_runs, 2);
+    const pv_run *r = pv_index_run_find(ix, "my logs/run with spaces");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_str_eq(r->hosts[0].name, "host name");
+    r = pv_index_run_find(ix, "実験/ラン");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_str_eq(r->hosts[0].name, "ホスト");
+    pv_index_unref(ix);
+}
+END_TEST
+
+/* ---- pv_index_scan: odd trees ---------------------------------------------- */
+
+START_TEST(test_scan_empty)
+{
+    mkdirs("plugins/profile/empty_run");
+    mkdirs("a/b/c");
+    pv_index *ix = scan_now();
+    /* A session folder with no host files offers nothing, so it is not a run. */
+    ck_assert_uint_eq(ix->n_runs, 0);
+    pv_index_unref(ix);
+}
+END_TEST
+
+START_TEST(test_scan_missing_logdir)
+{
+    pv_index *ix = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_index_scan("/nonexistent/pv/logdir", NULL, now_ns(), &ix, &err), PV_EIO);
+    ck_assert_ptr_null(ix);
+    ck_assert_str_eq(err.path, "/nonexistent/pv/logdir");
+}
+END_TEST
+
+START_TEST(test_scan_unreadable_folder)
+{
+    put_file("ok/plugins/profile/r/h.xplane.pb", 1, 60);
+    put_file("locked/plugins/profile/r/h.xplane.pb", 1, 60);
+    char locked[512];
+    snprintf(locked, sizeof locked, "%s/locked", root);
+    ck_assert_int_eq(chmod(locked, 0), 0);
+    chmod(root, 0755);
+    /* root reads any folder regardless of its mode, so the scan runs in a
+     * child that has dropped to an unprivileged user. */
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(10);
+        pv_index *ix = NULL;
+        pv_error err = {0};
+        if (pv_index_scan(root, NULL, now_ns(), &ix, &err) != 0)
+            _exit(11);
+        int ok = ix->n_runs == 1 && strcmp(ix->runs[0].name, "ok/r") == 0;
+        pv_index_unref(ix);
+        _exit(ok ? 0 : 12);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+START_TEST(test_scan_symlink_loop)
+{
+    put_file("a/plugins/profile/r/h.xplane.pb", 1, 60);
+    char link[512], target[512];
+    snprintf(link, sizeof link, "%s/a/loop", root);
+    snprintf(target, sizeof target, "%s/a", root);
+    ck_assert_int_eq(symlink(target, link), 0);
+    snprintf(link, sizeof link, "%s/a/self", root);
+    ck_assert_int_eq(symlink(".", link), 0);
+    pv_index *ix = scan_now();
+    /* The loop is entered at most once: one run, not one per path. */
+    ck_assert_uint_eq(ix->n_runs, 1);
+    ck_assert_str_eq(ix->runs[0].name, "a/r");
+    pv_index_unref(ix);
+}
+END_TEST
+
+START_TEST(test_scan_symlink_escape)
+{
+    char outside[256];
+    snprintf(outside, sizeof outside, "/tmp/pv_index_outside_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(outside));
+    char path[512], cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/plugins/profile/secret' && "
+             "echo x > '%s/plugins/profile/secret/h.xplane.pb'", outside, outside);
+    ck_assert_int_eq(system(cmd), 0);
+    put_file("inside/plugins/profile/r/h.xplane.pb", 1, 60);
+    snprintf(path, sizeof path, "%s/escape", root);
+    ck_assert_int_eq(symlink(outside, path), 0);
+    /* A link to a file outside, dressed as a host file inside a run. */
+    snprintf(cmd, sizeof cmd, "%s/plugins/profile/secret/h.xplane.pb", outside);
+    snprintf(path, sizeof path, "%s/inside/plugins/profile/r/evil.xplane.pb", root);
+    ck_assert_int_eq(symlink(cmd, path), 0);
+    pv_index *ix = scan_now();
+    ck_assert_uint_eq(ix->n_runs, 1);
+    ck_assert_str_eq(ix->runs[0].name, "inside/r");
+    ck_assert_uint_eq(ix->runs[0].n_hosts, 1);
+    ck_assert_str_eq(ix->runs[0].hosts[0].name, "h");
+    pv_index_unref(ix);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", outside);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_scan_symlink_inside_followed)
+{
+    put_file("real/plugins/profile/r/h.xplane.pb", 1, 60);
+    char link[512], target[512];
+    snprintf(link, sizeof link, "%s/alias", root);
+    snprintf(target, sizeof target, "%s/real/plugins", root);
+    mkdirs("other");
+    snprintf(link, sizeof link, "%s/other/plugins", root);
+    ck_assert_int_eq(symlink(target, link), 0);
+    pv_index *ix = scan_now();
+    /* The same folder reached twice is entered once; whichever path the
+     * walk meets first names the run. */
+    ck_assert_uint_eq(ix->n_runs, 1);
+    pv_index_unref(ix);
+}
+END_TEST
+
+/* ---- files appearing during a scan --------------------------------------- */
+
+START_TEST(test_scan_settles_new_files)
+{
+    put_file("plugins/profile/old/h.xplane.pb", 100, 60);
+    put_file("plugins/profile/new/h.xplane.pb", 100, 0);   /* just written */
+    int64_t t0 = now_ns();
+    pv_index *first = NULL;
+    ck_assert_int_eq(pv_index_scan(root, NULL, t0, &first, NULL), 0);
+    ck_assert_uint_eq(first->n_runs, 1);
+    ck_assert_str_eq(first->runs[0].name, "old");
+    ck_assert_uint_eq(first->n_files, 2);
+
+    /* Seen again unchanged: now it is offered. */
+    pv_index *second = NULL;
+    ck_assert_int_eq(pv_index_scan(root, first, t0 + 1000000, &second, NULL), 0);
+    ck_assert_uint_eq(second->n_runs, 2);
+    ck_assert_uint_gt(second->generation, first->generation);
+
+    /* It grows: withheld again until it stops. */
+    put_file("plugins/profile/new/h.xplane.pb", 200, 0);
+    pv_index *third = NULL;
+    ck_assert_int_eq(pv_index_scan(root, second, t0 + 2000000, &third, NULL), 0);
+    ck_assert_uint_eq(third->n_runs, 1);
+
+    pv_index *fourth = NULL;
+    ck_assert_int_eq(pv_index_scan(root, third, t0 + 3000000, &fourth, NULL), 0);
+    ck_assert_uint_eq(fourth->n_runs, 2);
+    pv_index_unref(first);
+    pv_index_unref(second);
+    pv_index_unref(third);
+    pv_index_unref(fourth);
+}
+END_TEST
+
+START_TEST(test_scan_generation_stable)
+{
+    put_file("plugins/profile/r/h.xplane.pb", 10, 60);
+    pv_index *a = scan_now();
+    pv_index *b = NULL;
+    ck_assert_int_eq(pv_index_scan(root, a, now_ns(), &b, NULL), 0);
+    ck_assert(pv_index_same(a, b));
+    ck_assert_uint_eq(a->generation, b->generation);
+    pv_index_unref(a);
+    pv_index_unref(b);
+}
+END_TEST
+
+static Suite *index_suite(void)
+{
+    Suite *s = suite_create("index");
+    TCase *tc = tcase_create("pv_filename_classify");
+    tcase_add_test(tc, test_filename_classify_hosts);
+    tcase_add_test(tc, test_filename_classify_side_files);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_index_scan");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_scan_run_names);
+    tcase_add_test(tc, test_scan_hosts_and_tools);
+    tcase_add_test(tc, test_scan_many_runs);
+    tcase_add_test(tc, test_scan_unusual_names);
+    tcase_add_test(tc, test_scan_empty);
+    tcase_add_test(tc, test_scan_missing_logdir);
+    tcase_add_test(tc, test_scan_unreadable_folder);
+    tcase_add_test(tc, test_scan_symlink_loop);
+    tcase_add_test(tc, test_scan_symlink_escape);
+    tcase_add_test(tc, test_scan_symlink_inside_followed);
+    tcase_add_test(tc, test_scan_settles_new_files);
+    tcase_add_test(tc, test_scan_generation_stable);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(index_suite());
+}
