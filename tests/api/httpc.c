@@ -1,0 +1,161 @@
+/* httpc: raw sockets, Connection: close, so a reply ends when the server
+ * closes the connection. */
+#include "httpc.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int pv_test_server_start(pv_test_server *s, const char *logdir, const char *const *extra)
+{
+    const char *bin = getenv("PROFVIEW_BIN");
+    if (bin == NULL)
+        bin = "./profview";
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    const char *argv[32] = {bin, "--port", "0", "--logdir", logdir, "--rescan-ms", "200"};
+    int argc = 7;
+    for (int i = 0; extra != NULL && extra[i] != NULL && argc < 30; i++)
+        argv[argc++] = extra[i];
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    s->pid = pid;
+    s->port = 0;
+    char line[1024];
+    size_t n = 0;
+    struct pollfd p = {fds[0], POLLIN, 0};
+    while (n < sizeof line - 1 && poll(&p, 1, 10000) > 0) {
+        ssize_t r = read(fds[0], line + n, 1);
+        if (r <= 0)
+            break;
+        if (line[n++] == '\n')
+            break;
+    }
+    line[n] = '\0';
+    close(fds[0]);
+    /* "profview X: serving DIR (N runs) at http://127.0.0.1:PORT/prefix/" */
+    const char *at = strstr(line, "http://");
+    const char *colon = at ? strchr(at + 7, ':') : NULL;
+    if (colon == NULL) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return -1;
+    }
+    s->port = (unsigned)strtoul(colon + 1, NULL, 10);
+    const char *slash = strchr(colon, '/');
+    snprintf(s->prefix, sizeof s->prefix, "%.*s", slash ? (int)strcspn(slash, "\r\n") : 1,
+             slash ? slash : "/");
+    return 0;
+}
+
+int pv_test_server_stop(pv_test_server *s)
+{
+    if (kill(s->pid, SIGTERM) != 0)
+        return -1;
+    int status = 0;
+    if (waitpid(s->pid, &status, 0) != s->pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int pv_test_get(const pv_test_server *s, const char *method, const char *path,
+                const char *headers, pv_test_reply *r)
+{
+    memset(r, 0, sizeof *r);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)s->port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        return -1;
+    }
+    char req[8192];
+    int n = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s\r\n",
+                     method, path, headers ? headers : "");
+    if (write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    char *end = NULL;
+    for (size_t i = 0; i + 3 < len; i++) {
+        if (memcmp(buf + i, "\r\n\r\n", 4) == 0) {
+            end = buf + i;
+            break;
+        }
+    }
+    if (end == NULL || sscanf(buf, "HTTP/1.%*d %d", &r->status) != 1) {
+        free(buf);
+        return -1;
+    }
+    size_t hlen = (size_t)(end - buf);
+    r->headers = malloc(hlen + 1);
+    for (size_t i = 0; i < hlen; i++)
+        r->headers[i] = (char)tolower((unsigned char)buf[i]);
+    r->headers[hlen] = '\0';
+    r->len = len - hlen - 4;
+    r->body = malloc(r->len + 1);
+    memcpy(r->body, end + 4, r->len);
+    r->body[r->len] = '\0';
+    free(buf);
+    return 0;
+}
+
+void pv_test_reply_free(pv_test_reply *r)
+{
+    free(r->headers);
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}
+
+const char *pv_test_header(const pv_test_reply *r, const char *name, char *buf, size_t cap)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\r\n%s:", name);
+    const char *p = strstr(r->headers, key);
+    if (p == NULL)
+        return NULL;
+    p += strlen(key);
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, "\r");
+    /* Values were lower-cased with the names; ETags are hex, so that is
+     * harmless for what the tests compare. */
+    snprintf(buf, cap, "%.*s", (int)n, p);
+    return buf;
+}

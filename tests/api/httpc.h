@@ -1,0 +1,37 @@
+/* httpc: just enough of an HTTP/1.1 client and server launcher for the API
+ * tests: start the real profview binary on a free loopback port, send one
+ * request per connection, read the whole reply. */
+#ifndef PV_TESTS_HTTPC_H
+#define PV_TESTS_HTTPC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct pv_test_server {
+    pid_t pid;
+    unsigned port;
+    char prefix[64];
+} pv_test_server;
+
+typedef struct pv_test_reply {
+    int status;
+    char *headers;     /* raw header block, lower-cased names */
+    char *body;        /* NUL-terminated; may hold NULs when binary */
+    size_t len;
+} pv_test_reply;
+
+/* Starts $PROFVIEW_BIN --port 0 --logdir logdir [extra args...] and waits
+ * for its ready line. Returns 0 or -1. */
+int pv_test_server_start(pv_test_server *s, const char *logdir, const char *const *extra);
+/* Sends SIGTERM and returns the exit status (or -1). */
+int pv_test_server_stop(pv_test_server *s);
+
+/* GET path (already escaped) with extra header lines ("Name: value\r\n..."
+ * or NULL). Returns 0 or -1 on a connection failure. */
+int pv_test_get(const pv_test_server *s, const char *method, const char *path,
+                const char *headers, pv_test_reply *r);
+void pv_test_reply_free(pv_test_reply *r);
+/* Header value (name lower-case) copied into buf, or NULL when absent. */
+const char *pv_test_header(const pv_test_reply *r, const char *name, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,472 @@
+/* API tests: the real profview binary on a loopback port, real HTTP
+ * requests. Covers every route, every error path, gzip, ETag /
+ * If-None-Match, --path-prefix, path traversal attempts, a bad profile
+ * file, a run appearing while the server runs, and a clean SIGTERM.
+ * Expected bodies are the fixture files this test writes itself. */
+#include "httpc.h"
+#include "testutil.h"
+#include "util/buf.h"
+#include "util/gzip.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char logdir[128];
+static pv_test_server srv;
+
+static const char overview_json[] = "[{\"cols\":[],\"rows\":[],\"p\":{\"k\":\"fixture\"}}]";
+static const char memprof_json[] = "{\"memoryIds\":[\"0\"],\"numHosts\":1,\"version\":1}";
+
+static void write_file(const char *rel, const void *data, size_t n, int age_s)
+{
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/%s", logdir, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    ck_assert_int_eq(system(cmd), 0);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+    close(fd);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= age_s;
+    t[1] = t[0];
+    utimensat(AT_FDCWD, path, t, 0);
+}
+
+static void setup(void)
+{
+    snprintf(logdir, sizeof logdir, "/tmp/pv_api_test_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(logdir));
+    write_file("plugins/profile/legacy run/10.0.0.1.overview_page.json", overview_json,
+               strlen(overview_json), 60);
+    pv_buf gz;
+    pv_buf_init(&gz, 1 << 20);
+    ck_assert_int_eq(pv_gzip_compress(memprof_json, strlen(memprof_json), &gz, NULL), 0);
+    write_file("plugins/profile/legacy run/10.0.0.1.memory_profile.json.gz", gz.data, gz.len, 60);
+    pv_buf_fini(&gz);
+    write_file("plugins/profile/legacy run/10.0.0.1.kernel_stats.pb", "\x0a\x00", 2, 60);
+    write_file("job/plugins/profile/bad/garbage.xplane.pb", "this is not a protobuf file", 27, 60);
+    write_file("job/plugins/profile/bad/empty.xplane.pb", "", 0, 60);
+    ck_assert_int_eq(pv_test_server_start(&srv, logdir, NULL), 0);
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(pv_test_server_stop(&srv), 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", logdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static json_t *get_json(const char *path, int want_status)
+{
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
+    ck_assert_msg(r.status == want_status, "%s: status %d, want %d: %s", path, r.status,
+                  want_status, r.body);
+    char ct[128];
+    ck_assert_ptr_nonnull(pv_test_header(&r, "content-type", ct, sizeof ct));
+    ck_assert_ptr_nonnull(strstr(ct, "application/json"));
+    json_t *j = json_loadb(r.body, r.len, 0, NULL);
+    ck_assert_msg(j != NULL, "%s: body is not JSON: %s", path, r.body);
+    pv_test_reply_free(&r);
+    return j;
+}
+
+/* An error body names what went wrong: {"error":..., "detail": ... needle ...}. */
+static void expect_error(const char *path, int status, const char *needle)
+{
+    json_t *j = get_json(path, status);
+    ck_assert(json_is_string(json_object_get(j, "error")));
+    const char *detail = json_string_value(json_object_get(j, "detail"));
+    ck_assert_ptr_nonnull(detail);
+    if (needle != NULL)
+        ck_assert_msg(strstr(detail, needle) != NULL, "%s: detail \"%s\" lacks \"%s\"", path,
+                      detail, needle);
+    json_decref(j);
+}
+
+/* ---- listing routes ------------------------------------------------------- */
+
+START_TEST(test_runs)
+{
+    json_t *j = get_json("/data/plugin/profile/runs", 200);
+    ck_assert_uint_eq(json_array_size(j), 2);
+    /* Reverse name order, as TensorBoard lists them. */
+    ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "legacy run");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "job/bad");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(test_run_tools)
+{
+    json_t *j = get_json("/data/plugin/profile/run_tools?run=legacy%20run", 200);
+    ck_assert_uint_eq(json_array_size(j), 3);
+    ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "overview_page");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "kernel_stats");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 2)), "memory_profile");
+    json_decref(j);
+    j = get_json("/data/plugin/profile/run_tools?run=job%2Fbad", 200);
+    ck_assert_uint_eq(json_array_size(j), 6);
+    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "trace_viewer@");
+    json_decref(j);
+    expect_error("/data/plugin/profile/run_tools?run=nope", 404, "nope");
+    expect_error("/data/plugin/profile/run_tools", 400, "run");
+}
+END_TEST
+
+START_TEST(test_hosts)
+{
+    json_t *j = get_json("/data/plugin/profile/hosts?run=job/bad&tag=overview_page", 200);
+    ck_assert_uint_eq(json_array_size(j), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 0), "hostname")),
+                     "empty");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 1), "hostname")),
+                     "garbage");
+    json_decref(j);
+    j = get_json("/data/plugin/profile/hosts?run=legacy%20run&tag=trace_viewer", 200);
+    ck_assert_uint_eq(json_array_size(j), 0);
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(test_misc_routes)
+{
+    json_t *j = get_json("/data/plugin/profile/config", 200);
+    ck_assert(json_is_true(json_object_get(j, "hideCaptureProfileButton")));
+    json_decref(j);
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/data/plugin/profile/version", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, PV_VERSION);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/healthz", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, "ok\n");
+    pv_test_reply_free(&r);
+    expect_error("/data/plugin/profile/capture_profile?service_addr=x", 501, "offline");
+    j = get_json("/api/index", 200);
+    json_t *runs = json_object_get(j, "runs");
+    ck_assert_uint_eq(json_array_size(runs), 2);
+    json_t *host = json_array_get(json_object_get(json_array_get(runs, 0), "hosts"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(host, "name")), "10.0.0.1");
+    ck_assert_uint_eq(json_array_size(json_object_get(host, "files")), 3);
+    json_decref(j);
+}
+END_TEST
+
+/* ---- /data ---------------------------------------------------------------- */
+
+START_TEST(test_data_legacy_json)
+{
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&srv, "GET",
+                                 "/data/plugin/profile/data?run=legacy%20run&tag=overview_page"
+                                 "&host=10.0.0.1", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, overview_json);
+    pv_test_reply_free(&r);
+}
+END_TEST
+
+START_TEST(test_data_legacy_gzip)
+{
+    const char *path = "/data/plugin/profile/data?run=legacy%20run&tag=memory_profile"
+                       "&host=10.0.0.1";
+    pv_test_reply r;
+    char v[128];
+    /* Without Accept-Encoding the server decompresses the stored file. */
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_null(pv_test_header(&r, "content-encoding", v, sizeof v));
+    ck_assert_str_eq(r.body, memprof_json);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &r), 0);
+    ck_assert_str_eq(pv_test_header(&r, "content-encoding", v, sizeof v), "gzip");
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_gzip_decompress(r.body, r.len, &out, "reply", NULL), 0);
+    ck_assert_str_eq(out.data, memprof_json);
+    pv_buf_fini(&out);
+    pv_test_reply_free(&r);
+}
+END_TEST
+
+START_TEST(test_data_errors)
+{
+    expect_error("/data/plugin/profile/data?run=nope&tag=overview_page&host=h", 404,
+                 "no run named \"nope\"");
+    expect_error("/data/plugin/profile/data?run=legacy%20run&tag=overview_page&host=zz", 404,
+                 "no host named \"zz\"");
+    expect_error("/data/plugin/profile/data?run=legacy%20run&tag=pod_viewer&host=10.0.0.1", 404,
+                 "no tool \"pod_viewer\"");
+    expect_error("/data/plugin/profile/data?tag=overview_page", 400, "required");
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page", 400, "host");
+    expect_error("/no/such/route", 404, "no/such/route");
+    expect_error("/data/plugin/profile/capture_profile", 501, NULL);
+}
+END_TEST
+
+START_TEST(test_data_every_tool_answers)
+{
+    /* A tool is either built (200 with JSON) or says so (501 with a JSON
+     * error) -- never an empty 200. Legacy run, every tool it lists. */
+    json_t *tools = get_json("/data/plugin/profile/run_tools?run=legacy%20run", 200);
+    size_t i;
+    json_t *t;
+    json_array_foreach(tools, i, t) {
+        char path[256];
+        snprintf(path, sizeof path,
+                 "/data/plugin/profile/data?run=legacy%%20run&tag=%s&host=10.0.0.1",
+                 json_string_value(t));
+        pv_test_reply r;
+        ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
+        ck_assert_msg(r.status == 200 || r.status == 501, "%s -> %d", path, r.status);
+        ck_assert_uint_gt(r.len, 0);
+        json_t *j = json_loadb(r.body, r.len, 0, NULL);
+        ck_assert_msg(j != NULL, "%s: not JSON", path);
+        if (r.status == 501)
+            ck_assert(json_is_string(json_object_get(j, "detail")));
+        json_decref(j);
+        pv_test_reply_free(&r);
+    }
+    json_decref(tools);
+}
+END_TEST
+
+START_TEST(test_bad_profile_reported)
+{
+    /* The decode of a non-protobuf file fails with a message naming the
+     * file; the load route reports it once the loader has finished. */
+    const char *paths[] = {"/api/load?run=job/bad&host=garbage", "/api/load?run=job/bad&host=empty"};
+    const char *names[] = {"garbage.xplane.pb", "empty.xplane.pb"};
+    for (int k = 0; k < 2; k++) {
+        pv_test_reply r = {0};
+        for (int tries = 0; tries < 100; tries++) {
+            ck_assert_int_eq(pv_test_get(&srv, "GET", paths[k], NULL, &r), 0);
+            if (r.status != 202)
+                break;
+            pv_test_reply_free(&r);
+            usleep(50000);
+        }
+        ck_assert_msg(r.status == 422, "%s -> %d %s", paths[k], r.status, r.body);
+        ck_assert_msg(strstr(r.body, names[k]) != NULL, "%s", r.body);
+        pv_test_reply_free(&r);
+    }
+    /* /data for the same host fails the same way; everything else still works. */
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page&host=garbage", 422,
+                 "garbage.xplane.pb");
+    json_t *j = get_json("/data/plugin/profile/runs", 200);
+    ck_assert_uint_eq(json_array_size(j), 2);
+    json_decref(j);
+}
+END_TEST
+
+/* ---- protocol -------------------------------------------------------------- */
+
+START_TEST(test_gzip_and_etag)
+{
+    pv_test_reply plain, gz, again;
+    char tag[128], tag_gz[128], v[128];
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/", NULL, &plain), 0);
+    ck_assert_int_eq(plain.status, 200);
+    ck_assert_ptr_nonnull(strstr(plain.body, "<html"));
+    ck_assert_ptr_nonnull(pv_test_header(&plain, "etag", tag, sizeof tag));
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/", "Accept-Encoding: gzip, deflate\r\n", &gz), 0);
+    ck_assert_str_eq(pv_test_header(&gz, "content-encoding", v, sizeof v), "gzip");
+    ck_assert_ptr_nonnull(pv_test_header(&gz, "etag", tag_gz, sizeof tag_gz));
+    ck_assert_str_ne(tag, tag_gz);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 24);
+    ck_assert_int_eq(pv_gzip_decompress(gz.body, gz.len, &out, "reply", NULL), 0);
+    ck_assert_uint_eq(out.len, plain.len);
+    ck_assert_mem_eq(out.data, plain.body, plain.len);
+    pv_buf_fini(&out);
+
+    char hdr[256];
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", tag);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/", hdr, &again), 0);
+    ck_assert_int_eq(again.status, 304);
+    ck_assert_uint_eq(again.len, 0);
+    pv_test_reply_free(&again);
+    /* A tag from the other representation does not match. */
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", tag_gz);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/", hdr, &again), 0);
+    ck_assert_int_eq(again.status, 200);
+    pv_test_reply_free(&again);
+    /* JSON routes carry ETags too. */
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/data/plugin/profile/runs", NULL, &again), 0);
+    ck_assert_ptr_nonnull(pv_test_header(&again, "etag", tag, sizeof tag));
+    pv_test_reply_free(&again);
+    snprintf(hdr, sizeof hdr, "If-None-Match: %s\r\n", tag);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/data/plugin/profile/runs", hdr, &again), 0);
+    ck_assert_int_eq(again.status, 304);
+    pv_test_reply_free(&again);
+    pv_test_reply_free(&plain);
+    pv_test_reply_free(&gz);
+}
+END_TEST
+
+START_TEST(test_static_assets)
+{
+    pv_test_reply r;
+    char v[256];
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/vendor/chart.min.js", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "Chart.js v3"));
+    ck_assert_ptr_nonnull(strstr(pv_test_header(&r, "content-type", v, sizeof v), "javascript"));
+    ck_assert_ptr_nonnull(strstr(pv_test_header(&r, "cache-control", v, sizeof v), "max-age"));
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/index.html", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(pv_test_header(&r, "content-security-policy", v, sizeof v));
+    ck_assert_ptr_nonnull(pv_test_header(&r, "x-content-type-options", v, sizeof v));
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&srv, "POST", "/data/plugin/profile/runs", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 405);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&srv, "HEAD", "/healthz", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(r.len, 0);
+    pv_test_reply_free(&r);
+}
+END_TEST
+
+START_TEST(test_path_traversal_refused)
+{
+    static const char *const attempts[] = {
+        "/data/plugin/profile/data?run=..%2F..%2F..%2Fetc&tag=overview_page&host=passwd",
+        "/data/plugin/profile/data?run=../../etc&tag=overview_page&host=passwd",
+        "/data/plugin/profile/data?run=legacy%20run&tag=overview_page&host=..%2F..%2F..%2Fetc%2Fpasswd",
+        "/data/plugin/profile/data?run=legacy%20run&tag=..%2F..%2Fetc%2Fpasswd&host=10.0.0.1",
+        "/data/plugin/profile/data?run=legacy%20run%00x&tag=overview_page&host=10.0.0.1",
+        "/data/plugin/profile/data?run=legacy%20run&tag=overview_page%00&host=10.0.0.1",
+        "/data/plugin/profile/data?run=legacy%20run&tag=overview_page&host=10.0.0.1%00",
+        "/data/plugin/profile/data?run=%C0%AE%C0%AE&tag=overview_page&host=10.0.0.1",
+        "/data/plugin/profile/hosts?run=..%2F..",
+        "/../../../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/views/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/vendor/%00chart.min.js",
+    };
+    for (size_t i = 0; i < sizeof attempts / sizeof attempts[0]; i++) {
+        pv_test_reply r;
+        ck_assert_int_eq(pv_test_get(&srv, "GET", attempts[i], NULL, &r), 0);
+        ck_assert_msg(r.status == 400 || r.status == 404, "%s -> %d", attempts[i], r.status);
+        ck_assert_ptr_null(strstr(r.body, "root:"));
+        pv_test_reply_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_new_run_appears)
+{
+    write_file("later/plugins/profile/r2/h.overview_page.json", overview_json,
+               strlen(overview_json), 60);
+    int found = 0;
+    for (int tries = 0; tries < 50 && !found; tries++) {
+        json_t *j = get_json("/data/plugin/profile/runs", 200);
+        found = json_array_size(j) == 3;
+        json_decref(j);
+        if (!found)
+            usleep(100000);
+    }
+    ck_assert_msg(found, "the new run did not appear within 5 s");
+}
+END_TEST
+
+START_TEST(test_half_written_file_waits)
+{
+    /* A file modified just now is withheld until a later scan sees it
+     * unchanged; with a 200 ms rescan that is well under a second. */
+    write_file("fresh/plugins/profile/r/h.overview_page.json", overview_json,
+               strlen(overview_json), 0);
+    json_t *j = get_json("/data/plugin/profile/runs", 200);
+    ck_assert_uint_eq(json_array_size(j), 2);
+    json_decref(j);
+    int found = 0;
+    for (int tries = 0; tries < 50 && !found; tries++) {
+        usleep(100000);
+        j = get_json("/data/plugin/profile/runs", 200);
+        found = json_array_size(j) == 3;
+        json_decref(j);
+    }
+    ck_assert(found);
+}
+END_TEST
+
+/* ---- --path-prefix --------------------------------------------------------- */
+
+START_TEST(test_path_prefix)
+{
+    pv_test_server p;
+    const char *extra[] = {"--path-prefix", "/p/", NULL};
+    ck_assert_int_eq(pv_test_server_start(&p, logdir, extra), 0);
+    ck_assert_str_eq(p.prefix, "/p/");
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/p/healthz", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/p/", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "<html"));
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/p/data/plugin/profile/runs", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/healthz", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/pp/healthz", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 404);
+    pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_server_stop(&p), 0);
+}
+END_TEST
+
+START_TEST(test_bad_flags)
+{
+    pv_test_server p;
+    const char *extra[] = {"--bind", "not-an-address", NULL};
+    ck_assert_int_eq(pv_test_server_start(&p, logdir, extra), -1);
+    ck_assert_int_eq(pv_test_server_start(&p, "/nonexistent/logdir", NULL), -1);
+}
+END_TEST
+
+static Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("routes");
+    tcase_set_timeout(tc, 30);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_runs);
+    tcase_add_test(tc, test_run_tools);
+    tcase_add_test(tc, test_hosts);
+    tcase_add_test(tc, test_misc_routes);
+    tcase_add_test(tc, test_data_legacy_json);
+    tcase_add_test(tc, test_data_legacy_gzip);
+    tcase_add_test(tc, test_data_errors);
+    tcase_add_test(tc, test_data_every_tool_answers);
+    tcase_add_test(tc, test_bad_profile_reported);
+    tcase_add_test(tc, test_gzip_and_etag);
+    tcase_add_test(tc, test_static_assets);
+    tcase_add_test(tc, test_path_traversal_refused);
+    tcase_add_test(tc, test_new_run_appears);
+    tcase_add_test(tc, test_half_written_file_waits);
+    tcase_add_test(tc, test_path_prefix);
+    tcase_add_test(tc, test_bad_flags);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(api_suite());
+}
