@@ -1,0 +1,34 @@
+#!/bin/sh
+# run.sh: the web UI tests as one automake TESTS entry.
+#   unit.test.mjs  the pure modules of web/ under node
+#   ui.test.mjs    the page in headless Debian Chromium against the real
+#                  server, $PROFVIEW_BIN (set by the Makefile)
+# Exit 77 (automake's SKIP) with a line naming the test when node >= 20,
+# /usr/bin/chromium or playwright-core cannot be had; never downloads a
+# browser. node_modules is installed from package-lock.json by `npm ci`
+# when missing, so a box that has it already needs no network.
+name=tests/browser/run.sh
+here=$(cd "$(dirname "$0")" && pwd)
+
+skip() {
+    echo "SKIP $name: $1"
+    exit 77
+}
+
+command -v node >/dev/null 2>&1 || skip "node not found (Debian package nodejs, version 20 or newer)"
+major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$major" -ge 20 ] || skip "node $(node --version) is older than 20, which playwright-core needs"
+[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not found (Debian package chromium)"
+if [ -z "$PROFVIEW_BIN" ]; then
+    echo "ERROR $name: PROFVIEW_BIN is not set; run it through make check" >&2
+    exit 99
+fi
+[ -x "$PROFVIEW_BIN" ] || { echo "ERROR $name: $PROFVIEW_BIN is not an executable" >&2; exit 99; }
+
+cd "$here" || exit 99
+if [ ! -d node_modules/playwright-core ]; then
+    command -v npm >/dev/null 2>&1 || skip "node_modules missing and npm not found"
+    npm ci --no-audit --no-fund --loglevel=error >&2 ||
+        skip "node_modules missing and 'npm ci' failed (offline?); run it once with network"
+fi
+exec node --test unit.test.mjs ui.test.mjs

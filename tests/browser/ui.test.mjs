@@ -1,0 +1,297 @@
+// ui.test.mjs: the web UI in headless Chromium against the real profview
+// server (from $PROFVIEW_BIN) on a small logdir (fixture.mjs): pickers, URL
+// state, reload, Back/Forward, a copied link in a fresh browser, API errors
+// in words, and no request anywhere but the server — at the root and under
+// --path-prefix /p.
+//
+// Expected values come from the fixture's hand-written tables and from the
+// URL form in the UI brief (#/run/<run>/host/<host>/tool/<tool>, each part
+// encodeURIComponent-encoded), never from the page's own output.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
+         waitForView } from './browser.mjs';
+import { HOST1_INPUT, HOST1_OVERVIEW, HOST2_OVERVIEW, HOST_BAD, RUN_A, RUN_BAD, RUNS,
+         makeFixture } from './fixture.mjs';
+import { startServer } from './server.mjs';
+
+const SKIP = haveChromium() ? false : 'SKIP ui.test: /usr/bin/chromium not found';
+const TEST_MS = 30000;
+
+function hashOf(run, host, tool, query = '') {
+    const e = encodeURIComponent;
+    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}${query}`;
+}
+
+// The table cells on the page as [[metric, value], ...] strings.
+function tableRows(page) {
+    return page.$$eval('#content .data-table tbody tr',
+        (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+}
+
+// The fixture's rows as the page should print them (numbers as JS prints
+// them: 12.5, 0.25, 40).
+function expectRows(rows) {
+    return rows.map(([m, v]) => [m, String(v)]);
+}
+
+function optionValues(page, sel) {
+    return page.$$eval(`${sel} option`, (os) => os.map((o) => o.value));
+}
+
+// The {error, detail} the server itself answers for url (relative to base).
+async function serverError(base, url) {
+    const resp = await fetch(base + url);
+    assert.ok(resp.status >= 400, `${url} answered ${resp.status}`);
+    return resp.json();
+}
+
+async function errorOnPage(page) {
+    await page.waitForSelector('#content .error');
+    return page.evaluate(() => ({
+        title: document.querySelector('#content .error-title')?.textContent ?? '',
+        detail: document.querySelector('#content .error-detail')?.textContent ?? '',
+        where: document.querySelector('#content .error-where')?.textContent ?? '',
+    }));
+}
+
+// Everything both server set-ups share: start, open, stop, and the final
+// check that nothing left the server.
+function harness(prefix) {
+    const h = {};
+    before(async () => {
+        h.fixture = makeFixture();
+        h.server = await startServer({ ...h.fixture, prefix });
+        h.base = h.server.url;
+        h.browser = await launchBrowser();
+        h.contexts = [];
+        h.open = async () => {
+            const g = await guardedContext(h.browser, h.base);
+            h.contexts.push(g);
+            return g.context.newPage();
+        };
+        h.page = await h.open();
+    });
+    after(async () => {
+        try {
+            const foreign = h.contexts.flatMap((g) => g.foreign);
+            const errors = h.contexts.flatMap((g) => g.errors);
+            assert.deepEqual(foreign, [], 'requests went somewhere other than the server');
+            assert.deepEqual(errors, [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            h.fixture?.remove();
+        }
+    });
+    return h;
+}
+
+describe('profview UI at the server root', { skip: SKIP }, () => {
+    const h = harness(undefined);
+
+    test('first visit opens the newest run with its first tool and host', { timeout: TEST_MS },
+        async () => {
+            const { page, base } = h;
+            await page.goto(base);
+            await waitForView(page, hashOf(RUN_BAD, HOST_BAD, 'overview_page'));
+            assert.deepEqual(await optionValues(page, '#run'), RUNS);
+            assert.deepEqual(await pickers(page),
+                             { run: RUN_BAD, tool: 'overview_page', host: HOST_BAD });
+            // Its .xplane.pb is not a protobuf: the page says so in words.
+            const err = await errorOnPage(page);
+            assert.ok(err.title.length > 0, 'error title is empty');
+            assert.match(err.where, /HTTP [45]\d\d/);
+            await screenshot(page, 'root-bad-profile');
+        });
+
+    test('picking a run selects its first tool and host, and the URL follows',
+        { timeout: TEST_MS }, async () => {
+            const { page } = h;
+            await page.selectOption('#run', RUN_A);
+            await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
+            assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host1' });
+            assert.deepEqual(await optionValues(page, '#tool'),
+                             ['overview_page', 'input_pipeline_analyzer']);
+            assert.deepEqual(await optionValues(page, '#host'), ['host1', 'host2']);
+            assert.deepEqual(await tableRows(page), expectRows(HOST1_OVERVIEW));
+        });
+
+    test('picking a host, then a tool the host lacks', { timeout: TEST_MS }, async () => {
+        const { page } = h;
+        await page.selectOption('#host', 'host2');
+        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+        // host2 has no input pipeline file, so the first host that has one.
+        await page.selectOption('#tool', 'input_pipeline_analyzer');
+        await waitForView(page, hashOf(RUN_A, 'host1', 'input_pipeline_analyzer'));
+        assert.deepEqual(await pickers(page),
+                         { run: RUN_A, tool: 'input_pipeline_analyzer', host: 'host1' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_INPUT));
+        await screenshot(page, 'root-table');
+    });
+
+    test('reload restores the same view', { timeout: TEST_MS }, async () => {
+        const { page } = h;
+        await page.reload();
+        await waitForView(page, hashOf(RUN_A, 'host1', 'input_pipeline_analyzer'));
+        assert.deepEqual(await pickers(page),
+                         { run: RUN_A, tool: 'input_pipeline_analyzer', host: 'host1' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_INPUT));
+    });
+
+    test('Back and Forward walk the picks', { timeout: TEST_MS }, async () => {
+        const { page } = h;
+        await page.goBack();
+        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+        assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host2' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+        await page.goBack();
+        await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_OVERVIEW));
+        await page.goForward();
+        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+        assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host2' });
+    });
+
+    test('a copied link opens the same view in a fresh browser', { timeout: TEST_MS }, async () => {
+        const url = h.page.url();
+        assert.ok(url.endsWith(hashOf(RUN_A, 'host2', 'overview_page')), url);
+        const fresh = await h.open();
+        await fresh.goto(url);
+        await waitForView(fresh, hashOf(RUN_A, 'host2', 'overview_page'));
+        assert.deepEqual(await pickers(fresh), { run: RUN_A, tool: 'overview_page', host: 'host2' });
+        assert.deepEqual(await tableRows(fresh), expectRows(HOST2_OVERVIEW));
+        await fresh.close();
+    });
+
+    test('a link with unicode and spaces in the run and host names', { timeout: TEST_MS },
+        async () => {
+            const page = await h.open();
+            const hash = hashOf(RUN_BAD, HOST_BAD, 'overview_page');
+            await page.goto(h.base + hash);
+            await waitForView(page, hash);
+            assert.deepEqual(await pickers(page),
+                             { run: RUN_BAD, tool: 'overview_page', host: HOST_BAD });
+            await page.close();
+        });
+
+    test('an unknown run is reported in words, as the server words it', { timeout: TEST_MS },
+        async () => {
+            const page = await h.open();
+            const hash = hashOf('nope', 'h', 'overview_page');
+            await page.goto(h.base + hash);
+            const want = await serverError(h.base, 'data/plugin/profile/run_tools?run=nope');
+            assert.match(want.detail, /nope/, 'the 404 should name the run');
+            const err = await errorOnPage(page);
+            assert.equal(err.title, want.error);
+            assert.equal(err.detail, want.detail);
+            assert.match(err.where, /HTTP 404/);
+            assert.equal(page.url(), h.base + hash, 'a bad link must not be rewritten');
+            await screenshot(page, 'root-unknown-run');
+            await page.close();
+        });
+
+    test('a tool the host does not offer is reported in words', { timeout: TEST_MS }, async () => {
+        const page = await h.open();
+        await page.goto(h.base + hashOf(RUN_A, 'host1', 'kernel_stats'));
+        const want = await serverError(h.base,
+            'data/plugin/profile/data?run=run_a&tag=kernel_stats&host=host1');
+        const err = await errorOnPage(page);
+        assert.equal(err.title, want.error);
+        assert.equal(err.detail, want.detail);
+        await page.close();
+    });
+
+    test('a TensorBoard-style ?run=&tool=&host= link opens the same view', { timeout: TEST_MS },
+        async () => {
+            const page = await h.open();
+            await page.goto(`${h.base}?run=${RUN_A}&tool=overview_page&host=host2`);
+            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            assert.ok(!page.url().includes('?run='), page.url());
+            await page.close();
+        });
+
+    test('tool state in the query: replace while panning, push for a step, kept on reload',
+        { timeout: TEST_MS }, async () => {
+            const page = await h.open();
+            const hash = hashOf(RUN_A, 'host1', 'overview_page');
+            await page.goto(h.base + hash);
+            await waitForView(page, hash);
+            const len0 = await page.evaluate(() => history.length);
+            await page.evaluate(async () => {
+                const router = await import(new URL('router.js', document.baseURI).href);
+                router.setParams({ start: '10', end: '20' });
+            });
+            assert.equal(await page.evaluate(() => location.hash), `${hash}?start=10&end=20`);
+            assert.equal(await page.evaluate(() => history.length), len0);
+            await page.evaluate(async () => {
+                const router = await import(new URL('router.js', document.baseURI).href);
+                router.setParams({ sel: 'op 1/a' }, { replace: false });
+            });
+            const withSel = `${hash}?start=10&end=20&sel=op%201%2Fa`;
+            assert.equal(await page.evaluate(() => location.hash), withSel);
+            assert.equal(await page.evaluate(() => history.length), len0 + 1);
+            await page.reload();
+            await waitForView(page, withSel);
+            const params = await page.evaluate(async () => {
+                const router = await import(new URL('router.js', document.baseURI).href);
+                return router.getParams();
+            });
+            assert.deepEqual(params, { start: '10', end: '20', sel: 'op 1/a' });
+            await page.goBack();
+            await waitForView(page, `${hash}?start=10&end=20`);
+            await page.close();
+        });
+
+    test('the pickers work from the keyboard', { timeout: TEST_MS }, async () => {
+        const page = await h.open();
+        const hash = hashOf(RUN_A, 'host1', 'overview_page');
+        await page.goto(h.base + hash);
+        await waitForView(page, hash);
+        // Tab order follows the bar: run, tool, host.
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement.id), 'run');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement.id), 'host');
+        await page.keyboard.press('ArrowDown');
+        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+        await page.close();
+    });
+});
+
+describe('profview UI under --path-prefix /p', { skip: SKIP }, () => {
+    const h = harness('/p');
+
+    test('the page, its modules and the API all load under /p/', { timeout: TEST_MS },
+        async () => {
+            const { page, base } = h;
+            assert.ok(base.endsWith('/p/'), base);
+            await page.goto(base);
+            await waitForView(page, hashOf(RUN_BAD, HOST_BAD, 'overview_page'));
+            await page.selectOption('#run', RUN_A);
+            await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
+            await page.selectOption('#host', 'host2');
+            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            await page.reload();
+            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            await screenshot(page, 'prefix-table');
+        });
+
+    test('an unknown run is reported in words under /p', { timeout: TEST_MS }, async () => {
+        const page = await h.open();
+        await page.goto(h.base + hashOf('nope', 'h', 'overview_page'));
+        const want = await serverError(h.base, 'data/plugin/profile/run_tools?run=nope');
+        const err = await errorOnPage(page);
+        assert.equal(err.title, want.error);
+        assert.equal(err.detail, want.detail);
+        await page.close();
+    });
+});

@@ -1,0 +1,165 @@
+// unit.test.mjs: the pure parts of web/ (router, table model, number
+// formats, URL building) under plain node, no browser. Expected values are
+// worked out by hand in the comments next to them.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { buildUrl, toolDataUrl } from '../../web/api.js';
+import { formatBytes, formatCount, formatDurationPs, formatDurationUs,
+         formatPercent } from '../../web/format.js';
+import { formatHash, parseHash, parseLegacyQuery, sameView } from '../../web/router.js';
+import { filterRows, isDataTable, sortRows, tableModel, toCsv } from '../../web/table.js';
+
+describe('router', () => {
+    test('parseHash reads run, host, tool and the query', () => {
+        // 'train%2Frun%20b' is "train/run b"; '%C3%BC' is "ü" in UTF-8.
+        const s = parseHash('#/run/train%2Frun%20b/host/h%C3%BC/tool/trace_viewer%40?start=1.5&sel=a%26b');
+        assert.deepEqual(s, { run: 'train/run b', host: 'hü', tool: 'trace_viewer@',
+                              params: { start: '1.5', sel: 'a&b' } });
+    });
+
+    test('parseHash tells an absent key from an empty one', () => {
+        assert.deepEqual(parseHash('#/run/r/host//tool/t'),
+                         { run: 'r', host: '', tool: 't', params: {} });
+        assert.deepEqual(parseHash('#/run/r'),
+                         { run: 'r', host: undefined, tool: undefined, params: {} });
+        assert.deepEqual(parseHash(''),
+                         { run: undefined, host: undefined, tool: undefined, params: {} });
+    });
+
+    test('parseHash keeps a malformed escape as written and ignores unknown keys', () => {
+        const s = parseHash('#/run/50%/zoom/3/tool/t');
+        assert.equal(s.run, '50%');
+        assert.equal(s.tool, 't');
+        assert.equal(s.zoom, undefined);
+    });
+
+    test('formatHash writes the canonical order and encodes every part', () => {
+        assert.equal(formatHash({ tool: 'trace_viewer@', run: 'a/b c', host: 'x?#',
+                                  params: { end: 2, start: 1 } }),
+                     '#/run/a%2Fb%20c/host/x%3F%23/tool/trace_viewer%40?end=2&start=1');
+        assert.equal(formatHash({ run: 'r', host: undefined, tool: 't', params: { s: null } }),
+                     '#/run/r/tool/t');
+        assert.equal(formatHash({ params: {} }), '#/');
+    });
+
+    test('formatHash then parseHash gives back the state', () => {
+        const state = { run: 'ü/ /%', host: '', tool: 'memory_profile',
+                        params: { sel: 'x=y&z', start: '0' } };
+        assert.deepEqual(parseHash(formatHash(state)), state);
+    });
+
+    test('parseLegacyQuery reads TensorBoard links, tag as tool', () => {
+        assert.deepEqual(parseLegacyQuery('?run=r1&tag=kernel_stats&host=h'),
+                         { run: 'r1', host: 'h', tool: 'kernel_stats', params: {} });
+        assert.equal(parseLegacyQuery('?run=r&tool=a&tag=b').tool, 'a');
+        assert.equal(parseLegacyQuery('?foo=1'), null);
+        assert.equal(parseLegacyQuery(''), null);
+    });
+
+    test('sameView ignores params', () => {
+        assert.ok(sameView({ run: 'r', host: 'h', tool: 't', params: { a: 1 } },
+                           { run: 'r', host: 'h', tool: 't', params: {} }));
+        assert.ok(!sameView({ run: 'r', host: 'h', tool: 't' }, { run: 'r', host: '', tool: 't' }));
+    });
+});
+
+describe('table', () => {
+    // Three rows, a tooltip column (to be dropped), a null cell and an 'f'.
+    const dt = {
+        cols: [
+            { id: 'name', label: 'Op', type: 'string' },
+            { id: 'tip', label: 'tip', type: 'string', p: { role: 'tooltip' } },
+            { id: 'us', label: 'Time (us)', type: 'number' },
+        ],
+        rows: [
+            { c: [{ v: 'matmul' }, { v: 'x' }, { v: 1234.5678 }] },
+            { c: [{ v: 'Conv2D' }, { v: 'y' }, { v: 2, f: 'two' }] },
+            { c: [{ v: 'add, "fast"' }, null, null] },
+        ],
+        p: { device: 'GPU' },
+    };
+
+    test('isDataTable', () => {
+        assert.ok(isDataTable(dt));
+        assert.ok(!isDataTable([dt]));
+        assert.ok(!isDataTable({}));
+        assert.ok(!isDataTable(null));
+    });
+
+    test('tableModel drops role columns and formats cells', () => {
+        const m = tableModel(dt);
+        assert.deepEqual(m.cols.map((c) => c.label), ['Op', 'Time (us)']);
+        // 1234.5678 with at most 3 decimals and en-US grouping: "1,234.568".
+        assert.deepEqual(m.rows.map((r) => r.map((c) => c.text)),
+                         [['matmul', '1,234.568'], ['Conv2D', 'two'], ['add, "fast"', '']]);
+        assert.deepEqual(m.props, { device: 'GPU' });
+    });
+
+    test('sortRows: numbers by value, text naturally, empty cells last both ways', () => {
+        const m = tableModel(dt);
+        const names = (rows) => rows.map((r) => r[0].v);
+        assert.deepEqual(names(sortRows(m.rows, 1, 'desc')), ['matmul', 'Conv2D', 'add, "fast"']);
+        assert.deepEqual(names(sortRows(m.rows, 1, 'asc')), ['Conv2D', 'matmul', 'add, "fast"']);
+        // localeCompare ignores case at first: add < Conv2D < matmul.
+        assert.deepEqual(names(sortRows(m.rows, 0, 'asc')), ['add, "fast"', 'Conv2D', 'matmul']);
+        const nat = [[{ v: 'op10' }], [{ v: 'op9' }]];
+        assert.deepEqual(sortRows(nat, 0, 'asc').map((r) => r[0].v), ['op9', 'op10']);
+    });
+
+    test('filterRows matches any shown text, case-insensitively', () => {
+        const m = tableModel(dt);
+        assert.equal(filterRows(m.rows, 'CONV').length, 1);
+        assert.equal(filterRows(m.rows, '1,234').length, 1);  // the shown text, not the raw value
+        assert.equal(filterRows(m.rows, 'x').length, 0);      // the tooltip column is not shown
+        assert.equal(filterRows(m.rows, '  ').length, 3);
+    });
+
+    test('toCsv quotes per RFC 4180, keeps full numbers, defuses formulas', () => {
+        const m = tableModel(dt);
+        assert.equal(toCsv(m.cols, m.rows),
+                     'Op,Time (us)\r\nmatmul,1234.5678\r\nConv2D,2\r\n"add, ""fast""",\r\n');
+        const evil = [[{ v: '=HYPERLINK("x")' }, { v: -3 }]];
+        assert.equal(toCsv([{ label: 'a' }, { label: 'b' }], evil),
+                     'a,b\r\n"\'=HYPERLINK(""x"")",-3\r\n');
+    });
+});
+
+describe('format', () => {
+    test('formatDurationPs picks the largest unit that keeps the value >= 1', () => {
+        assert.equal(formatDurationPs(0), '0 ps');
+        assert.equal(formatDurationPs(999), '999 ps');
+        assert.equal(formatDurationPs(1500000), '1.5 µs');   // 1.5e6 ps = 1.5 µs
+        assert.equal(formatDurationPs(2.5e12), '2.5 s');
+        assert.equal(formatDurationPs(123456789), '123.5 µs'); // 4 significant digits
+        assert.equal(formatDurationUs(1500), '1.5 ms');
+    });
+
+    test('formatBytes uses binary units', () => {
+        assert.equal(formatBytes(512), '512 B');
+        assert.equal(formatBytes(1536), '1.5 KiB');
+        assert.equal(formatBytes(3 * 1024 * 1024 * 1024), '3 GiB');
+    });
+
+    test('formatCount and formatPercent', () => {
+        assert.equal(formatCount(1234567.4), '1,234,567');
+        assert.equal(formatPercent(0.1234), '12.3%');
+        assert.equal(formatPercent(1, 0), '100%');
+    });
+});
+
+describe('api URLs', () => {
+    test('buildUrl is relative and encodes with %20, skipping empty values', () => {
+        assert.equal(buildUrl('data/plugin/profile/hosts', { run: 'a b/ü', tag: 'x@', n: undefined }),
+                     'data/plugin/profile/hosts?run=a%20b%2F%C3%BC&tag=x%40');
+        assert.equal(buildUrl('data/plugin/profile/runs', {}), 'data/plugin/profile/runs');
+    });
+
+    test('toolDataUrl names run, tag and host like TensorBoard', () => {
+        assert.equal(toolDataUrl('r', 'trace_viewer@', 'h', { resolution: 8000 }),
+                     'data/plugin/profile/data?run=r&tag=trace_viewer%40&host=h&resolution=8000');
+        // A host-less legacy file has host '' and must still send host=.
+        assert.equal(toolDataUrl('r', 't', ''), 'data/plugin/profile/data?run=r&tag=t&host=');
+    });
+});
