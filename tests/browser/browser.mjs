@@ -23,11 +23,13 @@ export function launchBrowser() {
 // Opens a browser context in which a request may only go to urls starting
 // with base (the server's address with its path prefix, ending in '/').
 // Anything else is aborted and recorded, and so is any request the page's
-// Content-Security-Policy blocked. Returns {context, foreign, errors}:
-// foreign lists refused URLs, errors the page's uncaught exceptions.
+// Content-Security-Policy blocked. Returns {context, foreign, seen, errors}:
+// foreign lists refused URLs, seen the allowed ones in request order, errors
+// the page's uncaught exceptions.
 export async function guardedContext(browser, base) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const foreign = [];
+    const seen = [];
     const errors = [];
     const allowed = (url) => url.startsWith(base) || url.startsWith('blob:') || url.startsWith('data:');
     const refuse = (url) => {
@@ -36,8 +38,10 @@ export async function guardedContext(browser, base) {
     };
     await context.route('**/*', (route) => {
         const url = route.request().url();
-        if (allowed(url))
+        if (allowed(url)) {
+            seen.push(url);
             return route.continue();
+        }
         refuse(url);
         return route.abort('blockedbyclient');
     });
@@ -62,16 +66,16 @@ export async function guardedContext(browser, base) {
                 refuse(`CSP: ${m[1]}`);
         });
     });
-    return { context, foreign, errors };
+    return { context, foreign, seen, errors };
 }
 
 // Waits until the page has settled on the view named by hash: the URL hash
 // is exactly hash and the content area is no longer busy.
-export async function waitForView(page, hash) {
+export async function waitForView(page, hash, timeoutMs = 10000) {
     await page.waitForFunction(
         (h) => location.hash === h
             && document.getElementById('content').getAttribute('aria-busy') === 'false',
-        hash, { timeout: 10000 });
+        hash, { timeout: timeoutMs });
 }
 
 // The values of the three pickers.

@@ -3,6 +3,8 @@
 #   unit.test.mjs  the pure modules of web/ under node
 #   ui.test.mjs    the page in headless Debian Chromium against the real
 #                  server, $PROFVIEW_BIN (set by the Makefile)
+#   realdata.test.mjs  the same on a real profile from ../shared/testdata
+#                  (SKIP when that folder is absent)
 # Exit 77 (automake's SKIP) with a line naming the test when node >= 20,
 # /usr/bin/chromium or playwright-core cannot be had; never downloads a
 # browser. node_modules is installed from package-lock.json by `npm ci`
@@ -31,4 +33,4 @@ if [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund --loglevel=error >&2 ||
         skip "node_modules missing and 'npm ci' failed (offline?); run it once with network"
 fi
-exec node --test unit.test.mjs ui.test.mjs
+exec node --test unit.test.mjs ui.test.mjs realdata.test.mjs

@@ -285,6 +285,35 @@ describe('profview UI under --path-prefix /p', { skip: SKIP }, () => {
             await screenshot(page, 'prefix-table');
         });
 
+    test('Chart.js comes from vendor/ under /p and draws through web/chart.js',
+        { timeout: TEST_MS }, async () => {
+            const { page, base } = h;
+            const got = await page.evaluate(async () => {
+                const m = await import(new URL('chart.js', document.baseURI).href);
+                const box = document.createElement('div');
+                box.className = 'chart-box';
+                const canvas = document.createElement('canvas');
+                box.append(canvas);
+                document.getElementById('content').append(box);
+                const chart = await m.createChart(canvas, {
+                    type: 'line',
+                    data: { labels: ['a', 'b', 'c'], datasets: [{ label: 's', data: [1, 3, 2] }] },
+                });
+                const out = { version: window.Chart.version, width: canvas.width,
+                              color: chart.data.datasets[0].borderColor };
+                chart.destroy();
+                box.remove();
+                return out;
+            });
+            // Debian's libjs-chart.js is 3.9.1; the first series takes the
+            // first palette colour.
+            assert.equal(got.version, '3.9.1');
+            assert.ok(got.width > 0, 'the canvas was not sized');
+            assert.equal(got.color, '#0072b2');
+            const seen = h.contexts[0].seen;
+            assert.ok(seen.includes(`${base}vendor/chart.min.js`), seen.join('\n'));
+        });
+
     test('an unknown run is reported in words under /p', { timeout: TEST_MS }, async () => {
         const page = await h.open();
         await page.goto(h.base + hashOf('nope', 'h', 'overview_page'));

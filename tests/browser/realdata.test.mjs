@@ -1,0 +1,95 @@
+// realdata.test.mjs: the page on a real profile from ../shared/testdata
+// (TF 2.4 Keras on a GPU: one host with an .xplane.pb and every legacy
+// per-tool file). Each tool the server offers must end in something a
+// person can read — a table, a view, or an error in words — never a blank
+// area, a page exception or a request that leaves the server.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+const NAME = 'realdata.test';
+const TESTDATA = process.env.PV_TESTDATA
+    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
+const LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
+const RUN = 'train/2022_11_04_21_26_12';
+const HOST = 'instance-ecbm';
+const TOOL_MS = 60000;  // a tool may build its model from the xplane first
+
+let SKIP = false;
+if (!fs.existsSync(TESTDATA)) {
+    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
+    console.log(SKIP);
+} else if (!haveChromium()) {
+    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
+    console.log(SKIP);
+}
+
+function hashOf(run, host, tool) {
+    const e = encodeURIComponent;
+    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
+}
+
+describe('profview UI on a real TF GPU profile', { skip: SKIP }, () => {
+    const h = {};
+    before(async () => {
+        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-browser-cache-'));
+        h.server = await startServer({ logdir: LOGDIR, cacheDir: h.cacheDir });
+        h.browser = await launchBrowser();
+        h.guard = await guardedContext(h.browser, h.server.url);
+        h.page = await h.guard.context.newPage();
+        const resp = await fetch(`${h.server.url}data/plugin/profile/run_tools?run=${encodeURIComponent(RUN)}`);
+        h.tools = await resp.json();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            fs.rmSync(h.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    test('the run offers the tools its files promise', () => {
+        // An .xplane.pb offers at least these (FORMATS.md §4.8).
+        for (const t of ['overview_page', 'trace_viewer@', 'input_pipeline_analyzer',
+                         'framework_op_stats'])
+            assert.ok(h.tools.includes(t), `${t} missing from ${JSON.stringify(h.tools)}`);
+    });
+
+    test('every tool shows a table, a view or an error in words', { timeout: 10 * TOOL_MS },
+        async (t) => {
+            for (const tool of h.tools) {
+                await t.test(tool, { timeout: TOOL_MS }, async () => {
+                    const hash = hashOf(RUN, HOST, tool);
+                    await h.page.goto(h.server.url + hash);
+                    await waitForView(h.page, hash, TOOL_MS);
+                    const seen = await h.page.evaluate(() => {
+                        const el = document.getElementById('content');
+                        return {
+                            text: el.innerText.trim(),
+                            drawn: Boolean(el.querySelector('canvas, svg, table')),
+                            error: el.querySelector('.error-title')?.textContent ?? null,
+                            where: el.querySelector('.error-where')?.textContent ?? '',
+                            loading: Boolean(el.querySelector('.progress')),
+                        };
+                    });
+                    await screenshot(h.page, `real-${tool.replace(/[^a-z0-9_]/gi, '_')}`);
+                    assert.ok(seen.text.length > 0 || seen.drawn, 'the content area is blank');
+                    assert.ok(!seen.loading, 'still showing a progress bar after it settled');
+                    if (seen.error !== null) {
+                        assert.ok(seen.error.trim().length > 0, 'an error without words');
+                        assert.match(seen.where, /HTTP \d{3}/);
+                    }
+                });
+            }
+        });
+});
