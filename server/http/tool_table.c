@@ -9,6 +9,7 @@ typedef struct tool_entry {
 } tool_entry;
 
 static const tool_entry tools[] = {
+    {"memory_profile", pv_http_tool_memory_profile},
     {NULL, NULL},
 };
 

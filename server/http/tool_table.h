@@ -14,4 +14,7 @@ typedef void (*pv_model_tool_fn)(pv_request *rq, pv_response *rs, const pv_model
  * does not compute that tool. */
 pv_model_tool_fn pv_tool_table_find(const char *tool);
 
+/* ---- handlers, one file each (tool_<name>.c) ---- */
+void pv_http_tool_memory_profile(pv_request *rq, pv_response *rs, const pv_model *m);
+
 #endif
