@@ -1,0 +1,177 @@
+/* trace_json: number and string formatting for the trace writers. Numbers
+ * are formatted by hand because printf dominates the time of writing a
+ * multi-million-event trace. */
+#include "tools/trace_json.h"
+
+#include "util/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void pv__jw_raw(pv__jw *w, const char *s, size_t n)
+{
+    if (w->rc != 0)
+        return;
+    w->rc = pv_buf_add(w->b, s, n);
+}
+
+void pv__jw_lit(pv__jw *w, const char *s)
+{
+    pv__jw_raw(w, s, strlen(s));
+}
+
+void pv__jw_u64(pv__jw *w, uint64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    pv__jw_raw(w, tmp + i, sizeof tmp - i);
+}
+
+void pv__jw_i64(pv__jw *w, int64_t v)
+{
+    if (v < 0) {
+        pv__jw_raw(w, "-", 1);
+        pv__jw_u64(w, (uint64_t)0 - (uint64_t)v);
+    } else {
+        pv__jw_u64(w, (uint64_t)v);
+    }
+}
+
+#define SAFE_INT 9007199254740992ull   /* 2^53: larger integers lose digits as doubles */
+
+void pv__jw_i64_safe(pv__jw *w, int64_t v)
+{
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (mag <= SAFE_INT) {
+        pv__jw_i64(w, v);
+        return;
+    }
+    pv__jw_raw(w, "\"", 1);
+    pv__jw_i64(w, v);
+    pv__jw_raw(w, "\"", 1);
+}
+
+void pv__jw_u64_safe(pv__jw *w, uint64_t v)
+{
+    if (v <= SAFE_INT) {
+        pv__jw_u64(w, v);
+        return;
+    }
+    pv__jw_raw(w, "\"", 1);
+    pv__jw_u64(w, v);
+    pv__jw_raw(w, "\"", 1);
+}
+
+static int nonfinite(pv__jw *w, double v)
+{
+    if (isnan(v))
+        pv__jw_lit(w, "\"NaN\"");
+    else if (isinf(v))
+        pv__jw_lit(w, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    else
+        return 0;
+    return 1;
+}
+
+void pv__jw_f64(pv__jw *w, double v)
+{
+    if (nonfinite(w, v))
+        return;
+    if (v == floor(v) && fabs(v) <= (double)SAFE_INT) {
+        pv__jw_i64(w, (int64_t)v);
+        return;
+    }
+    char tmp[40];
+    int n = snprintf(tmp, sizeof tmp, "%.17g", v);
+    pv__jw_raw(w, tmp, (size_t)n);
+}
+
+void pv__jw_f64_short(pv__jw *w, double v)
+{
+    if (nonfinite(w, v))
+        return;
+    if (v == floor(v) && fabs(v) <= (double)SAFE_INT) {
+        pv__jw_i64(w, (int64_t)v);
+        return;
+    }
+    char tmp[40];
+    int n = 0;
+    for (int prec = 6; prec <= 17; prec++) {
+        n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        double back;
+        if (sscanf(tmp, "%lf", &back) == 1 && back == v)
+            break;
+    }
+    pv__jw_raw(w, tmp, (size_t)n);
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n;
+    if ((c & 0xe0) == 0xc0 && c >= 0xc2)
+        n = 2;
+    else if ((c & 0xf0) == 0xe0)
+        n = 3;
+    else if ((c & 0xf8) == 0xf0 && c <= 0xf4)
+        n = 4;
+    else
+        return 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+void pv__jw_str(pv__jw *w, const char *str)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str;
+    pv__jw_raw(w, "\"", 1);
+    size_t run = 0;   /* bytes at s that need no escaping, not yet written */
+    while (s[run] != 0) {
+        unsigned char c = s[run];
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            run++;
+            continue;
+        }
+        size_t ul = c >= 0x80 ? utf8_len(s + run) : 0;
+        if (ul > 0) {
+            run += ul;
+            continue;
+        }
+        pv__jw_raw(w, (const char *)s, run);
+        s += run;
+        run = 0;
+        char esc[8];
+        size_t en = 2;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            if (c >= 0x80) {
+                memcpy(esc, "\\ufffd", 6);
+            } else {
+                memcpy(esc, "\\u00", 4);
+                esc[4] = hex[c >> 4];
+                esc[5] = hex[c & 15];
+            }
+            en = 6;
+            break;
+        }
+        pv__jw_raw(w, esc, en);
+        s++;
+    }
+    pv__jw_raw(w, (const char *)s, run);
+    pv__jw_raw(w, "\"", 1);
+}

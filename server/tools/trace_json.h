@@ -1,0 +1,33 @@
+/* trace_json: a small JSON writer into a capped pv_buf, shared by the trace
+ * tools whose outputs are too large to build as jansson trees (tiles,
+ * Chrome trace JSON). The first failed append makes every later call a
+ * no-op and leaves the code in rc, so writers check once at the end.
+ * Not thread-safe: one writer per buffer. */
+#ifndef PV_TOOLS_TRACE_JSON_H
+#define PV_TOOLS_TRACE_JSON_H
+
+#include "util/buf.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pv__jw {
+    pv_buf *b;
+    int rc;        /* 0, or PV_ETOOBIG once the cap was hit */
+} pv__jw;
+
+void pv__jw_raw(pv__jw *w, const char *s, size_t n);
+void pv__jw_lit(pv__jw *w, const char *s);           /* s as is */
+void pv__jw_i64(pv__jw *w, int64_t v);
+void pv__jw_u64(pv__jw *w, uint64_t v);
+/* %.17g; NaN and infinities as the strings "NaN", "Infinity", "-Infinity". */
+void pv__jw_f64(pv__jw *w, double v);
+/* Shortest %.Ng (N <= 17) that reads back as v; for microsecond times. */
+void pv__jw_f64_short(pv__jw *w, double v);
+/* s quoted and escaped; invalid UTF-8 bytes become U+FFFD. */
+void pv__jw_str(pv__jw *w, const char *s);
+/* An integer stat value: as a number when |v| <= 2^53, else as a string. */
+void pv__jw_i64_safe(pv__jw *w, int64_t v);
+void pv__jw_u64_safe(pv__jw *w, uint64_t v);
+
+#endif
