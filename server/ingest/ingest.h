@@ -1,12 +1,18 @@
-/* ingest: turning a profile file into a pv_model. This header is the one
- * entry the rest of the server uses; each format's decoder lives in its
- * own file and writes through the model builder.
+/* ingest: turning a profile file into a pv_model. ingest.c maps the file
+ * read-only, sniffs its format from a bounded prefix and runs the one
+ * decoder for that format (one file per format, STYLE rule 11), which
+ * writes only through pv_model_builder.
  *
- * Threads: every function may be called from any thread; a call owns
- * everything it allocates until it returns the model. */
+ * Bad input is not a bug: a truncated, corrupt, empty or hostile file
+ * gives a pv_error naming the file, the byte offset and what is wrong.
+ * No decoder aborts, allocates more than a small multiple of the file, or
+ * loops without consuming input.
+ * Threads: every call is independent; progress may be read from another
+ * thread while an ingest runs (done_bytes is atomic). */
 #ifndef PV_INGEST_INGEST_H
 #define PV_INGEST_INGEST_H
 
+#include "model/builder.h"
 #include "model/model.h"
 #include "util/error.h"
 
@@ -14,20 +20,60 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How far a decode has got; the decoder stores done_bytes as it goes so
- * another thread can read it for a progress bar. */
+/* Bytes of the source decoded so far, of total_bytes. The ingest writes
+ * done_bytes (relaxed atomic stores, monotonic); any thread may read it. */
 typedef struct pv_progress {
     _Atomic uint64_t done_bytes;
     uint64_t total_bytes;
 } pv_progress;
 
-/* Decodes the file at path. Returns 0 with *out set (free with
- * pv_model_free), or a negative PV_E* code with err naming the file, the
- * byte offset and the problem. progress may be NULL. */
+/* What a decoder sees of its source. */
+typedef struct pv_ingest_src {
+    const uint8_t *data;      /* the whole file, read-only */
+    size_t len;               /* bytes */
+    const char *path;         /* for errors; never NULL */
+    pv_progress *progress;    /* may be NULL */
+    bool mapped;              /* data is a private file mapping we may drop */
+} pv_ingest_src;
+
+/* Every decoder has this shape: fill b from src or fail with err. */
+typedef int (*pv_decode_fn)(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);
+
+typedef enum pv_format {
+    PV_FMT_UNKNOWN = 0,
+    PV_FMT_XSPACE            /* <host>.xplane.pb */
+} pv_format;
+
+/* Largest file accepted: past this the model could not fit any budget. */
+#define PV_INGEST_MAX_FILE_BYTES ((uint64_t)64 << 30)
+/* Bytes the sniffers look at. */
+#define PV_INGEST_SNIFF_BYTES 4096u
+
+/* ---- entry points -------------------------------------------------------- */
+
+/* Decodes the file at path into a new model (*out, free with
+ * pv_model_free). Returns 0, PV_EIO (cannot open/map), PV_EFORMAT (not a
+ * supported format, or corrupt), or PV_ETOOBIG (a size past a cap);
+ * *out is NULL on failure. progress may be NULL. */
 int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err);
 
-/* The same over bytes already in memory; path_for_errors names them. */
+/* Same for bytes already in memory; data is only read. path_for_errors
+ * names the source in err (may be NULL). */
 int pv_ingest_buffer(const uint8_t *data, size_t len, const char *path_for_errors,
                      pv_progress *progress, pv_model **out, pv_error *err);
+
+/* ---- pieces ------------------------------------------------------------- */
+
+/* The format of a file from its first min(len, PV_INGEST_SNIFF_BYTES)
+ * bytes. Pure, cannot fail. */
+pv_format pv_ingest_sniff(const uint8_t *data, size_t len);
+
+/* The XSpace decoder (xspace.c). */
+int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);
+
+/* For decoders: reports that bytes [0, upto) are decoded; updates the
+ * progress and, for a mapped file, lets the kernel drop those pages so a
+ * large file does not stay resident next to its model. */
+void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto);
 
 #endif

@@ -1,0 +1,167 @@
+/* ingest: the format table, sniffing, and running a decoder over a
+ * read-only mapping of the file. */
+#include "ingest/ingest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- format table -------------------------------------------------------- */
+
+static const struct {
+    pv_format format;
+    const char *name;
+    pv_decode_fn decode;
+} formats[] = {
+    {PV_FMT_XSPACE, "XSpace", pv_decode_xspace},
+};
+
+/* Reads a varint at p (< end); returns bytes used, 0 when malformed. */
+static size_t sniff_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (size_t i = 0; i < 10 && p + i < end; i++) {
+        *v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if ((p[i] & 0x80) == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+/* An XSpace starts with a length-delimited field 1..4 (planes, errors,
+ * warnings, hostnames) whose length fits the file; a plane's first field
+ * must itself be a plausible XPlane field. */
+static bool looks_like_xspace(const uint8_t *data, size_t len)
+{
+    const uint8_t *p = data, *end = data + len;
+    uint64_t tag, n;
+    size_t k = sniff_varint(p, end, &tag);
+    if (k == 0 || (tag & 7) != 2 || (tag >> 3) < 1 || (tag >> 3) > 4)
+        return false;
+    p += k;
+    k = sniff_varint(p, end, &n);
+    if (k == 0)
+        return false;
+    p += k;
+    if ((tag >> 3) != 1 || n == 0 || p >= end)
+        return true;
+    k = sniff_varint(p, end, &tag);
+    if (k == 0)
+        return false;
+    uint64_t field = tag >> 3, wt = tag & 7;
+    return (field == 1 && wt == 0) || (field >= 2 && field <= 6 && wt == 2);
+}
+
+pv_format pv_ingest_sniff(const uint8_t *data, size_t len)
+{
+    if (len > PV_INGEST_SNIFF_BYTES)
+        len = PV_INGEST_SNIFF_BYTES;
+    if (len > 0 && looks_like_xspace(data, len))
+        return PV_FMT_XSPACE;
+    return PV_FMT_UNKNOWN;
+}
+
+void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
+{
+    if (src->progress != NULL)
+        atomic_store_explicit(&src->progress->done_bytes, upto, memory_order_relaxed);
+    if (!src->mapped)
+        return;
+    /* Whole pages below upto are never read again: drop them so RSS stays
+     * near the model's size. Failure only costs memory. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = upto & ~(page - 1);
+    if (end > 0)
+        madvise((void *)src->data, end, MADV_DONTNEED);
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
+{
+    *out = NULL;
+    if (src->len == 0)
+        return pv_error_set(err, PV_EFORMAT, src->path, 0, "the file is empty");
+    pv_format f = pv_ingest_sniff(src->data, src->len);
+    pv_decode_fn decode = NULL;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (formats[i].format == f)
+            decode = formats[i].decode;
+    }
+    if (decode == NULL)
+        return pv_error_set(err, PV_EFORMAT, src->path, 0, "not a supported profile format");
+    pv_model_builder *b = pv_builder_new();
+    int rc = decode(src, b, err);
+    if (rc != 0) {
+        pv_builder_free(b);
+        return rc;
+    }
+    rc = pv_builder_finish(b, out, err);
+    if (rc != 0 && err != NULL && err->path[0] == '\0') {
+        char reason[sizeof err->reason];
+        memcpy(reason, err->reason, sizeof reason);
+        pv_error_set(err, rc, src->path, PV_NO_OFFSET, "%s", reason);
+    }
+    if (rc == 0 && src->progress != NULL)
+        atomic_store_explicit(&src->progress->done_bytes, src->len, memory_order_relaxed);
+    return rc;
+}
+
+int pv_ingest_buffer(const uint8_t *data, size_t len, const char *path_for_errors,
+                     pv_progress *progress, pv_model **out, pv_error *err)
+{
+    pv_ingest_src src = {data, len, path_for_errors ? path_for_errors : "", progress, false};
+    if (progress != NULL) {
+        progress->total_bytes = len;
+        atomic_store_explicit(&progress->done_bytes, 0, memory_order_relaxed);
+    }
+    return ingest_src(&src, out, err);
+}
+
+int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    int rc = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot stat: %s", strerror(errno));
+        goto fail_open;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "not a regular file");
+        goto fail_open;
+    }
+    if ((uint64_t)st.st_size > PV_INGEST_MAX_FILE_BYTES) {
+        rc = pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
+                          "the file has %lld bytes, more than the %llu accepted",
+                          (long long)st.st_size, (unsigned long long)PV_INGEST_MAX_FILE_BYTES);
+        goto fail_open;
+    }
+    size_t len = (size_t)st.st_size;
+    if (progress != NULL) {
+        progress->total_bytes = len;
+        atomic_store_explicit(&progress->done_bytes, 0, memory_order_relaxed);
+    }
+    if (len == 0) {
+        rc = pv_error_set(err, PV_EFORMAT, path, 0, "the file is empty");
+        goto fail_open;
+    }
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
+        goto fail_open;
+    }
+    madvise(map, len, MADV_SEQUENTIAL);
+    pv_ingest_src src = {map, len, path, progress, true};
+    rc = ingest_src(&src, out, err);
+    munmap(map, len);
+fail_open:
+    close(fd);
+    return rc;
+}

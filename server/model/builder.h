@@ -1,0 +1,135 @@
+/* builder: the one way to make a pv_model. Decoders (server/ingest/) and
+ * unit tests of tools write through it; pv_builder_finish sorts, nests,
+ * indexes, decodes well-known stats and groups steps, then hands back an
+ * immutable model.
+ *
+ * Ownership: the builder owns everything added to it until finish, which
+ * consumes it (success or failure). Strings passed in are copied.
+ * Threads: one builder belongs to one thread.
+ * Ids: planes, tracks and metas keep the index the builder returned
+ * (tracks are regrouped by plane when they were added interleaved, so
+ * rely on plane/track order only when added in order). Event handles are
+ * builder-local: the model numbers events by track, then start, so read
+ * a finished model's events through its tracks.
+ * Bad input: the builder takes values as given; finish fails with
+ * PV_ETOOBIG when nesting passes PV_MAX_DEPTH. Decoders cap counts before
+ * they call in. Allocation failure aborts (pv_xmalloc). */
+#ifndef PV_MODEL_BUILDER_H
+#define PV_MODEL_BUILDER_H
+
+#include "model/model.h"
+#include "util/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pv_model_builder pv_model_builder;
+
+#define PV_MAX_DEPTH 65535u   /* ev_depth is 16 bits */
+#define PV_NO_META UINT32_MAX
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+/* A new empty builder. Cannot fail (aborts when memory runs out). */
+pv_model_builder *pv_builder_new(void);
+/* Releases an unfinished builder. NULL is fine. */
+void pv_builder_free(pv_model_builder *b);
+
+/* Sorts, nests and indexes everything added, decodes well-known stats,
+ * groups steps and returns the model in *out (free with pv_model_free).
+ * Consumes b, also on failure. Returns 0, or PV_ETOOBIG (nesting deeper
+ * than PV_MAX_DEPTH) with *out NULL. */
+int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err);
+
+/* ---- strings ------------------------------------------------------------ */
+
+/* The id of s[0..len) in the string table, interning it when new. */
+uint32_t pv_builder_intern(pv_model_builder *b, const char *s, size_t len);
+/* Convenience for NUL-terminated strings; NULL means "". */
+uint32_t pv_builder_intern_cstr(pv_model_builder *b, const char *s);
+
+/* ---- planes, tracks, metadata -------------------------------------------- */
+
+/* Adds a plane; returns its index. The kind and device ordinal follow
+ * from the name (FORMATS.md §3.1). */
+uint32_t pv_builder_plane(pv_model_builder *b, int64_t id, const char *name);
+uint32_t pv_builder_plane_sid(pv_model_builder *b, int64_t id, uint32_t name);
+
+/* Adds a track (an XLine) to plane; returns its index. display_id is the
+ * line id and display_name the name until set otherwise. */
+uint32_t pv_builder_track(pv_model_builder *b, uint32_t plane, int64_t line_id,
+                          const char *name, int64_t timestamp_ns);
+uint32_t pv_builder_track_sid(pv_model_builder *b, uint32_t plane, int64_t line_id,
+                              uint32_t name, int64_t timestamp_ns);
+/* Sets the optional XLine fields; display_id 0 and display_name 0 mean
+ * "as line id / name". */
+void pv_builder_track_set(pv_model_builder *b, uint32_t track, int64_t display_id,
+                          uint32_t display_name, int64_t duration_ps);
+
+/* Adds event metadata of plane with the file's metadata id; returns its
+ * index. display_name may be NULL. A second call with the same (plane,
+ * meta_id) adds a new meta that later lookups find instead. */
+uint32_t pv_builder_meta(pv_model_builder *b, uint32_t plane, int64_t meta_id,
+                         const char *name, const char *display_name);
+uint32_t pv_builder_meta_sid(pv_model_builder *b, uint32_t plane, int64_t meta_id,
+                             uint32_t name, uint32_t display_name);
+/* The meta index of (plane, meta_id), or PV_NO_META. */
+uint32_t pv_builder_meta_find(const pv_model_builder *b, uint32_t plane, int64_t meta_id);
+/* Records child_id (a metadata id of the same plane) as a child of meta;
+ * resolved at finish, unknown ids are dropped. */
+void pv_builder_meta_child(pv_model_builder *b, uint32_t meta, int64_t child_id);
+
+/* ---- events ----------------------------------------------------------- */
+
+/* Adds an event to track with metadata meta (of the track's plane), an
+ * absolute start and a duration in picoseconds; returns its builder
+ * handle for adding stats. Events may come in any order. */
+uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
+                          int64_t start_ps, int64_t dur_ps);
+
+/* ---- stats -------------------------------------------------------------- */
+
+/* Adds a stat to an event. Fastest when ev is the newest event. name is a
+ * string id; for PV_STAT_STR v.str is a string id, for PV_STAT_BYTES
+ * v.blob a pv_builder_blob index. */
+void pv_builder_event_stat(pv_model_builder *b, uint64_t ev, pv_stat s);
+void pv_builder_meta_stat(pv_model_builder *b, uint32_t meta, pv_stat s);
+void pv_builder_plane_stat(pv_model_builder *b, uint32_t plane, pv_stat s);
+
+/* Copies data[0..len) into the model; returns its blob index. */
+uint32_t pv_builder_blob(pv_model_builder *b, const uint8_t *data, size_t len);
+
+/* Shorthands with a NUL-terminated stat name, for tests and small code. */
+void pv_builder_event_stat_i64(pv_model_builder *b, uint64_t ev, const char *name, int64_t v);
+void pv_builder_event_stat_u64(pv_model_builder *b, uint64_t ev, const char *name, uint64_t v);
+void pv_builder_event_stat_f64(pv_model_builder *b, uint64_t ev, const char *name, double v);
+void pv_builder_event_stat_str(pv_model_builder *b, uint64_t ev, const char *name,
+                               const char *v);
+void pv_builder_meta_stat_i64(pv_model_builder *b, uint32_t meta, const char *name, int64_t v);
+void pv_builder_meta_stat_u64(pv_model_builder *b, uint32_t meta, const char *name, uint64_t v);
+void pv_builder_meta_stat_f64(pv_model_builder *b, uint32_t meta, const char *name, double v);
+void pv_builder_meta_stat_str(pv_model_builder *b, uint32_t meta, const char *name,
+                              const char *v);
+void pv_builder_plane_stat_i64(pv_model_builder *b, uint32_t plane, const char *name,
+                               int64_t v);
+void pv_builder_plane_stat_u64(pv_model_builder *b, uint32_t plane, const char *name,
+                               uint64_t v);
+void pv_builder_plane_stat_f64(pv_model_builder *b, uint32_t plane, const char *name,
+                               double v);
+void pv_builder_plane_stat_str(pv_model_builder *b, uint32_t plane, const char *name,
+                               const char *v);
+void pv_builder_plane_stat_bytes(pv_model_builder *b, uint32_t plane, const char *name,
+                                 const uint8_t *data, size_t len);
+
+/* ---- XSpace-level strings --------------------------------------------- */
+
+void pv_builder_hostname(pv_model_builder *b, const char *s, size_t len);
+void pv_builder_error(pv_model_builder *b, const char *s, size_t len);
+void pv_builder_warning(pv_model_builder *b, const char *s, size_t len);
+
+/* ---- progress ----------------------------------------------------------- */
+
+/* Events added so far; lets decoders cap a file's event count. */
+uint64_t pv_builder_n_events(const pv_model_builder *b);
+
+#endif

@@ -1,0 +1,432 @@
+/* extras: decoding well-known stats (FORMATS.md §3.3) once into typed
+ * pv_event_extra rows and the group_id column, so tools never compare
+ * stat names in a hot loop. An event's effective stats are its
+ * metadata's followed by its own (§2.2), so own stats win. */
+#include "model/model_priv.h"
+#include "util/mem.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+enum wk {
+    WK_NONE,
+    WK_GROUP_ID,
+    /* stats from here on give an event an extra row */
+    WK_CORRELATION_ID,
+    WK_TF_OP,
+    WK_HLO_OP,
+    WK_HLO_MODULE,
+    WK_STEP_NAME,
+    WK_ID,
+    WK_ITER_NUM,
+    WK_STEP_NUM,
+    WK_FLOW,
+    WK_R,
+    WK_A,
+    WK_IS_EAGER,
+    WK_KERNEL_DETAILS,
+    WK_MEMCPY_DETAILS,
+    WK_THEORETICAL_OCC,
+    /* memory stats: only read on MemoryAllocation/Deallocation events */
+    WK_ALLOCATOR_NAME,
+    WK_INDEX_ON_HOST,
+    WK_DEVICE_ORDINAL,
+    WK_BYTES_RESERVED,
+    WK_BYTES_ALLOCATED,
+    WK_BYTES_AVAILABLE,
+    WK_PEAK_BYTES,
+    WK_FRAGMENTATION,
+    WK_REQUESTED_BYTES,
+    WK_ALLOCATION_BYTES,
+    WK_ADDR,
+    WK_REGION_TYPE,
+    WK_DATA_TYPE,
+    WK_SHAPE,
+    WK_COUNT
+};
+
+static const char *const wk_names[WK_COUNT] = {
+    [WK_GROUP_ID] = "group_id",
+    [WK_CORRELATION_ID] = "correlation_id",
+    [WK_TF_OP] = "tf_op",
+    [WK_HLO_OP] = "hlo_op",
+    [WK_HLO_MODULE] = "hlo_module",
+    [WK_STEP_NAME] = "step_name",
+    [WK_ID] = "id",
+    [WK_ITER_NUM] = "iter_num",
+    [WK_STEP_NUM] = "step_num",
+    [WK_FLOW] = "flow",
+    [WK_R] = "_r",
+    [WK_A] = "_a",
+    [WK_IS_EAGER] = "is_eager",
+    [WK_KERNEL_DETAILS] = "kernel_details",
+    [WK_MEMCPY_DETAILS] = "memcpy_details",
+    [WK_THEORETICAL_OCC] = "theoretical_occupancy_pct",
+    [WK_ALLOCATOR_NAME] = "allocator_name",
+    [WK_INDEX_ON_HOST] = "index_on_host",
+    [WK_DEVICE_ORDINAL] = "device_ordinal",
+    [WK_BYTES_RESERVED] = "bytes_reserved",
+    [WK_BYTES_ALLOCATED] = "bytes_allocated",
+    [WK_BYTES_AVAILABLE] = "bytes_available",
+    [WK_PEAK_BYTES] = "peak_bytes_in_use",
+    [WK_FRAGMENTATION] = "fragmentation",
+    [WK_REQUESTED_BYTES] = "requested_bytes",
+    [WK_ALLOCATION_BYTES] = "allocation_bytes",
+    [WK_ADDR] = "addr",
+    [WK_REGION_TYPE] = "region_type",
+    [WK_DATA_TYPE] = "data_type",
+    [WK_SHAPE] = "shape",
+};
+
+/* Flags derived from a metadata's name. */
+enum {
+    NAME_MEM_ALLOC = 1u << 0,
+    NAME_MEM_FREE = 1u << 1,
+    NAME_TRACE_CONTEXT = 1u << 2,
+    NAME_MEMCPY = 1u << 3,
+    META_HAS_ROW_STAT = 1u << 4
+};
+
+typedef struct ctx {
+    pv_model *m;
+    pv__strtab *strs;
+    const uint8_t *wk;      /* string id -> enum wk */
+    size_t n_wk;
+} ctx;
+
+static int wk_of(const ctx *c, uint32_t name)
+{
+    return name < c->n_wk ? c->wk[name] : WK_NONE;
+}
+
+static bool stat_int(const pv_stat *s, int64_t *v)
+{
+    if (s->type == PV_STAT_I64)
+        *v = s->v.i64;
+    else if (s->type == PV_STAT_U64)
+        *v = (int64_t)s->v.u64;
+    else
+        return false;
+    return true;
+}
+
+static uint32_t stat_str(const pv_stat *s)
+{
+    return s->type == PV_STAT_STR ? s->v.str : 0;
+}
+
+/* ---- value parsers ------------------------------------------------------ */
+
+static uint32_t sat_u32(unsigned long long v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Parses "X,Y,Z" (missing parts stay as they were). */
+static void parse_dim3(const char *v, uint32_t out[3])
+{
+    for (int i = 0; i < 3 && *v != '\0' && *v != ' '; i++) {
+        char *end;
+        out[i] = sat_u32(strtoull(v, &end, 10));
+        if (*end != ',')
+            break;
+        v = end + 1;
+    }
+}
+
+/* kernel_details: space-separated key:value pairs (FORMATS.md §3.3);
+ * older TF writes a combined "shm". */
+static void parse_kernel(const char *s, pv_kernel_details *k)
+{
+    while (*s != '\0') {
+        while (*s == ' ')
+            s++;
+        const char *colon = strchr(s, ':');
+        const char *space = strchr(s, ' ');
+        if (colon == NULL || (space != NULL && space < colon))
+            break;
+        size_t klen = (size_t)(colon - s);
+        const char *v = colon + 1;
+        if (klen == 4 && strncmp(s, "regs", 4) == 0)
+            k->registers_per_thread = sat_u32(strtoull(v, NULL, 10));
+        else if ((klen == 13 && strncmp(s, "static_shared", 13) == 0) ||
+                 (klen == 3 && strncmp(s, "shm", 3) == 0))
+            k->static_shmem_bytes = sat_u32(strtoull(v, NULL, 10));
+        else if (klen == 14 && strncmp(s, "dynamic_shared", 14) == 0)
+            k->dynamic_shmem_bytes = sat_u32(strtoull(v, NULL, 10));
+        else if (klen == 4 && strncmp(s, "grid", 4) == 0)
+            parse_dim3(v, k->grid);
+        else if (klen == 5 && strncmp(s, "block", 5) == 0)
+            parse_dim3(v, k->block);
+        else if (klen == 7 && strncmp(s, "occ_pct", 7) == 0)
+            k->occupancy_pct = strtod(v, NULL);
+        if (space == NULL)
+            break;
+        s = space + 1;
+    }
+}
+
+static bool is_host_kind(const char *v, size_t n)
+{
+    return (n == 4 && strncasecmp(v, "host", 4) == 0) ||
+           (n == 6 && strncasecmp(v, "pinned", 6) == 0) ||
+           (n == 8 && strncasecmp(v, "pageable", 8) == 0);
+}
+
+/* memcpy_details: "kind_src:K kind_dst:K size:N ..." or "kind:K size:N". */
+static void parse_memcpy(const char *s, pv_event_extra *x)
+{
+    int src = -1, dst = -1;   /* 1 host, 0 device */
+    while (*s != '\0') {
+        while (*s == ' ')
+            s++;
+        const char *colon = strchr(s, ':');
+        if (colon == NULL)
+            break;
+        const char *v = colon + 1;
+        size_t vlen = strcspn(v, " ");
+        size_t klen = (size_t)(colon - s);
+        if (klen == 4 && strncmp(s, "size", 4) == 0)
+            x->memcpy_bytes = strtoull(v, NULL, 10);
+        else if (klen == 8 && strncmp(s, "kind_src", 8) == 0)
+            src = is_host_kind(v, vlen) ? 1 : (vlen == 6 && strncasecmp(v, "device", 6) == 0 ? 0 : -1);
+        else if (klen == 8 && strncmp(s, "kind_dst", 8) == 0)
+            dst = is_host_kind(v, vlen) ? 1 : (vlen == 6 && strncasecmp(v, "device", 6) == 0 ? 0 : -1);
+        s = v + vlen;
+    }
+    if (x->memcpy_kind == PV_MEMCPY_NONE || x->memcpy_kind == PV_MEMCPY_OTHER) {
+        if (src == 1 && dst == 0)
+            x->memcpy_kind = PV_MEMCPY_H2D;
+        else if (src == 0 && dst == 1)
+            x->memcpy_kind = PV_MEMCPY_D2H;
+        else if (src == 0 && dst == 0)
+            x->memcpy_kind = PV_MEMCPY_D2D;
+        else if (src == 1 && dst == 1)
+            x->memcpy_kind = PV_MEMCPY_H2H;
+        else
+            x->memcpy_kind = PV_MEMCPY_OTHER;
+    }
+}
+
+/* Memcpy kind from an event name (MemcpyH2D, MEMCPYHToD, ...), or NONE. */
+static uint32_t memcpy_kind_of_name(const char *name)
+{
+    static const struct {
+        const char *prefix;
+        uint32_t kind;
+    } names[] = {
+        {"memcpyh2d", PV_MEMCPY_H2D}, {"memcpyhtod", PV_MEMCPY_H2D},
+        {"memcpyd2h", PV_MEMCPY_D2H}, {"memcpydtoh", PV_MEMCPY_D2H},
+        {"memcpyd2d", PV_MEMCPY_D2D}, {"memcpydtod", PV_MEMCPY_D2D},
+        {"memcpyh2h", PV_MEMCPY_H2H}, {"memcpyhtoh", PV_MEMCPY_H2H},
+        {"memcpyp2p", PV_MEMCPY_D2D},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strncasecmp(name, names[i].prefix, strlen(names[i].prefix)) == 0)
+            return names[i].kind;
+    }
+    return PV_MEMCPY_NONE;
+}
+
+/* ---- applying stats ------------------------------------------------------ */
+
+static void extra_init(pv_event_extra *x, uint8_t name_flags, uint32_t memcpy_kind)
+{
+    memset(x, 0, sizeof *x);
+    x->step_id = -1;
+    x->iter_num = -1;
+    x->step_num = -1;
+    for (int i = 0; i < 3; i++) {
+        x->kernel.grid[i] = 1;
+        x->kernel.block[i] = 1;
+    }
+    x->kernel.occupancy_pct = -1.0;
+    if (name_flags & NAME_MEM_ALLOC)
+        x->flags |= PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEMORY;
+    if (name_flags & NAME_MEM_FREE)
+        x->flags |= PV_EXTRA_MEM_FREE | PV_EXTRA_MEMORY;
+    if (name_flags & NAME_TRACE_CONTEXT)
+        x->flags |= PV_EXTRA_STEP_ROOT;
+    if (memcpy_kind != PV_MEMCPY_NONE) {
+        x->flags |= PV_EXTRA_MEMCPY;
+        x->memcpy_kind = memcpy_kind;
+    }
+}
+
+static void apply_memory(ctx *c, pv_event_extra *x, int wk, const pv_stat *s)
+{
+    pv_memory_details *md = &x->memory;
+    int64_t i = 0;
+    bool is_int = stat_int(s, &i);
+    char num[32];
+    switch (wk) {
+    case WK_ALLOCATOR_NAME: md->memory_id = stat_str(s); break;
+    case WK_INDEX_ON_HOST:
+    case WK_DEVICE_ORDINAL:
+        if (is_int) {
+            int n = snprintf(num, sizeof num, "%lld", (long long)i);
+            md->memory_id = pv__strtab_intern(c->strs, num, (size_t)n);
+        }
+        break;
+    case WK_BYTES_RESERVED: md->bytes_reserved = i; break;
+    case WK_BYTES_ALLOCATED: md->bytes_allocated = i; break;
+    case WK_BYTES_AVAILABLE: md->bytes_available = i; break;
+    case WK_PEAK_BYTES: md->peak_bytes_in_use = i; break;
+    case WK_FRAGMENTATION:
+        md->fragmentation = s->type == PV_STAT_F64 ? s->v.f64 : (double)i;
+        break;
+    case WK_REQUESTED_BYTES: md->requested_bytes = i; break;
+    case WK_ALLOCATION_BYTES: md->allocation_bytes = i; break;
+    case WK_ADDR: md->address = (uint64_t)i; break;
+    case WK_REGION_TYPE: md->region_type = stat_str(s); break;
+    case WK_DATA_TYPE: md->data_type = (int32_t)i; break;
+    case WK_SHAPE: md->shape = stat_str(s); break;
+    default: break;
+    }
+}
+
+static void apply(ctx *c, pv_event_extra *x, const pv_stat *s, bool memory_event)
+{
+    int wk = wk_of(c, s->name);
+    int64_t i = 0;
+    bool is_int = stat_int(s, &i);
+    switch (wk) {
+    case WK_CORRELATION_ID:
+        if (is_int) {
+            x->correlation_id = (uint64_t)i;
+            x->flags |= PV_EXTRA_CORRELATION;
+        }
+        break;
+    case WK_TF_OP: x->tf_op = stat_str(s); break;
+    case WK_HLO_OP: x->hlo_op = stat_str(s); break;
+    case WK_HLO_MODULE: x->hlo_module = stat_str(s); break;
+    case WK_STEP_NAME: x->step_name = stat_str(s); break;
+    case WK_ID: if (is_int) x->step_id = i; break;
+    case WK_ITER_NUM: if (is_int) x->iter_num = i; break;
+    case WK_STEP_NUM: if (is_int) x->step_num = i; break;
+    case WK_FLOW:
+        if (is_int) {
+            x->flow = (uint64_t)i;
+            x->flags |= PV_EXTRA_FLOW;
+        }
+        break;
+    case WK_R: if (is_int && i > 0) x->flags |= PV_EXTRA_STEP_ROOT; break;
+    case WK_A: if (is_int && i != 0) x->flags |= PV_EXTRA_ASYNC; break;
+    case WK_IS_EAGER: if (is_int && i == 1) x->flags |= PV_EXTRA_EAGER; break;
+    case WK_KERNEL_DETAILS:
+        if (s->type == PV_STAT_STR) {
+            parse_kernel(c->strs->strs[s->v.str], &x->kernel);
+            x->flags |= PV_EXTRA_KERNEL;
+        }
+        break;
+    case WK_MEMCPY_DETAILS:
+        if (s->type == PV_STAT_STR) {
+            parse_memcpy(c->strs->strs[s->v.str], x);
+            x->flags |= PV_EXTRA_MEMCPY;
+        }
+        break;
+    case WK_THEORETICAL_OCC:
+        if (s->type == PV_STAT_F64 && x->kernel.occupancy_pct < 0)
+            x->kernel.occupancy_pct = s->v.f64;
+        break;
+    default:
+        if (memory_event && wk >= WK_ALLOCATOR_NAME)
+            apply_memory(c, x, wk, s);
+        break;
+    }
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static uint8_t *meta_flags(ctx *c, uint32_t *memcpy_kind)
+{
+    pv_model *m = c->m;
+    uint8_t *flags = pv_xcalloc(m->n_metas ? m->n_metas : 1, 1);
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        const pv_event_meta *meta = &m->metas[i];
+        const char *name = c->strs->strs[meta->name];
+        if (strcmp(name, "MemoryAllocation") == 0)
+            flags[i] |= NAME_MEM_ALLOC;
+        else if (strcmp(name, "MemoryDeallocation") == 0)
+            flags[i] |= NAME_MEM_FREE;
+        else if (strcmp(name, "TraceContext") == 0)
+            flags[i] |= NAME_TRACE_CONTEXT;
+        memcpy_kind[i] = memcpy_kind_of_name(name);
+        if (memcpy_kind[i] != PV_MEMCPY_NONE)
+            flags[i] |= NAME_MEMCPY;
+        for (uint32_t k = 0; k < meta->n_stats; k++) {
+            if (wk_of(c, m->stats[meta->first_stat + k].name) >= WK_CORRELATION_ID)
+                flags[i] |= META_HAS_ROW_STAT;
+        }
+    }
+    return flags;
+}
+
+static int32_t group_of(const ctx *c, const pv_stat *s, uint64_t n, int32_t group)
+{
+    for (uint64_t k = 0; k < n; k++) {
+        int64_t v;
+        if (wk_of(c, s[k].name) == WK_GROUP_ID && stat_int(&s[k], &v))
+            group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
+    }
+    return group;
+}
+
+int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
+{
+    (void)err;
+    ctx c = {m, &s->strs, NULL, s->strs.n};
+    uint8_t *wk = pv_xcalloc(c.n_wk, 1);
+    for (int i = 1; i < WK_COUNT; i++) {
+        uint32_t id = pv__strtab_find(&s->strs, wk_names[i], strlen(wk_names[i]));
+        if (id != 0)
+            wk[id] = (uint8_t)i;
+    }
+    c.wk = wk;
+    uint32_t *memcpy_kind = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *memcpy_kind);
+    uint8_t *mflags = meta_flags(&c, memcpy_kind);
+
+    size_t n = m->n_events ? m->n_events : 1;
+    int32_t *group = pv_xmalloc(n * sizeof *group);
+    uint32_t *extra_of = pv_xmalloc(n * sizeof *extra_of);
+    pv_event_extra *extras = NULL;
+    size_t n_extras = 0, cap_extras = 0;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        uint32_t mi = m->ev_meta[e];
+        const pv_event_meta *meta = &m->metas[mi];
+        const pv_stat *own = m->stats + m->ev_stat_off[e];
+        uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+        const pv_stat *ms = m->stats + meta->first_stat;
+        group[e] = group_of(&c, own, n_own, group_of(&c, ms, meta->n_stats, PV_NO_GROUP));
+        bool row = mflags[mi] != 0;
+        for (uint64_t k = 0; k < n_own && !row; k++)
+            row = wk_of(&c, own[k].name) >= WK_CORRELATION_ID;
+        if (!row) {
+            extra_of[e] = PV_NO_EXTRA;
+            continue;
+        }
+        if (n_extras == cap_extras)
+            pv__grow((void **)&extras, &cap_extras, n_extras + 1, sizeof *extras);
+        pv_event_extra *x = &extras[n_extras];
+        extra_init(x, mflags[mi], memcpy_kind[mi]);
+        bool memory_event = (mflags[mi] & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0;
+        for (uint32_t k = 0; k < meta->n_stats; k++)
+            apply(&c, x, &ms[k], memory_event);
+        for (uint64_t k = 0; k < n_own; k++)
+            apply(&c, x, &own[k], memory_event);
+        extra_of[e] = (uint32_t)n_extras++;
+    }
+    free(wk);
+    free(mflags);
+    free(memcpy_kind);
+    pv__store_keep(s, group);
+    pv__store_keep(s, extra_of);
+    pv__store_keep(s, extras);
+    m->ev_group = group;
+    m->ev_extra = extra_of;
+    m->extras = extras;
+    m->n_extras = (uint32_t)n_extras;
+    return 0;
+}

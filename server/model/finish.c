@@ -1,0 +1,475 @@
+/* finish: turning a builder into an immutable model. Orders tracks by
+ * plane and events by (track, start, longer first), lays stats out per
+ * event, resolves metadata children, computes nesting depths and the
+ * per-depth index, then hands over to extras.c and group.c.
+ *
+ * The decoder adds events track by track in file order, which is already
+ * sorted after SortXSpace; that case moves the builder's columns into the
+ * model without a copy. Anything else pays one permutation. */
+#include "model/model_priv.h"
+#include "util/mem.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pv__store_keep(pv__model_store *s, void *p)
+{
+    assert(s->n_arrays < sizeof s->arrays / sizeof s->arrays[0]);
+    s->arrays[s->n_arrays++] = p;
+}
+
+static int64_t end_ps(int64_t start_ps, int64_t dur_ps)
+{
+    /* Saturate: hostile durations must not wrap into the past. */
+    if (dur_ps > 0 && start_ps > INT64_MAX - dur_ps)
+        return INT64_MAX;
+    if (dur_ps < 0)
+        return start_ps;
+    return start_ps + dur_ps;
+}
+
+/* ---- tracks ------------------------------------------------------------- */
+
+/* Stable-sorts tracks by plane and fills the planes' track ranges.
+ * new_index[old track] receives each track's final index. */
+static void order_tracks(pv_model_builder *b, uint32_t *new_index)
+{
+    uint32_t *count = pv_xcalloc(b->n_planes + 1, sizeof *count);
+    for (size_t t = 0; t < b->n_tracks; t++)
+        count[b->tracks[t].plane + 1]++;
+    for (size_t p = 0; p < b->n_planes; p++) {
+        b->planes[p].first_track = count[p];
+        b->planes[p].n_tracks = count[p + 1];
+        count[p + 1] += count[p];
+    }
+    pv_track *sorted = pv_xmalloc((b->n_tracks ? b->n_tracks : 1) * sizeof *sorted);
+    for (size_t t = 0; t < b->n_tracks; t++) {
+        uint32_t pos = count[b->tracks[t].plane]++;
+        new_index[t] = pos;
+        sorted[pos] = b->tracks[t];
+    }
+    free(b->tracks);
+    b->tracks = sorted;
+    b->cap_tracks = b->n_tracks;
+    free(count);
+}
+
+/* ---- event order -------------------------------------------------------- */
+
+static bool ev_before(const pv_model_builder *b, uint64_t x, uint64_t y)
+{
+    if (b->ev_start_ps[x] != b->ev_start_ps[y])
+        return b->ev_start_ps[x] < b->ev_start_ps[y];
+    if (b->ev_dur_ps[x] != b->ev_dur_ps[y])
+        return b->ev_dur_ps[x] > b->ev_dur_ps[y];
+    return x < y;
+}
+
+/* Bottom-up merge sort of idx[0..n) by ev_before; tmp holds n entries. */
+static void sort_events(const pv_model_builder *b, uint64_t *idx, uint64_t *tmp, size_t n)
+{
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = ev_before(b, idx[j], idx[i]) ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, n * sizeof *idx);
+    }
+}
+
+/* True when the runs already list every track once, in final track order,
+ * each run sorted: then event ids need no permutation. */
+static bool events_in_order(const pv_model_builder *b, const uint32_t *new_track)
+{
+    for (size_t r = 0; r < b->n_runs; r++) {
+        if (r > 0 && new_track[b->runs[r].track] <= new_track[b->runs[r - 1].track])
+            return false;
+        const pv__run *run = &b->runs[r];
+        for (uint64_t e = run->first + 1; e < run->first + run->n; e++) {
+            if (ev_before(b, e, e - 1))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* perm[new id] = builder id, grouped by final track, sorted in each. */
+static uint64_t *event_permutation(const pv_model_builder *b, const uint32_t *new_track)
+{
+    size_t n = b->n_events;
+    uint64_t *first = pv_xcalloc(b->n_tracks + 1, sizeof *first);
+    for (size_t r = 0; r < b->n_runs; r++)
+        first[new_track[b->runs[r].track] + 1] += b->runs[r].n;
+    for (size_t t = 0; t < b->n_tracks; t++)
+        first[t + 1] += first[t];
+    uint64_t *perm = pv_xmalloc((n ? n : 1) * sizeof *perm);
+    uint64_t *fill = pv_xmalloc((b->n_tracks + 1) * sizeof *fill);
+    memcpy(fill, first, (b->n_tracks + 1) * sizeof *fill);
+    for (size_t r = 0; r < b->n_runs; r++) {
+        const pv__run *run = &b->runs[r];
+        uint64_t *dst = perm + fill[new_track[run->track]];
+        for (uint64_t i = 0; i < run->n; i++)
+            dst[i] = run->first + i;
+        fill[new_track[run->track]] += run->n;
+    }
+    uint64_t *tmp = pv_xmalloc((n ? n : 1) * sizeof *tmp);
+    for (size_t t = 0; t < b->n_tracks; t++)
+        sort_events(b, perm + first[t], tmp, (size_t)(first[t + 1] - first[t]));
+    free(tmp);
+    free(fill);
+    free(first);
+    return perm;
+}
+
+#define PERMUTE_COLUMN(col, perm, n)                                   \
+    do {                                                               \
+        __typeof__(col) nc = pv_xmalloc(((n) ? (n) : 1) * sizeof *nc); \
+        for (size_t i_ = 0; i_ < (n); i_++)                            \
+            nc[i_] = (col)[(perm)[i_]];                                \
+        free(col);                                                     \
+        (col) = nc;                                                    \
+    } while (0)
+
+/* Builds the final stats array for events [0, n) in new order plus the
+ * n + 1 offsets. Consumes b->stats, b->ev_stat_first and b->late. */
+static void layout_event_stats(pv_model_builder *b, const uint64_t *perm, uint64_t **off_out)
+{
+    size_t n = b->n_events;
+    if (perm == NULL && b->n_late == 0) {
+        uint64_t *off = pv_xrealloc(b->ev_stat_first, (n + 1) * sizeof *off);
+        off[n] = b->n_stats;
+        b->ev_stat_first = NULL;
+        *off_out = off;
+        return;
+    }
+    /* count[e] = stats of builder event e, own run plus late ones */
+    uint64_t *count = pv_xcalloc(n + 1, sizeof *count);
+    for (size_t e = 0; e < n; e++) {
+        uint64_t end = e + 1 < n ? b->ev_stat_first[e + 1] : b->n_stats;
+        count[e] = end - b->ev_stat_first[e];
+    }
+    for (size_t i = 0; i < b->n_late; i++)
+        count[b->late[i].owner]++;
+    uint64_t *off = pv_xmalloc((n + 1) * sizeof *off);
+    off[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        off[i + 1] = off[i] + count[perm ? perm[i] : i];
+    size_t total = (size_t)off[n];
+    pv_stat *stats = pv_xmalloc((total ? total : 1) * sizeof *stats);
+    /* where[e] = next free slot of builder event e */
+    uint64_t *where = count;
+    for (size_t i = 0; i < n; i++)
+        where[perm ? perm[i] : i] = off[i];
+    for (size_t e = 0; e < n; e++) {
+        uint64_t end = e + 1 < n ? b->ev_stat_first[e + 1] : b->n_stats;
+        for (uint64_t k = b->ev_stat_first[e]; k < end; k++)
+            stats[where[e]++] = b->stats[k];
+    }
+    for (size_t i = 0; i < b->n_late; i++)
+        stats[where[b->late[i].owner]++] = b->late[i].stat;
+    free(count);
+    free(b->stats);
+    free(b->ev_stat_first);
+    b->ev_stat_first = NULL;
+    b->stats = stats;
+    b->n_stats = total;
+    b->cap_stats = total;
+    *off_out = off;
+}
+
+/* Appends owned stats grouped by owner; returns each owner's first stat
+ * through first[owner] and its count through n[owner]. */
+static void append_owned(pv_model_builder *b, const pv__owned_stat *os, size_t n_os,
+                         size_t n_owners, uint64_t *first, uint32_t *n)
+{
+    memset(n, 0, n_owners * sizeof *n);
+    for (size_t i = 0; i < n_os; i++)
+        n[os[i].owner]++;
+    uint64_t at = b->n_stats;
+    for (size_t o = 0; o < n_owners; o++) {
+        first[o] = at;
+        at += n[o];
+    }
+    pv__grow((void **)&b->stats, &b->cap_stats, (size_t)at, sizeof *b->stats);
+    uint64_t *fill = pv_xmalloc((n_owners ? n_owners : 1) * sizeof *fill);
+    memcpy(fill, first, n_owners * sizeof *fill);
+    for (size_t i = 0; i < n_os; i++)
+        b->stats[fill[os[i].owner]++] = os[i].stat;
+    b->n_stats = (size_t)at;
+    free(fill);
+}
+
+/* ---- metadata children -------------------------------------------------- */
+
+static uint32_t *resolve_children(pv_model_builder *b)
+{
+    uint32_t *kids = pv_xmalloc((b->n_child_refs ? b->n_child_refs : 1) * sizeof *kids);
+    for (size_t m = 0; m < b->n_metas; m++)
+        b->metas[m].n_children = 0;
+    for (size_t i = 0; i < b->n_child_refs; i++)
+        b->metas[b->child_refs[i].meta].n_children++;
+    uint32_t at = 0;
+    for (size_t m = 0; m < b->n_metas; m++) {
+        b->metas[m].first_child = at;
+        at += b->metas[m].n_children;
+        b->metas[m].n_children = 0;
+    }
+    for (size_t i = 0; i < b->n_child_refs; i++) {
+        pv_event_meta *parent = &b->metas[b->child_refs[i].meta];
+        uint32_t child = pv_builder_meta_find(b, parent->plane, b->child_refs[i].child_id);
+        if (child != PV_NO_META)
+            kids[parent->first_child + parent->n_children++] = child;
+    }
+    return kids;
+}
+
+/* ---- nesting ------------------------------------------------------------ */
+
+/* Assigns depths track by track with a stack of open events: an event
+ * nests under the innermost open one that has not ended by its start.
+ * Per-depth non-overlap follows: an event only takes depth d after the
+ * previous holder of d was popped, i.e. ended at or before this start.
+ * parent (may be NULL) receives the enclosing event or UINT64_MAX. */
+static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, uint64_t *parent,
+                          pv_error *err)
+{
+    pv_track *tracks = (pv_track *)m->tracks;
+    uint64_t *stack = NULL;
+    size_t cap = 0;
+    size_t pool_len = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        pv_track *tr = &tracks[t];
+        size_t sp = 0;
+        uint32_t max_depth = 0;
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            int64_t start = m->ev_start_ps[e];
+            while (sp > 0 && end_ps(m->ev_start_ps[stack[sp - 1]], m->ev_dur_ps[stack[sp - 1]]) <= start)
+                sp--;
+            if (sp > PV_MAX_DEPTH) {
+                free(stack);
+                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                    "events on line %lld nest deeper than %u levels",
+                                    (long long)tr->line_id, PV_MAX_DEPTH);
+            }
+            depth[e] = (uint16_t)sp;
+            if (parent != NULL) {
+                uint64_t top = sp > 0 ? stack[sp - 1] : UINT64_MAX;
+                bool inside = top != UINT64_MAX &&
+                              end_ps(m->ev_start_ps[top], m->ev_dur_ps[top]) >=
+                                  end_ps(start, m->ev_dur_ps[e]);
+                parent[e] = inside ? top : UINT64_MAX;
+            }
+            if ((uint32_t)sp > max_depth)
+                max_depth = (uint32_t)sp;
+            if (sp == cap)
+                pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
+            stack[sp++] = e;
+        }
+        tr->n_depths = tr->n_events > 0 ? max_depth + 1 : 0;
+        pool_len += tr->n_depths + 1;
+    }
+    free(stack);
+
+    /* depth_start for all tracks in one pool, depth_index in one column */
+    uint32_t *pool = pv_xmalloc(pool_len * sizeof *pool);
+    uint32_t *index = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *index);
+    pv__store_keep(s, pool);
+    pv__store_keep(s, index);
+    size_t at = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        pv_track *tr = &tracks[t];
+        uint32_t *ds = pool + at;
+        at += tr->n_depths + 1;
+        memset(ds, 0, (tr->n_depths + 1) * sizeof *ds);
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
+            ds[depth[e] + 1]++;
+        for (uint32_t d = 0; d < tr->n_depths; d++)
+            ds[d + 1] += ds[d];
+        uint32_t *ti = index + tr->first_event;
+        /* Walk in start order so each depth's group comes out sorted; the
+         * fill cursor is ds[d], restored by the shift below. */
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
+            ti[ds[depth[e]]++] = (uint32_t)(e - tr->first_event);
+        for (uint32_t d = tr->n_depths; d > 0; d--)
+            ds[d] = ds[d - 1];
+        ds[0] = 0;
+        tr->depth_start = ds;
+        tr->depth_index = ti;
+    }
+    return 0;
+}
+
+/* ---- finish ------------------------------------------------------------- */
+
+static bool any_group_stat(const pv_model *m, uint32_t group_name)
+{
+    if (group_name == 0)
+        return false;
+    for (uint64_t i = 0; i < m->n_stats; i++) {
+        if (m->stats[i].name == group_name)
+            return true;
+    }
+    return false;
+}
+
+static size_t model_bytes(const pv_model *m, const pv__model_store *s)
+{
+    size_t n = m->n_events;
+    size_t bytes = sizeof *m + sizeof *s + pv__strtab_bytes(&s->strs) +
+                   s->blob_arena.total_bytes;
+    bytes += n * (2 * sizeof(int64_t) + sizeof(uint32_t) * 3 + sizeof(uint16_t) +
+                  sizeof(uint64_t) + sizeof(int32_t));
+    bytes += (size_t)m->n_stats * sizeof(pv_stat) + m->n_extras * sizeof(pv_event_extra);
+    bytes += m->n_tracks * sizeof(pv_track) + m->n_planes * sizeof(pv_plane) +
+             m->n_metas * sizeof(pv_event_meta) + m->n_groups * sizeof(pv_step_group);
+    return bytes;
+}
+
+int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
+{
+    *out = NULL;
+    pv_model *m = pv_xcalloc(1, sizeof *m);
+    pv__model_store *s = pv_xcalloc(1, sizeof *s);
+    m->priv = s;
+    int rc = 0;
+
+    uint32_t *new_track = pv_xmalloc((b->n_tracks ? b->n_tracks : 1) * sizeof *new_track);
+    order_tracks(b, new_track);
+    uint64_t *perm = NULL;
+    if (!events_in_order(b, new_track)) {
+        perm = event_permutation(b, new_track);
+        size_t n = b->n_events;
+        PERMUTE_COLUMN(b->ev_start_ps, perm, n);
+        PERMUTE_COLUMN(b->ev_dur_ps, perm, n);
+        PERMUTE_COLUMN(b->ev_meta, perm, n);
+    }
+    uint64_t *stat_off = NULL;
+    layout_event_stats(b, perm, &stat_off);
+    free(perm);
+
+    /* track event ranges: events are now grouped by final track */
+    for (size_t r = 0; r < b->n_runs; r++)
+        b->tracks[new_track[b->runs[r].track]].n_events += b->runs[r].n;
+    uint64_t at = 0;
+    for (size_t t = 0; t < b->n_tracks; t++) {
+        b->tracks[t].first_event = at;
+        at += b->tracks[t].n_events;
+    }
+    free(new_track);
+
+    uint64_t *meta_first = pv_xmalloc((b->n_metas + 1) * sizeof *meta_first);
+    uint32_t *meta_n = pv_xmalloc((b->n_metas + 1) * sizeof *meta_n);
+    append_owned(b, b->meta_stats, b->n_meta_stats, b->n_metas, meta_first, meta_n);
+    for (size_t i = 0; i < b->n_metas; i++) {
+        b->metas[i].first_stat = meta_first[i];
+        b->metas[i].n_stats = meta_n[i];
+    }
+    free(meta_first);
+    free(meta_n);
+    uint64_t *plane_first = pv_xmalloc((b->n_planes + 1) * sizeof *plane_first);
+    uint32_t *plane_n = pv_xmalloc((b->n_planes + 1) * sizeof *plane_n);
+    append_owned(b, b->plane_stats, b->n_plane_stats, b->n_planes, plane_first, plane_n);
+    for (size_t i = 0; i < b->n_planes; i++) {
+        b->planes[i].first_stat = plane_first[i];
+        b->planes[i].n_stats = plane_n[i];
+    }
+    free(plane_first);
+    free(plane_n);
+    uint32_t *kids = resolve_children(b);
+
+    /* Hand the columns over; the store frees them with the model. */
+    m->n_planes = (uint32_t)b->n_planes;
+    m->planes = b->planes;
+    m->n_tracks = (uint32_t)b->n_tracks;
+    m->tracks = b->tracks;
+    m->n_metas = (uint32_t)b->n_metas;
+    m->metas = b->metas;
+    m->meta_children = kids;
+    m->n_events = b->n_events;
+    m->ev_start_ps = b->ev_start_ps;
+    m->ev_dur_ps = b->ev_dur_ps;
+    m->ev_meta = b->ev_meta;
+    m->ev_stat_off = stat_off;
+    m->n_stats = b->n_stats;
+    m->stats = b->stats;
+    m->n_blobs = (uint32_t)b->n_blobs;
+    m->blobs = b->blobs;
+    m->n_hostnames = (uint32_t)b->n_hostnames;
+    m->hostnames = b->hostnames;
+    m->n_errors = (uint32_t)b->n_errors;
+    m->errors = b->errors;
+    m->n_warnings = (uint32_t)b->n_warnings;
+    m->warnings = b->warnings;
+    void *owned[] = {b->planes, b->tracks, b->metas, kids, b->ev_start_ps, b->ev_dur_ps,
+                     b->ev_meta, stat_off, b->stats, b->blobs, b->hostnames, b->errors,
+                     b->warnings};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        pv__store_keep(s, owned[i]);
+    s->strs = b->strs;
+    s->blob_arena = b->blob_arena;
+    b->planes = NULL;
+    b->tracks = NULL;
+    b->metas = NULL;
+    b->n_planes = 0;
+    b->ev_start_ps = NULL;
+    b->ev_dur_ps = NULL;
+    b->ev_meta = NULL;
+    b->stats = NULL;
+    b->blobs = NULL;
+    b->hostnames = NULL;
+    b->errors = NULL;
+    b->warnings = NULL;
+    memset(&b->strs, 0, sizeof b->strs);
+    memset(&b->blob_arena, 0, sizeof b->blob_arena);
+    for (size_t i = 0; i < b->cap_planes; i++)
+        pv__idmap_fini(&b->meta_ids[i]);
+    pv_builder_free(b);
+
+    int64_t min_ps = INT64_MAX, max_ps = INT64_MIN;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        if (m->ev_start_ps[e] < min_ps)
+            min_ps = m->ev_start_ps[e];
+        int64_t end = end_ps(m->ev_start_ps[e], m->ev_dur_ps[e]);
+        if (end > max_ps)
+            max_ps = end;
+    }
+    m->min_ps = m->n_events > 0 ? min_ps : 0;
+    m->max_ps = m->n_events > 0 ? max_ps : 0;
+
+    rc = pv__extras_build(m, s, err);
+    if (rc != 0)
+        goto fail;
+    uint32_t group_name = pv__strtab_find(&s->strs, "group_id", 8);
+    bool have_groups = any_group_stat(m, group_name);
+    uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
+    pv__store_keep(s, depth);
+    m->ev_depth = depth;
+    uint64_t *parent = NULL;
+    if (!have_groups)
+        parent = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *parent);
+    rc = compute_depths(m, s, depth, parent, err);
+    if (rc == 0)
+        rc = pv__group_build(m, s, parent, have_groups, err);
+    free(parent);
+    if (rc != 0)
+        goto fail;
+
+    m->n_strings = (uint32_t)s->strs.n;
+    m->strings = s->strs.strs;
+    m->mem_bytes = model_bytes(m, s);
+    assert(pv_model_is_sane(m));
+    *out = m;
+    return 0;
+
+fail:
+    pv_model_free(m);
+    return rc;
+}

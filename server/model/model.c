@@ -1,0 +1,203 @@
+/* model: lookups over a finished model, its release and its sanity check. */
+#include "model/model_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+void pv_model_free(pv_model *m)
+{
+    if (m == NULL)
+        return;
+    pv__model_store *s = m->priv;
+    if (s != NULL) {
+        for (size_t i = 0; i < s->n_arrays; i++)
+            free(s->arrays[i]);
+        pv__strtab_fini(&s->strs);
+        pv_arena_fini(&s->blob_arena);
+        free(s);
+    }
+    free(m);
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+const char *pv_model_str(const pv_model *m, uint32_t id)
+{
+    return id < m->n_strings ? m->strings[id] : "";
+}
+
+uint32_t pv_model_str_find(const pv_model *m, const char *s)
+{
+    const pv__model_store *st = m->priv;
+    return pv__strtab_find(&st->strs, s, strlen(s));
+}
+
+const char *pv_model_event_name(const pv_model *m, uint64_t ev)
+{
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    return pv_model_str(m, meta->display_name != 0 ? meta->display_name : meta->name);
+}
+
+const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev)
+{
+    uint32_t x = m->ev_extra[ev];
+    return x == PV_NO_EXTRA ? NULL : &m->extras[x];
+}
+
+uint32_t pv_model_event_track(const pv_model *m, uint64_t ev)
+{
+    uint32_t lo = 0, hi = m->n_tracks;
+    /* Tracks hold consecutive event ranges: find the last track whose
+     * range starts at or before ev and is not empty past it. */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const pv_track *t = &m->tracks[mid];
+        if (ev < t->first_event)
+            hi = mid;
+        else if (ev >= t->first_event + t->n_events)
+            lo = mid + 1;
+        else
+            return mid;
+    }
+    return lo < m->n_tracks ? lo : (m->n_tracks ? m->n_tracks - 1 : 0);
+}
+
+static const pv_stat *find_in(const pv_stat *s, uint64_t n, uint32_t name_id)
+{
+    const pv_stat *found = NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        if (s[i].name == name_id)
+            found = &s[i];
+    }
+    return found;
+}
+
+const pv_stat *pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id)
+{
+    const pv_stat *own = find_in(m->stats + m->ev_stat_off[ev],
+                                 m->ev_stat_off[ev + 1] - m->ev_stat_off[ev], name_id);
+    if (own != NULL)
+        return own;
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    return find_in(m->stats + meta->first_stat, meta->n_stats, name_id);
+}
+
+uint64_t pv_model_track_lower_bound(const pv_model *m, const pv_track *t, int64_t start_ps)
+{
+    uint64_t lo = t->first_event, hi = t->first_event + t->n_events;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (m->ev_start_ps[mid] < start_ps)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const pv_step_group *pv_model_group_find(const pv_model *m, int64_t group_id)
+{
+    uint32_t lo = 0, hi = m->n_groups;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->groups[mid].group_id < group_id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n_groups && m->groups[lo].group_id == group_id ? &m->groups[lo] : NULL;
+}
+
+/* ---- sanity ------------------------------------------------------------- */
+
+static int64_t sane_end(int64_t start, int64_t dur)
+{
+    if (dur > 0 && start > INT64_MAX - dur)
+        return INT64_MAX;
+    return dur > 0 ? start + dur : start;
+}
+
+static bool track_is_sane(const pv_model *m, const pv_track *t, uint64_t expect_first)
+{
+    if (t->first_event != expect_first || t->plane >= m->n_planes)
+        return false;
+    if (t->name >= m->n_strings || t->display_name >= m->n_strings)
+        return false;
+    for (uint64_t e = t->first_event + 1; e < t->first_event + t->n_events; e++) {
+        if (m->ev_start_ps[e] < m->ev_start_ps[e - 1])
+            return false;
+    }
+    if (t->n_events == 0)
+        return t->n_depths == 0;
+    if (t->depth_start[0] != 0 || t->depth_start[t->n_depths] != t->n_events)
+        return false;
+    for (uint32_t d = 0; d < t->n_depths; d++) {
+        int64_t prev_end = INT64_MIN;
+        int64_t prev_start = INT64_MIN;
+        for (uint32_t k = t->depth_start[d]; k < t->depth_start[d + 1]; k++) {
+            if (t->depth_index[k] >= t->n_events)
+                return false;
+            uint64_t e = t->first_event + t->depth_index[k];
+            if (m->ev_depth[e] != d || m->ev_start_ps[e] < prev_start ||
+                m->ev_start_ps[e] < prev_end)
+                return false;
+            prev_start = m->ev_start_ps[e];
+            prev_end = sane_end(m->ev_start_ps[e], m->ev_dur_ps[e]);
+        }
+    }
+    return true;
+}
+
+bool pv_model_is_sane(const pv_model *m)
+{
+    if (m->n_strings == 0 || m->strings[0][0] != '\0')
+        return false;
+    uint32_t track = 0;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->first_track != track || pl->name >= m->n_strings)
+            return false;
+        if (pl->first_stat + pl->n_stats > m->n_stats)
+            return false;
+        track += pl->n_tracks;
+    }
+    if (track != m->n_tracks)
+        return false;
+    uint64_t ev = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        if (!track_is_sane(m, &m->tracks[t], ev))
+            return false;
+        ev += m->tracks[t].n_events;
+    }
+    if (ev != m->n_events || m->ev_stat_off[0] != 0)
+        return false;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        if (m->ev_meta[e] >= m->n_metas || m->ev_stat_off[e + 1] < m->ev_stat_off[e])
+            return false;
+        if (m->ev_extra[e] != PV_NO_EXTRA && m->ev_extra[e] >= m->n_extras)
+            return false;
+    }
+    if (m->n_events > 0 && m->ev_stat_off[m->n_events] > m->n_stats)
+        return false;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        const pv_event_meta *meta = &m->metas[i];
+        if (meta->first_stat + meta->n_stats > m->n_stats || meta->name >= m->n_strings)
+            return false;
+    }
+    for (uint64_t i = 0; i < m->n_stats; i++) {
+        const pv_stat *s = &m->stats[i];
+        if (s->name >= m->n_strings)
+            return false;
+        if (s->type == PV_STAT_STR && s->v.str >= m->n_strings)
+            return false;
+        if (s->type == PV_STAT_BYTES && s->v.blob >= m->n_blobs)
+            return false;
+    }
+    for (uint32_t g = 1; g < m->n_groups; g++) {
+        if (m->groups[g].group_id <= m->groups[g - 1].group_id)
+            return false;
+    }
+    return true;
+}

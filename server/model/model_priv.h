@@ -1,0 +1,152 @@
+/* model_priv: the parts of the model and builder shared between the files
+ * of server/model/ only (STYLE rule 1: pv__ names). Nothing outside model/
+ * includes this header.
+ *
+ * Storage: every column is one malloc'd array grown with realloc (glibc
+ * moves large blocks with mremap, so growing a column never holds two
+ * copies). The finished model takes the builder's arrays over, so a model
+ * costs what its columns cost and nothing is copied at finish when the
+ * events already arrived sorted per track (the decoder's case). */
+#ifndef PV_MODEL_MODEL_PRIV_H
+#define PV_MODEL_MODEL_PRIV_H
+
+#include "model/builder.h"
+#include "model/model.h"
+#include "util/arena.h"
+#include "util/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- growable arrays ---------------------------------------------------- */
+
+/* Makes room for `need` elements of `elem` bytes in *p (capacity *cap, in
+ * elements), growing by half. Aborts when memory runs out. */
+void pv__grow(void **p, size_t *cap, size_t need, size_t elem);
+
+#define PV__PUSH(arr, n, cap, value)                                             \
+    do {                                                                         \
+        if ((n) == (cap))                                                        \
+            pv__grow((void **)&(arr), &(cap), (size_t)(n) + 1, sizeof *(arr));   \
+        (arr)[(n)++] = (value);                                                  \
+    } while (0)
+
+/* ---- string table ------------------------------------------------------- */
+
+/* Interns byte strings: equal bytes get one id; id 0 is "". Strings live
+ * in an arena, NUL-terminated; the hash table compares the bytes, so a
+ * collision costs time, never a wrong id. */
+typedef struct pv__strtab {
+    pv_arena arena;       /* string bytes */
+    const char **strs;    /* id -> string */
+    uint32_t *lens;       /* id -> length in bytes */
+    size_t n, cap;        /* ids in use, capacity of strs/lens */
+    uint32_t *slots;      /* open addressing; 0 = empty, else id + 1 */
+    uint64_t *slot_hash;  /* hash of the string in each slot */
+    size_t n_slots;       /* power of two */
+} pv__strtab;
+
+void pv__strtab_init(pv__strtab *t);
+void pv__strtab_fini(pv__strtab *t);
+uint32_t pv__strtab_intern(pv__strtab *t, const char *s, size_t len);
+/* Returns the id or 0 when s was never interned. */
+uint32_t pv__strtab_find(const pv__strtab *t, const char *s, size_t len);
+size_t pv__strtab_bytes(const pv__strtab *t);
+
+/* ---- int64 -> uint32 map ------------------------------------------------ */
+
+/* Open-addressing map from a 64-bit key to a 32-bit value, used for
+ * (plane, metadata id) lookups. */
+typedef struct pv__idmap {
+    uint64_t *keys;
+    uint32_t *vals;       /* UINT32_MAX = empty slot */
+    size_t n, n_slots;    /* entries, slots (power of two or 0) */
+} pv__idmap;
+
+void pv__idmap_fini(pv__idmap *m);
+/* Sets key to val, replacing any previous value. */
+void pv__idmap_put(pv__idmap *m, uint64_t key, uint32_t val);
+/* The value for key, or UINT32_MAX. */
+uint32_t pv__idmap_get(const pv__idmap *m, uint64_t key);
+
+/* ---- builder state ------------------------------------------------------ */
+
+typedef struct pv__run {
+    uint32_t track;       /* builder track index */
+    uint64_t first;       /* first builder event of the run */
+    uint64_t n;           /* consecutive events added to that track */
+} pv__run;
+
+typedef struct pv__owned_stat {
+    uint64_t owner;       /* event, meta or plane index */
+    pv_stat stat;
+} pv__owned_stat;
+
+typedef struct pv__child_ref {
+    uint32_t meta;        /* parent metadata index */
+    int64_t child_id;     /* XEventMetadata.id of the child in the same plane */
+} pv__child_ref;
+
+struct pv_model_builder {
+    pv__strtab strs;
+
+    pv_plane *planes;
+    size_t n_planes, cap_planes;
+    pv_track *tracks;
+    size_t n_tracks, cap_tracks;
+    pv_event_meta *metas;
+    size_t n_metas, cap_metas;
+    pv__idmap *meta_ids;     /* per plane: XEventMetadata.id -> meta index */
+    pv__child_ref *child_refs;
+    size_t n_child_refs, cap_child_refs;
+
+    /* events, in the order they were added */
+    int64_t *ev_start_ps;
+    int64_t *ev_dur_ps;
+    uint32_t *ev_meta;
+    uint64_t *ev_stat_first; /* index into stats of the event's first stat */
+    size_t n_events, cap_events;
+    pv__run *runs;
+    size_t n_runs, cap_runs;
+
+    pv_stat *stats;          /* stats of events, in event order */
+    size_t n_stats, cap_stats;
+    pv__owned_stat *late;    /* event stats added after a later event */
+    size_t n_late, cap_late;
+    pv__owned_stat *meta_stats;
+    size_t n_meta_stats, cap_meta_stats;
+    pv__owned_stat *plane_stats;
+    size_t n_plane_stats, cap_plane_stats;
+
+    pv_arena blob_arena;     /* bytes_value payloads */
+    pv_blob *blobs;
+    size_t n_blobs, cap_blobs;
+
+    uint32_t *hostnames, *errors, *warnings;
+    size_t n_hostnames, cap_hostnames, n_errors, cap_errors, n_warnings, cap_warnings;
+};
+
+/* Owned storage of a finished model (model->priv). */
+typedef struct pv__model_store {
+    pv__strtab strs;
+    pv_arena blob_arena;
+    void *arrays[32];        /* every malloc'd column, freed together */
+    size_t n_arrays;
+} pv__model_store;
+
+/* Records a column in the store so pv_model_free releases it. */
+void pv__store_keep(pv__model_store *s, void *p);
+
+/* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
+
+/* Fills ev_extra/extras and ev_group from well-known stats. Returns 0 or a
+ * negative PV_E* code. */
+int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err);
+
+/* Step grouping (FORMATS.md §3.7) when no event carries a group_id:
+ * assigns ev_group and fills groups. parent[e] is the enclosing event of e
+ * on its track (UINT64_MAX for none). */
+int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, bool have_groups,
+                    pv_error *err);
+
+#endif
