@@ -24,6 +24,9 @@ import { showError, showMessage, showProgress } from './status.js';
 import { loadView } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
+// How often the run picker asks for new runs. The server rescans the logdir
+// every 2 s by default; a few seconds more is soon enough for a person.
+const RUNS_POLL_MS = 5000;
 
 const ui = {
     run: document.getElementById('run'),
@@ -201,6 +204,28 @@ async function show(state) {
     }
 }
 
+// New runs written while the page is open appear in the run picker without
+// a reload or a click. Only the list changes; what is shown stays.
+async function pollRuns() {
+    if (document.hidden || !cache.runs)
+        return;
+    let fresh;
+    try {
+        fresh = await api.listRuns();
+    } catch {
+        return;  // the next poll tries again; a broken server shows on the next pick
+    }
+    if (JSON.stringify(fresh) === JSON.stringify(cache.runs))
+        return;
+    cache.runs = fresh;
+    const cur = router.current();
+    if (cur.run === undefined) {
+        show(cur);  // the page said "no profiles"; now there is one to open
+        return;
+    }
+    fillSelect(ui.run, asOptions(fresh), cur.run);
+}
+
 // ---- pickers -------------------------------------------------------------------
 
 function pick(partial) {
@@ -227,6 +252,7 @@ function init() {
     router.start();
     router.subscribe(show);
     show(router.current());
+    setInterval(pollRuns, RUNS_POLL_MS);
 }
 
 init();

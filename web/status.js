@@ -3,6 +3,7 @@
 // blank: every failure ends here, with what went wrong and where.
 
 import { h, clear } from './dom.js';
+import { formatBytes } from './format.js';
 
 // Returns {title, detail, where} for any thrown value: an ApiError keeps the
 // server's words; anything else (a bug in a view) says so plainly.
@@ -38,10 +39,6 @@ export function showMessage(el, text, hint) {
         hint ? h('p', { class: 'hint', text: hint }) : null));
 }
 
-function formatMiB(bytes) {
-    return (bytes / (1024 * 1024)).toFixed(1);
-}
-
 // Replaces el's content with a labelled progress bar. Returns
 // update(doneBytes, totalBytes) to move it; until the first update the bar
 // is indeterminate.
@@ -55,8 +52,10 @@ export function showProgress(el, label) {
         if (total > 0) {
             bar.max = total;
             bar.value = Math.min(done, total);
-            note.textContent = `${formatMiB(done)} of ${formatMiB(total)} MiB ` +
-                `(${Math.floor((100 * done) / total)}%)`;
+            // done can pass total when the decoder counts more than the
+            // file holds (a gzip'd file counts inflated bytes).
+            const pct = Math.min(100, Math.floor((100 * done) / total));
+            note.textContent = `${formatBytes(done, 3)} of ${formatBytes(total, 3)} (${pct}%)`;
         }
     };
 }

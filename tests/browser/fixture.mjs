@@ -49,6 +49,13 @@ function write(file, content) {
     fs.utimesSync(file, OLD_MTIME_S, OLD_MTIME_S);
 }
 
+// Adds run <name> with one host file <host>.overview_page.json while the
+// server runs (the test of runs appearing without a reload).
+export function addRun(logdir, name, host, rows) {
+    write(path.join(logdir, 'plugins', 'profile', name, `${host}.overview_page.json`),
+          JSON.stringify([table(rows)]));
+}
+
 // Creates the logdir and an empty cache dir under a new temporary folder.
 // Returns {root, logdir, cacheDir, remove()}.
 export function makeFixture() {

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
          waitForView } from './browser.mjs';
 import { HOST1_INPUT, HOST1_OVERVIEW, HOST2_OVERVIEW, HOST_BAD, RUN_A, RUN_BAD, RUNS,
-         makeFixture } from './fixture.mjs';
+         addRun, makeFixture } from './fixture.mjs';
 import { startServer } from './server.mjs';
 
 const SKIP = haveChromium() ? false : 'SKIP ui.test: /usr/bin/chromium not found';
@@ -244,6 +244,24 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             assert.deepEqual(params, { start: '10', end: '20', sel: 'op 1/a' });
             await page.goBack();
             await waitForView(page, `${hash}?start=10&end=20`);
+            await page.close();
+        });
+
+    test('a run written while the page is open appears without a reload', { timeout: TEST_MS },
+        async () => {
+            const page = await h.open();
+            const hash = hashOf(RUN_A, 'host1', 'overview_page');
+            await page.goto(h.base + hash);
+            await waitForView(page, hash);
+            addRun(h.fixture.logdir, 'run_c', 'host9', [['step time host9', 1]]);
+            // Server rescan (2 s) plus the page's poll (5 s), with room to spare.
+            await page.waitForSelector('#run option[value="run_c"]', { state: 'attached',
+                                                                      timeout: 20000 });
+            assert.deepEqual(await optionValues(page, '#run'), [RUN_BAD, 'run_c', RUN_A]);
+            assert.equal(await page.evaluate(() => location.hash), hash, 'the view must stay');
+            await page.selectOption('#run', 'run_c');
+            await waitForView(page, hashOf('run_c', 'host9', 'overview_page'));
+            assert.deepEqual(await tableRows(page), [['step time host9', '1']]);
             await page.close();
         });
 
