@@ -4,6 +4,7 @@
  * A host with an XSpace gets every tool computed from its model; a host
  * with only legacy per-tool files gets those files: JSON served as is,
  * .json.gz served still compressed (the reference does the same). */
+#include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
 #include "http/tool_table.h"
@@ -163,6 +164,42 @@ static pv_source source_of(const pv_host_file *f)
     return (pv_source){f->path, f->size_bytes, f->mtime_ns};
 }
 
+/* A tool's answer depends only on the source file and the request's
+ * parameters, so a 200 JSON answer is kept on disk: after a restart the
+ * same request is answered without decoding the profile again. */
+static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file *xplane,
+                             const char *tool, pv_model_tool_fn fn)
+{
+    static const char *const skip[] = {"run", "host", "tag", "tool", NULL};
+    pv_source src = source_of(xplane);
+    pv_cache_key key = {xplane->path, xplane->size_bytes, xplane->mtime_ns,
+                        pv_arena_printf(&rq->arena, "data:%s?%s", tool,
+                                        pv_http_query_canonical(rq, skip))};
+    pv_buf cached;
+    pv_buf_init(&cached, MAX_LEGACY_BYTES * 4);
+    if (pv_disk_cache_get(rq->app->disk, &key, &cached) == 0) {
+        rs->status = 200;
+        rs->content_type = "application/json";
+        rs->body = pv_buf_take(&cached, &rs->len);
+        if (rs->body == NULL)
+            rs->body = pv_xstrdup("");
+        return;
+    }
+    pv_buf_fini(&cached);
+    const pv_model *m;
+    pv_model_entry *entry;
+    pv_error err = {0};
+    if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    fn(rq, rs, m);
+    pv_model_store_put(rq->app->models, entry);
+    if (rs->status == 200 && !rs->body_is_gzip && rs->content_type != NULL &&
+        strcmp(rs->content_type, "application/json") == 0)
+        pv_disk_cache_put(rq->app->disk, &key, rs->body, rs->len);
+}
+
 void pv_serve_data(pv_request *rq, pv_response *rs)
 {
     target t = {0};
@@ -171,16 +208,7 @@ void pv_serve_data(pv_request *rq, pv_response *rs)
     const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
     pv_model_tool_fn fn = pv_tool_table_find(t.tool);
     if (xplane != NULL && fn != NULL) {
-        pv_source src = source_of(xplane);
-        const pv_model *m;
-        pv_model_entry *entry;
-        pv_error err = {0};
-        if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
-            pv_respond_pv_error(rs, &err);
-        } else {
-            fn(rq, rs, m);
-            pv_model_store_put(rq->app->models, entry);
-        }
+        serve_model_tool(rq, rs, xplane, t.tool, fn);
     } else if (legacy_file(t.host, t.tool) != NULL) {
         serve_legacy(rs, legacy_file(t.host, t.tool), t.tool);
     } else {

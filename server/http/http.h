@@ -20,11 +20,13 @@
 
 struct MHD_Connection;
 struct pv_model_store;
+struct pv_disk_cache;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
     pv_index_store *index;
     struct pv_model_store *models;
+    struct pv_disk_cache *disk;    /* computed results kept across restarts */
 } pv_app;
 
 typedef struct pv_request {
@@ -71,6 +73,10 @@ pv_handler pv_http_route(const char *path);
  * byte or invalid UTF-8 is treated as malformed: *bad is set and NULL
  * returned, so handlers can answer 400. */
 const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
+/* All query parameters except those named in skip (NULL-terminated), as
+ * "k=v&k=v" sorted by key, from the request arena. Used to key cached
+ * results, so equal requests map to one entry whatever their order. */
+const char *pv_http_query_canonical(pv_request *rq, const char *const *skip);
 /* Request header value or NULL. */
 const char *pv_http_header(pv_request *rq, const char *name);
 

@@ -4,7 +4,10 @@
  * instead of silently truncating them. */
 #include "http/http.h"
 
+#include "util/buf.h"
+
 #include <microhttpd.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool valid_utf8(const unsigned char *s, size_t n)
@@ -50,4 +53,47 @@ const char *pv_http_param(pv_request *rq, const char *name, bool *bad)
 const char *pv_http_header(pv_request *rq, const char *name)
 {
     return MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, name);
+}
+
+typedef struct query_acc {
+    const char *const *skip;
+    char *items[64];        /* "k=v" strings from the request arena */
+    size_t n;
+    pv_arena *arena;
+} query_acc;
+
+static enum MHD_Result collect(void *cls, enum MHD_ValueKind kind, const char *key,
+                               const char *value)
+{
+    (void)kind;
+    query_acc *q = cls;
+    for (size_t i = 0; q->skip[i] != NULL; i++)
+        if (strcmp(q->skip[i], key) == 0)
+            return MHD_YES;
+    if (q->n < sizeof q->items / sizeof q->items[0])
+        q->items[q->n++] = pv_arena_printf(q->arena, "%s=%s", key, value ? value : "");
+    return MHD_YES;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+const char *pv_http_query_canonical(pv_request *rq, const char *const *skip)
+{
+    query_acc q = {.skip = skip, .arena = &rq->arena};
+    MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, collect, &q);
+    qsort(q.items, q.n, sizeof q.items[0], cmp_str);
+    size_t total = 1;
+    for (size_t i = 0; i < q.n; i++)
+        total += strlen(q.items[i]) + 1;
+    char *s = pv_arena_alloc(&rq->arena, total);
+    s[0] = '\0';
+    for (size_t i = 0; i < q.n; i++) {
+        if (i > 0)
+            strcat(s, "&");
+        strcat(s, q.items[i]);
+    }
+    return s;
 }

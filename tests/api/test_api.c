@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 static char logdir[128];
+static char cachedir[128];
 static pv_test_server srv;
 
 static const char overview_json[] = "[{\"cols\":[],\"rows\":[],\"p\":{\"k\":\"fixture\"}}]";
@@ -43,6 +44,10 @@ static void setup(void)
 {
     snprintf(logdir, sizeof logdir, "/tmp/pv_api_test_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(logdir));
+    /* Servers started by the tests keep their cache here, not in $HOME. */
+    snprintf(cachedir, sizeof cachedir, "/tmp/pv_api_cache_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(cachedir));
+    setenv("XDG_CACHE_HOME", cachedir, 1);
     write_file("plugins/profile/legacy run/10.0.0.1.overview_page.json", overview_json,
                strlen(overview_json), 60);
     pv_buf gz;
@@ -60,7 +65,7 @@ static void teardown(void)
 {
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
     char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", logdir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", logdir, cachedir);
     ck_assert_int_eq(system(cmd), 0);
 }
 

@@ -1,0 +1,252 @@
+/* disk: one file per entry, named by a hash of the key.
+ *
+ * Entry layout (little-endian):
+ *   offset  size  meaning
+ *   0       8     magic "PVCACHE1"
+ *   8       4     header format version (1)
+ *   12      4     key length K
+ *   16      8     payload length N
+ *   24      4     CRC-32 of the payload
+ *   28      4     CRC-32 of the key
+ *   32      K     the key text (path, size, mtime, version, what)
+ *   32+K    N     payload */
+#include "cache/disk.h"
+#include "util/hash.h"
+#include "util/log.h"
+#include "util/mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define HEADER_BYTES 32u
+#define MAX_PAYLOAD_BYTES ((uint64_t)8 << 30)
+
+static int mkdirs(const char *dir)
+{
+    char *p = pv_xstrdup(dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+void pv_disk_cache_init(pv_disk_cache *c, const char *dir)
+{
+    c->dir = NULL;
+    if (dir == NULL || dir[0] == '\0')
+        return;
+    if (mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
+        pv_log(PV_LOG_WARN, "cache folder %s is not writable (%s); running without the on-disk "
+               "cache", dir, strerror(errno));
+        return;
+    }
+    c->dir = pv_xstrdup(dir);
+}
+
+void pv_disk_cache_fini(pv_disk_cache *c)
+{
+    free(c->dir);
+    c->dir = NULL;
+}
+
+static char *key_text(const pv_cache_key *k, size_t *len)
+{
+    int n = snprintf(NULL, 0, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
+                     (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
+                     PV_VERSION, k->what);
+    char *s = pv_xmalloc((size_t)n + 1);
+    snprintf(s, (size_t)n + 1, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
+             (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
+             PV_VERSION, k->what);
+    *len = (size_t)n;
+    return s;
+}
+
+static char *entry_path(const pv_disk_cache *c, const char *key, size_t key_len)
+{
+    uint64_t h = pv_hash_bytes(PV_HASH_SEED, key, key_len);
+    size_t n = strlen(c->dir) + 32;
+    char *p = pv_xmalloc(n);
+    snprintf(p, n, "%s/%016llx.pvc", c->dir, (unsigned long long)h);
+    return p;
+}
+
+static uint32_t crc_of(const void *p, size_t n)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const unsigned char *s = p;
+    while (n > 0) {
+        uInt take = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, s, take);
+        s += take;
+        n -= take;
+    }
+    return (uint32_t)crc;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+static int read_exact(int fd, void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static int write_exact(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
+{
+    if (c->dir == NULL)
+        return PV_ENOTFOUND;
+    size_t key_len;
+    char *key = key_text(k, &key_len);
+    char *path = entry_path(c, key, key_len);
+    int rc = PV_ENOTFOUND;
+    const char *why = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned char hdr[HEADER_BYTES];
+    char *stored_key = NULL;
+    if (fd < 0)
+        goto done;
+    if (read_exact(fd, hdr, sizeof hdr) != 0 || memcmp(hdr, "PVCACHE1", 8) != 0 ||
+        get_u32(hdr + 8) != 1) {
+        why = "bad header";
+        goto done;
+    }
+    uint32_t klen = get_u32(hdr + 12);
+    uint64_t plen = get_u64(hdr + 16);
+    if (klen != key_len || plen > MAX_PAYLOAD_BYTES || plen > out->max - out->len) {
+        why = klen != key_len ? NULL : "entry too large";
+        goto done;
+    }
+    stored_key = pv_xmalloc(klen);
+    if (read_exact(fd, stored_key, klen) != 0 || crc_of(stored_key, klen) != get_u32(hdr + 28)) {
+        why = "truncated or corrupt key";
+        goto done;
+    }
+    /* A different key with the same hash is not corruption: leave it. */
+    if (memcmp(stored_key, key, klen) != 0)
+        goto done;
+    size_t start = out->len;
+    char chunk[65536];
+    uint64_t left = plen;
+    while (left > 0) {
+        size_t take = left > sizeof chunk ? sizeof chunk : (size_t)left;
+        if (read_exact(fd, chunk, take) != 0) {
+            why = "truncated";
+            break;
+        }
+        pv_buf_add(out, chunk, take);
+        left -= take;
+    }
+    if (why == NULL && crc_of(out->data + start, (size_t)plen) != get_u32(hdr + 24))
+        why = "checksum mismatch";
+    if (why != NULL)
+        out->len = start;
+    else
+        rc = 0;
+done:
+    if (fd >= 0)
+        close(fd);
+    if (why != NULL) {
+        pv_log(PV_LOG_WARN, "cache entry %s is corrupt (%s); rebuilding it", path, why);
+        unlink(path);
+    }
+    free(stored_key);
+    free(path);
+    free(key);
+    return rc;
+}
+
+int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void *data,
+                      size_t len)
+{
+    if (c->dir == NULL)
+        return 0;
+    size_t key_len;
+    char *key = key_text(k, &key_len);
+    char *path = entry_path(c, key, key_len);
+    size_t tlen = strlen(path) + 16;
+    char *tmp = pv_xmalloc(tlen);
+    snprintf(tmp, tlen, "%s.XXXXXX", path);
+    unsigned char hdr[HEADER_BYTES];
+    memcpy(hdr, "PVCACHE1", 8);
+    put_u32(hdr + 8, 1);
+    put_u32(hdr + 12, (uint32_t)key_len);
+    put_u64(hdr + 16, (uint64_t)len);
+    put_u32(hdr + 24, crc_of(data, len));
+    put_u32(hdr + 28, crc_of(key, key_len));
+    int rc = 0;
+    /* mkstemp gives each writer its own temporary name, so two threads
+     * storing the same entry cannot interleave their bytes. */
+    int fd = mkstemp(tmp);
+    bool ok = fd >= 0 && write_exact(fd, hdr, sizeof hdr) == 0 &&
+              write_exact(fd, key, key_len) == 0 && write_exact(fd, data, len) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (ok && (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0))
+        ok = false;
+    if (!ok) {
+        pv_log(PV_LOG_WARN, "cannot write cache entry %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            unlink(tmp);
+        rc = PV_EIO;
+    }
+    free(tmp);
+    free(path);
+    free(key);
+    return rc;
+}

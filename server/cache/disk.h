@@ -1,0 +1,47 @@
+/* disk: the on-disk cache of computed results, under --cache-dir (never
+ * inside the logdir).
+ *
+ * An entry is keyed by the source file's identity (path, size, mtime), the
+ * profview version and a string naming what was computed (e.g.
+ * "data:overview_page?"). Its file holds a header (magic, format version,
+ * payload length, CRC-32 of the payload, the full key) and the payload.
+ * A read checks all of it, so a truncated or corrupt entry, or a hash
+ * collision, is never served: it is reported as absent and removed, and
+ * the caller rebuilds it. Writes go to a temporary file renamed into
+ * place, so a reader never sees half an entry.
+ * Threads: any thread may call; entries are immutable once renamed. */
+#ifndef PV_CACHE_DISK_H
+#define PV_CACHE_DISK_H
+
+#include "util/buf.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct pv_disk_cache {
+    char *dir;          /* NULL when the cache is off (no dir, or it cannot be made) */
+} pv_disk_cache;
+
+typedef struct pv_cache_key {
+    const char *source_path;
+    uint64_t source_size_bytes;
+    int64_t source_mtime_ns;
+    const char *what;   /* what was computed from the source, with its parameters */
+} pv_cache_key;
+
+/* Makes dir (and parents) if needed. When dir is NULL or cannot be made,
+ * the cache is off: logs why, and get/put do nothing. Cannot fail. */
+void pv_disk_cache_init(pv_disk_cache *c, const char *dir);
+void pv_disk_cache_fini(pv_disk_cache *c);
+
+/* Appends the payload to out and returns 0, or PV_ENOTFOUND when there is
+ * no valid entry (corrupt ones are removed). */
+int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
+
+/* Stores data under k. Returns 0, or PV_EIO (logged; the caller carries on
+ * without the cache). */
+int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void *data,
+                      size_t len);
+
+#endif
