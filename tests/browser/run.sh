@@ -17,6 +17,7 @@ skip() {
     exit 77
 }
 
+[ -z "${PV_SKIP_BROWSER:-}" ] || skip "PV_SKIP_BROWSER is set (tests/run-all runs the browser tests once, in the plain build)"
 command -v node >/dev/null 2>&1 || skip "node not found (Debian package nodejs, version 20 or newer)"
 major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] || skip "node $(node --version) is older than 20, which playwright-core needs"
