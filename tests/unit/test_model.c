@@ -1,0 +1,295 @@
+/* test_model: the model builder and lookups (server/model/). Every
+ * expected value below was worked out by hand from the events listed in
+ * the test's comment, not taken from the code's output. */
+#include "model/builder.h"
+#include "testutil.h"
+
+#include <string.h>
+
+static pv_model *finish(pv_model_builder *b)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(pv_model_is_sane(m));
+    return m;
+}
+
+/* ---- pv_builder_finish: order and nesting ---------------------------------- */
+
+/* Added out of order on one track: A[100,+50] B[0,+300] C[0,+100] D[150,+10].
+ * Sorted by start, longer first on ties: B C A D. B is the root; C, A and
+ * D all sit inside B and end before the next starts, so all at depth 1. */
+START_TEST(test_builder_finish_sorts_and_nests)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 11, "python3", 0);
+    const char *names[] = {"A", "B", "C", "D"};
+    int64_t start[] = {100, 0, 0, 150}, dur[] = {50, 300, 100, 10};
+    for (int i = 0; i < 4; i++) {
+        uint32_t meta = pv_builder_meta(b, p, i + 1, names[i], NULL);
+        pv_builder_event(b, t, meta, start[i], dur[i]);
+    }
+    pv_model *m = finish(b);
+    ck_assert_uint_eq(m->n_events, 4);
+    const char *order[] = {"B", "C", "A", "D"};
+    uint16_t depth[] = {0, 1, 1, 1};
+    for (uint64_t e = 0; e < 4; e++) {
+        ck_assert_str_eq(pv_model_event_name(m, e), order[e]);
+        ck_assert_uint_eq(m->ev_depth[e], depth[e]);
+    }
+    const pv_track *tr = &m->tracks[0];
+    ck_assert_uint_eq(tr->n_depths, 2);
+    ck_assert_uint_eq(tr->depth_start[1], 1);
+    ck_assert_uint_eq(tr->depth_start[2], 4);
+    ck_assert_uint_eq(tr->depth_index[0], 0);
+    ck_assert_uint_eq(tr->depth_index[1], 1);
+    ck_assert_uint_eq(tr->depth_index[3], 3);
+    ck_assert_int_eq(m->min_ps, 0);
+    ck_assert_int_eq(m->max_ps, 300);
+    pv_model_free(m);
+}
+END_TEST
+
+/* X[0,+100] Y[50,+100] Z[120,+10]: Y overlaps X without fitting inside,
+ * so it cannot share depth 0 and goes to 1; Z starts while Y is open
+ * (Y ends at 150) and goes below it, at 2. No depth holds an overlap. */
+START_TEST(test_builder_finish_partial_overlap)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
+    pv_builder_event(b, t, meta, 0, 100);
+    pv_builder_event(b, t, meta, 50, 100);
+    pv_builder_event(b, t, meta, 120, 10);
+    pv_model *m = finish(b);
+    ck_assert_uint_eq(m->ev_depth[0], 0);
+    ck_assert_uint_eq(m->ev_depth[1], 1);
+    ck_assert_uint_eq(m->ev_depth[2], 2);
+    ck_assert_uint_eq(m->tracks[0].n_depths, 3);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Tracks added plane 1 first, then plane 0: the model groups tracks by
+ * plane, so plane 0's track "a" comes first. Stats added to an older
+ * event still land on it. */
+START_TEST(test_builder_finish_regroups_tracks)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p0 = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t p1 = pv_builder_plane(b, 1, "/device:GPU:3");
+    uint32_t tb = pv_builder_track(b, p1, 7, "Stream #7", 0);
+    uint32_t ta = pv_builder_track(b, p0, 1, "a", 0);
+    uint32_t mb = pv_builder_meta(b, p1, 1, "k", NULL);
+    uint32_t ma = pv_builder_meta(b, p0, 1, "h", NULL);
+    uint64_t e1 = pv_builder_event(b, tb, mb, 10, 5);
+    uint64_t e2 = pv_builder_event(b, ta, ma, 20, 5);
+    pv_builder_event_stat_i64(b, e1, "x", 1);
+    pv_builder_event_stat_i64(b, e2, "y", 2);
+    pv_builder_event_stat_i64(b, e1, "z", 3);
+    pv_model *m = finish(b);
+    ck_assert_uint_eq(m->planes[1].kind, PV_PLANE_GPU);
+    ck_assert_int_eq(m->planes[1].device_ordinal, 3);
+    ck_assert_uint_eq(m->planes[0].first_track, 0);
+    ck_assert_uint_eq(m->planes[1].first_track, 1);
+    ck_assert_str_eq(pv_model_str(m, m->tracks[0].name), "a");
+    ck_assert_str_eq(pv_model_event_name(m, 0), "h");
+    ck_assert_str_eq(pv_model_event_name(m, 1), "k");
+    ck_assert_uint_eq(m->ev_stat_off[1] - m->ev_stat_off[0], 1);
+    ck_assert_uint_eq(m->ev_stat_off[2] - m->ev_stat_off[1], 2);
+    const pv_stat *z = pv_model_event_stat(m, 1, pv_model_str_find(m, "z"));
+    ck_assert(z != NULL && z->v.i64 == 3);
+    ck_assert_ptr_null(pv_model_event_stat(m, 0, pv_model_str_find(m, "z")));
+    ck_assert_uint_eq(pv_model_event_track(m, 0), 0);
+    ck_assert_uint_eq(pv_model_event_track(m, 1), 1);
+    pv_model_free(m);
+}
+END_TEST
+
+/* 65537 identical events [0,+10] nest one inside the next: depth 65536
+ * is past PV_MAX_DEPTH. */
+START_TEST(test_builder_finish_too_deep)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
+    for (int i = 0; i < 65537; i++)
+        pv_builder_event(b, t, meta, 0, 10);
+    pv_model *m = (pv_model *)1;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), PV_ETOOBIG);
+    ck_assert_ptr_null(m);
+    ck_assert(strstr(err.reason, "deeper") != NULL);
+}
+END_TEST
+
+/* ---- extras ------------------------------------------------------------------ */
+
+START_TEST(test_builder_finish_extras)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t alloc = pv_builder_meta(b, p, 1, "MemoryAllocation", NULL);
+    uint32_t copy = pv_builder_meta(b, p, 2, "Memcpy", NULL);
+    uint32_t plain = pv_builder_meta(b, p, 3, "Idle", NULL);
+    uint32_t op = pv_builder_meta(b, p, 4, "MatMul", NULL);
+    pv_builder_meta_stat_str(b, op, "tf_op", "dense/MatMul:MatMul");
+    uint64_t e = pv_builder_event(b, t, alloc, 0, 1);
+    pv_builder_event_stat_str(b, e, "allocator_name", "GPU_0_bfc");
+    pv_builder_event_stat_i64(b, e, "bytes_allocated", 4096);
+    pv_builder_event_stat_u64(b, e, "addr", 0xdead00);
+    pv_builder_event_stat_f64(b, e, "fragmentation", 0.25);
+    pv_builder_event_stat_i64(b, e, "data_type", 1);
+    pv_builder_event_stat_i64(b, e, "group_id", 3);
+    e = pv_builder_event(b, t, copy, 10, 1);
+    pv_builder_event_stat_str(b, e, "memcpy_details", "kind_src:device kind_dst:pinned size:512");
+    pv_builder_event(b, t, plain, 20, 1);
+    e = pv_builder_event(b, t, op, 30, 1);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 77);
+    pv_model *m = finish(b);
+
+    const pv_event_extra *x = pv_model_event_extra(m, 0);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_uint_eq(x->flags & (PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC),
+                      PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC);
+    ck_assert_str_eq(pv_model_str(m, x->memory.memory_id), "GPU_0_bfc");
+    ck_assert_int_eq(x->memory.bytes_allocated, 4096);
+    ck_assert_uint_eq(x->memory.address, 0xdead00);
+    ck_assert(x->memory.fragmentation == 0.25);
+    ck_assert_int_eq(x->memory.data_type, 1);
+    ck_assert_int_eq(m->ev_group[0], 3);
+    ck_assert_uint_eq(m->n_groups, 1);
+    ck_assert_int_eq(m->groups[0].group_id, 3);
+
+    x = pv_model_event_extra(m, 1);
+    ck_assert_ptr_nonnull(x);
+    ck_assert(x->flags & PV_EXTRA_MEMCPY);
+    ck_assert_uint_eq(x->memcpy_kind, PV_MEMCPY_D2H);
+    ck_assert_uint_eq(x->memcpy_bytes, 512);
+
+    ck_assert_ptr_null(pv_model_event_extra(m, 2));
+    ck_assert_int_eq(m->ev_group[2], PV_NO_GROUP);
+
+    x = pv_model_event_extra(m, 3);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_str_eq(pv_model_str(m, x->tf_op), "dense/MatMul:MatMul");
+    ck_assert_uint_eq(x->correlation_id, 77);
+    ck_assert_int_eq(x->step_id, -1);
+    ck_assert_uint_eq(x->kernel.grid[0], 1);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- step grouping ------------------------------------------------------------- */
+
+/* Host thread: train#1 [0,+1000] (_r=1, step_num=42) containing launch
+ * [100,+200] (correlation_id 9); train#2 [2000,+1000] (_r=1,
+ * step_num=43) containing op [2100,+10]; stray [5000,+1].
+ * GPU stream: kernel [300,+50] (correlation_id 9).
+ * Roots sorted by start: train#1 -> group 0 with its launch and, through
+ * correlation 9, the kernel; train#2 -> group 1 with op; stray none. */
+START_TEST(test_builder_finish_groups_steps)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    uint32_t th = pv_builder_track(b, host, 1, "python3", 0);
+    uint32_t ts = pv_builder_track(b, gpu, 7, "Stream #7", 0);
+    uint32_t train = pv_builder_meta(b, host, 1, "train", NULL);
+    uint32_t launch = pv_builder_meta(b, host, 2, "cudaLaunchKernel", NULL);
+    uint32_t op = pv_builder_meta(b, host, 3, "op", NULL);
+    uint32_t kern = pv_builder_meta(b, gpu, 1, "kernel", NULL);
+    uint64_t e = pv_builder_event(b, th, train, 0, 1000);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    pv_builder_event_stat_i64(b, e, "step_num", 42);
+    e = pv_builder_event(b, th, launch, 100, 200);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 9);
+    e = pv_builder_event(b, th, train, 2000, 1000);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    pv_builder_event_stat_i64(b, e, "step_num", 43);
+    pv_builder_event(b, th, op, 2100, 10);
+    pv_builder_event(b, th, op, 5000, 1);
+    e = pv_builder_event(b, ts, kern, 300, 50);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 9);
+    pv_model *m = finish(b);
+
+    int32_t expect[] = {0, 0, 1, 1, PV_NO_GROUP, 0};
+    for (uint64_t i = 0; i < 6; i++)
+        ck_assert_int_eq(m->ev_group[i], expect[i]);
+    ck_assert_uint_eq(m->n_groups, 2);
+    ck_assert_str_eq(pv_model_str(m, m->groups[0].name), "train 42");
+    ck_assert_int_eq(m->groups[1].step_num, 43);
+    ck_assert_str_eq(pv_model_str(m, pv_model_group_find(m, 1)->name), "train 43");
+    ck_assert_ptr_null(pv_model_group_find(m, 2));
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- lookups ----------------------------------------------------------------- */
+
+START_TEST(test_model_lookups)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 5);   /* 5 ns = 5000 ps */
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", "short");
+    for (int i = 0; i < 5; i++)
+        pv_builder_event(b, t, meta, 5000 + 100 * i, 10);
+    pv_builder_hostname(b, "host-a", 6);
+    pv_model *m = finish(b);
+    const pv_track *tr = &m->tracks[0];
+    ck_assert_int_eq(tr->timestamp_ns, 5);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, tr, 5150), 2);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, tr, 5200), 2);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, tr, 9999), 5);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, tr, 0), 0);
+    ck_assert_str_eq(pv_model_event_name(m, 0), "short");
+    ck_assert_uint_eq(pv_model_str_find(m, "never interned"), 0);
+    ck_assert_str_eq(pv_model_str(m, 0), "");
+    ck_assert_str_eq(pv_model_str(m, 999999), "");
+    ck_assert_str_eq(pv_model_str(m, m->hostnames[0]), "host-a");
+    ck_assert_uint_gt(m->mem_bytes, 0);
+    pv_model_free(m);
+    pv_model_free(NULL);
+}
+END_TEST
+
+START_TEST(test_model_empty)
+{
+    pv_model *m = finish(pv_builder_new());
+    ck_assert_uint_eq(m->n_events, 0);
+    ck_assert_int_eq(m->min_ps, 0);
+    ck_assert_int_eq(m->max_ps, 0);
+    pv_model_free(m);
+    pv_builder_free(NULL);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+    Suite *s = suite_create("model");
+    TCase *fin = tcase_create("pv_builder_finish");
+    tcase_add_test(fin, test_builder_finish_sorts_and_nests);
+    tcase_add_test(fin, test_builder_finish_partial_overlap);
+    tcase_add_test(fin, test_builder_finish_regroups_tracks);
+    tcase_add_test(fin, test_builder_finish_too_deep);
+    tcase_add_test(fin, test_builder_finish_extras);
+    tcase_add_test(fin, test_builder_finish_groups_steps);
+    suite_add_tcase(s, fin);
+    TCase *look = tcase_create("lookups");
+    tcase_add_test(look, test_model_lookups);
+    tcase_add_test(look, test_model_empty);
+    suite_add_tcase(s, look);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(model_suite());
+}

@@ -1,0 +1,469 @@
+/* test_xspace: the XSpace decoder (server/ingest/xspace.c, ingest.c).
+ *
+ * Expected values come from outside the decoder: the real files' counts
+ * and events from protoc --decode (tests/data/xplane/expected_counts.tsv,
+ * made by tools/reference/xplane_counts.py), and hand-encoded messages
+ * whose bytes are written out below field by field. */
+#include "ingest/ingest.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a tiny protobuf writer for hand-made inputs --------------------------- */
+
+typedef struct wbuf {
+    uint8_t data[4096];
+    size_t len;
+} wbuf;
+
+static void w_varint(wbuf *w, uint64_t v)
+{
+    while (v >= 0x80) {
+        w->data[w->len++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    w->data[w->len++] = (uint8_t)v;
+}
+
+static void w_int(wbuf *w, uint32_t field, uint64_t v)
+{
+    w_varint(w, (uint64_t)field << 3);
+    w_varint(w, v);
+}
+
+static void w_bytes(wbuf *w, uint32_t field, const void *p, size_t n)
+{
+    w_varint(w, ((uint64_t)field << 3) | 2);
+    w_varint(w, n);
+    memcpy(w->data + w->len, p, n);
+    w->len += n;
+}
+
+static void w_str(wbuf *w, uint32_t field, const char *s)
+{
+    w_bytes(w, field, s, strlen(s));
+}
+
+static void w_msg(wbuf *w, uint32_t field, const wbuf *m)
+{
+    w_bytes(w, field, m->data, m->len);
+}
+
+static void w_double(wbuf *w, uint32_t field, double v)
+{
+    w_varint(w, ((uint64_t)field << 3) | 1);
+    memcpy(w->data + w->len, &v, 8);
+    w->len += 8;
+}
+
+/* stat_metadata / event_metadata map entry: key + value message */
+static void w_map_entry(wbuf *w, uint32_t field, int64_t key, const wbuf *value)
+{
+    wbuf e = {.len = 0};
+    w_int(&e, 1, (uint64_t)key);
+    w_msg(&e, 2, value);
+    w_msg(w, field, &e);
+}
+
+static void w_stat_meta(wbuf *plane, int64_t id, const char *name)
+{
+    wbuf v = {.len = 0};
+    w_int(&v, 1, (uint64_t)id);
+    w_str(&v, 2, name);
+    w_map_entry(plane, 5, id, &v);
+}
+
+/* A one-plane XSpace: plane "/device:GPU:0" (id 7) with stat metadata
+ * 1 "correlation_id", 2 "kernel_details", 3 "Copy", 4 "occupancy";
+ * event metadata 10 "kernA" (display "A", one meta stat occupancy=0.5,
+ * children 11 and 99), 11 "kernB"; one line id 5 "Stream #5" at
+ * timestamp 2 ns with events:
+ *   kernA offset 1000 dur 500, stats correlation_id=u 42, kernel_details=ref 3
+ *   kernB offset 200 dur 100, stat correlation_id=i -1
+ *   an aggregate kernB with num_occurrences 9 (not a timeline event)
+ *   metadata id 77 (undefined) offset 3000
+ * and hostname "h0". */
+static size_t make_small(wbuf *space)
+{
+    wbuf plane = {.len = 0}, line = {.len = 0}, ev = {.len = 0}, st = {.len = 0}, m = {.len = 0};
+    w_int(&plane, 1, 7);
+    w_str(&plane, 2, "/device:GPU:0");
+
+    w_int(&line, 1, 5);
+    w_str(&line, 2, "Stream #5");
+    w_int(&line, 3, 2);
+    ev.len = 0;
+    w_int(&ev, 1, 10);
+    w_int(&ev, 2, 1000);
+    w_int(&ev, 3, 500);
+    st.len = 0;
+    w_int(&st, 1, 1);
+    w_int(&st, 3, 42);
+    w_msg(&ev, 4, &st);
+    st.len = 0;
+    w_int(&st, 1, 2);
+    w_int(&st, 7, 3);
+    w_msg(&ev, 4, &st);
+    w_msg(&line, 4, &ev);
+    ev.len = 0;
+    w_int(&ev, 1, 11);
+    w_int(&ev, 2, 200);
+    w_int(&ev, 3, 100);
+    st.len = 0;
+    w_int(&st, 1, 1);
+    w_int(&st, 4, (uint64_t)-1);
+    w_msg(&ev, 4, &st);
+    w_msg(&line, 4, &ev);
+    ev.len = 0;
+    w_int(&ev, 1, 11);
+    w_int(&ev, 5, 9);
+    w_msg(&line, 4, &ev);
+    ev.len = 0;
+    w_int(&ev, 1, 77);
+    w_int(&ev, 2, 3000);
+    w_msg(&line, 4, &ev);
+    w_msg(&plane, 3, &line);
+
+    m.len = 0;
+    w_int(&m, 1, 10);
+    w_str(&m, 2, "kernA");
+    w_str(&m, 4, "A");
+    st.len = 0;
+    w_int(&st, 1, 4);
+    w_double(&st, 2, 0.5);
+    w_msg(&m, 5, &st);
+    uint8_t packed[] = {11, 99};
+    w_bytes(&m, 6, packed, sizeof packed);
+    w_map_entry(&plane, 4, 10, &m);
+    m.len = 0;
+    w_int(&m, 1, 11);
+    w_str(&m, 2, "kernB");
+    w_map_entry(&plane, 4, 11, &m);
+
+    w_stat_meta(&plane, 1, "correlation_id");
+    w_stat_meta(&plane, 2, "kernel_details");
+    w_stat_meta(&plane, 3, "regs:32 static_shared:0 dynamic_shared:64 grid:4,2,1 block:128,1,1");
+    w_stat_meta(&plane, 4, "occupancy");
+
+    space->len = 0;
+    w_msg(space, 1, &plane);
+    w_str(space, 4, "h0");
+    return space->len;
+}
+
+/* ---- pv_ingest_buffer ------------------------------------------------------ */
+
+START_TEST(test_ingest_buffer_small_by_hand)
+{
+    wbuf space;
+    size_t len = make_small(&space);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer(space.data, len, "small", NULL, &m, &err), 0);
+    ck_assert(pv_model_is_sane(m));
+    ck_assert_uint_eq(m->n_planes, 1);
+    ck_assert_uint_eq(m->planes[0].kind, PV_PLANE_GPU);
+    ck_assert_int_eq(m->planes[0].device_ordinal, 0);
+    ck_assert_int_eq(m->planes[0].id, 7);
+    ck_assert_uint_eq(m->n_tracks, 1);
+    ck_assert_uint_eq(m->n_hostnames, 1);
+    ck_assert_str_eq(pv_model_str(m, m->hostnames[0]), "h0");
+    /* 3 timeline events; sorted: kernB (2000+200), kernA (2000+1000), #77 */
+    ck_assert_uint_eq(m->n_events, 3);
+    ck_assert_int_eq(m->ev_start_ps[0], 2200);
+    ck_assert_int_eq(m->ev_dur_ps[0], 100);
+    ck_assert_str_eq(pv_model_event_name(m, 0), "kernB");
+    ck_assert_int_eq(m->ev_start_ps[1], 3000);
+    ck_assert_str_eq(pv_model_event_name(m, 1), "A");
+    ck_assert_str_eq(pv_model_str(m, m->metas[m->ev_meta[1]].name), "kernA");
+    ck_assert_int_eq(m->ev_start_ps[2], 5000);
+    ck_assert_str_eq(pv_model_event_name(m, 2), "");
+    ck_assert_int_eq(m->metas[m->ev_meta[2]].id, 77);
+    /* stats: kernA has 2 own, kernB 1 own, #77 none */
+    ck_assert_uint_eq(m->ev_stat_off[2] - m->ev_stat_off[1], 2);
+    const pv_stat *kd = pv_model_event_stat(m, 1, pv_model_str_find(m, "kernel_details"));
+    ck_assert_ptr_nonnull(kd);
+    ck_assert_uint_eq(kd->type, PV_STAT_STR);
+    ck_assert_str_eq(pv_model_str(m, kd->v.str),
+                     "regs:32 static_shared:0 dynamic_shared:64 grid:4,2,1 block:128,1,1");
+    const pv_stat *occ = pv_model_event_stat(m, 1, pv_model_str_find(m, "occupancy"));
+    ck_assert_ptr_nonnull(occ);
+    ck_assert(occ->type == PV_STAT_F64 && occ->v.f64 == 0.5);
+    const pv_stat *corr = pv_model_event_stat(m, 0, pv_model_str_find(m, "correlation_id"));
+    ck_assert(corr != NULL && corr->type == PV_STAT_I64 && corr->v.i64 == -1);
+    /* well-known stats decoded once */
+    const pv_event_extra *x = pv_model_event_extra(m, 1);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_uint_eq(x->correlation_id, 42);
+    ck_assert(x->flags & PV_EXTRA_KERNEL);
+    ck_assert_uint_eq(x->kernel.registers_per_thread, 32);
+    ck_assert_uint_eq(x->kernel.dynamic_shmem_bytes, 64);
+    ck_assert_uint_eq(x->kernel.grid[0], 4);
+    ck_assert_uint_eq(x->kernel.grid[1], 2);
+    ck_assert_uint_eq(x->kernel.block[0], 128);
+    /* children: 11 resolves, 99 does not exist */
+    const pv_event_meta *ka = &m->metas[m->ev_meta[1]];
+    ck_assert_uint_eq(ka->n_children, 1);
+    ck_assert_str_eq(pv_model_str(m, m->metas[m->meta_children[ka->first_child]].name), "kernB");
+    pv_model_free(m);
+}
+END_TEST
+
+static void expect_error(const uint8_t *data, size_t len, int code, uint64_t offset,
+                         const char *needle)
+{
+    pv_model *m = (pv_model *)1;
+    pv_error err = {0};
+    int rc = pv_ingest_buffer(data, len, "bad.xplane.pb", NULL, &m, &err);
+    ck_assert_int_eq(rc, code);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(err.code, code);
+    ck_assert_str_eq(err.path, "bad.xplane.pb");
+    ck_assert_uint_eq(err.offset, offset);
+    ck_assert_msg(strstr(err.reason, needle) != NULL, "reason '%s' lacks '%s'", err.reason,
+                  needle);
+}
+
+START_TEST(test_ingest_buffer_empty)
+{
+    expect_error((const uint8_t *)"", 0, PV_EFORMAT, 0, "empty");
+}
+END_TEST
+
+START_TEST(test_ingest_buffer_not_protobuf)
+{
+    const char *text = "{\"traceEvents\": []}";
+    expect_error((const uint8_t *)text, strlen(text), PV_EFORMAT, 0, "not a supported");
+}
+END_TEST
+
+START_TEST(test_ingest_buffer_length_past_end)
+{
+    /* plane of 5 bytes, only 2 present: tag at offset 0 */
+    const uint8_t b[] = {0x0a, 0x05, 0x08, 0x01};
+    expect_error(b, sizeof b, PV_EFORMAT, 0, "claims 5 bytes, 2 remain");
+}
+END_TEST
+
+START_TEST(test_ingest_buffer_wrong_wire_type)
+{
+    /* XPlane name "A", then field 1 (id) sent length-delimited at offset 5 */
+    const uint8_t b[] = {0x0a, 0x06, 0x12, 0x01, 0x41, 0x0a, 0x01, 0x41};
+    expect_error(b, sizeof b, PV_EFORMAT, 5, "expected varint");
+}
+END_TEST
+
+START_TEST(test_ingest_buffer_long_varint)
+{
+    /* XPlane id with an 11-byte varint starting at offset 3 */
+    const uint8_t b[] = {0x0a, 0x0c, 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                         0xff, 0xff, 0xff, 0xff, 0x01};
+    expect_error(b, sizeof b, PV_EFORMAT, 3, "longer than");
+}
+END_TEST
+
+START_TEST(test_ingest_buffer_truncated_everywhere)
+{
+    /* Every prefix of a valid file either decodes or fails cleanly. */
+    wbuf space;
+    size_t len = make_small(&space);
+    for (size_t cut = 0; cut < len; cut++) {
+        pv_model *m = NULL;
+        pv_error err = {0};
+        int rc = pv_ingest_buffer(space.data, cut, "cut", NULL, &m, &err);
+        ck_assert(rc == 0 || rc == PV_EFORMAT);
+        ck_assert(rc != 0 || pv_model_is_sane(m));
+        ck_assert(rc == 0 || (m == NULL && err.offset <= cut));
+        pv_model_free(m);
+    }
+}
+END_TEST
+
+/* ---- pv_ingest_file --------------------------------------------------------- */
+
+START_TEST(test_ingest_file_missing)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_file("/nonexistent/x.xplane.pb", NULL, &m, &err), PV_EIO);
+    ck_assert_str_eq(err.path, "/nonexistent/x.xplane.pb");
+    ck_assert_ptr_null(m);
+}
+END_TEST
+
+static bool stat_matches(const pv_model *m, uint64_t ev, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    char name[256];
+    size_t n = (size_t)(eq - spec);
+    if (eq == NULL || n >= sizeof name || eq[1] == '\0' || eq[2] != ':')
+        return false;
+    memcpy(name, spec, n);
+    name[n] = '\0';
+    char kind = eq[1];
+    const char *val = eq + 3;
+    uint32_t id = pv_model_str_find(m, name);
+    for (uint64_t k = m->ev_stat_off[ev]; k < m->ev_stat_off[ev + 1]; k++) {
+        const pv_stat *s = &m->stats[k];
+        if (s->name != id)
+            continue;
+        if (kind == 'i' && s->type == PV_STAT_I64 && s->v.i64 == strtoll(val, NULL, 10))
+            return true;
+        if (kind == 'u' && s->type == PV_STAT_U64 && s->v.u64 == strtoull(val, NULL, 10))
+            return true;
+        if (kind == 'd' && s->type == PV_STAT_F64 &&
+            fabs(s->v.f64 - strtod(val, NULL)) <= 1e-9 * (fabs(s->v.f64) + 1))
+            return true;
+        if (kind == 's' && s->type == PV_STAT_STR && strcmp(pv_model_str(m, s->v.str), val) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void check_plane(const pv_model *m, char **col, int n_col)
+{
+    ck_assert_int_eq(n_col, 10);
+    uint32_t p = (uint32_t)atoi(col[2]);
+    ck_assert_uint_lt(p, m->n_planes);
+    const pv_plane *pl = &m->planes[p];
+    ck_assert_str_eq(pv_model_str(m, pl->name), col[9]);
+    ck_assert_uint_eq(pl->n_tracks, strtoull(col[3], NULL, 10));
+    uint64_t events = 0, stats = 0;
+    for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        events += tr->n_events;
+        stats += m->ev_stat_off[tr->first_event + tr->n_events] - m->ev_stat_off[tr->first_event];
+    }
+    ck_assert_uint_eq(events, strtoull(col[4], NULL, 10));
+    ck_assert_uint_eq(stats, strtoull(col[5], NULL, 10));
+    ck_assert_uint_eq(pl->n_stats, strtoull(col[6], NULL, 10));
+    uint64_t metas = 0, meta_stats = 0;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        if (m->metas[i].plane == p) {
+            metas++;
+            meta_stats += m->metas[i].n_stats;
+        }
+    }
+    ck_assert_uint_eq(metas, strtoull(col[7], NULL, 10));
+    ck_assert_uint_eq(meta_stats, strtoull(col[8], NULL, 10));
+}
+
+static void check_event(const pv_model *m, char **col, int n_col)
+{
+    ck_assert_int_ge(n_col, 8);
+    const pv_plane *pl = &m->planes[atoi(col[2])];
+    const pv_track *tr = &m->tracks[pl->first_track + (uint32_t)atoi(col[3])];
+    int64_t start = strtoll(col[4], NULL, 10), dur = strtoll(col[5], NULL, 10);
+    uint64_t found = UINT64_MAX;
+    for (uint64_t e = pv_model_track_lower_bound(m, tr, start);
+         e < tr->first_event + tr->n_events && m->ev_start_ps[e] == start; e++) {
+        const char *name = pv_model_str(m, m->metas[m->ev_meta[e]].name);
+        if (m->ev_dur_ps[e] == dur && strcmp(name, col[7]) == 0)
+            found = e;
+    }
+    ck_assert_msg(found != UINT64_MAX, "event %s at %s not found", col[7], col[4]);
+    ck_assert_uint_eq(m->ev_stat_off[found + 1] - m->ev_stat_off[found],
+                      strtoull(col[6], NULL, 10));
+    for (int i = 8; i < n_col; i++)
+        ck_assert_msg(stat_matches(m, found, col[i]), "stat %s of %s", col[i], col[7]);
+}
+
+START_TEST(test_ingest_file_matches_protoc)
+{
+    PV_NEED_TESTDATA("test_ingest_file_matches_protoc");
+    FILE *f = fopen(PV_SRCDIR "/tests/data/xplane/expected_counts.tsv", "r");
+    ck_assert_ptr_nonnull(f);
+    static char line[65536];
+    pv_model *m = NULL;
+    int files = 0, planes = 0, events = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        char *col[64];
+        int n_col = 0;
+        for (char *tok = line; tok != NULL && n_col < 64; n_col++) {
+            col[n_col] = tok;
+            tok = strchr(tok, '\t');
+            if (tok != NULL)
+                *tok++ = '\0';
+        }
+        if (strcmp(col[0], "file") == 0) {
+            pv_model_free(m);
+            m = NULL;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", PV_TESTDATA, col[1]);
+            pv_error err = {0};
+            pv_progress prog = {0};
+            ck_assert_msg(pv_ingest_file(path, &prog, &m, &err) == 0, "%s: %s", path, err.reason);
+            ck_assert(pv_model_is_sane(m));
+            ck_assert_uint_eq(prog.done_bytes, prog.total_bytes);
+            ck_assert_uint_eq(m->n_planes, strtoull(col[2], NULL, 10));
+            ck_assert_uint_eq(m->n_hostnames, strtoull(col[3], NULL, 10));
+            ck_assert_uint_eq(m->n_errors, strtoull(col[4], NULL, 10));
+            ck_assert_uint_eq(m->n_warnings, strtoull(col[5], NULL, 10));
+            files++;
+        } else if (strcmp(col[0], "plane") == 0) {
+            check_plane(m, col, n_col);
+            planes++;
+        } else if (strcmp(col[0], "event") == 0) {
+            check_event(m, col, n_col);
+            events++;
+        }
+    }
+    pv_model_free(m);
+    fclose(f);
+    ck_assert_int_eq(files, 9);
+    ck_assert_int_gt(planes, 9);
+    ck_assert_int_gt(events, 20);
+}
+END_TEST
+
+START_TEST(test_ingest_file_truncated_real)
+{
+    PV_NEED_TESTDATA("test_ingest_file_truncated_real");
+    const char *path = PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                   "2022_11_04_21_26_12/instance-ecbm.xplane.pb";
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static uint8_t buf[200000];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ck_assert_uint_eq(n, 120758);  /* SOURCES.md size */
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer(buf, n / 2, path, NULL, &m, &err), PV_EFORMAT);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(err.path, path);
+    ck_assert_uint_lt(err.offset, n / 2);
+    ck_assert_msg(strstr(err.reason, "truncated") != NULL, "%s", err.reason);
+}
+END_TEST
+
+static Suite *xspace_suite(void)
+{
+    Suite *s = suite_create("xspace");
+    TCase *buffer = tcase_create("pv_ingest_buffer");
+    tcase_add_test(buffer, test_ingest_buffer_small_by_hand);
+    tcase_add_test(buffer, test_ingest_buffer_empty);
+    tcase_add_test(buffer, test_ingest_buffer_not_protobuf);
+    tcase_add_test(buffer, test_ingest_buffer_length_past_end);
+    tcase_add_test(buffer, test_ingest_buffer_wrong_wire_type);
+    tcase_add_test(buffer, test_ingest_buffer_long_varint);
+    tcase_add_test(buffer, test_ingest_buffer_truncated_everywhere);
+    suite_add_tcase(s, buffer);
+    TCase *file = tcase_create("pv_ingest_file");
+    tcase_set_timeout(file, 60);
+    tcase_add_test(file, test_ingest_file_missing);
+    tcase_add_test(file, test_ingest_file_matches_protoc);
+    tcase_add_test(file, test_ingest_file_truncated_real);
+    suite_add_tcase(s, file);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(xspace_suite());
+}
