@@ -18,16 +18,25 @@ export function describeError(err) {
     return { title: 'This view failed', detail: message, where: '' };
 }
 
-// Replaces el's content with an error panel. retry, when given, is called
-// by a "Try again" button.
+// True when asking again may help: the server was not reached or failed
+// for a moment. A 4xx (bad name, bad file) or 501 (not built) stays as is.
+export function isRetryable(err) {
+    if (!err || err.name !== 'ApiError')
+        return true;
+    return err.status === 0 || err.status === 429 || (err.status >= 500 && err.status !== 501);
+}
+
+// Replaces el's content with an error panel. retry, when given and the
+// error is one that may pass, is called by a "Try again" button.
 export function showError(el, err, { retry } = {}) {
     const d = describeError(err);
+    const again = retry && isRetryable(err);
     clear(el);
     el.append(h('section', { class: 'error', role: 'alert', 'aria-live': 'assertive' },
         h('h2', { class: 'error-title', text: d.title }),
         d.detail ? h('p', { class: 'error-detail', text: d.detail }) : null,
         d.where ? h('p', { class: 'error-where', text: d.where }) : null,
-        retry ? h('button', { type: 'button', text: 'Try again', on: { click: retry } }) : null));
+        again ? h('button', { type: 'button', text: 'Try again', on: { click: retry } }) : null));
 }
 
 // Replaces el's content with a short message (an empty logdir, a run with

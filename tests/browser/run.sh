@@ -10,7 +10,10 @@
 # browser. node_modules is installed from package-lock.json by `npm ci`
 # when missing, so a box that has it already needs no network.
 name=tests/browser/run.sh
-here=$(cd "$(dirname "$0")" && pwd)
+case "$0" in
+*/*) here=${0%/*} ;;
+*) here=. ;;
+esac
 
 skip() {
     echo "SKIP $name: $1"
