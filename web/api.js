@@ -135,3 +135,30 @@ export async function loadProfile(run, host, { signal, onProgress } = {}) {
         await sleep(LOAD_POLL_MS, signal);
     }
 }
+
+// ---- trace viewer (docs/trace_api.md) ---------------------------------------
+// Times in these answers are picoseconds relative to the trace's t0_ps.
+
+// The track list: {t0_ps, span_ps, n_events, max_level, tile_px, processes,
+// counters}.
+export async function traceMeta(run, host, { signal } = {}) {
+    return (await getJson(buildUrl('api/trace/meta', { run, host }), signal)).body;
+}
+
+// One tile: {level, index, start_ps, end_ps, tracks, names, counters}.
+// Tiles never change for a file, so the browser's HTTP cache may answer.
+export async function traceTile(run, host, level, index, { signal } = {}) {
+    return (await getJson(buildUrl('api/trace/tile', { run, host, level, index }), signal)).body;
+}
+
+// One event with all its stats, its step and its flow partners.
+export async function traceEvent(run, host, id, { signal } = {}) {
+    return (await getJson(buildUrl('api/trace/event', { run, host, id }), signal)).body;
+}
+
+// Events whose name contains q (any case) across the whole trace, sorted by
+// start: {total, results: [{id, name, track, start_ps, dur_ps}]}.
+export async function traceSearch(run, host, q, offset, limit, { signal } = {}) {
+    const url = buildUrl('api/trace/search', { run, host, q, offset, limit });
+    return (await getJson(url, signal)).body;
+}

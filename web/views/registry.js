@@ -8,6 +8,8 @@
 // import() runs only when the tool is opened, so unused views cost nothing.
 
 const VIEWS = {
+    'trace_viewer@': () => import('./trace_viewer.js'),
+    trace_viewer: () => import('./trace_viewer.js'),
 };
 
 // Old names of a tool whose payload is the same as the new name's.

@@ -1,0 +1,97 @@
+// frame.js: one complete frame of the timeline, from a scene the view
+// assembles. Pure (ctx, scene): the scene holds everything to draw and
+// nothing here keeps state between frames.
+//
+// scene: {width, height, gutterPx, rulerPx, scrollY (CSS px),
+//   vp (timeline/viewport.js), layout (timeline/layout.js),
+//   pieces: [{tile, clipStart, clipEnd}] (timeline/tile_cache.js cover()),
+//   ticks (timeline/ticks.js), theme, hover, selection (events as in
+//   overlay.js, or null), flows ([{from, to}]), range ({t0, t1} or null)}
+// Order: grid, process bands, slices, counters, outlines and arrows, range,
+// then the gutter and ruler on top so events never cover names or times.
+
+import { ROW_PX } from '../timeline/layout.js';
+import { drawCounter } from './counters.js';
+import { drawGutter } from './gutter.js';
+import { drawFlows, drawOutline, drawRange } from './overlay.js';
+import { drawGrid, drawRuler } from './ruler.js';
+import { collectSlices, drawLabels, fillBatches, newBatches } from './slices.js';
+
+// The view object every draw function takes.
+export function frameView(scene) {
+    const top = scene.rulerPx - scene.scrollY;
+    return {
+        vp: scene.vp,
+        x0: scene.gutterPx,
+        clipX0: scene.gutterPx,
+        clipX1: scene.width,
+        width: scene.width,
+        height: scene.height,
+        gutterPx: scene.gutterPx,
+        rulerPx: scene.rulerPx,
+        rowPx: ROW_PX,
+        yOf: (y) => top + y,
+    };
+}
+
+// The rows of layout that show between scrollY and the bottom edge.
+export function visibleRows(layout, scrollY, heightPx) {
+    const out = [];
+    const bottom = scrollY + heightPx;
+    for (const r of layout.rows) {
+        if (r.y + r.h <= scrollY)
+            continue;
+        if (r.y >= bottom)
+            break;
+        out.push(r);
+    }
+    return out;
+}
+
+export function drawFrame(ctx, scene) {
+    const view = frameView(scene);
+    const theme = scene.theme;
+    const rows = visibleRows(scene.layout, scene.scrollY, scene.height - scene.rulerPx);
+
+    ctx.fillStyle = theme.bg;
+    ctx.fillRect(0, 0, scene.width, scene.height);
+    drawGrid(ctx, scene.ticks, view, theme);
+
+    const batches = newBatches();
+    ctx.strokeStyle = theme.separator;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const r of rows) {
+        const y = view.yOf(r.y);
+        if (r.kind === 'process') {
+            ctx.fillStyle = theme.processBg;
+            ctx.fillRect(view.x0, y, scene.width - view.x0, r.h);
+        } else if (r.kind === 'thread') {
+            for (const p of scene.pieces)
+                collectSlices(batches, p, r, view);
+        }
+        ctx.moveTo(0, Math.round(y + r.h) - 0.5);
+        ctx.lineTo(scene.width, Math.round(y + r.h) - 0.5);
+    }
+    ctx.stroke();
+    fillBatches(ctx, batches);
+    drawLabels(ctx, batches, view, theme);
+    for (const r of rows) {
+        if (r.kind === 'counter') {
+            for (const p of scene.pieces)
+                drawCounter(ctx, p, r, view, theme);
+        }
+    }
+
+    if (scene.hover)
+        drawOutline(ctx, scene.hover, scene.layout, view, theme.hover);
+    if (scene.selection)
+        drawOutline(ctx, scene.selection, scene.layout, view, theme.selected);
+    if (scene.flows && scene.flows.length > 0)
+        drawFlows(ctx, scene.flows, scene.layout, view, theme);
+    if (scene.range)
+        drawRange(ctx, scene.range, view, theme);
+
+    drawGutter(ctx, rows, view, theme);
+    drawRuler(ctx, scene.ticks, view, theme);
+}

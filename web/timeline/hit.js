@@ -1,0 +1,67 @@
+// hit.js: which event or aggregate box is under the pointer. Pure, tested
+// under node.
+//
+// The pointer is a time t on nesting level depth of a track. An event
+// narrower than a few pixels is hard to hit exactly, so anything within
+// tolPs of t counts, and the nearest one wins (an event that contains t is
+// at distance 0).
+
+// Returns {kind: 'event', id, track, depth, start, dur, name} or {kind:
+// 'box', track, depth, start, end, count, busy} or null. pieces: the tile
+// pieces of the frame (tile_cache.js cover()).
+export function hitTest(pieces, track, depth, t, tolPs) {
+    let best = null;
+    let bestDist = Infinity;
+    for (const p of pieces) {
+        if (t < p.clipStart - tolPs || t > p.clipEnd + tolPs)
+            continue;
+        const tr = p.tile.tracks.get(track);
+        if (!tr)
+            continue;
+        const ev = tr.ev;
+        for (let i = 0; i < ev.n; i++) {
+            if (ev.depth[i] !== depth)
+                continue;
+            const s = ev.start[i];
+            const e = s + ev.dur[i];
+            const dist = t < s ? s - t : t > e ? t - e : 0;
+            if (dist <= tolPs && dist < bestDist) {
+                bestDist = dist;
+                best = { kind: 'event', id: ev.id[i], track, depth, start: s, dur: ev.dur[i],
+                         name: p.tile.names[ev.name[i]] };
+            }
+        }
+        const box = tr.box;
+        for (let i = 0; i < box.n; i++) {
+            if (box.depth[i] !== depth)
+                continue;
+            const s = box.start[i];
+            const e = box.end[i];
+            const dist = t < s ? s - t : t > e ? t - e : 0;
+            // An event at the same distance beats a box: it can be opened.
+            if (dist <= tolPs && dist < bestDist) {
+                bestDist = dist;
+                best = { kind: 'box', track, depth, start: s, end: e, count: box.count[i],
+                         busy: box.busy[i] };
+            }
+        }
+    }
+    return best;
+}
+
+// Looks up event id in the pieces' tiles: {track, depth, start, dur, name}
+// or null when no drawn tile holds it.
+export function findDrawn(pieces, id) {
+    for (const p of pieces) {
+        for (const [track, tr] of p.tile.tracks) {
+            const ev = tr.ev;
+            for (let i = 0; i < ev.n; i++) {
+                if (ev.id[i] === id) {
+                    return { track, depth: ev.depth[i], start: ev.start[i], dur: ev.dur[i],
+                             name: p.tile.names[ev.name[i]] };
+                }
+            }
+        }
+    }
+    return null;
+}

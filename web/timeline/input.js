@@ -1,0 +1,200 @@
+// input.js: mouse, wheel and keyboard on the timeline, turned into a few
+// intentions the view acts on. It knows nothing about time or tiles: it
+// reports pixels (relative to the canvas's top-left corner, CSS px).
+//
+//   drag                 -> onPan(dxPx, dyPx) as the pointer moves
+//   Shift+drag (or drag in range mode) -> onRangeDrag(x0, x1), then
+//                           onRange(x0, x1) on release
+//   click (no drag)      -> onClick(x, y)
+//   move without button  -> onHover(x, y); leaving -> onLeave()
+//   wheel                -> onZoom(factor, x) (factor > 1 zooms in);
+//                           Shift+wheel -> onScroll(dyPx); sideways -> onPan
+//   W/S, A/D held        -> onZoom / onPan every animation frame, at a
+//                           speed that does not depend on key repeat
+//   other keys           -> onKey(key) (F, Escape, /, ...)
+// Keys are ignored while focus is in a text field or a control, so typing
+// in the search box never moves the view.
+
+const DRAG_THRESHOLD_PX = 4;
+const WHEEL_ZOOM_PER_PX = 0.0025;   // zoom factor exp(-dy * this) per wheel pixel
+const KEY_ZOOM_PER_S = 4;           // W/S: the window shrinks 4x per second held
+const KEY_PAN_FRACTION_PER_S = 1.2; // A/D: 1.2 window widths per second held
+const LINE_PX = 16;                 // a wheel "line" in pixels
+
+function isTyping(target) {
+    if (!target || !target.tagName)
+        return false;
+    const tag = target.tagName.toLowerCase();
+    return tag === 'input' || tag === 'textarea' || tag === 'select' || target.isContentEditable;
+}
+
+function wheelPx(e, delta) {
+    if (e.deltaMode === 1)
+        return delta * LINE_PX;
+    if (e.deltaMode === 2)
+        return delta * 400;
+    return delta;
+}
+
+// Attaches the handlers to canvas (and keys to its document). options:
+// {rangeMode() -> bool, widthPx() -> time-area width for key panning,
+// anchorX() -> x to zoom around with W/S}. Returns a detach function.
+export function attachInput(canvas, handlers, options = {}) {
+    const h = { onPan() {}, onZoom() {}, onRange() {}, onRangeDrag() {}, onClick() {},
+                onHover() {}, onLeave() {}, onScroll() {}, onKey() {}, onDragEnd() {},
+                ...handlers };
+    const doc = canvas.ownerDocument;
+    const win = doc.defaultView;
+    let drag = null;   // {x0, y0, x, y, moved, range, id}
+    const held = new Set();
+    let raf = 0;
+    let lastT = 0;
+
+    const pos = (e) => {
+        const r = canvas.getBoundingClientRect();
+        return [e.clientX - r.left, e.clientY - r.top];
+    };
+
+    function onDown(e) {
+        if (e.button !== 0)
+            return;
+        const [x, y] = pos(e);
+        const range = e.shiftKey || Boolean(options.rangeMode && options.rangeMode());
+        drag = { x0: x, y0: y, x, y, moved: false, range, id: e.pointerId };
+        canvas.setPointerCapture(e.pointerId);
+        e.preventDefault();
+    }
+
+    function onMove(e) {
+        const [x, y] = pos(e);
+        if (!drag) {
+            h.onHover(x, y);
+            return;
+        }
+        if (!drag.moved && Math.hypot(x - drag.x0, y - drag.y0) < DRAG_THRESHOLD_PX)
+            return;
+        if (!drag.moved) {
+            drag.moved = true;
+            canvas.classList.add(drag.range ? 'tv-ranging' : 'tv-panning');
+        }
+        if (drag.range)
+            h.onRangeDrag(drag.x0, x);
+        else
+            h.onPan(drag.x - x, drag.y - y);
+        drag.x = x;
+        drag.y = y;
+    }
+
+    function onUp(e) {
+        if (!drag)
+            return;
+        const d = drag;
+        drag = null;
+        canvas.classList.remove('tv-ranging', 'tv-panning');
+        if (canvas.hasPointerCapture(d.id))
+            canvas.releasePointerCapture(d.id);
+        const [x, y] = pos(e);
+        if (!d.moved)
+            h.onClick(x, y, e);
+        else if (d.range)
+            h.onRange(d.x0, x);
+        else
+            h.onDragEnd();
+    }
+
+    function onCancel() {
+        if (drag && drag.range)
+            h.onRangeDrag(null, null);
+        drag = null;
+        canvas.classList.remove('tv-ranging', 'tv-panning');
+    }
+
+    function onWheel(e) {
+        e.preventDefault();
+        const [x] = pos(e);
+        const dx = wheelPx(e, e.deltaX);
+        const dy = wheelPx(e, e.deltaY);
+        if (e.shiftKey && !e.ctrlKey) {
+            h.onScroll(dy || dx);
+        } else if (Math.abs(dx) > Math.abs(dy)) {
+            h.onPan(dx, 0);
+        } else if (dy !== 0) {
+            h.onZoom(Math.exp(-dy * WHEEL_ZOOM_PER_PX), x);
+        }
+    }
+
+    function step(now) {
+        raf = 0;
+        if (held.size === 0)
+            return;
+        const dt = lastT ? Math.min(0.1, (now - lastT) / 1000) : 1 / 60;
+        lastT = now;
+        const zoomDir = (held.has('w') ? 1 : 0) - (held.has('s') ? 1 : 0);
+        const panDir = (held.has('d') ? 1 : 0) - (held.has('a') ? 1 : 0);
+        if (zoomDir !== 0) {
+            const x = options.anchorX ? options.anchorX() : 0;
+            h.onZoom(KEY_ZOOM_PER_S ** (zoomDir * dt), x);
+        }
+        if (panDir !== 0) {
+            const w = options.widthPx ? options.widthPx() : 1000;
+            h.onPan(panDir * KEY_PAN_FRACTION_PER_S * w * dt, 0);
+        }
+        raf = win.requestAnimationFrame(step);
+    }
+
+    function onKeyDown(e) {
+        if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey)
+            return;
+        const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+        if (k === 'w' || k === 's' || k === 'a' || k === 'd') {
+            e.preventDefault();
+            if (!held.has(k)) {
+                held.add(k);
+                if (!raf) {
+                    lastT = 0;
+                    raf = win.requestAnimationFrame(step);
+                }
+            }
+            return;
+        }
+        if (h.onKey(k, e))
+            e.preventDefault();
+    }
+
+    function onKeyUp(e) {
+        const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+        if (held.delete(k) && held.size === 0)
+            h.onDragEnd();
+    }
+
+    function onBlur() {
+        held.clear();
+    }
+
+    const onLeave = () => {
+        if (!drag)
+            h.onLeave();
+    };
+    canvas.addEventListener('pointerdown', onDown);
+    canvas.addEventListener('pointermove', onMove);
+    canvas.addEventListener('pointerup', onUp);
+    canvas.addEventListener('pointercancel', onCancel);
+    canvas.addEventListener('pointerleave', onLeave);
+    canvas.addEventListener('wheel', onWheel, { passive: false });
+    doc.addEventListener('keydown', onKeyDown);
+    doc.addEventListener('keyup', onKeyUp);
+    win.addEventListener('blur', onBlur);
+    return () => {
+        canvas.removeEventListener('pointerdown', onDown);
+        canvas.removeEventListener('pointermove', onMove);
+        canvas.removeEventListener('pointerup', onUp);
+        canvas.removeEventListener('pointercancel', onCancel);
+        canvas.removeEventListener('pointerleave', onLeave);
+        canvas.removeEventListener('wheel', onWheel);
+        doc.removeEventListener('keydown', onKeyDown);
+        doc.removeEventListener('keyup', onKeyUp);
+        win.removeEventListener('blur', onBlur);
+        if (raf)
+            win.cancelAnimationFrame(raf);
+    };
+}

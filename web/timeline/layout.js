@@ -1,0 +1,128 @@
+// layout.js: the vertical layout of the timeline, from the track list of
+// api/trace/meta: one header row per process (plane), under it one row per
+// thread (line) tall enough for its nesting depths, then its counters.
+// Pure, tested under node.
+//
+// Collapsing is keyed by strings so it survives a new layout: 'p:<pid>'
+// hides a process's threads and counters; 't:<track>' shrinks a thread to
+// its top level.
+//
+// A row: {kind: 'process'|'thread'|'counter', y, h (CSS px), label, sub,
+//   pid, track?, counter?, depths (levels the track has), shownDepths
+//   (levels drawn), collapsed, key (for the collapse set)}
+
+export const ROW_PX = 18;          // one nesting level of a thread
+export const PROCESS_PX = 24;      // a process header
+export const COUNTER_PX = 40;      // a counter track
+export const THREAD_PAD_PX = 3;    // gap under a thread's last level
+
+function plural(n, one, many) {
+    return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+// Returns {rows, height, byTrack: Map(track -> row), byCounter: Map(id ->
+// row), byPid: Map(pid -> header row)}.
+export function computeLayout(meta, collapsed = new Set()) {
+    const rows = [];
+    const byTrack = new Map();
+    const byCounter = new Map();
+    const byPid = new Map();
+    const countersOf = new Map();
+    for (const c of meta.counters || []) {
+        if (!countersOf.has(c.pid))
+            countersOf.set(c.pid, []);
+        countersOf.get(c.pid).push(c);
+    }
+    let y = 0;
+    const push = (row) => {
+        row.y = y;
+        y += row.h;
+        rows.push(row);
+        return row;
+    };
+    const seenPids = new Set();
+    const addProcess = (p) => {
+        seenPids.add(p.pid);
+        const threads = p.threads || [];
+        const counters = countersOf.get(p.pid) || [];
+        const pkey = `p:${p.pid}`;
+        const pclosed = collapsed.has(pkey);
+        const nEvents = threads.reduce((s, t) => s + (Number(t.n_events) || 0), 0);
+        const header = push({
+            kind: 'process', h: PROCESS_PX, label: p.name || `pid ${p.pid}`,
+            sub: `${plural(threads.length, 'thread', 'threads')}, ${plural(nEvents, 'event', 'events')}`,
+            pid: p.pid, key: pkey, collapsed: pclosed, depths: 0, shownDepths: 0,
+        });
+        byPid.set(p.pid, header);
+        if (pclosed)
+            return;
+        for (const t of threads) {
+            const depths = Math.max(1, Number(t.depths) || 1);
+            const tkey = `t:${t.track}`;
+            const tclosed = depths > 1 && collapsed.has(tkey);
+            const shown = tclosed ? 1 : depths;
+            byTrack.set(t.track, push({
+                kind: 'thread', h: shown * ROW_PX + THREAD_PAD_PX, label: t.name || `tid ${t.tid}`,
+                sub: plural(Number(t.n_events) || 0, 'event', 'events'),
+                pid: p.pid, track: t.track, key: tkey, collapsed: tclosed,
+                depths, shownDepths: shown,
+            }));
+        }
+        for (const c of counters) {
+            byCounter.set(c.id, push({
+                kind: 'counter', h: COUNTER_PX, label: c.name || `counter ${c.id}`, sub: '',
+                pid: p.pid, counter: c, key: `c:${c.id}`, collapsed: false,
+                depths: 0, shownDepths: 0,
+            }));
+        }
+    };
+    for (const p of meta.processes || [])
+        addProcess(p);
+    // Counters of a pid with no process entry still get a home.
+    for (const pid of countersOf.keys()) {
+        if (!seenPids.has(pid))
+            addProcess({ pid, name: `pid ${pid}`, threads: [] });
+    }
+    return { rows, height: y, byTrack, byCounter, byPid };
+}
+
+// The row at content y (0 = top of the first row), or null.
+export function rowAt(layout, y) {
+    const rows = layout.rows;
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const r = rows[mid];
+        if (y < r.y)
+            hi = mid - 1;
+        else if (y >= r.y + r.h)
+            lo = mid + 1;
+        else
+            return r;
+    }
+    return null;
+}
+
+// The nesting level at content y inside a thread row, or -1 in its gap.
+export function depthAt(row, y) {
+    const d = Math.floor((y - row.y) / ROW_PX);
+    return d >= 0 && d < row.shownDepths ? d : -1;
+}
+
+// Content y of the middle of level depth in row (the last shown level when
+// the row is collapsed below it).
+export function depthMidY(row, depth) {
+    const d = Math.min(Math.max(0, depth), Math.max(0, row.shownDepths - 1));
+    return row.y + d * ROW_PX + ROW_PX / 2;
+}
+
+// Returns a copy of collapsed with key toggled.
+export function toggle(collapsed, key) {
+    const next = new Set(collapsed);
+    if (next.has(key))
+        next.delete(key);
+    else
+        next.add(key);
+    return next;
+}

@@ -1,0 +1,327 @@
+// timeline.js: the canvas timeline of the trace viewer — it owns the
+// viewport, the vertical layout, the tile cache and the redraw loop, and
+// turns input (input.js) into changes of them. The surrounding page
+// (views/trace_viewer.js) owns the toolbar, the details panel, search and
+// the URL, and talks to the timeline through the methods below and the
+// callbacks it passes in.
+//
+// Redraws are driven by requestAnimationFrame and happen only when
+// something changed (the window, a tile arrived, the hover, the size): an
+// idle timeline costs nothing. Canvas sizing and devicePixelRatio are
+// dom.js's job (sizeCanvas, watchDpr).
+//
+// DOM it expects: scroll (a scrolling element), spacer (its only child,
+// sized here to the content height) and canvas (inside spacer, CSS
+// position: sticky; top: 0, so it stays in view while spacer scrolls).
+
+import { sizeCanvas, watchDpr } from '../dom.js';
+import { drawFrame } from '../draw/frame.js';
+import { findDrawn, hitTest } from './hit.js';
+import { attachInput } from './input.js';
+import { computeLayout, depthAt, rowAt, toggle } from './layout.js';
+import { computeTicks } from './ticks.js';
+import { TileCache } from './tile_cache.js';
+import * as V from './viewport.js';
+
+export const GUTTER_PX = 230;
+export const RULER_PX = 26;
+const HOVER_TOL_PX = 3;
+const PREFETCH_SIDE = 1;   // tiles fetched ahead on each side of the window
+
+export class Timeline {
+    // opts: {scroll, spacer, canvas, meta, loadTile(level, index, signal),
+    //   theme, onViewChange(vp), onClick(hit|null), onHover(hit|null, x, y),
+    //   onTileError(err), onFrame({complete, ms}), onKey(key) -> bool,
+    //   rangeMode() -> bool}
+    constructor(opts) {
+        this.o = opts;
+        this.meta = opts.meta;
+        this.span = Math.max(1, Number(opts.meta.span_ps) || 1);
+        this.maxLevel = Math.max(0, Number(opts.meta.max_level) || 0);
+        this.tilePx = Math.max(1, Number(opts.meta.tile_px) || 1024);
+        this.theme = opts.theme;
+        this.collapsed = new Set();
+        this.layout = computeLayout(this.meta, this.collapsed);
+        this.vp = V.fullViewport(this.span, 1000);
+        this.size = { width: 0, height: 0 };
+        this.ctx = null;
+        this.pieces = [];
+        this.hover = null;
+        this.selection = null;
+        this.flows = [];
+        this.range = null;
+        this.raf = 0;
+        this.complete = false;
+        this.destroyed = false;
+        this.cache = new TileCache({
+            load: opts.loadTile,
+            onLoad: () => this.redraw(),
+            onError: (err) => opts.onTileError && opts.onTileError(err),
+        });
+        this.resizeObserver = new ResizeObserver(() => this.resize());
+        this.resizeObserver.observe(opts.scroll);
+        this.stopDpr = watchDpr(() => this.resize(true));
+        this.onScroll = () => this.redraw();
+        opts.scroll.addEventListener('scroll', this.onScroll);
+        this.detachInput = attachInput(opts.canvas, this.inputHandlers(), {
+            rangeMode: opts.rangeMode,
+            widthPx: () => this.vp.widthPx,
+            anchorX: () => (this.pointerX !== undefined ? this.pointerX : GUTTER_PX + this.vp.widthPx / 2),
+        });
+        this.resize();
+    }
+
+    // ---- public ---------------------------------------------------------------
+
+    viewport() {
+        return this.vp;
+    }
+
+    // Shows [startPs, endPs] (clamped into the trace).
+    setWindow(startPs, endPs) {
+        this.apply(V.clampWindow(startPs, endPs, this.span, this.vp.widthPx));
+    }
+
+    // Zooms by factor around the middle of the time area (toolbar buttons).
+    zoomCentre(factor) {
+        this.apply(V.zoomAt(this.vp, factor, this.vp.widthPx / 2, this.span));
+    }
+
+    showAll() {
+        this.apply(V.fullViewport(this.span, this.vp.widthPx));
+    }
+
+    // Brings [t, t + durPs] into view (see viewport.js revealRange).
+    reveal(t, durPs) {
+        this.apply(V.revealRange(this.vp, t, durPs, this.span));
+        this.scrollToTrack(this.selection && this.selection.track);
+    }
+
+    // Zooms so [t, t + durPs] fills most of the window.
+    frame(t, durPs) {
+        const pad = Math.max(durPs * 0.1, V.MIN_WINDOW_PS / 2);
+        this.apply(V.zoomToRange(this.vp, t - pad, t + durPs + pad, this.span));
+    }
+
+    // ev: {id, track, depth, start, dur} or null.
+    setSelection(ev) {
+        this.selection = ev;
+        this.redraw();
+    }
+
+    // flows: [{from, to}] (overlay.js).
+    setFlows(flows) {
+        this.flows = flows;
+        this.redraw();
+    }
+
+    // Event id as drawn now ({track, depth, start, dur, name}) or null.
+    drawnEvent(id) {
+        return findDrawn(this.pieces, id);
+    }
+
+    // Scrolls vertically so the track's row is visible.
+    scrollToTrack(track) {
+        const row = track === undefined || track === null ? null : this.layout.byTrack.get(track);
+        if (!row)
+            return;
+        const s = this.o.scroll;
+        const viewH = this.size.height - RULER_PX;
+        if (row.y < s.scrollTop || row.y + row.h > s.scrollTop + viewH)
+            s.scrollTop = Math.max(0, row.y - viewH / 3);
+    }
+
+    destroy() {
+        this.destroyed = true;
+        this.cache.close();
+        this.detachInput();
+        this.stopDpr();
+        this.resizeObserver.disconnect();
+        this.o.scroll.removeEventListener('scroll', this.onScroll);
+        if (this.raf)
+            cancelAnimationFrame(this.raf);
+    }
+
+    // ---- state changes -----------------------------------------------------------
+
+    apply(vp) {
+        if (V.sameViewport(vp, this.vp))
+            return;
+        this.vp = vp;
+        this.redraw();
+        if (this.o.onViewChange)
+            this.o.onViewChange(vp);
+    }
+
+    resize(force = false) {
+        const s = this.o.scroll;
+        const width = s.clientWidth;
+        const height = s.clientHeight;
+        if (!force && width === this.size.width && height === this.size.height)
+            return;
+        this.size = { width, height };
+        const r = sizeCanvas(this.o.canvas, width, height);
+        this.ctx = r.ctx;
+        this.vp = V.resize(this.vp, Math.max(1, width - GUTTER_PX));
+        this.updateSpacer();
+        this.redraw();
+    }
+
+    updateSpacer() {
+        const h = RULER_PX + this.layout.height + 8;
+        this.o.spacer.style.height = `${Math.max(h, this.size.height)}px`;
+    }
+
+    relayout(collapsed) {
+        this.collapsed = collapsed;
+        this.layout = computeLayout(this.meta, collapsed);
+        this.updateSpacer();
+        this.redraw();
+    }
+
+    redraw() {
+        if (this.raf || this.destroyed)
+            return;
+        this.raf = requestAnimationFrame(() => {
+            this.raf = 0;
+            this.draw();
+        });
+    }
+
+    // ---- one frame -----------------------------------------------------------------
+
+    draw() {
+        if (!this.ctx || this.size.width === 0)
+            return;
+        const t0 = performance.now();
+        const vp = this.vp;
+        const level = V.tileLevel(vp, this.span, this.tilePx, this.maxLevel);
+        const { first, last } = V.tileRange(vp.startPs, vp.endPs, this.span, level);
+        const bounds = (l, i) => V.tileBounds(this.span, l, i);
+        this.pieces = this.cache.cover(level, first, last, bounds);
+
+        const needed = [[0, 0]];
+        for (let i = first; i <= last; i++)
+            needed.push([level, i]);
+        const prefetch = [];
+        const n = 2 ** level;
+        for (let k = 1; k <= PREFETCH_SIDE; k++) {
+            if (first - k >= 0)
+                prefetch.push([level, first - k]);
+            if (last + k < n)
+                prefetch.push([level, last + k]);
+        }
+        if (level > 0) {
+            for (let i = first >> 1; i <= last >> 1; i++)
+                prefetch.push([level - 1, i]);
+        }
+        this.cache.want(needed, prefetch);
+
+        const complete = this.pieces.length === last - first + 1 &&
+            this.pieces.every((p) => p.tile.level === level);
+        drawFrame(this.ctx, {
+            width: this.size.width,
+            height: this.size.height,
+            gutterPx: GUTTER_PX,
+            rulerPx: RULER_PX,
+            scrollY: this.o.scroll.scrollTop,
+            vp,
+            layout: this.layout,
+            pieces: this.pieces,
+            ticks: computeTicks(vp.startPs, vp.endPs, vp.widthPx),
+            theme: this.theme,
+            hover: this.hover && this.hover.kind === 'event' ? this.hover : null,
+            selection: this.selection,
+            flows: this.flows,
+            range: this.range,
+        });
+        this.complete = complete;
+        if (this.o.onFrame)
+            this.o.onFrame({ complete, level, ms: performance.now() - t0 });
+    }
+
+    // ---- input -----------------------------------------------------------------------
+
+    // Where canvas point (x, y) falls: {row, depth, t} or null outside tracks.
+    locate(x, y) {
+        if (y < RULER_PX)
+            return null;
+        const cy = y - RULER_PX + this.o.scroll.scrollTop;
+        const row = rowAt(this.layout, cy);
+        if (!row)
+            return null;
+        const depth = row.kind === 'thread' ? depthAt(row, cy) : -1;
+        return { row, depth, t: V.pxToTime(this.vp, x - GUTTER_PX), inGutter: x < GUTTER_PX };
+    }
+
+    hitAt(x, y) {
+        const at = this.locate(x, y);
+        if (!at || at.inGutter || at.row.kind !== 'thread' || at.depth < 0)
+            return null;
+        const tol = HOVER_TOL_PX * V.psPerPx(this.vp);
+        return hitTest(this.pieces, at.row.track, at.depth, at.t, tol);
+    }
+
+    inputHandlers() {
+        const timeX = (x) => Math.max(0, Math.min(this.vp.widthPx, x - GUTTER_PX));
+        return {
+            onPan: (dx, dy) => {
+                this.apply(V.panByPx(this.vp, dx, this.span));
+                if (dy)
+                    this.o.scroll.scrollTop += dy;
+            },
+            onZoom: (factor, x) => this.apply(V.zoomAt(this.vp, factor, timeX(x), this.span)),
+            onScroll: (dy) => {
+                this.o.scroll.scrollTop += dy;
+            },
+            onRangeDrag: (x0, x1) => {
+                this.range = x0 === null ? null
+                    : { t0: V.pxToTime(this.vp, timeX(x0)), t1: V.pxToTime(this.vp, timeX(x1)) };
+                this.redraw();
+            },
+            onRange: (x0, x1) => {
+                this.range = null;
+                const t0 = V.pxToTime(this.vp, timeX(x0));
+                const t1 = V.pxToTime(this.vp, timeX(x1));
+                if (Math.abs(x1 - x0) >= 3)
+                    this.apply(V.zoomToRange(this.vp, t0, t1, this.span));
+                this.redraw();
+            },
+            onClick: (x, y) => {
+                const at = this.locate(x, y);
+                if (at && at.inGutter) {
+                    if (at.row.kind === 'process' || (at.row.kind === 'thread' && at.row.depths > 1))
+                        this.relayout(toggle(this.collapsed, at.row.key));
+                    return;
+                }
+                if (this.o.onClick)
+                    this.o.onClick(this.hitAt(x, y));
+            },
+            onHover: (x, y) => {
+                this.pointerX = x;
+                const at = this.locate(x, y);
+                this.o.canvas.classList.toggle('tv-gutter-hover', Boolean(at && at.inGutter &&
+                    (at.row.kind === 'process' || at.row.depths > 1)));
+                const hit = this.hitAt(x, y);
+                const same = (a, b) => a === b || (a && b && a.kind === b.kind &&
+                    a.start === b.start && a.track === b.track && a.depth === b.depth);
+                if (!same(hit, this.hover)) {
+                    this.hover = hit;
+                    this.redraw();
+                }
+                if (this.o.onHover)
+                    this.o.onHover(hit, x, y);
+            },
+            onLeave: () => {
+                this.pointerX = undefined;
+                if (this.hover) {
+                    this.hover = null;
+                    this.redraw();
+                }
+                if (this.o.onHover)
+                    this.o.onHover(null, 0, 0);
+            },
+            onKey: (k, e) => (this.o.onKey ? this.o.onKey(k, e) : false),
+        };
+    }
+}

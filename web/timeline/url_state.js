@@ -1,0 +1,76 @@
+// url_state.js: the trace viewer's part of the URL hash (router.js owns
+// the hash; this module only says what goes in it):
+//   start, end  the visible window, integer picoseconds relative to the
+//               trace's t0_ps (exact and short: "12500000")
+//   sel         the id of the selected event (docs/trace_api.md)
+// A copied link therefore reopens the same window with the same event
+// selected. Pure parsing/formatting (tested under node) and a small writer
+// that coalesces the stream of changes during a pan into few replaceState
+// calls (browsers throttle a page that calls it on every frame).
+
+const WRITE_DELAY_MS = 150;
+
+function parseNumber(s) {
+    if (s === undefined || s === null || s === '')
+        return null;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : null;
+}
+
+// {startPs, endPs} from params, or null when absent or not a window.
+export function parseWindow(params) {
+    const s = parseNumber(params.start);
+    const e = parseNumber(params.end);
+    if (s === null || e === null || !(e > s))
+        return null;
+    return { startPs: s, endPs: e };
+}
+
+// The selected event id, or null.
+export function parseSelection(params) {
+    const id = parseNumber(params.sel);
+    return id !== null && id >= 0 && Number.isInteger(id) ? id : null;
+}
+
+// The params for a window and selection (sel null removes it).
+export function formatParams(vp, selId) {
+    return {
+        start: String(Math.round(vp.startPs)),
+        end: String(Math.round(vp.endPs)),
+        sel: selId === null || selId === undefined ? undefined : String(selId),
+    };
+}
+
+// Returns {write(params), flush(), cancel()}: write() remembers the latest
+// params and hands them to setParams after WRITE_DELAY_MS of calm;
+// flush() does it now. Timers come from win (the window) so tests can pass
+// a fake.
+export function urlWriter(setParams, win = globalThis) {
+    let pending = null;
+    let timer = 0;
+    const flush = () => {
+        if (timer)
+            win.clearTimeout(timer);
+        timer = 0;
+        if (pending) {
+            const p = pending;
+            pending = null;
+            setParams(p);
+        }
+    };
+    return {
+        write(params) {
+            pending = params;
+            if (timer)
+                win.clearTimeout(timer);
+            timer = win.setTimeout(flush, WRITE_DELAY_MS);
+        },
+        flush,
+        cancel() {
+            if (timer)
+                win.clearTimeout(timer);
+            timer = 0;
+            pending = null;
+        },
+    };
+}

@@ -1,0 +1,409 @@
+// trace_viewer.js: the trace viewer page (tools trace_viewer and
+// trace_viewer@). It asks api/trace/meta for the track list, builds the
+// toolbar, the canvas timeline (timeline/timeline.js) and the details
+// panel, and keeps the window and the selected event in the URL hash
+// (timeline/url_state.js) so a copied link reopens exactly this view.
+//
+// Data arrives in tiles (docs/trace_api.md); event details and search
+// results are fetched only when asked for. Every failure is said in words
+// on the page.
+
+import * as api from '../api.js';
+import { h, clear } from '../dom.js';
+import { formatCount, formatDurationPs } from '../format.js';
+import { showError, showMessage, showProgress } from '../status.js';
+import { renderBox, renderDetails, tooltipText, trackNames } from '../timeline/details.js';
+import { TraceSearch } from '../timeline/search.js';
+import { decodeTile } from '../timeline/tile_data.js';
+import { Timeline } from '../timeline/timeline.js';
+import { formatParams, parseSelection, parseWindow, urlWriter } from '../timeline/url_state.js';
+
+const STYLESHEET = 'views/trace_viewer.css';
+const BUTTON_ZOOM = 2;
+const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
+    'Shift+wheel: scroll tracks · click: details · F: zoom to selection · Esc: clear';
+
+let current = null;  // the mounted instance
+
+// The stylesheet of this view, added to the page once.
+function ensureStylesheet() {
+    if (document.querySelector(`link[data-view="trace_viewer"]`))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET, 'data-view': 'trace_viewer' }));
+}
+
+// Colours and fonts for the canvas, read from the page's CSS so light and
+// dark themes both work.
+function readTheme(el, canvas) {
+    const cs = getComputedStyle(el);
+    const v = (name, fallback) => (cs.getPropertyValue(name).trim() || fallback);
+    const family = cs.fontFamily || 'sans-serif';
+    const font = `12px ${family}`;
+    const ctx = canvas.getContext('2d');
+    ctx.font = font;
+    const sample = 'abcdefghijklmnopqrstuvwxyz_ABCDEF0123456789.:/';
+    const charPx = (ctx.measureText(sample).width / sample.length) * 1.05;
+    return {
+        bg: v('--bg', '#fff'),
+        fg: v('--fg', '#1b1f24'),
+        muted: v('--fg-muted', '#57606a'),
+        border: v('--border', '#d0d7de'),
+        grid: v('--tv-grid', 'rgba(128,128,128,0.18)'),
+        separator: v('--tv-separator', 'rgba(128,128,128,0.22)'),
+        gutterBg: v('--bg-soft', '#f4f6f8'),
+        processBg: v('--tv-process-bg', 'rgba(31,78,121,0.10)'),
+        rulerBg: v('--bg-soft', '#f4f6f8'),
+        rulerFg: v('--fg-muted', '#57606a'),
+        accent: v('--accent', '#0b63c5'),
+        hover: v('--tv-hover', 'rgba(0,0,0,0.55)'),
+        selected: v('--tv-selected', '#d1242f'),
+        flow: v('--tv-flow', '#d1242f'),
+        range: v('--tv-range', 'rgba(11,99,197,0.15)'),
+        counterFill: v('--tv-counter-fill', 'rgba(11,99,197,0.25)'),
+        counterLine: v('--tv-counter-line', '#0b63c5'),
+        labelFg: '#1b1f24',
+        font,
+        boldFont: `600 ${font}`,
+        labelFont: `11px ${family}`,
+        charPx: charPx * (11 / 12),
+    };
+}
+
+function buildDom(el) {
+    const ui = {};
+    ui.search = h('input', { type: 'search', class: 'tv-search', placeholder: 'Search all event names',
+                             'aria-label': 'Search event names in the whole trace', autocomplete: 'off' });
+    ui.searchInfo = h('span', { class: 'tv-search-info', 'aria-live': 'polite' });
+    ui.prev = h('button', { type: 'button', title: 'Previous match (Shift+Enter)', text: '◀' });
+    ui.next = h('button', { type: 'button', title: 'Next match (Enter)', text: '▶' });
+    ui.zoomIn = h('button', { type: 'button', title: 'Zoom in (W)', text: '+' });
+    ui.zoomOut = h('button', { type: 'button', title: 'Zoom out (S)', text: '−' });
+    ui.all = h('button', { type: 'button', title: 'Show the whole trace', text: 'All' });
+    ui.rangeBtn = h('button', { type: 'button', 'aria-pressed': 'false',
+                                title: 'Drag to zoom to a range (or hold Shift while dragging)',
+                                text: 'Range zoom' });
+    ui.window = h('span', { class: 'tv-window', 'aria-live': 'off' });
+    ui.status = h('span', { class: 'tv-status', role: 'status' });
+    ui.form = h('form', { class: 'tv-search-form', role: 'search' },
+        ui.search, ui.prev, ui.next, ui.searchInfo);
+    ui.canvas = h('canvas', { class: 'tv-canvas', role: 'img',
+                              'aria-label': 'Trace timeline; details of a clicked event appear in the side panel' });
+    ui.spacer = h('div', { class: 'tv-spacer' }, ui.canvas);
+    ui.scroll = h('div', { class: 'tv-scroll' }, ui.spacer);
+    ui.details = h('aside', { class: 'tv-details', 'aria-label': 'Selected event', hidden: true });
+    ui.tooltip = h('div', { class: 'tv-tooltip', role: 'tooltip', hidden: true });
+    ui.root = h('div', { class: 'tv', 'data-complete': 'false' },
+        h('div', { class: 'tv-toolbar' },
+            ui.form,
+            h('span', { class: 'tv-zoom' }, ui.zoomOut, ui.zoomIn, ui.all, ui.rangeBtn),
+            ui.window, ui.status),
+        h('div', { class: 'tv-main' }, ui.scroll, ui.details, ui.tooltip),
+        h('p', { class: 'tv-help hint', text: HELP }));
+    clear(el);
+    el.append(ui.root);
+    return ui;
+}
+
+class TraceView {
+    constructor(el, state) {
+        this.el = el;
+        this.state = state;
+        this.controller = new AbortController();
+        this.signal = this.controller.signal;
+        this.selId = null;
+        this.rangeMode = false;
+        this.url = urlWriter((p) => state.setParams(p));
+        this.tileErrors = 0;
+    }
+
+    async start() {
+        const { run, host } = this.state;
+        showProgress(this.el, 'Loading the trace…');
+        let meta;
+        try {
+            meta = await api.traceMeta(run, host, { signal: this.signal });
+        } catch (e) {
+            if (api.isAbort(e) || this.signal.aborted)
+                return;
+            showError(this.el, e, { retry: () => this.start() });
+            return;
+        }
+        if (this.signal.aborted)
+            return;
+        const nTracks = (meta.processes || []).reduce((s, p) => s + (p.threads || []).length, 0);
+        if (nTracks === 0 && (meta.counters || []).length === 0) {
+            showMessage(this.el, 'This profile has no trace events.',
+                        'Nothing was recorded on any host thread or device stream ' +
+                        '(the profiler may have been stopped before the first step).');
+            return;
+        }
+        this.meta = meta;
+        this.names = trackNames(meta);
+        this.mountTimeline();
+        this.applyParams(this.state.params, true);
+    }
+
+    mountTimeline() {
+        ensureStylesheet();
+        const ui = buildDom(this.el);
+        this.ui = ui;
+        const { run, host } = this.state;
+        this.timeline = new Timeline({
+            scroll: ui.scroll,
+            spacer: ui.spacer,
+            canvas: ui.canvas,
+            meta: this.meta,
+            theme: readTheme(ui.root, ui.canvas),
+            loadTile: async (level, index, signal) =>
+                decodeTile(await api.traceTile(run, host, level, index, { signal })),
+            onViewChange: (vp) => this.viewChanged(vp),
+            onClick: (hit) => this.clicked(hit),
+            onHover: (hit, x, y) => this.hovered(hit, x, y),
+            onTileError: (err) => this.tileFailed(err),
+            onFrame: (f) => this.framed(f),
+            onKey: (k) => this.key(k),
+            rangeMode: () => this.rangeMode,
+        });
+        this.search = new TraceSearch({
+            search: (q, offset, limit) => api.traceSearch(run, host, q, offset, limit,
+                                                          { signal: this.signal }),
+            onResult: (r) => this.select(r.id, { start: r.start_ps, dur: r.dur_ps, track: r.track,
+                                                 reveal: true }),
+            onInfo: (text) => { ui.searchInfo.textContent = text; },
+            onError: (e) => this.say(`Search failed: ${e.message}`),
+        });
+        ui.form.addEventListener('submit', (e) => {
+            e.preventDefault();
+            this.search.run(ui.search.value, 1);
+        });
+        ui.search.addEventListener('keydown', (e) => {
+            if (e.key === 'Enter' && e.shiftKey) {
+                e.preventDefault();
+                this.search.run(ui.search.value, -1);
+            } else if (e.key === 'Escape') {
+                ui.search.blur();
+            }
+        });
+        ui.next.addEventListener('click', () => this.search.run(ui.search.value, 1));
+        ui.prev.addEventListener('click', () => this.search.run(ui.search.value, -1));
+        ui.zoomIn.addEventListener('click', () => this.timeline.zoomCentre(BUTTON_ZOOM));
+        ui.zoomOut.addEventListener('click', () => this.timeline.zoomCentre(1 / BUTTON_ZOOM));
+        ui.all.addEventListener('click', () => this.timeline.showAll());
+        ui.rangeBtn.addEventListener('click', () => {
+            this.rangeMode = !this.rangeMode;
+            ui.rangeBtn.setAttribute('aria-pressed', String(this.rangeMode));
+        });
+        this.showWindow(this.timeline.viewport());
+    }
+
+    // Applies start/end/sel from the URL (on mount, and on Back/Forward).
+    applyParams(params, first) {
+        const win = parseWindow(params);
+        if (win)
+            this.timeline.setWindow(win.startPs, win.endPs);
+        const sel = parseSelection(params);
+        if (sel !== this.selId) {
+            if (sel === null)
+                this.clearSelection();
+            else
+                this.select(sel, { reveal: first && !win, fromUrl: true });
+        }
+    }
+
+    update(state) {
+        this.state = state;
+        if (this.timeline)
+            this.applyParams(state.params, false);
+    }
+
+    // ---- reactions -------------------------------------------------------------
+
+    viewChanged(vp) {
+        this.showWindow(vp);
+        this.url.write(formatParams(vp, this.selId));
+    }
+
+    showWindow(vp) {
+        const text = `Window ${formatDurationPs(vp.endPs - vp.startPs)} of ` +
+            `${formatDurationPs(Number(this.meta.span_ps) || 0)} · ` +
+            `${formatCount(Number(this.meta.n_events) || 0)} events`;
+        if (this.ui.window.textContent !== text)
+            this.ui.window.textContent = text;
+    }
+
+    framed(f) {
+        const v = f.complete ? 'true' : 'false';
+        if (this.ui.root.dataset.complete !== v)
+            this.ui.root.dataset.complete = v;
+        if (f.complete && !this.firstComplete) {
+            this.firstComplete = true;
+            performance.mark('pv-trace-first-complete-frame');
+        }
+    }
+
+    tileFailed(err) {
+        this.tileErrors += 1;
+        this.say(`${this.tileErrors} tile request(s) failed; coarser data is shown there. ` +
+                 `Last error: ${err.message}`);
+    }
+
+    say(text) {
+        this.ui.status.textContent = text;
+    }
+
+    hovered(hit, x, y) {
+        const tip = this.ui.tooltip;
+        if (!hit) {
+            tip.hidden = true;
+            return;
+        }
+        tip.textContent = tooltipText(hit);
+        tip.hidden = false;
+        const maxX = this.ui.scroll.clientWidth - tip.offsetWidth - 4;
+        tip.style.left = `${Math.max(0, Math.min(maxX, x + 14))}px`;
+        tip.style.top = `${y + 16}px`;
+    }
+
+    clicked(hit) {
+        if (!hit) {
+            this.clearSelection();
+            return;
+        }
+        if (hit.kind === 'box') {
+            this.showBox(hit);
+            return;
+        }
+        this.select(hit.id, { start: hit.start, dur: hit.dur, track: hit.track, depth: hit.depth });
+    }
+
+    key(k) {
+        if (k === 'f' && this.selection) {
+            this.timeline.frame(this.selection.start, this.selection.dur);
+            return true;
+        }
+        if (k === 'Escape') {
+            this.clearSelection();
+            return true;
+        }
+        if (k === '/') {
+            this.ui.search.focus();
+            return true;
+        }
+        return false;
+    }
+
+    // ---- selection -------------------------------------------------------------
+
+    // Selects event id. known: what the caller already knows of it ({start,
+    // dur, track, depth}) so the outline shows before the details arrive;
+    // reveal: bring it into view.
+    async select(id, known = {}) {
+        this.selId = id;
+        this.url.write(formatParams(this.timeline.viewport(), id));
+        if (known.start !== undefined) {
+            this.selection = { id, track: known.track, depth: known.depth ?? 0,
+                               start: Number(known.start), dur: Number(known.dur) || 0 };
+            this.timeline.setSelection(this.selection);
+            if (known.reveal)
+                this.timeline.reveal(this.selection.start, this.selection.dur);
+        }
+        this.timeline.setFlows([]);
+        if (this.detailsCtl)
+            this.detailsCtl.abort();
+        const ctl = new AbortController();
+        this.detailsCtl = ctl;
+        this.showPanelMessage('Loading event details…');
+        let d;
+        try {
+            d = await api.traceEvent(this.state.run, this.state.host, id, { signal: ctl.signal });
+        } catch (e) {
+            if (api.isAbort(e) || ctl.signal.aborted)
+                return;
+            this.showPanelMessage(`Could not load event ${id}: ${e.message}`);
+            return;
+        }
+        if (ctl.signal.aborted || this.selId !== id)
+            return;
+        this.selection = { id, track: d.track, depth: Number(d.depth) || 0,
+                           start: Number(d.start_ps), dur: Number(d.dur_ps) || 0 };
+        this.timeline.setSelection(this.selection);
+        if (known.reveal && known.start === undefined)
+            this.timeline.reveal(this.selection.start, this.selection.dur);
+        this.timeline.setFlows(this.flowArrows(d));
+        this.ui.details.hidden = false;
+        renderDetails(this.ui.details, d, this.names, {
+            onJump: (f) => this.select(f.id, { start: f.start_ps, dur: f.dur_ps, track: f.track,
+                                               reveal: true }),
+            onClose: () => this.clearSelection(),
+            onFrame: () => this.timeline.frame(this.selection.start, this.selection.dur),
+        });
+    }
+
+    flowArrows(d) {
+        const self = this.selection;
+        return (d.flows || []).map((f) => {
+            const drawn = this.timeline.drawnEvent(f.id);
+            const other = { track: f.track, depth: drawn ? drawn.depth : 0,
+                            start: Number(f.start_ps), dur: Number(f.dur_ps) || 0 };
+            return f.direction === 'in' ? { from: other, to: self } : { from: self, to: other };
+        });
+    }
+
+    showBox(hit) {
+        this.clearSelection();
+        this.ui.details.hidden = false;
+        renderBox(this.ui.details, hit, this.names, {
+            onClose: () => this.clearSelection(),
+            onZoom: () => this.timeline.frame(hit.start, hit.end - hit.start),
+        });
+    }
+
+    showPanelMessage(text) {
+        this.ui.details.hidden = false;
+        clear(this.ui.details);
+        this.ui.details.append(h('p', { class: 'hint', text }));
+    }
+
+    clearSelection() {
+        if (this.detailsCtl)
+            this.detailsCtl.abort();
+        const had = this.selId !== null;
+        this.selId = null;
+        this.selection = null;
+        this.timeline.setSelection(null);
+        this.timeline.setFlows([]);
+        this.ui.details.hidden = true;
+        clear(this.ui.details);
+        if (had)
+            this.url.write(formatParams(this.timeline.viewport(), null));
+    }
+
+    destroy() {
+        this.controller.abort();
+        if (this.detailsCtl)
+            this.detailsCtl.abort();
+        // Not flush(): the URL may already belong to the next view.
+        this.url.cancel();
+        if (this.timeline)
+            this.timeline.destroy();
+    }
+}
+
+export async function mount(el, state) {
+    unmount();
+    const view = new TraceView(el, state);
+    current = view;
+    await view.start();
+}
+
+export function update(state) {
+    if (current)
+        current.update(state);
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.destroy();
+    current = null;
+}
