@@ -7,6 +7,7 @@
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
+#include "http/target.h"
 #include "http/tool_table.h"
 #include "util/mem.h"
 
@@ -19,76 +20,6 @@
 #include <unistd.h>
 
 #define MAX_LEGACY_BYTES ((size_t)1 << 30)
-
-typedef struct target {
-    pv_index *ix;          /* held snapshot; release with release_target */
-    const pv_run *run;
-    const pv_host *host;
-    const char *tool;      /* NULL when the route takes none */
-} target;
-
-static void release_target(pv_request *rq, target *t)
-{
-    if (t->ix != NULL)
-        pv_index_store_release(rq->app->index, t->ix);
-    t->ix = NULL;
-}
-
-/* Resolves ?run=&host=(&tag=). On failure fills rs, releases, returns -1.
- * Run, host and tool are looked up by exact name in the index, so no
- * parameter ever becomes part of a file path. */
-static int resolve(pv_request *rq, pv_response *rs, bool need_tool, target *t)
-{
-    bool bad = false;
-    const char *run = pv_http_param(rq, "run", &bad);
-    const char *host = pv_http_param(rq, "host", &bad);
-    const char *tool = pv_http_param(rq, "tag", &bad);
-    if (tool == NULL && !bad)
-        tool = pv_http_param(rq, "tool", &bad);
-    if (bad) {
-        pv_respond_error(rs, 400, "bad parameter",
-                         "run, host and tag must be UTF-8 text without NUL bytes");
-        return -1;
-    }
-    if (run == NULL || (need_tool && tool == NULL)) {
-        pv_respond_error(rs, 400, "missing parameter",
-                         need_tool ? "run and tag are required" : "run is required");
-        return -1;
-    }
-    t->ix = pv_index_store_acquire(rq->app->index);
-    t->tool = tool;
-    char detail[1200];
-    t->run = pv_index_run_find(t->ix, run);
-    if (t->run == NULL) {
-        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", run);
-        pv_respond_error(rs, 404, "unknown run", detail);
-        release_target(rq, t);
-        return -1;
-    }
-    if (host == NULL && t->run->n_hosts == 1) {
-        t->host = &t->run->hosts[0];
-    } else if (host == NULL) {
-        pv_respond_error(rs, 400, "missing parameter", "host is required: this run has several");
-        release_target(rq, t);
-        return -1;
-    } else {
-        t->host = pv_run_host_find(t->run, host);
-    }
-    if (t->host == NULL) {
-        snprintf(detail, sizeof detail, "run \"%.500s\" has no host named \"%.500s\"", run, host);
-        pv_respond_error(rs, 404, "unknown host", detail);
-        release_target(rq, t);
-        return -1;
-    }
-    if (need_tool && !pv_host_has_tool(t->host, tool)) {
-        snprintf(detail, sizeof detail, "host \"%.400s\" of run \"%.400s\" has no tool \"%.200s\"",
-                 t->host->name, run, tool);
-        pv_respond_error(rs, 404, "unknown tool", detail);
-        release_target(rq, t);
-        return -1;
-    }
-    return 0;
-}
 
 static int read_whole(const char *path, char **out, size_t *len, pv_error *err)
 {
@@ -202,8 +133,8 @@ static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file
 
 void pv_serve_data(pv_request *rq, pv_response *rs)
 {
-    target t = {0};
-    if (resolve(rq, rs, true, &t) != 0)
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, true, &t) != 0)
         return;
     const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
     pv_model_tool_fn fn = pv_tool_table_find(t.tool);
@@ -217,36 +148,36 @@ void pv_serve_data(pv_request *rq, pv_response *rs)
                  PV_VERSION);
         pv_respond_error(rs, 501, "not implemented", detail);
     }
-    release_target(rq, &t);
+    pv_http_target_release(rq, &t);
 }
 
 void pv_serve_data_csv(pv_request *rq, pv_response *rs)
 {
-    target t = {0};
-    if (resolve(rq, rs, true, &t) != 0)
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, true, &t) != 0)
         return;
     char detail[600];
     snprintf(detail, sizeof detail, "CSV export of %s is not built yet", t.tool);
     pv_respond_error(rs, 501, "not implemented", detail);
-    release_target(rq, &t);
+    pv_http_target_release(rq, &t);
 }
 
 void pv_serve_api_load(pv_request *rq, pv_response *rs)
 {
-    target t = {0};
-    if (resolve(rq, rs, false, &t) != 0)
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, false, &t) != 0)
         return;
     const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
     if (xplane == NULL) {
         /* Legacy files are read per request; there is nothing to load. */
         pv_respond_json(rs, 200, json_pack("{s:s}", "state", "ready"));
-        release_target(rq, &t);
+        pv_http_target_release(rq, &t);
         return;
     }
     pv_source src = source_of(xplane);
     pv_load_status st;
     pv_model_store_poll(rq->app->models, &src, &st);
-    release_target(rq, &t);
+    pv_http_target_release(rq, &t);
     if (st.state == PV_LOAD_FAILED) {
         pv_respond_pv_error(rs, &st.err);
         return;

@@ -1,0 +1,25 @@
+/* target: the run and host (and tool) a request names, looked up in the
+ * index by exact name (so no parameter ever becomes part of a file path),
+ * shared by /data and the api/ routes. A resolved target holds an index
+ * snapshot until released; its pointers are valid until then. */
+#ifndef PV_HTTP_TARGET_H
+#define PV_HTTP_TARGET_H
+
+#include "http/http.h"
+
+#include <stdbool.h>
+
+typedef struct pv_http_target {
+    pv_index *ix;          /* held snapshot; release with pv_http_target_release */
+    const pv_run *run;
+    const pv_host *host;
+    const char *tool;      /* tag= (or tool=); NULL when absent */
+} pv_http_target;
+
+/* Resolves ?run=&host=(&tag=). host may be left out when the run has one.
+ * Returns 0, or -1 with rs filled (400/404) and nothing held. */
+int pv_http_target_resolve(pv_request *rq, pv_response *rs, bool need_tool, pv_http_target *t);
+/* Releases the snapshot. A zeroed or already released target is fine. */
+void pv_http_target_release(pv_request *rq, pv_http_target *t);
+
+#endif
