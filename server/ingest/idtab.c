@@ -70,7 +70,8 @@ void pv_idtab_seal(pv_idtab *t)
         else
             t->entries[n_sparse++] = t->entries[i];
     }
-    qsort(t->entries, n_sparse, sizeof *t->entries, entry_cmp);
+    if (n_sparse > 1)
+        qsort(t->entries, n_sparse, sizeof *t->entries, entry_cmp);
     /* keep the last put of each id */
     free(t->sparse);
     t->sparse = pv_xmalloc((n_sparse ? n_sparse : 1) * sizeof *t->sparse);

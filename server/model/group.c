@@ -74,7 +74,8 @@ static int keyed_cmp(const void *a, const void *b)
  * same key, skipping keys with too many on both sides. */
 static void match_keys(graph *g)
 {
-    qsort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
+    if (g->n_keys > 1)
+        qsort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
     size_t i = 0;
     while (i < g->n_keys) {
         size_t j = i, mid = i;
@@ -243,7 +244,8 @@ static void compute_groups(pv_model *m, pv__model_store *s, const uint64_t *pare
         root r = {level, m->ev_start_ps[e], e};
         PV__PUSH(roots, n_roots, cap_roots, r);
     }
-    qsort(roots, n_roots, sizeof *roots, root_cmp);
+    if (n_roots > 1)
+        qsort(roots, n_roots, sizeof *roots, root_cmp);
 
     size_t cap_groups = 0;
     uint64_t *queue = fill;   /* reused: each event is queued at most once */
@@ -351,7 +353,8 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
         table_from_file(m, group, &groups, &n_groups);
     else if (parent != NULL && !loop_ops_present(m, s))
         compute_groups(m, s, parent, group, &groups, &n_groups);
-    qsort(groups, n_groups, sizeof *groups, group_cmp);
+    if (n_groups > 1)
+        qsort(groups, n_groups, sizeof *groups, group_cmp);
     pv__store_keep(s, groups);
     m->groups = groups;
     m->n_groups = (uint32_t)n_groups;
