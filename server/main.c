@@ -5,6 +5,7 @@
  * rescan period, rescanning each time the wait times out. So the index
  * needs no watcher thread, and a signal stops the server between scans. */
 #include "cache/disk.h"
+#include "http/tool_trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
@@ -197,13 +198,15 @@ int main(int argc, char **argv)
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
     pv_disk_cache_init(&disk, pv_cfg.cache_dir);
+    /* Trace indexes (tile pyramids) get a quarter of the model budget on top of it. */
     pv_app app = {.index = &index, .models = pv_model_store_new(pv_cfg.memory_budget),
-                  .disk = &disk};
+                  .disk = &disk, .traces = pv_trace_cache_new(pv_cfg.memory_budget / 4)};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
         pv_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "profview: %s\n", msg);
+        pv_trace_cache_free(app.traces);
         pv_model_store_free(app.models);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
@@ -239,6 +242,7 @@ int main(int argc, char **argv)
     }
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
+    pv_trace_cache_free(app.traces);
     pv_model_store_free(app.models);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);

@@ -21,12 +21,14 @@
 struct MHD_Connection;
 struct pv_model_store;
 struct pv_disk_cache;
+struct pv_trace_cache;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
     pv_index_store *index;
     struct pv_model_store *models;
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
+    struct pv_trace_cache *traces; /* trace viewer indexes; NULL = build per request */
 } pv_app;
 
 typedef struct pv_request {
@@ -106,6 +108,11 @@ void pv_serve_data_csv(pv_request *rq, pv_response *rs);
 void pv_serve_healthz(pv_request *rq, pv_response *rs);
 void pv_serve_api_index(pv_request *rq, pv_response *rs);
 void pv_serve_api_load(pv_request *rq, pv_response *rs);
+/* Trace viewer (api_trace.c, docs/trace_api.md). */
+void pv_serve_trace_meta(pv_request *rq, pv_response *rs);
+void pv_serve_trace_tile(pv_request *rq, pv_response *rs);
+void pv_serve_trace_event(pv_request *rq, pv_response *rs);
+void pv_serve_trace_search(pv_request *rq, pv_response *rs);
 /* Embedded frontend files; 404 JSON when path names none. */
 void pv_serve_static(pv_request *rq, pv_response *rs);
 

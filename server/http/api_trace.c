@@ -1,0 +1,227 @@
+/* api_trace: the trace viewer's own routes (docs/trace_api.md):
+ * api/trace/meta, api/trace/tile, api/trace/event, api/trace/search.
+ * Each resolves run/host, holds the host's model and its trace index for
+ * the request, runs one trace tool and serialises the result. */
+#include "cache/store.h"
+#include "http/http.h"
+#include "http/target.h"
+#include "http/tool_trace_cache.h"
+#include "tools/trace_event.h"
+#include "tools/trace_meta.h"
+#include "tools/trace_tiles.h"
+#include "util/hash.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TILE_MAX_BYTES ((size_t)1 << 30)
+
+typedef struct trace_req {
+    pv_request *rq;
+    pv_response *rs;
+    const pv_model *m;
+    const pv_trace_index *ix;
+    const pv_host_file *xplane;
+} trace_req;
+
+typedef void (*trace_fn)(trace_req *tr);
+
+/* Reads an unsigned decimal parameter; absent gives def. Returns -1 with
+ * a 400 answer when it is malformed or above max. */
+static int uint_param(pv_request *rq, pv_response *rs, const char *name, uint64_t def,
+                      uint64_t max, uint64_t *out)
+{
+    bool bad = false;
+    const char *v = pv_http_param(rq, name, &bad);
+    char detail[200];
+    if (v == NULL && !bad) {
+        *out = def;
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = bad || v[0] < '0' || v[0] > '9' ? 0 : strtoull(v, &end, 10);
+    if (bad || end == NULL || *end != 0 || errno != 0 || x > max) {
+        snprintf(detail, sizeof detail, "%s must be a whole number from 0 to %llu", name,
+                 (unsigned long long)max);
+        pv_respond_error(rs, 400, "bad parameter", detail);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Resolves the target, holds its model and trace index, runs fn. */
+static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
+{
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, false, &t) != 0)
+        return;
+    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
+    if (xplane == NULL) {
+        pv_respond_error(rs, 404, "no trace",
+                         "this host has no .xplane.pb file; legacy trace files are served "
+                         "through /data?tag=trace_viewer");
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    pv_source src = {xplane->path, xplane->size_bytes, xplane->mtime_ns};
+    const pv_model *m;
+    pv_model_entry *entry;
+    pv_error err = {0};
+    if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    const pv_trace_index *ix;
+    pv_trace_hold *hold;
+    if (pv_trace_cache_get(rq->app->traces, &src, m, &ix, &hold, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+    } else {
+        trace_req tr = {rq, rs, m, ix, xplane};
+        fn(&tr);
+        pv_trace_cache_put(rq->app->traces, hold);
+    }
+    pv_model_store_put(rq->app->models, entry);
+    pv_http_target_release(rq, &t);
+}
+
+/* ---- meta --------------------------------------------------------------------- */
+
+static void do_meta(trace_req *tr)
+{
+    pv_trace_meta meta;
+    pv_error err = {0};
+    if (pv_tool_trace_meta(tr->m, &tr->rq->arena, &meta, &err) != 0) {
+        pv_respond_pv_error(tr->rs, &err);
+        return;
+    }
+    json_t *j = pv_trace_meta_to_json(tr->m, tr->ix, &meta);
+    if (j == NULL) {
+        pv_respond_error(tr->rs, 500, "internal error", "the track list could not be serialised");
+        return;
+    }
+    /* Lets the client tell tiles of a changed file apart (&v= on tile URLs). */
+    uint64_t h = pv_hash_bytes(PV_HASH_SEED, tr->xplane->path, strlen(tr->xplane->path));
+    h = pv_hash_bytes(h, &tr->xplane->size_bytes, sizeof tr->xplane->size_bytes);
+    h = pv_hash_bytes(h, &tr->xplane->mtime_ns, sizeof tr->xplane->mtime_ns);
+    char id[20];
+    snprintf(id, sizeof id, "%016llx", (unsigned long long)h);
+    json_object_set_new(j, "source_id", json_string(id));
+    pv_respond_json(tr->rs, 200, j);
+}
+
+void pv_serve_trace_meta(pv_request *rq, pv_response *rs)
+{
+    with_trace(rq, rs, do_meta);
+}
+
+/* ---- tile ---------------------------------------------------------------------- */
+
+static void do_tile(trace_req *tr)
+{
+    uint64_t level, index;
+    if (uint_param(tr->rq, tr->rs, "level", 0, tr->ix->geom.max_level, &level) != 0)
+        return;
+    if (uint_param(tr->rq, tr->rs, "index", 0, (1ull << level) - 1, &index) != 0)
+        return;
+    pv_trace_tile_query q = {(uint32_t)level, index};
+    pv_trace_tile tile;
+    pv_error err = {0};
+    if (pv_tool_trace_tile(tr->m, tr->ix->pyramid, &q, &tr->rq->arena, &tile, &err) != 0) {
+        pv_respond_pv_error(tr->rs, &err);
+        return;
+    }
+    pv_buf counters, body;
+    pv_buf_init(&counters, TILE_MAX_BYTES);
+    pv_buf_init(&body, TILE_MAX_BYTES);
+    int rc = pv_trace_counters_tile_json(tr->ix, q.level, tile.start_ps, tile.end_ps, &counters);
+    if (rc == 0)
+        rc = pv_trace_tile_write_json(tr->m, &tr->ix->geom, &tile, counters.data, &tr->rq->arena,
+                                      &body);
+    pv_buf_fini(&counters);
+    if (rc != 0) {
+        pv_buf_fini(&body);
+        pv_respond_error(tr->rs, 413, "too big", "the tile is larger than 1 GiB");
+        return;
+    }
+    tr->rs->status = 200;
+    tr->rs->content_type = "application/json";
+    tr->rs->body = pv_buf_take(&body, &tr->rs->len);
+    tr->rs->cache_control = "public, max-age=31536000, immutable";
+}
+
+void pv_serve_trace_tile(pv_request *rq, pv_response *rs)
+{
+    with_trace(rq, rs, do_tile);
+}
+
+/* ---- event --------------------------------------------------------------------- */
+
+static void do_event(trace_req *tr)
+{
+    uint64_t id;
+    if (uint_param(tr->rq, tr->rs, "id", UINT64_MAX, UINT64_MAX - 1, &id) != 0)
+        return;
+    if (id == UINT64_MAX) {
+        pv_respond_error(tr->rs, 400, "missing parameter", "id is required");
+        return;
+    }
+    pv_trace_event_query q = {id};
+    pv_trace_event ev;
+    pv_error err = {0};
+    if (pv_tool_trace_event(tr->m, tr->ix, &q, &tr->rq->arena, &ev, &err) != 0) {
+        pv_respond_pv_error(tr->rs, &err);
+        return;
+    }
+    json_t *j = pv_trace_event_to_json(tr->m, tr->ix, &ev);
+    if (j == NULL) {
+        pv_respond_error(tr->rs, 500, "internal error", "the event could not be serialised");
+        return;
+    }
+    tr->rs->cache_control = "public, max-age=31536000, immutable";
+    pv_respond_json(tr->rs, 200, j);
+}
+
+void pv_serve_trace_event(pv_request *rq, pv_response *rs)
+{
+    with_trace(rq, rs, do_event);
+}
+
+/* ---- search -------------------------------------------------------------------- */
+
+static void do_search(trace_req *tr)
+{
+    bool bad = false;
+    const char *text = pv_http_param(tr->rq, "q", &bad);
+    if (bad || text == NULL || text[0] == 0) {
+        pv_respond_error(tr->rs, 400, bad ? "bad parameter" : "missing parameter",
+                         "q must be non-empty UTF-8 text");
+        return;
+    }
+    uint64_t offset, limit;
+    if (uint_param(tr->rq, tr->rs, "offset", 0, UINT64_MAX - 1, &offset) != 0 ||
+        uint_param(tr->rq, tr->rs, "limit", 100, PV_TRACE_SEARCH_MAX_LIMIT, &limit) != 0)
+        return;
+    pv_trace_search_query q = {text, offset, (uint32_t)limit};
+    pv_trace_search r;
+    pv_error err = {0};
+    if (pv_tool_trace_search(tr->m, &q, &tr->rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(tr->rs, &err);
+        return;
+    }
+    json_t *j = pv_trace_search_to_json(tr->m, tr->ix, &r);
+    if (j == NULL) {
+        pv_respond_error(tr->rs, 500, "internal error", "the results could not be serialised");
+        return;
+    }
+    pv_respond_json(tr->rs, 200, j);
+}
+
+void pv_serve_trace_search(pv_request *rq, pv_response *rs)
+{
+    with_trace(rq, rs, do_search);
+}
