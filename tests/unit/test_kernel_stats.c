@@ -1,0 +1,197 @@
+/* Tests of tools/kernel_stats on the hand-built profile of gpu_fixture.h;
+ * every expected row was worked out by hand from the table there. */
+#include "gpu_fixture.h"
+#include "testutil.h"
+#include "tools/kernel_stats.h"
+
+#include <string.h>
+
+static pv_kernel_stats_result run(const pv_model *m, pv_arena *a, size_t max_rows)
+{
+    pv_kernel_stats_query q = {max_rows};
+    pv_kernel_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_kernel_stats(m, &q, a, &r, &err), 0);
+    return r;
+}
+
+START_TEST(test_pv_tool_kernel_stats_rows)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    ck_assert_uint_eq(r.n_gpu_planes, 1);
+    ck_assert_uint_eq(r.n_kernel_events, 9);   /* e1-e4, e7-e11 */
+    ck_assert_uint_eq(r.n_rows, 7);
+    ck_assert_uint_eq(r.n_rows_total, 7);
+
+    const pv_kernel_row *k = &r.rows[0];
+    ck_assert_str_eq(k->kernel_name, "volta_h884gemm_64x64");
+    ck_assert_str_eq(k->op_name, "model/dense/MatMul");
+    ck_assert_uint_eq(k->grid[0], 2);
+    ck_assert_uint_eq(k->block[0], 128);
+    ck_assert_uint_eq(k->registers_per_thread, 32);
+    ck_assert_uint_eq(k->static_shmem_bytes, 1024);
+    ck_assert_uint_eq(k->dynamic_shmem_bytes, 512);
+    ck_assert_double_eq_tol(k->occupancy_pct, 50.5, 1e-9);
+    ck_assert(k->is_kernel_using_tensor_core);
+    ck_assert(k->is_op_tensor_core_eligible);
+    ck_assert_uint_eq(k->occurrences, 2);
+    ck_assert_uint_eq(k->total_ns, 14000);
+    ck_assert_uint_eq(k->min_ns, 4000);
+    ck_assert_uint_eq(k->max_ns, 10000);
+
+    k = &r.rows[1];
+    ck_assert_str_eq(k->kernel_name, "conv_kernel");
+    ck_assert_str_eq(k->op_name, "");
+    ck_assert(!k->is_op_tensor_core_eligible);
+    ck_assert_uint_eq(k->grid[1], 8);
+    ck_assert_uint_eq(k->block[1], 4);
+    ck_assert_uint_eq(k->total_ns, 7000);
+    ck_assert_double_eq(k->occupancy_pct, 0.0);
+
+    k = &r.rows[2];
+    ck_assert_str_eq(k->kernel_name, "volta_h884gemm_64x64");
+    ck_assert_uint_eq(k->grid[0], 4);
+    ck_assert_uint_eq(k->total_ns, 6000);
+
+    /* e5 (500 ps) is dropped; e4 and e7 on two streams merge. */
+    k = &r.rows[3];
+    ck_assert_str_eq(k->kernel_name, "Eigen_kernel");
+    ck_assert_str_eq(k->op_name, "model/dense/Relu");
+    ck_assert_uint_eq(k->occurrences, 2);
+    ck_assert_uint_eq(k->total_ns, 4000);
+    ck_assert_uint_eq(k->min_ns, 1500);
+    ck_assert_uint_eq(k->max_ns, 2500);
+    ck_assert(!k->is_kernel_using_tensor_core);
+    ck_assert(!k->is_op_tensor_core_eligible);
+
+    /* Three rows tie at 1000 ns: kernel name ascending. */
+    ck_assert_str_eq(r.rows[4].kernel_name, "aaa_kernel");
+    ck_assert_str_eq(r.rows[4].op_name, "x/Add");
+    ck_assert_str_eq(r.rows[5].kernel_name, "my_einsum_kernel");
+    ck_assert(r.rows[5].is_op_tensor_core_eligible);    /* two-input einsum */
+    ck_assert(!r.rows[5].is_kernel_using_tensor_core);
+    ck_assert_str_eq(r.rows[6].kernel_name, "relu_kernel2");
+    for (int i = 4; i < 7; i++)
+        ck_assert_uint_eq(r.rows[i].total_ns, 1000);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_kernel_stats_max_rows)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 2);
+    ck_assert_uint_eq(r.n_rows, 2);
+    ck_assert_uint_eq(r.n_rows_total, 7);
+    ck_assert_str_eq(r.rows[1].kernel_name, "conv_kernel");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_kernel_stats_cpu_profile)
+{
+    pv_model *m = fx_cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    ck_assert_uint_eq(r.n_gpu_planes, 0);
+    ck_assert_uint_eq(r.n_rows, 0);
+    json_t *j = pv_kernel_stats_to_json(&r);
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "cols")), 15);
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "rows")), 0);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+static double num(json_t *row, size_t col)
+{
+    return json_number_value(json_object_get(json_array_get(json_object_get(row, "c"), col), "v"));
+}
+
+static const char *str(json_t *row, size_t col)
+{
+    return json_string_value(json_object_get(json_array_get(json_object_get(row, "c"), col), "v"));
+}
+
+START_TEST(test_pv_kernel_stats_to_json_shape)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    json_t *j = pv_kernel_stats_to_json(&r);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_ptr_null(json_object_get(j, "p"));
+    json_t *cols = json_object_get(j, "cols");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cols, 0), "id")), "rank");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cols, 11), "label")),
+                     "Total Duration (\xce\xbcs)");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cols, 7), "type")),
+                     "boolean");
+    json_t *row = json_array_get(json_object_get(j, "rows"), 0);
+    ck_assert_double_eq(num(row, 0), 1.0);
+    ck_assert_str_eq(str(row, 1), "volta_h884gemm_64x64");
+    ck_assert_double_eq(num(row, 2), 32.0);
+    ck_assert_double_eq(num(row, 3), 1536.0);
+    ck_assert_str_eq(str(row, 4), "128,1,1");
+    ck_assert_str_eq(str(row, 5), "2,1,1");
+    ck_assert_double_eq_tol(num(row, 6), 50.5, 1e-6);
+    ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(row, "c"), 7), "v")));
+    ck_assert_str_eq(str(row, 9), "model/dense/MatMul");
+    ck_assert_double_eq(num(row, 10), 2.0);
+    ck_assert_double_eq_tol(num(row, 11), 14.0, 1e-12);
+    ck_assert_double_eq_tol(num(row, 12), 7.0, 1e-12);
+    ck_assert_double_eq_tol(num(row, 13), 4.0, 1e-12);
+    ck_assert_double_eq_tol(num(row, 14), 10.0, 1e-12);
+    /* Eigen row: avg = (4000 / 2) ns = 2 us. */
+    row = json_array_get(json_object_get(j, "rows"), 3);
+    ck_assert_double_eq(num(row, 0), 4.0);
+    ck_assert_double_eq_tol(num(row, 12), 2.0, 1e-12);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_kernel_predicates)
+{
+    ck_assert(pv_kernel_name_uses_tensor_core("volta_s884gemm_fp16_128x128"));
+    ck_assert(pv_kernel_name_uses_tensor_core("sm80_xmma_gemm_f16f16"));
+    ck_assert(!pv_kernel_name_uses_tensor_core("volta_sgemm_128x32_nn"));
+    ck_assert(pv_kernel_op_tensor_core_eligible("a/Conv2DBackpropInput", 21));
+    ck_assert(pv_kernel_op_tensor_core_eligible("a/BatchMatMulV2", 15));
+    ck_assert(pv_kernel_op_tensor_core_eligible("a/MatMul", 8));
+    ck_assert(!pv_kernel_op_tensor_core_eligible("MatMul", 6));   /* needs "/MatMul" */
+    ck_assert(!pv_kernel_op_tensor_core_eligible("a/Relu", 6));
+    ck_assert(pv_kernel_einsum_tensor_core_eligible("ab,bc->ac"));
+    ck_assert(!pv_kernel_einsum_tensor_core_eligible("ab->ba"));
+    ck_assert(!pv_kernel_einsum_tensor_core_eligible("ab,bc,cd->ad"));
+    ck_assert(!pv_kernel_einsum_tensor_core_eligible(""));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("kernel_stats");
+    TCase *tc = tcase_create("pv_tool_kernel_stats");
+    tcase_add_test(tc, test_pv_tool_kernel_stats_rows);
+    tcase_add_test(tc, test_pv_tool_kernel_stats_max_rows);
+    tcase_add_test(tc, test_pv_tool_kernel_stats_cpu_profile);
+    suite_add_tcase(s, tc);
+    TCase *tj = tcase_create("pv_kernel_stats_to_json");
+    tcase_add_test(tj, test_pv_kernel_stats_to_json_shape);
+    suite_add_tcase(s, tj);
+    TCase *tp = tcase_create("predicates");
+    tcase_add_test(tp, test_pv_kernel_predicates);
+    suite_add_tcase(s, tp);
+    return pv_test_run(s);
+}

@@ -1,0 +1,223 @@
+/* Tests of tools/op_metrics and tools/op_stats on the hand-built profiles
+ * of gpu_fixture.h; the expected times were worked out by hand there:
+ * device span 1e6..54e6 ps = 53 us, framework-op kernel time 27.0005 us;
+ * host thread "python" spans 0..24 us with 14 us of op self time, thread
+ * "tf_data" 5 us fully covered. */
+#include "gpu_fixture.h"
+#include "testutil.h"
+#include "tools/op_stats.h"
+
+#include <string.h>
+
+#define TOL 1e-9
+
+START_TEST(test_pv_op_metrics_device_db)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_metrics_db db;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_op_metrics_device(m, &a, &db, &err), 0);
+    ck_assert_uint_eq(db.total_time_ps, 53000000);
+    ck_assert_uint_eq(db.total_op_time_ps, 27000500);
+    pv_op_metrics_sort(&db);
+    ck_assert_uint_eq(db.n_ops, 5);
+    ck_assert(db.ops[0].is_idle);
+    ck_assert_uint_eq(db.ops[0].self_time_ps, 25999500);
+    ck_assert_uint_eq(db.ops[0].occurrences, 0);
+    ck_assert_str_eq(db.ops[1].name, "model/dense/MatMul");
+    ck_assert_str_eq(db.ops[1].type, "MatMul");
+    ck_assert_uint_eq(db.ops[1].occurrences, 3);
+    ck_assert_uint_eq(db.ops[1].time_ps, 20000000);
+    /* Relu: Eigen_kernel ran 3 times (e4, e5, e7), relu_kernel2 once: the
+     * op ran max(3, 1) = 3 times. */
+    ck_assert_str_eq(db.ops[2].name, "model/dense/Relu");
+    ck_assert_uint_eq(db.ops[2].occurrences, 3);
+    ck_assert_uint_eq(db.ops[2].time_ps, 5000500);
+    /* 1 us tie: name ascending. */
+    ck_assert_str_eq(db.ops[3].name, "model/einsum/Einsum");
+    ck_assert_str_eq(db.ops[4].name, "x/Add");
+    ck_assert_str_eq(db.ops[4].type, "AddV2");
+    ck_assert(db.ops[4].is_eager);
+    ck_assert(!db.ops[1].is_eager);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_op_metrics_host_db)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_metrics_db db;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_op_metrics_host(m, &a, &db, &err), 0);
+    ck_assert_uint_eq(db.total_time_ps, 29000000);
+    ck_assert_uint_eq(db.total_op_time_ps, 19000000);
+    pv_op_metrics_sort(&db);
+    ck_assert_uint_eq(db.n_ops, 4);
+    /* MatMul: h1 (10 us, 3 us of child h2) and h4 (via its tf_op stat). */
+    ck_assert_str_eq(db.ops[0].name, "model/dense/MatMul");
+    ck_assert_uint_eq(db.ops[0].occurrences, 2);
+    ck_assert_uint_eq(db.ops[0].time_ps, 14000000);
+    ck_assert_uint_eq(db.ops[0].self_time_ps, 11000000);
+    ck_assert(db.ops[1].is_idle);
+    ck_assert_uint_eq(db.ops[1].time_ps, 10000000);
+    ck_assert_str_eq(db.ops[2].name, "Iterator::Prefetch");
+    ck_assert_str_eq(db.ops[2].type, "Dataset");
+    ck_assert(db.ops[2].is_eager);
+    ck_assert_str_eq(db.ops[3].name, "gradient_tape/dense/Op");
+    ck_assert_str_eq(db.ops[3].type, "Identity");
+    ck_assert_uint_eq(db.ops[3].self_time_ps, 3000000);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_op_stats_tables)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_op_stats(m, NULL, &a, &r, &err), 0);
+    ck_assert(r.is_gpu);
+    ck_assert_str_eq(r.task_type, "Training");   /* a gradient_tape scope */
+    ck_assert_str_eq(r.architecture_type, "Unknown");
+
+    const pv_op_stats_table *t = &r.with_idle;
+    ck_assert_uint_eq(t->n_rows, 9);
+    ck_assert(t->rows[0].on_device && t->rows[0].op->is_idle);
+    ck_assert_double_eq_tol(t->rows[0].device_fraction, 25.9995 / 53.0, TOL);
+    ck_assert_str_eq(t->rows[1].op->name, "model/dense/MatMul");
+    ck_assert_uint_eq(t->rows[1].rank, 2);
+    ck_assert_double_eq_tol(t->rows[1].total_time_us, 20.0, TOL);
+    ck_assert_double_eq_tol(t->rows[1].avg_time_us, 20.0 / 3.0, TOL);
+    ck_assert_double_eq_tol(t->rows[1].device_fraction, 20.0 / 53.0, TOL);
+    ck_assert_double_eq_tol(t->rows[1].device_cumulative, 45.9995 / 53.0, TOL);
+    ck_assert_double_eq_tol(t->rows[1].gpu_tensorcore_utilization, 1.0, TOL);
+    ck_assert_double_eq_tol(t->rows[2].gpu_tensorcore_utilization, 0.0, TOL);
+    ck_assert_double_eq_tol(t->rows[4].device_cumulative, 1.0, TOL);
+    ck_assert_double_eq(t->rows[4].host_fraction, 0.0);
+    /* Host rows follow, ranks continuing. */
+    ck_assert(!t->rows[5].on_device);
+    ck_assert_uint_eq(t->rows[5].rank, 6);
+    ck_assert_str_eq(t->rows[5].op->name, "model/dense/MatMul");
+    ck_assert_double_eq_tol(t->rows[5].avg_self_time_us, 5.5, TOL);
+    ck_assert_double_eq_tol(t->rows[5].host_fraction, 11.0 / 29.0, TOL);
+    ck_assert_double_eq(t->rows[5].device_fraction, 0.0);
+    ck_assert(t->rows[6].op->is_idle);
+    ck_assert_double_eq_tol(t->rows[8].host_cumulative, 1.0, TOL);
+
+    t = &r.without_idle;
+    ck_assert_uint_eq(t->n_rows, 7);
+    ck_assert_str_eq(t->rows[0].op->name, "model/dense/MatMul");
+    ck_assert_uint_eq(t->rows[0].rank, 1);
+    ck_assert_double_eq_tol(t->rows[0].device_fraction, 20.0 / 27.0005, TOL);
+    ck_assert_uint_eq(t->rows[4].rank, 5);
+    ck_assert_double_eq_tol(t->rows[4].host_fraction, 11.0 / 19.0, TOL);
+    ck_assert_str_eq(t->rows[5].op->name, "Iterator::Prefetch");
+    ck_assert_double_eq_tol(t->rows[6].host_cumulative, 1.0, TOL);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_op_stats_max_ops)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_query q = {2};
+    pv_op_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, &err), 0);
+    /* Top 2 per side, IDLE counted among them, then skipped without IDLE. */
+    ck_assert_uint_eq(r.with_idle.n_rows, 4);
+    ck_assert_uint_eq(r.without_idle.n_rows, 2);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+static json_t *cellv(json_t *table, size_t row, size_t col)
+{
+    json_t *r = json_array_get(json_object_get(table, "rows"), row);
+    return json_object_get(json_array_get(json_object_get(r, "c"), col), "v");
+}
+
+START_TEST(test_pv_op_stats_to_json_shape)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_op_stats(m, NULL, &a, &r, &err), 0);
+    json_t *j = pv_op_stats_to_json(&r);
+    ck_assert_uint_eq(json_array_size(j), 2);
+    json_t *t0 = json_array_get(j, 0);
+    json_t *cols = json_object_get(t0, "cols");
+    ck_assert_uint_eq(json_array_size(cols), 20);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cols, 12), "id")),
+                     "Host_cumulative_total_self_time_percent");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cols, 17), "id")),
+                     "gpu_tensorcore_utilization");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(t0, "p"), "task_type")),
+                     "Training");
+    ck_assert_str_eq(json_string_value(cellv(t0, 1, 1)), "Device");
+    ck_assert_str_eq(json_string_value(cellv(t0, 1, 2)), "MatMul");
+    ck_assert_str_eq(json_string_value(cellv(t0, 1, 3)), "model/dense/MatMul");
+    ck_assert_double_eq(json_number_value(cellv(t0, 1, 4)), 3.0);
+    ck_assert_str_eq(json_string_value(cellv(t0, 1, 18)), "Unknown");
+    ck_assert_str_eq(json_string_value(cellv(t0, 1, 19)), "Function");
+    ck_assert_str_eq(json_string_value(cellv(t0, 5, 1)), "Host");
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_op_stats_cpu_profile)
+{
+    pv_model *m = fx_cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_op_stats(m, NULL, &a, &r, &err), 0);
+    ck_assert(!r.is_gpu);
+    ck_assert_uint_eq(r.device.n_ops, 0);
+    ck_assert_str_eq(r.task_type, "Inference");
+    /* Host: the op and a zero IDLE. */
+    ck_assert_uint_eq(r.with_idle.n_rows, 2);
+    ck_assert_str_eq(r.with_idle.rows[0].op->name, "a/MatMul");
+    ck_assert_double_eq_tol(r.with_idle.rows[0].host_fraction, 1.0, TOL);
+    json_t *j = pv_op_stats_to_json(&r);
+    ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(j, 0), "cols")), 19);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("op_stats");
+    TCase *tm = tcase_create("pv_op_metrics");
+    tcase_add_test(tm, test_pv_op_metrics_device_db);
+    tcase_add_test(tm, test_pv_op_metrics_host_db);
+    suite_add_tcase(s, tm);
+    TCase *tc = tcase_create("pv_tool_op_stats");
+    tcase_add_test(tc, test_pv_tool_op_stats_tables);
+    tcase_add_test(tc, test_pv_tool_op_stats_max_ops);
+    tcase_add_test(tc, test_pv_tool_op_stats_cpu_profile);
+    suite_add_tcase(s, tc);
+    TCase *tj = tcase_create("pv_op_stats_to_json");
+    tcase_add_test(tj, test_pv_op_stats_to_json_shape);
+    suite_add_tcase(s, tj);
+    return pv_test_run(s);
+}
