@@ -10,6 +10,8 @@ typedef struct tool_entry {
 
 static const tool_entry tools[] = {
     {"memory_profile", pv_http_tool_memory_profile},
+    {"trace_viewer", pv_http_tool_trace_viewer},
+    {"trace_viewer@", pv_http_tool_trace_viewer_streaming},
     {NULL, NULL},
 };
 

@@ -1,0 +1,27 @@
+/* trace_chrome: the whole trace (or a time window of it) as Chrome trace
+ * JSON in the reference's shapes (FORMATS.md §4.1 for trace_viewer, §4.2
+ * for trace_viewer@), with no event cap. Written straight into a capped
+ * buffer: a big profile gives gigabytes, far too many for a jansson tree.
+ * Pure function of the model. */
+#ifndef PV_TOOLS_TRACE_CHROME_H
+#define PV_TOOLS_TRACE_CHROME_H
+
+#include "model/model.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct pv_trace_chrome_query {
+    bool streaming;      /* trace_viewer@: native arg types, window, extra fields */
+    int64_t start_ps;    /* absolute window; events overlapping it are written */
+    int64_t end_ps;      /* INT64_MIN / INT64_MAX for the whole trace */
+} pv_trace_chrome_query;
+
+/* Appends the JSON to b. Returns 0, or PV_ETOOBIG when b's cap is hit
+ * (b is then empty). */
+int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
+                          pv_error *err);
+
+#endif
