@@ -5,7 +5,7 @@
 #                  server, $PROFVIEW_BIN (set by the Makefile)
 #   realdata.test.mjs  the same on a real profile from ../shared/testdata
 #                  (SKIP when that folder is absent)
-# Exit 77 (automake's SKIP) with a line naming the test when node >= 20,
+# Exit 77 (automake's SKIP) with a line naming the test when node >= 18,
 # /usr/bin/chromium or playwright-core cannot be had; never downloads a
 # browser. node_modules is installed from package-lock.json by `npm ci`
 # when missing, so a box that has it already needs no network.
@@ -21,9 +21,9 @@ skip() {
 }
 
 [ -z "${PV_SKIP_BROWSER:-}" ] || skip "PV_SKIP_BROWSER is set (tests/run-all runs the browser tests once, in the plain build)"
-command -v node >/dev/null 2>&1 || skip "node not found (Debian package nodejs, version 20 or newer)"
+command -v node >/dev/null 2>&1 || skip "node not found (Debian package nodejs, version 18 or newer)"
 major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$major" -ge 20 ] || skip "node $(node --version) is older than 20, which playwright-core needs"
+[ "$major" -ge 18 ] || skip "node $(node --version) is older than 18, which playwright-core 1.61 needs"
 [ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not found (Debian package chromium)"
 if [ -z "$PROFVIEW_BIN" ]; then
     echo "ERROR $name: PROFVIEW_BIN is not set; run it through make check" >&2
