@@ -9,6 +9,8 @@ typedef struct tool_entry {
 } tool_entry;
 
 static const tool_entry tools[] = {
+    {"overview_page", pv_http_tool_overview},
+    {"input_pipeline_analyzer", pv_http_tool_input_pipeline},
     {"memory_profile", pv_http_tool_memory_profile},
     {"trace_viewer", pv_http_tool_trace_viewer},
     {"trace_viewer@", pv_http_tool_trace_viewer_streaming},

@@ -182,9 +182,16 @@ static bool span_contains(const span *outer, const span *inner)
            inner->begin_ps + inner->dur_ps <= outer->begin_ps + outer->dur_ps;
 }
 
+/* The event's name as written (XEventMetadata.name), which the reference
+ * classifies by; display names are shortened forms meant for people. */
+static const char *raw_name(const pv_model *m, uint64_t ev)
+{
+    return pv_model_str(m, m->metas[m->ev_meta[ev]].name);
+}
+
 static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_sid)
 {
-    const char *name = pv_model_event_name(m, ev);
+    const char *name = raw_name(m, ev);
     size_t nl, tl;
     const char *t;
     switch (pv_op_parse(name, &nl, &t, &tl)) {
@@ -345,7 +352,7 @@ static void collect_host_track(collector *c, const pv_track *t, bool has_device,
             continue;
         if (has_device && !device_groups[g])
             continue;
-        const char *name = pv_model_event_name(m, e);
+        const char *name = raw_name(m, e);
         const pv_event_extra *x = pv_model_event_extra(m, e);
         uint32_t step_name = x != NULL ? x->step_name : 0;
         if (is_explicit_host_marker(name) || step_name != 0) {

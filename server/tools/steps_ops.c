@@ -50,10 +50,11 @@ static int cmp_metrics(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
+/* The name as written: display names ("Iterator::Zip") drop the path
+ * that tells one tf.data stage from another. */
 static uint32_t event_name_sid(const pv_model *m, uint64_t e)
 {
-    const pv_event_meta *md = &m->metas[m->ev_meta[e]];
-    return md->display_name ? md->display_name : md->name;
+    return m->metas[m->ev_meta[e]].name;
 }
 
 /* Aggregates records into out (sorted by self time). */

@@ -1,0 +1,61 @@
+/* tool_overview: /data?tag=overview_page and /data?tag=input_pipeline_analyzer.
+ * Both answer the reference's DataTable arrays from the same step
+ * analysis. host_steps=0 gives today's xprof behaviour on GPU profiles
+ * (device events only); the default 1 also counts host-thread events of
+ * the device's steps, as TensorFlow 2.x did, which is what shows input
+ * waits and kernel launch time on GPU profiles. */
+#include "http/tool_table.h"
+#include "tools/overview.h"
+
+#include <string.h>
+
+/* Reads host_steps; returns false (and answers 400) when malformed. */
+static bool steps_query(pv_request *rq, pv_response *rs, pv_steps_query *q)
+{
+    bool bad = false;
+    const char *v = pv_http_param(rq, "host_steps", &bad);
+    if (bad || (v != NULL && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)) {
+        pv_respond_error(rs, 400, "bad parameter", "host_steps must be 0 or 1");
+        return false;
+    }
+    q->merge_host_with_device = v == NULL || strcmp(v, "1") == 0;
+    q->drop_incomplete = false;
+    return true;
+}
+
+static void respond(pv_response *rs, json_t *j)
+{
+    if (j == NULL) {
+        pv_respond_error(rs, 500, "internal error", "the result could not be serialised");
+        return;
+    }
+    pv_respond_json(rs, 200, j);
+}
+
+void pv_http_tool_overview(pv_request *rq, pv_response *rs, const pv_model *m)
+{
+    pv_overview_query q;
+    if (!steps_query(rq, rs, &q.steps))
+        return;
+    pv_overview_result r;
+    pv_error err = {0};
+    if (pv_tool_overview(m, &q, &rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    respond(rs, pv_overview_to_json(&r));
+}
+
+void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model *m)
+{
+    pv_input_pipeline_query q;
+    if (!steps_query(rq, rs, &q.steps))
+        return;
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    if (pv_tool_input_pipeline(m, &q, &rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    respond(rs, pv_input_pipeline_to_json(&r));
+}

@@ -1,0 +1,165 @@
+/* overview: top ops, idle and eager shares, precision remark and run
+ * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
+#include "tools/overview.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Share of 16-bit device compute under which the page suggests more. */
+#define PRECISION_16BIT_MIN_PERCENT 10.0
+/* Eager share above which the page suggests tf.function. */
+#define EAGER_HIGH_PERCENT 10.0
+
+static size_t top_ops(const pv_op_db *db, pv_overview_op *out)
+{
+    size_t n = 0;
+    double cum = 0;
+    for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
+        const pv_op_metrics *op = &db->ops[i];
+        double f = db->total_time_ps > 0 ? (double)op->self_time_ps / (double)db->total_time_ps : 0;
+        cum += f;
+        out[n++] = (pv_overview_op){op, f, cum};
+    }
+    return n;
+}
+
+static uint64_t occurrences(const pv_op_db *db)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < db->n_ops; i++)
+        n += db->ops[i].occurrences;
+    return n;
+}
+
+/* NVIDIA architecture by compute capability, as the reference names it. */
+static const char *gpu_name(int64_t major, int64_t minor)
+{
+    if (major == 7)
+        return minor >= 5 ? "Nvidia GPU (Turing)" : "Nvidia GPU (Volta)";
+    if (major == 8)
+        return minor == 9 ? "Nvidia GPU (Ada Lovelace)" : "Nvidia GPU (Ampere)";
+    if (major == 9)
+        return "Nvidia GPU (Hopper)";
+    if (major >= 10)
+        return "Nvidia GPU (Blackwell)";
+    if (major == 6)
+        return "Nvidia GPU (Pascal)";
+    return "GPU";
+}
+
+static bool plane_stat_i64(const pv_model *m, const pv_plane *p, uint32_t name, int64_t *v)
+{
+    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++) {
+        const pv_stat *s = &m->stats[i];
+        if (s->name != name)
+            continue;
+        if (s->type == PV_STAT_I64)
+            *v = s->v.i64;
+        else if (s->type == PV_STAT_U64)
+            *v = (int64_t)s->v.u64;
+        else
+            continue;
+        return true;
+    }
+    return false;
+}
+
+static const char *plane_stat_str(const pv_model *m, const pv_plane *p, uint32_t name)
+{
+    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++)
+        if (m->stats[i].name == name && m->stats[i].type == PV_STAT_STR)
+            return pv_model_str(m, m->stats[i].v.str);
+    return NULL;
+}
+
+static const char *device_type(const pv_model *m, uint32_t hw)
+{
+    if (hw == PV_HW_CPU_ONLY)
+        return "CPU";
+    uint32_t major_sid = pv_model_str_find(m, "compute_cap_major");
+    uint32_t minor_sid = pv_model_str_find(m, "compute_cap_minor");
+    uint32_t type_sid = pv_model_str_find(m, "device_type_string");
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        const pv_plane *p = &m->planes[i];
+        if (hw == PV_HW_TPU && p->kind == PV_PLANE_TPU) {
+            const char *s = plane_stat_str(m, p, type_sid);
+            return s != NULL && s[0] ? s : "TPU";
+        }
+        int64_t major = 0, minor = 0;
+        if (hw == PV_HW_GPU && p->kind == PV_PLANE_GPU && plane_stat_i64(m, p, major_sid, &major)) {
+            plane_stat_i64(m, p, minor_sid, &minor);
+            return gpu_name(major, minor);
+        }
+    }
+    return hw == PV_HW_TPU ? "TPU" : "GPU";
+}
+
+int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
+                     pv_overview_result *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    pv_input_pipeline_query iq = {.steps = {false, false}};
+    if (q != NULL)
+        iq.steps = q->steps;
+    int rc = pv_tool_input_pipeline(m, &iq, a, &out->ip, err);
+    if (rc != 0)
+        return rc;
+    pv_steps_device_ops(m, a, &out->device_ops);
+    const pv_op_db *host = &out->ip.host_ops;
+    const pv_op_db *dev = &out->device_ops;
+
+    out->n_top_device = top_ops(dev, out->top_device);
+    out->n_top_host = top_ops(host, out->top_host);
+
+    uint64_t nh = occurrences(host), nd = occurrences(dev);
+    if (nh + nd > 0) {
+        out->host_tf_op_percent = 100.0 * (double)nh / (double)(nh + nd);
+        out->device_tf_op_percent = 100.0 * (double)nd / (double)(nh + nd);
+    }
+    if (host->op_time_ps > 0)
+        out->host_op_time_eager_percent =
+            100.0 * (double)host->eager_self_ps / (double)host->op_time_ps;
+    if (dev->op_time_ps > 0)
+        out->device_op_time_eager_percent =
+            100.0 * (double)dev->eager_self_ps / (double)dev->op_time_ps;
+    out->device_idle_percent =
+        dev->total_time_ps > 0
+            ? 100.0 * (1.0 - (double)dev->op_time_ps / (double)dev->total_time_ps)
+            : -1.0;
+    out->host_idle_percent =
+        host->total_time_ps > 0
+            ? 100.0 * (1.0 - (double)host->op_time_ps / (double)host->total_time_ps)
+            : -1.0;
+    if (out->device_idle_percent < 0 && dev->total_time_ps > 0)
+        out->device_idle_percent = 0;
+    if (out->host_idle_percent < 0 && host->total_time_ps > 0)
+        out->host_idle_percent = 0;
+
+    const pv_step_analysis *an = &out->ip.analysis;
+    out->precision_statement = "";
+    if (out->ip.steps.hardware != PV_HW_CPU_ONLY &&
+        an->compute16_percent + an->compute32_percent > 0 &&
+        an->compute16_percent < PRECISION_16BIT_MIN_PERCENT)
+        out->precision_statement = pv_arena_printf(
+            a,
+            "Only %.1f%% of device computation is 16 bit. So you might want to replace more "
+            "32-bit Ops by 16-bit Ops to improve performance (if the reduced accuracy is "
+            "acceptable).",
+            an->compute16_percent);
+    out->eager_statement = "";
+    if (out->host_op_time_eager_percent > EAGER_HIGH_PERCENT ||
+        out->device_op_time_eager_percent > EAGER_HIGH_PERCENT)
+        out->eager_statement = pv_arena_printf(
+            a,
+            "%.1f%% of Op time on the host and %.1f%% on the device are spent on eager "
+            "execution. Wrap the step in tf.function to run it as a graph.",
+            out->host_op_time_eager_percent, out->device_op_time_eager_percent);
+
+    out->device_type = device_type(m, out->ip.steps.hardware);
+    out->device_core_count = out->ip.steps.n_device_planes;
+    out->n_hostnames = m->n_hostnames;
+    out->hostnames = pv_arena_zalloc(a, (m->n_hostnames + 1u) * sizeof *out->hostnames);
+    for (uint32_t i = 0; i < m->n_hostnames; i++)
+        out->hostnames[i] = pv_model_str(m, m->hostnames[i]);
+    return 0;
+}
