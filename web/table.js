@@ -47,13 +47,15 @@ export function tableModel(dt) {
         cols.push({ id: c.id || `col${i}`, label: c.label || c.id || `Column ${i + 1}`,
                     type: c.type || 'string' });
     });
-    const rows = (dt.rows || []).map((r) => {
+    const rows = (dt.rows || []).map((r, ri) => {
         const cells = (r && r.c) || [];
-        return keep.map((i, j) => {
+        const row = keep.map((i, j) => {
             const cell = cells[i];
             const v = cell && cell.v !== undefined ? cell.v : null;
             return { v, text: cellText(cell, cols[j].type) };
         });
+        row.index = ri;  // position in dt.rows, kept through filter and sort
+        return row;
     });
     return { cols, rows, props: dt.p || {} };
 }
@@ -123,8 +125,9 @@ function cellClass(col, cell) {
     return cell.text.length > LONG_TEXT_CHARS ? 'long' : null;
 }
 
-// Renders dt into el. opts: {name (CSV file name stem), pageSize, caption}.
-// Returns {destroy()}.
+// Renders dt into el. opts: {name (CSV file name stem), pageSize, caption,
+// onRowClick(index) (optional: rows become clickable and keyboard-focusable;
+// index is the row's position in dt.rows)}. Returns {destroy()}.
 export function createTable(el, dt, opts = {}) {
     const model = tableModel(dt);
     const st = { query: '', sortCol: -1, sortDir: 'asc', page: 0,
@@ -158,6 +161,18 @@ export function createTable(el, dt, opts = {}) {
         return th;
     });
 
+    function rowProps(r) {
+        if (!opts.onRowClick)
+            return {};
+        return { class: 'clickable', tabindex: '0', on: {
+            click: () => opts.onRowClick(r.index),
+            keydown: (e) => {
+                if (e.key === 'Enter')
+                    opts.onRowClick(r.index);
+            },
+        } };
+    }
+
     function recompute() {
         view = filterRows(model.rows, st.query);
         if (st.sortCol >= 0)
@@ -169,7 +184,7 @@ export function createTable(el, dt, opts = {}) {
         st.page = Math.min(st.page, pages - 1);
         const start = st.page * st.pageSize;
         const slice = view.slice(start, start + st.pageSize);
-        body.replaceChildren(...slice.map((r) => h('tr', {},
+        body.replaceChildren(...slice.map((r) => h('tr', rowProps(r),
             r.map((c, i) => h('td', { class: cellClass(model.cols[i], c), text: c.text })))));
         if (slice.length === 0) {
             body.append(h('tr', {}, h('td', { colspan: String(Math.max(1, model.cols.length)),

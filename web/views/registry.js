@@ -8,6 +8,7 @@
 // import() runs only when the tool is opened, so unused views cost nothing.
 
 const VIEWS = {
+    memory_profile: () => import('./memory_profile.js'),
     'trace_viewer@': () => import('./trace_viewer.js'),
     trace_viewer: () => import('./trace_viewer.js'),
 };

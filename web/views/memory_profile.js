@@ -1,0 +1,306 @@
+// memory_profile.js: the memory profile page. For one allocator at a time:
+// summary cards (peak, what the peak is made of, event counts), a Chart.js
+// timeline of heap, stack, free memory and fragmentation with the peak
+// marked and a step range to zoom to, and the table of allocations alive at
+// the peak. Clicking a row opens the trace viewer over that allocation's
+// lifetime.
+//
+// Data: the reference's memory_profile JSON (FORMATS.md §4.7) plus
+// profview's pv_extras (allocation/free times, event counts). Tool state
+// in the URL: memory_id, step_from, step_to.
+
+import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { createChart } from '../chart.js';
+import { h, clear } from '../dom.js';
+import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
+import * as router from '../router.js';
+import { showError, showMessage, showProgress } from '../status.js';
+import { createTable } from '../table.js';
+
+const STYLESHEET = 'views/memory_profile.css';
+const MIB = 1024 * 1024;
+const PS_PER_MS = 1e9;
+// A never-freed allocation opens the trace this far either side of its
+// allocation; a freed one opens its lifetime plus this share either side.
+const TRACE_PAD_PS = 1e6;
+const TRACE_PAD_SHARE = 0.1;
+
+const NO_EVENTS = 'No memory allocation events were recorded in this profile.';
+const NO_EVENTS_HINT = 'They come from TensorFlow\'s BFC allocators (GPU memory, and host memory ' +
+    'used by GPU jobs) and from XLA\'s GPU allocators, and are written only when the host ' +
+    'tracer records them: profile with tf.profiler.experimental.ProfilerOptions(' +
+    'host_tracer_level=2) or higher (3 records everything), e.g. ' +
+    'tf.profiler.experimental.start(logdir, options=ProfilerOptions(host_tracer_level=3)).';
+
+let current = null;  // the mounted instance
+
+function ensureStylesheet() {
+    if (document.querySelector('link[data-view="memory_profile"]'))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'memory_profile' }));
+}
+
+// ---- reading the JSON (pure) ---------------------------------------------------
+
+const num = (s) => Number(s || 0);
+
+// The metadata of active row i of allocator a.
+export function rowMeta(a, row) {
+    const snap = num(row.snapshotIndex);
+    if (snap >= 0)
+        return (a.memoryProfileSnapshots[snap] || {}).activityMetadata || {};
+    return (a.specialAllocations || [])[num(row.specialIndex)] || {};
+}
+
+// Sorted distinct step ids of the timeline.
+export function timelineSteps(a) {
+    const steps = new Set((a.sampledTimelineSnapshots || [])
+        .map((s) => num(s.activityMetadata && s.activityMetadata.stepId)));
+    return [...steps].sort((x, y) => x - y);
+}
+
+// The trace-viewer window (ps relative to the trace start) for an active
+// row with times t = {allocPs, freePs}.
+export function traceWindow(t) {
+    const start = num(t.allocPs);
+    if (t.freePs === '' || t.freePs === undefined)
+        return { start: Math.max(0, start - TRACE_PAD_PS), end: start + TRACE_PAD_PS };
+    const end = num(t.freePs);
+    const pad = Math.max(TRACE_PAD_PS / 10, (end - start) * TRACE_PAD_SHARE);
+    return { start: Math.max(0, start - pad), end: end + pad };
+}
+
+// The active allocations as a DataTable (FORMATS.md §4.0) for table.js.
+export function activeTable(a) {
+    const times = a.pvActiveAllocationTimes || [];
+    const cols = [
+        { id: 'op', label: 'Op name', type: 'string' },
+        { id: 'size', label: 'Size', type: 'number' },
+        { id: 'requested', label: 'Requested size', type: 'number' },
+        { id: 'count', label: 'Occurrences', type: 'number' },
+        { id: 'region', label: 'Region', type: 'string' },
+        { id: 'dtype', label: 'Data type', type: 'string' },
+        { id: 'shape', label: 'Shape', type: 'string' },
+        { id: 'step', label: 'Step', type: 'number' },
+        { id: 'lived', label: 'Lived', type: 'number' },
+    ];
+    const rows = (a.activeAllocations || []).map((row, i) => {
+        const m = rowMeta(a, row);
+        const t = times[i];
+        let lived = { v: null, f: num(row.snapshotIndex) < 0 ? '' : 'still alive at the end' };
+        if (t && t.freePs !== '') {
+            const ps = num(t.freePs) - num(t.allocPs);
+            lived = { v: ps, f: formatDurationPs(ps) };
+        }
+        const size = num(m.allocationBytes);
+        const req = num(m.requestedBytes);
+        return { c: [
+            { v: m.tfOpName || '(unknown op)' },
+            { v: size, f: formatBytes(size) },
+            { v: req, f: formatBytes(req) },
+            { v: num(row.numOccurrences) },
+            { v: m.regionType || '' },
+            { v: m.dataType || '' },
+            { v: m.tensorShape || '' },
+            { v: num(m.stepId) },
+            lived,
+        ] };
+    });
+    return { cols, rows };
+}
+
+// ---- drawing ----------------------------------------------------------------
+
+function card(label, value, note) {
+    return h('div', { class: 'mem-card' },
+        h('div', { class: 'mem-card-label', text: label }),
+        h('div', { class: 'mem-card-value', text: value }),
+        note ? h('div', { class: 'mem-card-note', text: note }) : null);
+}
+
+function renderCards(el, a) {
+    const s = a.profileSummary || {};
+    const p = s.peakStats || {};
+    const c = a.pvCounts || {};
+    const unmatched = num(c.unmatchedDeallocations);
+    el.replaceChildren(
+        card('Peak memory in profile', formatBytes(num(p.peakBytesInUse)),
+             `at ${formatDurationPs(num(s.peakStatsTimePs))}`),
+        card('Peak heap', formatBytes(num(p.heapAllocatedBytes))),
+        card('Reserved (stack) at peak', formatBytes(num(p.stackReservedBytes))),
+        card('Free at peak', formatBytes(num(p.freeMemoryBytes)),
+             `capacity ${formatBytes(num(s.memoryCapacity))}`),
+        card('Fragmentation at peak', formatPercent(Number(p.fragmentation) || 0)),
+        card('Lifetime peak', formatBytes(num(s.peakBytesUsageLifetime)),
+             'as the allocator reported it'),
+        card('Allocations', formatCount(num(c.allocations))),
+        card('Deallocations', formatCount(num(c.deallocations)),
+             unmatched > 0 ? `${formatCount(unmatched)} of them free memory allocated before ` +
+                 'the profile started' : null));
+}
+
+function chartData(a, from, to) {
+    const pts = (a.sampledTimelineSnapshots || []).filter((snap) => {
+        const step = num(snap.activityMetadata && snap.activityMetadata.stepId);
+        return step >= from && step <= to;
+    });
+    const series = (pick) => pts.map((snap) => ({
+        x: num(snap.timeOffsetPs) / PS_PER_MS, y: pick(snap.aggregationStats || {}) }));
+    const s = a.profileSummary || {};
+    const peak = [{ x: num(s.peakStatsTimePs) / PS_PER_MS,
+                    y: num((s.peakStats || {}).peakBytesInUse) / MIB }];
+    return { datasets: [
+        { label: 'Heap (MiB)', data: series((g) => num(g.heapAllocatedBytes) / MIB),
+          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' },
+        { label: 'Stack (MiB)', data: series((g) => num(g.stackReservedBytes) / MIB),
+          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' },
+        { label: 'Free (MiB)', data: series((g) => num(g.freeMemoryBytes) / MIB),
+          pointRadius: 0, borderWidth: 1, yAxisID: 'y', hidden: true },
+        { label: 'Fragmentation (%)', data: series((g) => (Number(g.fragmentation) || 0) * 100),
+          pointRadius: 0, borderWidth: 1, borderDash: [4, 3], yAxisID: 'frag' },
+        { label: 'Peak', data: peak, showLine: false, pointRadius: 6, pointStyle: 'triangle',
+          yAxisID: 'y' },
+    ] };
+}
+
+async function renderChart(inst, box, a, from, to) {
+    inst.gen += 1;
+    const gen = inst.gen;
+    if (inst.chart) {
+        inst.chart.destroy();
+        inst.chart = null;
+    }
+    // Chart.js sizes itself from the canvas's box, so the canvas goes in
+    // the page before the chart is made.
+    const canvas = h('canvas', { role: 'img',
+        'aria-label': 'Memory in use over time; the triangle marks the peak' });
+    box.replaceChildren(canvas);
+    const chart = await createChart(canvas, {
+        type: 'line',
+        data: chartData(a, from, to),
+        options: {
+            scales: {
+                x: { type: 'linear', title: { display: true, text: 'Time in the profile (ms)' } },
+                y: { title: { display: true, text: 'MiB' }, beginAtZero: true },
+                frag: { position: 'right', min: 0, max: 100, grid: { drawOnChartArea: false },
+                        title: { display: true, text: 'Fragmentation %' } },
+            },
+        },
+    });
+    // A newer draw (another step range) or an unmount won while Chart.js
+    // was loading: this chart's canvas is already gone.
+    if (gen !== inst.gen || inst.controller.signal.aborted) {
+        chart.destroy();
+        return;
+    }
+    inst.chart = chart;
+}
+
+function stepSelect(label, steps, value, onChange) {
+    const sel = h('select', { 'aria-label': label, on: { change: () => onChange(Number(sel.value)) } },
+        steps.map((s) => h('option', { value: String(s), text: String(s) })));
+    sel.value = String(value);
+    return h('label', { class: 'mem-picker' }, h('span', { text: label }), sel);
+}
+
+function renderAllocator(inst, body, data, id) {
+    const a = data.memoryProfilePerAllocator[id];
+    const state = inst.state;
+    const steps = timelineSteps(a);
+    const p = state.params;
+    let from = steps.includes(Number(p.step_from)) ? Number(p.step_from) : steps[0];
+    let to = steps.includes(Number(p.step_to)) ? Number(p.step_to) : steps[steps.length - 1];
+    if (from > to)
+        [from, to] = [to, from];
+    if (inst.table) {
+        inst.table.destroy();
+        inst.table = null;
+    }
+    const cards = h('div', { class: 'mem-cards' });
+    renderCards(cards, a);
+    const chartBox = h('div', { class: 'chart-box' });
+    const redraw = () => {
+        router.setParams({ step_from: String(from), step_to: String(to) });
+        renderChart(inst, chartBox, a, from, to).catch((e) => showError(chartBox, e));
+    };
+    const range = steps.length > 1 ? h('div', { class: 'mem-range' },
+        stepSelect('From step', steps, from, (v) => { from = Math.min(v, to); redraw(); }),
+        stepSelect('To step', steps, to, (v) => { to = Math.max(v, from); redraw(); }))
+        : null;
+    const tableSection = h('section', { class: 'table-section' },
+        h('h3', { text: 'Allocations alive at the peak' }),
+        h('p', { class: 'hint', text: 'Click a row to open the trace viewer at that ' +
+            'allocation. "Unused preallocated device memory" is heap the allocator held at ' +
+            'the peak that no recorded allocation of the peak step explains.' }));
+    body.replaceChildren(cards, range, chartBox, tableSection);
+    const times = a.pvActiveAllocationTimes || [];
+    inst.table = createTable(tableSection, activeTable(a), {
+        name: `memory_profile_${state.run}_${id}`,
+        onRowClick: (i) => {
+            if (!times[i])
+                return;
+            const w = traceWindow(times[i]);
+            router.navigate({ run: state.run, host: state.host, tool: 'trace_viewer@',
+                              params: { start: String(Math.round(w.start)),
+                                        end: String(Math.round(w.end)) } });
+        },
+    });
+    renderChart(inst, chartBox, a, from, to).catch((e) => showError(chartBox, e));
+}
+
+export async function mount(el, state) {
+    ensureStylesheet();
+    const inst = { controller: new AbortController(), chart: null, table: null, state, gen: 0 };
+    current = inst;
+    const signal = inst.controller.signal;
+    showProgress(el, 'Loading the memory profile…');
+    let data;
+    try {
+        data = await getToolData(state.run, state.tool, state.host, { pv_extras: 1 }, { signal });
+    } catch (e) {
+        if (isAbort(e) || signal.aborted)
+            return;
+        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
+        return;
+    }
+    if (signal.aborted)
+        return;
+    const ids = (data && data.memoryIds) || [];
+    if (ids.length === 0) {
+        showMessage(el, data && data.memoryProfilePerAllocator ? NO_EVENTS
+            : 'This profile has no host (/host:CPU) plane, where memory events are recorded.',
+        NO_EVENTS_HINT);
+        return;
+    }
+    clear(el);
+    const picker = h('select', { 'aria-label': 'Allocator' },
+        ids.map((id) => h('option', { value: id, text: id })));
+    const wanted = state.params.memory_id;
+    picker.value = ids.includes(wanted) ? wanted : ids[0];
+    el.append(h('div', { class: 'view-head' },
+        h('h2', { text: 'Memory profile' }),
+        h('label', { class: 'mem-picker' }, h('span', { text: 'Allocator' }), picker),
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
+                 rel: 'noopener', text: 'Raw data' })));
+    const body = h('div', { class: 'view-body' });
+    el.append(body);
+    picker.addEventListener('change', () => {
+        router.setParams({ memory_id: picker.value, step_from: undefined, step_to: undefined },
+                         { replace: false });
+        inst.state = { ...inst.state, params: router.getParams() };
+        renderAllocator(inst, body, data, picker.value);
+    });
+    renderAllocator(inst, body, data, picker.value);
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.controller.abort();
+    if (current.chart)
+        current.chart.destroy();
+    if (current.table)
+        current.table.destroy();
+    current = null;
+}
