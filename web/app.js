@@ -73,6 +73,11 @@ function hostLabel(h) {
 
 const asOptions = (names, label = (n) => n) => names.map((n) => ({ value: n, label: label(n) }));
 
+// A picker whose list could not be fetched shows just the URL's value.
+function showOnly(select, value, label = (n) => n) {
+    fillSelect(select, value === undefined ? [] : asOptions([value], label), value);
+}
+
 // ---- navigation ----------------------------------------------------------------
 
 function viewState(state, signal) {
@@ -120,7 +125,15 @@ async function resolve(state, stale) {
     }
     const run = state.run ?? runList[0];
 
-    const toolList = await tools(run);
+    let toolList;
+    try {
+        toolList = await tools(run);
+    } catch (e) {
+        // Leave no other run's tools and hosts in the pickers beside the error.
+        showOnly(ui.tool, state.tool);
+        showOnly(ui.host, state.host, hostLabel);
+        throw e;
+    }
     if (stale())
         return null;
     fillSelect(ui.tool, asOptions(toolList), state.tool ?? toolList[0]);
@@ -131,7 +144,13 @@ async function resolve(state, stale) {
     }
     const tool = state.tool ?? toolList[0];
 
-    const hostList = await hosts(run, tool);
+    let hostList;
+    try {
+        hostList = await hosts(run, tool);
+    } catch (e) {
+        showOnly(ui.host, state.host, hostLabel);
+        throw e;
+    }
     if (stale())
         return null;
     let host = state.host;

@@ -190,6 +190,11 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             assert.equal(err.detail, want.detail);
             assert.match(err.where, /HTTP 404/);
             assert.equal(page.url(), h.base + hash, 'a bad link must not be rewritten');
+            // The pickers say what the link asked for, and nothing else.
+            assert.deepEqual(await optionValues(page, '#tool'), ['overview_page']);
+            assert.deepEqual(await optionValues(page, '#host'), ['h']);
+            assert.equal(await page.$eval('#run', (s) => s.selectedOptions[0].textContent),
+                         'nope (not found)');
             await screenshot(page, 'root-unknown-run');
             await page.close();
         });
