@@ -47,13 +47,7 @@ export function renderDetails(panel, d, names, { onJump, onClose, onFrame }) {
     clear(panel);
     const stats = Object.entries(d.stats || {});
     const flows = d.flows || [];
-    panel.append(
-        h('div', { class: 'tv-details-head' },
-            h('h3', { class: 'tv-details-name', text: d.name || '(unnamed)' }),
-            h('button', { type: 'button', class: 'tv-close', 'aria-label': 'Close details',
-                          title: 'Close (Esc)', text: '×', on: { click: onClose } })),
-        d.long_name && d.long_name !== d.name
-            ? h('p', { class: 'tv-long-name', text: d.long_name }) : null,
+    const about = h('section', {},
         h('dl', { class: 'props tv-props' },
             row('Duration', formatDurationPs(Number(d.dur_ps) || 0)),
             row('Start', formatOffsetPs(Number(d.start_ps) || 0)),
@@ -64,30 +58,32 @@ export function renderDetails(panel, d, names, { onJump, onClose, onFrame }) {
             row('Event id', String(d.id))),
         h('button', { type: 'button', class: 'tv-frame', text: 'Zoom to event (F)',
                       on: { click: onFrame } }));
-
-    panel.append(h('h4', { text: `Stats (${stats.length})` }));
-    if (stats.length === 0) {
-        panel.append(h('p', { class: 'hint', text: 'This event carries no stats.' }));
-    } else {
-        panel.append(h('dl', { class: 'props tv-stats' },
-            stats.map(([k, v]) => row(k, statValue(v)))));
-    }
-
-    panel.append(h('h4', { text: `Flows (${flows.length})` }));
-    if (flows.length === 0) {
-        panel.append(h('p', { class: 'hint',
-            text: 'No flow partners: no launch/kernel correlation or flow stats link this event.' }));
-        return;
-    }
-    panel.append(h('ul', { class: 'tv-flows' }, flows.map((f) => h('li', {},
-        h('button', {
-            type: 'button', class: 'tv-flow',
-            title: 'Select this partner and bring it into view',
-            on: { click: () => onJump(f) },
-        }, `${f.direction === 'in' ? '← from' : '→ to'} ${f.name || `event ${f.id}`}`),
-        h('span', { class: 'hint',
-            text: ` ${f.kind || 'flow'} · ${trackText(names, f.track)} · ` +
-                  `${formatDurationPs(Number(f.dur_ps) || 0)} at ${formatOffsetPs(Number(f.start_ps) || 0)}` })))));
+    const statsSec = h('section', {}, h('h4', { text: `Stats (${stats.length})` }),
+        stats.length === 0
+            ? h('p', { class: 'hint', text: 'This event carries no stats.' })
+            : h('dl', { class: 'props tv-stats' }, stats.map(([k, v]) => row(k, statValue(v)))));
+    const flowSec = h('section', {}, h('h4', { text: `Flows (${flows.length})` }),
+        flows.length === 0
+            ? h('p', { class: 'hint',
+                       text: 'No flow partners: no launch/kernel correlation or flow stats link this event.' })
+            : h('ul', { class: 'tv-flows' }, flows.map((f) => h('li', {},
+                h('button', {
+                    type: 'button', class: 'tv-flow',
+                    title: 'Select this partner and bring it into view',
+                    on: { click: () => onJump(f) },
+                }, `${f.direction === 'in' ? '← from' : '→ to'} ${f.name || `event ${f.id}`}`),
+                h('span', { class: 'hint',
+                    text: ` ${f.kind || 'flow'} · ${trackText(names, f.track)} · ` +
+                          `${formatDurationPs(Number(f.dur_ps) || 0)} at ` +
+                          `${formatOffsetPs(Number(f.start_ps) || 0)}` })))));
+    panel.append(
+        h('div', { class: 'tv-details-head' },
+            h('h3', { class: 'tv-details-name', text: d.name || '(unnamed)' }),
+            h('button', { type: 'button', class: 'tv-close', 'aria-label': 'Close details',
+                          title: 'Close (Esc)', text: '×', on: { click: onClose } })),
+        h('p', { class: 'tv-long-name', hidden: !d.long_name || d.long_name === d.name,
+                 text: d.long_name || '' }),
+        h('div', { class: 'tv-details-body' }, about, statsSec, flowSec));
 }
 
 // Panel for an aggregate box (many events too small to draw at this zoom).

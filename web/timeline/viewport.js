@@ -65,13 +65,21 @@ export function zoomToRange(v, t0, t1, spanPs) {
     return clampWindow(Math.min(t0, t1), Math.max(t0, t1), spanPs, v.widthPx);
 }
 
-// Brings an event [t, t + durPs] into view: keeps the zoom when it fits in
-// the middle 80% of the window, otherwise zooms out so that it fills half
-// of the window. Either way the event ends up centred.
+// Window width that a revealed event narrower than a pixel is zoomed to
+// (at least): wide enough to show its neighbours too.
+export const REVEAL_MIN_WINDOW_PS = 1e7;
+
+// Brings an event [t, t + durPs] into view, centred: keeps the zoom when
+// the event fits in the middle 80% of the window and is at least a pixel
+// wide; zooms out when it is too long (it then fills half the window) and
+// in when it would be invisible (it then fills a twentieth).
 export function revealRange(v, t, durPs, spanPs) {
     const w = v.endPs - v.startPs;
-    const fits = durPs <= 0.8 * w;
-    const nw = fits ? w : Math.max(2 * durPs, MIN_WINDOW_PS);
+    let nw = w;
+    if (durPs > 0.8 * w)
+        nw = Math.max(2 * durPs, MIN_WINDOW_PS);
+    else if (durPs < psPerPx(v))
+        nw = Math.min(w, Math.max(20 * durPs, REVEAL_MIN_WINDOW_PS));
     const mid = t + durPs / 2;
     return clampWindow(mid - nw / 2, mid + nw / 2, spanPs, v.widthPx);
 }

@@ -1,0 +1,384 @@
+// trace_unit.test.mjs: the pure modules of the trace viewer (web/timeline/,
+// web/draw/colors.js, the label fitting of web/draw/slices.js) under plain
+// node, no browser. Every expected value is worked out by hand in the
+// comment next to it (or, for the colour hash, by the published FNV-1a
+// test vector and an independent Python one-liner).
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { colorIndex, PALETTE } from '../../web/draw/colors.js';
+import { fitLabel } from '../../web/draw/slices.js';
+import { hitTest, findDrawn } from '../../web/timeline/hit.js';
+import { computeLayout, depthAt, rowAt, toggle } from '../../web/timeline/layout.js';
+import { TraceSearch } from '../../web/timeline/search.js';
+import { computeTicks, niceStepPs } from '../../web/timeline/ticks.js';
+import { TileCache } from '../../web/timeline/tile_cache.js';
+import { decodeTile, findEvent } from '../../web/timeline/tile_data.js';
+import { formatParams, parseSelection, parseWindow, urlWriter } from '../../web/timeline/url_state.js';
+import * as V from '../../web/timeline/viewport.js';
+
+describe('viewport', () => {
+    test('clampWindow keeps the window inside the trace', () => {
+        // [-10, 90] in a 1e6 ps trace: width 100 is below the 1000 ps
+        // minimum, so it becomes [0, 1000].
+        assert.deepEqual(V.clampWindow(-10, 90, 1e6, 100), { startPs: 0, endPs: 1000, widthPx: 100 });
+        // Past the end: shifted back to end at the span.
+        assert.deepEqual(V.clampWindow(999500, 1002500, 1e6, 100),
+                         { startPs: 997000, endPs: 1e6, widthPx: 100 });
+        // Wider than the trace: the whole trace.
+        assert.deepEqual(V.clampWindow(-5, 5e6, 1e6, 10), { startPs: 0, endPs: 1e6, widthPx: 10 });
+    });
+
+    test('zoomAt keeps the time under the pointer in place', () => {
+        // [0, 1e6] over 100 px; pixel 25 is t = 250000. Zooming 2x makes the
+        // window 500000 wide with t at a quarter of it: [125000, 625000].
+        const v = V.zoomAt({ startPs: 0, endPs: 1e6, widthPx: 100 }, 2, 25, 1e6);
+        assert.deepEqual(v, { startPs: 125000, endPs: 625000, widthPx: 100 });
+        assert.equal(V.timeToPx(v, 250000), 25);
+        assert.equal(V.pxToTime(v, 25), 250000);
+    });
+
+    test('panByPx moves by pixels of the current zoom', () => {
+        // 1e4 ps per pixel; 10 px is 1e5 ps.
+        const v = V.panByPx({ startPs: 0, endPs: 1e6, widthPx: 100 }, 10, 2e6);
+        assert.deepEqual(v, { startPs: 1e5, endPs: 1.1e6, widthPx: 100 });
+        // Cannot pan before 0.
+        assert.equal(V.panByPx(v, -1000, 2e6).startPs, 0);
+    });
+
+    test('revealRange centres an event and zooms only when it must', () => {
+        const v = { startPs: 0, endPs: 1e6, widthPx: 1000 };  // 1000 ps per pixel
+        // 100000 ps fits: same width, centred on 550000.
+        assert.deepEqual(V.revealRange(v, 500000, 100000, 1e7),
+                         { startPs: 50000, endPs: 1050000, widthPx: 1000 });
+        // An event of 100 ps in a 1e9 ps window (1e6 ps per pixel) is
+        // invisible: the window becomes REVEAL_MIN_WINDOW_PS (1e7) wide,
+        // centred on 5e8 + 50.
+        const w = { startPs: 0, endPs: 1e9, widthPx: 1000 };
+        assert.deepEqual(V.revealRange(w, 5e8, 100, 1e10),
+                         { startPs: 495000050, endPs: 505000050, widthPx: 1000 });
+        // An event longer than 80% of the window: window = 2 x 9e8 = 1.8e9,
+        // centred on 5e8 + 4.5e8.
+        assert.deepEqual(V.revealRange(w, 5e8, 9e8, 1e10),
+                         { startPs: 5e7, endPs: 1.85e9, widthPx: 1000 });
+    });
+
+    test('tileLevel picks tiles no wider than tile_px screen pixels', () => {
+        // Whole 1e6 ps trace over 1000 px: one 1024-px tile covers it: level 0.
+        assert.equal(V.tileLevel({ startPs: 0, endPs: 1e6, widthPx: 1000 }, 1e6, 1024, 20), 0);
+        // 1e4 ps over 1000 px = 10 ps/px. Level 7 tiles are 1e6/128 =
+        // 7812.5 ps = 781 px (<= 1024); level 6 would be 1562 px.
+        assert.equal(V.tileLevel({ startPs: 0, endPs: 1e4, widthPx: 1000 }, 1e6, 1024, 20), 7);
+        assert.equal(V.tileLevel({ startPs: 0, endPs: 1e4, widthPx: 1000 }, 1e6, 1024, 5), 5);
+    });
+
+    test('tileRange and tileBounds', () => {
+        // Level 7 of 1e6: tiles are 7812.5 wide. [3w + 1, 5w) touches 3 and 4.
+        const w = 7812.5;
+        assert.deepEqual(V.tileRange(3 * w + 1, 5 * w, 1e6, 7), { first: 3, last: 4 });
+        assert.deepEqual(V.tileRange(0, 1e6, 1e6, 0), { first: 0, last: 0 });
+        assert.deepEqual(V.tileBounds(1e6, 2, 3), { startPs: 750000, endPs: 1e6 });
+    });
+});
+
+describe('ticks', () => {
+    test('niceStepPs rounds up to 1, 2 or 5 times a power of ten', () => {
+        assert.equal(niceStepPs(1e6, 90), 1e8);    // 9e7 -> 1e8
+        assert.equal(niceStepPs(1000, 90), 1e5);   // 9e4 -> 1e5
+        assert.equal(niceStepPs(1000, 150), 2e5);  // 1.5e5 -> 2e5
+        assert.equal(niceStepPs(4000, 90), 5e5);   // 3.6e5 -> 5e5
+    });
+
+    test('computeTicks labels a 1 ms window in ms with one decimal', () => {
+        // 1e6 ps/px, step 1e8 ps (0.1 ms); the largest time is 1e9 ps, so ms.
+        const t = computeTicks(0, 1e9, 1000, 90);
+        assert.equal(t.stepPs, 1e8);
+        assert.equal(t.unit, 'ms');
+        assert.equal(t.ticks.length, 11);
+        assert.deepEqual(t.ticks.slice(0, 3).map((k) => k.label), ['0.0 ms', '0.1 ms', '0.2 ms']);
+        assert.equal(t.ticks[10].label, '1.0 ms');
+    });
+
+    test('computeTicks deep in a long trace keeps enough decimals', () => {
+        // 4e6 ps over 1000 px: step 5e5 ps; unit s; decimals = ceil(log10(1e12 /
+        // 5e5)) = 7. The first mark is 1.234566e12 = 2469132 * 5e5.
+        const t = computeTicks(1.234566e12, 1.23457e12, 1000, 90);
+        assert.equal(t.stepPs, 5e5);
+        assert.equal(t.ticks[0].label, '1.2345660 s');
+        assert.equal(t.ticks[1].label, '1.2345665 s');
+    });
+});
+
+describe('layout', () => {
+    const meta = {
+        processes: [{ pid: 1, name: '/host:CPU', threads: [
+            { tid: 10, track: 0, name: 'python3', n_events: 5, depths: 3 },
+            { tid: 11, track: 1, name: 'worker', n_events: 1, depths: 1 }] }],
+        counters: [{ id: 0, pid: 1, name: 'Memory in use', min: 0, max: 10 }],
+    };
+
+    test('rows stack process header, threads by depth, counters', () => {
+        // Heights: header 24; python3 3*18+3 = 57; worker 18+3 = 21; counter 40.
+        const l = computeLayout(meta);
+        assert.deepEqual(l.rows.map((r) => [r.kind, r.y, r.h]),
+                         [['process', 0, 24], ['thread', 24, 57], ['thread', 81, 21], ['counter', 102, 40]]);
+        assert.equal(l.height, 142);
+        assert.equal(l.byTrack.get(1).y, 81);
+        assert.equal(l.byCounter.get(0).y, 102);
+        assert.equal(l.rows[0].sub, '2 threads, 6 events');
+    });
+
+    test('collapsing a process hides its rows; a thread keeps its top level', () => {
+        assert.equal(computeLayout(meta, new Set(['p:1'])).height, 24);
+        const l = computeLayout(meta, toggle(new Set(), 't:0'));
+        assert.equal(l.byTrack.get(0).h, 21);
+        assert.equal(l.byTrack.get(0).shownDepths, 1);
+        assert.deepEqual(toggle(new Set(['t:0']), 't:0'), new Set());
+    });
+
+    test('rowAt and depthAt', () => {
+        const l = computeLayout(meta);
+        assert.equal(rowAt(l, 30).track, 0);
+        assert.equal(rowAt(l, 81).track, 1);
+        assert.equal(rowAt(l, 141).kind, 'counter');
+        assert.equal(rowAt(l, 142), null);
+        const py = l.byTrack.get(0);
+        assert.equal(depthAt(py, 24 + 2 * 18 + 1), 2);
+        assert.equal(depthAt(py, 24 + 3 * 18 + 1), -1);  // the 3-px gap
+    });
+});
+
+const TILE_JSON = {
+    level: 1, index: 0, start_ps: 0, end_ps: 500,
+    tracks: [{ track: 5,
+               events: [[1, 100, 50, 0, 0], [2, 300, 10, 0, 1], [3, 105, 20, 1, 1]],
+               boxes: [[200, 250, 0, 4, 20]] }],
+    names: ['MatMul', 'Conv2D'],
+    counters: [{ id: 0, points: [[0, 1], [250, 3]] }],
+};
+
+describe('tile_data', () => {
+    test('decodeTile builds columns and colours per name', () => {
+        const t = decodeTile(TILE_JSON);
+        const tr = t.tracks.get(5);
+        assert.equal(tr.ev.n, 3);
+        assert.deepEqual([...tr.ev.start], [100, 300, 105]);
+        assert.deepEqual([...tr.ev.depth], [0, 0, 1]);
+        assert.deepEqual([...tr.box.count], [4]);
+        assert.deepEqual([...t.colors], [5, 9]);  // see the colors test
+        assert.deepEqual([...t.counters.get(0).v], [1, 3]);
+        assert.deepEqual(findEvent(t, 2), { track: 5, i: 1 });
+        assert.equal(findEvent(t, 99), null);
+    });
+
+    test('a tile with nothing in it decodes to empty maps', () => {
+        const t = decodeTile({ level: 0, index: 0, start_ps: 0, end_ps: 1 });
+        assert.equal(t.tracks.size, 0);
+        assert.equal(t.counters.size, 0);
+    });
+});
+
+describe('hit', () => {
+    const pieces = [{ tile: decodeTile(TILE_JSON), clipStart: 0, clipEnd: 500 }];
+
+    test('an event under the pointer, or the nearest within tolerance', () => {
+        assert.equal(hitTest(pieces, 5, 0, 120, 5).id, 1);
+        assert.equal(hitTest(pieces, 5, 0, 297, 5).id, 2);   // 3 ps before it
+        assert.equal(hitTest(pieces, 5, 1, 110, 0).name, 'Conv2D');
+        assert.equal(hitTest(pieces, 5, 0, 160, 5), null);   // 10 ps from event 1
+        assert.equal(hitTest(pieces, 6, 0, 120, 5), null);   // no such track
+    });
+
+    test('a box answers with its count and busy time', () => {
+        const b = hitTest(pieces, 5, 0, 225, 0);
+        assert.deepEqual(b, { kind: 'box', track: 5, depth: 0, start: 200, end: 250, count: 4, busy: 20 });
+    });
+
+    test('findDrawn locates an event by id', () => {
+        assert.deepEqual(findDrawn(pieces, 3), { track: 5, depth: 1, start: 105, dur: 20, name: 'Conv2D' });
+        assert.equal(findDrawn(pieces, 42), null);
+    });
+});
+
+function deferred() {
+    let resolve;
+    let reject;
+    const promise = new Promise((res, rej) => {
+        resolve = res;
+        reject = rej;
+    });
+    return { promise, resolve, reject };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('tile_cache', () => {
+    const bounds = (l, i) => ({ startPs: (i * 1000) / 2 ** l, endPs: ((i + 1) * 1000) / 2 ** l });
+    const fake = (level, index) => ({ level, index, bytes: 10 });
+
+    test('cover stands in the nearest loaded ancestor, merged per ancestor', () => {
+        const c = new TileCache({ load: () => new Promise(() => {}) });
+        c.insert(0, 0, fake(0, 0));
+        c.insert(1, 1, fake(1, 1));
+        // Level 2 (tiles 250 wide): 0 and 1 fall back to level 0, 2 and 3 to
+        // tile 1/1.
+        const got = c.cover(2, 0, 3, bounds);
+        assert.deepEqual(got.map((p) => [p.tile.level, p.tile.index, p.clipStart, p.clipEnd]),
+                         [[0, 0, 0, 500], [1, 1, 500, 1000]]);
+    });
+
+    test('requests run maxInFlight at a time, most wanted first, never twice', async () => {
+        const calls = [];
+        const waits = new Map();
+        const c = new TileCache({
+            maxInFlight: 2,
+            load: (l, i) => {
+                calls.push(`${l}/${i}`);
+                const d = deferred();
+                waits.set(`${l}/${i}`, d);
+                return d.promise;
+            },
+        });
+        c.want([[0, 0], [1, 0]], [[1, 1]]);
+        assert.deepEqual(calls, ['0/0', '1/0']);
+        c.want([[0, 0], [1, 0]], [[1, 1]]);   // in flight: not asked again
+        assert.deepEqual(calls, ['0/0', '1/0']);
+        waits.get('0/0').resolve(fake(0, 0));
+        await tick();
+        assert.deepEqual(calls, ['0/0', '1/0', '1/1']);
+        assert.ok(c.has(0, 0));
+        c.want([[0, 0]]);                      // held: not asked again
+        assert.equal(calls.length, 3);
+        c.close();
+    });
+
+    test('a failed tile is reported once and not retried', async () => {
+        const errors = [];
+        let n = 0;
+        const c = new TileCache({
+            load: () => {
+                n += 1;
+                return Promise.reject(new Error('HTTP 500'));
+            },
+            onError: (e, l, i) => errors.push(`${l}/${i} ${e.message}`),
+        });
+        c.want([[3, 2]]);
+        await tick();
+        c.want([[3, 2]]);
+        await tick();
+        assert.equal(n, 1);
+        assert.deepEqual(errors, ['3/2 HTTP 500']);
+    });
+
+    test('eviction drops the least recently drawn tiles but keeps level 0', () => {
+        const c = new TileCache({ load: () => new Promise(() => {}), maxBytes: 38 });
+        c.insert(0, 0, fake(0, 0));
+        c.insert(1, 0, fake(1, 0));
+        c.insert(1, 1, fake(1, 1));
+        c.cover(1, 0, 0, bounds);              // 1/0 is now newer than 1/1
+        // 40 bytes > 38: evict, oldest first, down to 0.8 * 38 = 30.4, so
+        // dropping 1/1 (10 bytes) is enough.
+        c.insert(2, 0, fake(2, 0));
+        assert.ok(c.has(0, 0));
+        assert.ok(c.has(1, 0));
+        assert.ok(!c.has(1, 1));
+        assert.ok(c.has(2, 0));
+    });
+});
+
+describe('url_state', () => {
+    test('parseWindow and parseSelection accept only sane values', () => {
+        assert.deepEqual(parseWindow({ start: '100', end: '200' }), { startPs: 100, endPs: 200 });
+        assert.equal(parseWindow({ start: 'x', end: '200' }), null);
+        assert.equal(parseWindow({ start: '300', end: '200' }), null);
+        assert.equal(parseWindow({}), null);
+        assert.equal(parseSelection({ sel: '42' }), 42);
+        assert.equal(parseSelection({ sel: '-1' }), null);
+        assert.equal(parseSelection({ sel: '1.5' }), null);
+        assert.equal(parseSelection({}), null);
+    });
+
+    test('formatParams writes integer ps and drops an empty selection', () => {
+        assert.deepEqual(formatParams({ startPs: 100.4, endPs: 200.6 }, 7),
+                         { start: '100', end: '201', sel: '7' });
+        assert.deepEqual(formatParams({ startPs: 0, endPs: 5 }, null),
+                         { start: '0', end: '5', sel: undefined });
+    });
+
+    test('urlWriter coalesces a burst into one write of the last value', () => {
+        const timers = [];
+        const win = {
+            setTimeout: (fn) => timers.push(fn),
+            clearTimeout: () => {},
+        };
+        const written = [];
+        const w = urlWriter((p) => written.push(p), win);
+        w.write({ start: '1' });
+        w.write({ start: '2' });
+        assert.deepEqual(written, []);
+        timers[timers.length - 1]();
+        assert.deepEqual(written, [{ start: '2' }]);
+        w.write({ start: '3' });
+        w.cancel();
+        w.flush();
+        assert.deepEqual(written, [{ start: '2' }]);
+    });
+});
+
+describe('colors', () => {
+    test('colorIndex is FNV-1a 32 of the name modulo the palette size', () => {
+        assert.equal(PALETTE.length, 18);
+        // FNV-1a('a') = 0xe40c292c (the published test vector) = 3826002220;
+        // 3826002220 mod 18 = 16.
+        assert.equal(colorIndex('a'), 16);
+        // The offset basis 0x811c9dc5 = 2166136261; mod 18 = 7.
+        assert.equal(colorIndex(''), 7);
+        // 'MatMul' -> 0xca9f4fc9, 'Conv2D' -> 0xfc2e3011 (Python one-liner).
+        assert.equal(colorIndex('MatMul'), 0xca9f4fc9 % 18);
+        assert.equal(colorIndex('Conv2D'), 0xfc2e3011 % 18);
+    });
+});
+
+describe('labels', () => {
+    test('fitLabel cuts with an ellipsis or gives up below three characters', () => {
+        assert.equal(fitLabel('MatMulFusion', 50, 5), 'MatMulFus…');  // 10 chars fit
+        assert.equal(fitLabel('MatMul', 50, 5), 'MatMul');
+        assert.equal(fitLabel('abc', 10, 5), '');
+        assert.equal(fitLabel('ab', 10, 5), 'ab');
+    });
+});
+
+describe('search', () => {
+    const all = [{ id: 1, name: 'MatMul' }, { id: 2, name: 'matmul_1' }, { id: 3, name: 'MatMulGrad' }];
+    const make = (log) => new TraceSearch({
+        search: async (q, offset, limit) => {
+            log.push(`q=${q} offset=${offset} limit=${limit}`);
+            const hits = q === 'none' ? [] : all;
+            return { total: hits.length, results: hits.slice(offset, offset + limit) };
+        },
+        onResult: (r) => log.push(`result ${r.id}`),
+        onInfo: (text) => log.push(`info ${text}`),
+    });
+
+    test('Enter steps forward and wraps; Shift+Enter steps back', async () => {
+        const log = [];
+        const s = make(log);
+        await s.run('mat');
+        await s.run('mat');
+        await s.run('mat');
+        await s.run('mat');       // wraps to the first
+        await s.run('mat', -1);   // back to the last
+        assert.deepEqual(log.filter((l) => l.startsWith('result')),
+                         ['result 1', 'result 2', 'result 3', 'result 1', 'result 3']);
+        // One page fetched for all of it.
+        assert.deepEqual(log.filter((l) => l.startsWith('q=')), ['q=mat offset=0 limit=100']);
+        assert.ok(log.includes('info 3 of 3'));
+    });
+
+    test('no match is said in words', async () => {
+        const log = [];
+        await make(log).run('none');
+        assert.equal(log[log.length - 1], 'info No event name contains “none”.');
+    });
+});
