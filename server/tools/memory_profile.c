@@ -280,7 +280,8 @@ static void match_frees(const pv_model *m, pv_memory_allocator *al)
 /* SampleMemoryProfileTimeline: a max box filter. n snapshots go into
  * max_points windows, the first count1 of width w = n / max_points and
  * the rest of width w + 1; each window keeps its first snapshot with the
- * highest stack+heap. */
+ * highest stack+heap. The same windows give profview's extremes: each
+ * window's first lowest and first highest snapshot, in time order. */
 static void sample_timeline(const pv_model *m, pv_memory_allocator *al, size_t max_points,
                             pv_arena *a)
 {
@@ -288,9 +289,14 @@ static void sample_timeline(const pv_model *m, pv_memory_allocator *al, size_t m
     size_t keep = n > max_points ? max_points : n;
     al->timeline = pv_arena_alloc(a, (keep ? keep : 1) * sizeof *al->timeline);
     al->n_timeline = keep;
+    al->extremes = pv_arena_alloc(a, (keep > 0 ? 2 * keep : 1) * sizeof *al->extremes);
+    al->n_extremes = 0;
     if (n <= max_points) {
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             al->timeline[i] = i;
+            al->extremes[i] = i;
+        }
+        al->n_extremes = n;
         return;
     }
     size_t width = n / max_points;
@@ -298,16 +304,24 @@ static void sample_timeline(const pv_model *m, pv_memory_allocator *al, size_t m
     size_t start = 0;
     for (size_t k = 0; k < max_points; k++) {
         size_t w = k < count1 ? width : width + 1;
-        size_t best = start;
-        int64_t best_bytes = heap_and_stack(m, &al->snapshots[start]);
+        size_t hi = start, lo = start;
+        int64_t hi_bytes = heap_and_stack(m, &al->snapshots[start]);
+        int64_t lo_bytes = hi_bytes;
         for (size_t i = start + 1; i < start + w; i++) {
             int64_t bytes = heap_and_stack(m, &al->snapshots[i]);
-            if (bytes > best_bytes) {
-                best = i;
-                best_bytes = bytes;
+            if (bytes > hi_bytes) {
+                hi = i;
+                hi_bytes = bytes;
+            }
+            if (bytes < lo_bytes) {
+                lo = i;
+                lo_bytes = bytes;
             }
         }
-        al->timeline[k] = best;
+        al->timeline[k] = hi;
+        al->extremes[al->n_extremes++] = lo < hi ? lo : hi;
+        if (lo != hi)
+            al->extremes[al->n_extremes++] = lo < hi ? hi : lo;
         start += w;
     }
 }

@@ -10,7 +10,9 @@
  *      to last valid + 1, frees take op/region/type/shape from the
  *      allocation at the same address;
  *   3. the timeline is sampled to at most max_timeline_points with a max
- *      box filter, so the peak and the top of every window survive;
+ *      box filter, so the peak and the top of every window survive; for
+ *      profview's page each window also gives its lowest point, so local
+ *      minima survive too (at most twice as many points);
  *   4. the allocations alive at the peak are those of the peak step up to
  *      the peak time, plus the special "unused preallocated device memory"
  *      and "stack" rows, sorted and merged like the reference.
@@ -98,6 +100,10 @@ typedef struct pv_memory_allocator {
     size_t n_snapshots;
     size_t *timeline;            /* indices into snapshots, sampled, in time order */
     size_t n_timeline;
+    size_t *extremes;            /* profview's timeline: the lowest and the highest
+                                    snapshot of each sampling window, in time order,
+                                    so dips survive as well as peaks */
+    size_t n_extremes;
     pv_memory_summary summary;
     size_t peak_snapshot;        /* index of the snapshot that set the peak */
     int64_t peak_step_id;        /* step of the (last) snapshot at the peak bytes */
@@ -149,7 +155,8 @@ const char *pv_memory_data_type_name(int32_t dtype, pv_arena *a);
  * when the profile has no host plane. With extras, each allocator also
  * gets "pvActiveAllocationTimes" (profview's UI: per active row the
  * allocation and free time relative to the model start, in ps, as
- * strings; "" free when never freed) and "pvCounts". Returns a new
+ * strings; "" free when never freed), "pvCounts" and "pvTimeline" (the
+ * window minima and maxima as parallel arrays of numbers). Returns a new
  * reference, NULL only when memory runs out. */
 json_t *pv_memory_profile_to_json(const pv_model *m, const pv_memory_profile_result *r,
                                   bool extras);

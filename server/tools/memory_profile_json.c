@@ -95,6 +95,27 @@ static json_t *times_json(const pv_memory_profile_result *r, const pv_memory_all
     return arr;
 }
 
+/* profview's timeline for its chart: parallel arrays of plain numbers
+ * (byte counts stay below 2^53, so JavaScript reads them exactly). */
+static json_t *extremes_json(const pv_model *m, const pv_memory_allocator *al)
+{
+    json_t *t = json_array(), *heap = json_array(), *stack = json_array();
+    json_t *avail = json_array(), *frag = json_array(), *step = json_array();
+    for (size_t k = 0; k < al->n_extremes; k++) {
+        const pv_memory_snapshot *s = &al->snapshots[al->extremes[k]];
+        pv_memory_stats st = pv_memory_snapshot_stats(m, s);
+        json_array_append_new(t, json_integer(s->time_offset_ps));
+        json_array_append_new(heap, json_integer(st.heap_allocated_bytes));
+        json_array_append_new(stack, json_integer(st.stack_reserved_bytes));
+        json_array_append_new(avail, json_integer(st.free_memory_bytes));
+        json_array_append_new(frag, json_real(st.fragmentation));
+        json_array_append_new(step, json_integer(s->step_id));
+    }
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "timeOffsetPs", t, "heapBytes", heap,
+                     "stackBytes", stack, "freeBytes", avail, "fragmentation", frag, "stepId",
+                     step);
+}
+
 static json_t *allocator_json(const pv_model *m, const pv_memory_profile_result *r,
                               const pv_memory_allocator *al, bool extras, pv_arena *a)
 {
@@ -132,6 +153,7 @@ static json_t *allocator_json(const pv_model *m, const pv_memory_profile_result 
                                       "deallocations", u64(al->n_deallocations),
                                       "unmatchedDeallocations", u64(al->n_unmatched_frees),
                                       "snapshots", u64(al->n_snapshots)));
+        json_object_set_new(j, "pvTimeline", extremes_json(m, al));
     }
     return j;
 }

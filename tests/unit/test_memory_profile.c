@@ -309,6 +309,9 @@ START_TEST(test_pv_tool_memory_profile_sampling_windows)
     ck_assert_uint_eq(al->timeline[499], 998);
     ck_assert_uint_eq(al->timeline[500], 1000);
     ck_assert_uint_eq(al->timeline[999], 2497);
+    /* lowest and highest of a flat window are the same snapshot: one each */
+    ck_assert_uint_eq(al->n_extremes, 1000);
+    ck_assert_uint_eq(al->extremes[500], 1000);
     pv_model_free(m);
 }
 END_TEST
@@ -336,6 +339,25 @@ START_TEST(test_pv_tool_memory_profile_sampling_keeps_peak)
         for (size_t i = start; i < start + width; i++)
             ck_assert_int_ge(spiky_heap(kept), spiky_heap(i));
     }
+    /* profview's extremes: window 0 = {0 (heap 0), 1 (heap 37)} gives both,
+     * lowest first; every window's lowest value is among them */
+    ck_assert_uint_eq(al->extremes[0], 0);
+    ck_assert_uint_eq(al->extremes[1], 1);
+    size_t e = 0;
+    for (size_t k = 0; k < al->n_timeline; k++) {
+        size_t start = k < 500 ? 2 * k : 1000 + 3 * (k - 500);
+        size_t width = k < 500 ? 2 : 3;
+        int64_t lowest = INT64_MAX, kept_lowest = INT64_MAX;
+        for (size_t i = start; i < start + width; i++)
+            lowest = spiky_heap(i) < lowest ? spiky_heap(i) : lowest;
+        for (; e < al->n_extremes && al->extremes[e] < start + width; e++) {
+            ck_assert_uint_ge(al->extremes[e], start);
+            if (spiky_heap(al->extremes[e]) < kept_lowest)
+                kept_lowest = spiky_heap(al->extremes[e]);
+        }
+        ck_assert_int_eq(kept_lowest, lowest);
+    }
+    ck_assert_uint_eq(e, al->n_extremes);
     pv_model_free(m);
 }
 END_TEST

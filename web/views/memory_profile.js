@@ -53,11 +53,31 @@ export function rowMeta(a, row) {
     return (a.specialAllocations || [])[num(row.specialIndex)] || {};
 }
 
+// The points to draw as [{t (ps), heap, stack, free (bytes), frag (0..1),
+// step}]: profview's timeline of window minima and maxima when the server
+// sent it, else the reference's sampled timeline, else (files TensorFlow
+// 2.4 wrote, before sampling existed) every snapshot.
+export function timelinePoints(a) {
+    const pv = a.pvTimeline;
+    if (pv && Array.isArray(pv.timeOffsetPs)) {
+        return pv.timeOffsetPs.map((t, i) => ({
+            t, heap: pv.heapBytes[i], stack: pv.stackBytes[i], free: pv.freeBytes[i],
+            frag: pv.fragmentation[i], step: pv.stepId[i] }));
+    }
+    const sampled = a.sampledTimelineSnapshots || [];
+    const snaps = sampled.length > 0 ? sampled : (a.memoryProfileSnapshots || []);
+    return snaps.map((snap) => {
+        const g = snap.aggregationStats || {};
+        return { t: num(snap.timeOffsetPs), heap: num(g.heapAllocatedBytes),
+                 stack: num(g.stackReservedBytes), free: num(g.freeMemoryBytes),
+                 frag: Number(g.fragmentation) || 0,
+                 step: num(snap.activityMetadata && snap.activityMetadata.stepId) };
+    });
+}
+
 // Sorted distinct step ids of the timeline.
-export function timelineSteps(a) {
-    const steps = new Set((a.sampledTimelineSnapshots || [])
-        .map((s) => num(s.activityMetadata && s.activityMetadata.stepId)));
-    return [...steps].sort((x, y) => x - y);
+export function timelineSteps(points) {
+    return [...new Set(points.map((p) => p.step))].sort((x, y) => x - y);
 }
 
 // The trace-viewer window (ps relative to the trace start) for an active
@@ -88,7 +108,9 @@ export function activeTable(a) {
     const rows = (a.activeAllocations || []).map((row, i) => {
         const m = rowMeta(a, row);
         const t = times[i];
-        let lived = { v: null, f: num(row.snapshotIndex) < 0 ? '' : 'still alive at the end' };
+        // Files written by TensorFlow itself carry no times: leave the cell
+        // empty rather than claim the allocation outlived the profile.
+        let lived = { v: null, f: t ? 'still alive at the end' : '' };
         if (t && t.freePs !== '') {
             const ps = num(t.freePs) - num(t.allocPs);
             lived = { v: ps, f: formatDurationPs(ps) };
@@ -122,8 +144,10 @@ function card(label, value, note) {
 function renderCards(el, a) {
     const s = a.profileSummary || {};
     const p = s.peakStats || {};
-    const c = a.pvCounts || {};
-    const unmatched = num(c.unmatchedDeallocations);
+    const c = a.pvCounts;
+    const unmatched = c ? num(c.unmatchedDeallocations) : 0;
+    const count = (v) => (c ? formatCount(num(v)) : '—');
+    const countNote = c ? null : 'not in this file';
     el.replaceChildren(
         card('Peak memory in profile', formatBytes(num(p.peakBytesInUse)),
              `at ${formatDurationPs(num(s.peakStatsTimePs))}`),
@@ -134,37 +158,35 @@ function renderCards(el, a) {
         card('Fragmentation at peak', formatPercent(Number(p.fragmentation) || 0)),
         card('Lifetime peak', formatBytes(num(s.peakBytesUsageLifetime)),
              'as the allocator reported it'),
-        card('Allocations', formatCount(num(c.allocations))),
-        card('Deallocations', formatCount(num(c.deallocations)),
+        card('Allocations', count(c && c.allocations), countNote),
+        card('Deallocations', count(c && c.deallocations),
              unmatched > 0 ? `${formatCount(unmatched)} of them free memory allocated before ` +
-                 'the profile started' : null));
+                 'the profile started' : countNote));
 }
 
-function chartData(a, from, to) {
-    const pts = (a.sampledTimelineSnapshots || []).filter((snap) => {
-        const step = num(snap.activityMetadata && snap.activityMetadata.stepId);
-        return step >= from && step <= to;
-    });
-    const series = (pick) => pts.map((snap) => ({
-        x: num(snap.timeOffsetPs) / PS_PER_MS, y: pick(snap.aggregationStats || {}) }));
+// Memory stays as an event left it until the next event, so the series
+// are drawn as steps ('after': hold the value, then jump).
+function chartData(a, points, from, to) {
+    const pts = points.filter((p) => p.step >= from && p.step <= to);
+    const series = (pick) => pts.map((p) => ({ x: p.t / PS_PER_MS, y: pick(p) }));
     const s = a.profileSummary || {};
     const peak = [{ x: num(s.peakStatsTimePs) / PS_PER_MS,
                     y: num((s.peakStats || {}).peakBytesInUse) / MIB }];
     return { datasets: [
-        { label: 'Heap (MiB)', data: series((g) => num(g.heapAllocatedBytes) / MIB),
-          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' },
-        { label: 'Stack (MiB)', data: series((g) => num(g.stackReservedBytes) / MIB),
-          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' },
-        { label: 'Free (MiB)', data: series((g) => num(g.freeMemoryBytes) / MIB),
-          pointRadius: 0, borderWidth: 1, yAxisID: 'y', hidden: true },
-        { label: 'Fragmentation (%)', data: series((g) => (Number(g.fragmentation) || 0) * 100),
-          pointRadius: 0, borderWidth: 1, borderDash: [4, 3], yAxisID: 'frag' },
+        { label: 'Heap (MiB)', data: series((p) => p.heap / MIB),
+          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y', stepped: 'after' },
+        { label: 'Stack (MiB)', data: series((p) => p.stack / MIB),
+          pointRadius: 0, borderWidth: 1.5, yAxisID: 'y', stepped: 'after' },
+        { label: 'Free (MiB)', data: series((p) => p.free / MIB),
+          pointRadius: 0, borderWidth: 1, yAxisID: 'y', hidden: true, stepped: 'after' },
+        { label: 'Fragmentation (%)', data: series((p) => p.frag * 100),
+          pointRadius: 0, borderWidth: 1, borderDash: [4, 3], yAxisID: 'frag', stepped: 'after' },
         { label: 'Peak', data: peak, showLine: false, pointRadius: 6, pointStyle: 'triangle',
           yAxisID: 'y' },
     ] };
 }
 
-async function renderChart(inst, box, a, from, to) {
+async function renderChart(inst, box, a, points, from, to) {
     inst.gen += 1;
     const gen = inst.gen;
     if (inst.chart) {
@@ -178,7 +200,7 @@ async function renderChart(inst, box, a, from, to) {
     box.replaceChildren(canvas);
     const chart = await createChart(canvas, {
         type: 'line',
-        data: chartData(a, from, to),
+        data: chartData(a, points, from, to),
         options: {
             scales: {
                 x: { type: 'linear', title: { display: true, text: 'Time in the profile (ms)' } },
@@ -207,7 +229,8 @@ function stepSelect(label, steps, value, onChange) {
 function renderAllocator(inst, body, data, id) {
     const a = data.memoryProfilePerAllocator[id];
     const state = inst.state;
-    const steps = timelineSteps(a);
+    const points = timelinePoints(a);
+    const steps = timelineSteps(points);
     const p = state.params;
     let from = steps.includes(Number(p.step_from)) ? Number(p.step_from) : steps[0];
     let to = steps.includes(Number(p.step_to)) ? Number(p.step_to) : steps[steps.length - 1];
@@ -222,7 +245,7 @@ function renderAllocator(inst, body, data, id) {
     const chartBox = h('div', { class: 'chart-box' });
     const redraw = () => {
         router.setParams({ step_from: String(from), step_to: String(to) });
-        renderChart(inst, chartBox, a, from, to).catch((e) => showError(chartBox, e));
+        renderChart(inst, chartBox, a, points, from, to).catch((e) => showError(chartBox, e));
     };
     const range = steps.length > 1 ? h('div', { class: 'mem-range' },
         stepSelect('From step', steps, from, (v) => { from = Math.min(v, to); redraw(); }),
@@ -246,7 +269,7 @@ function renderAllocator(inst, body, data, id) {
                                         end: String(Math.round(w.end)) } });
         },
     });
-    renderChart(inst, chartBox, a, from, to).catch((e) => showError(chartBox, e));
+    renderChart(inst, chartBox, a, points, from, to).catch((e) => showError(chartBox, e));
 }
 
 export async function mount(el, state) {
