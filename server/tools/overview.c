@@ -16,7 +16,9 @@ static size_t top_ops(const pv_op_db *db, pv_overview_op *out)
     double cum = 0;
     for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
         const pv_op_metrics *op = &db->ops[i];
-        double f = db->total_time_ps > 0 ? (double)op->self_time_ps / (double)db->total_time_ps : 0;
+        /* Share of op time, idle excluded, as the reference's TF-level
+         * device table (built without its IDLE row) computes it. */
+        double f = db->op_time_ps > 0 ? (double)op->self_time_ps / (double)db->op_time_ps : 0;
         cum += f;
         out[n++] = (pv_overview_op){op, f, cum};
     }

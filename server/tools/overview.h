@@ -13,7 +13,7 @@
 
 typedef struct pv_overview_op {
     const pv_op_metrics *op;        /* borrowed from device_ops / ip.host_ops */
-    double self_time_fraction;      /* of the table's total time (idle included) */
+    double self_time_fraction;      /* of the table's op time (idle excluded) */
     double cumulative_time_fraction;
 } pv_overview_op;
 

@@ -1,0 +1,334 @@
+/* Overview page and input pipeline analyzer on real profiles, compared
+ * with an independent oracle: the overview_page.pb / input_pipeline.pb
+ * that TensorFlow itself converted from the same xplane when it wrote the
+ * profile (extracted into tests/data/{overview,input_pipeline}/ by
+ * tools/reference/extract_overview.py; see the README there).
+ *
+ * Tolerances (issue 4): step count exact; step time, input percentage
+ * and every breakdown category within 0.5 %; the same verdict text.
+ *
+ * Intentional differences from that old (2022) TensorFlow converter,
+ * not compared here:
+ *  - profview counts host-thread events of the device's steps (the TF
+ *    converter did too; today's xprof does not on GPU) — this is the
+ *    query flag merge_host_with_device, which these tests set.
+ *  - Host tf.data op self times: TF 2.x paired begin/end activities on a
+ *    stack and, when two spans ended at the same picosecond in the other
+ *    order, dropped the inner span and everything open above it. On the
+ *    CPU profile that loses one Iterator::...::FromTensor call and the
+ *    whole Iterator::...::Zip span; profview uses the recorded nesting, so
+ *    it reports them (and ForeverRepeat's self time is 1 us lower by that
+ *    FromTensor). The GPU profile has no such tie and matches exactly.
+ *  - device_type: TF wrote "GPU"; today's reference names the
+ *    architecture from the compute capability ("Nvidia GPU (Turing)").
+ *  - host/device TF-op occurrence percentages: TF's device op count
+ *    rules differed; not part of the issue's tolerance list. */
+#include "testutil.h"
+
+#include "ingest/ingest.h"
+#include "tools/overview.h"
+
+#include <glob.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- expected-value files: "key value" lines ----------------------- */
+
+typedef struct kv {
+    char *key;
+    char *val;
+} kv;
+
+typedef struct kvfile {
+    kv *v;
+    size_t n;
+} kvfile;
+
+static kvfile load_kv(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", PV_SRCDIR, rel);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    kvfile k = {NULL, 0};
+    char line[8192];
+    while (fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char *sp = strchr(line, ' ');
+        if (sp == NULL)
+            continue;
+        *sp = '\0';
+        k.v = realloc(k.v, (k.n + 1) * sizeof *k.v);
+        k.v[k.n].key = strdup(line);
+        k.v[k.n].val = strdup(sp + 1);
+        k.n++;
+    }
+    fclose(f);
+    return k;
+}
+
+static void free_kv(kvfile *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->v[i].key);
+        free(k->v[i].val);
+    }
+    free(k->v);
+}
+
+static const char *get(const kvfile *k, const char *key)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->v[i].key, key) == 0)
+            return k->v[i].val;
+    return NULL;
+}
+
+/* proto3 leaves zero fields out, so a missing number is 0. */
+static double num(const kvfile *k, const char *key)
+{
+    const char *v = get(k, key);
+    return v != NULL ? strtod(v, NULL) : 0.0;
+}
+
+static void near(double got, double want, const char *what)
+{
+    double tol = fabs(want) * 0.005;
+    if (tol < 1e-6)
+        tol = 1e-6;
+    ck_assert_msg(fabs(got - want) <= tol, "%s: got %.9g, TensorFlow wrote %.9g", what, got, want);
+}
+
+/* ---- loading the profile ----------------------------------------------- */
+
+static pv_model *load_xplane(const char *run)
+{
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "%s/logdirs/%s/train/plugins/profile/*/*.xplane.pb",
+             PV_TESTDATA, run);
+    glob_t g;
+    ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+    ck_assert_uint_eq(g.gl_pathc, 1);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    int rc = pv_ingest_file(g.gl_pathv[0], NULL, &m, &err);
+    ck_assert_msg(rc == 0, "ingest %s: %s", g.gl_pathv[0], err.reason);
+    globfree(&g);
+    return m;
+}
+
+static const struct {
+    const char *key;
+    int field;
+} STEP_FIELDS[] = {
+    {"step_time_ms", PV_BD_STEP_TIME},
+    {"unknown_time_ms", PV_BD_UNKNOWN},
+    {"host_wait_input_ms", PV_BD_HOST_WAIT_INPUT},
+    {"host_to_device_ms", PV_BD_HOST_TO_DEVICE},
+    {"output_ms", PV_BD_OUTPUT},
+    {"device_compute_ms", PV_BD_DEVICE_COMPUTE},
+    {"device_to_device_ms", PV_BD_DEVICE_TO_DEVICE},
+    {"device_collectives_ms", PV_BD_DEVICE_COLLECTIVES},
+    {"host_compute_ms", PV_BD_HOST_COMPUTE},
+    {"host_prepare_ms", PV_BD_HOST_PREPARE},
+    {"host_compile_ms", PV_BD_HOST_COMPILE},
+};
+
+/* Compares the analyzer's step analysis with input_pipeline.pb (prefix
+ * "") or with the copy embedded in overview_page.pb ("input_analysis[0]."). */
+static void check_steps(const pv_input_pipeline_result *r, const kvfile *k, const char *prefix)
+{
+    char key[256];
+    size_t want_steps = 0;
+    for (;; want_steps++) {
+        snprintf(key, sizeof key, "%sstep_details[%zu].step_time_ms", prefix, want_steps);
+        if (get(k, key) == NULL)
+            break;
+    }
+    ck_assert_uint_gt(want_steps, 0);
+    ck_assert_uint_eq(r->analysis.n_steps, want_steps);
+    for (size_t i = 0; i < want_steps; i++) {
+        for (size_t f = 0; f < sizeof STEP_FIELDS / sizeof STEP_FIELDS[0]; f++) {
+            snprintf(key, sizeof key, "%sstep_details[%zu].%s", prefix, i, STEP_FIELDS[f].key);
+            near(r->analysis.steps[i].ms[STEP_FIELDS[f].field], num(k, key), key);
+        }
+    }
+    snprintf(key, sizeof key, "%sstep_time_summary[0].average", prefix);
+    near(r->analysis.summary[PV_BD_STEP_TIME].average, num(k, key), key);
+    snprintf(key, sizeof key, "%sinput_percent", prefix);
+    near(r->analysis.bottleneck.input_percent, num(k, key), key);
+    snprintf(key, sizeof key, "%shardware_type", prefix);
+    ck_assert_str_eq(pv_hardware_name(r->steps.hardware), get(k, key));
+
+    static const char *const verdict[] = {"input_classification", "input_statement",
+                                          "kernel_launch_classification",
+                                          "kernel_launch_statement", "all_other_classification",
+                                          "all_other_statement"};
+    const char *ours[] = {r->analysis.bottleneck.input_classification,
+                          r->analysis.bottleneck.input_statement,
+                          r->analysis.bottleneck.kernel_launch_classification,
+                          r->analysis.bottleneck.kernel_launch_statement,
+                          r->analysis.bottleneck.all_other_classification,
+                          r->analysis.bottleneck.all_other_statement};
+    for (size_t i = 0; i < sizeof verdict / sizeof verdict[0]; i++) {
+        snprintf(key, sizeof key, "%srecommendation[0].bottleneck_analysis[0].%s", prefix,
+                 verdict[i]);
+        const char *want = get(k, key);
+        ck_assert_str_eq(ours[i], want != NULL ? want : "");
+    }
+    snprintf(key, sizeof key, "%srecommendation[0].summary_next_step", prefix);
+    ck_assert_str_eq(r->analysis.bottleneck.summary_next_step, get(k, key));
+}
+
+/* Every input op TensorFlow listed, with its count and times; skip names
+ * the CPU profile's TF converter got wrong (see the file comment). */
+static void check_input_ops(const pv_input_pipeline_result *r, const kvfile *k, const char *prefix,
+                            const char *const *skip)
+{
+    char key[256];
+    for (size_t i = 0;; i++) {
+        snprintf(key, sizeof key, "%sinput_op_details[%zu].op_name", prefix, i);
+        const char *name = get(k, key);
+        if (name == NULL)
+            break;
+        bool skipped = false;
+        for (size_t s = 0; skip != NULL && skip[s] != NULL; s++)
+            skipped = skipped || strcmp(skip[s], name) == 0;
+        if (skipped)
+            continue;
+        const pv_input_op *op = NULL;
+        for (size_t j = 0; j < r->n_input_ops; j++)
+            if (strcmp(r->input_ops[j].op->name, name) == 0)
+                op = &r->input_ops[j];
+        ck_assert_msg(op != NULL, "input op %s missing", name);
+        snprintf(key, sizeof key, "%sinput_op_details[%zu].count", prefix, i);
+        ck_assert_uint_eq(op->op->occurrences, (uint64_t)num(k, key));
+        snprintf(key, sizeof key, "%sinput_op_details[%zu].time_in_ms", prefix, i);
+        near((double)op->op->time_ps / 1e9, num(k, key), key);
+        snprintf(key, sizeof key, "%sinput_op_details[%zu].self_time_in_ms", prefix, i);
+        near((double)op->op->self_time_ps / 1e9, num(k, key), key);
+        snprintf(key, sizeof key, "%sinput_op_details[%zu].category", prefix, i);
+        ck_assert_str_eq(pv_input_cat_name(op->category), get(k, key));
+    }
+}
+
+static void run_input_pipeline(const char *run, const char *const *skip_ops)
+{
+    pv_model *m = load_xplane(run);
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/data/input_pipeline/%s.input_pipeline.txt", run);
+    kvfile k = load_kv(rel);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_input_pipeline_query q = {.steps = {.merge_host_with_device = true}};
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_input_pipeline(m, &q, &a, &r, &err), 0);
+    check_steps(&r, &k, "");
+    check_input_ops(&r, &k, "", skip_ops);
+    json_t *j = pv_input_pipeline_to_json(&r);
+    ck_assert_uint_eq(json_array_size(j), 5);
+    json_decref(j);
+    pv_arena_fini(&a);
+    free_kv(&k);
+    pv_model_free(m);
+}
+
+static const char *const CPU_TIED_OPS[] = {
+    "Iterator::Model::ParallelMapV2::Zip[1]::ForeverRepeat",
+    "Iterator::Model::ParallelMapV2::Zip[1]::ForeverRepeat::FromTensor", NULL};
+
+START_TEST(test_pv_tool_input_pipeline_tf_keras_gpu)
+{
+    PV_NEED_TESTDATA("test_pv_tool_input_pipeline_tf_keras_gpu");
+    run_input_pipeline("tf_keras_gpu_gcp", NULL);
+}
+END_TEST
+
+START_TEST(test_pv_tool_input_pipeline_tf_keras_cpu)
+{
+    PV_NEED_TESTDATA("test_pv_tool_input_pipeline_tf_keras_cpu");
+    run_input_pipeline("tf_keras_cpu_macos", CPU_TIED_OPS);
+}
+END_TEST
+
+static void run_overview(const char *run, bool gpu)
+{
+    pv_model *m = load_xplane(run);
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/data/overview/%s.overview_page.txt", run);
+    kvfile k = load_kv(rel);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_overview_query q = {.steps = {.merge_host_with_device = true}};
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_overview(m, &q, &a, &r, &err), 0);
+    check_steps(&r.ip, &k, "input_analysis[0].");
+    ck_assert_str_eq(r.ip.analysis.bottleneck.input_statement, get(&k, "recommendation[0].statement"));
+    ck_assert_str_eq(r.ip.analysis.bottleneck.input_classification,
+                     get(&k, "recommendation[0].bottleneck"));
+    const char *prec = get(&k, "recommendation[0].recommendation[0].precision_statement");
+    ck_assert_str_eq(r.precision_statement, prec != NULL ? prec : "");
+    near(r.host_op_time_eager_percent, num(&k, "analysis[0].host_op_time_eager_percent"),
+         "host_op_time_eager_percent");
+    ck_assert_uint_eq(r.device_core_count, (uint32_t)num(&k, "run_environment[0].device_core_count"));
+    /* Top device ops: same ops in the same order, same shares. */
+    char key[256];
+    size_t n = 0;
+    for (;; n++) {
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].name", n);
+        const char *name = get(&k, key);
+        if (name == NULL)
+            break;
+        ck_assert_uint_lt(n, r.n_top_device);
+        ck_assert_str_eq(r.top_device[n].op->name, name);
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].category", n);
+        ck_assert_str_eq(r.top_device[n].op->type, get(&k, key));
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].self_time_fraction", n);
+        near(r.top_device[n].self_time_fraction, num(&k, key), key);
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].cumulative_time_fraction", n);
+        near(r.top_device[n].cumulative_time_fraction, num(&k, key), key);
+    }
+    ck_assert_uint_eq(n, gpu ? 10 : 0);
+    json_t *j = pv_overview_to_json(&r);
+    ck_assert_uint_eq(json_array_size(j), 7);
+    json_decref(j);
+    pv_arena_fini(&a);
+    free_kv(&k);
+    pv_model_free(m);
+}
+
+START_TEST(test_pv_tool_overview_tf_keras_gpu)
+{
+    PV_NEED_TESTDATA("test_pv_tool_overview_tf_keras_gpu");
+    run_overview("tf_keras_gpu_gcp", true);
+}
+END_TEST
+
+START_TEST(test_pv_tool_overview_tf_keras_cpu)
+{
+    PV_NEED_TESTDATA("test_pv_tool_overview_tf_keras_cpu");
+    run_overview("tf_keras_cpu_macos", false);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("overview_ref");
+    TCase *tc = tcase_create("pv_tool_input_pipeline");
+    tcase_add_test(tc, test_pv_tool_input_pipeline_tf_keras_gpu);
+    tcase_add_test(tc, test_pv_tool_input_pipeline_tf_keras_cpu);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_overview");
+    tcase_add_test(tc, test_pv_tool_overview_tf_keras_gpu);
+    tcase_add_test(tc, test_pv_tool_overview_tf_keras_cpu);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
+}

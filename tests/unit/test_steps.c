@@ -1,0 +1,346 @@
+/* Tests of tools/steps.c, step_breakdown.c, input_pipeline.c and
+ * overview.c on small hand-built models. Every expected number below was
+ * worked out by hand from the events listed in each fixture (times in
+ * microseconds; 1 us = 1e6 ps). */
+#include "testutil.h"
+
+#include "model/builder.h"
+#include "tools/overview.h"
+
+#include <math.h>
+#include <string.h>
+
+#define US 1000000LL   /* ps per microsecond */
+
+typedef struct fixture {
+    pv_model_builder *b;
+    uint32_t host, thread, gpu, stream, steps_line;
+} fixture;
+
+static uint64_t ev(pv_model_builder *b, uint32_t track, uint32_t plane, const char *name,
+                   int64_t start_us, int64_t dur_us, int64_t group)
+{
+    static int64_t next_meta = 1;
+    uint32_t meta = pv_builder_meta(b, plane, next_meta++, name, NULL);
+    uint64_t e = pv_builder_event(b, track, meta, start_us * US, dur_us * US);
+    if (group >= 0)
+        pv_builder_event_stat_i64(b, e, "group_id", group);
+    return e;
+}
+
+static pv_model *finish(pv_model_builder *b)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    ck_assert(pv_model_is_sane(m));
+    return m;
+}
+
+/* CPU only, one step of 100 us marked by "train 0" (group 0):
+ *   IteratorGetNext:IteratorGetNext  10..30   -> waiting for input 20
+ *   Conv2D:Conv2D                    30..80   -> host compute 50
+ *   Relu:Relu (nested in Conv2D)     40..50   -> host compute (same type)
+ *   nothing                          0..10, 80..100 -> all others 30
+ * Input is 20 % of the step: HIGHLY input-bound ("host"). */
+static pv_model *cpu_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "train", 0, 100, 0);
+    ev(b, t, host, "IteratorGetNext:IteratorGetNext", 10, 20, 0);
+    ev(b, t, host, "Conv2D:Conv2D", 30, 50, 0);
+    ev(b, t, host, "Relu:Relu", 40, 10, 0);
+    uint32_t t2 = pv_builder_track(b, host, 2, "tf_data_iterator_get_next", 0);
+    ev(b, t2, host, "Iterator::Model", 12, 16, 0);
+    ev(b, t2, host, "Iterator::Model::Map", 14, 10, 0);
+    ev(b, t2, host, "Iterator::Model::Map::TFRecord", 15, 4, 0);
+    return finish(b);
+}
+
+START_TEST(test_pv_tool_steps_cpu_breakdown)
+{
+    pv_model *m = cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.hardware, PV_HW_CPU_ONLY);
+    ck_assert(r.host_merged);
+    ck_assert_uint_eq(r.n_steps, 1);
+    const pv_step *s = &r.steps[0];
+    ck_assert_int_eq(s->begin_ps, 0);
+    ck_assert_int_eq(s->dur_ps, 100 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_WAIT_INPUT], 20 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_COMPUTE], 50 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_UNKNOWN], 30 * US);
+    ck_assert_str_eq(s->name, "0");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_step_analysis_compute_cpu_verdict)
+{
+    pv_model *m = cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_input_pipeline(m, NULL, &a, &r, &err), 0);
+    const pv_step_analysis *an = &r.analysis;
+    ck_assert_double_eq_tol(an->summary[PV_BD_STEP_TIME].average, 0.1, 1e-12);
+    ck_assert_double_eq_tol(an->summary[PV_BD_INPUT].average, 0.02, 1e-12);
+    ck_assert_double_eq_tol(an->bottleneck.input_percent, 20.0, 1e-9);
+    ck_assert_str_eq(an->bottleneck.input_classification, "host");
+    ck_assert_str_eq(an->bottleneck.input_statement,
+                     "Your program is HIGHLY input-bound because 20.0% of the total step time "
+                     "sampled is waiting for input. Therefore, you should first focus on reducing "
+                     "the input time.");
+    /* all others 30 % is reported by the "all other" analysis: high */
+    ck_assert_str_eq(an->bottleneck.all_other_classification, "high");
+    ck_assert_str_eq(an->bottleneck.summary_next_step,
+                     "Look at Section 3 for the breakdown of input time on the host.");
+    /* Host input ops: Model 16 us total, self 16-10 = 6; Map 10, self 10-4 = 6;
+     * TFRecord 4, self 4 (demanded file read: no Prefetch/Interleave/...).
+     * Input-op self total 16 us. */
+    ck_assert_uint_eq(r.n_input_ops, 3);
+    ck_assert_int_eq(r.input_op_self_ps, 16 * US);
+    double self_by_name[3] = {-1, -1, -1};
+    for (size_t i = 0; i < r.n_input_ops; i++) {
+        const pv_input_op *op = &r.input_ops[i];
+        if (strcmp(op->op->name, "Iterator::Model") == 0)
+            self_by_name[0] = (double)op->op->self_time_ps / US;
+        else if (strcmp(op->op->name, "Iterator::Model::Map") == 0)
+            self_by_name[1] = (double)op->op->self_time_ps / US;
+        else if (strcmp(op->op->name, "Iterator::Model::Map::TFRecord") == 0) {
+            self_by_name[2] = (double)op->op->self_time_ps / US;
+            ck_assert_uint_eq(op->category, PV_INPUT_DEMANDED_FILE_READ);
+            ck_assert_double_eq_tol(op->self_time_percent, 25.0, 1e-9);
+        }
+    }
+    ck_assert_double_eq_tol(self_by_name[0], 6, 1e-9);
+    ck_assert_double_eq_tol(self_by_name[1], 6, 1e-9);
+    ck_assert_double_eq_tol(self_by_name[2], 4, 1e-9);
+    /* No host-to-device time: the breakdown is the unscaled sums (us). */
+    ck_assert_double_eq_tol(r.breakdown.preprocessing_us, 12, 1e-9);
+    ck_assert_double_eq_tol(r.breakdown.demanded_file_read_us, 4, 1e-9);
+    ck_assert_double_eq_tol(r.breakdown.enqueue_us, 0, 1e-9);
+    ck_assert(r.tfdata_used);
+    ck_assert_ptr_nonnull(r.bottleneck);
+    ck_assert_uint_eq(r.n_diagnostics, 0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* GPU: device Steps line marks group 0 as 0..100 us. Kernels (all with a
+ * correlation id, group 0) on one stream:
+ *   conv_kernel      10..60  compute 32-bit
+ *   ncclAllReduce    60..70  collectives
+ *   gemm_fp16        70..80  compute 16-bit
+ * Host thread (group 0): IteratorGetNext:IteratorGetNext 0..20 (waits for
+ * input, but 10..20 is under the kernel, and device compute has the
+ * higher priority) and ExecutorState::Process 80..90 (kernel launch).
+ * With host events: compute32 50, coll 10, compute16 10, input 10,
+ * launch 10, others 10. Without: input and launch become others (30). */
+static pv_model *gpu_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "tf_Compute", 0);
+    ev(b, t, host, "IteratorGetNext:IteratorGetNext", 0, 20, 0);
+    ev(b, t, host, "ExecutorState::Process", 80, 10, 0);
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    uint32_t s = pv_builder_track(b, gpu, 7, "Stream #7(Compute)", 0);
+    uint64_t k;
+    k = ev(b, s, gpu, "conv_kernel", 10, 50, 0);
+    pv_builder_event_stat_u64(b, k, "correlation_id", 1);
+    k = ev(b, s, gpu, "ncclAllReduce", 60, 10, 0);
+    pv_builder_event_stat_u64(b, k, "correlation_id", 2);
+    k = ev(b, s, gpu, "gemm_fp16", 70, 10, 0);
+    pv_builder_event_stat_u64(b, k, "correlation_id", 3);
+    uint32_t steps = pv_builder_track(b, gpu, 0xdeadbeefLL, "Steps", 0);
+    ev(b, steps, gpu, "0", 0, 100, 0);
+    return finish(b);
+}
+
+START_TEST(test_pv_tool_steps_gpu_with_host)
+{
+    pv_model *m = gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    pv_error err = {0};
+    pv_steps_query q = {.merge_host_with_device = true};
+    ck_assert_int_eq(pv_tool_steps(m, &q, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.hardware, PV_HW_GPU);
+    ck_assert_uint_eq(r.n_device_planes, 1);
+    ck_assert_uint_eq(r.n_steps, 1);
+    const int64_t *t = r.steps[0].type_ps;
+    ck_assert_int_eq(r.steps[0].dur_ps, 100 * US);
+    ck_assert_int_eq(t[PV_STEP_DEVICE_COMPUTE_32], 50 * US);
+    ck_assert_int_eq(t[PV_STEP_DEVICE_COLLECTIVES], 10 * US);
+    ck_assert_int_eq(t[PV_STEP_DEVICE_COMPUTE_16], 10 * US);
+    ck_assert_int_eq(t[PV_STEP_HOST_WAIT_INPUT], 10 * US);
+    ck_assert_int_eq(t[PV_STEP_HOST_PREPARE], 10 * US);
+    ck_assert_int_eq(t[PV_STEP_UNKNOWN], 10 * US);
+
+    pv_step_analysis an;
+    pv_step_analysis_compute(&r, false, &a, &an);
+    /* input 10 % -> MODERATELY; launch 10 % -> moderate; collectives 10 %
+     * -> moderate; compute (50+10) 60 %; idle 100-10-60-10 = 20 %. */
+    ck_assert_str_eq(an.bottleneck.input_classification, "both");
+    ck_assert_str_eq(an.bottleneck.kernel_launch_classification, "moderate");
+    ck_assert_str_eq(an.bottleneck.kernel_launch_statement,
+                     "10.0 % of the total step time sampled is spent on 'Kernel Launch'.");
+    ck_assert_str_eq(an.bottleneck.device_collectives_classification, "moderate");
+    ck_assert_double_eq_tol(an.bottleneck.compute_percent, 60.0, 1e-9);
+    ck_assert_double_eq_tol(an.bottleneck.idle_percent, 20.0, 1e-9);
+    ck_assert_double_eq_tol(an.compute16_percent, 100.0 / 6.0, 1e-9);
+    /* no tf.data: the next step suggests using it */
+    ck_assert_ptr_nonnull(strstr(an.bottleneck.summary_next_step, "Consider using"));
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_pv_tool_steps_gpu_device_only)
+{
+    pv_model *m = gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    ck_assert(!r.host_merged);
+    ck_assert_uint_eq(r.n_steps, 1);
+    const int64_t *t = r.steps[0].type_ps;
+    ck_assert_int_eq(t[PV_STEP_HOST_WAIT_INPUT], 0);
+    ck_assert_int_eq(t[PV_STEP_HOST_PREPARE], 0);
+    ck_assert_int_eq(t[PV_STEP_UNKNOWN], 30 * US);
+    pv_step_analysis an;
+    pv_step_analysis_compute(&r, false, &a, &an);
+    /* input 0 %, all others 30 % -> POTENTIALLY input-bound */
+    ck_assert_str_eq(an.bottleneck.input_classification, "both");
+    ck_assert_ptr_nonnull(strstr(an.bottleneck.input_statement, "POTENTIALLY input-bound because 30.0%"));
+    ck_assert_str_eq(an.bottleneck.all_other_classification, "no");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Three CPU steps of 10, 20 and 30 us (groups 2, 0, 1 in time order, all
+ * host compute): ordered by group id, average 20, sample stddev 10. */
+START_TEST(test_pv_step_analysis_compute_summary)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "train", 0, 10, 2);
+    ev(b, t, host, "MatMul:MatMul", 0, 10, 2);
+    ev(b, t, host, "train", 100, 20, 0);
+    ev(b, t, host, "MatMul:MatMul", 100, 20, 0);
+    ev(b, t, host, "train", 200, 30, 1);
+    ev(b, t, host, "MatMul:MatMul", 200, 30, 1);
+    pv_model *m = finish(b);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.n_steps, 3);
+    ck_assert_int_eq(r.steps[0].group_id, 0);
+    ck_assert_int_eq(r.steps[0].dur_ps, 20 * US);
+    ck_assert_int_eq(r.steps[2].group_id, 2);
+    pv_step_analysis an;
+    pv_step_analysis_compute(&r, false, &a, &an);
+    const pv_step_summary *s = &an.summary[PV_BD_STEP_TIME];
+    ck_assert_double_eq_tol(s->average, 0.020, 1e-12);
+    ck_assert_double_eq_tol(s->standard_deviation, 0.010, 1e-12);
+    ck_assert_double_eq_tol(s->minimum, 0.010, 1e-12);
+    ck_assert_double_eq_tol(s->maximum, 0.030, 1e-12);
+    ck_assert_str_eq(an.bottleneck.input_classification, "device");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* No step marker at all: no steps, the verdict says the step time is
+ * unknown and a diagnostic explains why (never zeros presented as data). */
+START_TEST(test_pv_tool_input_pipeline_no_markers)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "MatMul:MatMul", 0, 10, -1);
+    pv_model *m = finish(b);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.ip.steps.n_steps, 0);
+    ck_assert_str_eq(r.ip.analysis.bottleneck.input_classification, "unknown");
+    ck_assert_uint_eq(r.ip.n_diagnostics, 1);
+    ck_assert_str_eq(r.ip.diagnostics[0].severity, "WARNING");
+    ck_assert_ptr_nonnull(strstr(r.ip.diagnostics[0].message, "No step marker observed"));
+    ck_assert_str_eq(r.device_type, "CPU");
+    /* the host op table still has the one op: 10 us of 10 us */
+    ck_assert_uint_eq(r.n_top_host, 1);
+    ck_assert_double_eq_tol(r.top_host[0].self_time_fraction, 1.0, 1e-12);
+    ck_assert(r.device_idle_percent < 0);
+    json_t *j = pv_overview_to_json(&r);
+    ck_assert_uint_eq(json_array_size(j), 7);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* pv_op_parse follows FORMATS.md §3.6. */
+START_TEST(test_pv_op_parse_cases)
+{
+    size_t nl, tl;
+    const char *t;
+    ck_assert_int_eq(pv_op_parse("a/b/MatMul:MatMul", &nl, &t, &tl), PV_OPCAT_TF);
+    ck_assert_uint_eq(nl, 10);
+    ck_assert_uint_eq(tl, 6);
+    ck_assert_int_eq(pv_op_parse("Iterator::Model::Map", &nl, &t, &tl), PV_OPCAT_DATASET);
+    ck_assert_uint_eq(nl, strlen("Iterator::Model::Map"));
+    ck_assert_int_eq(pv_op_parse("MemcpyHToD", &nl, &t, &tl), PV_OPCAT_MEMCPY_H2D);
+    ck_assert_int_eq(pv_op_parse("ExecutorState::Process", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
+    ck_assert_int_eq(pv_op_parse("EagerKernelExecute", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
+    ck_assert_int_eq(pv_op_parse("jit(f)/dot_general:dot_general[dims]", &nl, &t, &tl),
+                     PV_OPCAT_JAX);
+    ck_assert_uint_eq(tl, strlen("dot_general"));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("steps");
+    TCase *tc = tcase_create("pv_tool_steps");
+    tcase_add_test(tc, test_pv_tool_steps_cpu_breakdown);
+    tcase_add_test(tc, test_pv_tool_steps_gpu_with_host);
+    tcase_add_test(tc, test_pv_tool_steps_gpu_device_only);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_step_analysis_compute");
+    tcase_add_test(tc, test_pv_step_analysis_compute_cpu_verdict);
+    tcase_add_test(tc, test_pv_step_analysis_compute_summary);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_input_pipeline");
+    tcase_add_test(tc, test_pv_tool_input_pipeline_no_markers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_op_parse");
+    tcase_add_test(tc, test_pv_op_parse_cases);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
+}
