@@ -1,9 +1,10 @@
 /* trace_chrome: Chrome trace JSON. Process and thread metadata first (in
  * the track list's order, so sort indexes follow it), then one complete
  * event per model event. Times are microseconds of the absolute model
- * time, written exactly from the picosecond integers. MemoryAllocation /
- * MemoryDeallocation events are left out as the reference does (they
- * are internal; the memory profile tool shows them). */
+ * time, written exactly from the picosecond integers. The events the
+ * reference keeps out are left out too (FORMATS.md §3.3): MemoryAllocation /
+ * MemoryDeallocation (the memory profile shows them) and the tf.data
+ * producer/consumer markers. */
 #include "tools/trace_chrome.h"
 
 #include "tools/trace_json.h"
@@ -17,6 +18,20 @@ static bool internal_stat(const char *name)
 {
     static const char *const hidden[] = {"_pt", "_p", "_ct", "_c", "_r", "flops",
                                          "program_id", "symbol_id", NULL};
+    for (size_t i = 0; hidden[i] != NULL; i++)
+        if (strcmp(name, hidden[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Names of events the reference hides from the trace viewer. */
+static bool internal_event(const char *name)
+{
+    static const char *const hidden[] = {
+        "MemoryAllocation", "MemoryDeallocation", "PrefetchProduce", "PrefetchConsume",
+        "ParallelInterleaveProduce", "ParallelInterleaveConsume", "ParallelMapProduce",
+        "ParallelMapConsume", "MapAndBatchProduce", "MapAndBatchConsume", "ParseExampleProduce",
+        "ParseExampleConsume", "ParallelBatchProduce", "ParallelBatchConsume", NULL};
     for (size_t i = 0; hidden[i] != NULL; i++)
         if (strcmp(name, hidden[i]) == 0)
             return true;
@@ -179,6 +194,9 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
     pv_tool_trace_meta(m, &a, &meta, err);
+    bool *hidden = pv_arena_alloc(&a, m->n_metas + 1);
+    for (uint32_t i = 0; i < m->n_metas; i++)
+        hidden[i] = internal_event(pv_model_str(m, m->metas[i].name));
     pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
     if (q->streaming) {
         pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":false,"
@@ -199,9 +217,9 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
                 int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
                 if (s >= q->end_ps || s + d < q->start_ps)
                     continue;
-                const pv_event_extra *ex = pv_model_event_extra(m, e);
-                if (ex != NULL && (ex->flags & (PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEM_FREE)))
+                if (hidden[m->ev_meta[e]])
                     continue;
+                const pv_event_extra *ex = pv_model_event_extra(m, e);
                 pv__jw_lit(&w, "{\"ph\":\"X\",\"pid\":");
                 pv__jw_i64(&w, p->pid);
                 pv__jw_lit(&w, ",\"tid\":");

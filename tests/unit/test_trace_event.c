@@ -1,0 +1,390 @@
+/* Tests of the trace viewer's per-model tools on one hand-built profile:
+ * track list order and ids (trace_meta), counters and flow links
+ * (trace_index), event details (trace_event), search (trace_search) and
+ * the Chrome trace JSON (trace_chrome). Every expected value below is
+ * worked out by hand from the fixture. */
+#include "model/builder.h"
+#include "tools/trace_chrome.h"
+#include "tools/trace_event.h"
+#include "tools/trace_index.h"
+#include "tools/trace_meta.h"
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fixture -------------------------------------------------------------- */
+
+/* GPU plane added before the host plane, so ordering is not file order.
+ *   host  python3 (100): cudaLaunchKernel 1000+100 corr 42; Op 6000+5
+ *                        (display name "Op" of "long/full/name:Op")
+ *   host  worker (50):   MemoryAllocation 1500 (GPU_0_bfc 1000+24 bytes),
+ *                        MemoryDeallocation 3000 (200+24), producer 4000+10
+ *                        (flow 7 out)
+ *   GPU:0 Stream #7:     kern 2000+500 corr 42
+ *   GPU:0 Stream #3:     consumer 5000+10 (flow 7 in)
+ *   GPU:0 Steps:         "1" 2000+600 */
+static pv_model *fixture(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t gpu = pv_builder_plane(b, 2, "/device:GPU:0");
+    uint32_t s7 = pv_builder_track(b, gpu, 7, "Stream #7", 0);
+    uint32_t steps = pv_builder_track(b, gpu, 3735928559, "Steps", 0);
+    uint32_t s3 = pv_builder_track(b, gpu, 3, "Stream #3", 0);
+    uint32_t host = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t py = pv_builder_track(b, host, 100, "python3", 0);
+    uint32_t wk = pv_builder_track(b, host, 50, "worker", 0);
+
+    uint32_t m_launch = pv_builder_meta(b, host, 1, "cudaLaunchKernel", NULL);
+    uint32_t m_op = pv_builder_meta(b, host, 2, "long/full/name:Op", "Op");
+    uint32_t m_alloc = pv_builder_meta(b, host, 3, "MemoryAllocation", NULL);
+    uint32_t m_free = pv_builder_meta(b, host, 4, "MemoryDeallocation", NULL);
+    uint32_t m_prod = pv_builder_meta(b, host, 5, "producer", NULL);
+    uint32_t m_kern = pv_builder_meta(b, gpu, 1, "kern", NULL);
+    uint32_t m_cons = pv_builder_meta(b, gpu, 2, "consumer", NULL);
+    uint32_t m_step = pv_builder_meta(b, gpu, 3, "1", NULL);
+
+    uint64_t e = pv_builder_event(b, py, m_launch, 1000, 100);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 42);
+    pv_builder_event(b, py, m_op, 6000, 5);
+    e = pv_builder_event(b, wk, m_alloc, 1500, 0);
+    pv_builder_event_stat_str(b, e, "allocator_name", "GPU_0_bfc");
+    pv_builder_event_stat_i64(b, e, "bytes_allocated", 1000);
+    pv_builder_event_stat_i64(b, e, "bytes_reserved", 24);
+    e = pv_builder_event(b, wk, m_free, 3000, 0);
+    pv_builder_event_stat_str(b, e, "allocator_name", "GPU_0_bfc");
+    pv_builder_event_stat_i64(b, e, "bytes_allocated", 200);
+    pv_builder_event_stat_i64(b, e, "bytes_reserved", 24);
+    e = pv_builder_event(b, wk, m_prod, 4000, 10);
+    pv_builder_event_stat_u64(b, e, "flow", (7u << 2) | 2u);
+    e = pv_builder_event(b, s7, m_kern, 2000, 500);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 42);
+    e = pv_builder_event(b, s3, m_cons, 5000, 10);
+    pv_builder_event_stat_u64(b, e, "flow", (7u << 2) | 1u);
+    pv_builder_event(b, steps, m_step, 2000, 600);
+
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    ck_assert(pv_model_is_sane(m));
+    return m;
+}
+
+static uint64_t ev_named(const pv_model *m, const char *name)
+{
+    for (uint64_t e = 0; e < m->n_events; e++)
+        if (strcmp(pv_model_event_name(m, e), name) == 0)
+            return e;
+    ck_abort_msg("no event %s", name);
+    return 0;
+}
+
+static const char *track_name(const pv_model *m, uint32_t t)
+{
+    return pv_model_str(m, m->tracks[t].name);
+}
+
+/* ---- pv_tool_trace_meta ------------------------------------------------------ */
+
+START_TEST(test_trace_meta_order)
+{
+    pv_model *m = fixture();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_meta meta;
+    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    ck_assert_uint_eq(meta.n_processes, 2);
+    const pv_trace_process *h = &meta.processes[0], *g = &meta.processes[1];
+    ck_assert_str_eq(pv_model_str(m, m->planes[h->plane].name), "/host:CPU");
+    ck_assert_int_eq(h->pid, 701);
+    ck_assert_uint_eq(h->n_threads, 2);
+    ck_assert_str_eq(track_name(m, h->tracks[0]), "worker");    /* tid 50 before 100 */
+    ck_assert_str_eq(track_name(m, h->tracks[1]), "python3");
+    ck_assert_int_eq(g->pid, 1);                                  /* 1 + ordinal 0 */
+    ck_assert_uint_eq(g->n_threads, 3);
+    ck_assert_str_eq(track_name(m, g->tracks[0]), "Steps");     /* derived first */
+    ck_assert_str_eq(track_name(m, g->tracks[1]), "Stream #3");
+    ck_assert_str_eq(track_name(m, g->tracks[2]), "Stream #7");
+    ck_assert_str_eq(pv_trace_track_kind_name(m->tracks[g->tracks[0]].kind), "steps");
+    ck_assert_int_eq(pv_trace_track_tid(m, g->tracks[2]), 7);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_meta_json)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_meta meta;
+    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    json_t *j = pv_trace_meta_to_json(m, ix, &meta);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "t0_ps")), "1000");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "span_ps")), 6005 - 1000 + 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "n_events")), 8);
+    json_t *procs = json_object_get(j, "processes");
+    json_int_t total = 0;
+    for (size_t i = 0; i < json_array_size(procs); i++) {
+        json_t *th = json_object_get(json_array_get(procs, i), "threads");
+        for (size_t k = 0; k < json_array_size(th); k++)
+            total += json_integer_value(json_object_get(json_array_get(th, k), "n_events"));
+    }
+    ck_assert_int_eq(total, 8);
+    json_t *c = json_array_get(json_object_get(j, "counters"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(c, "name")),
+                     "Memory in use (bytes): GPU_0_bfc");
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "pid")), 701);
+    ck_assert(json_real_value(json_object_get(c, "min")) == 224.0);
+    ck_assert(json_real_value(json_object_get(c, "max")) == 1024.0);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- pv_trace_counters_tile_json ------------------------------------------------ */
+
+START_TEST(test_counters_tile_json)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    ck_assert_uint_eq(ix->n_counters, 1);
+    pv_buf b;
+    pv_buf_init(&b, 1 << 16);
+    /* whole span: both points, times relative to t0 = 1000 */
+    ck_assert_int_eq(pv_trace_counters_tile_json(ix, 0, 1000, 6006, &b), 0);
+    ck_assert_str_eq(b.data, "[{\"id\":0,\"points\":[[500,1024],[2000,224]]}]");
+    /* a tile after both: only the carried-in last point */
+    pv_buf_reset(&b);
+    ck_assert_int_eq(pv_trace_counters_tile_json(ix, 3, 4000, 5000, &b), 0);
+    ck_assert_str_eq(b.data, "[{\"id\":0,\"points\":[[2000,224]]}]");
+    /* a tile before both: nothing */
+    pv_buf_reset(&b);
+    ck_assert_int_eq(pv_trace_counters_tile_json(ix, 3, 1000, 1200, &b), 0);
+    ck_assert_str_eq(b.data, "[]");
+    pv_buf_fini(&b);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- pv_tool_trace_event --------------------------------------------------------- */
+
+static pv_trace_event details(const pv_model *m, const pv_trace_index *ix, uint64_t id,
+                              pv_arena *a)
+{
+    pv_trace_event r;
+    pv_trace_event_query q = {id};
+    ck_assert_int_eq(pv_tool_trace_event(m, ix, &q, a, &r, NULL), 0);
+    return r;
+}
+
+START_TEST(test_trace_event_launch_flows)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    uint64_t launch = ev_named(m, "cudaLaunchKernel"), kern = ev_named(m, "kern");
+    pv_trace_event r = details(m, ix, kern, &a);
+    ck_assert_uint_eq(r.n_flows, 1);
+    ck_assert_uint_eq(r.flows[0].ev, launch);
+    ck_assert(r.flows[0].launch && !r.flows[0].out);
+    r = details(m, ix, launch, &a);
+    ck_assert_uint_eq(r.n_flows, 1);
+    ck_assert_uint_eq(r.flows[0].ev, kern);
+    ck_assert(r.flows[0].launch && r.flows[0].out);
+    json_t *j = pv_trace_event_to_json(m, ix, &r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "cudaLaunchKernel");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "start_ps")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "dur_ps")), 100);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "pid")), 701);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "tid")), 100);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(j, "stats"), "correlation_id")), 42);
+    json_t *f = json_array_get(json_object_get(j, "flows"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(f, "direction")), "out");
+    ck_assert_str_eq(json_string_value(json_object_get(f, "kind")), "launch");
+    ck_assert_int_eq(json_integer_value(json_object_get(f, "start_ps")), 1000);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_event_flow_stat_and_long_name)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    uint64_t prod = ev_named(m, "producer"), cons = ev_named(m, "consumer");
+    pv_trace_event r = details(m, ix, prod, &a);
+    ck_assert_uint_eq(r.n_flows, 1);
+    ck_assert_uint_eq(r.flows[0].ev, cons);
+    ck_assert(!r.flows[0].launch && r.flows[0].out);
+    r = details(m, ix, cons, &a);
+    ck_assert_uint_eq(r.n_flows, 1);
+    ck_assert(!r.flows[0].launch && !r.flows[0].out);
+    r = details(m, ix, ev_named(m, "Op"), &a);
+    json_t *j = pv_trace_event_to_json(m, ix, &r);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "long_name")), "long/full/name:Op");
+    ck_assert(json_is_null(json_object_get(j, "step")));
+    json_decref(j);
+    pv_trace_event_query q = {m->n_events};
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_trace_event(m, ix, &q, &a, &r, &err), PV_ENOTFOUND);
+    pv_arena_fini(&a);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- pv_tool_trace_search ---------------------------------------------------------- */
+
+START_TEST(test_trace_search_paging)
+{
+    pv_model *m = fixture();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_search r;
+    pv_trace_search_query q = {"KERN", 0, 100};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.total, 2);   /* cudaLaunchKernel (1000), kern (2000) */
+    ck_assert_uint_eq(r.ids[0], ev_named(m, "cudaLaunchKernel"));
+    ck_assert_uint_eq(r.ids[1], ev_named(m, "kern"));
+    /* "e": cudaLaunchKernel 1000, MemoryAllocation 1500, kern 2000,
+     * MemoryDeallocation 3000, producer 4000, consumer 5000 */
+    q = (pv_trace_search_query){"e", 2, 2};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.total, 6);
+    ck_assert_uint_eq(r.n, 2);
+    ck_assert_uint_eq(r.ids[0], ev_named(m, "kern"));
+    ck_assert_uint_eq(r.ids[1], ev_named(m, "MemoryDeallocation"));
+    q = (pv_trace_search_query){"op", 0, 10};   /* the display name, not the long one */
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.total, 1);
+    q = (pv_trace_search_query){"nothing like it", 0, 10};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.total, 0);
+    ck_assert_uint_eq(r.n, 0);
+    q = (pv_trace_search_query){"", 0, 10};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), PV_EINVAL);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- pv_trace_chrome_write ------------------------------------------------------------ */
+
+static json_t *x_event(json_t *events, const char *name)
+{
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *n = json_string_value(json_object_get(e, "name"));
+        if (ph != NULL && strcmp(ph, "X") == 0 && n != NULL && strcmp(n, name) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+START_TEST(test_chrome_write_whole)
+{
+    pv_model *m = fixture();
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
+    json_error_t jerr;
+    json_t *j = json_loads(b.data, 0, &jerr);
+    ck_assert_msg(j != NULL, "%s", jerr.text);
+    json_t *ev = json_object_get(j, "traceEvents");
+    size_t n_x = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        const char *ph = json_string_value(json_object_get(json_array_get(ev, i), "ph"));
+        n_x += ph != NULL && strcmp(ph, "X") == 0;
+    }
+    ck_assert_uint_eq(n_x, 6);   /* 8 events less the two memory events */
+    json_t *k = x_event(ev, "kern");
+    ck_assert_ptr_nonnull(k);
+    ck_assert(json_real_value(json_object_get(k, "ts")) == 0.002);
+    ck_assert(json_real_value(json_object_get(k, "dur")) == 0.0005);
+    ck_assert_int_eq(json_integer_value(json_object_get(k, "pid")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(k, "tid")), 7);
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(k, "args"), "correlation_id")), "42");
+    json_t *op = x_event(ev, "Op");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(op, "args"), "long_name")),
+                     "long/full/name:Op");
+    ck_assert_ptr_null(x_event(ev, "MemoryAllocation"));
+    /* the last element is the reference's {} terminator */
+    ck_assert_uint_eq(json_object_size(json_array_get(ev, json_array_size(ev) - 1)), 0);
+    json_decref(j);
+    pv_buf_fini(&b);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_chrome_write_window)
+{
+    pv_model *m = fixture();
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    /* [2400, 4500): kern (to 2500), Steps "1" (to 2600), producer (4000) */
+    pv_trace_chrome_query q = {true, 2400, 4500};
+    ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
+    json_t *j = json_loads(b.data, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "returnedEventsSize")), 3);
+    json_t *ev = json_object_get(j, "traceEvents");
+    ck_assert_ptr_nonnull(x_event(ev, "kern"));
+    ck_assert_ptr_nonnull(x_event(ev, "producer"));
+    ck_assert_ptr_null(x_event(ev, "cudaLaunchKernel"));
+    json_t *k = x_event(ev, "kern");
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(k, "args"), "correlation_id")), 42);
+    json_decref(j);
+    pv_buf_fini(&b);
+    pv_model_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("trace_event");
+    TCase *tc = tcase_create("pv_tool_trace_meta");
+    tcase_add_test(tc, test_trace_meta_order);
+    tcase_add_test(tc, test_trace_meta_json);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_trace_counters_tile_json");
+    tcase_add_test(tc, test_counters_tile_json);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_trace_event");
+    tcase_add_test(tc, test_trace_event_launch_flows);
+    tcase_add_test(tc, test_trace_event_flow_stat_and_long_name);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_trace_search");
+    tcase_add_test(tc, test_trace_search_paging);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_trace_chrome_write");
+    tcase_add_test(tc, test_chrome_write_whole);
+    tcase_add_test(tc, test_chrome_write_window);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
+}
