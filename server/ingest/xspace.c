@@ -344,8 +344,148 @@ static uint32_t meta_of(dec *d, int64_t id)
     return m != PV_NO_META ? m : pv_builder_meta_sid(d->b, d->plane, id, 0, 0);
 }
 
+/* ---- fast paths ------------------------------------------------------------- */
+
+/* The fast paths below decode the layout every producer writes (one-byte
+ * tags, known fields, well-formed varints) in one pass. On anything else
+ * they return false without touching d->rc, and the caller reruns the
+ * general decoder, which also produces the precise error. */
+
+static inline bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        if (p >= end)
+            return false;
+        uint8_t byte = *p++;
+        x |= (uint64_t)(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0) {
+            *v = x;
+            *pp = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint32_t stat_name(const dec *d, uint64_t id);
+
+static inline bool fast_stat(dec *d, const uint8_t *p, const uint8_t *end, pv_stat *out)
+{
+    uint64_t mid = 0, v = 0;
+    out->type = PV_STAT_I64;
+    out->v.i64 = 0;
+    while (p < end) {
+        uint8_t tag = *p++;
+        switch (tag) {
+        case 0x08:
+            if (!fast_varint(&p, end, &mid))
+                return false;
+            break;
+        case 0x11:
+            if (end - p < 8)
+                return false;
+            memcpy(&out->v.f64, p, 8);
+            out->type = PV_STAT_F64;
+            p += 8;
+            break;
+        case 0x18:
+        case 0x20:
+        case 0x38:
+            if (!fast_varint(&p, end, &v))
+                return false;
+            if (tag == 0x18) {
+                out->type = PV_STAT_U64;
+                out->v.u64 = v;
+            } else if (tag == 0x20) {
+                out->type = PV_STAT_I64;
+                out->v.i64 = (int64_t)v;
+            } else {
+                out->type = PV_STAT_STR;
+                out->v.str = stat_name(d, v);
+            }
+            break;
+        case 0x2a:
+        case 0x32:
+            if (!fast_varint(&p, end, &v) || v > (uint64_t)(end - p))
+                return false;
+            if (tag == 0x2a) {
+                out->type = PV_STAT_STR;
+                out->v.str = pv_builder_intern(d->b, (const char *)p, (size_t)v);
+            } else {
+                out->type = PV_STAT_BYTES;
+                out->v.blob = pv_builder_blob(d->b, p, (size_t)v);
+            }
+            p += v;
+            break;
+        default:
+            return false;
+        }
+    }
+    out->name = stat_name(d, mid);
+    return true;
+}
+
+#define FAST_STATS_MAX 64
+
+/* One XEvent in one pass: scalars, then the stats kept aside until the
+ * event exists. Returns false to ask for the general decoder. */
+static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uint8_t *p,
+                              const uint8_t *end, bool *done)
+{
+    uint64_t v[6] = {0};
+    pv_stat stats[FAST_STATS_MAX];
+    size_t n = 0;
+    bool aggregate = false;
+    *done = false;
+    while (p < end) {
+        uint8_t tag = *p++;
+        uint64_t x;
+        switch (tag) {
+        case 0x08:
+        case 0x10:
+        case 0x18:
+        case 0x28:
+            if (!fast_varint(&p, end, &x))
+                return false;
+            v[tag >> 3] = x;
+            aggregate |= tag == 0x28;
+            break;
+        case 0x22:
+            if (!fast_varint(&p, end, &x) || x > (uint64_t)(end - p) || n == FAST_STATS_MAX)
+                return false;
+            if (!fast_stat(d, p, p + x, &stats[n]))
+                return false;
+            n++;
+            p += x;
+            break;
+        default:
+            return false;
+        }
+    }
+    *done = true;
+    if (aggregate)
+        return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
+    if (pv_builder_n_events(d->b) >= MAX_EVENTS)
+        return false;
+    uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
+                                   sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
+    (void)ev;  /* the newest event: the batch below lands on it */
+    pv_builder_event_stats(d->b, stats, n);
+    return true;
+}
+
 static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef)
 {
+    bool done;
+    if (fast_event(d, track, line_ps, ef->data, ef->data + ef->len, &done)) {
+        if (pv_builder_n_events(d->b) >= d->next_progress) {
+            d->next_progress = pv_builder_n_events(d->b) + PROGRESS_EVENTS;
+            pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
+        }
+        return true;
+    }
     rd r = {ef->data, ef->data + ef->len};
     field f;
     uint64_t v[6] = {0};    /* by field number: metadata_id, offset_ps, duration_ps */

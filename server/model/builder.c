@@ -282,6 +282,13 @@ void pv_builder_event_stat(pv_model_builder *b, uint64_t ev, pv_stat s)
     }
 }
 
+void pv_builder_event_stats(pv_model_builder *b, const pv_stat *s, size_t n)
+{
+    pv__grow((void **)&b->stats, &b->cap_stats, b->n_stats + n, sizeof *b->stats);
+    memcpy(b->stats + b->n_stats, s, n * sizeof *s);
+    b->n_stats += n;
+}
+
 uint32_t pv_builder_blob(pv_model_builder *b, const uint8_t *data, size_t len)
 {
     uint8_t *copy = pv_arena_alloc(&b->blob_arena, len ? len : 1);

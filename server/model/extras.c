@@ -89,11 +89,24 @@ enum {
     META_HAS_ROW_STAT = 1u << 4
 };
 
+#define PARSE_CACHE 256   /* direct-mapped, by string id */
+
+/* Producers write kernel_details and memcpy_details as refs, so a few
+ * strings repeat across millions of events: parse each once. */
+typedef struct parsed {
+    uint32_t str;           /* string id + 1; 0 = empty slot */
+    pv_kernel_details kernel;
+    uint32_t memcpy_kind;
+    uint64_t memcpy_bytes;
+} parsed;
+
 typedef struct ctx {
     pv_model *m;
     pv__strtab *strs;
     const uint8_t *wk;      /* string id -> enum wk */
     size_t n_wk;
+    parsed *kernel_cache;   /* PARSE_CACHE slots each */
+    parsed *memcpy_cache;
 } ctx;
 
 static int wk_of(const ctx *c, uint32_t name)
@@ -317,13 +330,40 @@ static void apply(ctx *c, pv_event_extra *x, const pv_stat *s, bool memory_event
     case WK_IS_EAGER: if (is_int && i == 1) x->flags |= PV_EXTRA_EAGER; break;
     case WK_KERNEL_DETAILS:
         if (s->type == PV_STAT_STR) {
-            parse_kernel(c->strs->strs[s->v.str], &x->kernel);
+            parsed *pc = &c->kernel_cache[s->v.str % PARSE_CACHE];
+            if (pc->str != s->v.str + 1) {
+                pc->str = s->v.str + 1;
+                memset(&pc->kernel, 0, sizeof pc->kernel);
+                for (int k = 0; k < 3; k++) {
+                    pc->kernel.grid[k] = 1;
+                    pc->kernel.block[k] = 1;
+                }
+                pc->kernel.occupancy_pct = -1.0;
+                parse_kernel(c->strs->strs[s->v.str], &pc->kernel);
+            }
+            /* occupancy may come from theoretical_occupancy_pct instead */
+            double occ = x->kernel.occupancy_pct;
+            x->kernel = pc->kernel;
+            if (x->kernel.occupancy_pct < 0)
+                x->kernel.occupancy_pct = occ;
             x->flags |= PV_EXTRA_KERNEL;
         }
         break;
     case WK_MEMCPY_DETAILS:
         if (s->type == PV_STAT_STR) {
-            parse_memcpy(c->strs->strs[s->v.str], x);
+            parsed *pc = &c->memcpy_cache[s->v.str % PARSE_CACHE];
+            if (pc->str != s->v.str + 1) {
+                pv_event_extra tmp;
+                memset(&tmp, 0, sizeof tmp);
+                parse_memcpy(c->strs->strs[s->v.str], &tmp);
+                pc->str = s->v.str + 1;
+                pc->memcpy_kind = tmp.memcpy_kind;
+                pc->memcpy_bytes = tmp.memcpy_bytes;
+            }
+            if (pc->memcpy_bytes != 0)
+                x->memcpy_bytes = pc->memcpy_bytes;
+            if (x->memcpy_kind == PV_MEMCPY_NONE || x->memcpy_kind == PV_MEMCPY_OTHER)
+                x->memcpy_kind = pc->memcpy_kind;
             x->flags |= PV_EXTRA_MEMCPY;
         }
         break;
@@ -377,7 +417,9 @@ static int32_t group_of(const ctx *c, const pv_stat *s, uint64_t n, int32_t grou
 int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
 {
     (void)err;
-    ctx c = {m, &s->strs, NULL, s->strs.n};
+    ctx c = {m, &s->strs, NULL, s->strs.n, NULL, NULL};
+    c.kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *c.kernel_cache);
+    c.memcpy_cache = c.kernel_cache + PARSE_CACHE;
     uint8_t *wk = pv_xcalloc(c.n_wk, 1);
     for (int i = 1; i < WK_COUNT; i++) {
         uint32_t id = pv__strtab_find(&s->strs, wk_names[i], strlen(wk_names[i]));
@@ -419,6 +461,7 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
         extra_of[e] = (uint32_t)n_extras++;
     }
     free(wk);
+    free(c.kernel_cache);
     free(mflags);
     free(memcpy_kind);
     pv__store_keep(s, group);

@@ -1,0 +1,73 @@
+/* bench/ingest: XSpace decode throughput and memory.
+ *
+ *   bench/ingest FILE...
+ *
+ * For each file: ingests it (small files repeatedly, for at least half a
+ * second) on this one thread and prints
+ *   ingest_xspace_throughput[<name>] <MB/s> MB/s   (file bytes / CPU time of
+ *                                                    this process: one core,
+ *                                                    fair on a shared box)
+ *   ingest_xspace_throughput_wall[<name>] <MB/s> MB/s (file bytes / wall time)
+ *   ingest_xspace_model_ratio[<name>] <x> x        (model mem_bytes / file)
+ * then the process's peak resident memory over all files:
+ *   ingest_peak_rss <MB> MB
+ * Run it with one large file alone to read that file's peak RSS.
+ * Asserts nothing (STYLE rule 19). */
+#include "ingest/ingest.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double now_s(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FILE...\n", argv[0]);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0) {
+            perror(argv[i]);
+            return 1;
+        }
+        const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+        double t0 = now_s(CLOCK_MONOTONIC), t1 = t0;
+        double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+        int runs = 0;
+        size_t model_bytes = 0;
+        do {
+            pv_model *m = NULL;
+            pv_error err = {0};
+            if (pv_ingest_file(argv[i], NULL, &m, &err) != 0) {
+                char msg[1200];
+                pv_error_format(&err, msg, sizeof msg);
+                fprintf(stderr, "%s\n", msg);
+                return 1;
+            }
+            model_bytes = m->mem_bytes;
+            pv_model_free(m);
+            runs++;
+            t1 = now_s(CLOCK_MONOTONIC);
+        } while (t1 - t0 < 0.5);
+        double c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+        double mb = (double)st.st_size / (1024.0 * 1024.0);
+        printf("ingest_xspace_throughput[%s] %.1f MB/s\n", name, mb * runs / (c1 - c0));
+        printf("ingest_xspace_throughput_wall[%s] %.1f MB/s\n", name, mb * runs / (t1 - t0));
+        printf("ingest_xspace_model_ratio[%s] %.2f x\n", name,
+               (double)model_bytes / (double)st.st_size);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("ingest_peak_rss %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
+    return 0;
+}
