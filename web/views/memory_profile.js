@@ -220,7 +220,8 @@ async function renderChart(inst, box, a, points, from, to) {
 }
 
 function stepSelect(label, steps, value, onChange) {
-    const sel = h('select', { 'aria-label': label, on: { change: () => onChange(Number(sel.value)) } },
+    const sel = h('select', { 'aria-label': label,
+                              on: { change: () => onChange(Number(sel.value)) } },
         steps.map((s) => h('option', { value: String(s), text: String(s) })));
     sel.value = String(value);
     return h('label', { class: 'mem-picker' }, h('span', { text: label }), sel);
