@@ -197,6 +197,9 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     bool *hidden = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
         hidden[i] = internal_event(pv_model_str(m, m->metas[i].name));
+    /* Only a step_name stat written in the file renames an event, as in
+     * the reference; the model's own step grouping does not. */
+    uint32_t step_name_id = pv_model_str_find(m, "step_name");
     pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
     if (q->streaming) {
         pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":false,"
@@ -219,7 +222,8 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
                     continue;
                 if (hidden[m->ev_meta[e]])
                     continue;
-                const pv_event_extra *ex = pv_model_event_extra(m, e);
+                const pv_stat *sn =
+                    step_name_id != 0 ? pv_model_event_stat(m, e, step_name_id) : NULL;
                 pv__jw_lit(&w, "{\"ph\":\"X\",\"pid\":");
                 pv__jw_i64(&w, p->pid);
                 pv__jw_lit(&w, ",\"tid\":");
@@ -229,8 +233,8 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
                 pv__jw_lit(&w, ",\"dur\":");
                 write_us(&w, d > 0 ? d : 1);   /* the reference writes instants as 1 ps */
                 pv__jw_lit(&w, ",\"name\":");
-                const char *name = ex != NULL && ex->step_name != 0
-                                       ? pv_model_str(m, ex->step_name)
+                const char *name = sn != NULL && sn->type == PV_STAT_STR
+                                       ? pv_model_str(m, sn->v.str)
                                        : pv_model_event_name(m, e);
                 pv__jw_str(&w, name);
                 write_args(&w, m, e, q->streaming);

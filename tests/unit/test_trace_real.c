@@ -1,0 +1,294 @@
+/* The trace viewer tools on the real profiles in ../shared/testdata,
+ * against independent oracles:
+ *   - tests/data/trace_viewer/<name>.txt, extracted from the .xplane.pb
+ *     with `protoc --decode` by tools/reference/trace_expected.py (event
+ *     count, one known event's name/start/duration, a search count);
+ *   - the <host>.trace.json.gz TensorFlow itself wrote next to the xplane:
+ *     our Chrome trace must hold exactly its complete events (name, ts,
+ *     dur). TensorFlow's converter hides the same internal events we do
+ *     (memory allocation and tf.data producer/consumer markers). */
+#include "ingest/ingest.h"
+#include "tools/trace_chrome.h"
+#include "tools/trace_event.h"
+#include "tools/trace_index.h"
+#include "tools/trace_meta.h"
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+typedef struct profile {
+    const char *name;      /* tests/data/trace_viewer/<name>.txt */
+    const char *dir;       /* session folder under ../shared/testdata/logdirs */
+    const char *host;
+} profile;
+
+static const profile profiles[] = {
+    {"tf_keras_gpu_gcp", "tf_keras_gpu_gcp/train/plugins/profile/2022_11_04_21_26_12",
+     "instance-ecbm"},
+    {"tf_keras_cpu_macos", "tf_keras_cpu_macos/train/plugins/profile/2022_10_31_19_09_08",
+     "gaoyihaodeMacBook-Pro.local"},
+};
+
+typedef struct expected {
+    uint64_t n_events;
+    char known_name[1024];
+    int64_t known_start_ps, known_dur_ps;
+    char search[64];
+    uint64_t search_hits;
+} expected;
+
+static void read_expected(const char *name, expected *x)
+{
+    char path[1024], line[2048];
+    snprintf(path, sizeof path, "%s/tests/data/trace_viewer/%s.txt", PV_SRCDIR, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    memset(x, 0, sizeof *x);
+    while (fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = 0;
+        char *val = strchr(line, ' ');
+        if (val == NULL)
+            continue;
+        *val++ = 0;
+        if (strcmp(line, "n_events") == 0)
+            x->n_events = strtoull(val, NULL, 10);
+        else if (strcmp(line, "known_name") == 0)
+            snprintf(x->known_name, sizeof x->known_name, "%s", val);
+        else if (strcmp(line, "known_start_ps") == 0)
+            x->known_start_ps = strtoll(val, NULL, 10);
+        else if (strcmp(line, "known_dur_ps") == 0)
+            x->known_dur_ps = strtoll(val, NULL, 10);
+        else if (strcmp(line, "search") == 0)
+            sscanf(val, "%63s %llu", x->search, (unsigned long long *)&x->search_hits);
+    }
+    fclose(f);
+}
+
+static pv_model *load(const profile *p, const char *suffix, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/logdirs/%s/%s%s", PV_TESTDATA, p->dir, p->host, suffix);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    if (strcmp(suffix, ".xplane.pb") == 0)
+        ck_assert_msg(pv_ingest_file(path, NULL, &m, &err) == 0, "%s: %s", path, err.reason);
+    return m;
+}
+
+/* ---- counts and tiles ---------------------------------------------------------- */
+
+START_TEST(test_real_counts_and_tiles)
+{
+    PV_NEED_TESTDATA("test_real_counts_and_tiles");
+    const profile *p = &profiles[_i];
+    expected x;
+    read_expected(p->name, &x);
+    char path[1024];
+    pv_model *m = load(p, ".xplane.pb", path, sizeof path);
+    ck_assert_uint_eq(m->n_events, x.n_events);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_trace_meta meta;
+    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    uint64_t listed = 0;
+    for (size_t i = 0; i < meta.n_processes; i++)
+        for (size_t k = 0; k < meta.processes[i].n_threads; k++)
+            listed += m->tracks[meta.processes[i].tracks[k]].n_events;
+    ck_assert_uint_eq(listed, x.n_events);
+    /* Every level up to 12: the tiles of a row account for every event
+     * exactly once, whether they come from the pyramid or are cut. */
+    pv_trace_pyramid_opts o = {50, (size_t)64 << 20};
+    pv_trace_pyramid *pyr = NULL;
+    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &pyr, NULL), 0);
+    pv_trace_geom g = pv_trace_geom_of(m);
+    for (uint32_t level = 0; level <= 12 && level <= g.max_level; level++) {
+        uint64_t counted = 0, counted_direct = 0;
+        for (uint64_t i = 0; i < (1ull << level); i++) {
+            for (int direct = 0; direct < 2; direct++) {
+                pv_trace_tile t;
+                pv_trace_tile_query q = {level, i};
+                ck_assert_int_eq(pv_tool_trace_tile(m, direct ? NULL : pyr, &q, &a, &t, NULL), 0);
+                uint64_t n = 0;
+                for (size_t r = 0; r < t.n_rows; r++) {
+                    n += t.rows[r].n_events - t.rows[r].n_crossing;
+                    for (size_t k = 0; k < t.rows[r].n_boxes; k++)
+                        n += t.rows[r].boxes[k].count;
+                }
+                if (direct)
+                    counted_direct += n;
+                else
+                    counted += n;
+            }
+        }
+        ck_assert_uint_eq(counted, x.n_events);
+        ck_assert_uint_eq(counted_direct, x.n_events);
+        pv_arena_fini(&a);
+        pv_arena_init(&a, 1 << 16);
+    }
+    pv_trace_pyramid_free(pyr);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- search and details ---------------------------------------------------------- */
+
+START_TEST(test_real_search_and_details)
+{
+    PV_NEED_TESTDATA("test_real_search_and_details");
+    const profile *p = &profiles[_i];
+    expected x;
+    read_expected(p->name, &x);
+    char path[1024];
+    pv_model *m = load(p, ".xplane.pb", path, sizeof path);
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_trace_search r;
+    pv_trace_search_query q = {x.search, 0, 1000};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.total, x.search_hits);
+    /* The known event is among the results for its full name. */
+    q = (pv_trace_search_query){x.known_name, 0, 1000};
+    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    uint64_t found = UINT64_MAX;
+    for (size_t i = 0; i < r.n; i++)
+        if (m->ev_start_ps[r.ids[i]] == x.known_start_ps)
+            found = r.ids[i];
+    ck_assert_msg(found != UINT64_MAX, "%s at %lld not found", x.known_name,
+                  (long long)x.known_start_ps);
+    pv_trace_event ev;
+    pv_trace_event_query eq = {found};
+    ck_assert_int_eq(pv_tool_trace_event(m, ix, &eq, &a, &ev, NULL), 0);
+    json_t *j = pv_trace_event_to_json(m, ix, &ev);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "name")), x.known_name);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "start_ps")) + ix->geom.t0_ps,
+                     x.known_start_ps);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "dur_ps")), x.known_dur_ps);
+    /* A GPU kernel has its launch: a host event with the same correlation id. */
+    json_t *corr = json_object_get(json_object_get(j, "stats"), "correlation_id");
+    if (corr != NULL) {
+        ck_assert_uint_ge(ev.n_flows, 1);
+        ck_assert(ev.flows[0].launch && !ev.flows[0].out);
+        const pv_event_extra *pe = pv_model_event_extra(m, ev.flows[0].ev);
+        ck_assert_ptr_nonnull(pe);
+        ck_assert_uint_eq(pe->correlation_id, (uint64_t)json_integer_value(corr));
+        uint32_t pt = pv_model_event_track(m, ev.flows[0].ev);
+        ck_assert_uint_eq(m->planes[m->tracks[pt].plane].kind, PV_PLANE_HOST);
+    }
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- Chrome JSON against TensorFlow's own trace.json.gz --------------------------- */
+
+static json_t *load_gz_json(const char *path)
+{
+    gzFile gz = gzopen(path, "rb");
+    ck_assert_msg(gz != NULL, "cannot open %s", path);
+    size_t cap = 1 << 20, len = 0;
+    char *buf = malloc(cap);
+    int n;
+    while ((n = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
+        len += (size_t)n;
+        if (len == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    gzclose(gz);
+    json_t *j = json_loadb(buf, len, 0, NULL);
+    free(buf);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted "name|ts|dur" keys of the complete events. With use_step_name,
+ * an event whose args carry step_name is keyed by it: TensorFlow's older
+ * converter kept the op name and only listed step_name in args, while
+ * today's reference (FORMATS.md §4.1), and profview, show the step name. */
+static char **x_keys(json_t *j, bool use_step_name, size_t *n_out)
+{
+    json_t *ev = json_object_get(j, "traceEvents");
+    char **keys = calloc(json_array_size(ev) + 1, sizeof *keys);
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *e = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        if (ph == NULL || strcmp(ph, "X") != 0)
+            continue;
+        const char *name = json_string_value(json_object_get(e, "name"));
+        json_t *sn = json_object_get(json_object_get(e, "args"), "step_name");
+        if (use_step_name && json_is_string(sn))
+            name = json_string_value(sn);
+        size_t len = strlen(name) + 64;
+        keys[n] = malloc(len);
+        snprintf(keys[n], len, "%s|%.17g|%.17g", name,
+                 json_number_value(json_object_get(e, "ts")),
+                 json_number_value(json_object_get(e, "dur")));
+        n++;
+    }
+    qsort(keys, n, sizeof *keys, strcmp_ptr);
+    *n_out = n;
+    return keys;
+}
+
+START_TEST(test_real_chrome_matches_tensorflow)
+{
+    PV_NEED_TESTDATA("test_real_chrome_matches_tensorflow");
+    const profile *p = &profiles[_i];
+    char path[1024], tf_path[1024];
+    pv_model *m = load(p, ".xplane.pb", path, sizeof path);
+    load(p, ".trace.json.gz", tf_path, sizeof tf_path);
+    pv_buf b;
+    pv_buf_init(&b, (size_t)1 << 30);
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
+    json_t *ours = json_loadb(b.data, b.len, 0, NULL);
+    ck_assert_ptr_nonnull(ours);
+    json_t *theirs = load_gz_json(tf_path);
+    size_t n_ours, n_theirs;
+    char **ko = x_keys(ours, false, &n_ours), **kt = x_keys(theirs, true, &n_theirs);
+    ck_assert_uint_eq(n_ours, n_theirs);
+    for (size_t i = 0; i < n_ours; i++) {
+        ck_assert_str_eq(ko[i], kt[i]);
+        free(ko[i]);
+        free(kt[i]);
+    }
+    free(ko);
+    free(kt);
+    json_decref(ours);
+    json_decref(theirs);
+    pv_buf_fini(&b);
+    pv_model_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("trace_real");
+    TCase *tc = tcase_create("real profiles");
+    tcase_set_timeout(tc, 60);
+    int n = (int)(sizeof profiles / sizeof profiles[0]);
+    tcase_add_loop_test(tc, test_real_counts_and_tiles, 0, n);
+    tcase_add_loop_test(tc, test_real_search_and_details, 0, n);
+    tcase_add_loop_test(tc, test_real_chrome_matches_tensorflow, 0, n);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
+}
