@@ -212,6 +212,7 @@ export function createTable(el, dt, opts = {}) {
         else
             st.sortDir = model.cols[i].type === 'number' ? 'desc' : 'asc';
         st.sortCol = i;
+        st.page = 0;  // the new top rows are what the click asked to see
         recompute();
         render();
     }

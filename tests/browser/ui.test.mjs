@@ -9,6 +9,7 @@
 // encodeURIComponent-encoded), never from the page's own output.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
@@ -269,6 +270,52 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             assert.deepEqual(await tableRows(page), [['step time host9', '1']]);
             await page.close();
         });
+
+    test('table.js: sort, filter, pages and CSV export', { timeout: TEST_MS }, async () => {
+        const page = await h.open();
+        const hash = hashOf(RUN_A, 'host1', 'overview_page');
+        await page.goto(h.base + hash);
+        await waitForView(page, hash);
+        // 60 rows: op0..op59 with value 1.5 * i, mounted into a fresh box.
+        await page.evaluate(async () => {
+            const { createTable } = await import(new URL('table.js', document.baseURI).href);
+            const rows = [];
+            for (let i = 0; i < 60; i++)
+                rows.push({ c: [{ v: `op${i}` }, { v: 1.5 * i }] });
+            const box = document.createElement('div');
+            box.id = 'tbox';
+            document.getElementById('content').replaceChildren(box);
+            createTable(box, { cols: [{ label: 'Name', type: 'string' },
+                                      { label: 'Value', type: 'number' }], rows },
+                        { name: 'ops' });
+        });
+        const cells = () => page.$$eval('#tbox tbody tr',
+            (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+        const info = () => page.textContent('#tbox .table-info');
+        // Default 50 a page: page 1 is op0..op49, page 2 op50..op59.
+        assert.equal((await cells()).length, 50);
+        assert.equal(await info(), 'Rows 1–50 of 60 · page 1/2');
+        await page.click('#tbox button[aria-label="Next page"]');
+        assert.deepEqual((await cells()).map((r) => r[0]),
+                         Array.from({ length: 10 }, (_, i) => `op${50 + i}`));
+        // A number column sorts largest first: op59 = 88.5, then op58 = 87.
+        await page.click('#tbox th:nth-child(2) button');
+        assert.equal(await page.getAttribute('#tbox th:nth-child(2)', 'aria-sort'), 'descending');
+        assert.deepEqual((await cells()).slice(0, 2), [['op59', '88.5'], ['op58', '87']]);
+        // 'op1' matches op1 and op10..op19: 11 rows.
+        await page.fill('#tbox input[type=search]', 'op1');
+        assert.equal(await info(), 'Rows 1–11 of 11 (filtered from 60) · page 1/1');
+        assert.deepEqual((await cells())[0], ['op19', '28.5']);
+        // CSV: the filtered rows in the shown order, full numbers.
+        const [download] = await Promise.all([page.waitForEvent('download'),
+                                              page.click('#tbox button:text("Export CSV")')]);
+        assert.equal(download.suggestedFilename(), 'ops.csv');
+        const csv = fs.readFileSync(await download.path(), 'utf8');
+        const want = ['Name,Value', 'op19,28.5', 'op18,27', 'op17,25.5', 'op16,24', 'op15,22.5',
+                      'op14,21', 'op13,19.5', 'op12,18', 'op11,16.5', 'op10,15', 'op1,1.5'];
+        assert.equal(csv, want.join('\r\n') + '\r\n');
+        await page.close();
+    });
 
     test('the pickers work from the keyboard', { timeout: TEST_MS }, async () => {
         const page = await h.open();
