@@ -9,11 +9,14 @@ typedef struct tool_entry {
 } tool_entry;
 
 static const tool_entry tools[] = {
-    {"overview_page", pv_http_tool_overview},
-    {"input_pipeline_analyzer", pv_http_tool_input_pipeline},
     {"memory_profile", pv_http_tool_memory_profile},
     {"trace_viewer", pv_http_tool_trace_viewer},
     {"trace_viewer@", pv_http_tool_trace_viewer_streaming},
+    {"overview_page", pv_http_tool_overview},
+    {"input_pipeline_analyzer", pv_http_tool_input_pipeline},
+    {"kernel_stats", pv_http_tool_kernel_stats},
+    {"framework_op_stats", pv_http_tool_op_stats},
+    {"tensorflow_stats", pv_http_tool_op_stats},
     {NULL, NULL},
 };
 

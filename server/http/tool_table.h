@@ -16,9 +16,11 @@ pv_model_tool_fn pv_tool_table_find(const char *tool);
 
 /* ---- handlers, one file each (tool_<name>.c) ---- */
 void pv_http_tool_memory_profile(pv_request *rq, pv_response *rs, const pv_model *m);
-void pv_http_tool_overview(pv_request *rq, pv_response *rs, const pv_model *m);
-void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_trace_viewer_streaming(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_overview(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_kernel_stats(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_op_stats(pv_request *rq, pv_response *rs, const pv_model *m);
 
 #endif
