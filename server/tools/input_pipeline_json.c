@@ -97,6 +97,9 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
 
     json_t *groups = json_array();
     json_t *begins = json_array();
+    json_t *durs = json_array();
+    json_t *wait = json_array();
+    json_t *h2d = json_array();
     for (size_t i = 0; i < an->n_steps; i++) {
         const pv_step_details *d = &an->steps[i];
         char tip[1024];
@@ -123,12 +126,20 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
         pv_dt_str(row, tip);
         pv_dt_num(row, d->ms[PV_BD_STEP_TIME]);
         json_array_append_new(groups, json_integer(d->group_id));
-        json_array_append_new(begins, json_integer(d->begin_ps));
+        json_array_append_new(begins, json_integer(d->begin_ps - r->steps.t0_ps));
+        json_array_append_new(durs, json_integer((json_int_t)(d->ms[PV_BD_STEP_TIME] * 1e9 + 0.5)));
+        json_array_append_new(wait, json_real(d->ms[PV_BD_HOST_WAIT_INPUT]));
+        json_array_append_new(h2d, json_real(d->ms[PV_BD_HOST_TO_DEVICE]));
     }
-    /* profview additions, outside "p" so that "p" stays all strings: the
-     * group id and absolute begin of each row, for trace viewer links. */
+    /* profview additions, outside "p" so that "p" stays all strings: per
+     * row, the group id, the step's window in trace-viewer time (ps after
+     * the trace's first event) and the two parts of the input time. */
     json_object_set_new(t, "pv_group_ids", groups);
     json_object_set_new(t, "pv_begin_ps", begins);
+    json_object_set_new(t, "pv_dur_ps", durs);
+    json_object_set_new(t, "pv_host_wait_input_ms", wait);
+    json_object_set_new(t, "pv_host_to_device_ms", h2d);
+    json_object_set_new(t, "pv_host_steps", json_boolean(r->steps.host_merged));
     return t;
 }
 

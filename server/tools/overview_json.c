@@ -145,6 +145,10 @@ static json_t *recommendation_table(const pv_overview_result *r)
                      : strcmp(b->input_classification, "device") == 0 ? "host"
                                                                       : "";
     pv_dt_prop(t, "non_bottleneck_tip_types", nb);
+    if (r->ip.bottleneck != NULL) {
+        pv_dt_prop(t, "pv_input_bottleneck_stage", r->ip.bottleneck->op->name);
+        pv_dt_prop(t, "pv_input_advice", r->ip.bottleneck_advice);
+    }
     return t;
 }
 

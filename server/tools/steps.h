@@ -77,6 +77,7 @@ typedef struct pv_steps_query {
 typedef struct pv_steps_result {
     uint32_t hardware;        /* pv_hardware */
     uint32_t n_device_planes; /* GPU or TPU planes with at least one track */
+    int64_t t0_ps;            /* model->min_ps: time 0 of the trace viewer */
     bool host_merged;         /* host events took part in the breakdown */
     bool derived_markers;     /* some device plane had no Steps line, so its
                                  markers were derived from grouped kernels */

@@ -9,6 +9,8 @@
 
 const VIEWS = {
     memory_profile: () => import('./memory_profile.js'),
+    overview_page: () => import('./overview_page.js'),
+    input_pipeline_analyzer: () => import('./input_pipeline_analyzer.js'),
     'trace_viewer@': () => import('./trace_viewer.js'),
     trace_viewer: () => import('./trace_viewer.js'),
 };

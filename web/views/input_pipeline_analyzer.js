@@ -1,0 +1,257 @@
+// input_pipeline_analyzer.js: the input pipeline analyzer. The same verdict
+// as the overview page; per-step input time (waiting on the host and
+// host-to-device transfer) as a stacked chart and a table with average,
+// standard deviation, minimum and maximum; and the host-side tf.data
+// analysis: the iterator tree of each pipeline with total and self time and
+// call counts, the bottleneck stage and what to do about it.
+//
+// Data: the reference's input_pipeline_analyzer array of 5 DataTables
+// (FORMATS.md §4.4) with profview's pv_* additions.
+
+import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { h, clear } from '../dom.js';
+import { showError, showProgress } from '../status.js';
+import { createTable } from '../table.js';
+import {
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, parseStepTable, stepChart,
+    stripTags, summarize, verdictBox,
+} from './step_common.js';
+
+const STYLESHEET = 'views/step_common.css';
+
+let current = null;
+
+function ensureStylesheet() {
+    if (document.querySelector('link[data-view="step_common"]'))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'step_common' }));
+}
+
+// ---- the iterator tree (pure) --------------------------------------------------
+
+// "Iterator::Model::Map[0]::Batch" -> ["Iterator", "Model", "Map[0]", "Batch"]
+function parts(name) {
+    return name.split('::');
+}
+
+// The parent path of an iterator name: its prefix with the input index of
+// the last parent component dropped ("Zip[0]" -> "Zip"), as tf.data names
+// a stage's i-th input.
+export function parentName(name) {
+    const p = parts(name);
+    if (p.length <= 2)
+        return null;
+    const up = p.slice(0, -1);
+    up[up.length - 1] = up[up.length - 1].replace(/\[\d+\]$/, '');
+    return up.join('::');
+}
+
+// Rows of the host-ops table ordered as a tree: [{name, stage, depth, count,
+// totalMs, selfMs, selfPct, category}], each parent before its children,
+// siblings by total time. Names whose parent is missing become roots.
+export function iteratorTree(rows) {
+    const byName = new Map(rows.map((r) => [r.name, { ...r, children: [] }]));
+    const roots = [];
+    for (const n of byName.values()) {
+        const p = parentName(n.name);
+        const parent = p && byName.get(p);
+        if (parent)
+            parent.children.push(n);
+        else
+            roots.push(n);
+    }
+    const out = [];
+    const walk = (n, depth) => {
+        const stage = parts(n.name).slice(-1)[0];
+        out.push({ ...n, stage, depth });
+        n.children.sort((a, b) => b.totalMs - a.totalMs).forEach((c) => walk(c, depth + 1));
+    };
+    roots.sort((a, b) => b.totalMs - a.totalMs).forEach((r) => walk(r, 0));
+    return out;
+}
+
+function hostRows(dt) {
+    return (dt.rows || []).map((r) => ({
+        name: r.c[0].v, count: r.c[1].v, totalMs: r.c[2].v, selfMs: r.c[4].v,
+        selfPct: 100 * r.c[5].v, category: r.c[6].v,
+    }));
+}
+
+// ---- DOM -----------------------------------------------------------------------
+
+function inputTable(steps) {
+    const cols = [
+        { id: 'step', label: 'Step', type: 'string' },
+        { id: 'input', label: 'Input (ms)', type: 'number' },
+        { id: 'wait', label: 'Waiting on host (ms)', type: 'number' },
+        { id: 'h2d', label: 'Host to device (ms)', type: 'number' },
+        { id: 'step_time', label: 'Step time (ms)', type: 'number' },
+        { id: 'pct', label: 'Input (% of step)', type: 'number' },
+    ];
+    const r3 = (x) => Math.round(x * 1000) / 1000;
+    const rows = steps.map((s) => ({ c: [
+        { v: s.name }, { v: r3(s.cats.infeedTimeMs) }, { v: r3(s.waitMs) }, { v: r3(s.h2dMs) },
+        { v: r3(s.stepMs) },
+        { v: s.stepMs > 0 ? Math.round(1000 * s.cats.infeedTimeMs / s.stepMs) / 10 : 0 },
+    ] }));
+    return { cols, rows };
+}
+
+function statsLine(label, st) {
+    return h('tr', {}, h('th', { scope: 'row', text: label }),
+        [st.average, st.stddev, st.min, st.max].map((v) => h('td', { class: 'num',
+                                                                    text: v.toFixed(3) })));
+}
+
+function inputStats(steps) {
+    return h('table', { class: 'data-table steps-stats' },
+        h('caption', { text: 'Per-step summary (ms)' }),
+        h('thead', {}, h('tr', {}, ['', 'Average', 'Std. dev.', 'Minimum', 'Maximum'].map(
+            (t) => h('th', { scope: 'col', text: t })))),
+        h('tbody', {},
+            statsLine('Input', summarize(steps.map((s) => s.cats.infeedTimeMs))),
+            statsLine('Waiting on host', summarize(steps.map((s) => s.waitMs))),
+            statsLine('Host to device', summarize(steps.map((s) => s.h2dMs))),
+            statsLine('Step time', summarize(steps.map((s) => s.stepMs)))));
+}
+
+function treeView(hostDt) {
+    const p = hostDt.p || {};
+    const rows = iteratorTree(hostRows(hostDt));
+    const sec = h('section', { class: 'table-section' },
+        h('h3', { text: 'Host-side analysis: tf.data iterators' }));
+    if (!rows.length) {
+        sec.append(h('p', { class: 'hint', text: 'No tf.data iterator, infeed or host-to-device ' +
+            'copy was recorded on the host, so the input time cannot be split further. ' +
+            'Profiles of custom (non tf.data) input pipelines look like this.' }));
+        return sec;
+    }
+    const us = (k) => `${Number(p[k] || 0).toFixed(1)} µs`;
+    sec.append(h('div', { class: 'steps-cards' },
+        card('Preprocessing', us('preprocessing_us')),
+        card('Reading files on demand', us('demanded_file_read_us')),
+        card('Reading files in advance', us('advanced_file_read_us')),
+        card('Enqueue / host-to-device', us('enqueue_us')),
+        card('Other non-enqueue', us('unclassified_nonequeue_us'))));
+    if (p.pv_bottleneck_stage) {
+        sec.append(h('p', { class: 'steps-verdict-main', text: `Bottleneck stage: ` +
+            `${p.pv_bottleneck_stage}` }), h('p', { text: p.pv_bottleneck_advice }));
+    }
+    const table = h('table', { class: 'data-table steps-tree' },
+        h('thead', {}, h('tr', {}, ['Stage', 'Calls', 'Total (ms)', 'Self (ms)',
+            'Self (% of input ops)', 'Category'].map((t) => h('th', { scope: 'col', text: t })))),
+        h('tbody', {}, rows.map((r) => h('tr', {
+            class: r.name === p.pv_bottleneck_stage ? 'steps-bottleneck' : null,
+            title: r.name },
+            h('td', { class: `steps-depth-${Math.min(r.depth, 8)}`, text: r.stage }),
+            h('td', { class: 'num', text: String(r.count) }),
+            h('td', { class: 'num', text: r.totalMs.toFixed(3) }),
+            h('td', { class: 'num', text: r.selfMs.toFixed(3) }),
+            h('td', { class: 'num', text: r.selfPct.toFixed(1) }),
+            h('td', { text: r.category })))));
+    sec.append(h('div', { class: 'table-scroll' }, table),
+        h('p', { class: 'hint', text: 'Total time includes the stages nested inside; self time ' +
+            'does not. Hover a stage for its full iterator name.' }));
+    return sec;
+}
+
+async function render(inst, el, state, data) {
+    const [, stepDt, hostDt, recDt, diag] = data;
+    const { props, steps } = parseStepTable(stepDt);
+    const hw = props.hardware_type || 'CPU_ONLY';
+    const total = steps.reduce((a, s) => a + s.stepMs, 0);
+    const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
+    const advice = steps.length ? adviceFor({
+        inputPct: share('infeedTimeMs'), launchPct: share('kernelLaunchTimeMs'),
+        otherPct: share('otherTimeMs'), computePct: share('deviceComputeTimeMs'),
+        collectivesPct: share('deviceCollectivesTimeMs'), precision: '',
+        inputAdvice: (hostDt.p || {}).pv_bottleneck_advice, hasDevice: hw !== 'CPU_ONLY',
+    }) : [];
+
+    clear(el);
+    el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Input pipeline analyzer' }),
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
+                 rel: 'noopener', text: 'Raw data' })));
+    const body = h('div', { class: 'view-body' });
+    el.append(body);
+    body.append(verdictBox(props.input_conclusion, advice, props.summary_nextstep));
+
+    const per = h('section', {}, h('h3', { text: 'Input time per step' }));
+    body.append(per);
+    if (!steps.length) {
+        per.append(h('p', { text: NO_STEPS }), h('p', { class: 'hint', text: NO_STEPS_HINT }));
+    } else {
+        const other = steps.map((s) => Math.max(0, s.stepMs - s.waitMs - s.h2dMs));
+        const series = [
+            { label: 'Waiting for input on the host', values: steps.map((s) => s.waitMs) },
+        ];
+        if (steps.some((s) => s.h2dMs > 0))
+            series.push({ label: 'Host-to-device transfer', values: steps.map((s) => s.h2dMs) });
+        else
+            per.append(h('p', { class: 'hint', text: hw === 'CPU_ONLY'
+                ? 'CPU-only profile: there is no host-to-device transfer.'
+                : 'No host-to-device transfer was classified inside the steps.' }));
+        series.push({ label: 'Rest of the step', values: other });
+        const res = await stepChart(per, state, steps, series, 'Time (ms)');
+        if (inst !== current) {
+            res.chart.destroy();
+            return;
+        }
+        inst.chart = res.chart;
+        per.append(inputStats(steps));
+        const tsec = h('section', { class: 'table-section' });
+        per.append(tsec);
+        inst.tables.push(createTable(tsec, inputTable(steps),
+            { name: `input_per_step_${state.run}` }));
+    }
+    body.append(treeView(hostDt));
+    const recs = (recDt.rows || []).map((r) => stripTags(r.c[0].v));
+    if (recs.length) {
+        body.append(h('section', {}, h('h3', { text: 'General recommendations' }),
+            h('ul', {}, recs.map((t) => h('li', { text: t })))));
+    }
+    const d = diagnosticsList(diag);
+    if (d)
+        body.append(d);
+}
+
+export async function mount(el, state) {
+    ensureStylesheet();
+    const inst = { controller: new AbortController(), chart: null, tables: [] };
+    current = inst;
+    const signal = inst.controller.signal;
+    showProgress(el, 'Loading the input pipeline analysis…');
+    let data;
+    try {
+        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
+    } catch (e) {
+        if (isAbort(e) || signal.aborted)
+            return;
+        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
+        return;
+    }
+    if (signal.aborted || inst !== current)
+        return;
+    if (!Array.isArray(data) || data.length < 5) {
+        showError(el, new Error('The server sent an input pipeline analysis in an unexpected ' +
+                                'shape.'));
+        return;
+    }
+    try {
+        await render(inst, el, state, data);
+    } catch (e) {
+        showError(el, e);
+    }
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.controller.abort();
+    if (current.chart)
+        current.chart.destroy();
+    for (const t of current.tables)
+        t.destroy();
+    current = null;
+}

@@ -1,0 +1,215 @@
+// overview_page.js: the overview page. The verdict ("is my program
+// input-bound?") with advice tied to the numbers, summary cards (step time
+// with spread, input share, device and host idle), the step-time graph
+// (stacked bars per step; a step opens in the trace viewer), the top ten
+// ops by self time on device and on host, and the run environment.
+//
+// Data: the reference's overview_page array of 7 DataTables (FORMATS.md
+// §4.3) with profview's pv_* additions. A part the profile cannot support
+// (no steps, no device) is said in words, never drawn as zeros.
+
+import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { h, clear } from '../dom.js';
+import { showError, showProgress } from '../status.js';
+import { createTable } from '../table.js';
+import {
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, parseStepTable, stepChart,
+    stripTags, summarize, usedCategories, verdictBox,
+} from './step_common.js';
+
+const STYLESHEET = 'views/step_common.css';
+
+let current = null;
+
+function ensureStylesheet() {
+    if (document.querySelector('link[data-view="step_common"]'))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'step_common' }));
+}
+
+const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
+
+// Top-ops DataTable with the fractions shown as percentages.
+function opsTable(dt) {
+    const cols = [
+        { id: 'rank', label: 'Rank', type: 'number' },
+        { id: 'self', label: 'Self time (%)', type: 'number' },
+        { id: 'cum', label: 'Cumulative (%)', type: 'number' },
+        { id: 'type', label: 'Op type', type: 'string' },
+        { id: 'op', label: 'Operation', type: 'string' },
+    ];
+    const rows = (dt.rows || []).map((r, i) => ({ c: [
+        { v: i + 1 },
+        { v: Math.round(r.c[0].v * 10000) / 100 },
+        { v: Math.round(r.c[1].v * 10000) / 100 },
+        { v: r.c[2].v || '(none)' },
+        { v: r.c[3].v },
+    ] }));
+    return { cols, rows };
+}
+
+function summaryCards(steps, props, analysisP, hw) {
+    const st = summarize(steps.map((s) => s.stepMs));
+    const input = summarize(steps.map((s) => s.cats.infeedTimeMs));
+    const cards = [];
+    if (st) {
+        cards.push(card('Average step time', `${st.average.toFixed(2)} ms`,
+            `± ${st.stddev.toFixed(2)} ms (min ${st.min.toFixed(2)}, max ${st.max.toFixed(2)}, ` +
+            `${steps.length} step${steps.length === 1 ? '' : 's'})`));
+        const total = steps.reduce((a, s) => a + s.stepMs, 0);
+        const inputTotal = steps.reduce((a, s) => a + s.cats.infeedTimeMs, 0);
+        cards.push(card('Waiting for input', `${(100 * inputTotal / total).toFixed(1)}%`,
+            `${input.average.toFixed(2)} ms per step on average`));
+    } else {
+        cards.push(card('Step time', 'unknown', 'no step markers'));
+    }
+    const devIdle = pct(analysisP.pv_device_idle_time_percent);
+    cards.push(card('Device idle', hw === 'CPU_ONLY' ? 'no device' : (devIdle === null ? 'unknown'
+        : `${devIdle.toFixed(1)}%`), hw === 'CPU_ONLY' ? 'CPU-only profile'
+        : 'share of the device trace with no op running'));
+    const hostIdle = pct(analysisP.pv_host_idle_time_percent);
+    cards.push(card('Host idle', hostIdle === null ? 'unknown' : `${hostIdle.toFixed(1)}%`,
+        'share of host threads\' op span with no framework op'));
+    if (hw !== 'CPU_ONLY' && analysisP.device_compute_16bit_percent) {
+        cards.push(card('16-bit device compute', analysisP.device_compute_16bit_percent,
+            `32-bit: ${analysisP.device_compute_32bit_percent}`));
+    }
+    cards.push(card('Eager op time', `host ${analysisP.host_op_time_eager_percent}`,
+        hw === 'CPU_ONLY' ? '' : `device ${analysisP.device_op_time_eager_percent}`));
+    return h('div', { class: 'steps-cards' }, cards);
+}
+
+function runEnvironment(env) {
+    const p = env.p || {};
+    const hosts = (env.pv_hostnames || []).join(', ') || '(not recorded)';
+    const items = [
+        ['Hosts', hosts],
+        ['Host count', p.host_count],
+        ['Device type', p.device_type],
+        ['Device cores', p.device_core_count === '0' ? 'none (CPU only)' : p.device_core_count],
+    ];
+    return h('section', {}, h('h3', { text: 'Run environment' }),
+        h('dl', { class: 'props' }, items.map(([k, v]) => [h('dt', { text: k }),
+                                                         h('dd', { text: String(v) })])),
+        h('p', { class: 'hint', text: 'Profiler and framework versions are not recorded in ' +
+            'this profile format.' }));
+}
+
+async function render(inst, el, state, data) {
+    const [analysis, stepDt, env, reco, , , diag] = data;
+    const { props, steps, hostSteps } = parseStepTable(stepDt);
+    const rp = reco.p || {};
+    const ap = analysis.p || {};
+    const hw = props.hardware_type || 'CPU_ONLY';
+
+    const total = steps.reduce((a, s) => a + s.stepMs, 0);
+    const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
+    const advice = steps.length ? adviceFor({
+        inputPct: share('infeedTimeMs'), launchPct: share('kernelLaunchTimeMs'),
+        otherPct: share('otherTimeMs'), computePct: share('deviceComputeTimeMs'),
+        collectivesPct: share('deviceCollectivesTimeMs'), precision: rp.precision_statement,
+        inputAdvice: rp.pv_input_advice, hasDevice: hw !== 'CPU_ONLY',
+    }) : [];
+
+    clear(el);
+    el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Overview' }),
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
+                 rel: 'noopener', text: 'Raw data' })));
+    const body = h('div', { class: 'view-body' });
+    el.append(body);
+    body.append(verdictBox(rp.statement || props.input_conclusion, advice, props.summary_nextstep));
+    body.append(summaryCards(steps, props, ap, hw));
+
+    const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
+    body.append(graph);
+    if (!steps.length) {
+        graph.append(h('p', { text: NO_STEPS }), h('p', { class: 'hint', text: NO_STEPS_HINT }));
+    } else {
+        if (hw !== 'CPU_ONLY' && hostSteps) {
+            graph.append(h('p', { class: 'hint', text: 'Host threads\' time inside each ' +
+                'device step is included (as TensorFlow 2.x did); today\'s XProf counts only ' +
+                'device events on GPUs.' }));
+        }
+        const cats = usedCategories(steps);
+        const res = await stepChart(graph, state, steps,
+            cats.map((c) => ({ label: c.label, values: steps.map((s) => s.cats[c.id]) })),
+            'Time (ms)');
+        if (inst !== current) {
+            res.chart.destroy();
+            return;
+        }
+        inst.chart = res.chart;
+    }
+
+    const dev = h('section', { class: 'table-section' }, h('h3', { text: 'Top 10 ops on device ' +
+        '(by self time)' }));
+    body.append(dev);
+    if (hw === 'CPU_ONLY') {
+        dev.append(h('p', { class: 'hint', text: 'No device was profiled: this is a CPU-only ' +
+            'profile, so every op ran on the host (below).' }));
+    } else if (!(analysis.rows || []).length) {
+        dev.append(h('p', { class: 'hint', text: 'No device op was recorded.' }));
+    } else {
+        inst.tables.push(createTable(dev, opsTable(analysis),
+            { name: `overview_device_ops_${state.run}` }));
+    }
+    const host = h('section', { class: 'table-section' }, h('h3', { text: 'Top 10 ops on host ' +
+        '(by self time)' }));
+    body.append(host);
+    if (analysis.pv_host_ops && (analysis.pv_host_ops.rows || []).length) {
+        inst.tables.push(createTable(host, opsTable(analysis.pv_host_ops),
+            { name: `overview_host_ops_${state.run}` }));
+    } else {
+        host.append(h('p', { class: 'hint', text: 'No framework op was recorded on host ' +
+            'threads (host tracer level 0, or not a TensorFlow profile).' }));
+    }
+    body.append(runEnvironment(env));
+    const tips = (reco.rows || []).filter((r) => r.c[0].v !== 'faq');
+    if (tips.length) {
+        body.append(h('section', {}, h('h3', { text: 'Where to look next' }),
+            h('ul', {}, tips.map((r) => h('li', { text: `${r.c[2].v}: ${stripTags(r.c[1].v)}` })))));
+    }
+    const d = diagnosticsList(diag);
+    if (d)
+        body.append(d);
+}
+
+export async function mount(el, state) {
+    ensureStylesheet();
+    const inst = { controller: new AbortController(), chart: null, tables: [] };
+    current = inst;
+    const signal = inst.controller.signal;
+    showProgress(el, 'Loading the overview…');
+    let data;
+    try {
+        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
+    } catch (e) {
+        if (isAbort(e) || signal.aborted)
+            return;
+        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
+        return;
+    }
+    if (signal.aborted || inst !== current)
+        return;
+    if (!Array.isArray(data) || data.length < 7) {
+        showError(el, new Error('The server sent an overview in an unexpected shape.'));
+        return;
+    }
+    try {
+        await render(inst, el, state, data);
+    } catch (e) {
+        showError(el, e);
+    }
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.controller.abort();
+    if (current.chart)
+        current.chart.destroy();
+    for (const t of current.tables)
+        t.destroy();
+    current = null;
+}

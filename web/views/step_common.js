@@ -1,0 +1,198 @@
+// step_common.js: what the overview page and the input pipeline analyzer
+// share — reading the step-time DataTable (FORMATS.md §4.4), the stacked
+// step chart with a step selector that opens the trace viewer over a step,
+// the verdict box with advice tied to the numbers, and diagnostics.
+//
+// The reading functions are pure (no DOM) so they can be tested under node.
+
+import { createChart } from '../chart.js';
+import { h } from '../dom.js';
+import * as router from '../router.js';
+
+// Categories of the step table in the reference's column order, with the
+// words the page uses for them.
+export const STEP_CATEGORIES = [
+    { id: 'deviceComputeTimeMs', label: 'Device compute' },
+    { id: 'deviceToDeviceTimeMs', label: 'Device to device' },
+    { id: 'deviceCollectivesTimeMs', label: 'Device collective communication' },
+    { id: 'hostComputeTimeMs', label: 'Host compute' },
+    { id: 'kernelLaunchTimeMs', label: 'Kernel launch' },
+    { id: 'infeedTimeMs', label: 'Input' },
+    { id: 'outfeedTimeMs', label: 'Output' },
+    { id: 'compileTimeMs', label: 'Compilation' },
+    { id: 'otherTimeMs', label: 'All others' },
+];
+
+export const NO_STEPS = 'No step markers were recorded, so there is no step time to break down.';
+export const NO_STEPS_HINT = 'Steps come from Keras (model.fit), from ' +
+    'tf.profiler.experimental.Trace("train", step_num=n, _r=1) around each training step, ' +
+    'or from a device "Steps" line. Profile at least one whole step; the tables below are ' +
+    'still computed from every recorded op.';
+
+// ---- reading the JSON (pure) ------------------------------------------------
+
+const num = (v) => (typeof v === 'number' ? v : Number(v || 0));
+
+// Returns {props, steps: [{name, group, startPs, durPs, stepMs, cats:{id: ms},
+// waitMs, h2dMs}], hostSteps} from the step table.
+export function parseStepTable(dt) {
+    const cols = (dt && dt.cols) || [];
+    const idx = Object.fromEntries(cols.map((c, i) => [c.id, i]));
+    const rows = (dt && dt.rows) || [];
+    const cell = (r, id) => (idx[id] === undefined ? undefined : (r.c[idx[id]] || {}).v);
+    const pv = (key, i) => ((dt && dt[key]) || [])[i];
+    const steps = rows.map((r, i) => ({
+        name: String(cell(r, 'stepnum')),
+        group: pv('pv_group_ids', i),
+        startPs: pv('pv_begin_ps', i),
+        durPs: pv('pv_dur_ps', i),
+        stepMs: num(cell(r, 'stepTimeMs')),
+        cats: Object.fromEntries(STEP_CATEGORIES.map((c) => [c.id, num(cell(r, c.id))])),
+        waitMs: num(pv('pv_host_wait_input_ms', i)),
+        h2dMs: num(pv('pv_host_to_device_ms', i)),
+    }));
+    return { props: (dt && dt.p) || {}, steps, hostSteps: Boolean(dt && dt.pv_host_steps) };
+}
+
+// {average, stddev (sample), min, max} of xs; null for an empty list.
+export function summarize(xs) {
+    if (xs.length === 0)
+        return null;
+    const avg = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = xs.length > 1
+        ? Math.sqrt(xs.reduce((a, b) => a + (b - avg) * (b - avg), 0) / (xs.length - 1)) : 0;
+    return { average: avg, stddev: sd, min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+// The categories that have time in at least one step (the chart leaves
+// the others out instead of drawing zero-height series).
+export function usedCategories(steps) {
+    return STEP_CATEGORIES.filter((c) => steps.some((s) => s.cats[c.id] > 0));
+}
+
+// Text with HTML tags removed: the reference's statements carry <a> links
+// to tensorflow.org, which an air-gapped reader cannot open anyway.
+export function stripTags(s) {
+    return String(s || '').replace(/<[^>]*>/g, '');
+}
+
+// Advice tied to the numbers that triggered it. t: {inputPct, launchPct,
+// otherPct, computePct, collectivesPct, precision, inputAdvice, hasDevice}.
+// Returns [{why, what}] in the order a reader should act on them.
+export function adviceFor(t) {
+    const out = [];
+    const p = (x) => `${x.toFixed(1)}%`;
+    if (t.inputPct >= 5) {
+        out.push({ why: `${p(t.inputPct)} of step time is spent waiting for input.`,
+                   what: 'Overlap input with compute: add .prefetch(tf.data.AUTOTUNE) at the end ' +
+                         'of the pipeline, pass num_parallel_calls=tf.data.AUTOTUNE to map() and ' +
+                         'interleave(), and .cache() data that fits in memory.' +
+                         (t.inputAdvice ? ` Slowest stage: ${t.inputAdvice}` : '') });
+    }
+    if (t.launchPct >= 3) {
+        out.push({ why: `${p(t.launchPct)} of step time is spent launching kernels.`,
+                   what: 'Fewer, bigger kernels: use larger batches, compile the step with XLA ' +
+                         '(jit_compile=True), and try TF_GPU_THREAD_MODE=gpu_private.' });
+    }
+    if (t.otherPct >= 3) {
+        out.push({ why: `${p(t.otherPct)} of step time is not covered by any recorded op ` +
+                        '("All others").',
+                   what: 'This is usually Python between ops: wrap the step in tf.function, ' +
+                         'use larger batches, and avoid per-step Python work.' });
+    }
+    if (t.collectivesPct >= 3) {
+        out.push({ why: `${p(t.collectivesPct)} of step time is device collective communication.`,
+                   what: 'Use larger batches per device or gradient accumulation to communicate ' +
+                         'less often.' });
+    }
+    if (t.precision) {
+        out.push({ why: stripTags(t.precision),
+                   what: 'Enable mixed precision: ' +
+                         'tf.keras.mixed_precision.set_global_policy("mixed_float16").' });
+    }
+    if (t.hasDevice && t.computePct >= 50 && t.inputPct < 5) {
+        out.push({ why: `${p(t.computePct)} of step time is device compute.`,
+                   what: 'The device is the bottleneck: look at the top device ops, try XLA ' +
+                         '(jit_compile=True) and mixed precision.' });
+    }
+    return out;
+}
+
+// ---- DOM -------------------------------------------------------------------
+
+// Opens the trace viewer over step s (its window is in trace time).
+export function openStepInTrace(state, s) {
+    if (s.startPs === undefined || s.durPs === undefined)
+        return;
+    router.navigate({ run: state.run, host: state.host, tool: 'trace_viewer@',
+                      params: { start: String(Math.round(s.startPs)),
+                                end: String(Math.round(s.startPs + s.durPs)) } });
+}
+
+// The verdict box: the input statement, then advice items.
+export function verdictBox(statement, advice, nextStep) {
+    return h('section', { class: 'steps-verdict', 'aria-label': 'Verdict' },
+        h('p', { class: 'steps-verdict-main', text: stripTags(statement) }),
+        advice.length ? h('ul', {}, advice.map((a) => h('li', {},
+            h('span', { class: 'steps-why', text: a.why }), ' ', h('span', { text: a.what }))))
+            : null,
+        nextStep ? h('p', { class: 'hint', text: stripTags(nextStep) }) : null);
+}
+
+export function card(label, value, note) {
+    return h('div', { class: 'steps-card' },
+        h('div', { class: 'steps-card-label', text: label }),
+        h('div', { class: 'steps-card-value', text: value }),
+        note ? h('div', { class: 'steps-card-note', text: note }) : null);
+}
+
+export function diagnosticsList(dt) {
+    const rows = (dt && dt.rows) || [];
+    if (rows.length === 0)
+        return null;
+    return h('section', { class: 'steps-diag' }, h('h3', { text: 'Diagnostics' }),
+        h('ul', {}, rows.map((r) => h('li', {},
+            h('strong', { text: `${r.c[0].v}: ` }), String(r.c[1].v)))));
+}
+
+// A stacked bar per step of the given series [{label, values}], with a step
+// selector below that opens the trace viewer over the chosen step.
+// Resolves to {chart, el}; the caller destroys chart on unmount.
+export async function stepChart(box, state, steps, series, yLabel) {
+    const canvas = h('canvas', { role: 'img',
+        'aria-label': `${yLabel} per step, stacked by category` });
+    const holder = h('div', { class: 'steps-chart' }, canvas);
+    const sel = h('select', { 'aria-label': 'Step' },
+        steps.map((s, i) => h('option', { value: String(i),
+            text: `Step ${s.name} (${s.stepMs.toFixed(2)} ms)` })));
+    const open = h('button', { type: 'button', text: 'Open this step in the trace viewer',
+        on: { click: () => openStepInTrace(state, steps[Number(sel.value)]) } });
+    box.append(holder, h('div', { class: 'steps-picker' }, h('label', { text: 'Step ' }, sel),
+                         open, h('span', { class: 'hint',
+                                            text: 'or click a bar to select its step' })));
+    const chart = await createChart(canvas, {
+        type: 'bar',
+        data: {
+            labels: steps.map((s) => s.name),
+            datasets: series.map((s) => ({ label: s.label, data: s.values })),
+        },
+        options: {
+            scales: {
+                x: { stacked: true, title: { display: true, text: 'Step' } },
+                y: { stacked: true, title: { display: true, text: yLabel } },
+            },
+            plugins: {
+                tooltip: { callbacks: {
+                    label: (c) => `${c.dataset.label}: ${Number(c.raw).toFixed(3)} ms`,
+                    footer: (items) => (items.length
+                        ? `Step time: ${steps[items[0].dataIndex].stepMs.toFixed(3)} ms` : ''),
+                } },
+            },
+            onClick: (_e, els) => {
+                if (els.length)
+                    sel.value = String(els[0].index);
+            },
+        },
+    });
+    return { chart, select: sel };
+}
