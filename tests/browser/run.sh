@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh: the web UI tests as one automake TESTS entry.
+# run.sh: the web UI tests as one automake TESTS entry: every *.test.mjs
+# in this folder, among them
 #   unit.test.mjs  the pure modules of web/ under node
 #   ui.test.mjs    the page in headless Debian Chromium against the real
 #                  server, $PROFVIEW_BIN (set by the Makefile)
@@ -37,4 +38,5 @@ if [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund --loglevel=error >&2 ||
         skip "node_modules missing and 'npm ci' failed (offline?); run it once with network"
 fi
-exec node --test unit.test.mjs ui.test.mjs realdata.test.mjs
+# Every *.test.mjs here, so a new test file needs no edit of this script.
+exec node --test ./*.test.mjs
