@@ -5,6 +5,7 @@
  * same on every run. */
 #include "tools/memory_profile.h"
 #include "tools/memory_profile_addrmap.h"
+#include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -231,12 +232,51 @@ static void collect(const pv_model *m, uint32_t plane, pv_arena *a,
 
 /* ---- step 2: per-allocator post-processing --------------------------------- */
 
-static int by_time_then_event(const void *pa, const void *pb)
+/* Merges the sorted runs s[lo, mid) and s[mid, hi) through tmp, taking
+ * the left run first on equal times, which keeps the sort stable. */
+static void merge_runs(pv_memory_snapshot *s, pv_memory_snapshot *tmp, size_t lo, size_t mid,
+                       size_t hi)
 {
-    const pv_memory_snapshot *a = pa, *b = pb;
-    if (a->time_offset_ps != b->time_offset_ps)
-        return a->time_offset_ps < b->time_offset_ps ? -1 : 1;
-    return a->event < b->event ? -1 : a->event > b->event;
+    size_t i = lo, j = mid, k = lo;
+    while (i < mid && j < hi)
+        tmp[k++] = s[j].time_offset_ps < s[i].time_offset_ps ? s[j++] : s[i++];
+    while (i < mid)
+        tmp[k++] = s[i++];
+    while (j < hi)
+        tmp[k++] = s[j++];
+    memcpy(s + lo, tmp + lo, (hi - lo) * sizeof *s);
+}
+
+/* Stable sort by time. The snapshots arrive as one time-sorted run per
+ * thread (a track's events are in start order), so a natural merge sort
+ * that merges neighbouring runs costs about n log(threads). Stability
+ * keeps equal times in file order, as collected, which is event order. */
+static void sort_by_time(pv_memory_snapshot *s, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t *ends = pv_xmalloc(n * sizeof *ends);
+    size_t n_runs = 0;
+    for (size_t i = 1; i <= n; i++) {
+        if (i == n || s[i].time_offset_ps < s[i - 1].time_offset_ps)
+            ends[n_runs++] = i;
+    }
+    pv_memory_snapshot *tmp = n_runs > 1 ? pv_xmalloc(n * sizeof *tmp) : NULL;
+    while (n_runs > 1) {
+        size_t out = 0;
+        for (size_t r = 0; r < n_runs; r += 2) {
+            if (r + 1 == n_runs) {
+                ends[out++] = ends[r];
+                break;
+            }
+            size_t lo = r == 0 ? 0 : ends[r - 1];
+            merge_runs(s, tmp, lo, ends[r], ends[r + 1]);
+            ends[out++] = ends[r + 1];
+        }
+        n_runs = out;
+    }
+    free(tmp);
+    free(ends);
 }
 
 /* UpdateStepId: a snapshot outside any step joins the step after the last
@@ -516,7 +556,7 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
     collect(m, plane, a, out, &peak_events);
     for (size_t i = 0; i < out->n_allocators; i++) {
         pv_memory_allocator *al = &out->allocators[i];
-        qsort(al->snapshots, al->n_snapshots, sizeof *al->snapshots, by_time_then_event);
+        sort_by_time(al->snapshots, al->n_snapshots);
         al->peak_snapshot = NO_INDEX;
         for (size_t k = 0; k < al->n_snapshots; k++) {
             if (al->snapshots[k].event == peak_events[i])
