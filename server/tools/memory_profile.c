@@ -530,6 +530,47 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
     }
 }
 
+/* ---- TPU module executions --------------------------------------------------- */
+
+/* GenerateHloModules: every event of every "XLA Modules" line of the TPU
+ * planes, in file order. */
+static void hlo_modules(const pv_model *m, pv_arena *a, pv_memory_profile_result *out)
+{
+    static const char prefix[] = "/device:";
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t p = 0; p < m->n_planes; p++) {
+            const pv_plane *pl = &m->planes[p];
+            if (pl->kind != PV_PLANE_TPU)
+                continue;
+            const char *plane_name = pv_model_str(m, pl->name);
+            if (strncmp(plane_name, prefix, sizeof prefix - 1) == 0)
+                plane_name += sizeof prefix - 1;
+            for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
+                const pv_track *tr = &m->tracks[t];
+                if (strcmp(pv_model_str(m, tr->name), "XLA Modules") != 0)
+                    continue;
+                for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+                    if (pass == 1) {
+                        pv_memory_hlo_module *hm = &out->hlo_modules[n];
+                        hm->name = pv_model_str(m, m->metas[m->ev_meta[e]].name);
+                        hm->start_time_ps = m->ev_start_ps[e] - tr->timestamp_ns * 1000;
+                        hm->end_time_ps = hm->start_time_ps + m->ev_dur_ps[e];
+                        hm->id = (int64_t)n;
+                        hm->plane_name = plane_name;
+                    }
+                    n++;
+                }
+            }
+        }
+        if (pass == 0) {
+            out->hlo_modules = pv_arena_alloc(a, (n ? n : 1) * sizeof *out->hlo_modules);
+            out->n_hlo_modules = n;
+            n = 0;
+        }
+    }
+}
+
 /* ---- the tool ----------------------------------------------------------------- */
 
 static int by_memory_id(const void *pa, const void *pb)
@@ -569,5 +610,6 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
         active_at_peak(m, al, a);
     }
     qsort(out->allocators, out->n_allocators, sizeof *out->allocators, by_memory_id);
+    hlo_modules(m, a, out);
     return 0;
 }

@@ -116,10 +116,22 @@ typedef struct pv_memory_allocator {
     uint64_t n_unmatched_frees;  /* frees whose address had no earlier allocation */
 } pv_memory_allocator;
 
+/* One execution of an XLA module on a TPU (an "XLA Modules" line event),
+ * which the reference lists so its page can mark them on the timeline. */
+typedef struct pv_memory_hlo_module {
+    const char *name;            /* the event's (metadata) name */
+    int64_t start_time_ps;       /* offset from its line's timestamp */
+    int64_t end_time_ps;         /* start + duration */
+    int64_t id;                  /* 0, 1, ... in plane, line, event order */
+    const char *plane_name;      /* the plane's name without "/device:", e.g. "TPU:0" */
+} pv_memory_hlo_module;
+
 typedef struct pv_memory_profile_result {
     bool has_host_plane;         /* false: the reference answers an empty body */
     pv_memory_allocator *allocators; /* sorted by memory_id (bytewise) */
     size_t n_allocators;
+    pv_memory_hlo_module *hlo_modules; /* TPU planes' XLA Modules events */
+    size_t n_hlo_modules;
     int64_t model_min_ps;        /* the model's min_ps, for times relative to the trace */
 } pv_memory_profile_result;
 

@@ -173,6 +173,14 @@ json_t *pv_memory_profile_to_json(const pv_model *m, const pv_memory_profile_res
         json_array_append_new(ids, json_string(al->memory_id));
     }
     pv_arena_fini(&a);
-    return json_pack("{s:o,s:i,s:o,s:i,s:[]}", "memoryProfilePerAllocator", per, "numHosts", 1,
-                     "memoryIds", ids, "version", 1, "hloModules");
+    json_t *mods = json_array();
+    for (size_t i = 0; i < r->n_hlo_modules; i++) {
+        const pv_memory_hlo_module *hm = &r->hlo_modules[i];
+        json_array_append_new(mods, json_pack("{s:s,s:o,s:o,s:o,s:s}", "name", hm->name,
+                                              "startTimePs", i64(hm->start_time_ps),
+                                              "endTimePs", i64(hm->end_time_ps), "id",
+                                              i64(hm->id), "planeName", hm->plane_name));
+    }
+    return json_pack("{s:o,s:i,s:o,s:i,s:o}", "memoryProfilePerAllocator", per, "numHosts", 1,
+                     "memoryIds", ids, "version", 1, "hloModules", mods);
 }

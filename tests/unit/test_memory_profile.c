@@ -470,6 +470,49 @@ START_TEST(test_pv_tool_memory_profile_host_without_memory_events)
 }
 END_TEST
 
+START_TEST(test_pv_tool_memory_profile_hlo_modules)
+{
+    /* two TPU planes; only "XLA Modules" lines count, numbered across
+     * planes in file order; times are offsets from the line (5 µs) */
+    pv_model_builder *b = pv_builder_new();
+    pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t tpu0 = pv_builder_plane(b, 2, "/device:TPU:0");
+    uint32_t tpu1 = pv_builder_plane(b, 3, "/device:TPU:1");
+    uint32_t mods0 = pv_builder_track(b, tpu0, 1, "XLA Modules", 5);
+    uint32_t ops0 = pv_builder_track(b, tpu0, 2, "XLA Ops", 5);
+    uint32_t mods1 = pv_builder_track(b, tpu1, 1, "XLA Modules", 5);
+    uint32_t f0 = pv_builder_meta(b, tpu0, 1, "jit_f(1)", NULL);
+    uint32_t op0 = pv_builder_meta(b, tpu0, 2, "fusion.1", NULL);
+    uint32_t g1 = pv_builder_meta(b, tpu1, 1, "jit_g(2)", NULL);
+    pv_builder_event(b, mods0, f0, 5000 + 100, 50);
+    pv_builder_event(b, mods0, f0, 5000 + 300, 70);
+    pv_builder_event(b, ops0, op0, 5000 + 100, 10);
+    pv_builder_event(b, mods1, g1, 5000 + 200, 40);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    pv_memory_profile_result r;
+    ck_assert_int_eq(pv_tool_memory_profile(m, NULL, &arena, &r, &err), 0);
+    ck_assert_uint_eq(r.n_hlo_modules, 3);
+    ck_assert_str_eq(r.hlo_modules[0].name, "jit_f(1)");
+    ck_assert_int_eq(r.hlo_modules[0].start_time_ps, 100);
+    ck_assert_int_eq(r.hlo_modules[0].end_time_ps, 150);
+    ck_assert_str_eq(r.hlo_modules[0].plane_name, "TPU:0");
+    ck_assert_int_eq(r.hlo_modules[1].start_time_ps, 300);
+    ck_assert_int_eq(r.hlo_modules[1].end_time_ps, 370);
+    ck_assert_str_eq(r.hlo_modules[2].name, "jit_g(2)");
+    ck_assert_int_eq(r.hlo_modules[2].id, 2);
+    ck_assert_str_eq(r.hlo_modules[2].plane_name, "TPU:1");
+    json_t *j = pv_memory_profile_to_json(m, &r, false);
+    json_t *h2 = json_array_get(json_object_get(j, "hloModules"), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(h2, "startTimePs")), "200");
+    ck_assert_str_eq(json_string_value(json_object_get(h2, "endTimePs")), "240");
+    ck_assert_str_eq(json_string_value(json_object_get(h2, "id")), "2");
+    json_decref(j);
+    pv_model_free(m);
+}
+END_TEST
+
 START_TEST(test_pv_memory_data_type_name_values)
 {
     /* names from TF's types.proto and the reference's DataTypeString */
@@ -563,6 +606,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pv_tool_memory_profile_allocators_sorted);
     tcase_add_test(tc, test_pv_tool_memory_profile_no_host_plane);
     tcase_add_test(tc, test_pv_tool_memory_profile_host_without_memory_events);
+    tcase_add_test(tc, test_pv_tool_memory_profile_hlo_modules);
     suite_add_tcase(s, tc);
     TCase *tn = tcase_create("pv_memory_data_type_name");
     tcase_add_checked_fixture(tn, setup, teardown);

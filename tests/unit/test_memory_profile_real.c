@@ -165,6 +165,14 @@ static void compare(json_t *mine, json_t *ref, bool old_tf, bool steps, const ch
         ck_assert_msg(json_object_size(mine) == 0, "%s: reference is empty, ours is not", name);
         return;
     }
+    /* TPU module executions (XProf only; TF 2.4 had no such field) */
+    if (!old_tf) {
+        ck_assert_msg(json_equal(json_object_get(mine, "hloModules"),
+                                 json_object_get(ref, "hloModules")),
+                      "%s: hloModules differ (%zu vs %zu)", name,
+                      json_array_size(json_object_get(mine, "hloModules")),
+                      json_array_size(json_object_get(ref, "hloModules")));
+    }
     json_t *ids = json_object_get(ref, "memoryIds");
     ck_assert_msg(json_equal(json_object_get(mine, "memoryIds"), ids), "%s: memory ids", name);
     for (size_t i = 0; i < json_array_size(ids); i++) {
