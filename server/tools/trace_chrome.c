@@ -189,7 +189,8 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
                           pv_error *err)
 {
-    pv__jw w = {b, 0};
+    pv__jw w;
+    pv__jw_init(&w, b);
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
@@ -250,7 +251,7 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     }
     pv__jw_lit(&w, "}");
     pv_arena_fini(&a);
-    if (w.rc != 0)
+    if (pv__jw_flush(&w) != 0)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                             "the trace JSON is larger than %zu bytes", b->max);
     return 0;

@@ -266,7 +266,8 @@ int pv_trace_counters_tile_json(const pv_trace_index *ix, uint32_t level, int64_
                                 int64_t te_ps, pv_buf *b)
 {
     (void)level;
-    pv__jw w = {b, 0};
+    pv__jw w;
+    pv__jw_init(&w, b);
     int64_t t0 = ix->geom.t0_ps;
     uint64_t width = (uint64_t)(te_ps - ts_ps);
     pv__jw_raw(&w, "[", 1);
@@ -314,5 +315,5 @@ int pv_trace_counters_tile_json(const pv_trace_index *ix, uint32_t level, int64_
         pv__jw_lit(&w, "]}");
     }
     pv__jw_raw(&w, "]", 1);
-    return w.rc;
+    return pv__jw_flush(&w);
 }

@@ -9,11 +9,35 @@
 #include <stdio.h>
 #include <string.h>
 
+void pv__jw_init(pv__jw *w, pv_buf *b)
+{
+    w->b = b;
+    w->rc = 0;
+    w->n = 0;
+}
+
+int pv__jw_flush(pv__jw *w)
+{
+    if (w->rc == 0 && w->n > 0)
+        w->rc = pv_buf_add(w->b, w->stage, w->n);
+    w->n = 0;
+    return w->rc;
+}
+
 void pv__jw_raw(pv__jw *w, const char *s, size_t n)
 {
     if (w->rc != 0)
         return;
-    w->rc = pv_buf_add(w->b, s, n);
+    if (w->n + n > sizeof w->stage) {
+        pv__jw_flush(w);
+        if (n > sizeof w->stage) {
+            if (w->rc == 0)
+                w->rc = pv_buf_add(w->b, s, n);
+            return;
+        }
+    }
+    memcpy(w->stage + w->n, s, n);
+    w->n += n;
 }
 
 void pv__jw_lit(pv__jw *w, const char *s)

@@ -11,10 +11,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Appends are staged in a small array and flushed to the pv_buf in
+ * chunks: a tile or trace is millions of tiny appends. Call
+ * pv__jw_flush before reading the buffer. */
 typedef struct pv__jw {
     pv_buf *b;
-    int rc;        /* 0, or PV_ETOOBIG once the cap was hit */
+    int rc;             /* 0, or PV_ETOOBIG once the cap was hit */
+    size_t n;           /* bytes staged */
+    char stage[16384];
 } pv__jw;
+
+/* A writer appending to b. */
+void pv__jw_init(pv__jw *w, pv_buf *b);
+/* Moves the staged bytes to the buffer; returns rc. */
+int pv__jw_flush(pv__jw *w);
 
 void pv__jw_raw(pv__jw *w, const char *s, size_t n);
 void pv__jw_lit(pv__jw *w, const char *s);           /* s as is */

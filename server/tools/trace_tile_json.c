@@ -45,7 +45,8 @@ static uint32_t map_get(name_map *nm, uint32_t meta)
 int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv_trace_tile *t,
                              const char *counters_json, pv_arena *a, pv_buf *b)
 {
-    pv__jw w = {b, 0};
+    pv__jw w;
+    pv__jw_init(&w, b);
     size_t n_ev = 0;
     for (size_t r = 0; r < t->n_rows; r++)
         n_ev += t->rows[r].n_events;
@@ -107,5 +108,5 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
     pv__jw_lit(&w, "],\"counters\":");
     pv__jw_lit(&w, counters_json != NULL ? counters_json : "[]");
     pv__jw_lit(&w, "}");
-    return w.rc;
+    return pv__jw_flush(&w);
 }

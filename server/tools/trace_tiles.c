@@ -132,6 +132,85 @@ static void run_event(runner *r, const pv_model *m, uint64_t e, uint32_t depth)
     }
 }
 
+/* ---- block summaries ---------------------------------------------------------- */
+
+/* Each depth's events, in blocks of BLOCK consecutive positions, with
+ * what the box rule needs to take a whole block in one step: when no
+ * event of the block is wide and no gap inside it passes a pixel, the
+ * block joins or opens a box exactly as its events would one by one. */
+#define BLOCK 64u
+
+typedef struct blocks {
+    uint64_t *first;      /* per track: index of its depth 0 in depth_base */
+    uint64_t *depth_base; /* per (track, depth): first block id */
+    int64_t *start;       /* per block: start of its first event */
+    int64_t *end;         /* end of its last event */
+    int64_t *busy;        /* sum of durations */
+    int64_t *max_dur;
+    int64_t *max_gap;     /* largest start - previous end inside the block */
+    size_t n;
+} blocks;
+
+static uint64_t depth_event(const pv_track *t, uint32_t k);
+
+static void blocks_build(const pv_model *m, blocks *b)
+{
+    size_t n_bases = 0, n_blocks = 0;
+    for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
+        const pv_track *t = &m->tracks[ti];
+        n_bases += t->n_depths;
+        for (uint32_t d = 0; d < t->n_depths; d++)
+            n_blocks += (t->depth_start[d + 1] - t->depth_start[d] + BLOCK - 1) / BLOCK;
+    }
+    b->first = pv_xmalloc((m->n_tracks + 1) * sizeof *b->first);
+    b->depth_base = pv_xmalloc((n_bases + 1) * sizeof *b->depth_base);
+    b->start = pv_xmalloc((n_blocks + 1) * sizeof *b->start);
+    b->end = pv_xmalloc((n_blocks + 1) * sizeof *b->end);
+    b->busy = pv_xmalloc((n_blocks + 1) * sizeof *b->busy);
+    b->max_dur = pv_xmalloc((n_blocks + 1) * sizeof *b->max_dur);
+    b->max_gap = pv_xmalloc((n_blocks + 1) * sizeof *b->max_gap);
+    b->n = n_blocks;
+    size_t base = 0, blk = 0;
+    for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
+        const pv_track *t = &m->tracks[ti];
+        b->first[ti] = base;
+        for (uint32_t d = 0; d < t->n_depths; d++) {
+            b->depth_base[base++] = blk;
+            for (uint32_t k = t->depth_start[d]; k < t->depth_start[d + 1]; k += BLOCK, blk++) {
+                uint32_t e_k = k + BLOCK < t->depth_start[d + 1] ? k + BLOCK : t->depth_start[d + 1];
+                int64_t busy = 0, max_dur = 0, max_gap = INT64_MIN, prev_end = 0;
+                for (uint32_t i = k; i < e_k; i++) {
+                    uint64_t e = depth_event(t, i);
+                    int64_t st = m->ev_start_ps[e], du = m->ev_dur_ps[e];
+                    if (i > k && st - prev_end > max_gap)
+                        max_gap = st - prev_end;
+                    busy += du;
+                    if (du > max_dur)
+                        max_dur = du;
+                    prev_end = st + du;
+                }
+                b->start[blk] = m->ev_start_ps[depth_event(t, k)];
+                b->end[blk] = prev_end;
+                b->busy[blk] = busy;
+                b->max_dur[blk] = max_dur;
+                b->max_gap[blk] = max_gap;
+            }
+        }
+    }
+    b->first[m->n_tracks] = base;
+}
+
+static void blocks_free(blocks *b)
+{
+    free(b->first);
+    free(b->depth_base);
+    free(b->start);
+    free(b->end);
+    free(b->busy);
+    free(b->max_dur);
+    free(b->max_gap);
+}
+
 /* ---- cutting from the model ------------------------------------------------- */
 
 static uint64_t depth_event(const pv_track *t, uint32_t k)
@@ -169,12 +248,15 @@ static uint64_t crossing_event(const pv_model *m, const pv_track *t, uint32_t d,
     return UINT64_MAX;
 }
 
-/* Appends track t's items of [ts, te) at pixel px: for each depth, the
+/* Appends track ti's items of [ts, te) at pixel px: for each depth, the
  * crossing event first when with_crossing, then the events starting in the
- * tile. Returns the number of crossing events added. */
-static size_t cut_track(const pv_model *m, const pv_track *t, level_px px, int64_t ts,
-                        int64_t te, int with_crossing, vec_ev *events, vec_box *boxes)
+ * tile. bl (may be NULL) lets whole blocks of small events pass at once.
+ * Returns the number of crossing events added. */
+static size_t cut_track(const pv_model *m, uint32_t ti, const blocks *bl, level_px px,
+                        int64_t ts, int64_t te, int with_crossing, vec_ev *events,
+                        vec_box *boxes)
 {
+    const pv_track *t = &m->tracks[ti];
     size_t n_cross = 0;
     runner r = {px, events, boxes, {0, 0, 0, 0, 0}, 0};
     for (uint32_t d = 0; d < t->n_depths; d++) {
@@ -188,11 +270,23 @@ static size_t cut_track(const pv_model *m, const pv_track *t, level_px px, int64
                 n_cross++;
             }
         }
-        for (; k < hi; k++) {
+        uint64_t blk0 = bl != NULL ? bl->depth_base[bl->first[ti] + d] : 0;
+        while (k < hi) {
+            uint32_t rel = k - lo;
+            if (bl != NULL && rel % BLOCK == 0 && k + BLOCK <= hi &&
+                m->ev_start_ps[depth_event(t, k + BLOCK - 1)] < te) {
+                uint64_t b = blk0 + rel / BLOCK;
+                if (bl->max_dur[b] < px.wide_ps && bl->max_gap[b] <= px.gap_ps) {
+                    run_small(&r, bl->start[b], bl->end[b], BLOCK, bl->busy[b], d);
+                    k += BLOCK;
+                    continue;
+                }
+            }
             uint64_t e = depth_event(t, k);
             if (m->ev_start_ps[e] >= te)
                 break;
             run_event(&r, m, e, d);
+            k++;
         }
         run_close(&r);
     }
@@ -213,12 +307,13 @@ struct pv_trace_pyramid {
     uint32_t n_tracks;
     uint32_t n_levels;      /* levels 0 .. n_levels-1 */
     plevel *levels;
+    blocks blocks;          /* for the levels cut on demand */
     size_t bytes;
 };
 
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void)
 {
-    pv_trace_pyramid_opts o = {262144, (size_t)256 << 20};
+    pv_trace_pyramid_opts o = {1u << 20, (size_t)128 << 20};
     return o;
 }
 
@@ -286,7 +381,7 @@ static void level_from_model(const pv_model *m, const pv_trace_geom *g, uint32_t
             size_t row = (size_t)i * m->n_tracks + ti;
             out->ev_off[row] = ev.n;
             out->box_off[row] = bx.n;
-            cut_track(m, &m->tracks[ti], px, ts, te, 0, &ev, &bx);
+            cut_track(m, ti, NULL, px, ts, te, 0, &ev, &bx);
         }
     }
     out->ev_off[n_rows] = ev.n;
@@ -360,10 +455,13 @@ int pv_trace_pyramid_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
     uint32_t finest = choose_levels(m, &p->geom, &o);
     p->n_levels = finest + 1;
     p->levels = pv_xcalloc(p->n_levels, sizeof *p->levels);
+    blocks_build(m, &p->blocks);
     level_from_model(m, &p->geom, finest, &p->levels[finest]);
     for (uint32_t l = finest; l-- > 0;)
         level_from_child(m, &p->geom, l, &p->levels[l + 1], &p->levels[l]);
-    p->bytes = sizeof *p + p->n_levels * sizeof *p->levels;
+    p->bytes = sizeof *p + p->n_levels * sizeof *p->levels +
+               (m->n_tracks + 1 + p->blocks.first[m->n_tracks] + 1) * sizeof(uint64_t) +
+               (p->blocks.n + 1) * 5 * sizeof(int64_t);
     for (uint32_t l = 0; l < p->n_levels; l++) {
         size_t n_rows = ((size_t)1 << l) * m->n_tracks + 1;
         const plevel *pl = &p->levels[l];
@@ -385,6 +483,7 @@ void pv_trace_pyramid_free(pv_trace_pyramid *p)
         free(p->levels[l].boxes);
     }
     free(p->levels);
+    blocks_free(&p->blocks);
     free(p);
 }
 
@@ -456,7 +555,8 @@ int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
         if (from_pyramid)
             n_cross = pyramid_track(m, p, q->level, q->index, ti, ts, &ev, &bx);
         else
-            n_cross = cut_track(m, &m->tracks[ti], px, ts, te, 1, &ev, &bx);
+            n_cross = cut_track(m, ti, p != NULL && p->n_tracks == m->n_tracks ? &p->blocks : NULL,
+                                px, ts, te, 1, &ev, &bx);
         if (ev.n == e0 && bx.n == b0)
             continue;
         rows[n_rows] = (pv_trace_row){ti, ev.n - e0, NULL, n_cross, bx.n - b0, NULL};

@@ -10,7 +10,9 @@
  * (bottom-up: level C is cut from the sorted per-depth arrays, each
  * coarser level is merged from the one below, which gives exactly what
  * cutting it directly would). Finer levels are cut on demand: by the
- * choice of C a fine tile holds few enough events to scan.
+ * choice of C a fine tile holds few enough events to scan, and blocks of
+ * 64 small events that would merge into one box anyway pass in one step
+ * (per-block summaries kept with the pyramid).
  *
  * Everything here is a pure function of the model. A finished pyramid is
  * immutable and may be read from any thread. */
@@ -84,7 +86,7 @@ typedef struct pv_trace_pyramid_opts {
     size_t max_bytes;          /* bound on the pyramid's size */
 } pv_trace_pyramid_opts;
 
-/* Defaults: 262144 events, 256 MiB. */
+/* Defaults: 2^20 events, 128 MiB. */
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void);
 
 /* Builds the coarse levels of m. Returns 0 with *out set (free with
