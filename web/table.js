@@ -61,11 +61,39 @@ export function tableModel(dt) {
 }
 
 // Rows whose text, in any column, contains query (case-insensitive).
-export function filterRows(rows, query) {
-    const q = query.trim().toLowerCase();
+// opts.cols (column indices) limits the search to those columns; with
+// opts.regex the query is a regular expression (case-insensitive), and an
+// invalid one matches nothing (the widget says so).
+export function filterRows(rows, query, opts = {}) {
+    const q = opts.regex ? query.trim() : query.trim().toLowerCase();
     if (q === '')
         return rows;
-    return rows.filter((r) => r.some((c) => c.text.toLowerCase().includes(q)));
+    const cols = opts.cols;
+    let match;
+    if (opts.regex) {
+        let re;
+        try {
+            re = new RegExp(q, 'i');
+        } catch (e) {
+            return [];
+        }
+        match = (c) => re.test(c.text);
+    } else {
+        match = (c) => c.text.toLowerCase().includes(q);
+    }
+    if (!cols)
+        return rows.filter((r) => r.some(match));
+    return rows.filter((r) => cols.some((i) => match(r[i])));
+}
+
+// True when query is usable as a regular expression.
+export function isValidRegex(query) {
+    try {
+        new RegExp(query);
+        return true;
+    } catch (e) {
+        return false;
+    }
 }
 
 function compareValues(a, b) {
@@ -127,15 +155,27 @@ function cellClass(col, cell) {
 
 // Renders dt into el. opts: {name (CSV file name stem), pageSize, caption,
 // onRowClick(index) (optional: rows become clickable and keyboard-focusable;
-// index is the row's position in dt.rows)}. Returns {destroy()}.
+// index is the row's position in dt.rows), filterColumns (column ids the
+// filter searches; all when absent), filterLabel (its placeholder),
+// regexToggle (adds a "Regex" checkbox), sort ({col: id, dir}: the initial
+// order), onViewChange(rows) (called with the filtered, sorted model rows
+// after each change)}. Returns {destroy()}.
 export function createTable(el, dt, opts = {}) {
     const model = tableModel(dt);
-    const st = { query: '', sortCol: -1, sortDir: 'asc', page: 0,
+    const st = { query: '', regex: false, sortCol: -1, sortDir: 'asc', page: 0,
                  pageSize: opts.pageSize || PAGE_SIZES[1] };
     let view = model.rows;
+    const filterCols = opts.filterColumns
+        ? model.cols.map((c, i) => (opts.filterColumns.includes(c.id) ? i : -1))
+            .filter((i) => i >= 0)
+        : null;
 
-    const filter = h('input', { type: 'search', class: 'table-filter', placeholder: 'Filter rows',
-                                'aria-label': 'Filter rows' });
+    const filterLabel = opts.filterLabel || 'Filter rows';
+    const filter = h('input', { type: 'search', class: 'table-filter', placeholder: filterLabel,
+                                'aria-label': filterLabel });
+    const regexBox = h('input', { type: 'checkbox', 'aria-label': 'Filter is a regular expression' });
+    const regexLabel = opts.regexToggle
+        ? h('label', { class: 'table-regex' }, regexBox, ' Regex') : null;
     const sizeSel = h('select', { 'aria-label': 'Rows per page' },
         PAGE_SIZES.map((n) => h('option', { value: String(n), text: `${n} rows` })));
     sizeSel.value = String(st.pageSize);
@@ -149,7 +189,7 @@ export function createTable(el, dt, opts = {}) {
         opts.caption ? h('caption', { text: opts.caption }) : null,
         h('thead', {}, headRow), body);
     const root = h('div', { class: 'table-widget' },
-        h('div', { class: 'table-toolbar' }, filter, sizeSel, csvBtn),
+        h('div', { class: 'table-toolbar' }, filter, regexLabel, sizeSel, csvBtn),
         h('div', { class: 'table-scroll' }, table),
         h('div', { class: 'table-pager' }, prev, info, next));
 
@@ -174,9 +214,12 @@ export function createTable(el, dt, opts = {}) {
     }
 
     function recompute() {
-        view = filterRows(model.rows, st.query);
+        view = filterRows(model.rows, st.query, { cols: filterCols, regex: st.regex });
         if (st.sortCol >= 0)
             view = sortRows(view, st.sortCol, st.sortDir);
+        filter.classList.toggle('invalid', st.regex && !isValidRegex(st.query.trim()));
+        if (opts.onViewChange)
+            opts.onViewChange(view);
     }
 
     function render() {
@@ -217,12 +260,24 @@ export function createTable(el, dt, opts = {}) {
         render();
     }
 
-    filter.addEventListener('input', () => {
+    // Typing into a 100,000-row table re-filters once per pause, not per key.
+    let filterTimer = null;
+    const apply = () => {
         st.query = filter.value;
+        st.regex = regexBox.checked;
         st.page = 0;
         recompute();
         render();
-    });
+    };
+    const refilter = () => {
+        clearTimeout(filterTimer);
+        if (model.rows.length > 5000)
+            filterTimer = setTimeout(apply, 150);
+        else
+            apply();
+    };
+    filter.addEventListener('input', refilter);
+    regexBox.addEventListener('change', refilter);
     sizeSel.addEventListener('change', () => {
         st.pageSize = Number(sizeSel.value);
         st.page = 0;
@@ -234,8 +289,17 @@ export function createTable(el, dt, opts = {}) {
         downloadText(`${opts.name || 'table'}.csv`, toCsv(model.cols, view), 'text/csv');
     });
 
+    if (opts.sort) {
+        const i = model.cols.findIndex((c) => c.id === opts.sort.col);
+        if (i >= 0) {
+            st.sortCol = i;
+            st.sortDir = opts.sort.dir === 'asc' ? 'asc' : 'desc';
+        }
+    }
+    if (st.sortCol >= 0 || opts.onViewChange)
+        recompute();
     render();
     el.append(root);
-    return { destroy: () => root.remove() };
+    return { destroy: () => { clearTimeout(filterTimer); root.remove(); } };
 }
 

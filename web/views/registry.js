@@ -13,6 +13,8 @@ const VIEWS = {
     input_pipeline_analyzer: () => import('./input_pipeline_analyzer.js'),
     'trace_viewer@': () => import('./trace_viewer.js'),
     trace_viewer: () => import('./trace_viewer.js'),
+    kernel_stats: () => import('./kernel_stats.js'),
+    framework_op_stats: () => import('./framework_op_stats.js'),
 };
 
 // Old names of a tool whose payload is the same as the new name's.

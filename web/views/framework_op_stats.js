@@ -1,0 +1,272 @@
+// framework_op_stats.js: the framework op statistics page (TensorBoard's
+// "TensorFlow Stats"; also opened as tensorflow_stats). Device ops and host
+// ops in separate tables (sort, filter by text or regular expression on op
+// names and types, paging, CSV), a table and a chart of self time by op
+// type, and a chart of self time by category. IDLE time can be shown or
+// left out, as in the reference's two tables.
+//
+// Data: the reference's array of two DataTables [with IDLE, without IDLE]
+// (FORMATS.md §4.6). Tool state in the URL: idle=0 leaves IDLE out.
+
+import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { createChart } from '../chart.js';
+import { h, clear } from '../dom.js';
+import * as router from '../router.js';
+import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { showError, showProgress } from '../status.js';
+import { createTable, isDataTable } from '../table.js';
+import { chartFollower, ensureStylesheet } from './kernel_stats.js';
+
+const TOP_TYPES = 12;
+
+let current = null;  // the mounted instance
+
+// ---- grouping (pure) ---------------------------------------------------------
+
+const INPUT_TYPES = /^(Dataset|IteratorGetNext\w*|MultiDeviceIteratorGetNextFromShard|InfeedEnqueue(Tuple)?|OutfeedDequeue\w*)$/;
+const COMMUNICATION_TYPES = /(AllReduce|AllGather|AllToAll|ReduceScatter|Collective|Nccl|^_?(Host)?(Send|Recv)$|^all-reduce|^all-gather|^all-to-all|^reduce-scatter|^collective-permute|^psum|^ppermute|^all_gather|^all_to_all)/i;
+const MEMORY_TYPES = /^(Memcpy\w*|copy\w*|Identity\w*|Transpose|ConjugateTranspose|Reshape|Squeeze|ExpandDims|Concat\w*|Split\w*|Slice|StridedSlice\w*|Gather\w*|Scatter\w*|Pad\w*|MirrorPad|Tile|Fill|Pack|Unpack|ReadVariableOp|AssignVariableOp|Const|ZerosLike|OnesLike|broadcast_in_dim|reshape|transpose|concatenate|dynamic_slice|dynamic_update_slice|slice|gather|scatter\w*|pad|convert_element_type|squeeze|expand_dims)$/;
+
+// The category of an op type: 'idle', 'input' (tf.data, infeed),
+// 'communication' (collectives, send/receive), 'memory' (copies and data
+// movement) or 'compute'. This is profview's grouping of framework op
+// types; the reference's op categories exist only for XLA ops.
+export function opCategory(type) {
+    if (type === 'IDLE')
+        return 'idle';
+    if (INPUT_TYPES.test(type))
+        return 'input';
+    if (COMMUNICATION_TYPES.test(type))
+        return 'communication';
+    if (MEMORY_TYPES.test(type))
+        return 'memory';
+    return 'compute';
+}
+
+// Rows of a reference DataTable as objects keyed by column id.
+export function rowObjects(dt) {
+    const ids = (dt.cols || []).map((c) => c.id);
+    return (dt.rows || []).map((r) => {
+        const o = {};
+        ids.forEach((id, i) => { o[id] = r.c[i] ? r.c[i].v : null; });
+        return o;
+    });
+}
+
+// A DataTable with only the rows of one side ('Device' or 'Host').
+export function sideTable(dt, side) {
+    const col = (dt.cols || []).findIndex((c) => c.id === 'host_or_device');
+    return { ...dt, rows: (dt.rows || []).filter((r) => r.c[col] && r.c[col].v === side) };
+}
+
+// Ops grouped by type: [{type, category, ops, occurrences, totalUs, selfUs,
+// share}], most self time first; share is of the side's self time.
+export function groupByType(rows) {
+    const by = new Map();
+    let all = 0;
+    for (const r of rows) {
+        const t = String(r.type);
+        let g = by.get(t);
+        if (!g) {
+            g = { type: t, category: opCategory(t), ops: 0, occurrences: 0, totalUs: 0,
+                  selfUs: 0, share: 0 };
+            by.set(t, g);
+        }
+        g.ops += 1;
+        g.occurrences += Number(r.occurrences) || 0;
+        g.totalUs += Number(r.total_time) || 0;
+        g.selfUs += Number(r.total_self_time) || 0;
+        all += Number(r.total_self_time) || 0;
+    }
+    const out = [...by.values()].sort((a, b) => b.selfUs - a.selfUs || a.type.localeCompare(b.type));
+    out.forEach((g) => { g.share = all > 0 ? g.selfUs / all : 0; });
+    return out;
+}
+
+// Self time per category: {compute, memory, communication, input, idle}.
+export function byCategory(groups) {
+    const out = { compute: 0, memory: 0, communication: 0, input: 0, idle: 0 };
+    for (const g of groups)
+        out[g.category] += g.selfUs;
+    return out;
+}
+
+// A DataTable of the type groups, for the shared table widget.
+export function typeTable(groups) {
+    const cols = [['type', 'string', 'Operation Type'], ['category', 'string', 'Category'],
+                  ['ops', 'number', 'Ops'], ['occurrences', 'number', '#Occurrences'],
+                  ['total_time', 'number', 'Total time (us)'],
+                  ['total_self_time', 'number', 'Total self-time (us)'],
+                  ['share', 'number', 'Share of self-time (%)']];
+    return {
+        cols: cols.map(([id, type, label]) => ({ id, type, label })),
+        rows: groups.map((g) => ({ c: [{ v: g.type }, { v: g.category }, { v: g.ops },
+            { v: g.occurrences }, { v: g.totalUs }, { v: g.selfUs },
+            { v: g.share * 100 }] })),
+    };
+}
+
+// ---- page ------------------------------------------------------------------------
+
+const CATEGORY_COLORS = { compute: '#0072b2', memory: '#e69f00', communication: '#cc79a7',
+                          input: '#009e73', idle: '#999999' };
+
+function typeChart(inst, canvas, groups, side) {
+    const top = groups.slice(0, TOP_TYPES);
+    const follower = chartFollower(() => createChart(canvas, {
+        type: 'bar',
+        data: {
+            labels: top.map((g) => g.type),
+            datasets: [{ label: 'Self time (µs)', data: top.map((g) => g.selfUs),
+                         backgroundColor: top.map((g) => CATEGORY_COLORS[g.category]) }],
+        },
+        options: {
+            indexAxis: 'y',
+            plugins: {
+                legend: { display: false },
+                tooltip: { callbacks: { label: (item) => ` ${formatDurationUs(item.raw)} ` +
+                    `(${formatPercent(top[item.dataIndex].share)} of ${side} self time, ` +
+                    `${top[item.dataIndex].category})` } },
+            },
+            scales: { x: { title: { display: true, text: 'Self time (µs)' } } },
+        },
+    }), () => {});
+    inst.charts.push(follower);
+    follower.draw([]).catch(() => {});
+}
+
+function categoryChart(inst, canvas, groups) {
+    const cats = byCategory(groups);
+    const names = Object.keys(cats).filter((k) => cats[k] > 0);
+    const total = names.reduce((s, k) => s + cats[k], 0);
+    const follower = chartFollower(() => createChart(canvas, {
+        type: 'doughnut',
+        data: {
+            labels: names,
+            datasets: [{ data: names.map((k) => cats[k]),
+                         backgroundColor: names.map((k) => CATEGORY_COLORS[k]),
+                         borderColor: '#fff' }],
+        },
+        options: {
+            interaction: { mode: 'nearest', intersect: true },
+            plugins: { tooltip: { callbacks: { label: (item) => ` ${item.label}: ` +
+                `${formatDurationUs(item.raw)} (${formatPercent(item.raw / (total || 1))})` } } },
+        },
+    }), () => {});
+    inst.charts.push(follower);
+    follower.draw([]).catch(() => {});
+}
+
+function sideSection(inst, el, state, dt, side, emptyText) {
+    const sub = sideTable(dt, side);
+    const rows = rowObjects(sub);
+    const selfUs = rows.reduce((s, r) => s + (Number(r.total_self_time) || 0), 0);
+    const section = h('section', { class: 'table-section' },
+        h('h3', { text: `${side} ops` }));
+    el.append(section);
+    if (rows.length === 0) {
+        section.append(h('p', { class: 'message', text: emptyText }));
+        return;
+    }
+    section.append(h('p', { class: 'ks-summary', text: `${formatCount(rows.length)} rows, ` +
+        `${formatDurationUs(selfUs)} of self time.` }));
+    const groups = groupByType(rows);
+    const typeCanvas = h('canvas', { 'aria-label': `${side} self time by op type` });
+    const catCanvas = h('canvas', { 'aria-label': `${side} self time by category` });
+    section.append(h('div', { class: 'ks-charts' },
+        h('figure', { class: 'ks-chart' },
+            h('figcaption', { text: `${side}: self time by op type (top ${TOP_TYPES})` }),
+            h('div', { class: 'ks-chart-box' }, typeCanvas)),
+        h('figure', { class: 'ks-chart' },
+            h('figcaption', { text: `${side}: self time by category` }),
+            h('div', { class: 'ks-chart-box ks-chart-small' }, catCanvas),
+            h('p', { class: 'hint', text: 'Categories group op types: compute, memory ' +
+                '(copies, data movement), communication (collectives, send/receive), ' +
+                'input (tf.data, infeed).' }))));
+    typeChart(inst, typeCanvas, groups, side.toLowerCase());
+    categoryChart(inst, catCanvas, groups);
+    const name = `framework_op_stats_${state.run}_${state.host || ''}_${side.toLowerCase()}`;
+    inst.tables.push(createTable(section, sub, {
+        name,
+        filterColumns: ['operation', 'type'],
+        filterLabel: 'Filter op names and types',
+        regexToggle: true,
+    }));
+    const byType = h('details', { class: 'table-section' },
+        h('summary', { text: `${side} ops grouped by type (${groups.length} types)` }));
+    section.append(byType);
+    inst.tables.push(createTable(byType, typeTable(groups), {
+        name: `${name}_by_type`,
+        filterColumns: ['type', 'category'],
+        filterLabel: 'Filter types and categories',
+        regexToggle: true,
+    }));
+}
+
+function render(el, state, inst, data) {
+    clear(el);
+    const withIdle = router.getParams().idle !== '0';
+    const raw = toolDataUrl(state.run, state.tool, state.host);
+    const idleBox = h('input', { type: 'checkbox' });
+    idleBox.checked = withIdle;
+    idleBox.addEventListener('change', () => {
+        router.setParams({ ...router.getParams(), idle: idleBox.checked ? undefined : '0' });
+        destroyParts(inst);
+        render(el, state, inst, data);
+    });
+    el.append(h('div', { class: 'view-head' },
+        h('h2', { text: 'Framework op stats' }),
+        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    const tables = Array.isArray(data) ? data : [];
+    const dt = tables[withIdle ? 0 : 1];
+    if (!isDataTable(dt)) {
+        el.append(h('section', { class: 'message', role: 'status' },
+            h('p', { text: 'No framework op statistics in this profile.' })));
+        return;
+    }
+    const props = dt.p || {};
+    el.append(h('div', { class: 'ks-controls' },
+        h('label', {}, idleBox, ' Include IDLE time'),
+        props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
+    sideSection(inst, el, state, dt, 'Device',
+        'No device ops were recorded: the profile has no GPU kernels that name a framework ' +
+        'op (a CPU-only profile, or a device tracer that was off).');
+    sideSection(inst, el, state, dt, 'Host',
+        'No host ops were recorded: the host tracer writes framework ops at ' +
+        'host_tracer_level 2 or higher.');
+}
+
+function destroyParts(inst) {
+    inst.charts.forEach((c) => c.destroy());
+    inst.tables.forEach((t) => t.destroy());
+    inst.charts = [];
+    inst.tables = [];
+}
+
+export async function mount(el, state) {
+    ensureStylesheet();
+    const inst = { controller: new AbortController(), charts: [], tables: [] };
+    current = inst;
+    const signal = inst.controller.signal;
+    showProgress(el, 'Loading framework op stats…');
+    let data;
+    try {
+        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
+    } catch (e) {
+        if (isAbort(e) || signal.aborted)
+            return;
+        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
+        return;
+    }
+    if (signal.aborted)
+        return;
+    render(el, state, inst, data);
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.controller.abort();
+    destroyParts(current);
+    current = null;
+}

@@ -1,0 +1,315 @@
+// kernel_stats.js: the GPU kernel statistics page. A summary line, two
+// Chart.js charts (the kernels with the most total time; how the time of
+// Tensor-Core-eligible ops splits between kernels that used Tensor Cores
+// and kernels that did not) and the table of kernel rows (sort, filter by
+// text or regular expression on kernel and op names, paging, CSV). The
+// charts follow the table's filter.
+//
+// Data: the reference's kernel_stats DataTable (FORMATS.md §4.5). profview
+// adds pv_extras=1 (pv_total_rows, pv_gpu_planes in the table's "p") and
+// max_rows (the reference stops at 1000 rows; "Show all" asks for all).
+
+import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { createChart } from '../chart.js';
+import { h, clear } from '../dom.js';
+import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { showError, showProgress } from '../status.js';
+import { createTable, tableModel } from '../table.js';
+
+export const STYLESHEET = 'views/kernel_stats.css';
+const TOP_KERNELS = 10;
+const NAME_CHARS = 48;  // chart labels are cut here; the tooltip has the full name
+
+let current = null;  // the mounted instance
+
+export function ensureStylesheet() {
+    if (document.querySelector('link[data-view="kernel_stats"]'))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'kernel_stats' }));
+}
+
+// ---- summaries (pure) ------------------------------------------------------------
+
+// Column index by id in a tableModel's cols.
+export function colIndex(cols, id) {
+    return cols.findIndex((c) => c.id === id);
+}
+
+// The n rows with the most total time, as [{name, op, us}], largest first.
+// Rows of the same kernel name under different launch configurations stay
+// apart, as in the table.
+export function topKernels(cols, rows, n) {
+    const name = colIndex(cols, 'kernel_name');
+    const op = colIndex(cols, 'op_name');
+    const total = colIndex(cols, 'total_duration_us');
+    return rows.map((r) => ({ name: String(r[name].v), op: String(r[op].v || ''),
+                              us: Number(r[total].v) || 0 }))
+        .sort((a, b) => b.us - a.us)
+        .slice(0, n);
+}
+
+// Time of kernels whose op is Tensor-Core eligible, split by whether the
+// kernel used Tensor Cores, and all kernel time: {tcUs, noTcUs, totalUs}.
+export function tensorCoreShare(cols, rows) {
+    const elig = colIndex(cols, 'is_op_tensor_core_eligible');
+    const uses = colIndex(cols, 'is_kernel_using_tensor_core');
+    const total = colIndex(cols, 'total_duration_us');
+    const out = { tcUs: 0, noTcUs: 0, totalUs: 0 };
+    for (const r of rows) {
+        const us = Number(r[total].v) || 0;
+        out.totalUs += us;
+        if (r[elig].v !== true)
+            continue;
+        if (r[uses].v === true)
+            out.tcUs += us;
+        else
+            out.noTcUs += us;
+    }
+    return out;
+}
+
+// Why a kernel table is empty, in words.
+export function emptyReason(props) {
+    const planes = Number(props && props.pv_gpu_planes);
+    if (props && props.pv_gpu_planes !== undefined && planes === 0) {
+        return ['No device kernels in this profile: it has no GPU device plane.',
+                'Kernel statistics come from the kernels the CUDA (CUPTI) or ROCm tracer ' +
+                'records on /device:GPU:N planes; CPU-only and TPU profiles have none.'];
+    }
+    return ['No device kernels in this profile.',
+            'The GPU planes hold no kernel events with launch details (kernel_details); ' +
+            'the device tracer may have been off (device_tracer_level=0) or the program ' +
+            'ran nothing on the GPU while profiling.'];
+}
+
+const cut = (s) => (s.length > NAME_CHARS ? `${s.slice(0, NAME_CHARS - 1)}…` : s);
+
+// ---- charts -------------------------------------------------------------------
+
+// One chart that follows the table: the first draw creates it (Chart.js
+// loads on first use, so that takes a moment), later draws update it, and
+// draws that arrive while it is being created are applied when it exists.
+export function chartFollower(create, update) {
+    let chart = null;
+    let creating = false;
+    let latest = null;
+    let dead = false;
+    return {
+        async draw(rows) {
+            latest = rows;
+            if (chart) {
+                update(chart, rows);
+                return;
+            }
+            if (creating)
+                return;
+            creating = true;
+            const made = await create(rows);
+            if (dead) {
+                if (made)
+                    made.destroy();
+                return;
+            }
+            chart = made;
+            if (chart && latest !== rows)
+                update(chart, latest);
+        },
+        destroy() {
+            dead = true;
+            if (chart)
+                chart.destroy();
+            chart = null;
+        },
+    };
+}
+
+function topFollower(canvas, cols) {
+    let top = [];
+    const apply = (chart, rows) => {
+        top = topKernels(cols, rows, TOP_KERNELS);
+        chart.data.labels = top.map((k) => cut(k.name));
+        chart.data.datasets[0].data = top.map((k) => k.us);
+        chart.update();
+    };
+    return chartFollower(async (rows) => {
+        top = topKernels(cols, rows, TOP_KERNELS);
+        return createChart(canvas, {
+            type: 'bar',
+            data: {
+                labels: top.map((k) => cut(k.name)),
+                datasets: [{ label: 'Total time (µs)', data: top.map((k) => k.us) }],
+            },
+            options: {
+                indexAxis: 'y',
+                plugins: {
+                    legend: { display: false },
+                    tooltip: { callbacks: {
+                        title: (items) => top[items[0].dataIndex].name,
+                        afterTitle: (items) => {
+                            const op = top[items[0].dataIndex].op;
+                            return op ? `op: ${op}` : '';
+                        },
+                        label: (item) => ` ${formatDurationUs(item.raw)}`,
+                    } },
+                },
+                scales: { x: { title: { display: true, text: 'Total time (µs)' } } },
+            },
+        });
+    }, apply);
+}
+
+function tensorCoreFollower(box, canvas, note, cols) {
+    // Says in words what the doughnut shows, or why there is none.
+    const describe = (rows) => {
+        const s = tensorCoreShare(cols, rows);
+        const eligible = s.tcUs + s.noTcUs;
+        note.textContent = eligible > 0
+            ? `${formatPercent(eligible / s.totalUs)} of kernel time is in ops that can use ` +
+              `Tensor Cores; ${formatPercent(s.tcUs / eligible)} of that ran in kernels ` +
+              'that used them.'
+            : 'No kernel time here is in Tensor-Core-eligible ops (convolutions, matrix ' +
+              'multiplications, two-input einsums), so there is no split to show.';
+        box.hidden = eligible === 0;
+        return [s.tcUs, s.noTcUs];
+    };
+    let values = [0, 0];
+    const follower = chartFollower(async (rows) => {
+        values = describe(rows);
+        return createChart(canvas, {
+            type: 'doughnut',
+            data: {
+                labels: ['Used Tensor Cores', 'Did not use Tensor Cores'],
+                datasets: [{ data: values, backgroundColor: ['#009e73', '#d55e00'],
+                             borderColor: '#fff' }],
+            },
+            options: {
+                interaction: { mode: 'nearest', intersect: true },
+                plugins: { tooltip: { callbacks: {
+                    label: (item) => ` ${item.label}: ${formatDurationUs(item.raw)} ` +
+                        `(${formatPercent(item.raw / ((values[0] + values[1]) || 1))})`,
+                } } },
+            },
+        });
+    }, (chart, rows) => {
+        values = describe(rows);
+        chart.data.datasets[0].data = values;
+        chart.update();
+    });
+    return { draw: (rows) => { describe(rows); return follower.draw(rows); },
+             destroy: () => follower.destroy() };
+}
+
+// ---- page -----------------------------------------------------------------------
+
+// Profiles without occupancy data give 0 % for every kernel: show those
+// cells as "n/a" (a kernel that ran had some occupancy). The value itself,
+// used for sorting and CSV, stays as the server sent it.
+export function markMissingOccupancy(dt) {
+    const col = (dt.cols || []).findIndex((c) => c.id === 'occupancy_pct');
+    if (col < 0)
+        return dt;
+    for (const r of dt.rows || []) {
+        const cell = r.c && r.c[col];
+        if (cell && cell.v === 0)
+            cell.f = 'n/a';
+    }
+    return dt;
+}
+
+function render(el, state, inst, dt) {
+    clear(el);
+    markMissingOccupancy(dt);
+    const props = dt.p || {};
+    const model = tableModel(dt);
+    const totalRows = Number(props.pv_total_rows || model.rows.length);
+    const raw = toolDataUrl(state.run, state.tool, state.host);
+    el.append(h('div', { class: 'view-head' },
+        h('h2', { text: 'Kernel stats' }),
+        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    if (model.rows.length === 0) {
+        const [text, hint] = emptyReason(props);
+        el.append(h('section', { class: 'message', role: 'status' },
+            h('p', { text }), h('p', { class: 'hint', text: hint })));
+        return;
+    }
+    const s = tensorCoreShare(model.cols, model.rows);
+    const more = totalRows > model.rows.length;
+    el.append(h('p', { class: 'ks-summary' },
+        `${formatCount(model.rows.length)} kernel rows` +
+        (more ? ` (the top ${formatCount(model.rows.length)} of ${formatCount(totalRows)} ` +
+                'by total time, as TensorBoard shows)' : '') +
+        `, ${formatDurationUs(s.totalUs)} of kernel time. `,
+        more ? h('button', { type: 'button', text: `Show all ${formatCount(totalRows)} rows`,
+                             on: { click: () => load(el, state, inst, 0) } }) : null));
+
+    const topCanvas = h('canvas', { 'aria-label': 'Kernels with the most total time' });
+    const tcCanvas = h('canvas', { 'aria-label': 'Tensor Core use of eligible op time' });
+    const tcNote = h('p', { class: 'hint' });
+    const tcBox = h('div', { class: 'ks-chart-box ks-chart-small' }, tcCanvas);
+    el.append(h('div', { class: 'ks-charts' },
+        h('figure', { class: 'ks-chart' },
+            h('figcaption', { text: `Top ${TOP_KERNELS} kernels by total time` }),
+            h('div', { class: 'ks-chart-box' }, topCanvas)),
+        h('figure', { class: 'ks-chart' },
+            h('figcaption', { text: 'Tensor Core use in eligible ops' }), tcBox, tcNote)));
+    inst.charts = [topFollower(topCanvas, model.cols),
+                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols)];
+    const redraw = (rows) => inst.charts.forEach((c) => c.draw(rows).catch((e) => {
+        tcNote.textContent = `The charts could not be drawn: ${e.message}`;
+    }));
+    const section = h('section', { class: 'table-section' });
+    el.append(section);
+    inst.table = createTable(section, dt, {
+        name: `kernel_stats_${state.run}_${state.host || ''}`,
+        filterColumns: ['kernel_name', 'op_name'],
+        filterLabel: 'Filter kernel and op names',
+        regexToggle: true,
+        onViewChange: redraw,
+    });
+}
+
+async function load(el, state, inst, maxRows) {
+    destroyParts(inst);
+    const signal = inst.controller.signal;
+    showProgress(el, 'Loading kernel stats…');
+    let dt;
+    try {
+        const extra = { pv_extras: 1 };
+        if (maxRows !== undefined)
+            extra.max_rows = maxRows;
+        dt = await getToolData(state.run, state.tool, state.host, extra, { signal });
+    } catch (e) {
+        if (isAbort(e) || signal.aborted)
+            return;
+        showError(el, e, { retry: () => load(el, state, inst, maxRows) });
+        return;
+    }
+    if (signal.aborted)
+        return;
+    render(el, state, inst, dt);
+}
+
+function destroyParts(inst) {
+    (inst.charts || []).forEach((c) => c.destroy());
+    if (inst.table)
+        inst.table.destroy();
+    inst.charts = [];
+    inst.table = null;
+}
+
+export async function mount(el, state) {
+    ensureStylesheet();
+    const inst = { controller: new AbortController(), destroyed: false };
+    current = inst;
+    await load(el, state, inst, undefined);
+}
+
+export function unmount() {
+    if (!current)
+        return;
+    current.destroyed = true;
+    current.controller.abort();
+    destroyParts(current);
+    current = null;
+}
