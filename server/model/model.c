@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- lifetime ----------------------------------------------------------- */
 
@@ -16,6 +17,8 @@ void pv_model_free(pv_model *m)
             free(s->arrays[i]);
         pv__strtab_fini(&s->strs);
         pv_arena_fini(&s->blob_arena);
+        if (s->map != NULL)
+            munmap(s->map, s->map_len);
         free(s);
     }
     free(m);

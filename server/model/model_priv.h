@@ -132,6 +132,8 @@ typedef struct pv__model_store {
     pv_arena blob_arena;
     void *arrays[32];        /* every malloc'd column, freed together */
     size_t n_arrays;
+    void *map;               /* a loaded model file's mapping, or NULL */
+    size_t map_len;
 } pv__model_store;
 
 /* Records a column in the store so pv_model_free releases it. */

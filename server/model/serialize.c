@@ -1,0 +1,439 @@
+/* serialize: writing a model's columns to one file and mapping them back
+ * (layout in serialize.h). */
+#include "model/serialize.h"
+#include "model/model_priv.h"
+#include "util/mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER_BYTES 64u
+#define ALIGN 16u
+static const char magic[8] = "PVMODEL";
+
+/* The counts block at the start of the payload. */
+enum {
+    C_STRINGS, C_STR_BYTES, C_PLANES, C_TRACKS, C_METAS, C_META_CHILDREN, C_EVENTS, C_STATS,
+    C_BLOBS, C_BLOB_BYTES, C_EXTRAS, C_GROUPS, C_HOSTNAMES, C_ERRORS, C_WARNINGS, C_DEPTH_POOL,
+    C_MIN_PS, C_MAX_PS, C_MEM_BYTES, C_COUNT
+};
+
+/* Mixes the struct sizes of this build, and its byte order, into 32 bits. */
+static uint32_t fingerprint(void)
+{
+    const uint64_t probe = 0x0102030405060708ull;
+    uint64_t sizes[] = {sizeof(pv_plane), sizeof(pv_track), sizeof(pv_event_meta),
+                        sizeof(pv_stat), sizeof(pv_event_extra), sizeof(pv_step_group),
+                        sizeof(pv_blob), *(const uint8_t *)&probe};
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        h ^= sizes[i];
+        h *= 1099511628211ull;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* ---- checksum ----------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h ^= w * 0x87c37b91114253d5ull;
+    h = (h << 31) | (h >> 33);
+    return h * 0x4cf5ad432745937full;
+}
+
+/* Checksum of n bytes (n a multiple of 8), word by word: several GB/s,
+ * so verifying a large cache file costs little next to reading it. */
+static uint64_t checksum(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = mix(h, w);
+    }
+    return h ^ (h >> 29);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+typedef struct writer {
+    FILE *f;
+    uint64_t hash;
+    uint64_t bytes;           /* payload bytes written */
+    uint8_t carry[8];         /* bytes waiting to complete a word */
+    size_t n_carry;
+    bool failed;
+} writer;
+
+static void w_put(writer *w, const void *data, size_t n)
+{
+    if (n == 0 || w->failed)
+        return;
+    if (fwrite(data, 1, n, w->f) != n) {
+        w->failed = true;
+        return;
+    }
+    w->bytes += n;
+    const uint8_t *p = data;
+    while (n > 0 && w->n_carry > 0) {
+        w->carry[w->n_carry++] = *p++;
+        n--;
+        if (w->n_carry == 8) {
+            uint64_t word;
+            memcpy(&word, w->carry, 8);
+            w->hash = mix(w->hash, word);
+            w->n_carry = 0;
+        }
+    }
+    if (w->n_carry > 0)
+        return;   /* all of data went into the partial word */
+    size_t whole = n & ~(size_t)7;
+    for (size_t i = 0; i < whole; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        w->hash = mix(w->hash, word);
+    }
+    memcpy(w->carry, p + whole, n - whole);
+    w->n_carry = n - whole;
+}
+
+static void w_pad(writer *w)
+{
+    static const uint8_t zeros[ALIGN];
+    size_t rem = (size_t)(w->bytes % ALIGN);
+    if (rem != 0)
+        w_put(w, zeros, ALIGN - rem);
+}
+
+static void w_section(writer *w, const void *data, size_t n)
+{
+    w_put(w, data, n);
+    w_pad(w);
+}
+
+static uint64_t meta_children_len(const pv_model *m)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        uint64_t end = (uint64_t)m->metas[i].first_child + m->metas[i].n_children;
+        if (m->metas[i].n_children > 0 && end > n)
+            n = end;
+    }
+    return n;
+}
+
+static void write_payload(writer *w, const pv_model *m)
+{
+    uint64_t c[C_COUNT];
+    memset(c, 0, sizeof c);
+    c[C_STRINGS] = m->n_strings;
+    for (uint32_t i = 0; i < m->n_strings; i++)
+        c[C_STR_BYTES] += strlen(m->strings[i]) + 1;
+    c[C_PLANES] = m->n_planes;
+    c[C_TRACKS] = m->n_tracks;
+    c[C_METAS] = m->n_metas;
+    c[C_META_CHILDREN] = meta_children_len(m);
+    c[C_EVENTS] = m->n_events;
+    c[C_STATS] = m->n_stats;
+    c[C_BLOBS] = m->n_blobs;
+    for (uint32_t i = 0; i < m->n_blobs; i++)
+        c[C_BLOB_BYTES] += m->blobs[i].len;
+    c[C_EXTRAS] = m->n_extras;
+    c[C_GROUPS] = m->n_groups;
+    c[C_HOSTNAMES] = m->n_hostnames;
+    c[C_ERRORS] = m->n_errors;
+    c[C_WARNINGS] = m->n_warnings;
+    for (uint32_t t = 0; t < m->n_tracks; t++)
+        c[C_DEPTH_POOL] += (uint64_t)m->tracks[t].n_depths + 1;
+    c[C_MIN_PS] = (uint64_t)m->min_ps;
+    c[C_MAX_PS] = (uint64_t)m->max_ps;
+    c[C_MEM_BYTES] = m->mem_bytes;
+    w_section(w, c, sizeof c);
+
+    for (uint32_t i = 0; i < m->n_strings; i++) {
+        uint32_t len = (uint32_t)strlen(m->strings[i]);
+        w_put(w, &len, sizeof len);
+    }
+    w_pad(w);
+    for (uint32_t i = 0; i < m->n_strings; i++)
+        w_put(w, m->strings[i], strlen(m->strings[i]) + 1);
+    w_pad(w);
+    w_section(w, m->planes, m->n_planes * sizeof *m->planes);
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        pv_track tr = m->tracks[t];
+        tr.depth_start = NULL;
+        tr.depth_index = NULL;
+        w_put(w, &tr, sizeof tr);
+    }
+    w_pad(w);
+    static const uint32_t zero = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        if (tr->n_events == 0)
+            w_put(w, &zero, sizeof zero);
+        else
+            w_put(w, tr->depth_start, (tr->n_depths + 1) * sizeof *tr->depth_start);
+    }
+    w_pad(w);
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        if (tr->n_events > 0)
+            w_put(w, tr->depth_index, tr->n_events * sizeof *tr->depth_index);
+    }
+    w_pad(w);
+    w_section(w, m->metas, m->n_metas * sizeof *m->metas);
+    w_section(w, m->meta_children, c[C_META_CHILDREN] * sizeof *m->meta_children);
+    size_t n = m->n_events;
+    w_section(w, m->ev_start_ps, n * sizeof *m->ev_start_ps);
+    w_section(w, m->ev_dur_ps, n * sizeof *m->ev_dur_ps);
+    w_section(w, m->ev_meta, n * sizeof *m->ev_meta);
+    w_section(w, m->ev_depth, n * sizeof *m->ev_depth);
+    w_section(w, m->ev_stat_off, (n + 1) * sizeof *m->ev_stat_off);
+    w_section(w, m->ev_group, n * sizeof *m->ev_group);
+    w_section(w, m->ev_extra, n * sizeof *m->ev_extra);
+    w_section(w, m->stats, m->n_stats * sizeof *m->stats);
+    for (uint32_t i = 0; i < m->n_blobs; i++) {
+        uint64_t len = m->blobs[i].len;
+        w_put(w, &len, sizeof len);
+    }
+    w_pad(w);
+    for (uint32_t i = 0; i < m->n_blobs; i++)
+        w_put(w, m->blobs[i].data, m->blobs[i].len);
+    w_pad(w);
+    w_section(w, m->extras, m->n_extras * sizeof *m->extras);
+    w_section(w, m->groups, m->n_groups * sizeof *m->groups);
+    w_section(w, m->hostnames, m->n_hostnames * sizeof *m->hostnames);
+    w_section(w, m->errors, m->n_errors * sizeof *m->errors);
+    w_section(w, m->warnings, m->n_warnings * sizeof *m->warnings);
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+int pv_model_save(const pv_model *m, const char *path, pv_error *err)
+{
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "path too long");
+    FILE *f = fopen(tmp, "wb");
+    if (f == NULL)
+        return pv_error_set(err, PV_EIO, tmp, PV_NO_OFFSET, "cannot create: %s",
+                            strerror(errno));
+    uint8_t header[HEADER_BYTES];
+    memset(header, 0, sizeof header);
+    writer w = {f, 0x9e3779b97f4a7c15ull, 0, {0}, 0, false};
+    w.failed = fwrite(header, 1, sizeof header, f) != sizeof header;
+    write_payload(&w, m);
+    memcpy(header, magic, sizeof magic);
+    put_u32(header + 8, PV_MODEL_FILE_VERSION);
+    put_u32(header + 12, HEADER_BYTES);
+    put_u32(header + 16, fingerprint());
+    put_u64(header + 24, w.bytes);
+    put_u64(header + 32, w.hash ^ (w.hash >> 29));
+    if (!w.failed)
+        w.failed = fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header;
+    if (fclose(f) != 0)
+        w.failed = true;
+    if (w.failed || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot write: %s", strerror(e));
+    }
+    return 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+typedef struct reader {
+    const uint8_t *p;         /* next section */
+    const uint8_t *end;
+    bool bad;                 /* a section did not fit */
+} reader;
+
+/* Returns the next section of count * elem bytes, or NULL (and bad) when
+ * the counts would run past the payload. */
+static const void *r_section(reader *r, uint64_t count, size_t elem)
+{
+    if (r->bad)
+        return NULL;
+    if (elem != 0 && count > (uint64_t)(r->end - r->p) / elem) {
+        r->bad = true;
+        return NULL;
+    }
+    size_t n = (size_t)count * elem;
+    size_t padded = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (padded > (size_t)(r->end - r->p)) {
+        r->bad = true;
+        return NULL;
+    }
+    const void *s = r->p;
+    r->p += padded;
+    return s;
+}
+
+static int load_fail(pv_model *m, void *map, size_t len, int code, pv_error *err,
+                     const char *path, const char *why)
+{
+    if (m != NULL)
+        pv_model_free(m);
+    else if (map != NULL)
+        munmap(map, len);
+    return pv_error_set(err, code, path, PV_NO_OFFSET, "%s", why);
+}
+
+/* Points m's columns into the payload; false when a count lies. */
+static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, reader *r)
+{
+    const uint32_t *str_len = r_section(r, c[C_STRINGS], sizeof(uint32_t));
+    const char *str_data = r_section(r, c[C_STR_BYTES], 1);
+    if (r->bad || c[C_STRINGS] == 0 || c[C_STRINGS] > UINT32_MAX)
+        return false;
+    /* Re-intern so pv_model_str_find works; ids must come out in order. */
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < c[C_STRINGS]; i++) {
+        if (str_len[i] >= c[C_STR_BYTES] - at || str_data[at + str_len[i]] != '\0')
+            return false;
+        if (pv__strtab_intern(&s->strs, str_data + at, str_len[i]) != i)
+            return false;
+        at += (uint64_t)str_len[i] + 1;
+    }
+    m->n_strings = (uint32_t)s->strs.n;
+    m->strings = s->strs.strs;
+    m->planes = r_section(r, c[C_PLANES], sizeof(pv_plane));
+    const pv_track *tracks = r_section(r, c[C_TRACKS], sizeof(pv_track));
+    const uint32_t *pool = r_section(r, c[C_DEPTH_POOL], sizeof(uint32_t));
+    const uint32_t *index = r_section(r, c[C_EVENTS], sizeof(uint32_t));
+    m->metas = r_section(r, c[C_METAS], sizeof(pv_event_meta));
+    m->meta_children = r_section(r, c[C_META_CHILDREN], sizeof(uint32_t));
+    uint64_t n = c[C_EVENTS];
+    m->ev_start_ps = r_section(r, n, sizeof(int64_t));
+    m->ev_dur_ps = r_section(r, n, sizeof(int64_t));
+    m->ev_meta = r_section(r, n, sizeof(uint32_t));
+    m->ev_depth = r_section(r, n, sizeof(uint16_t));
+    m->ev_stat_off = r_section(r, n + 1, sizeof(uint64_t));
+    m->ev_group = r_section(r, n, sizeof(int32_t));
+    m->ev_extra = r_section(r, n, sizeof(uint32_t));
+    m->stats = r_section(r, c[C_STATS], sizeof(pv_stat));
+    const uint64_t *blob_len = r_section(r, c[C_BLOBS], sizeof(uint64_t));
+    const uint8_t *blob_data = r_section(r, c[C_BLOB_BYTES], 1);
+    m->extras = r_section(r, c[C_EXTRAS], sizeof(pv_event_extra));
+    m->groups = r_section(r, c[C_GROUPS], sizeof(pv_step_group));
+    m->hostnames = r_section(r, c[C_HOSTNAMES], sizeof(uint32_t));
+    m->errors = r_section(r, c[C_ERRORS], sizeof(uint32_t));
+    m->warnings = r_section(r, c[C_WARNINGS], sizeof(uint32_t));
+    for (int i = C_PLANES; i <= C_WARNINGS; i++) {
+        if (c[i] > UINT32_MAX - 1 && i != C_EVENTS && i != C_STATS && i != C_BLOB_BYTES)
+            return false;
+    }
+    if (r->bad || r->p != r->end)
+        return false;
+    m->n_planes = (uint32_t)c[C_PLANES];
+    m->n_tracks = (uint32_t)c[C_TRACKS];
+    m->n_metas = (uint32_t)c[C_METAS];
+    m->n_events = n;
+    m->n_stats = c[C_STATS];
+    m->n_blobs = (uint32_t)c[C_BLOBS];
+    m->n_extras = (uint32_t)c[C_EXTRAS];
+    m->n_groups = (uint32_t)c[C_GROUPS];
+    m->n_hostnames = (uint32_t)c[C_HOSTNAMES];
+    m->n_errors = (uint32_t)c[C_ERRORS];
+    m->n_warnings = (uint32_t)c[C_WARNINGS];
+    m->min_ps = (int64_t)c[C_MIN_PS];
+    m->max_ps = (int64_t)c[C_MAX_PS];
+    m->mem_bytes = (size_t)c[C_MEM_BYTES];
+
+    pv_blob *blobs = pv_xmalloc((m->n_blobs ? m->n_blobs : 1) * sizeof *blobs);
+    pv__store_keep(s, blobs);
+    at = 0;
+    for (uint32_t i = 0; i < m->n_blobs; i++) {
+        if (blob_len[i] > c[C_BLOB_BYTES] - at)
+            return false;
+        blobs[i].data = blob_data + at;
+        blobs[i].len = (size_t)blob_len[i];
+        at += blob_len[i];
+    }
+    m->blobs = blobs;
+
+    /* tracks carry pointers: copy them and point into pool and index */
+    pv_track *tr = pv_xmalloc((m->n_tracks ? m->n_tracks : 1) * sizeof *tr);
+    pv__store_keep(s, tr);
+    memcpy(tr, tracks, m->n_tracks * sizeof *tr);
+    uint64_t pool_at = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        if (tr[t].n_depths >= c[C_DEPTH_POOL] - pool_at || tr[t].first_event > n ||
+            tr[t].n_events > n - tr[t].first_event)
+            return false;
+        tr[t].depth_start = pool + pool_at;
+        tr[t].depth_index = index + tr[t].first_event;
+        pool_at += (uint64_t)tr[t].n_depths + 1;
+    }
+    m->tracks = tr;
+    return pool_at == c[C_DEPTH_POOL];
+}
+
+int pv_model_load(const char *path, pv_model **out, pv_error *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "not a readable file");
+    }
+    size_t len = (size_t)st.st_size;
+    if (len < HEADER_BYTES + C_COUNT * sizeof(uint64_t)) {
+        close(fd);
+        return pv_error_set(err, PV_EFORMAT, path, 0, "too short for a model file");
+    }
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
+    const uint8_t *h = map;
+    uint32_t version, header_bytes, fp;
+    uint64_t payload, sum;
+    memcpy(&version, h + 8, 4);
+    memcpy(&header_bytes, h + 12, 4);
+    memcpy(&fp, h + 16, 4);
+    memcpy(&payload, h + 24, 8);
+    memcpy(&sum, h + 32, 8);
+    if (memcmp(h, magic, sizeof magic) != 0)
+        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "not a profview model file");
+    if (version != PV_MODEL_FILE_VERSION || header_bytes != HEADER_BYTES || fp != fingerprint())
+        return load_fail(NULL, map, len, PV_EFORMAT, err, path,
+                         "model file from another version or build");
+    if (payload != len - HEADER_BYTES || payload % ALIGN != 0)
+        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "model file is truncated");
+    if (checksum(h + HEADER_BYTES, (size_t)payload) != sum)
+        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "model file checksum mismatch");
+
+    pv_model *m = pv_xcalloc(1, sizeof *m);
+    pv__model_store *s = pv_xcalloc(1, sizeof *s);
+    m->priv = s;
+    pv__strtab_init(&s->strs);
+    s->map = map;
+    s->map_len = len;
+    reader r = {h + HEADER_BYTES, h + len, false};
+    const uint64_t *c = r_section(&r, C_COUNT, sizeof(uint64_t));
+    if (c == NULL || !bind_columns(m, s, c, &r) || !pv_model_is_sane(m))
+        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
+    *out = m;
+    return 0;
+}

@@ -1,0 +1,42 @@
+/* serialize: a finished model on disk, so a restart skips the decode.
+ * The cache store (server/cache/) decides where files live and when they
+ * are stale; this module only writes and reads one file.
+ *
+ * File layout (all integers little-endian, as written by this build):
+ *   offset size  meaning
+ *        0    8  magic "PVMODEL\0"
+ *        8    4  format version (PV_MODEL_FILE_VERSION)
+ *       12    4  header bytes (64)
+ *       16    4  struct-size fingerprint of this build (plane, track, meta,
+ *                stat, extra, group sizes mixed), so a file from another
+ *                build is rejected rather than misread
+ *       20    4  reserved, 0
+ *       24    8  payload bytes
+ *       32    8  checksum of the payload (64-bit, word-wise)
+ *       40   24  reserved, 0
+ *       64    -  payload: counts, then every column, each padded to 16
+ *                bytes so a mapped file can be used in place
+ * A file whose magic, version, fingerprint, size or checksum does not
+ * match is rejected with PV_EFORMAT and never half-loaded.
+ * Threads: save reads an immutable model; both may run on any thread. */
+#ifndef PV_MODEL_SERIALIZE_H
+#define PV_MODEL_SERIALIZE_H
+
+#include "model/model.h"
+#include "util/error.h"
+
+#define PV_MODEL_FILE_VERSION 1u
+
+/* Writes m to path (through path.tmp and a rename, so a reader never sees
+ * a partial file). Returns 0 or PV_EIO; path is left unchanged on
+ * failure. */
+int pv_model_save(const pv_model *m, const char *path, pv_error *err);
+
+/* Reads a file written by pv_model_save into a new model (*out, free with
+ * pv_model_free). The columns point into a read-only mapping of the file.
+ * Returns 0, PV_EIO (cannot open/map) or PV_EFORMAT (not a model file,
+ * another version or build, truncated, or checksum mismatch); *out is
+ * NULL on failure. */
+int pv_model_load(const char *path, pv_model **out, pv_error *err);
+
+#endif
