@@ -37,7 +37,8 @@ int pv_tool_trace_event(const pv_model *m, const pv_trace_index *ix,
         if (p == e)
             continue;
         unsigned dir = (unsigned)FLOW_DIR(ex->flow);
-        bool out_dir = dir == 2 || ((dir == 3 || dir == 0) && m->ev_start_ps[p] >= m->ev_start_ps[e]);
+        bool later = m->ev_start_ps[p] >= m->ev_start_ps[e];
+        bool out_dir = dir == 2 || ((dir == 3 || dir == 0) && later);
         flows[n++] = (pv_trace_flow){p, out_dir, false};
     }
     *out = (pv_trace_event){e, track, n, flows};
@@ -71,7 +72,8 @@ static json_t *stat_value(const pv_model *m, const pv_stat *s)
     case PV_STAT_STR:
         return json_string(pv_model_str(m, s->v.str));
     case PV_STAT_BYTES:
-        snprintf(tmp, sizeof tmp, "<%zu bytes>", s->v.blob < m->n_blobs ? m->blobs[s->v.blob].len : 0);
+        snprintf(tmp, sizeof tmp, "<%zu bytes>",
+                 s->v.blob < m->n_blobs ? m->blobs[s->v.blob].len : 0);
         return json_string(tmp);
     default:
         return json_null();

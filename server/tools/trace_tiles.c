@@ -177,7 +177,8 @@ static void blocks_build(const pv_model *m, blocks *b)
         for (uint32_t d = 0; d < t->n_depths; d++) {
             b->depth_base[base++] = blk;
             for (uint32_t k = t->depth_start[d]; k < t->depth_start[d + 1]; k += BLOCK, blk++) {
-                uint32_t e_k = k + BLOCK < t->depth_start[d + 1] ? k + BLOCK : t->depth_start[d + 1];
+                uint32_t hi = t->depth_start[d + 1];
+                uint32_t e_k = k + BLOCK < hi ? k + BLOCK : hi;
                 int64_t busy = 0, max_dur = 0, max_gap = INT64_MIN, prev_end = 0;
                 for (uint32_t i = k; i < e_k; i++) {
                     uint64_t e = depth_event(t, i);

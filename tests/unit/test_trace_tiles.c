@@ -390,6 +390,45 @@ START_TEST(test_tile_deep_nesting)
 }
 END_TEST
 
+START_TEST(test_tile_blocks_of_small_events)
+{
+    /* 1000 events of 10 ps every 15 ps, then a wide one, then 1000 more:
+     * span 30010 + ... ; at level 0 (pixel ~30 ps) the runs are boxes of
+     * 1000 each around the wide event, whether blocks are skipped (with a
+     * pyramid) or every event is walked (without). */
+    ev_spec *ev = calloc(2001, sizeof *ev);
+    for (int i = 0; i < 1000; i++)
+        ev[i] = (ev_spec){(int64_t)i * 15, 10};
+    ev[1000] = (ev_spec){15000, 100};
+    for (int i = 0; i < 1000; i++)
+        ev[1001 + i] = (ev_spec){15100 + (int64_t)i * 15, 10};
+    pv_model *m = one_track(ev, 2001);
+    free(ev);
+    pv_trace_geom g = pv_trace_geom_of(m);
+    ck_assert_int_eq(g.span_ps, 15100 + 999 * 15 + 10 + 1);   /* pixel 29.4 ps */
+    pv_trace_pyramid_opts o = {1u << 20, (size_t)1 << 20};  /* level 0 only */
+    pv_trace_pyramid *p = NULL;
+    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, NULL), 0);
+    ck_assert_uint_eq(pv_trace_pyramid_levels(p), 1);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    /* level 1 is cut with blocks: tile 0 is [0, 15048), pixel 14.7 ps */
+    pv_trace_tile t = get_tile(m, p, 1, 0, &a);
+    ck_assert_uint_eq(t.rows[0].n_events, 1);      /* the 100 ps event (pixel 14.7) */
+    ck_assert_uint_eq(t.rows[0].n_boxes, 1);
+    ck_box(&t.rows[0].boxes[0], 0, 999 * 15 + 10, 0, 1000, 10000);
+    pv_trace_tile t1 = get_tile(m, p, 1, 1, &a);
+    ck_assert_uint_eq(t1.rows[0].n_events, 1);     /* the wide one, crossing in */
+    ck_assert_uint_eq(t1.rows[0].n_crossing, 1);
+    ck_assert_uint_eq(t1.rows[0].n_boxes, 1);
+    ck_box(&t1.rows[0].boxes[0], 15100, 30095, 0, 1000, 10000);
+    pv_arena_fini(&a);
+    check_all_levels(m, p, 14);
+    pv_trace_pyramid_free(p);
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- pv_trace_tile_write_json ------------------------------------------------- */
 
 START_TEST(test_write_json_hand)
@@ -431,6 +470,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tile_identity_every_level);
     tcase_add_test(tc, test_tile_instants_on_edges);
     tcase_add_test(tc, test_tile_deep_nesting);
+    tcase_add_test(tc, test_tile_blocks_of_small_events);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_tile_write_json");
     tcase_add_test(tc, test_write_json_hand);
