@@ -1,0 +1,251 @@
+// trace_viewer.test.mjs: the trace viewer in headless Chromium against the
+// real server ($PROFVIEW_BIN) on the repo's demo logdir (a real TF 2.21 CPU
+// profile, demo/README). What a person does, checked through what a person
+// sees: the window in the URL, the tooltip, the details panel, the search
+// counter.
+//
+//   open -> zoom in (wheel) -> zoom out -> drag -> hover until the tooltip
+//   names an event, click it, read the name in the details panel -> search
+//   for a name -> copy the URL into a fresh browser context and see the
+//   same window and the same selected event.
+//
+// The run is not named here: the demo may be regenerated under new
+// timestamps, so the test takes the run whose trace has the most events.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+const NAME = 'trace_viewer.test';
+const SRCDIR = process.env.PV_SRCDIR || fileURLToPath(new URL('../..', import.meta.url));
+const LOGDIR = path.join(SRCDIR, 'demo');
+const STEP_MS = 15000;
+const WAIT_MS = 10000;
+
+let SKIP = false;
+if (!fs.existsSync(path.join(LOGDIR, 'plugins'))) {
+    SKIP = `SKIP ${NAME}: demo/plugins not found`;
+    console.log(SKIP);
+} else if (!haveChromium()) {
+    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
+    console.log(SKIP);
+}
+
+async function getJson(url) {
+    const r = await fetch(url);
+    assert.equal(r.status, 200, `${url} answered ${r.status}`);
+    return r.json();
+}
+
+const enc = encodeURIComponent;
+
+// The window and selection the page's URL holds now.
+function urlState(page) {
+    const hash = new URL(page.url()).hash;
+    const q = new URLSearchParams(hash.slice(hash.indexOf('?') + 1));
+    const num = (k) => (q.has(k) ? Number(q.get(k)) : NaN);
+    return { start: num('start'), end: num('end'), sel: q.get('sel') };
+}
+
+// Waits until the URL's window satisfies pred(start, end) and has stopped
+// changing (the view writes it 150 ms after the last change, so a burst of
+// wheel events may leave an intermediate window in the URL for a moment).
+async function waitForWindow(page, pred, what) {
+    const deadline = Date.now() + WAIT_MS;
+    let last = null;
+    for (;;) {
+        const s = urlState(page);
+        const ok = Number.isFinite(s.start) && Number.isFinite(s.end) && pred(s.start, s.end);
+        if (ok && last && last.start === s.start && last.end === s.end)
+            return s;
+        last = ok ? s : null;
+        if (Date.now() > deadline)
+            assert.fail(`${what}: the URL window is ${s.start}..${s.end} (${page.url()})`);
+        await page.waitForTimeout(ok ? 300 : 50);
+    }
+}
+
+function waitComplete(page) {
+    return page.waitForSelector('.tv[data-complete="true"]', { timeout: STEP_MS });
+}
+
+// The middle of the time area of the canvas, in page coordinates.
+async function canvasBox(page) {
+    const b = await page.locator('.tv-canvas').boundingBox();
+    const gutter = 230;  // timeline.js GUTTER_PX
+    return { ...b, x0: b.x + gutter, midX: b.x + gutter + (b.width - gutter) / 2 };
+}
+
+// Moves the pointer down the canvas at x until the tooltip names an event
+// (not an aggregate box). Returns {x, y, name} or null.
+async function findEventUnder(page, x) {
+    const b = await canvasBox(page);
+    for (let y = b.y + 30; y < b.y + b.height - 4; y += 4) {
+        await page.mouse.move(x, y);
+        const tip = await page.evaluate(() => {
+            const t = document.querySelector('.tv-tooltip');
+            return t && !t.hidden ? t.textContent : null;
+        });
+        if (tip && !/ events in /.test(tip))
+            return { x, y, name: tip.split('\n')[0] };
+    }
+    return null;
+}
+
+describe('trace viewer on the demo profile', { skip: SKIP }, () => {
+    const h = {};
+    before(async () => {
+        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-trace-test-'));
+        h.server = await startServer({ logdir: LOGDIR, cacheDir: h.cacheDir });
+        const base = h.server.url;
+        let best = null;
+        for (const run of await getJson(`${base}data/plugin/profile/runs`)) {
+            const tools = await getJson(`${base}data/plugin/profile/run_tools?run=${enc(run)}`);
+            const tool = tools.find((t) => t === 'trace_viewer@' || t === 'trace_viewer');
+            if (!tool)
+                continue;
+            const hosts = await getJson(`${base}data/plugin/profile/hosts?run=${enc(run)}&tag=${enc(tool)}`);
+            const host = typeof hosts[0] === 'string' ? hosts[0] : hosts[0].hostname;
+            const meta = await getJson(`${base}api/trace/meta?run=${enc(run)}&host=${enc(host)}`);
+            if (!best || meta.n_events > best.meta.n_events)
+                best = { run, host, tool, meta };
+        }
+        assert.ok(best, 'no run of demo/ offers the trace viewer');
+        h.target = best;
+        h.hash = `#/run/${enc(best.run)}/host/${enc(best.host)}/tool/${enc(best.tool)}`;
+        // A name to search for: the longest event of the level-0 tile.
+        const tile = await getJson(`${base}api/trace/tile?run=${enc(best.run)}&host=${enc(best.host)}` +
+                                   '&level=0&index=0');
+        let longest = null;
+        for (const tr of tile.tracks) {
+            for (const e of tr.events) {
+                if (!longest || e[2] > longest[2])
+                    longest = e;
+            }
+        }
+        assert.ok(longest, 'the level-0 tile holds no drawable event');
+        h.searchName = tile.names[longest[4]];
+        h.browser = await launchBrowser();
+        h.guard = await guardedContext(h.browser, base);
+        h.page = await h.guard.context.newPage();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            fs.rmSync(h.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    test('opens and draws the whole trace', { timeout: STEP_MS }, async () => {
+        await h.page.goto(h.server.url + h.hash);
+        await waitForView(h.page, h.hash, STEP_MS);
+        await waitComplete(h.page);
+        const text = await h.page.textContent('.tv-window');
+        // "Window <span> of <span> · N events" with the meta's event count.
+        assert.match(text, new RegExp(`${h.target.meta.n_events.toLocaleString('en-US')} events`));
+        await screenshot(h.page, 'trace-open');
+    });
+
+    test('the wheel zooms in and out around the pointer', { timeout: STEP_MS }, async () => {
+        const span = h.target.meta.span_ps;
+        const b = await canvasBox(h.page);
+        await h.page.mouse.move(b.midX, b.y + b.height / 2);
+        for (let i = 0; i < 6; i++)
+            await h.page.mouse.wheel(0, -200);
+        const zin = await waitForWindow(h.page, (s, e) => e - s < span / 4, 'after zooming in');
+        assert.ok(zin.start > 0 && zin.end < span, 'zoomed around the middle, not an edge');
+        await waitComplete(h.page);
+        await h.page.mouse.wheel(0, 200);
+        const zout = await waitForWindow(h.page, (s, e) => e - s > zin.end - zin.start,
+                                         'after zooming out');
+        assert.ok(zout.start <= zin.start && zout.end >= zin.end);
+        h.window = zout;
+    });
+
+    test('dragging pans to later times', { timeout: STEP_MS }, async () => {
+        const before = urlState(h.page);
+        const b = await canvasBox(h.page);
+        const y = b.y + b.height - 10;
+        await h.page.mouse.move(b.midX, y);
+        await h.page.mouse.down();
+        await h.page.mouse.move(b.midX - 100, y, { steps: 5 });
+        await h.page.mouse.up();
+        // 100 px left shows 100 px worth of later time; same width.
+        const w = before.end - before.start;
+        const pxPs = w / (b.width - 230);
+        const s = await waitForWindow(h.page, (st) => st > before.start, 'after dragging');
+        assert.ok(Math.abs(s.start - before.start - 100 * pxPs) <= 2 * pxPs,
+                  `moved by ${s.start - before.start} ps, expected about ${100 * pxPs}`);
+        assert.ok(Math.abs(s.end - s.start - w) <= 1);
+        await waitComplete(h.page);
+    });
+
+    test('clicking an event shows its name in the details panel', { timeout: 2 * STEP_MS }, async () => {
+        // Zoom back to the whole trace, search for the longest event so it is
+        // on screen, then clear the selection and find it by pointing.
+        await h.page.click('.tv-zoom button:nth-child(3)');   // "All"
+        await waitComplete(h.page);
+        const b = await canvasBox(h.page);
+        let hit = null;
+        for (const frac of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+            hit = await findEventUnder(h.page, b.x0 + frac * (b.width - 230));
+            if (hit)
+                break;
+        }
+        assert.ok(hit, 'no event under the pointer anywhere on five vertical lines');
+        await h.page.mouse.click(hit.x, hit.y);
+        await h.page.waitForSelector('.tv-details-name', { timeout: STEP_MS });
+        assert.equal(await h.page.textContent('.tv-details-name'), hit.name);
+        const s = await waitForWindow(h.page, () => urlState(h.page).sel !== null, 'after the click');
+        assert.match(s.sel ?? urlState(h.page).sel, /^\d+$/);
+        await screenshot(h.page, 'trace-clicked');
+    });
+
+    test('search jumps to a match anywhere in the trace', { timeout: STEP_MS }, async () => {
+        await h.page.fill('.tv-search', h.searchName.toUpperCase());
+        await h.page.press('.tv-search', 'Enter');
+        await h.page.waitForFunction(() => / of /.test(document.querySelector('.tv-search-info').textContent),
+                                     null, { timeout: STEP_MS });
+        assert.match(await h.page.textContent('.tv-search-info'), /^1 of \d/);
+        await h.page.waitForFunction(
+            (n) => document.querySelector('.tv-details-name')?.textContent.toLowerCase().includes(n),
+            h.searchName.toLowerCase(), { timeout: STEP_MS });
+        await waitComplete(h.page);
+        await screenshot(h.page, 'trace-search');
+    });
+
+    test('a copied link reopens the same window and selection', { timeout: 2 * STEP_MS }, async () => {
+        await h.page.waitForTimeout(400);   // the URL is written 150 ms after the last change
+        const link = h.page.url();
+        const want = urlState(h.page);
+        const name = await h.page.textContent('.tv-details-name');
+        assert.ok(want.sel !== null, 'the link carries no selection');
+        const fresh = await guardedContext(h.browser, h.server.url);
+        try {
+            const page = await fresh.context.newPage();
+            await page.goto(link);
+            await page.waitForSelector('.tv-details-name', { timeout: STEP_MS });
+            await waitComplete(page);
+            assert.equal(await page.textContent('.tv-details-name'), name);
+            const got = urlState(page);
+            assert.equal(got.start, want.start);
+            assert.equal(got.end, want.end);
+            assert.equal(got.sel, want.sel);
+            await screenshot(page, 'trace-reopened');
+            assert.deepEqual(fresh.foreign, []);
+            assert.deepEqual(fresh.errors, []);
+        } finally {
+            await fresh.context.close();
+        }
+    });
+});
