@@ -3,10 +3,14 @@
 // rather than committed because its names carry spaces and unicode (to
 // test URL encoding end to end), which a source tarball handles badly.
 //
-//   logdir/plugins/profile/run_a/host1.overview_page.json     run "run_a"
-//   logdir/plugins/profile/run_a/host1.input_pipeline.json
-//   logdir/plugins/profile/run_a/host2.overview_page.json
+//   logdir/plugins/profile/run_a/host1.op_profile.json        run "run_a"
+//   logdir/plugins/profile/run_a/host1.pod_viewer.json
+//   logdir/plugins/profile/run_a/host2.op_profile.json
 //   logdir/train/plugins/profile/run b ü/worker 1.xplane.pb   run "train/run b ü"
+//
+// run_a uses legacy JSON files, which the server passes through as they
+// are, of tools that have no view of their own (so the generic view shows
+// their tables); the test checks that they still have none.
 //
 // The .xplane.pb is 16 bytes of 0xff: not a protobuf (an all-ones varint
 // never ends inside 10 bytes), so loading it must fail with an error that
@@ -35,9 +39,12 @@ function table(rows) {
     };
 }
 
-export const HOST1_OVERVIEW = [['step time host1', 12.5], ['idle host1', 0.25]];
-export const HOST2_OVERVIEW = [['step time host2', 40], ['idle host2', 3]];
-export const HOST1_INPUT = [['input wait host1', 7]];
+export const TOOL_A = 'op_profile';      // host1 and host2 have it
+export const TOOL_B = 'pod_viewer';      // only host1 has it
+export const TOOL_MISSING = 'memory_viewer';  // no host has it
+export const HOST1_A = [['step time host1', 12.5], ['idle host1', 0.25]];
+export const HOST2_A = [['step time host2', 40], ['idle host2', 3]];
+export const HOST1_B = [['input wait host1', 7]];
 
 // Files older than the server's settle window (2 s) are offered on its
 // first scan; brand-new ones would wait for the next rescan.
@@ -49,10 +56,10 @@ function write(file, content) {
     fs.utimesSync(file, OLD_MTIME_S, OLD_MTIME_S);
 }
 
-// Adds run <name> with one host file <host>.overview_page.json while the
+// Adds run <name> with one host file <host>.op_profile.json while the
 // server runs (the test of runs appearing without a reload).
 export function addRun(logdir, name, host, rows) {
-    write(path.join(logdir, 'plugins', 'profile', name, `${host}.overview_page.json`),
+    write(path.join(logdir, 'plugins', 'profile', name, `${host}.op_profile.json`),
           JSON.stringify([table(rows)]));
 }
 
@@ -62,9 +69,9 @@ export function makeFixture() {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-browser-'));
     const logdir = path.join(root, 'logdir');
     const runA = path.join(logdir, 'plugins', 'profile', RUN_A);
-    write(path.join(runA, 'host1.overview_page.json'), JSON.stringify([table(HOST1_OVERVIEW)]));
-    write(path.join(runA, 'host2.overview_page.json'), JSON.stringify([table(HOST2_OVERVIEW)]));
-    write(path.join(runA, 'host1.input_pipeline.json'), JSON.stringify([table(HOST1_INPUT)]));
+    write(path.join(runA, 'host1.op_profile.json'), JSON.stringify([table(HOST1_A)]));
+    write(path.join(runA, 'host2.op_profile.json'), JSON.stringify([table(HOST2_A)]));
+    write(path.join(runA, 'host1.pod_viewer.json'), JSON.stringify([table(HOST1_B)]));
     const bad = path.join(logdir, 'train', 'plugins', 'profile', 'run b ü', `${HOST_BAD}.xplane.pb`);
     write(bad, Buffer.alloc(16, 0xff));
     const cacheDir = path.join(root, 'cache');

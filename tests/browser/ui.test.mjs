@@ -14,8 +14,9 @@ import { after, before, describe, test } from 'node:test';
 
 import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
          waitForView } from './browser.mjs';
-import { HOST1_INPUT, HOST1_OVERVIEW, HOST2_OVERVIEW, HOST_BAD, RUN_A, RUN_BAD, RUNS,
-         addRun, makeFixture } from './fixture.mjs';
+import { HOST1_A, HOST1_B, HOST2_A, HOST_BAD, RUN_A, RUN_BAD, RUNS, TOOL_A, TOOL_B,
+         TOOL_MISSING, addRun, makeFixture } from './fixture.mjs';
+import { hasView } from '../../web/views/registry.js';
 import { startServer } from './server.mjs';
 
 const SKIP = haveChromium() ? false : 'SKIP ui.test: /usr/bin/chromium not found';
@@ -63,6 +64,10 @@ async function errorOnPage(page) {
 function harness(prefix) {
     const h = {};
     before(async () => {
+        // The content checks read the generic view's table; a tool with a
+        // view of its own would draw something else.
+        for (const tool of [TOOL_A, TOOL_B, TOOL_MISSING])
+            assert.ok(!hasView(tool), `${tool} now has its own view: give fixture.mjs other tools`);
         h.fixture = makeFixture();
         h.server = await startServer({ ...h.fixture, prefix });
         h.base = h.server.url;
@@ -112,59 +117,59 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
         { timeout: TEST_MS }, async () => {
             const { page } = h;
             await page.selectOption('#run', RUN_A);
-            await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
-            assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host1' });
+            await waitForView(page, hashOf(RUN_A, 'host1', TOOL_A));
+            assert.deepEqual(await pickers(page), { run: RUN_A, tool: TOOL_A, host: 'host1' });
             assert.deepEqual(await optionValues(page, '#tool'),
-                             ['overview_page', 'input_pipeline_analyzer']);
+                             [TOOL_A, TOOL_B]);
             assert.deepEqual(await optionValues(page, '#host'), ['host1', 'host2']);
-            assert.deepEqual(await tableRows(page), expectRows(HOST1_OVERVIEW));
+            assert.deepEqual(await tableRows(page), expectRows(HOST1_A));
         });
 
     test('picking a host, then a tool the host lacks', { timeout: TEST_MS }, async () => {
         const { page } = h;
         await page.selectOption('#host', 'host2');
-        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
-        // host2 has no input pipeline file, so the first host that has one.
-        await page.selectOption('#tool', 'input_pipeline_analyzer');
-        await waitForView(page, hashOf(RUN_A, 'host1', 'input_pipeline_analyzer'));
+        await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
+        // host2 has no pod_viewer file, so the first host that has one.
+        await page.selectOption('#tool', TOOL_B);
+        await waitForView(page, hashOf(RUN_A, 'host1', TOOL_B));
         assert.deepEqual(await pickers(page),
-                         { run: RUN_A, tool: 'input_pipeline_analyzer', host: 'host1' });
-        assert.deepEqual(await tableRows(page), expectRows(HOST1_INPUT));
+                         { run: RUN_A, tool: TOOL_B, host: 'host1' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_B));
         await screenshot(page, 'root-table');
     });
 
     test('reload restores the same view', { timeout: TEST_MS }, async () => {
         const { page } = h;
         await page.reload();
-        await waitForView(page, hashOf(RUN_A, 'host1', 'input_pipeline_analyzer'));
+        await waitForView(page, hashOf(RUN_A, 'host1', TOOL_B));
         assert.deepEqual(await pickers(page),
-                         { run: RUN_A, tool: 'input_pipeline_analyzer', host: 'host1' });
-        assert.deepEqual(await tableRows(page), expectRows(HOST1_INPUT));
+                         { run: RUN_A, tool: TOOL_B, host: 'host1' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_B));
     });
 
     test('Back and Forward walk the picks', { timeout: TEST_MS }, async () => {
         const { page } = h;
         await page.goBack();
-        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-        assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host2' });
-        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+        await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+        assert.deepEqual(await pickers(page), { run: RUN_A, tool: TOOL_A, host: 'host2' });
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
         await page.goBack();
-        await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
-        assert.deepEqual(await tableRows(page), expectRows(HOST1_OVERVIEW));
+        await waitForView(page, hashOf(RUN_A, 'host1', TOOL_A));
+        assert.deepEqual(await tableRows(page), expectRows(HOST1_A));
         await page.goForward();
-        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-        assert.deepEqual(await pickers(page), { run: RUN_A, tool: 'overview_page', host: 'host2' });
+        await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+        assert.deepEqual(await pickers(page), { run: RUN_A, tool: TOOL_A, host: 'host2' });
     });
 
     test('a copied link opens the same view in a fresh browser', { timeout: TEST_MS }, async () => {
         const url = h.page.url();
-        assert.ok(url.endsWith(hashOf(RUN_A, 'host2', 'overview_page')), url);
+        assert.ok(url.endsWith(hashOf(RUN_A, 'host2', TOOL_A)), url);
         const fresh = await h.open();
         await fresh.goto(url);
-        await waitForView(fresh, hashOf(RUN_A, 'host2', 'overview_page'));
-        assert.deepEqual(await pickers(fresh), { run: RUN_A, tool: 'overview_page', host: 'host2' });
-        assert.deepEqual(await tableRows(fresh), expectRows(HOST2_OVERVIEW));
+        await waitForView(fresh, hashOf(RUN_A, 'host2', TOOL_A));
+        assert.deepEqual(await pickers(fresh), { run: RUN_A, tool: TOOL_A, host: 'host2' });
+        assert.deepEqual(await tableRows(fresh), expectRows(HOST2_A));
         await fresh.close();
     });
 
@@ -202,9 +207,9 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
 
     test('a tool the host does not offer is reported in words', { timeout: TEST_MS }, async () => {
         const page = await h.open();
-        await page.goto(h.base + hashOf(RUN_A, 'host1', 'kernel_stats'));
+        await page.goto(h.base + hashOf(RUN_A, 'host1', TOOL_MISSING));
         const want = await serverError(h.base,
-            'data/plugin/profile/data?run=run_a&tag=kernel_stats&host=host1');
+            `data/plugin/profile/data?run=run_a&tag=${TOOL_MISSING}&host=host1`);
         const err = await errorOnPage(page);
         assert.equal(err.title, want.error);
         assert.equal(err.detail, want.detail);
@@ -214,9 +219,9 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
     test('a TensorBoard-style ?run=&tool=&host= link opens the same view', { timeout: TEST_MS },
         async () => {
             const page = await h.open();
-            await page.goto(`${h.base}?run=${RUN_A}&tool=overview_page&host=host2`);
-            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            await page.goto(`${h.base}?run=${RUN_A}&tool=${TOOL_A}&host=host2`);
+            await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
             assert.ok(!page.url().includes('?run='), page.url());
             await page.close();
         });
@@ -224,7 +229,7 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
     test('tool state in the query: replace while panning, push for a step, kept on reload',
         { timeout: TEST_MS }, async () => {
             const page = await h.open();
-            const hash = hashOf(RUN_A, 'host1', 'overview_page');
+            const hash = hashOf(RUN_A, 'host1', TOOL_A);
             await page.goto(h.base + hash);
             await waitForView(page, hash);
             const len0 = await page.evaluate(() => history.length);
@@ -256,7 +261,7 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
     test('a run written while the page is open appears without a reload', { timeout: TEST_MS },
         async () => {
             const page = await h.open();
-            const hash = hashOf(RUN_A, 'host1', 'overview_page');
+            const hash = hashOf(RUN_A, 'host1', TOOL_A);
             await page.goto(h.base + hash);
             await waitForView(page, hash);
             addRun(h.fixture.logdir, 'run_c', 'host9', [['step time host9', 1]]);
@@ -266,14 +271,14 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             assert.deepEqual(await optionValues(page, '#run'), [RUN_BAD, 'run_c', RUN_A]);
             assert.equal(await page.evaluate(() => location.hash), hash, 'the view must stay');
             await page.selectOption('#run', 'run_c');
-            await waitForView(page, hashOf('run_c', 'host9', 'overview_page'));
+            await waitForView(page, hashOf('run_c', 'host9', TOOL_A));
             assert.deepEqual(await tableRows(page), [['step time host9', '1']]);
             await page.close();
         });
 
     test('table.js: sort, filter, pages and CSV export', { timeout: TEST_MS }, async () => {
         const page = await h.open();
-        const hash = hashOf(RUN_A, 'host1', 'overview_page');
+        const hash = hashOf(RUN_A, 'host1', TOOL_A);
         await page.goto(h.base + hash);
         await waitForView(page, hash);
         // 60 rows: op0..op59 with value 1.5 * i, mounted into a fresh box.
@@ -319,7 +324,7 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
 
     test('the pickers work from the keyboard', { timeout: TEST_MS }, async () => {
         const page = await h.open();
-        const hash = hashOf(RUN_A, 'host1', 'overview_page');
+        const hash = hashOf(RUN_A, 'host1', TOOL_A);
         await page.goto(h.base + hash);
         await waitForView(page, hash);
         // Tab order follows the bar: run, tool, host.
@@ -329,8 +334,8 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
         await page.keyboard.press('Tab');
         assert.equal(await page.evaluate(() => document.activeElement.id), 'host');
         await page.keyboard.press('ArrowDown');
-        await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-        assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+        await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+        assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
         await page.close();
     });
 });
@@ -345,13 +350,13 @@ describe('profview UI under --path-prefix /p', { skip: SKIP }, () => {
             await page.goto(base);
             await waitForView(page, hashOf(RUN_BAD, HOST_BAD, 'overview_page'));
             await page.selectOption('#run', RUN_A);
-            await waitForView(page, hashOf(RUN_A, 'host1', 'overview_page'));
+            await waitForView(page, hashOf(RUN_A, 'host1', TOOL_A));
             await page.selectOption('#host', 'host2');
-            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
             await page.reload();
-            await waitForView(page, hashOf(RUN_A, 'host2', 'overview_page'));
-            assert.deepEqual(await tableRows(page), expectRows(HOST2_OVERVIEW));
+            await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
+            assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
             await screenshot(page, 'prefix-table');
         });
 
