@@ -1,0 +1,202 @@
+/* API tests of the trace viewer routes (docs/trace_api.md) on the real
+ * GPU profile in ../shared/testdata, over HTTP with the real binary.
+ * Expected counts come from tests/data/trace_viewer/tf_keras_gpu_gcp.txt
+ * (protoc --decode, tools/reference/trace_expected.py), not from
+ * profview itself. */
+#include "httpc.h"
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN "run=tf_keras_gpu_gcp/train/2022_11_04_21_26_12&host=instance-ecbm"
+
+static pv_test_server srv;
+static char cachedir[128];
+
+static void setup(void)
+{
+    if (!pv_test_have_testdata())
+        return;
+    snprintf(cachedir, sizeof cachedir, "/tmp/pv_trace_api_cache_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(cachedir));
+    setenv("XDG_CACHE_HOME", cachedir, 1);
+    char logdir[1024];
+    snprintf(logdir, sizeof logdir, "%s/logdirs", PV_TESTDATA);
+    ck_assert_int_eq(pv_test_server_start(&srv, logdir, NULL), 0);
+}
+
+static void teardown(void)
+{
+    if (!pv_test_have_testdata())
+        return;
+    ck_assert_int_eq(pv_test_server_stop(&srv), 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cachedir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static json_t *get_json(const char *path, int want_status, pv_test_reply *keep)
+{
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
+    ck_assert_msg(r.status == want_status, "%s: status %d, want %d: %.300s", path, r.status,
+                  want_status, r.body);
+    json_t *j = json_loadb(r.body, r.len, 0, NULL);
+    ck_assert_msg(j != NULL, "%s: not JSON", path);
+    if (keep != NULL)
+        *keep = r;
+    else
+        pv_test_reply_free(&r);
+    return j;
+}
+
+/* The expected value of key in the protoc-derived file. */
+static long long expected(const char *key)
+{
+    char path[1024], line[2048];
+    snprintf(path, sizeof path, "%s/tests/data/trace_viewer/tf_keras_gpu_gcp.txt", PV_SRCDIR);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    long long v = -1;
+    size_t n = strlen(key);
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, key, n) == 0 && line[n] == ' ')
+            v = strtoll(strrchr(line, ' ') + 1, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+START_TEST(test_meta_and_tiles_account_for_every_event)
+{
+    PV_NEED_TESTDATA("test_meta_and_tiles_account_for_every_event");
+    json_t *meta = get_json("/api/trace/meta?" RUN, 200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(meta, "n_events")), expected("n_events"));
+    /* per-track counts from the track list */
+    json_int_t want[64] = {0}, total = 0;
+    json_t *procs = json_object_get(meta, "processes");
+    for (size_t i = 0; i < json_array_size(procs); i++) {
+        json_t *th = json_object_get(json_array_get(procs, i), "threads");
+        for (size_t k = 0; k < json_array_size(th); k++) {
+            json_t *t = json_array_get(th, k);
+            json_int_t id = json_integer_value(json_object_get(t, "track"));
+            ck_assert_int_lt(id, 64);
+            want[id] = json_integer_value(json_object_get(t, "n_events"));
+            total += want[id];
+        }
+    }
+    ck_assert_int_eq(total, expected("n_events"));
+    /* levels 0 and 3: own events (start in the tile) + box counts per track */
+    for (int level = 0; level <= 3; level += 3) {
+        json_int_t got[64] = {0};
+        for (int i = 0; i < (1 << level); i++) {
+            char path[300];
+            snprintf(path, sizeof path, "/api/trace/tile?" RUN "&level=%d&index=%d", level, i);
+            pv_test_reply r;
+            json_t *tile = get_json(path, 200, &r);
+            char cc[200];
+            ck_assert_ptr_nonnull(pv_test_header(&r, "cache-control", cc, sizeof cc));
+            ck_assert_str_eq(cc, "public, max-age=31536000, immutable");
+            ck_assert_ptr_nonnull(pv_test_header(&r, "etag", cc, sizeof cc));
+            pv_test_reply_free(&r);
+            json_int_t ts = json_integer_value(json_object_get(tile, "start_ps"));
+            json_t *tracks = json_object_get(tile, "tracks");
+            for (size_t k = 0; k < json_array_size(tracks); k++) {
+                json_t *t = json_array_get(tracks, k);
+                json_int_t id = json_integer_value(json_object_get(t, "track"));
+                json_t *ev = json_object_get(t, "events");
+                for (size_t e = 0; e < json_array_size(ev); e++)
+                    got[id] += json_integer_value(json_array_get(json_array_get(ev, e), 1)) >= ts;
+                json_t *bx = json_object_get(t, "boxes");
+                for (size_t b = 0; b < json_array_size(bx); b++)
+                    got[id] += json_integer_value(json_array_get(json_array_get(bx, b), 3));
+            }
+            json_decref(tile);
+        }
+        for (int id = 0; id < 64; id++)
+            ck_assert_msg(got[id] == want[id], "level %d track %d: %lld, want %lld", level, id,
+                          (long long)got[id], (long long)want[id]);
+    }
+    json_decref(meta);
+}
+END_TEST
+
+START_TEST(test_search_then_event)
+{
+    PV_NEED_TESTDATA("test_search_then_event");
+    json_t *s = get_json("/api/trace/search?" RUN "&q=FFT2D&limit=5", 200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(s, "total")), expected("search fft2d"));
+    json_t *res = json_object_get(s, "results");
+    ck_assert_uint_eq(json_array_size(res), 5);
+    json_t *first = json_array_get(res, 0);
+    char path[300];
+    snprintf(path, sizeof path, "/api/trace/event?" RUN "&id=%lld",
+             (long long)json_integer_value(json_object_get(first, "id")));
+    json_t *ev = get_json(path, 200, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(ev, "name")),
+                     json_string_value(json_object_get(first, "name")));
+    ck_assert_int_eq(json_integer_value(json_object_get(ev, "start_ps")),
+                     json_integer_value(json_object_get(first, "start_ps")));
+    ck_assert(json_is_object(json_object_get(ev, "stats")));
+    ck_assert(json_is_array(json_object_get(ev, "flows")));
+    json_decref(ev);
+    json_decref(s);
+}
+END_TEST
+
+START_TEST(test_bad_requests)
+{
+    PV_NEED_TESTDATA("test_bad_requests");
+    json_decref(get_json("/api/trace/tile?" RUN "&level=99&index=0", 400, NULL));
+    json_decref(get_json("/api/trace/tile?" RUN "&level=1&index=2", 400, NULL));
+    json_decref(get_json("/api/trace/tile?" RUN "&level=x", 400, NULL));
+    json_decref(get_json("/api/trace/event?" RUN "&id=99999999", 404, NULL));
+    json_decref(get_json("/api/trace/event?" RUN, 400, NULL));
+    json_decref(get_json("/api/trace/search?" RUN "&q=", 400, NULL));
+    json_decref(get_json("/api/trace/meta?run=no_such_run", 404, NULL));
+}
+END_TEST
+
+START_TEST(test_tensorboard_trace_routes)
+{
+    PV_NEED_TESTDATA("test_tensorboard_trace_routes");
+    json_t *j = get_json("/data/plugin/profile/data?" RUN "&tag=trace_viewer", 200, NULL);
+    json_t *ev = json_object_get(j, "traceEvents");
+    size_t n_x = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        const char *ph = json_string_value(json_object_get(json_array_get(ev, i), "ph"));
+        n_x += ph != NULL && strcmp(ph, "X") == 0;
+    }
+    /* every event but the 160 memory events and 2 tf.data markers that the
+     * reference hides (TensorFlow's own trace.json.gz has 544) */
+    ck_assert_uint_eq(n_x, 544);
+    json_decref(j);
+    j = get_json("/data/plugin/profile/data?" RUN "&tag=trace_viewer%40&resolution=8000"
+                 "&start_time_ms=303&end_time_ms=304",
+                 200, NULL);
+    ck_assert(json_is_false(json_object_get(j, "filteredByVisibility")));
+    ck_assert_int_gt(json_integer_value(json_object_get(j, "returnedEventsSize")), 0);
+    ck_assert_int_lt(json_integer_value(json_object_get(j, "returnedEventsSize")), 544);
+    json_decref(j);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("trace_api");
+    TCase *tc = tcase_create("routes");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_meta_and_tiles_account_for_every_event);
+    tcase_add_test(tc, test_search_then_event);
+    tcase_add_test(tc, test_bad_requests);
+    tcase_add_test(tc, test_tensorboard_trace_routes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
+}
