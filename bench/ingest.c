@@ -9,17 +9,22 @@
  *                                                    fair on a shared box)
  *   ingest_xspace_throughput_wall[<name>] <MB/s> MB/s (file bytes / wall time)
  *   ingest_xspace_model_ratio[<name>] <x> x        (model mem_bytes / file)
+ * and, through the on-disk model file (model/serialize.h, written under /tmp):
+ *   model_save_time[<name>] <ms> ms
+ *   model_load_time[<name>] <ms> ms                (map + checksum + check)
  * then the process's peak resident memory over all files:
  *   ingest_peak_rss <MB> MB
  * Run it with one large file alone to read that file's peak RSS.
  * Asserts nothing (STYLE rule 19). */
 #include "ingest/ingest.h"
+#include "model/serialize.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_s(clockid_t clock)
 {
@@ -65,6 +70,29 @@ int main(int argc, char **argv)
         printf("ingest_xspace_throughput_wall[%s] %.1f MB/s\n", name, mb * runs / (t1 - t0));
         printf("ingest_xspace_model_ratio[%s] %.2f x\n", name,
                (double)model_bytes / (double)st.st_size);
+
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "/tmp/pv-bench-ingest-%ld.model", (long)getpid());
+        pv_model *m = NULL;
+        pv_error err = {0};
+        if (pv_ingest_file(argv[i], NULL, &m, &err) != 0)
+            return 1;
+        double s0 = now_s(CLOCK_MONOTONIC);
+        int rc = pv_model_save(m, tmp, &err);
+        double s1 = now_s(CLOCK_MONOTONIC);
+        pv_model_free(m);
+        m = NULL;
+        if (rc == 0)
+            rc = pv_model_load(tmp, &m, &err);
+        double s2 = now_s(CLOCK_MONOTONIC);
+        unlink(tmp);
+        if (rc != 0) {
+            fprintf(stderr, "%s: %s\n", tmp, err.reason);
+            return 1;
+        }
+        pv_model_free(m);
+        printf("model_save_time[%s] %.1f ms\n", name, (s1 - s0) * 1e3);
+        printf("model_load_time[%s] %.1f ms\n", name, (s2 - s1) * 1e3);
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
