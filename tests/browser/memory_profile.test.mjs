@@ -1,0 +1,185 @@
+// memory_profile.test.mjs: the memory profile page. The pure parts of
+// web/views/memory_profile.js under plain node (expected values worked out
+// by hand next to them), then the page in headless Chromium on the real TF
+// GPU profile (numbers from the memory_profile.json.gz TensorFlow itself
+// wrote next to the xplane) and the CPU one that has no memory events.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { activeTable, rowMeta, timelinePoints, timelineSteps,
+         traceWindow } from '../../web/views/memory_profile.js';
+import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+// One allocator as the server sends it with pv_extras=1: a real row, the
+// special row, two reduced snapshots' worth of metadata.
+const ALLOC = {
+    memoryProfileSnapshots: [
+        { timeOffsetPs: '40', activityMetadata: { tfOpName: 'op3', allocationBytes: '2048',
+          requestedBytes: '2000', regionType: 'output', dataType: 'float',
+          tensorShape: '[512]', stepId: '2' } },
+    ],
+    activeAllocations: [
+        { snapshotIndex: '0', specialIndex: '-1', numOccurrences: '3' },
+        { snapshotIndex: '-1', specialIndex: '0', numOccurrences: '1' },
+    ],
+    specialAllocations: [
+        { tfOpName: 'unused preallocated device memory', allocationBytes: '50',
+          requestedBytes: '50', regionType: 'persist/dynamic', dataType: 'INVALID',
+          tensorShape: 'unknown', stepId: '2' },
+    ],
+    sampledTimelineSnapshots: [
+        { timeOffsetPs: '10', aggregationStats: { heapAllocatedBytes: '100' },
+          activityMetadata: { stepId: '1' } },
+        { timeOffsetPs: '40', aggregationStats: { heapAllocatedBytes: '250',
+          stackReservedBytes: '5', freeMemoryBytes: '7', fragmentation: 0.5 },
+          activityMetadata: { stepId: '2' } },
+    ],
+    pvActiveAllocationTimes: [{ allocPs: '30', freePs: '40000030' }, null],
+};
+
+describe('memory profile page (pure parts)', () => {
+    test('rowMeta reads a snapshot row and a special row', () => {
+        assert.equal(rowMeta(ALLOC, ALLOC.activeAllocations[0]).tfOpName, 'op3');
+        assert.equal(rowMeta(ALLOC, ALLOC.activeAllocations[1]).regionType, 'persist/dynamic');
+    });
+
+    test('activeTable: sizes, occurrences, step and lifetime', () => {
+        const t = activeTable(ALLOC);
+        assert.deepEqual(t.cols.map((c) => c.id),
+                         ['op', 'size', 'requested', 'count', 'region', 'dtype', 'shape', 'step',
+                          'lived']);
+        const [a, b] = t.rows.map((r) => r.c);
+        assert.equal(a[0].v, 'op3');
+        assert.equal(a[1].v, 2048);
+        assert.equal(a[1].f, '2 KiB');
+        assert.equal(a[3].v, 3);
+        assert.equal(a[7].v, 2);
+        // freed 40000030 - 30 = 40,000,000 ps = 40 µs after it was made
+        assert.equal(a[8].v, 40000000);
+        assert.equal(a[8].f, '40 µs');
+        // the special row has no lifetime at all
+        assert.equal(b[8].v, null);
+        assert.equal(b[8].f, '');
+    });
+
+    test('activeTable leaves the lifetime empty for files without times', () => {
+        const t = activeTable({ ...ALLOC, pvActiveAllocationTimes: undefined });
+        assert.equal(t.rows[0].c[8].v, null);
+        assert.equal(t.rows[0].c[8].f, '');
+    });
+
+    test('timelinePoints prefers profview\'s timeline, else the sampled one', () => {
+        const pv = { timeOffsetPs: [5, 9], heapBytes: [1, 3], stackBytes: [0, 0],
+                     freeBytes: [9, 7], fragmentation: [0, 0.25], stepId: [0, 1] };
+        assert.deepEqual(timelinePoints({ ...ALLOC, pvTimeline: pv })[1],
+                         { t: 9, heap: 3, stack: 0, free: 7, frag: 0.25, step: 1 });
+        assert.deepEqual(timelinePoints(ALLOC)[1],
+                         { t: 40, heap: 250, stack: 5, free: 7, frag: 0.5, step: 2 });
+        // TF 2.4 files: no sampled timeline, so every snapshot
+        const old = { ...ALLOC, sampledTimelineSnapshots: [] };
+        assert.equal(timelinePoints(old).length, 1);
+        assert.deepEqual(timelineSteps(timelinePoints(ALLOC)), [1, 2]);
+    });
+
+    test('traceWindow pads a lifetime by a tenth, a live block by 1 µs', () => {
+        // 100..1100 ps: pad max(1e5, 100) = 1e5 ps, clamped at 0
+        assert.deepEqual(traceWindow({ allocPs: '100', freePs: '1100' }),
+                         { start: 0, end: 1100 + 1e5 });
+        // 1e7..2e7 ps: pad 1e6 each side
+        assert.deepEqual(traceWindow({ allocPs: '10000000', freePs: '20000000' }),
+                         { start: 9e6, end: 2.1e7 });
+        assert.deepEqual(traceWindow({ allocPs: '5000000', freePs: '' }),
+                         { start: 4e6, end: 6e6 });
+    });
+});
+
+// ---- in the browser ------------------------------------------------------------
+
+const NAME = 'memory_profile.test';
+const TESTDATA = process.env.PV_TESTDATA
+    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
+const LOADED_MS = 60000;
+
+let SKIP = false;
+if (!fs.existsSync(TESTDATA)) {
+    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
+    console.log(SKIP);
+} else if (!haveChromium()) {
+    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
+    console.log(SKIP);
+}
+
+function hashOf(run, host, tool) {
+    const e = encodeURIComponent;
+    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
+}
+
+describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
+    const h = {};
+    before(async () => {
+        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-memory-cache-'));
+        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
+                                       cacheDir: h.cacheDir });
+        h.browser = await launchBrowser();
+        h.guard = await guardedContext(h.browser, h.server.url);
+        h.page = await h.guard.context.newPage();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            fs.rmSync(h.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    test('GPU profile: cards, chart and the 13 rows alive at the peak', { timeout: LOADED_MS },
+        async () => {
+            const hash = hashOf('tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm',
+                                'memory_profile');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, LOADED_MS);
+            await h.page.waitForSelector('.data-table tbody tr.clickable');
+            const seen = await h.page.evaluate(() => ({
+                allocators: [...document.querySelectorAll('.mem-picker select option')]
+                    .map((o) => o.value),
+                cards: document.querySelector('.mem-cards').innerText,
+                rows: document.querySelectorAll('.data-table tbody tr').length,
+                first: document.querySelector('.data-table tbody tr').innerText,
+                canvas: Boolean(document.querySelector('.chart-box canvas')),
+            }));
+            await screenshot(h.page, 'memory-profile-gpu');
+            // TF's memory_profile.json.gz: memoryIds, GPU_0_bfc peak heap
+            // 53,543,168 B = 51.06 MiB, 13 active rows, the largest the
+            // 31,555,584 B Conv2DBackpropFilter temp buffer
+            assert.deepEqual(seen.allocators.slice(0, 2), ['GPU_0_bfc', 'gpu_host_bfc']);
+            assert.match(seen.cards, /51\.06 MiB/);
+            assert.equal(seen.rows, 13);
+            assert.match(seen.first, /Conv2DBackpropFilter/);
+            assert.ok(seen.canvas, 'no chart canvas');
+            await h.page.click('.data-table tbody tr.clickable >> nth=0');
+            await h.page.waitForFunction(() => location.hash.includes('/tool/trace_viewer%40?start='));
+            const params = new URLSearchParams((await h.page.evaluate(() => location.hash))
+                .split('?')[1]);
+            assert.ok(Number(params.get('end')) > Number(params.get('start')));
+        });
+
+    test('CPU profile without memory events says so and how to record them',
+        { timeout: LOADED_MS }, async () => {
+            const hash = hashOf('tf_keras_cpu_macos/train/2022_10_31_19_09_08',
+                                'gaoyihaodeMacBook-Pro.local', 'memory_profile');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, LOADED_MS);
+            const text = await h.page.evaluate(() => document.getElementById('content').innerText);
+            assert.match(text, /No memory allocation events were recorded/);
+            assert.match(text, /host_tracer_level/);
+        });
+});
