@@ -9,6 +9,7 @@
 #include "tools/trace_event.h"
 #include "tools/trace_meta.h"
 #include "tools/trace_tiles.h"
+#include "util/gzip.h"
 #include "util/hash.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@ typedef struct trace_req {
     const pv_model *m;
     const pv_trace_index *ix;
     const pv_host_file *xplane;
+    pv_trace_hold *hold;
 } trace_req;
 
 typedef void (*trace_fn)(trace_req *tr);
@@ -81,7 +83,7 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
     if (pv_trace_cache_get(rq->app->traces, &src, m, &ix, &hold, &err) != 0) {
         pv_respond_pv_error(rs, &err);
     } else {
-        trace_req tr = {rq, rs, m, ix, xplane};
+        trace_req tr = {rq, rs, m, ix, xplane, hold};
         fn(&tr);
         pv_trace_cache_put(rq->app->traces, hold);
     }
@@ -128,6 +130,18 @@ static void do_tile(trace_req *tr)
         return;
     if (uint_param(tr->rq, tr->rs, "index", 0, (1ull << level) - 1, &index) != 0)
         return;
+    tr->rs->cache_control = "public, max-age=31536000, immutable";
+    char *gz;
+    size_t gz_len;
+    if (pv_trace_cache_tile_get(tr->rq->app->traces, tr->hold, (uint32_t)level, index, &gz,
+                                &gz_len) == 0) {
+        tr->rs->status = 200;
+        tr->rs->content_type = "application/json";
+        tr->rs->body = gz;
+        tr->rs->len = gz_len;
+        tr->rs->body_is_gzip = true;
+        return;
+    }
     pv_trace_tile_query q = {(uint32_t)level, index};
     pv_trace_tile tile;
     pv_error err = {0};
@@ -150,8 +164,21 @@ static void do_tile(trace_req *tr)
     }
     tr->rs->status = 200;
     tr->rs->content_type = "application/json";
+    if (level < PV_TRACE_CACHE_TILE_LEVELS) {
+        /* Compressed once here, kept, and served compressed from then on. */
+        pv_buf out;
+        pv_buf_init(&out, TILE_MAX_BYTES);
+        if (pv_gzip_compress(body.data, body.len, &out, NULL) == 0) {
+            pv_trace_cache_tile_put(tr->rq->app->traces, tr->hold, (uint32_t)level, index,
+                                    out.data, out.len);
+            pv_buf_fini(&body);
+            tr->rs->body = pv_buf_take(&out, &tr->rs->len);
+            tr->rs->body_is_gzip = true;
+            return;
+        }
+        pv_buf_fini(&out);
+    }
     tr->rs->body = pv_buf_take(&body, &tr->rs->len);
-    tr->rs->cache_control = "public, max-age=31536000, immutable";
 }
 
 void pv_serve_trace_tile(pv_request *rq, pv_response *rs)

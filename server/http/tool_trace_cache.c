@@ -17,7 +17,14 @@ struct pv_trace_hold {
     int holders;
     uint64_t last_used;
     int cached;             /* 0: built for one request, freed on put */
+    char **tile_gz;         /* TILE_SLOTS gzip bodies, or NULL */
+    size_t *tile_len;
+    size_t tile_bytes;      /* held by tile_gz */
 };
+
+/* Tiles of levels 0 .. PV_TRACE_CACHE_TILE_LEVELS-1, slot (1 << level) - 1 + index. */
+#define TILE_SLOTS ((1u << PV_TRACE_CACHE_TILE_LEVELS) - 1)
+#define TILE_BYTES_PER_FILE ((size_t)64 << 20)
 
 struct pv_trace_cache {
     pthread_mutex_t lock;
@@ -37,6 +44,11 @@ pv_trace_cache *pv_trace_cache_new(size_t budget_bytes)
 
 static void hold_free(pv_trace_hold *h)
 {
+    if (h->tile_gz != NULL)
+        for (size_t i = 0; i < TILE_SLOTS; i++)
+            free(h->tile_gz[i]);
+    free(h->tile_gz);
+    free(h->tile_len);
     pv_trace_index_free(h->ix);
     free(h->path);
     free(h);
@@ -75,7 +87,7 @@ static void evict_for(pv_trace_cache *c, size_t incoming)
             return;
         pv_trace_hold *h = *victim;
         *victim = h->next;
-        c->held_bytes -= h->ix->bytes;
+        c->held_bytes -= h->ix->bytes + h->tile_bytes;
         hold_free(h);
     }
 }
@@ -147,6 +159,48 @@ void pv_trace_cache_put(pv_trace_cache *c, pv_trace_hold *hold)
     }
     pthread_mutex_lock(&c->lock);
     hold->holders--;
+    pthread_mutex_unlock(&c->lock);
+}
+
+int pv_trace_cache_tile_get(pv_trace_cache *c, pv_trace_hold *hold, uint32_t level,
+                            uint64_t index, char **gz, size_t *len)
+{
+    if (c == NULL || hold == NULL || !hold->cached || level >= PV_TRACE_CACHE_TILE_LEVELS)
+        return PV_ENOTFOUND;
+    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    int rc = PV_ENOTFOUND;
+    pthread_mutex_lock(&c->lock);
+    if (hold->tile_gz != NULL && hold->tile_gz[slot] != NULL) {
+        *len = hold->tile_len[slot];
+        *gz = pv_xmalloc(*len + 1);
+        memcpy(*gz, hold->tile_gz[slot], *len);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+void pv_trace_cache_tile_put(pv_trace_cache *c, pv_trace_hold *hold, uint32_t level,
+                             uint64_t index, const char *gz, size_t len)
+{
+    if (c == NULL || hold == NULL || !hold->cached || level >= PV_TRACE_CACHE_TILE_LEVELS)
+        return;
+    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    pthread_mutex_lock(&c->lock);
+    if (hold->tile_bytes + len <= TILE_BYTES_PER_FILE &&
+        (c->budget_bytes == 0 || c->held_bytes + len <= c->budget_bytes)) {
+        if (hold->tile_gz == NULL) {
+            hold->tile_gz = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_gz);
+            hold->tile_len = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_len);
+        }
+        if (hold->tile_gz[slot] == NULL) {
+            hold->tile_gz[slot] = pv_xmalloc(len + 1);
+            memcpy(hold->tile_gz[slot], gz, len);
+            hold->tile_len[slot] = len;
+            hold->tile_bytes += len;
+            c->held_bytes += len;
+        }
+    }
     pthread_mutex_unlock(&c->lock);
 }
 

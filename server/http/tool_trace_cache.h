@@ -33,7 +33,24 @@ int pv_trace_cache_get(pv_trace_cache *c, const pv_source *src, const pv_model *
                        const pv_trace_index **out, pv_trace_hold **hold, pv_error *err);
 void pv_trace_cache_put(pv_trace_cache *c, pv_trace_hold *hold);
 
-/* Bytes held by cached indexes. */
+/* ---- finished tiles ------------------------------------------------------
+ * Tiles of the coarse levels (0 .. PV_TRACE_CACHE_TILE_LEVELS-1) are kept
+ * gzip-compressed with their index entry, up to a byte cap per file, so
+ * the tiles every viewer opens first are served without recomputing or
+ * compressing them. A tile never changes for a given file, so entries are
+ * only added, and dropped with the index. */
+#define PV_TRACE_CACHE_TILE_LEVELS 11u
+
+/* A malloc'd copy of the cached gzip body of tile (level, index) in *gz;
+ * returns 0, or PV_ENOTFOUND. */
+int pv_trace_cache_tile_get(pv_trace_cache *c, pv_trace_hold *hold, uint32_t level,
+                            uint64_t index, char **gz, size_t *len);
+/* Keeps a copy of gz as tile (level, index) when the level is cached and
+ * the file's cap allows. Cannot fail. */
+void pv_trace_cache_tile_put(pv_trace_cache *c, pv_trace_hold *hold, uint32_t level,
+                             uint64_t index, const char *gz, size_t len);
+
+/* Bytes held by cached indexes and tiles. */
 size_t pv_trace_cache_bytes(pv_trace_cache *c);
 
 #endif

@@ -27,6 +27,9 @@ void pv__jw_init(pv__jw *w, pv_buf *b);
 int pv__jw_flush(pv__jw *w);
 
 void pv__jw_raw(pv__jw *w, const char *s, size_t n);
+/* "[a,b,c,...]" of n signed integers (n <= 8), with a leading comma when
+ * comma is set: one call per tile event or box. */
+void pv__jw_int_tuple(pv__jw *w, int comma, const int64_t *v, size_t n);
 void pv__jw_lit(pv__jw *w, const char *s);           /* s as is */
 void pv__jw_i64(pv__jw *w, int64_t v);
 void pv__jw_u64(pv__jw *w, uint64_t v);

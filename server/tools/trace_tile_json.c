@@ -69,32 +69,16 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
         pv__jw_lit(&w, ",\"events\":[");
         for (size_t i = 0; i < row->n_events; i++) {
             uint64_t e = row->events[i];
-            pv__jw_lit(&w, i ? ",[" : "[");
-            pv__jw_u64(&w, e);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_i64(&w, m->ev_start_ps[e] - g->t0_ps);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_i64(&w, m->ev_dur_ps[e]);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_u64(&w, m->ev_depth[e]);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_u64(&w, map_get(&nm, m->ev_meta[e]));
-            pv__jw_raw(&w, "]", 1);
+            int64_t v[5] = {(int64_t)e, m->ev_start_ps[e] - g->t0_ps, m->ev_dur_ps[e],
+                            (int64_t)m->ev_depth[e], (int64_t)map_get(&nm, m->ev_meta[e])};
+            pv__jw_int_tuple(&w, i > 0, v, 5);
         }
         pv__jw_lit(&w, "],\"boxes\":[");
         for (size_t i = 0; i < row->n_boxes; i++) {
             const pv_trace_box *bx = &row->boxes[i];
-            pv__jw_lit(&w, i ? ",[" : "[");
-            pv__jw_i64(&w, bx->start_ps - g->t0_ps);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_i64(&w, bx->end_ps - g->t0_ps);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_u64(&w, bx->depth);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_u64(&w, bx->count);
-            pv__jw_raw(&w, ",", 1);
-            pv__jw_i64(&w, bx->busy_ps);
-            pv__jw_raw(&w, "]", 1);
+            int64_t v[5] = {bx->start_ps - g->t0_ps, bx->end_ps - g->t0_ps, (int64_t)bx->depth,
+                            (int64_t)bx->count, bx->busy_ps};
+            pv__jw_int_tuple(&w, i > 0, v, 5);
         }
         pv__jw_lit(&w, "]}");
     }
