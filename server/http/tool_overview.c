@@ -1,9 +1,10 @@
 /* tool_overview: /data?tag=overview_page and /data?tag=input_pipeline_analyzer.
  * Both answer the reference's DataTable arrays from the same step
- * analysis. host_steps=0 gives today's xprof behaviour on GPU profiles
- * (device events only); the default 1 also counts host-thread events of
- * the device's steps, as TensorFlow 2.x did, which is what shows input
- * waits and kernel launch time on GPU profiles. */
+ * analysis. By default the steps are XProf's (device events only when a
+ * device exists; first and last step dropped when there are more than 5).
+ * host_steps=1 also counts the host threads' events inside each device
+ * step, as TensorFlow 2.x did, which is what shows input waits and kernel
+ * launch time on GPU profiles; the page offers it as a switch. */
 #include "http/tool_table.h"
 #include "tools/overview.h"
 
@@ -18,8 +19,8 @@ static bool steps_query(pv_request *rq, pv_response *rs, pv_steps_query *q)
         pv_respond_error(rs, 400, "bad parameter", "host_steps must be 0 or 1");
         return false;
     }
-    q->merge_host_with_device = v == NULL || strcmp(v, "1") == 0;
-    q->drop_incomplete = false;
+    q->merge_host_with_device = v != NULL && strcmp(v, "1") == 0;
+    q->drop_incomplete = true;
     return true;
 }
 

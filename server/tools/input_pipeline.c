@@ -155,21 +155,16 @@ static void input_breakdown(pv_input_pipeline_result *r)
 
 static void diagnostics(const pv_model *m, pv_arena *a, pv_input_pipeline_result *r)
 {
-    size_t cap = (size_t)m->n_errors + m->n_warnings + 2;
+    /* Dropped incomplete steps are not reported: the reference's
+     * "steps dropped" warning counts steps lost in the multi-host
+     * intersection only. */
+    size_t cap = (size_t)m->n_errors + m->n_warnings + 1;
     r->diagnostics = pv_arena_zalloc(a, cap * sizeof *r->diagnostics);
     for (uint32_t i = 0; i < m->n_warnings; i++)
         r->diagnostics[r->n_diagnostics++] =
             (pv_diagnostic){"WARNING", pv_model_str(m, m->warnings[i])};
     if (r->steps.n_steps == 0)
         r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){"WARNING", NO_STEP_MARKER};
-    if (r->steps.n_incomplete > 0)
-        r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){
-            "WARNING",
-            pv_arena_printf(a,
-                            "%zu steps dropped. This might happen when you profile many hosts "
-                            "and/or many steps. You could try to profile shorter or reduce the "
-                            "number of hosts you profile.",
-                            r->steps.n_incomplete)};
     for (uint32_t i = 0; i < m->n_errors; i++)
         r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){"ERROR", pv_model_str(m, m->errors[i])};
 }

@@ -33,20 +33,37 @@ static uint64_t occurrences(const pv_op_db *db)
     return n;
 }
 
-/* NVIDIA architecture by compute capability, as the reference names it. */
-static const char *gpu_name(int64_t major, int64_t minor)
+/* GPU model name the way the reference builds it from the plane's device
+ * capabilities; NULL for an unknown vendor (the caller then says "GPU"). */
+static const char *gpu_name(const char *vendor, int64_t major, int64_t minor)
 {
-    if (major == 7)
-        return minor >= 5 ? "Nvidia GPU (Turing)" : "Nvidia GPU (Volta)";
-    if (major == 8)
-        return minor == 9 ? "Nvidia GPU (Ada Lovelace)" : "Nvidia GPU (Ampere)";
-    if (major == 9)
-        return "Nvidia GPU (Hopper)";
-    if (major >= 10)
-        return "Nvidia GPU (Blackwell)";
-    if (major == 6)
-        return "Nvidia GPU (Pascal)";
-    return "GPU";
+    if (vendor != NULL && strcmp(vendor, "Nvidia") == 0) {
+        switch (major) {
+        case 2: return "Nvidia GPU (Fermi)";
+        case 3: return "Nvidia GPU (Kepler)";
+        case 5: return "Nvidia GPU (Maxwell)";
+        case 6: return "Nvidia GPU (Pascal)";
+        case 7: return minor < 5 ? "Nvidia GPU (Volta)" : "Nvidia GPU (Turing)";
+        case 8: return minor < 9 ? "Nvidia GPU (Ampere)" : "Nvidia GPU (Ada Lovelace)";
+        case 9: return "Nvidia GPU (Hopper)";
+        case 10: return "Nvidia GPU (Blackwell)";
+        default: return "Nvidia GPU";
+        }
+    }
+    if (vendor != NULL && strcmp(vendor, "AMD") == 0) {
+        /* Only pairs that name one architecture resolve to a gfx id. */
+        if (major == 9 && minor == 4)
+            return "AMD GPU - gfx942";
+        if (major == 9 && minor == 5)
+            return "AMD GPU - gfx950";
+        switch (major) {
+        case 9: return "AMD GPU - gfx-9XX series";
+        case 10: return "AMD GPU - gfx-10XX series";
+        case 11: return "AMD GPU - gfx-11XX series";
+        default: return "AMD GPU";
+        }
+    }
+    return NULL;
 }
 
 static bool plane_stat_i64(const pv_model *m, const pv_plane *p, uint32_t name, int64_t *v)
@@ -80,6 +97,7 @@ static const char *device_type(const pv_model *m, uint32_t hw)
         return "CPU";
     uint32_t major_sid = pv_model_str_find(m, "compute_cap_major");
     uint32_t minor_sid = pv_model_str_find(m, "compute_cap_minor");
+    uint32_t vendor_sid = pv_model_str_find(m, "device_vendor");
     uint32_t type_sid = pv_model_str_find(m, "device_type_string");
     for (uint32_t i = 0; i < m->n_planes; i++) {
         const pv_plane *p = &m->planes[i];
@@ -87,10 +105,13 @@ static const char *device_type(const pv_model *m, uint32_t hw)
             const char *s = plane_stat_str(m, p, type_sid);
             return s != NULL && s[0] ? s : "TPU";
         }
-        int64_t major = 0, minor = 0;
-        if (hw == PV_HW_GPU && p->kind == PV_PLANE_GPU && plane_stat_i64(m, p, major_sid, &major)) {
+        if (hw == PV_HW_GPU && p->kind == PV_PLANE_GPU) {
+            /* The first GPU plane speaks for all, as in the reference. */
+            int64_t major = 0, minor = 0;
+            plane_stat_i64(m, p, major_sid, &major);
             plane_stat_i64(m, p, minor_sid, &minor);
-            return gpu_name(major, minor);
+            const char *name = gpu_name(plane_stat_str(m, p, vendor_sid), major, minor);
+            return name != NULL ? name : "GPU";
         }
     }
     return hw == PV_HW_TPU ? "TPU" : "GPU";
@@ -103,7 +124,7 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
     pv_input_pipeline_query iq = {.steps = {false, false}};
     if (q != NULL)
         iq.steps = q->steps;
-    int rc = pv_tool_input_pipeline(m, &iq, a, &out->ip, err);
+    int rc = pv_tool_input_pipeline(m, q != NULL ? &iq : NULL, a, &out->ip, err);
     if (rc != 0)
         return rc;
     pv_steps_device_ops(m, a, &out->device_ops);

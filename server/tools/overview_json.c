@@ -8,14 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The reference has a GPU table and, for every other device type, its TPU
+ * table, whose flop-rate label differs. */
 static json_t *ops_table(const pv_overview_op *ops, size_t n, bool gpu)
 {
     json_t *t = pv_dt_new();
     pv_dt_col(t, "selfTimePercent", "number", "Time (%)", NULL);
     pv_dt_col(t, "cumulativeTimePercent", "number", "Cumulative time (%)", NULL);
-    pv_dt_col(t, "category", "string", "Type", NULL);
+    pv_dt_col(t, "category", "string", "Category", NULL);
     pv_dt_col(t, "operation", "string", "Operation", NULL);
-    pv_dt_col(t, "flopRate", "number", "GFLOPs/Sec", NULL);
+    pv_dt_col(t, "flopRate", "number",
+              gpu ? "GFLOPs/Sec" : "Bf16 Normalized Flop Rate(GFLOPs/Sec)", NULL);
     if (gpu) {
         pv_dt_col(t, "tcEligibility", "boolean", "TensorCore eligibility", NULL);
         pv_dt_col(t, "tcUtilization", "boolean", "Op is using TensorCore", NULL);
@@ -53,9 +56,18 @@ static json_t *analysis_table(const pv_overview_result *r)
     if (gpu) {
         pv_dt_prop_pct(t, "device_compute_16bit_percent", r->ip.analysis.compute16_percent);
         pv_dt_prop_pct(t, "device_compute_32bit_percent", r->ip.analysis.compute32_percent);
+    } else {
+        /* Keys of the reference's TPU table that need TPU performance
+         * counters or roofline data; "unknown" rather than a made-up 0. */
+        pv_dt_prop_pct(t, "device_duty_cycle_high_confidence_percent", -1);
+        pv_dt_prop_pct(t, "device_duty_cycle_percent", -1);
+        pv_dt_prop_pct(t, "flop_rate_utilization_relative_to_roofline", -1);
+        pv_dt_prop_pct(t, "memory_bw_utilization_relative_to_hw_limit", -1);
     }
-    pv_dt_prop_pct(t, "pv_device_idle_time_percent", r->device_idle_percent);
-    pv_dt_prop_pct(t, "pv_host_idle_time_percent", r->host_idle_percent);
+    /* The reference fills these for TPUs only; profview computes them for
+     * every profile from the op tables ("unknown" without a device). */
+    pv_dt_prop_pct(t, "device_idle_time_percent", r->device_idle_percent);
+    pv_dt_prop_pct(t, "host_idle_time_percent", r->host_idle_percent);
     pv_dt_prop(t, "pv_eager_statement", r->eager_statement);
     json_object_set_new(t, "pv_host_ops", ops_table(r->top_host, r->n_top_host, false));
     return t;
@@ -93,7 +105,6 @@ static void tip(json_t *t, const char *type, const char *link, const char *desc)
 static json_t *recommendation_table(const pv_overview_result *r)
 {
     const pv_bottleneck *b = &r->ip.analysis.bottleneck;
-    bool gpu = r->ip.steps.hardware == PV_HW_GPU;
     const char *dev = pv_hardware_name(r->ip.steps.hardware);
     json_t *t = pv_dt_new();
     pv_dt_col(t, "tip_type", "string", "tip_type", NULL);
@@ -134,7 +145,7 @@ static json_t *recommendation_table(const pv_overview_result *r)
         "Other useful resources");
     pv_dt_prop(t, "bottleneck", b->input_classification);
     pv_dt_prop(t, "statement", b->input_statement);
-    pv_dt_prop(t, "kernel_launch_bottleneck", gpu ? b->kernel_launch_classification : "");
+    pv_dt_prop(t, "kernel_launch_bottleneck", b->kernel_launch_classification);
     pv_dt_prop(t, "kernel_launch_statement", b->kernel_launch_statement);
     pv_dt_prop(t, "all_other_bottleneck", b->all_other_classification);
     pv_dt_prop(t, "all_other_statement", b->all_other_statement);

@@ -441,7 +441,7 @@ static void breakdown(const step_ev *evs, size_t n, const span *step, int64_t *t
 int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err)
 {
-    static const pv_steps_query defaults = {false, false};
+    static const pv_steps_query defaults = {false, true};
     (void)err;
     if (q == NULL)
         q = &defaults;
@@ -449,8 +449,6 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
 
     uint32_t n_dev_gpu = 0, n_dev_tpu = 0;
     for (uint32_t p = 0; p < m->n_planes; p++) {
-        if (m->planes[p].n_tracks == 0)
-            continue;
         if (m->planes[p].kind == PV_PLANE_GPU)
             n_dev_gpu++;
         else if (m->planes[p].kind == PV_PLANE_TPU)
@@ -529,8 +527,14 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         s->group_id = m->groups[g].group_id;
         s->begin_ps = st.begin_ps;
         s->dur_ps = st.dur_ps;
-        s->name = c.step_name[g] ? pv_arena_strdup(a, pv_model_str(m, c.step_name[g]))
-                                 : pv_arena_printf(a, "%lld", (long long)s->group_id);
+        /* The reference names a step after the step_name stat grouping
+         * puts on the host root event, so only when host events count;
+         * the model keeps that name in its group table. */
+        uint32_t name = c.step_name[g];
+        if (name == 0 && out->host_merged)
+            name = m->groups[g].name;
+        s->name = name ? pv_arena_strdup(a, pv_model_str(m, name))
+                       : pv_arena_printf(a, "%lld", (long long)s->group_id);
         out->n_steps++;
     }
     if (q->drop_incomplete && out->n_steps > 5) {

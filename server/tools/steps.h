@@ -56,8 +56,9 @@ typedef enum pv_hardware {
 
 typedef struct pv_step {
     int64_t group_id;                 /* step group (model->groups) */
-    const char *name;                 /* step_name seen on a host event, else the
-                                         group id as text; arena-owned */
+    const char *name;                 /* with host events: their step_name, else
+                                         the group's name; else (and as a last
+                                         resort) the group id; arena-owned */
     int64_t begin_ps;                 /* absolute, same clock as the model */
     int64_t dur_ps;                   /* step time; > 0 */
     int64_t type_ps[PV_STEP_N_TYPES]; /* de-overlapped time per type within the
@@ -70,13 +71,14 @@ typedef struct pv_steps_query {
      * did this; today's reference does it only for CPU-only profiles. */
     bool merge_host_with_device;
     /* With more than 5 steps, drop the first and last (they are usually
-     * cut by the profiling window). The reference passes false for GPU. */
+     * cut by the profiling window). XProf 2.24 does this on every
+     * platform (its goldens: 6 -> 4, 10 -> 8 steps). */
     bool drop_incomplete;
 } pv_steps_query;
 
 typedef struct pv_steps_result {
     uint32_t hardware;        /* pv_hardware */
-    uint32_t n_device_planes; /* GPU or TPU planes with at least one track */
+    uint32_t n_device_planes; /* GPU or TPU planes, with events or not */
     int64_t t0_ps;            /* model->min_ps: time 0 of the trace viewer */
     bool host_merged;         /* host events took part in the breakdown */
     bool derived_markers;     /* some device plane had no Steps line, so its
@@ -91,9 +93,10 @@ typedef struct pv_steps_result {
 
 /* ---- computation ------------------------------------------------------ */
 
-/* Fills out with the well-formed steps of m. q may be NULL (defaults:
- * today's reference behaviour, both flags false). Returns 0; cannot fail
- * on a sane model (scratch memory aborts when it runs out). */
+/* Fills out with the well-formed steps of m. q may be NULL for the
+ * reference's behaviour (XProf 2.24): no host events when a device
+ * exists, incomplete steps dropped. Returns 0; cannot fail on a sane
+ * model (scratch memory aborts when it runs out). */
 int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err);
 

@@ -1,11 +1,6 @@
-/* steps_ops: host and device framework-op tables (reference:
- * host_threads_xplane_to_tf_metrics_db / device op metrics in xprof).
- *
- * Self time on the host uses the model's nesting (each track's events
- * sorted by start, parents first) rather than the reference's begin/end
- * activity stack; the two differ only where TraceMe spans end at the same
- * picosecond in a different order, which the old TensorFlow converter
- * resolved by dropping spans (see tests/unit/test_overview_ref.c). */
+/* steps_ops: host and device framework-op tables (reference: host
+ * threads in xprof/convert/xplane_to_op_metrics_db.cc; device kernels
+ * attributed to their framework op as TensorFlow 2.x did). */
 #include "tools/steps_ops.h"
 
 #include "util/mem.h"
@@ -92,17 +87,92 @@ static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
 
 /* ---- host --------------------------------------------------------------- */
 
-typedef struct frame {
-    int64_t end_ps;
-    size_t rec;       /* index of the record whose self time children reduce */
-} frame;
+/* One begin or end of a framework op on a host thread. */
+typedef struct activity {
+    int64_t ts_ps;
+    uint32_t id;      /* per-track sequence number of the op span */
+    uint32_t key;     /* string id of the op's full name */
+    bool is_end;
+    bool eager;
+    size_t order;     /* insertion order: ties keep it (stable sort) */
+} activity;
+
+typedef struct open_op {
+    uint32_t id;
+    int64_t start_ps;
+    int64_t children_ps;
+} open_op;
+
+static int cmp_activity(const void *pa, const void *pb)
+{
+    const activity *a = pa, *b = pb;
+    if (a->ts_ps != b->ts_ps)
+        return a->ts_ps < b->ts_ps ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void push_span(activity **v, size_t *n, size_t *cap, uint32_t id, uint32_t key,
+                      bool eager, int64_t begin, int64_t end)
+{
+    if (*n + 2 > *cap) {
+        *cap = *cap ? 2 * *cap : 256;
+        *v = pv_xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[*n] = (activity){begin, id, key, false, eager, *n};
+    (*n)++;
+    (*v)[*n] = (activity){end, id, key, true, eager, *n};
+    (*n)++;
+}
+
+/* Replays one thread's begin/end activities in time order on a stack, as
+ * the reference does. An end pops the stack down to its own begin; spans
+ * above it are dropped, and an end whose begin is gone empties the stack.
+ * Where two spans end at the same picosecond in the "wrong" order this
+ * loses spans (the reference's result, kept on purpose so that both tools
+ * report the same ops). Returns the thread's first-to-last activity span. */
+static int64_t replay_track(activity *acts, size_t n, rec_buf *b, open_op **stack, size_t *cap)
+{
+    if (n == 0)
+        return 0;
+    qsort(acts, n, sizeof *acts, cmp_activity);
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        const activity *x = &acts[i];
+        if (!x->is_end) {
+            if (depth == *cap) {
+                *cap = *cap ? 2 * *cap : 16;
+                *stack = pv_xrealloc(*stack, *cap * sizeof **stack);
+            }
+            (*stack)[depth++] = (open_op){x->id, x->ts_ps, 0};
+            continue;
+        }
+        bool found = false;
+        open_op op = {0, 0, 0};
+        while (depth > 0) {
+            op = (*stack)[--depth];
+            if (op.id == x->id) {
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            continue;
+        int64_t dur = x->ts_ps - op.start_ps;
+        *rec_push(b) = (op_rec){x->key, x->eager, dur, dur - op.children_ps};
+        if (depth > 0)
+            (*stack)[depth - 1].children_ps += dur;
+    }
+    return acts[n - 1].ts_ps - acts[0].ts_ps;
+}
 
 void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
 {
     memset(out, 0, sizeof *out);
     rec_buf b = {0};
-    frame *stack = NULL;
-    size_t cap = 0;
+    activity *acts = NULL;
+    size_t cap_acts = 0;
+    open_op *stack = NULL;
+    size_t cap_stack = 0;
     for (uint32_t p = 0; p < m->n_planes; p++) {
         const pv_plane *pl = &m->planes[p];
         if (pl->kind != PV_PLANE_HOST)
@@ -111,37 +181,27 @@ void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
             const pv_track *t = &m->tracks[ti];
             if (t->kind != PV_TRACK_PLAIN)
                 continue;
-            size_t depth = 0;
-            int64_t first_ps = INT64_MAX, last_ps = INT64_MIN;
+            size_t n = 0;
+            uint32_t id = 0;
             for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+                int64_t begin = m->ev_start_ps[e], end = begin + m->ev_dur_ps[e];
                 const pv_event_extra *x = pv_model_event_extra(m, e);
-                uint32_t key = x != NULL && x->tf_op != 0 ? x->tf_op : event_name_sid(m, e);
+                uint32_t key = event_name_sid(m, e);
                 size_t nl, tl;
                 const char *ty;
-                if (pv_op_parse(pv_model_str(m, key), &nl, &ty, &tl) == PV_OPCAT_UNKNOWN)
-                    continue;
-                int64_t begin = m->ev_start_ps[e], dur = m->ev_dur_ps[e];
-                while (depth > 0 && stack[depth - 1].end_ps < begin + dur)
-                    depth--;
-                if (depth > 0)
-                    b.v[stack[depth - 1].rec].self_ps -= dur;
-                op_rec *r = rec_push(&b);
-                *r = (op_rec){key, x != NULL && (x->flags & PV_EXTRA_EAGER), dur, dur};
-                if (depth == cap) {
-                    cap = cap ? 2 * cap : 16;
-                    stack = pv_xrealloc(stack, cap * sizeof *stack);
-                }
-                stack[depth++] = (frame){begin + dur, b.n - 1};
-                if (begin < first_ps)
-                    first_ps = begin;
-                if (begin + dur > last_ps)
-                    last_ps = begin + dur;
+                /* An op by its name, and again by its tf_op stat when it has
+                 * one: the reference counts both. */
+                if (pv_op_parse(pv_model_str(m, key), &nl, &ty, &tl) != PV_OPCAT_UNKNOWN)
+                    push_span(&acts, &n, &cap_acts, ++id, key,
+                              x != NULL && (x->flags & PV_EXTRA_EAGER), begin, end);
+                if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
+                    push_span(&acts, &n, &cap_acts, ++id, x->tf_op, false, begin, end);
             }
-            if (last_ps > first_ps)
-                out->total_time_ps += last_ps - first_ps;
+            out->total_time_ps += replay_track(acts, n, &b, &stack, &cap_stack);
         }
     }
     free(stack);
+    free(acts);
     finish_db(m, &b, a, out);
     free(b.v);
 }

@@ -3,7 +3,9 @@
  *
  *  - host: per host thread, events that are framework ops (name:Type,
  *    Iterator::..., memcpy, or carrying tf_op) with self time = duration
- *    minus the duration of framework ops nested directly inside;
+ *    minus the duration of framework ops nested directly inside, found by
+ *    replaying begin/end activities on a stack exactly as the reference
+ *    does (including the spans it loses at tied end times);
  *  - device: per GPU stream, kernels and memcpys attributed to the
  *    framework op that launched them (tf_op stat, else the "level 0"
  *    annotation TensorFlow 2.x wrote), self time = duration.

@@ -13,8 +13,8 @@ import { h, clear } from '../dom.js';
 import { showError, showProgress } from '../status.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, parseStepTable, stepChart,
-    stripTags, summarize, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle,
+    isGenericStepTable, parseStepTable, stepChart, stepParams, stripTags, summarize, verdictBox,
 } from './step_common.js';
 
 const STYLESHEET = 'views/step_common.css';
@@ -171,8 +171,11 @@ async function render(inst, el, state, data) {
 
     clear(el);
     el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Input pipeline analyzer' }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
-                 rel: 'noopener', text: 'Raw data' })));
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
+                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    const toggle = hostStepsToggle(state, hw, (s) => { unmount(); mount(el, s); });
+    if (toggle)
+        el.append(toggle);
     const body = h('div', { class: 'view-body' });
     el.append(body);
     body.append(verdictBox(props.input_conclusion, advice, props.summary_nextstep));
@@ -224,7 +227,7 @@ export async function mount(el, state) {
     showProgress(el, 'Loading the input pipeline analysis…');
     let data;
     try {
-        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
+        data = await getToolData(state.run, state.tool, state.host, stepParams(state), { signal });
     } catch (e) {
         if (isAbort(e) || signal.aborted)
             return;
@@ -233,9 +236,14 @@ export async function mount(el, state) {
     }
     if (signal.aborted || inst !== current)
         return;
-    if (!Array.isArray(data) || data.length < 5) {
-        showError(el, new Error('The server sent an input pipeline analysis in an unexpected ' +
-                                'shape.'));
+    if (!Array.isArray(data) || data.length < 5 || !isGenericStepTable(data[1])) {
+        // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
+        // have other layouts: show them as plain tables rather than guess.
+        const generic = await import('./generic.js');
+        if (inst !== current)
+            return;
+        inst.generic = generic;
+        generic.mount(el, state);
         return;
     }
     try {
@@ -249,6 +257,8 @@ export function unmount() {
     if (!current)
         return;
     current.controller.abort();
+    if (current.generic)
+        current.generic.unmount();
     if (current.chart)
         current.chart.destroy();
     for (const t of current.tables)

@@ -13,8 +13,9 @@ import { h, clear } from '../dom.js';
 import { showError, showProgress } from '../status.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, parseStepTable, stepChart,
-    stripTags, summarize, usedCategories, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle,
+    isGenericStepTable, parseStepTable, stepChart, stepParams, stripTags, summarize,
+    usedCategories, verdictBox,
 } from './step_common.js';
 
 const STYLESHEET = 'views/step_common.css';
@@ -64,11 +65,11 @@ function summaryCards(steps, props, analysisP, hw) {
     } else {
         cards.push(card('Step time', 'unknown', 'no step markers'));
     }
-    const devIdle = pct(analysisP.pv_device_idle_time_percent);
+    const devIdle = pct(analysisP.device_idle_time_percent);
     cards.push(card('Device idle', hw === 'CPU_ONLY' ? 'no device' : (devIdle === null ? 'unknown'
         : `${devIdle.toFixed(1)}%`), hw === 'CPU_ONLY' ? 'CPU-only profile'
         : 'share of the device trace with no op running'));
-    const hostIdle = pct(analysisP.pv_host_idle_time_percent);
+    const hostIdle = pct(analysisP.host_idle_time_percent);
     cards.push(card('Host idle', hostIdle === null ? 'unknown' : `${hostIdle.toFixed(1)}%`,
         'share of host threads\' op span with no framework op'));
     if (hw !== 'CPU_ONLY' && analysisP.device_compute_16bit_percent) {
@@ -114,8 +115,11 @@ async function render(inst, el, state, data) {
 
     clear(el);
     el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Overview' }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
-                 rel: 'noopener', text: 'Raw data' })));
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
+                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    const toggle = hostStepsToggle(state, hw, (s) => { unmount(); mount(el, s); });
+    if (toggle)
+        el.append(toggle);
     const body = h('div', { class: 'view-body' });
     el.append(body);
     body.append(verdictBox(rp.statement || props.input_conclusion, advice, props.summary_nextstep));
@@ -168,7 +172,8 @@ async function render(inst, el, state, data) {
     const tips = (reco.rows || []).filter((r) => r.c[0].v !== 'faq');
     if (tips.length) {
         body.append(h('section', {}, h('h3', { text: 'Where to look next' }),
-            h('ul', {}, tips.map((r) => h('li', { text: `${r.c[2].v}: ${stripTags(r.c[1].v)}` })))));
+            h('ul', {}, tips.map((r) => h('li',
+                { text: `${r.c[2].v}: ${stripTags(r.c[1].v)}` })))));
     }
     const d = diagnosticsList(diag);
     if (d)
@@ -183,7 +188,7 @@ export async function mount(el, state) {
     showProgress(el, 'Loading the overview…');
     let data;
     try {
-        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
+        data = await getToolData(state.run, state.tool, state.host, stepParams(state), { signal });
     } catch (e) {
         if (isAbort(e) || signal.aborted)
             return;
@@ -192,8 +197,14 @@ export async function mount(el, state) {
     }
     if (signal.aborted || inst !== current)
         return;
-    if (!Array.isArray(data) || data.length < 7) {
-        showError(el, new Error('The server sent an overview in an unexpected shape.'));
+    if (!Array.isArray(data) || data.length < 7 || !isGenericStepTable(data[1])) {
+        // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
+        // have other layouts: show them as plain tables rather than guess.
+        const generic = await import('./generic.js');
+        if (inst !== current)
+            return;
+        inst.generic = generic;
+        generic.mount(el, state);
         return;
     }
     try {
@@ -207,6 +218,8 @@ export function unmount() {
     if (!current)
         return;
     current.controller.abort();
+    if (current.generic)
+        current.generic.unmount();
     if (current.chart)
         current.chart.destroy();
     for (const t of current.tables)

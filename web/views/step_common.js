@@ -54,6 +54,13 @@ export function parseStepTable(dt) {
     return { props: (dt && dt.p) || {}, steps, hostSteps: Boolean(dt && dt.pv_host_steps) };
 }
 
+// True when dt is the GPU/CPU step table these views draw (TPU and legacy
+// layouts have other columns and go to the generic table view instead).
+export function isGenericStepTable(dt) {
+    return Boolean(dt && Array.isArray(dt.cols) && dt.cols.some((c) => c.id === 'stepnum')
+                   && dt.cols.some((c) => c.id === 'deviceComputeTimeMs'));
+}
+
 // {average, stddev (sample), min, max} of xs; null for an empty list.
 export function summarize(xs) {
     if (xs.length === 0)
@@ -119,6 +126,33 @@ export function adviceFor(t) {
 }
 
 // ---- DOM -------------------------------------------------------------------
+
+// The request parameters for the step analysis the URL asks for.
+export function stepParams(state) {
+    return (state.params || {}).host_steps === '1' ? { host_steps: '1' } : {};
+}
+
+// The switch between XProf's steps (device events only when there is a
+// device) and TensorFlow 2.x's (host threads' time inside each device step
+// counted too). Shown for device profiles only; remount(newState) redraws.
+export function hostStepsToggle(state, hw, remount) {
+    if (hw === 'CPU_ONLY')
+        return null;
+    const on = (state.params || {}).host_steps === '1';
+    const box = h('input', { type: 'checkbox', checked: on, on: { change: () => {
+        const host_steps = box.checked ? '1' : undefined;
+        router.setParams({ host_steps }, { replace: false });
+        const params = { ...(state.params || {}) };
+        if (host_steps)
+            params.host_steps = host_steps;
+        else
+            delete params.host_steps;
+        remount({ ...state, params });
+    } } });
+    return h('label', { class: 'steps-toggle' }, box,
+        ' Count host-thread time inside device steps (input waits, kernel launch), as ' +
+        'TensorFlow 2.x did; off = XProf\'s device-only steps');
+}
 
 // Opens the trace viewer over step s (its window is in trace time).
 export function openStepInTrace(state, s) {
