@@ -170,8 +170,11 @@ function chartData(a, points, from, to) {
     const pts = points.filter((p) => p.step >= from && p.step <= to);
     const series = (pick) => pts.map((p) => ({ x: p.t / PS_PER_MS, y: pick(p) }));
     const s = a.profileSummary || {};
-    const peak = [{ x: num(s.peakStatsTimePs) / PS_PER_MS,
-                    y: num((s.peakStats || {}).peakBytesInUse) / MIB }];
+    // The peak is marked only when it lies inside the chosen step range.
+    const peakX = num(s.peakStatsTimePs) / PS_PER_MS;
+    const inRange = pts.length > 0 && peakX >= pts[0].t / PS_PER_MS
+        && peakX <= pts[pts.length - 1].t / PS_PER_MS;
+    const peak = inRange ? [{ x: peakX, y: num((s.peakStats || {}).peakBytesInUse) / MIB }] : [];
     return { datasets: [
         { label: 'Heap (MiB)', data: series((p) => p.heap / MIB),
           pointRadius: 0, borderWidth: 1.5, yAxisID: 'y', stepped: 'after' },
