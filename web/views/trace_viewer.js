@@ -231,10 +231,14 @@ class TraceView {
             this.ui.window.textContent = text;
     }
 
+    // data-complete (every tile of the frame at its own level) and
+    // data-frame-ms (the drawing time of the last frame) are read by the
+    // browser test and bench/trace_frame.mjs.
     framed(f) {
         const v = f.complete ? 'true' : 'false';
         if (this.ui.root.dataset.complete !== v)
             this.ui.root.dataset.complete = v;
+        this.ui.root.dataset.frameMs = f.ms.toFixed(3);
         if (f.complete && !this.firstComplete) {
             this.firstComplete = true;
             performance.mark('pv-trace-first-complete-frame');

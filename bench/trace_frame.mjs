@@ -1,0 +1,285 @@
+// trace_frame.mjs: how fast the trace viewer shows a big profile in
+// headless Chromium (Debian's /usr/bin/chromium, driven by the
+// playwright-core of tests/browser). Not a test: it prints `name value
+// unit` lines and asserts nothing.
+//
+//   node bench/trace_frame.mjs --bin BUILD/profview --gen BUILD/bench/gen_xspace \
+//        [--events 1000000,3000000] [--pan-gpus 23] [--work /tmp/dir]
+//
+// For each event count it generates an XSpace with bench/gen_xspace (file
+// size scaled from a small calibration file), starts profview on it, has
+// the server ingest it (api/load), then measures:
+//   trace_first_frame_click_<N>  ms from choosing trace_viewer@ in the
+//       tool picker (another tool shown before) to the first complete frame
+//       (every tile at its own level: the view's performance mark)
+//   trace_first_frame_nav_<N>    ms from navigation start of a page opened
+//       on the trace viewer's URL to the same mark
+//   trace_renderer_rss_<N>       resident memory of the page's renderer
+//       process after that frame (the largest renderer child of this
+//       browser), and trace_js_heap_<N> its JS heap (CDP)
+// Then, on a profile with --pan-gpus GPUs (5 host threads + 2 streams per
+// GPU, so 23 GPUs give 51 tracks), with a window tall enough for 50
+// tracks, it holds the D key for 3 s (continuous pan) and reports
+//   trace_pan_tracks_visible     thread tracks on screen
+//   trace_pan_frame_interval_median / _p95  ms between animation frames
+//       (headless Chromium paces frames at 60 Hz, so 16.7 is the floor; the
+//       flags that lift the cap made frames slower, not faster, here)
+//   trace_pan_draw_median / _p95 ms the timeline spent drawing a frame
+//       (its JavaScript; rasterising the canvas comes after, inside the
+//       frame interval)
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { computeLayout } from '../web/timeline/layout.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const { chromium } = await import(path.join(HERE, '../tests/browser/node_modules/playwright-core/index.mjs'));
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+              '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const TOOL = 'trace_viewer@';
+const RULER_PX = 26;      // timeline.js
+const PAN_HOLD_MS = 3000;
+
+function arg(name, fallback) {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+function out(name, value, unit) {
+    console.log(`${name} ${typeof value === 'number' ? Number(value.toFixed(3)) : value} ${unit}`);
+}
+
+function pct(sorted, p) {
+    if (sorted.length === 0)
+        return NaN;
+    return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+const BIN = path.resolve(arg('bin', 'build/profview'));
+const GEN = path.resolve(arg('gen', 'build/bench/gen_xspace'));
+const EVENTS = arg('events', '1000000,3000000').split(',').filter((x) => x !== '').map(Number);
+const PAN_GPUS = Number(arg('pan-gpus', '23'));
+const WORK = arg('work', fs.mkdtempSync(path.join(os.tmpdir(), 'pv-trace-frame-')));
+
+// Writes logdir/plugins/profile/run/host0.xplane.pb of sizeMb; an hour-old
+// mtime so the server's settle check offers it at once.
+function generate(logdir, sizeMb, gpus) {
+    const dir = path.join(logdir, 'plugins', 'profile', 'run');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'host0.xplane.pb');
+    const r = spawnSync(GEN, [file, String(sizeMb), String(gpus)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0)
+        throw new Error(`${GEN} failed`);
+    const old = Date.now() / 1000 - 3600;
+    fs.utimesSync(file, old, old);
+    return file;
+}
+
+function startServer(logdir) {
+    const child = spawn(BIN, ['--logdir', logdir, '--port', '0', '--bind', '127.0.0.1',
+                              '--cache-dir', path.join(logdir, '..', `${path.basename(logdir)}-cache`)],
+                        { stdio: ['ignore', 'pipe', 'inherit'] });
+    return new Promise((resolve, reject) => {
+        let text = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (d) => {
+            text += d;
+            const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(text);
+            if (m)
+                resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, stop: () => child.kill('SIGTERM') });
+        });
+        child.on('exit', (code) => reject(new Error(`profview exited with ${code}`)));
+    });
+}
+
+async function getJson(url) {
+    const r = await fetch(url);
+    return { status: r.status, body: await r.json() };
+}
+
+// Loads the profile on the server and returns its trace meta.
+async function ingest(base) {
+    for (;;) {
+        const r = await getJson(`${base}api/load?run=run&host=host0`);
+        if (r.status === 200)
+            break;
+        if (r.status !== 202)
+            throw new Error(`api/load: ${r.status} ${JSON.stringify(r.body)}`);
+        await new Promise((res) => setTimeout(res, 200));
+    }
+    return (await getJson(`${base}api/trace/meta?run=run&host=host0`)).body;
+}
+
+// Resident memory in bytes of the largest renderer process below this
+// node process (playwright's browser is our child; renderers hang below it).
+function rendererRss() {
+    const parent = new Map();
+    const renderers = [];
+    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+        try {
+            const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+            const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+            parent.set(Number(pid), ppid);
+            const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            if (cmd.includes('--type=renderer'))
+                renderers.push(Number(pid));
+        } catch {
+            // The process ended while we looked.
+        }
+    }
+    const mine = (pid) => {
+        for (let p = pid, i = 0; p > 1 && i < 10; p = parent.get(p), i++) {
+            if (p === process.pid)
+                return true;
+        }
+        return false;
+    };
+    let max = 0;
+    for (const pid of renderers.filter(mine)) {
+        try {
+            const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+            if (m)
+                max = Math.max(max, Number(m[1]) * 1024);
+        } catch {
+            // Gone.
+        }
+    }
+    return max;
+}
+
+const hashOf = (extra = '') => `#/run/run/host/host0/tool/${encodeURIComponent(TOOL)}${extra}`;
+
+async function firstFrame(browser, base, n) {
+    // From a click: another tool first, then trace_viewer@ in the picker.
+    let ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+    let page = await ctx.newPage();
+    await page.goto(`${base}#/run/run/host/host0/tool/memory_profile`);
+    await page.waitForFunction(() => document.getElementById('content').getAttribute('aria-busy') === 'false',
+                               null, { timeout: 120000 });
+    await page.evaluate(() => {
+        document.getElementById('tool').addEventListener('change', () => {
+            performance.mark('bench-tool-change');
+        }, { once: true });
+    });
+    await page.selectOption('#tool', TOOL);
+    await page.waitForSelector('.tv[data-complete="true"]', { timeout: 120000 });
+    const click = await page.evaluate(() => {
+        const a = performance.getEntriesByName('bench-tool-change')[0];
+        const b = performance.getEntriesByName('pv-trace-first-complete-frame')[0];
+        return b.startTime - a.startTime;
+    });
+    out(`trace_first_frame_click_${n}`, click, 'ms');
+    await ctx.close();
+
+    // From navigation, on a fresh page (the browser's HTTP cache is per
+    // context, so tiles come from the server again).
+    ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+    page = await ctx.newPage();
+    await page.goto(base + hashOf());
+    await page.waitForSelector('.tv[data-complete="true"]', { timeout: 120000 });
+    const nav = await page.evaluate(() => performance.getEntriesByName('pv-trace-first-complete-frame')[0].startTime);
+    out(`trace_first_frame_nav_${n}`, nav, 'ms');
+    await page.waitForTimeout(1000);
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = (await cdp.send('Performance.getMetrics')).metrics;
+    const heap = metrics.find((m) => m.name === 'JSHeapUsedSize');
+    out(`trace_renderer_rss_${n}`, rendererRss() / 2 ** 20, 'MiB');
+    out(`trace_js_heap_${n}`, heap ? heap.value / 2 ** 20 : NaN, 'MiB');
+    await ctx.close();
+}
+
+async function panFrames(browser, base, meta) {
+    // A window tall enough for 50 thread tracks (or all there are).
+    const layout = computeLayout(meta);
+    const threads = layout.rows.filter((r) => r.kind === 'thread');
+    const want = threads[Math.min(49, threads.length - 1)];
+    const chromePx = 150;  // the page's bar, toolbar and help line around the canvas
+    const height = Math.ceil(want.y + want.h + RULER_PX + chromePx);
+    const contentPx = height - chromePx - RULER_PX;
+    const visible = threads.filter((r) => r.y + r.h <= contentPx).length;
+    const ctx = await browser.newContext({ viewport: { width: 1600, height } });
+    const page = await ctx.newPage();
+    // A window of 1/64 of the trace: many events per track, tiles of a
+    // middle level.
+    const w = Math.floor(meta.span_ps / 64);
+    await page.goto(base + hashOf(`?start=${w}&end=${2 * w}`));
+    await page.waitForSelector('.tv[data-complete="true"]', { timeout: 120000 });
+    const tracksOnScreen = await page.evaluate(() => {
+        const c = document.querySelector('.tv-scroll');
+        return c.clientHeight;
+    });
+    await page.locator('.tv-canvas').hover({ position: { x: 800, y: 200 } });
+    await page.evaluate(() => {
+        const root = document.querySelector('.tv');
+        window.benchFrames = [];
+        let last = 0;
+        const loop = (t) => {
+            if (last)
+                window.benchFrames.push([t - last, Number(root.dataset.frameMs)]);
+            last = t;
+            if (!window.benchStop)
+                requestAnimationFrame(loop);
+        };
+        requestAnimationFrame(loop);
+    });
+    await page.keyboard.down('d');
+    await page.waitForTimeout(PAN_HOLD_MS);
+    await page.keyboard.up('d');
+    const frames = await page.evaluate(() => {
+        window.benchStop = true;
+        return window.benchFrames;
+    });
+    const intervals = frames.map((f) => f[0]).sort((a, b) => a - b);
+    const draws = frames.map((f) => f[1]).filter(Number.isFinite).sort((a, b) => a - b);
+    out('trace_pan_tracks_visible', visible, 'tracks');
+    out('trace_pan_canvas_height', tracksOnScreen, 'px');
+    out('trace_pan_frames', frames.length, 'frames');
+    out('trace_pan_frame_interval_median', pct(intervals, 0.5), 'ms');
+    out('trace_pan_frame_interval_p95', pct(intervals, 0.95), 'ms');
+    out('trace_pan_draw_median', pct(draws, 0.5), 'ms');
+    out('trace_pan_draw_p95', pct(draws, 0.95), 'ms');
+    await ctx.close();
+}
+
+async function main() {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+    try {
+        // Calibrate: events per MB of generated XSpace.
+        const cal = path.join(WORK, 'cal');
+        generate(cal, 4, 1);
+        let srv = await startServer(cal);
+        const calMeta = await ingest(srv.url);
+        srv.stop();
+        const perMb = calMeta.n_events / 4;
+        for (const n of EVENTS) {
+            const logdir = path.join(WORK, `ev${n}`);
+            const file = generate(logdir, Math.max(1, Math.round(n / perMb)), 1);
+            srv = await startServer(logdir);
+            const t0 = Date.now();
+            const meta = await ingest(srv.url);
+            out(`trace_profile_events_${n}`, meta.n_events, 'events');
+            out(`trace_profile_bytes_${n}`, fs.statSync(file).size / 2 ** 20, 'MiB');
+            out(`trace_server_ingest_${n}`, Date.now() - t0, 'ms');
+            await firstFrame(browser, srv.url, n);
+            srv.stop();
+            fs.rmSync(logdir, { recursive: true, force: true });
+        }
+        const panDir = path.join(WORK, 'pan');
+        generate(panDir, 20, PAN_GPUS);
+        srv = await startServer(panDir);
+        const meta = await ingest(srv.url);
+        out('trace_pan_profile_events', meta.n_events, 'events');
+        await panFrames(browser, srv.url, meta);
+        srv.stop();
+    } finally {
+        await browser.close();
+    }
+}
+
+await main();
