@@ -106,7 +106,8 @@ pv_memory_meta pv_memory_active_meta(const pv_model *m, const pv_memory_allocato
 
 /* The allocators met so far, keyed by the memory id's string id. Profiles
  * have a handful (one per device plus host allocators), so a linear scan
- * with a remembered last hit is enough. */
+ * with a remembered last hit is enough; PV_MEMORY_MAX_ALLOCATORS keeps a
+ * hostile file with a new name on every event from making it quadratic. */
 typedef struct allocator_set {
     uint32_t *ids;
     size_t n, cap;
@@ -176,8 +177,8 @@ static void update_summary(pv_memory_allocator *al, const pv_memory_details *md,
  * events by id, which is start order within a track) and fills one
  * allocator per memory id. Event ids grow along this walk, which the
  * stable sort below relies on. */
-static void collect(const pv_model *m, uint32_t plane, pv_arena *a,
-                    pv_memory_profile_result *out, uint64_t **peak_events)
+static int collect(const pv_model *m, uint32_t plane, pv_arena *a,
+                   pv_memory_profile_result *out, uint64_t **peak_events, pv_error *err)
 {
     const pv_plane *pl = &m->planes[plane];
     allocator_set set = {0};
@@ -189,6 +190,10 @@ static void collect(const pv_model *m, uint32_t plane, pv_arena *a,
             if (!is_memory_event(m, e))
                 continue;
             size_t i = allocator_index(&set, details_of(m, e)->memory_id, a);
+            if (set.n > PV_MEMORY_MAX_ALLOCATORS)
+                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                    "the memory events name more than %d allocators",
+                                    PV_MEMORY_MAX_ALLOCATORS);
             if (set.cap > counts_cap) {
                 size_t *c = pv_arena_zalloc(a, set.cap * sizeof *c);
                 if (counts_cap > 0)
@@ -228,6 +233,7 @@ static void collect(const pv_model *m, uint32_t plane, pv_arena *a,
             update_summary(al, md, s->time_offset_ps, e, &(*peak_events)[al - out->allocators]);
         }
     }
+    return 0;
 }
 
 /* ---- step 2: per-allocator post-processing --------------------------------- */
@@ -594,7 +600,11 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
         return 0;
     out->has_host_plane = true;
     uint64_t *peak_events = NULL;
-    collect(m, plane, a, out, &peak_events);
+    int rc = collect(m, plane, a, out, &peak_events, err);
+    if (rc != 0) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
     for (size_t i = 0; i < out->n_allocators; i++) {
         pv_memory_allocator *al = &out->allocators[i];
         sort_by_time(al->snapshots, al->n_snapshots);

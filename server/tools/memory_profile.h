@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #define PV_MEMORY_TIMELINE_POINTS 1000   /* the reference's max_num_snapshots */
+#define PV_MEMORY_MAX_ALLOCATORS 1024    /* distinct memory ids accepted in one profile */
 
 typedef enum pv_memory_activity {
     PV_MEMORY_UNKNOWN_ACTIVITY = 0,
@@ -137,10 +138,11 @@ typedef struct pv_memory_profile_result {
 
 /* ---- the tool ------------------------------------------------------------- */
 
-/* Computes the memory profile of m. q may be NULL (defaults). Returns 0, or
- * PV_EINVAL when q asks for more than 2^24 timeline points. out is filled
- * from arena a only on success. A model without a host plane gives
- * has_host_plane false and no allocators. */
+/* Computes the memory profile of m. q may be NULL (defaults). Returns 0,
+ * PV_EINVAL when q asks for more than 2^24 timeline points, or PV_ETOOBIG
+ * when the events name more than PV_MEMORY_MAX_ALLOCATORS allocators (out
+ * is then empty). Results come from arena a. A model without a host plane
+ * gives has_host_plane false and no allocators. */
 int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, pv_arena *a,
                            pv_memory_profile_result *out, pv_error *err);
 

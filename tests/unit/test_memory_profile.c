@@ -431,6 +431,31 @@ START_TEST(test_pv_tool_memory_profile_allocators_sorted)
 }
 END_TEST
 
+START_TEST(test_pv_tool_memory_profile_too_many_allocators)
+{
+    /* a new allocator name on each of 1025 events: one more than allowed */
+    enum { N = PV_MEMORY_MAX_ALLOCATORS + 1 };
+    static ev_spec evs[N];
+    static char names[N][16];
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "a%d", i);
+        evs[i] = (ev_spec){ALLOC, i + 1, names[i], 1, 0, 0, 1, 0x1, 1, 1, "x", 0};
+    }
+    pv_model *m = build(evs, N);
+    pv_memory_profile_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_memory_profile(m, NULL, &arena, &r, &err), PV_ETOOBIG);
+    ck_assert_int_eq(err.code, PV_ETOOBIG);
+    ck_assert_uint_eq(r.n_allocators, 0);
+    pv_model_free(m);
+    /* exactly the limit is fine */
+    m = build(evs, N - 1);
+    ck_assert_int_eq(pv_tool_memory_profile(m, NULL, &arena, &r, &err), 0);
+    ck_assert_uint_eq(r.n_allocators, PV_MEMORY_MAX_ALLOCATORS);
+    pv_model_free(m);
+}
+END_TEST
+
 START_TEST(test_pv_tool_memory_profile_no_host_plane)
 {
     pv_model_builder *b = pv_builder_new();
@@ -604,6 +629,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pv_tool_memory_profile_sampling_keeps_peak);
     tcase_add_test(tc, test_pv_tool_memory_profile_sampling_small);
     tcase_add_test(tc, test_pv_tool_memory_profile_allocators_sorted);
+    tcase_add_test(tc, test_pv_tool_memory_profile_too_many_allocators);
     tcase_add_test(tc, test_pv_tool_memory_profile_no_host_plane);
     tcase_add_test(tc, test_pv_tool_memory_profile_host_without_memory_events);
     tcase_add_test(tc, test_pv_tool_memory_profile_hlo_modules);
