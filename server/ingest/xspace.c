@@ -435,7 +435,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uin
                               const uint8_t *end, bool *done)
 {
     uint64_t v[6] = {0};
-    pv_stat stats[FAST_STATS_MAX];
+    pv_stat *stats = pv_builder_stats_reserve(d->b, FAST_STATS_MAX);
     size_t n = 0;
     bool aggregate = false;
     *done = false;
@@ -471,8 +471,8 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uin
         return false;
     uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
                                    sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
-    (void)ev;  /* the newest event: the batch below lands on it */
-    pv_builder_event_stats(d->b, stats, n);
+    (void)ev;  /* the newest event: the stats written in place become its own */
+    pv_builder_stats_commit(d->b, n);
     return true;
 }
 

@@ -289,6 +289,17 @@ void pv_builder_event_stats(pv_model_builder *b, const pv_stat *s, size_t n)
     b->n_stats += n;
 }
 
+pv_stat *pv_builder_stats_reserve(pv_model_builder *b, size_t n)
+{
+    pv__grow((void **)&b->stats, &b->cap_stats, b->n_stats + n, sizeof *b->stats);
+    return b->stats + b->n_stats;
+}
+
+void pv_builder_stats_commit(pv_model_builder *b, size_t k)
+{
+    b->n_stats += k;
+}
+
 uint32_t pv_builder_blob(pv_model_builder *b, const uint8_t *data, size_t len)
 {
     uint8_t *copy = pv_arena_alloc(&b->blob_arena, len ? len : 1);

@@ -93,8 +93,14 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
  * string id; for PV_STAT_STR v.str is a string id, for PV_STAT_BYTES
  * v.blob a pv_builder_blob index. */
 void pv_builder_event_stat(pv_model_builder *b, uint64_t ev, pv_stat s);
-/* Adds n stats to the newest event in one step (the decoder's path). */
+/* Adds n stats to the newest event in one step. */
 void pv_builder_event_stats(pv_model_builder *b, const pv_stat *s, size_t n);
+/* The decoder's path, without a copy: reserve room for up to n stats,
+ * write them, add the event, then commit the first k of them to it.
+ * The pointer is valid until the next builder call other than intern,
+ * blob, meta lookups and pv_builder_event. */
+pv_stat *pv_builder_stats_reserve(pv_model_builder *b, size_t n);
+void pv_builder_stats_commit(pv_model_builder *b, size_t k);
 void pv_builder_meta_stat(pv_model_builder *b, uint32_t meta, pv_stat s);
 void pv_builder_plane_stat(pv_model_builder *b, uint32_t plane, pv_stat s);
 

@@ -433,6 +433,10 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
     size_t n = m->n_events ? m->n_events : 1;
     int32_t *group = pv_xmalloc(n * sizeof *group);
     uint32_t *extra_of = pv_xmalloc(n * sizeof *extra_of);
+    int32_t *meta_group = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *meta_group);
+    for (uint32_t i = 0; i < m->n_metas; i++)
+        meta_group[i] = group_of(&c, m->stats + m->metas[i].first_stat, m->metas[i].n_stats,
+                                 PV_NO_GROUP);
     pv_event_extra *extras = NULL;
     size_t n_extras = 0, cap_extras = 0;
     for (uint64_t e = 0; e < m->n_events; e++) {
@@ -441,10 +445,17 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
         const pv_stat *own = m->stats + m->ev_stat_off[e];
         uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
         const pv_stat *ms = m->stats + meta->first_stat;
-        group[e] = group_of(&c, own, n_own, group_of(&c, ms, meta->n_stats, PV_NO_GROUP));
+        /* one pass over the own stats: the group and whether a row is due */
+        int32_t g = meta_group[mi];
         bool row = mflags[mi] != 0;
-        for (uint64_t k = 0; k < n_own && !row; k++)
-            row = wk_of(&c, own[k].name) >= WK_CORRELATION_ID;
+        for (uint64_t k = 0; k < n_own; k++) {
+            int w = wk_of(&c, own[k].name);
+            int64_t v;
+            if (w == WK_GROUP_ID && stat_int(&own[k], &v))
+                g = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
+            row |= w >= WK_CORRELATION_ID;
+        }
+        group[e] = g;
         if (!row) {
             extra_of[e] = PV_NO_EXTRA;
             continue;
@@ -461,6 +472,7 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
         extra_of[e] = (uint32_t)n_extras++;
     }
     free(wk);
+    free(meta_group);
     free(c.kernel_cache);
     free(mflags);
     free(memcpy_kind);

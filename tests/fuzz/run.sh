@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds tests/fuzz/fuzz_xspace with clang's libFuzzer, ASan and UBSan and
 # runs it. Not part of make check.
-#   tests/fuzz/run.sh [SECONDS] [CORPUS_DIR]
+#   [PV_FUZZ_MAX_LEN=N] tests/fuzz/run.sh [SECONDS] [CORPUS_DIR]
 # The corpus defaults to /tmp/pv-fuzz-xspace, seeded with the real
 # .xplane.pb files from ../shared/testdata (copied to /tmp, never into the
 # repository). Crashes are written to /tmp/pv-fuzz-xspace-crashes/.
@@ -23,5 +23,5 @@ clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-san
     "$top"/server/ingest/*.c "$top"/server/model/*.c \
     "$top/server/util/arena.c" "$top/server/util/error.c" "$top/server/util/hash.c" \
     "$top/server/util/mem.c" "$top/server/util/log.c"
-exec "$out" -max_total_time="$secs" -max_len=4000000 -rss_limit_mb=4096 -timeout=20 \
+exec "$out" -max_total_time="$secs" -max_len="${PV_FUZZ_MAX_LEN:-4000000}" -rss_limit_mb=4096 -timeout=20 \
     -artifact_prefix="$crashes/" "$corpus"
