@@ -102,11 +102,33 @@ pv_op_category pv_op_parse(const char *full, size_t *name_len, const char **type
     *type_len = tl;
     if (is_tf_name(full, nl) && is_tf_type(t, tl))
         return PV_OPCAT_TF;
-    if (tl > 0 && is_jax_type(t, tl)) {
-        const char *br = memchr(t, '[', tl);
-        if (br != NULL)
-            *type_len = (size_t)(br - t);
+    /* No type written: derive it from the last path component of the
+     * name, without a numeric "_<n>" suffix ("a/b/relu_3:" -> "relu"). */
+    const char *dt = t;
+    size_t dl = tl;
+    if (tl == 0) {
+        const char *slash = full;
+        for (const char *q = full; q < full + nl; q++)
+            if (*q == '/')
+                slash = q + 1;
+        dt = slash;
+        dl = (size_t)(full + nl - slash);
+        size_t k = dl;
+        while (k > 0 && dt[k - 1] >= '0' && dt[k - 1] <= '9')
+            k--;
+        if (k > 0 && k < dl && dt[k - 1] == '_')
+            dl = k - 1;
+    }
+    if (dl > 0 && is_jax_type(dt, dl)) {
+        const char *br = memchr(dt, '[', dl);
+        *type = dt;
+        *type_len = br != NULL ? (size_t)(br - dt) : dl;
         return PV_OPCAT_JAX;
+    }
+    if (tl == 0) {
+        *type = dt;
+        *type_len = dl;
+        return PV_OPCAT_TF;
     }
     return PV_OPCAT_UNKNOWN;
 }

@@ -316,6 +316,15 @@ START_TEST(test_pv_op_parse_cases)
     ck_assert_int_eq(pv_op_parse("jit(f)/dot_general:dot_general[dims]", &nl, &t, &tl),
                      PV_OPCAT_JAX);
     ck_assert_uint_eq(tl, strlen("dot_general"));
+    /* No type: derived from the last name component, "_<n>" dropped */
+    ck_assert_int_eq(pv_op_parse("model/dense/relu_3:", &nl, &t, &tl), PV_OPCAT_JAX);
+    ck_assert_uint_eq(tl, 4);
+    ck_assert_int_eq(strncmp(t, "relu", 4), 0);
+    ck_assert_int_eq(pv_op_parse("XlaModule:", &nl, &t, &tl), PV_OPCAT_TF);
+    ck_assert_uint_eq(nl, 9);
+    ck_assert_uint_eq(tl, 9);
+    ck_assert_int_eq(strncmp(t, "XlaModule", 9), 0);
+    ck_assert_int_eq(pv_op_parse("a b:c d", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
 }
 END_TEST
 

@@ -178,7 +178,8 @@ async function render(inst, el, state, data) {
         el.append(toggle);
     const body = h('div', { class: 'view-body' });
     el.append(body);
-    body.append(verdictBox(props.input_conclusion, advice, props.summary_nextstep));
+    body.append(verdictBox(props.input_conclusion, advice,
+        steps.length ? props.summary_nextstep : null));
 
     const per = h('section', {}, h('h3', { text: 'Input time per step' }));
     body.append(per);

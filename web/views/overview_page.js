@@ -50,7 +50,7 @@ function opsTable(dt) {
     return { cols, rows };
 }
 
-function summaryCards(steps, props, analysisP, hw) {
+function summaryCards(steps, analysisP, hw, hasDeviceOps) {
     const st = summarize(steps.map((s) => s.stepMs));
     const input = summarize(steps.map((s) => s.cats.infeedTimeMs));
     const cards = [];
@@ -72,12 +72,13 @@ function summaryCards(steps, props, analysisP, hw) {
     const hostIdle = pct(analysisP.host_idle_time_percent);
     cards.push(card('Host idle', hostIdle === null ? 'unknown' : `${hostIdle.toFixed(1)}%`,
         'share of host threads\' op span with no framework op'));
-    if (hw !== 'CPU_ONLY' && analysisP.device_compute_16bit_percent) {
+    const computeMs = steps.reduce((a, s) => a + s.cats.deviceComputeTimeMs, 0);
+    if (hw !== 'CPU_ONLY' && computeMs > 0 && analysisP.device_compute_16bit_percent) {
         cards.push(card('16-bit device compute', analysisP.device_compute_16bit_percent,
             `32-bit: ${analysisP.device_compute_32bit_percent}`));
     }
     cards.push(card('Eager op time', `host ${analysisP.host_op_time_eager_percent}`,
-        hw === 'CPU_ONLY' ? '' : `device ${analysisP.device_op_time_eager_percent}`));
+        hasDeviceOps ? `device ${analysisP.device_op_time_eager_percent}` : ''));
     return h('div', { class: 'steps-cards' }, cards);
 }
 
@@ -122,8 +123,9 @@ async function render(inst, el, state, data) {
         el.append(toggle);
     const body = h('div', { class: 'view-body' });
     el.append(body);
-    body.append(verdictBox(rp.statement || props.input_conclusion, advice, props.summary_nextstep));
-    body.append(summaryCards(steps, props, ap, hw));
+    body.append(verdictBox(rp.statement || props.input_conclusion, advice,
+        steps.length ? props.summary_nextstep : null));
+    body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
     body.append(graph);
@@ -152,6 +154,9 @@ async function render(inst, el, state, data) {
     if (hw === 'CPU_ONLY') {
         dev.append(h('p', { class: 'hint', text: 'No device was profiled: this is a CPU-only ' +
             'profile, so every op ran on the host (below).' }));
+    } else if (hw === 'TPU') {
+        dev.append(h('p', { class: 'hint', text: 'This page lists device ops of GPU traces; ' +
+            'for TPU ops open framework_op_stats or the trace viewer.' }));
     } else if (!(analysis.rows || []).length) {
         dev.append(h('p', { class: 'hint', text: 'No device op was recorded.' }));
     } else {
