@@ -166,7 +166,8 @@ static void diagnostics(const pv_model *m, pv_arena *a, pv_input_pipeline_result
     if (r->steps.n_steps == 0)
         r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){"WARNING", NO_STEP_MARKER};
     for (uint32_t i = 0; i < m->n_errors; i++)
-        r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){"ERROR", pv_model_str(m, m->errors[i])};
+        r->diagnostics[r->n_diagnostics++] =
+            (pv_diagnostic){"ERROR", pv_model_str(m, m->errors[i])};
 }
 
 int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, pv_arena *a,
@@ -201,7 +202,8 @@ int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, 
      * step analysis, which only rescales the same non-zero categories. */
     for (size_t i = 0; i < out->n_input_ops; i++)
         if (out->input_ops[i].category != PV_INPUT_ENQUEUE &&
-            out->input_ops[i].category != PV_INPUT_UNKNOWN && out->input_ops[i].op->self_time_ps > 0)
+            out->input_ops[i].category != PV_INPUT_UNKNOWN &&
+            out->input_ops[i].op->self_time_ps > 0)
             out->tfdata_used = true;
     pv_step_analysis_compute(&out->steps, out->tfdata_used, a, &out->analysis);
     input_breakdown(out);

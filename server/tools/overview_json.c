@@ -177,6 +177,7 @@ static json_t *inference_table(void)
 json_t *pv_overview_to_json(const pv_overview_result *r)
 {
     json_t *diag = pv_input_pipeline_diagnostics_json(r->ip.diagnostics, r->ip.n_diagnostics);
-    return json_pack("[o,o,o,o,o,{},o]", analysis_table(r), pv_input_pipeline_step_table_json(&r->ip),
-                     run_environment_table(r), recommendation_table(r), inference_table(), diag);
+    return json_pack("[o,o,o,o,o,{},o]", analysis_table(r),
+                     pv_input_pipeline_step_table_json(&r->ip), run_environment_table(r),
+                     recommendation_table(r), inference_table(), diag);
 }

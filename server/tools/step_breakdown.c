@@ -186,7 +186,8 @@ static void verdict(pv_arena *a, const double *total_ms, bool tfdata_used, pv_bo
                                   tfdata_used ? KERNEL_LAUNCH_TFDATA : "");
 
         b->all_other_classification =
-            other_reported ? "no" : level(b->all_other_percent, HIGHLY_ALL_OTHER, MODERATELY_ALL_OTHER);
+            other_reported ? "no"
+                           : level(b->all_other_percent, HIGHLY_ALL_OTHER, MODERATELY_ALL_OTHER);
         b->all_other_statement =
             strcmp(b->all_other_classification, "no") == 0
                 ? ""

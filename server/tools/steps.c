@@ -316,8 +316,10 @@ static bool is_explicit_host_marker(const char *name)
 
 static bool is_real_cpu_compute(const char *name)
 {
-    return !(strncmp(name, "EagerExecute", 12) == 0 || strncmp(name, "EagerLocalExecute", 17) == 0 ||
-             strncmp(name, "EagerKernelExecute", 18) == 0 || strncmp(name, "FunctionRun", 11) == 0 ||
+    return !(strncmp(name, "EagerExecute", 12) == 0 ||
+             strncmp(name, "EagerLocalExecute", 17) == 0 ||
+             strncmp(name, "EagerKernelExecute", 18) == 0 ||
+             strncmp(name, "FunctionRun", 11) == 0 ||
              is_explicit_host_marker(name));
 }
 
@@ -533,9 +535,9 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         pv_step *s = &out->steps[out->n_steps];
         bool present[PV_STEP_N_TYPES] = {false};
         breakdown(&c.evs[e0], ei - e0, &st, s->type_ps, present);
-        bool well_formed = has_device
-                               ? present[PV_STEP_DEVICE_COMPUTE_16] || present[PV_STEP_DEVICE_COMPUTE_32]
-                               : present[PV_STEP_HOST_COMPUTE];
+        bool device_compute =
+            present[PV_STEP_DEVICE_COMPUTE_16] || present[PV_STEP_DEVICE_COMPUTE_32];
+        bool well_formed = has_device ? device_compute : present[PV_STEP_HOST_COMPUTE];
         if (!well_formed) {
             memset(s, 0, sizeof *s);
             out->n_not_compute++;

@@ -67,7 +67,8 @@ static const char *prop(json_t *table, const char *key)
 static void same_prop(json_t *ours, json_t *ref, const char *key, const char *where)
 {
     const char *a = prop(ours, key), *b = prop(ref, key);
-    ck_assert_msg(a != NULL && b != NULL && strcmp(a, b) == 0, "%s: p.%s is \"%s\", reference \"%s\"",
+    ck_assert_msg(a != NULL && b != NULL && strcmp(a, b) == 0,
+                  "%s: p.%s is \"%s\", reference \"%s\"",
                   where, key, a ? a : "(none)", b ? b : "(none)");
 }
 
@@ -127,7 +128,8 @@ static int check_case(const golden_case *c)
     json_t *ref = load_gz_json(c->golden);
     json_t *ref_steps = json_array_get(ref, 1);
     /* TPU step tables have other columns: not compared (see above). */
-    if (prop(ref_steps, "hardware_type") != NULL && strcmp(prop(ref_steps, "hardware_type"), "TPU") == 0) {
+    const char *ref_hw = prop(ref_steps, "hardware_type");
+    if (ref_hw != NULL && strcmp(ref_hw, "TPU") == 0) {
         json_decref(ref);
         return 0;
     }

@@ -260,14 +260,16 @@ static void run_overview(const char *run, bool gpu)
     pv_error err = {0};
     ck_assert_int_eq(pv_tool_overview(m, &q, &a, &r, &err), 0);
     check_steps(&r.ip, &k, "input_analysis[0].");
-    ck_assert_str_eq(r.ip.analysis.bottleneck.input_statement, get(&k, "recommendation[0].statement"));
+    ck_assert_str_eq(r.ip.analysis.bottleneck.input_statement,
+                     get(&k, "recommendation[0].statement"));
     ck_assert_str_eq(r.ip.analysis.bottleneck.input_classification,
                      get(&k, "recommendation[0].bottleneck"));
     const char *prec = get(&k, "recommendation[0].recommendation[0].precision_statement");
     ck_assert_str_eq(r.precision_statement, prec != NULL ? prec : "");
     near(r.host_op_time_eager_percent, num(&k, "analysis[0].host_op_time_eager_percent"),
          "host_op_time_eager_percent");
-    ck_assert_uint_eq(r.device_core_count, (uint32_t)num(&k, "run_environment[0].device_core_count"));
+    ck_assert_uint_eq(r.device_core_count,
+                      (uint32_t)num(&k, "run_environment[0].device_core_count"));
     /* Top device ops: same ops in the same order, same shares. */
     char key[256];
     size_t n = 0;

@@ -225,7 +225,8 @@ START_TEST(test_pv_tool_steps_gpu_device_only)
     pv_step_analysis_compute(&r, false, &a, &an);
     /* input 0 %, all others 30 % -> POTENTIALLY input-bound */
     ck_assert_str_eq(an.bottleneck.input_classification, "both");
-    ck_assert_ptr_nonnull(strstr(an.bottleneck.input_statement, "POTENTIALLY input-bound because 30.0%"));
+    ck_assert_ptr_nonnull(
+        strstr(an.bottleneck.input_statement, "POTENTIALLY input-bound because 30.0%"));
     ck_assert_str_eq(an.bottleneck.all_other_classification, "no");
     pv_arena_fini(&a);
     pv_model_free(m);
