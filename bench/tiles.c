@@ -133,7 +133,7 @@ static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t l
     pv_buf counters, body;
     pv_buf_init(&counters, (size_t)1 << 30);
     pv_buf_init(&body, (size_t)1 << 30);
-    pv_trace_counters_tile_json(ix, level, t.start_ps, t.end_ps, &counters);
+    pv_trace_counters_tile_json(ix, t.start_ps, t.end_ps, &counters);
     pv_trace_tile_write_json(m, &ix->geom, &t, counters.data, &a, &body);
     size_t len = body.len;
     if (gz) {

@@ -152,7 +152,7 @@ static void do_tile(trace_req *tr)
     pv_buf counters, body;
     pv_buf_init(&counters, TILE_MAX_BYTES);
     pv_buf_init(&body, TILE_MAX_BYTES);
-    int rc = pv_trace_counters_tile_json(tr->ix, q.level, tile.start_ps, tile.end_ps, &counters);
+    int rc = pv_trace_counters_tile_json(tr->ix, tile.start_ps, tile.end_ps, &counters);
     if (rc == 0)
         rc = pv_trace_tile_write_json(tr->m, &tr->ix->geom, &tile, counters.data, &tr->rq->arena,
                                       &body);

@@ -262,10 +262,9 @@ static void point(pv__jw *w, int *first, int64_t t, double v)
     pv__jw_raw(w, "]", 1);
 }
 
-int pv_trace_counters_tile_json(const pv_trace_index *ix, uint32_t level, int64_t ts_ps,
-                                int64_t te_ps, pv_buf *b)
+int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                                pv_buf *b)
 {
-    (void)level;
     pv__jw w;
     pv__jw_init(&w, b);
     int64_t t0 = ix->geom.t0_ps;

@@ -59,7 +59,7 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
  * with t relative to t0: the last point before the tile, then per pixel
  * inside it the first point, the largest value and the last point. Counters without a
  * point up to the tile's end are left out. Returns 0 or PV_ETOOBIG. */
-int pv_trace_counters_tile_json(const pv_trace_index *ix, uint32_t level, int64_t ts_ps,
-                                int64_t te_ps, pv_buf *b);
+int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                                pv_buf *b);
 
 #endif
