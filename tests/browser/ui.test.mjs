@@ -336,6 +336,16 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
         await page.keyboard.press('ArrowDown');
         await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
         assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
+        // Every control on the page (bar and table) has a name a screen
+        // reader can say: a <label>, an aria-label or its own text.
+        const nameless = await page.evaluate(() => [...document.querySelectorAll(
+            'select, input, button, a[href]')].filter((el) => {
+            const label = el.getAttribute('aria-label')
+                || [...(el.labels || [])].map((l) => l.textContent).join('')
+                || el.textContent;
+            return label.trim() === '';
+        }).map((el) => el.outerHTML));
+        assert.deepEqual(nameless, []);
         await page.close();
     });
 });
