@@ -382,3 +382,14 @@ describe('search', () => {
         assert.equal(log[log.length - 1], 'info No event name contains “none”.');
     });
 });
+
+describe('counterAt', () => {
+    test('the last point at or before t', async () => {
+        const { counterAt } = await import('../../web/timeline/hit.js');
+        // TILE_JSON's counter 0: (0, 1), (250, 3).
+        const pieces = [{ tile: decodeTile(TILE_JSON), clipStart: 0, clipEnd: 500 }];
+        assert.deepEqual(counterAt(pieces, 0, 100), { t: 0, value: 1 });
+        assert.deepEqual(counterAt(pieces, 0, 250), { t: 250, value: 3 });
+        assert.equal(counterAt(pieces, 1, 100), null);
+    });
+});

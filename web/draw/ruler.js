@@ -39,7 +39,9 @@ export function drawRuler(ctx, ticks, view, theme) {
             continue;
         ctx.moveTo(x, view.rulerPx - 8);
         ctx.lineTo(x, view.rulerPx);
-        ctx.fillText(tk.label, x + 3, view.rulerPx / 2 - 2);
+        // A label cut by the right edge would read as a different time.
+        if (x + 3 + ctx.measureText(tk.label).width <= view.width)
+            ctx.fillText(tk.label, x + 3, view.rulerPx / 2 - 2);
     }
     ctx.strokeStyle = theme.rulerFg;
     ctx.stroke();

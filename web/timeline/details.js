@@ -4,7 +4,7 @@
 // of the hover tooltip. DOM only through dom.js's h(); no fetching.
 
 import { h, clear } from '../dom.js';
-import { formatCount, formatDurationPs, formatPercent } from '../format.js';
+import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 
 // track -> {process, thread} names, from api/trace/meta.
 export function trackNames(meta) {
@@ -108,6 +108,10 @@ export function renderBox(panel, b, names, { onClose, onZoom }) {
 
 // The tooltip text for a hit (hit.js).
 export function tooltipText(hit) {
+    if (hit.kind === 'counter') {
+        const v = /bytes/i.test(hit.name) ? formatBytes(hit.value) : formatCount(hit.value);
+        return `${hit.name}\n${v} at ${formatOffsetPs(hit.start)}`;
+    }
     if (hit.kind === 'box') {
         const span = hit.end - hit.start;
         return `${formatCount(hit.count)} events in ${formatDurationPs(span)}\n` +

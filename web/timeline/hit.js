@@ -65,3 +65,21 @@ export function findDrawn(pieces, id) {
     }
     return null;
 }
+
+// The value counter id holds at time t: the last point at or before t in
+// the pieces, or null before its first point.
+export function counterAt(pieces, id, t) {
+    let best = null;
+    for (const p of pieces) {
+        if (t < p.clipStart || t > p.clipEnd)
+            continue;
+        const c = p.tile.counters.get(id);
+        if (!c)
+            continue;
+        for (let i = 0; i < c.t.length && c.t[i] <= t; i++) {
+            if (!best || c.t[i] >= best.t)
+                best = { t: c.t[i], value: c.v[i] };
+        }
+    }
+    return best;
+}

@@ -16,7 +16,7 @@
 
 import { sizeCanvas, watchDpr } from '../dom.js';
 import { drawFrame } from '../draw/frame.js';
-import { findDrawn, hitTest } from './hit.js';
+import { counterAt, findDrawn, hitTest } from './hit.js';
 import { attachInput } from './input.js';
 import { computeLayout, depthAt, rowAt, toggle } from './layout.js';
 import { computeTicks } from './ticks.js';
@@ -256,6 +256,11 @@ export class Timeline {
 
     hitAt(x, y) {
         const at = this.locate(x, y);
+        if (at && !at.inGutter && at.row.kind === 'counter') {
+            const c = counterAt(this.pieces, at.row.counter.id, at.t);
+            return c && { kind: 'counter', name: at.row.label, value: c.value, start: c.t,
+                          track: null, depth: -1 };
+        }
         if (!at || at.inGutter || at.row.kind !== 'thread' || at.depth < 0)
             return null;
         const tol = HOVER_TOL_PX * V.psPerPx(this.vp);

@@ -269,6 +269,8 @@ class TraceView {
     }
 
     clicked(hit) {
+        if (hit && hit.kind === 'counter')
+            return;
         if (!hit) {
             this.clearSelection();
             return;
