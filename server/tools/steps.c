@@ -513,7 +513,8 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         }
     }
 
-    qsort(c.evs, c.n_evs, sizeof *c.evs, cmp_ev_group);
+    if (c.n_evs > 1)
+        qsort(c.evs, c.n_evs, sizeof *c.evs, cmp_ev_group);
     out->steps = pv_arena_zalloc(a, ng * sizeof *out->steps);
     size_t ei = 0;
     for (uint32_t g = 0; g < m->n_groups; g++) {

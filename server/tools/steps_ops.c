@@ -55,7 +55,8 @@ static uint32_t event_name_sid(const pv_model *m, uint64_t e)
 /* Aggregates records into out (sorted by self time). */
 static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
 {
-    qsort(b->v, b->n, sizeof *b->v, cmp_rec);
+    if (b->n > 1)
+        qsort(b->v, b->n, sizeof *b->v, cmp_rec);
     out->ops = pv_arena_zalloc(a, (b->n ? b->n : 1) * sizeof *out->ops);
     out->n_ops = 0;
     for (size_t i = 0; i < b->n;) {
@@ -82,7 +83,8 @@ static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
             out->eager_self_ps += op->self_time_ps;
         i = j;
     }
-    qsort(out->ops, out->n_ops, sizeof *out->ops, cmp_metrics);
+    if (out->n_ops > 1)
+        qsort(out->ops, out->n_ops, sizeof *out->ops, cmp_metrics);
 }
 
 /* ---- host --------------------------------------------------------------- */
