@@ -308,6 +308,8 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
     }
     size_t cap = 0;
     pv__idmap sparse = {0};
+    uint8_t *rank = NULL;    /* per group: 0 group id, 1 iter_num, 2 step_num */
+    size_t cap_rank = 0;
     for (uint64_t e = 0; e < m->n_events; e++) {
         if (group[e] == PV_NO_GROUP)
             continue;
@@ -316,6 +318,9 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
             pv_step_group sg = {group[e], 0, group[e]};
             PV__PUSH(*groups, *n_groups, cap, sg);
             k = (uint32_t)(*n_groups - 1);
+            uint8_t zero = 0;
+            size_t n_rank = k;
+            PV__PUSH(rank, n_rank, cap_rank, zero);
             if (dense)
                 slot[group[e]] = k;
             else
@@ -325,13 +330,17 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
         pv_step_group *sg = &(*groups)[k];
         if (x != NULL && sg->name == 0 && x->step_name != 0)
             sg->name = x->step_name;
-        if (x != NULL && sg->step_num == sg->group_id) {
-            if (x->iter_num >= 0)
-                sg->step_num = x->iter_num;
-            else if (x->step_num >= 0)
-                sg->step_num = x->step_num;
+        /* step_num is the user's step counter; iter_num is a loop
+         * iteration, used only when no event of the group says more. */
+        if (x != NULL && x->step_num >= 0 && rank[k] < 2) {
+            sg->step_num = x->step_num;
+            rank[k] = 2;
+        } else if (x != NULL && x->iter_num >= 0 && rank[k] < 1) {
+            sg->step_num = x->iter_num;
+            rank[k] = 1;
         }
     }
+    free(rank);
     free(slot);
     pv__idmap_fini(&sparse);
 }
