@@ -48,6 +48,7 @@ typedef struct pv_response {
     const char *etag;          /* strong ETag without quotes; computed when NULL */
     const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
     const char *disposition;   /* Content-Disposition, or NULL */
+    const char *location;      /* Location for redirects, or NULL */
 } pv_response;
 
 typedef void (*pv_handler)(pv_request *rq, pv_response *rs);

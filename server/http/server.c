@@ -149,6 +149,8 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
             MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rs->content_type);
         if (rs->disposition != NULL)
             MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, rs->disposition);
+        if (rs->location != NULL)
+            MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, rs->location);
     }
     if (ok_status) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
@@ -167,7 +169,7 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
 }
 
 /* Returns the path below the prefix, or NULL when the request is outside
- * it. "/p" itself maps to "/" so the bare prefix opens the page. */
+ * it (the bare prefix "/p" included: it is redirected to "/p/"). */
 static const char *strip_prefix(const char *url)
 {
     const char *prefix = pv_cfg.path_prefix ? pv_cfg.path_prefix : "";
@@ -176,9 +178,15 @@ static const char *strip_prefix(const char *url)
         return url;
     if (strncmp(url, prefix, n) != 0)
         return NULL;
-    if (url[n] == '\0')
-        return "/";
     return url[n] == '/' ? url + n : NULL;
+}
+
+/* "/p" must become "/p/": the page builds relative URLs, which resolve
+ * against the last slash of its own address. */
+static bool is_bare_prefix(const char *url)
+{
+    const char *prefix = pv_cfg.path_prefix ? pv_cfg.path_prefix : "";
+    return prefix[0] != '\0' && strcmp(url, prefix) == 0;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -200,9 +208,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     pv_response rs = {0};
     bool head = strcmp(method, "HEAD") == 0;
     const char *path = strip_prefix(url);
+    char location[600];
     if (!head && strcmp(method, "GET") != 0) {
         pv_respond_error(&rs, 405, "method not allowed",
                          "profview only answers GET and HEAD requests");
+    } else if (is_bare_prefix(url)) {
+        snprintf(location, sizeof location, "%s/", url);
+        pv_respond_text(&rs, 308, "text/plain; charset=utf-8", "moved to the prefix with a slash\n");
+        rs.location = location;
     } else if (path == NULL) {
         pv_respond_error(&rs, 404, "not found", "this server lives under its --path-prefix");
     } else {

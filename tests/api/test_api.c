@@ -429,6 +429,11 @@ START_TEST(test_path_prefix)
     ck_assert_int_eq(pv_test_get(&p, "GET", "/healthz", NULL, &r), 0);
     ck_assert_int_eq(r.status, 404);
     pv_test_reply_free(&r);
+    ck_assert_int_eq(pv_test_get(&p, "GET", "/p", NULL, &r), 0);
+    ck_assert_int_eq(r.status, 308);
+    char loc[64];
+    ck_assert_str_eq(pv_test_header(&r, "location", loc, sizeof loc), "/p/");
+    pv_test_reply_free(&r);
     ck_assert_int_eq(pv_test_get(&p, "GET", "/pp/healthz", NULL, &r), 0);
     ck_assert_int_eq(r.status, 404);
     pv_test_reply_free(&r);
