@@ -49,15 +49,28 @@ export function tableModel(dt) {
     });
     const rows = (dt.rows || []).map((r, ri) => {
         const cells = (r && r.c) || [];
-        const row = keep.map((i, j) => {
-            const cell = cells[i];
-            const v = cell && cell.v !== undefined ? cell.v : null;
-            return { v, text: cellText(cell, cols[j].type) };
-        });
+        const row = keep.map((i, j) => new Cell(cells[i], cols[j].type));
         row.index = ri;  // position in dt.rows, kept through filter and sort
         return row;
     });
     return { cols, rows, props: dt.p || {} };
+}
+
+// A model cell: v is the value; text, the shown text, is formatted on first
+// use, so a 100,000-row table formats only what is shown or searched.
+class Cell {
+    constructor(cell, type) {
+        this.v = cell && cell.v !== undefined ? cell.v : null;
+        this.raw = cell;
+        this.type = type;
+        this.shown = undefined;
+    }
+
+    get text() {
+        if (this.shown === undefined)
+            this.shown = cellText(this.raw, this.type);
+        return this.shown;
+    }
 }
 
 // Rows whose text, in any column, contains query (case-insensitive).
@@ -153,13 +166,14 @@ function cellClass(col, cell) {
     return cell.text.length > LONG_TEXT_CHARS ? 'long' : null;
 }
 
-// Renders dt into el. opts: {name (CSV file name stem), pageSize, caption,
+// Renders dt into el and returns {destroy(), model} (model: tableModel(dt)).
+// opts: {name (CSV file name stem), pageSize, caption,
 // onRowClick(index) (optional: rows become clickable and keyboard-focusable;
 // index is the row's position in dt.rows), filterColumns (column ids the
 // filter searches; all when absent), filterLabel (its placeholder),
 // regexToggle (adds a "Regex" checkbox), sort ({col: id, dir}: the initial
 // order), onViewChange(rows) (called with the filtered, sorted model rows
-// after each change)}. Returns {destroy()}.
+// after each change)}.
 export function createTable(el, dt, opts = {}) {
     const model = tableModel(dt);
     const st = { query: '', regex: false, sortCol: -1, sortDir: 'asc', page: 0,
@@ -300,6 +314,6 @@ export function createTable(el, dt, opts = {}) {
         recompute();
     render();
     el.append(root);
-    return { destroy: () => { clearTimeout(filterTimer); root.remove(); } };
+    return { model, destroy: () => { clearTimeout(filterTimer); root.remove(); } };
 }
 

@@ -14,7 +14,7 @@ import { createChart } from '../chart.js';
 import { h, clear } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { showError, showProgress } from '../status.js';
-import { createTable, tableModel } from '../table.js';
+import { createTable } from '../table.js';
 
 export const STYLESHEET = 'views/kernel_stats.css';
 const TOP_KERNELS = 10;
@@ -31,7 +31,7 @@ export function ensureStylesheet() {
 
 // ---- summaries (pure) ------------------------------------------------------------
 
-// Column index by id in a tableModel's cols.
+// Column index by id in a table model's cols (table.js tableModel).
 export function colIndex(cols, id) {
     return cols.findIndex((c) => c.id === id);
 }
@@ -221,27 +221,21 @@ function render(el, state, inst, dt) {
     clear(el);
     markMissingOccupancy(dt);
     const props = dt.p || {};
-    const model = tableModel(dt);
-    const totalRows = Number(props.pv_total_rows || model.rows.length);
     const raw = toolDataUrl(state.run, state.tool, state.host);
     el.append(h('div', { class: 'view-head' },
         h('h2', { text: 'Kernel stats' }),
         h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    if (model.rows.length === 0) {
+    const nRows = (dt.rows || []).length;
+    if (nRows === 0) {
         const [text, hint] = emptyReason(props);
         el.append(h('section', { class: 'message', role: 'status' },
             h('p', { text }), h('p', { class: 'hint', text: hint })));
         return;
     }
-    const s = tensorCoreShare(model.cols, model.rows);
-    const more = totalRows > model.rows.length;
-    el.append(h('p', { class: 'ks-summary' },
-        `${formatCount(model.rows.length)} kernel rows` +
-        (more ? ` (the top ${formatCount(model.rows.length)} of ${formatCount(totalRows)} ` +
-                'by total time, as TensorBoard shows)' : '') +
-        `, ${formatDurationUs(s.totalUs)} of kernel time. `,
-        more ? h('button', { type: 'button', text: `Show all ${formatCount(totalRows)} rows`,
-                             on: { click: () => load(el, state, inst, 0) } }) : null));
+    const totalRows = Number(props.pv_total_rows || nRows);
+    const more = totalRows > nRows;
+    const summary = h('p', { class: 'ks-summary' });
+    el.append(summary);
 
     const topCanvas = h('canvas', { 'aria-label': 'Kernels with the most total time' });
     const tcCanvas = h('canvas', { 'aria-label': 'Tensor Core use of eligible op time' });
@@ -253,20 +247,40 @@ function render(el, state, inst, dt) {
             h('div', { class: 'ks-chart-box' }, topCanvas)),
         h('figure', { class: 'ks-chart' },
             h('figcaption', { text: 'Tensor Core use in eligible ops' }), tcBox, tcNote)));
-    inst.charts = [topFollower(topCanvas, model.cols),
-                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols)];
     const redraw = (rows) => inst.charts.forEach((c) => c.draw(rows).catch((e) => {
         tcNote.textContent = `The charts could not be drawn: ${e.message}`;
     }));
     const section = h('section', { class: 'table-section' });
     el.append(section);
+    // The table builds the row model once; the charts and the summary read
+    // it too. Its first onViewChange comes before the charts exist.
+    let pending = null;
+    inst.charts = [];
     inst.table = createTable(section, dt, {
         name: `kernel_stats_${state.run}_${state.host || ''}`,
         filterColumns: ['kernel_name', 'op_name'],
         filterLabel: 'Filter kernel and op names',
         regexToggle: true,
-        onViewChange: redraw,
+        onViewChange: (rows) => {
+            if (inst.charts.length > 0)
+                redraw(rows);
+            else
+                pending = rows;
+        },
     });
+    const model = inst.table.model;
+    inst.charts = [topFollower(topCanvas, model.cols),
+                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols)];
+    redraw(pending || model.rows);
+
+    const s = tensorCoreShare(model.cols, model.rows);
+    summary.append(
+        `${formatCount(nRows)} kernel rows` +
+        (more ? ` (the top ${formatCount(nRows)} of ${formatCount(totalRows)} ` +
+                'by total time, as TensorBoard shows)' : '') +
+        `, ${formatDurationUs(s.totalUs)} of kernel time. `,
+        more ? h('button', { type: 'button', text: `Show all ${formatCount(totalRows)} rows`,
+                             on: { click: () => load(el, state, inst, 0) } }) : '');
 }
 
 async function load(el, state, inst, maxRows) {
