@@ -126,7 +126,9 @@ export class Timeline {
         if (!row)
             return;
         const s = this.o.scroll;
-        const viewH = this.size.height - RULER_PX;
+        // clientHeight, not this.size: the details panel may have just
+        // opened and shrunk the area before the resize observer ran.
+        const viewH = s.clientHeight - RULER_PX;
         if (row.y < s.scrollTop || row.y + row.h > s.scrollTop + viewH)
             s.scrollTop = Math.max(0, row.y - viewH / 3);
     }

@@ -343,6 +343,8 @@ class TraceView {
             onClose: () => this.clearSelection(),
             onFrame: () => this.timeline.frame(this.selection.start, this.selection.dur),
         });
+        if (known.reveal)
+            this.timeline.scrollToTrack(this.selection.track);
     }
 
     flowArrows(d) {
