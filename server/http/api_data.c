@@ -72,6 +72,10 @@ static void serve_legacy(pv_response *rs, const pv_host_file *f, const char *too
                 f->kind == PV_FILE_OP_PROFILE_JSON || f->kind == PV_FILE_MEMORY_VIEWER_JSON ||
                 f->kind == PV_FILE_POD_VIEWER_JSON;
     bool json_gz = f->kind == PV_FILE_TRACE_JSON_GZ || f->kind == PV_FILE_MEMORY_PROFILE_JSON_GZ;
+    if (f->kind == PV_FILE_OVERVIEW_PB || f->kind == PV_FILE_INPUT_PIPELINE_PB) {
+        pv_http_legacy_overview(rs, f->path, f->kind == PV_FILE_OVERVIEW_PB);
+        return;
+    }
     if (!json && !json_gz) {
         char detail[600];
         snprintf(detail, sizeof detail,

@@ -92,7 +92,7 @@ static bool kind_is(const char *kind, const char *prefix)
 }
 
 /* What to do about the slowest stage, by what kind of stage it is. */
-static const char *advice_for(pv_arena *a, const pv_input_op *b, double input_percent)
+const char *pv__input_advice(pv_arena *a, const pv_input_op *b, double input_percent)
 {
     const char *kind = stage_kind(b->op->name);
     const char *what;
@@ -211,7 +211,7 @@ int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, 
     if (out->n_input_ops > 0) {
         out->bottleneck = &out->input_ops[0];
         out->bottleneck_advice =
-            advice_for(a, out->bottleneck, out->analysis.bottleneck.input_percent);
+            pv__input_advice(a, out->bottleneck, out->analysis.bottleneck.input_percent);
     }
     diagnostics(m, a, out);
     return 0;

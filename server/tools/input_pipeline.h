@@ -81,4 +81,10 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r);
 json_t *pv_input_pipeline_diagnostics_json(const pv_diagnostic *d, size_t n);
 const char *pv_input_cat_name(uint32_t cat);
 
+/* ---- shared inside tools/ (input_pipeline_legacy.c) -------------------- */
+
+/* Advice for the input op with the most self time, naming it and the
+ * numbers; arena-owned. Cannot fail. */
+const char *pv__input_advice(pv_arena *a, const pv_input_op *b, double input_percent);
+
 #endif

@@ -135,8 +135,13 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
      * row, the group id, the step's window in trace-viewer time (ps after
      * the trace's first event) and the two parts of the input time. */
     json_object_set_new(t, "pv_group_ids", groups);
-    json_object_set_new(t, "pv_begin_ps", begins);
-    json_object_set_new(t, "pv_dur_ps", durs);
+    if (r->steps.has_trace_times) {
+        json_object_set_new(t, "pv_begin_ps", begins);
+        json_object_set_new(t, "pv_dur_ps", durs);
+    } else {
+        json_decref(begins);
+        json_decref(durs);
+    }
     json_object_set_new(t, "pv_host_wait_input_ms", wait);
     json_object_set_new(t, "pv_host_to_device_ms", h2d);
     json_object_set_new(t, "pv_host_steps", json_boolean(r->steps.host_merged));

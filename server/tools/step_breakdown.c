@@ -76,9 +76,6 @@ static void details_of(const pv_step *st, pv_step_details *d)
     d->ms[PV_BD_HOST_COMPUTE] = ms(t[PV_STEP_HOST_COMPUTE]);
     d->ms[PV_BD_HOST_PREPARE] = ms(t[PV_STEP_HOST_PREPARE]);
     d->ms[PV_BD_HOST_COMPILE] = ms(t[PV_STEP_HOST_COMPILE]);
-    d->input_percent = d->ms[PV_BD_STEP_TIME] > 0
-                           ? 100.0 * d->ms[PV_BD_INPUT] / d->ms[PV_BD_STEP_TIME]
-                           : 0.0;
 }
 
 /* ---- verdict ------------------------------------------------------------ */
@@ -213,27 +210,39 @@ static void verdict(pv_arena *a, const double *total_ms, bool tfdata_used, pv_bo
 void pv_step_analysis_compute(const pv_steps_result *steps, bool tfdata_used, pv_arena *a,
                               pv_step_analysis *out)
 {
-    memset(out, 0, sizeof *out);
     size_t n = steps->n_steps;
+    pv_step_details *d = pv_arena_zalloc(a, (n ? n : 1) * sizeof *d);
+    for (size_t i = 0; i < n; i++)
+        details_of(&steps->steps[i], &d[i]);
+    pv_step_analysis_from_details(d, n, tfdata_used, a, out);
+}
+
+void pv_step_analysis_from_details(pv_step_details *details, size_t n, bool tfdata_used,
+                                   pv_arena *a, pv_step_analysis *out)
+{
+    memset(out, 0, sizeof *out);
     out->n_steps = n;
-    out->steps = pv_arena_zalloc(a, (n ? n : 1) * sizeof *out->steps);
+    out->steps = details;
     double *col = pv_arena_alloc(a, (n ? n : 1) * sizeof *col);
     double total[PV_BD_N] = {0};
     double c16 = 0, c32 = 0;
     for (size_t i = 0; i < n; i++) {
-        details_of(&steps->steps[i], &out->steps[i]);
+        pv_step_details *d = &details[i];
+        d->input_percent = d->ms[PV_BD_STEP_TIME] > 0
+                               ? 100.0 * d->ms[PV_BD_INPUT] / d->ms[PV_BD_STEP_TIME]
+                               : 0.0;
         for (int k = 0; k < PV_BD_N; k++)
-            total[k] += out->steps[i].ms[k];
-        c16 += out->steps[i].compute16_ms;
-        c32 += out->steps[i].compute32_ms;
+            total[k] += d->ms[k];
+        c16 += d->compute16_ms;
+        c32 += d->compute32_ms;
     }
     for (int k = 0; k < PV_BD_N; k++) {
         for (size_t i = 0; i < n; i++)
-            col[i] = out->steps[i].ms[k];
+            col[i] = details[i].ms[k];
         out->summary[k] = summarize(col, n);
     }
     for (size_t i = 0; i < n; i++)
-        col[i] = out->steps[i].input_percent;
+        col[i] = details[i].input_percent;
     out->input_percent = summarize(col, n);
     if (c16 + c32 > 0) {
         out->compute16_percent = 100.0 * c16 / (c16 + c32);

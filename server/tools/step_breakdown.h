@@ -80,6 +80,12 @@ typedef struct pv_step_analysis {
 void pv_step_analysis_compute(const pv_steps_result *steps, bool tfdata_used, pv_arena *a,
                               pv_step_analysis *out);
 
+/* The same from per-step details already in milliseconds (legacy tool
+ * files carry them), which out then borrows; input_percent of each is
+ * filled in. Cannot fail. */
+void pv_step_analysis_from_details(pv_step_details *details, size_t n, bool tfdata_used,
+                                   pv_arena *a, pv_step_analysis *out);
+
 /* The reference's "%.1f" rendering used in statements, in the arena. */
 const char *pv_one_digit(pv_arena *a, double v);
 

@@ -481,6 +481,7 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     out->hardware = n_dev_tpu ? PV_HW_TPU : n_dev_gpu ? PV_HW_GPU : PV_HW_CPU_ONLY;
     out->n_device_planes = n_dev_gpu + n_dev_tpu;
     out->t0_ps = m->min_ps;
+    out->has_trace_times = true;
     bool has_device = out->n_device_planes > 0;
 
     collector c = {.m = m, .n_groups = m->n_groups};

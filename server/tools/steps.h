@@ -80,6 +80,8 @@ typedef struct pv_steps_result {
     uint32_t hardware;        /* pv_hardware */
     uint32_t n_device_planes; /* GPU or TPU planes, with events or not */
     int64_t t0_ps;            /* model->min_ps: time 0 of the trace viewer */
+    bool has_trace_times;     /* begin_ps/dur_ps are known (false for steps read
+                                 from a legacy tool file) */
     bool host_merged;         /* host events took part in the breakdown */
     bool derived_markers;     /* some device plane had no Steps line, so its
                                  markers were derived from grouped kernels */

@@ -201,9 +201,11 @@ export async function stepChart(box, state, steps, series, yLabel) {
             text: `Step ${s.name} (${s.stepMs.toFixed(2)} ms)` })));
     const open = h('button', { type: 'button', text: 'Open this step in the trace viewer',
         on: { click: () => openStepInTrace(state, steps[Number(sel.value)]) } });
+    const timed = steps.length > 0 && steps[0].startPs !== undefined;
     box.append(holder, h('div', { class: 'steps-picker' }, h('label', { text: 'Step ' }, sel),
-                         open, h('span', { class: 'hint',
-                                            text: 'or click a bar to select its step' })));
+        timed ? open : null,
+        h('span', { class: 'hint', text: timed ? 'or click a bar to select its step'
+            : 'This profile is a legacy per-tool file: it has no trace to open.' })));
     const chart = await createChart(canvas, {
         type: 'bar',
         data: {
