@@ -145,6 +145,34 @@ START_TEST(test_search_then_event)
 }
 END_TEST
 
+START_TEST(test_tile_served_again_from_cache)
+{
+    PV_NEED_TESTDATA("test_tile_served_again_from_cache");
+    /* The first answer is computed and kept compressed; the second comes
+     * from the cache: both must be the same bytes, compressed or not. */
+    const char *path = "/api/trace/tile?" RUN "&level=1&index=1";
+    pv_test_reply a, b, c;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &c), 0);
+    ck_assert_int_eq(a.status, 200);
+    ck_assert_int_eq(b.status, 200);
+    ck_assert_int_eq(c.status, 200);
+    ck_assert_uint_eq(a.len, b.len);
+    ck_assert(memcmp(a.body, b.body, a.len) == 0);
+    char enc[64];
+    ck_assert_ptr_nonnull(pv_test_header(&b, "content-encoding", enc, sizeof enc));
+    ck_assert_str_eq(enc, "gzip");
+    json_t *j = json_loadb(c.body, c.len, 0, NULL);   /* decompressed for this client */
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "index")), 1);
+    json_decref(j);
+    pv_test_reply_free(&a);
+    pv_test_reply_free(&b);
+    pv_test_reply_free(&c);
+}
+END_TEST
+
 START_TEST(test_bad_requests)
 {
     PV_NEED_TESTDATA("test_bad_requests");
@@ -190,6 +218,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_meta_and_tiles_account_for_every_event);
     tcase_add_test(tc, test_search_then_event);
+    tcase_add_test(tc, test_tile_served_again_from_cache);
     tcase_add_test(tc, test_bad_requests);
     tcase_add_test(tc, test_tensorboard_trace_routes);
     suite_add_tcase(s, tc);
