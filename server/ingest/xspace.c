@@ -25,7 +25,9 @@
  * the extra passes touch only field headers. */
 #include "ingest/idtab.h"
 #include "ingest/ingest.h"
+#include "util/mem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Caps on counts from the input; each keeps our 32-bit indices valid. */
@@ -59,6 +61,8 @@ typedef struct dec {
     uint32_t plane;
     uint64_t n_tracks;
     uint64_t next_progress; /* event count at which to report progress */
+    const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
+    size_t n_later, cap_later;
 } dec;
 
 #define FAIL(d, code, at, ...)                                                       \
@@ -566,6 +570,18 @@ static bool decode_line(dec *d, const field *lf)
 
 /* ---- planes and the space -------------------------------------------------- */
 
+/* Pass 1 remembers where fields 3, 4 and 6 start (8 bytes per field, so
+ * a hostile plane cannot make this list outgrow the file by much), and
+ * passes 2 and 3 read just those fields again. */
+static void remember(dec *d, const uint8_t *at)
+{
+    if (d->n_later == d->cap_later) {
+        d->cap_later = d->cap_later < 64 ? 64 : d->cap_later * 2;
+        d->later = pv_xrealloc(d->later, d->cap_later * sizeof *d->later);
+    }
+    d->later[d->n_later++] = at;
+}
+
 static bool decode_plane(dec *d, const field *pf)
 {
     rd r = {pf->data, pf->data + pf->len};
@@ -574,6 +590,7 @@ static bool decode_plane(dec *d, const field *pf)
     uint32_t name = 0;
     pv_idtab_reset(&d->stat_names);
     pv_idtab_reset(&d->metas);
+    d->n_later = 0;
     while (next_field(d, &r, "XPlane", &f)) {
         if (f.num > 6)
             continue;
@@ -585,14 +602,18 @@ static bool decode_plane(dec *d, const field *pf)
             name = intern(d, &f);
         else if (f.num == 5 && !decode_stat_meta(d, &f))
             return false;
+        else if (f.num != 5)
+            remember(d, f.at);
     }
     if (d->rc != 0)
         return false;
     pv_idtab_seal(&d->stat_names);
     d->plane = pv_builder_plane_sid(d->b, id, name);
 
-    r.p = pf->data;
-    while (next_field(d, &r, "XPlane", &f)) {
+    for (size_t i = 0; i < d->n_later; i++) {
+        r.p = d->later[i];
+        if (!next_field(d, &r, "XPlane", &f))
+            return false;
         if (f.num == 4 && !decode_event_meta(d, &f))
             return false;
         if (f.num == 6) {
@@ -604,8 +625,10 @@ static bool decode_plane(dec *d, const field *pf)
     }
     pv_idtab_seal(&d->metas);
 
-    r.p = pf->data;
-    while (next_field(d, &r, "XPlane", &f)) {
+    for (size_t i = 0; i < d->n_later; i++) {
+        r.p = d->later[i];
+        if (!next_field(d, &r, "XPlane", &f))
+            return false;
         if (f.num != 3)
             continue;
         if (!decode_line(d, &f))
@@ -645,5 +668,6 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     }
     pv_idtab_fini(&d.stat_names);
     pv_idtab_fini(&d.metas);
+    free(d.later);
     return d.rc;
 }

@@ -1,7 +1,6 @@
 /* strtab: string interning, the int64 -> uint32 id map and growable
  * arrays used by the builder and the model (model_priv.h). */
 #include "model/model_priv.h"
-#include "util/hash.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -21,6 +20,26 @@ void pv__grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /* ---- string table ------------------------------------------------------- */
+
+/* Eight bytes per step instead of FNV's one: interning is a fifth of an
+ * ingest on metadata-heavy files. Not for anything but this table, which
+ * compares the bytes on every hit anyway. */
+static uint64_t str_hash(const char *s, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ (w * 0x87c37b91114253d5ull)) * 0x4cf5ad432745937full;
+        h ^= h >> 31;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, s + i, len - i);
+    h = (h ^ (tail * 0x87c37b91114253d5ull)) * 0x4cf5ad432745937full;
+    h ^= h >> 29;
+    return h;
+}
 
 void pv__strtab_init(pv__strtab *t)
 {
@@ -78,7 +97,7 @@ static size_t strtab_probe(const pv__strtab *t, const char *s, size_t len, uint6
 
 uint32_t pv__strtab_intern(pv__strtab *t, const char *s, size_t len)
 {
-    uint64_t h = pv_hash_bytes(PV_HASH_SEED, s, len);
+    uint64_t h = str_hash(s, len);
     size_t j = strtab_probe(t, s, len, h);
     if (t->slots[j] != 0)
         return t->slots[j] - 1;
@@ -102,7 +121,7 @@ uint32_t pv__strtab_find(const pv__strtab *t, const char *s, size_t len)
 {
     if (t->n_slots == 0)
         return 0;
-    size_t j = strtab_probe(t, s, len, pv_hash_bytes(PV_HASH_SEED, s, len));
+    size_t j = strtab_probe(t, s, len, str_hash(s, len));
     return t->slots[j] != 0 ? t->slots[j] - 1 : 0;
 }
 
