@@ -306,22 +306,24 @@ describe('url_state', () => {
                          { start: '0', end: '5', sel: undefined });
     });
 
-    test('urlWriter coalesces a burst into one write of the last value', () => {
+    test('urlWriter coalesces a burst into one write of the state at that time', () => {
         const timers = [];
         const win = {
             setTimeout: (fn) => timers.push(fn),
             clearTimeout: () => {},
         };
+        let state = { start: '1' };
         const written = [];
-        const w = urlWriter((p) => written.push(p), win);
-        w.write({ start: '1' });
-        w.write({ start: '2' });
+        const w = urlWriter(() => state, (p) => written.push(p), win);
+        w.write();
+        state = { start: '2' };
+        w.write();
         assert.deepEqual(written, []);
         timers[timers.length - 1]();
         assert.deepEqual(written, [{ start: '2' }]);
-        w.write({ start: '3' });
+        w.write();
         w.cancel();
-        w.flush();
+        w.flush();   // nothing pending
         assert.deepEqual(written, [{ start: '2' }]);
     });
 });

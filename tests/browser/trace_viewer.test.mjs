@@ -208,6 +208,7 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         assert.equal(await h.page.textContent('.tv-details-name'), hit.name);
         const s = await waitForWindow(h.page, () => urlState(h.page).sel !== null, 'after the click');
         assert.match(s.sel ?? urlState(h.page).sel, /^\d+$/);
+        h.clicked = { sel: urlState(h.page).sel, name: hit.name };
         await screenshot(h.page, 'trace-clicked');
     });
 
@@ -222,6 +223,20 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
             h.searchName.toLowerCase(), { timeout: STEP_MS });
         await waitComplete(h.page);
         await screenshot(h.page, 'trace-search');
+    });
+
+    test('Back returns to the previous selection', { timeout: STEP_MS }, async () => {
+        const searched = urlState(h.page).sel;
+        const searchedName = await h.page.textContent('.tv-details-name');
+        assert.notEqual(searched, h.clicked.sel, 'search selected the clicked event again');
+        await h.page.goBack();
+        await h.page.waitForFunction((n) => document.querySelector('.tv-details-name')?.textContent === n,
+                                     h.clicked.name, { timeout: STEP_MS });
+        assert.equal(urlState(h.page).sel, h.clicked.sel);
+        await h.page.goForward();
+        await h.page.waitForFunction((n) => document.querySelector('.tv-details-name')?.textContent === n,
+                                     searchedName, { timeout: STEP_MS });
+        assert.equal(urlState(h.page).sel, searched);
     });
 
     test('a copied link reopens the same window and selection', { timeout: 2 * STEP_MS }, async () => {

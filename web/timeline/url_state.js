@@ -41,26 +41,23 @@ export function formatParams(vp, selId) {
     };
 }
 
-// Returns {write(params), flush(), cancel()}: write() remembers the latest
-// params and hands them to setParams after WRITE_DELAY_MS of calm;
-// flush() does it now. Timers come from win (the window) so tests can pass
-// a fake.
-export function urlWriter(setParams, win = globalThis) {
-    let pending = null;
+// Returns {write(), flush(), cancel()}: write() notes that the state
+// changed and, after WRITE_DELAY_MS of calm, hands getParams() to
+// setParams; flush() does it now. The params are read when written, not
+// when noted, so a write that was pending while Back/Forward moved the
+// selection never puts back the old one. Timers come from win (the
+// window) so tests can pass a fake.
+export function urlWriter(getParams, setParams, win = globalThis) {
     let timer = 0;
     const flush = () => {
-        if (timer)
-            win.clearTimeout(timer);
+        if (!timer)
+            return;
+        win.clearTimeout(timer);
         timer = 0;
-        if (pending) {
-            const p = pending;
-            pending = null;
-            setParams(p);
-        }
+        setParams(getParams());
     };
     return {
-        write(params) {
-            pending = params;
+        write() {
             if (timer)
                 win.clearTimeout(timer);
             timer = win.setTimeout(flush, WRITE_DELAY_MS);
@@ -70,7 +67,6 @@ export function urlWriter(setParams, win = globalThis) {
             if (timer)
                 win.clearTimeout(timer);
             timer = 0;
-            pending = null;
         },
     };
 }

@@ -112,7 +112,8 @@ class TraceView {
         this.signal = this.controller.signal;
         this.selId = null;
         this.rangeMode = false;
-        this.url = urlWriter((p) => state.setParams(p));
+        this.url = urlWriter(() => formatParams(this.timeline.viewport(), this.selId),
+                             (p) => this.state.setParams(p));
         this.tileErrors = 0;
     }
 
@@ -204,7 +205,7 @@ class TraceView {
         const sel = parseSelection(params);
         if (sel !== this.selId) {
             if (sel === null)
-                this.clearSelection();
+                this.clearSelection(true);
             else
                 this.select(sel, { reveal: first && !win, fromUrl: true });
         }
@@ -220,7 +221,7 @@ class TraceView {
 
     viewChanged(vp) {
         this.showWindow(vp);
-        this.url.write(formatParams(vp, this.selId));
+        this.url.write();
     }
 
     showWindow(vp) {
@@ -305,7 +306,7 @@ class TraceView {
     // reveal: bring it into view.
     async select(id, known = {}) {
         this.selId = id;
-        this.url.write(formatParams(this.timeline.viewport(), id));
+        this.pushSelection(known.fromUrl);
         if (known.start !== undefined) {
             this.selection = { id, track: known.track, depth: known.depth ?? 0,
                                start: Number(known.start), dur: Number(known.dur) || 0 };
@@ -372,7 +373,7 @@ class TraceView {
         this.ui.details.append(h('p', { class: 'hint', text }));
     }
 
-    clearSelection() {
+    clearSelection(fromUrl = false) {
         if (this.detailsCtl)
             this.detailsCtl.abort();
         const had = this.selId !== null;
@@ -383,7 +384,17 @@ class TraceView {
         this.ui.details.hidden = true;
         clear(this.ui.details);
         if (had)
-            this.url.write(formatParams(this.timeline.viewport(), null));
+            this.pushSelection(fromUrl);
+    }
+
+    // A new selection is a history step (Back returns to the previous
+    // one), unlike the window, which is replaced while panning. A selection
+    // that came from the URL is already there.
+    pushSelection(fromUrl) {
+        if (fromUrl)
+            return;
+        this.url.cancel();
+        this.state.setParams(formatParams(this.timeline.viewport(), this.selId), { replace: false });
     }
 
     destroy() {
