@@ -476,6 +476,8 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err)
     free(c.kernel_cache);
     free(mflags);
     free(memcpy_kind);
+    if (extras == NULL)
+        extras = pv_xcalloc(1, sizeof *extras);   /* never NULL, see finish.c */
     pv__store_keep(s, group);
     pv__store_keep(s, extra_of);
     pv__store_keep(s, extras);

@@ -309,6 +309,13 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, uint
 
 /* ---- finish ------------------------------------------------------------- */
 
+/* Gives an empty column one element of storage: readers may compute
+ * `column + offset` with offset 0, which is undefined on NULL. */
+static void *nonnull(void *p, size_t elem)
+{
+    return p != NULL ? p : pv_xcalloc(1, elem);
+}
+
 static bool any_group_stat(const pv_model *m, uint32_t group_name)
 {
     if (group_name == 0)
@@ -386,6 +393,17 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     uint32_t *kids = resolve_children(b);
 
     /* Hand the columns over; the store frees them with the model. */
+    b->planes = nonnull(b->planes, sizeof *b->planes);
+    b->tracks = nonnull(b->tracks, sizeof *b->tracks);
+    b->metas = nonnull(b->metas, sizeof *b->metas);
+    b->ev_start_ps = nonnull(b->ev_start_ps, sizeof *b->ev_start_ps);
+    b->ev_dur_ps = nonnull(b->ev_dur_ps, sizeof *b->ev_dur_ps);
+    b->ev_meta = nonnull(b->ev_meta, sizeof *b->ev_meta);
+    b->stats = nonnull(b->stats, sizeof *b->stats);
+    b->blobs = nonnull(b->blobs, sizeof *b->blobs);
+    b->hostnames = nonnull(b->hostnames, sizeof *b->hostnames);
+    b->errors = nonnull(b->errors, sizeof *b->errors);
+    b->warnings = nonnull(b->warnings, sizeof *b->warnings);
     m->n_planes = (uint32_t)b->n_planes;
     m->planes = b->planes;
     m->n_tracks = (uint32_t)b->n_tracks;

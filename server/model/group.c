@@ -364,6 +364,8 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
         compute_groups(m, s, parent, group, &groups, &n_groups);
     if (n_groups > 1)
         qsort(groups, n_groups, sizeof *groups, group_cmp);
+    if (groups == NULL)
+        groups = pv_xcalloc(1, sizeof *groups);   /* never NULL, see finish.c */
     pv__store_keep(s, groups);
     m->groups = groups;
     m->n_groups = (uint32_t)n_groups;

@@ -442,6 +442,29 @@ START_TEST(test_ingest_file_truncated_real)
 }
 END_TEST
 
+/* ---- inputs the fuzzer found (tests/data/xplane/crash-*.bin) -------------- */
+
+/* 0a 02 22 00: one plane holding one empty event_metadata entry. It
+ * decodes to one plane, no tracks and one metadata with id 0 and no
+ * stats; with no stat anywhere the stats column must still be usable
+ * (it was NULL, and NULL + 0 is undefined: UBSan caught it). */
+START_TEST(test_ingest_file_crash_empty_metadata_entry)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_file(PV_SRCDIR "/tests/data/xplane/crash-empty-metadata-entry.bin",
+                                    NULL, &m, &err), 0);
+    ck_assert(pv_model_is_sane(m));
+    ck_assert_uint_eq(m->n_planes, 1);
+    ck_assert_uint_eq(m->n_tracks, 0);
+    ck_assert_uint_eq(m->n_metas, 1);
+    ck_assert_int_eq(m->metas[0].id, 0);
+    ck_assert_uint_eq(m->n_stats, 0);
+    ck_assert_ptr_nonnull(m->stats);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *xspace_suite(void)
 {
     Suite *s = suite_create("xspace");
@@ -460,6 +483,9 @@ static Suite *xspace_suite(void)
     tcase_add_test(file, test_ingest_file_matches_protoc);
     tcase_add_test(file, test_ingest_file_truncated_real);
     suite_add_tcase(s, file);
+    TCase *crash = tcase_create("fuzz regressions");
+    tcase_add_test(crash, test_ingest_file_crash_empty_metadata_entry);
+    suite_add_tcase(s, crash);
     return s;
 }
 
