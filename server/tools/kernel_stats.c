@@ -9,6 +9,7 @@
  * strings with the same op name) are merged. */
 #include "tools/kernel_stats.h"
 
+#include "tools/hlo_names.h"
 #include "tools/tf_op_name.h"
 #include "util/mem.h"
 
@@ -90,6 +91,9 @@ typedef struct agg_key {
     uint32_t grid[3];
     uint32_t block[3];
     uint32_t einsum;    /* 1: the event's equation is a two-input einsum */
+    uint32_t hlo;       /* hlo_op string id when its program has an HLO proto; 0 none */
+    uint32_t prog_lo;   /* program_id of an XLA kernel, low and high halves */
+    uint32_t prog_hi;
 } agg_key;
 
 typedef struct agg_entry {
@@ -171,7 +175,22 @@ static void table_fini(agg_table *t)
 typedef struct stat_ids {
     uint32_t equation;   /* string id of "equation", 0 when never interned */
     uint32_t level0;     /* string id of "level 0" */
+    uint32_t program_id; /* string id of "program_id" */
+    const pv_hlo_names *hlo;
 } stat_ids;
+
+/* The program id of an XLA event whose program has an HLO proto, or
+ * false. */
+static bool hlo_program(const pv_model *m, uint64_t ev, const stat_ids *ids, uint64_t *prog)
+{
+    if (ids->hlo->n_programs == 0 || ids->program_id == 0)
+        return false;
+    const pv_stat *s = pv_model_event_stat(m, ev, ids->program_id);
+    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+        return false;
+    *prog = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+    return pv_hlo_names_has_program(ids->hlo, *prog);
+}
 
 static uint32_t stat_str_id(const pv_model *m, uint64_t ev, uint32_t name_id)
 {
@@ -197,8 +216,15 @@ static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids 
         if ((x->flags & PV_EXTRA_KERNEL) == 0)
             continue;
         agg_key k;
+        memset(&k, 0, sizeof k);
         k.name = m->metas[m->ev_meta[ev]].name;
-        k.op = x->tf_op != 0 ? x->tf_op : stat_str_id(m, ev, ids->level0);
+        k.op = x->tf_op != 0 || x->hlo_op != 0 ? x->tf_op : stat_str_id(m, ev, ids->level0);
+        uint64_t prog = 0;
+        if (x->hlo_op != 0 && hlo_program(m, ev, ids, &prog)) {
+            k.hlo = x->hlo_op;
+            k.prog_lo = (uint32_t)prog;
+            k.prog_hi = (uint32_t)(prog >> 32);
+        }
         k.regs = x->kernel.registers_per_thread;
         k.sshm = x->kernel.static_shmem_bytes;
         k.dshm = x->kernel.dynamic_shmem_bytes;
@@ -275,7 +301,19 @@ static int cmp_total_desc(const void *pa, const void *pb)
     return cmp_key(a, b);
 }
 
-static void row_from_entry(const pv_model *m, const agg_entry *e, pv_arena *a, pv_kernel_row *r)
+/* The innermost of the "::"-joined HLO op names. */
+static const char *innermost_hlo(const char *s, size_t *len)
+{
+    const char *p = s;
+    const char *q;
+    while ((q = strstr(p, "::")) != NULL)
+        p = q + 2;
+    *len = strlen(p);
+    return p;
+}
+
+static void row_from_entry(const pv_model *m, const pv_hlo_names *hlo, const agg_entry *e,
+                           pv_arena *a, pv_kernel_row *r)
 {
     memset(r, 0, sizeof *r);
     r->kernel_name = pv_model_str(m, e->k.name);
@@ -298,6 +336,23 @@ static void row_from_entry(const pv_model *m, const agg_entry *e, pv_arena *a, p
                                         pv_kernel_op_tensor_core_eligible(op.name, op.name_len) ||
                                         r->is_kernel_using_tensor_core;
     }
+    if (e->k.hlo != 0) {
+        /* An XLA kernel's op is its HLO instruction's framework op (from
+         * the HLO proto's metadata), as the reference names it. */
+        size_t len;
+        const char *name = innermost_hlo(pv_model_str(m, e->k.hlo), &len);
+        uint64_t prog = (uint64_t)e->k.prog_hi << 32 | e->k.prog_lo;
+        const pv_hlo_instr *in = pv_hlo_names_find(hlo, prog, name, len);
+        if (in != NULL) {
+            const char *full = pv_hlo_instr_tf_op(in, a);
+            pv_tf_op op;
+            pv_tf_op_parse(full, strlen(full), &op);
+            r->op_name = pv_arena_strndup(a, op.name, op.name_len);
+            r->is_op_tensor_core_eligible = r->is_op_tensor_core_eligible ||
+                                            pv_kernel_op_tensor_core_eligible(op.name,
+                                                                              op.name_len);
+        }
+    }
     r->occurrences = e->occurrences;
     r->total_ns = e->total_ns;
     r->min_ns = e->min_ns;
@@ -308,7 +363,10 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
                          pv_kernel_stats_result *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    stat_ids ids = {pv_model_str_find(m, "equation"), pv_model_str_find(m, "level 0")};
+    pv_hlo_names hlo;
+    pv_hlo_names_build(m, a, &hlo);
+    stat_ids ids = {pv_model_str_find(m, "equation"), pv_model_str_find(m, "level 0"),
+                    pv_model_str_find(m, "program_id"), &hlo};
     agg_table tab = {0};
     int rc = 0;
     for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
@@ -327,7 +385,7 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
     }
     pv_kernel_row *rows = pv_arena_alloc(a, (tab.n > 0 ? tab.n : 1) * sizeof *rows);
     for (size_t i = 0; i < tab.n; i++)
-        row_from_entry(m, &tab.entries[i], a, &rows[i]);
+        row_from_entry(m, &hlo, &tab.entries[i], a, &rows[i]);
     size_t n = tab.n;
     table_fini(&tab);
 

@@ -19,9 +19,11 @@
  *    leaves the op empty and so also marks no op TensorCore-eligible.
  *    XProf also ignores the old "shm:" key. Against XProf, rows are
  *    therefore summed per (kernel, registers, block, grid).
- *  - For XLA kernels XProf names the op from the HLO proto; profview does
- *    not read HLO protos yet, so on the JAX profiles only the per-config
- *    sums are compared. */
+ *  - For XLA kernels both name the op from the HLO proto's metadata, so on
+ *    the JAX profiles the op name is part of the key. XProf 2.24.2 also
+ *    marks ROCm matrix-core kernels (Cijk_..._MI16x16x16) as using Tensor
+ *    Cores and JAX convolutions as eligible, by rules that are neither in
+ *    FORMATS.md nor in today's xprof source; the flags are not compared. */
 #include "stats_oracle.h"
 #include "tools/kernel_stats.h"
 #include "tools/tf_op_name.h"
@@ -41,9 +43,9 @@ static pv_kernel_stats_result ours(const pv_model *m, pv_arena *a)
 }
 
 static void config_key(char *buf, size_t cap, const char *name, double regs, const char *block,
-                       const char *grid)
+                       const char *grid, const char *op)
 {
-    snprintf(buf, cap, "%s|%.0f|%s|%s", name, regs, block, grid);
+    snprintf(buf, cap, "%s|%.0f|%s|%s|%s", name, regs, block, grid, op != NULL ? op : "");
 }
 
 START_TEST(test_pv_tool_kernel_stats_vs_tf)
@@ -83,9 +85,9 @@ START_TEST(test_pv_tool_kernel_stats_vs_tf)
 }
 END_TEST
 
-/* Sums our rows and XProf's per (kernel, registers, block, grid) and
- * compares; returns the number of XProf rows. */
-static size_t compare_golden(const char *xplane, const char *golden)
+/* Sums our rows and XProf's per (kernel, registers, block, grid, and the
+ * op name when with_op) and compares; returns the number of XProf rows. */
+static size_t compare_golden(const char *xplane, const char *golden, bool with_op)
 {
     pv_model *m = oracle_load_xplane(xplane);
     pv_arena a;
@@ -100,18 +102,21 @@ static size_t compare_golden(const char *xplane, const char *golden)
         const pv_kernel_row *k = &r.rows[i];
         snprintf(block, sizeof block, "%u,%u,%u", k->block[0], k->block[1], k->block[2]);
         snprintf(grid, sizeof grid, "%u,%u,%u", k->grid[0], k->grid[1], k->grid[2]);
-        config_key(key, sizeof key, k->kernel_name, k->registers_per_thread, block, grid);
+        config_key(key, sizeof key, k->kernel_name, k->registers_per_thread, block, grid,
+                   with_op ? k->op_name : NULL);
         oracle_add(&got, key, (double)k->occurrences, (double)k->total_ns / 1000.0, 0);
     }
     int c_name = oracle_col(g, "kernel_name"), c_regs = oracle_col(g, "registers_per_thread");
     int c_block = oracle_col(g, "block_dim"), c_grid = oracle_col(g, "grid_dim");
     int c_occ = oracle_col(g, "occurrences"), c_total = oracle_col(g, "total_duration_us");
+    int c_op = oracle_col(g, "op_name");
     size_t n = json_array_size(json_object_get(g, "rows"));
     for (size_t i = 0; i < n; i++) {
         config_key(key, sizeof key, json_string_value(oracle_cell(g, i, c_name)),
                    json_number_value(oracle_cell(g, i, c_regs)),
                    json_string_value(oracle_cell(g, i, c_block)),
-                   json_string_value(oracle_cell(g, i, c_grid)));
+                   json_string_value(oracle_cell(g, i, c_grid)),
+                   with_op ? json_string_value(oracle_cell(g, i, c_op)) : NULL);
         oracle_add(&want, key, json_number_value(oracle_cell(g, i, c_occ)),
                    json_number_value(oracle_cell(g, i, c_total)), 0);
     }
@@ -130,24 +135,25 @@ START_TEST(test_pv_tool_kernel_stats_vs_xprof)
     static const struct {
         const char *xplane;   /* under ../shared/testdata */
         size_t golden_rows;   /* XProf's row count, read from the golden by hand */
+        bool with_op;         /* op names comparable (see above) */
     } cases[] = {
-        {GCP, 63},
+        {GCP, 63, false},
         {"logdirs/tf_keras_cpu_macos/train/plugins/profile/2022_10_31_19_09_08/"
-         "gaoyihaodeMacBook-Pro.local", 0},
-        {"logdirs/tf2_gpu_multi_worker/plugins/profile/GPU-multi-worker/34.83.195.179_6003", 15},
-        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003", 12},
-        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_elementwise/tw003", 0},
-        {"logdirs/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08/tw003", 0},
+         "gaoyihaodeMacBook-Pro.local", 0, true},
+        {"logdirs/tf2_gpu_multi_worker/plugins/profile/GPU-multi-worker/34.83.195.179_6003", 15,
+         false},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003", 12, true},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_elementwise/tw003", 8, true},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08/tw003", 8, true},
         {"logdirs/jax_rocm_mi300/plugins/profile/jax_conv_minimal_legacy/"
-         "chi-mi300x-013.ord.vultr.cpe.ice.amd.com", 5},
+         "chi-mi300x-013.ord.vultr.cpe.ice.amd.com", 5, true},
     };
     char xplane[1024], golden[1024];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(xplane, sizeof xplane, "%s/%s.xplane.pb", PV_TESTDATA, cases[i].xplane);
         snprintf(golden, sizeof golden, "%s%s.kernel_stats.json.gz", GOLDEN, cases[i].xplane);
-        size_t n = compare_golden(xplane, golden);
-        if (cases[i].golden_rows != 0)
-            ck_assert_uint_eq(n, cases[i].golden_rows);
+        size_t n = compare_golden(xplane, golden, cases[i].with_op);
+        ck_assert_uint_eq(n, cases[i].golden_rows);
     }
 }
 END_TEST
