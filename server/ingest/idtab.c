@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pv_idtab_init(pv_idtab *t)
+void pv__idtab_init(pv__idtab *t)
 {
     memset(t, 0, sizeof *t);
 }
 
-void pv_idtab_fini(pv_idtab *t)
+void pv__idtab_fini(pv__idtab *t)
 {
     free(t->entries);
     free(t->dense);
@@ -18,32 +18,32 @@ void pv_idtab_fini(pv_idtab *t)
     memset(t, 0, sizeof *t);
 }
 
-void pv_idtab_reset(pv_idtab *t)
+void pv__idtab_reset(pv__idtab *t)
 {
     t->n = 0;
     t->n_dense = 0;
     t->n_sparse = 0;
 }
 
-void pv_idtab_put(pv_idtab *t, int64_t id, uint32_t val)
+void pv__idtab_put(pv__idtab *t, int64_t id, uint32_t val)
 {
     if (t->n == t->cap) {
         t->cap = t->cap < 64 ? 64 : t->cap * 2;
         t->entries = pv_xrealloc(t->entries, t->cap * sizeof *t->entries);
     }
-    pv_idtab_entry e = {id, val, (uint32_t)t->n};
+    pv__idtab_entry e = {id, val, (uint32_t)t->n};
     t->entries[t->n++] = e;
 }
 
 static int entry_cmp(const void *a, const void *b)
 {
-    const pv_idtab_entry *x = a, *y = b;
+    const pv__idtab_entry *x = a, *y = b;
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
     return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
-void pv_idtab_seal(pv_idtab *t)
+void pv__idtab_seal(pv__idtab *t)
 {
     /* The dense range is bounded by the number of puts, so a hostile id
      * like 2^60 cannot make it large. */

@@ -1,5 +1,6 @@
-/* idtab: the decoder's lookup from a file's int64 metadata ids to our
- * indices. Producers number metadata 1, 2, 3, ... so a dense array
+/* idtab (shared inside ingest/ only, hence pv__): the decoder's lookup
+ * from a file's int64 metadata ids to our indices. Producers number
+ * metadata 1, 2, 3, ... so a dense array
  * answers almost every lookup with one load; ids far outside the dense
  * range go to a sorted side array. Later puts of an id win, like a
  * protobuf map. Owned by one decoder, reset per plane. */
@@ -11,30 +12,30 @@
 
 #define PV_IDTAB_NONE UINT32_MAX
 
-typedef struct pv_idtab_entry {
+typedef struct pv__idtab_entry {
     int64_t id;
     uint32_t val;
     uint32_t seq;           /* insertion order, so the last put wins */
-} pv_idtab_entry;
+} pv__idtab_entry;
 
-typedef struct pv_idtab {
-    pv_idtab_entry *entries;  /* puts since reset */
+typedef struct pv__idtab {
+    pv__idtab_entry *entries;  /* puts since reset */
     size_t n, cap;
     uint32_t *dense;          /* dense[id] for 0 <= id < n_dense */
     size_t n_dense, cap_dense;
-    pv_idtab_entry *sparse;   /* the rest, sorted by id, unique */
+    pv__idtab_entry *sparse;   /* the rest, sorted by id, unique */
     size_t n_sparse;
-} pv_idtab;
+} pv__idtab;
 
-void pv_idtab_init(pv_idtab *t);
-void pv_idtab_fini(pv_idtab *t);
+void pv__idtab_init(pv__idtab *t);
+void pv__idtab_fini(pv__idtab *t);
 /* Forgets every id; keeps the storage. */
-void pv_idtab_reset(pv_idtab *t);
-void pv_idtab_put(pv_idtab *t, int64_t id, uint32_t val);
-/* Builds the lookup structures from the puts. Call before pv_idtab_get. */
-void pv_idtab_seal(pv_idtab *t);
+void pv__idtab_reset(pv__idtab *t);
+void pv__idtab_put(pv__idtab *t, int64_t id, uint32_t val);
+/* Builds the lookup structures from the puts. Call before pv__idtab_get. */
+void pv__idtab_seal(pv__idtab *t);
 /* The value for id, or PV_IDTAB_NONE. */
-static inline uint32_t pv_idtab_get(const pv_idtab *t, int64_t id)
+static inline uint32_t pv__idtab_get(const pv__idtab *t, int64_t id)
 {
     if (id >= 0 && (uint64_t)id < t->n_dense)
         return t->dense[id];

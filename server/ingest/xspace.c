@@ -56,8 +56,8 @@ typedef struct dec {
     pv_model_builder *b;
     pv_error *err;
     int rc;                 /* 0, or the first PV_E* code */
-    pv_idtab stat_names;    /* stat metadata id -> string id of its name */
-    pv_idtab metas;         /* event metadata id -> meta index */
+    pv__idtab stat_names;    /* stat metadata id -> string id of its name */
+    pv__idtab metas;         /* event metadata id -> meta index */
     uint32_t plane;
     uint64_t n_tracks;
     uint64_t next_progress; /* event count at which to report progress */
@@ -189,7 +189,7 @@ static uint32_t intern(dec *d, const field *f)
 
 static uint32_t stat_name(const dec *d, uint64_t id)
 {
-    uint32_t s = pv_idtab_get(&d->stat_names, (int64_t)id);
+    uint32_t s = pv__idtab_get(&d->stat_names, (int64_t)id);
     return s == PV_IDTAB_NONE ? 0 : s;
 }
 
@@ -268,7 +268,7 @@ static bool decode_stat_meta(dec *d, const field *entry)
             return false;
         name = intern(d, &f);
     }
-    pv_idtab_put(&d->stat_names, (int64_t)key, name);
+    pv__idtab_put(&d->stat_names, (int64_t)key, name);
     return d->rc == 0;
 }
 
@@ -320,7 +320,7 @@ static bool decode_event_meta(dec *d, const field *entry)
         return false;
     uint32_t meta = pv_builder_meta_sid(d->b, d->plane, (int64_t)(id != 0 ? id : key), name,
                                         display);
-    pv_idtab_put(&d->metas, (int64_t)key, meta);
+    pv__idtab_put(&d->metas, (int64_t)key, meta);
     v.p = value;
     while (next_field(d, &v, "XEventMetadata", &f)) {
         if (f.num == 5) {
@@ -339,7 +339,7 @@ static bool decode_event_meta(dec *d, const field *entry)
 
 static uint32_t meta_of(dec *d, int64_t id)
 {
-    uint32_t m = pv_idtab_get(&d->metas, id);
+    uint32_t m = pv__idtab_get(&d->metas, id);
     if (m != PV_IDTAB_NONE)
         return m;
     /* An event whose metadata is missing keeps its id with an empty name
@@ -588,8 +588,8 @@ static bool decode_plane(dec *d, const field *pf)
     field f;
     int64_t id = 0;
     uint32_t name = 0;
-    pv_idtab_reset(&d->stat_names);
-    pv_idtab_reset(&d->metas);
+    pv__idtab_reset(&d->stat_names);
+    pv__idtab_reset(&d->metas);
     d->n_later = 0;
     while (next_field(d, &r, "XPlane", &f)) {
         if (f.num > 6)
@@ -607,7 +607,7 @@ static bool decode_plane(dec *d, const field *pf)
     }
     if (d->rc != 0)
         return false;
-    pv_idtab_seal(&d->stat_names);
+    pv__idtab_seal(&d->stat_names);
     d->plane = pv_builder_plane_sid(d->b, id, name);
 
     for (size_t i = 0; i < d->n_later; i++) {
@@ -623,7 +623,7 @@ static bool decode_plane(dec *d, const field *pf)
             pv_builder_plane_stat(d->b, d->plane, s);
         }
     }
-    pv_idtab_seal(&d->metas);
+    pv__idtab_seal(&d->metas);
 
     for (size_t i = 0; i < d->n_later; i++) {
         r.p = d->later[i];
@@ -645,8 +645,8 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     d.src = src;
     d.b = b;
     d.err = err;
-    pv_idtab_init(&d.stat_names);
-    pv_idtab_init(&d.metas);
+    pv__idtab_init(&d.stat_names);
+    pv__idtab_init(&d.metas);
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;
@@ -666,8 +666,8 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
             pv_builder_hostname(b, (const char *)f.data, f.len);
         }
     }
-    pv_idtab_fini(&d.stat_names);
-    pv_idtab_fini(&d.metas);
+    pv__idtab_fini(&d.stat_names);
+    pv__idtab_fini(&d.metas);
     free(d.later);
     return d.rc;
 }
