@@ -84,6 +84,8 @@ function buildDom(el) {
                                 text: 'Range zoom' });
     ui.window = h('span', { class: 'tv-window', 'aria-live': 'off' });
     ui.status = h('span', { class: 'tv-status', role: 'status' });
+    ui.loading = h('span', { class: 'tv-loading hint', hidden: true,
+                             text: 'Loading finer detail… (coarser data is shown meanwhile)' });
     ui.form = h('form', { class: 'tv-search-form', role: 'search' },
         ui.search, ui.prev, ui.next, ui.searchInfo);
     ui.canvas = h('canvas', { class: 'tv-canvas', role: 'img',
@@ -96,7 +98,7 @@ function buildDom(el) {
         h('div', { class: 'tv-toolbar' },
             ui.form,
             h('span', { class: 'tv-zoom' }, ui.zoomOut, ui.zoomIn, ui.all, ui.rangeBtn),
-            ui.window, ui.status),
+            ui.window, ui.loading, ui.status),
         h('div', { class: 'tv-main' }, ui.scroll, ui.details, ui.tooltip),
         h('p', { class: 'tv-help hint', text: HELP }));
     clear(el);
@@ -119,6 +121,7 @@ class TraceView {
 
     async start() {
         const { run, host } = this.state;
+        ensureStylesheet();   // fetched while the track list is on its way
         showProgress(this.el, 'Loading the trace…');
         let meta;
         try {
@@ -145,7 +148,6 @@ class TraceView {
     }
 
     mountTimeline() {
-        ensureStylesheet();
         const ui = buildDom(this.el);
         this.ui = ui;
         const { run, host } = this.state;
@@ -240,6 +242,8 @@ class TraceView {
         if (this.ui.root.dataset.complete !== v)
             this.ui.root.dataset.complete = v;
         this.ui.root.dataset.frameMs = f.ms.toFixed(3);
+        if (this.ui.loading.hidden !== f.complete)
+            this.ui.loading.hidden = f.complete;
         if (f.complete && !this.firstComplete) {
             this.firstComplete = true;
             performance.mark('pv-trace-first-complete-frame');
