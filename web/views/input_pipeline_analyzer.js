@@ -158,7 +158,7 @@ function treeView(hostDt) {
 
 async function render(inst, el, state, data) {
     const [, stepDt, hostDt, recDt, diag] = data;
-    const { props, steps } = parseStepTable(stepDt);
+    const { props, steps, fromTrace } = parseStepTable(stepDt);
     const hw = props.hardware_type || 'CPU_ONLY';
     const total = steps.reduce((a, s) => a + s.stepMs, 0);
     const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
@@ -173,7 +173,7 @@ async function render(inst, el, state, data) {
     el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Input pipeline analyzer' }),
         h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
                  target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    const toggle = hostStepsToggle(state, hw, (s) => { unmount(); mount(el, s); });
+    const toggle = hostStepsToggle(state, hw, fromTrace, (s) => { unmount(); mount(el, s); });
     if (toggle)
         el.append(toggle);
     const body = h('div', { class: 'view-body' });

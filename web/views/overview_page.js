@@ -100,7 +100,7 @@ function runEnvironment(env) {
 
 async function render(inst, el, state, data) {
     const [analysis, stepDt, env, reco, , , diag] = data;
-    const { props, steps, hostSteps } = parseStepTable(stepDt);
+    const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
     const ap = analysis.p || {};
     const hw = props.hardware_type || 'CPU_ONLY';
@@ -118,7 +118,7 @@ async function render(inst, el, state, data) {
     el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Overview' }),
         h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
                  target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    const toggle = hostStepsToggle(state, hw, (s) => { unmount(); mount(el, s); });
+    const toggle = hostStepsToggle(state, hw, fromTrace, (s) => { unmount(); mount(el, s); });
     if (toggle)
         el.append(toggle);
     const body = h('div', { class: 'view-body' });
@@ -169,6 +169,9 @@ async function render(inst, el, state, data) {
     if (analysis.pv_host_ops && (analysis.pv_host_ops.rows || []).length) {
         inst.tables.push(createTable(host, opsTable(analysis.pv_host_ops),
             { name: `overview_host_ops_${state.run}` }));
+    } else if (!fromTrace) {
+        host.append(h('p', { class: 'hint', text: 'Legacy overview files do not list host ' +
+            'ops; see the input pipeline analyzer for the host\'s input ops.' }));
     } else {
         host.append(h('p', { class: 'hint', text: 'No framework op was recorded on host ' +
             'threads (host tracer level 0, or not a TensorFlow profile).' }));

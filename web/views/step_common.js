@@ -34,7 +34,7 @@ export const NO_STEPS_HINT = 'Steps come from Keras (model.fit), from ' +
 const num = (v) => (typeof v === 'number' ? v : Number(v || 0));
 
 // Returns {props, steps: [{name, group, startPs, durPs, stepMs, cats:{id: ms},
-// waitMs, h2dMs}], hostSteps} from the step table.
+// waitMs, h2dMs}], hostSteps, fromTrace} from the step table.
 export function parseStepTable(dt) {
     const cols = (dt && dt.cols) || [];
     const idx = Object.fromEntries(cols.map((c, i) => [c.id, i]));
@@ -51,7 +51,11 @@ export function parseStepTable(dt) {
         waitMs: num(pv('pv_host_wait_input_ms', i)),
         h2dMs: num(pv('pv_host_to_device_ms', i)),
     }));
-    return { props: (dt && dt.p) || {}, steps, hostSteps: Boolean(dt && dt.pv_host_steps) };
+    // Steps computed from a trace carry their window; steps read from a
+    // legacy per-tool file (no trace) do not.
+    const fromTrace = Boolean(dt && Array.isArray(dt.pv_begin_ps));
+    return { props: (dt && dt.p) || {}, steps, hostSteps: Boolean(dt && dt.pv_host_steps),
+             fromTrace };
 }
 
 // True when dt is the GPU/CPU step table these views draw (TPU and legacy
@@ -135,8 +139,8 @@ export function stepParams(state) {
 // The switch between XProf's steps (device events only when there is a
 // device) and TensorFlow 2.x's (host threads' time inside each device step
 // counted too). Shown for device profiles only; remount(newState) redraws.
-export function hostStepsToggle(state, hw, remount) {
-    if (hw === 'CPU_ONLY')
+export function hostStepsToggle(state, hw, fromTrace, remount) {
+    if (hw === 'CPU_ONLY' || !fromTrace)
         return null;
     const on = (state.params || {}).host_steps === '1';
     const box = h('input', { type: 'checkbox', checked: on, on: { change: () => {

@@ -1,0 +1,200 @@
+// overview.test.mjs: the overview page and the input pipeline analyzer.
+// The pure parts of web/views/step_common.js and input_pipeline_analyzer.js
+// under plain node (expected values worked out by hand beside them), then
+// both pages in headless Chromium on the real TF profiles: the numbers are
+// the ones TensorFlow itself wrote in the overview_page.pb next to each
+// xplane (tests/data/overview/*.txt).
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { adviceFor, isGenericStepTable, parseStepTable, summarize,
+         usedCategories } from '../../web/views/step_common.js';
+import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
+import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+// A step table as the server sends it: two steps, ids 0 and 1.
+const COLS = ['stepnum', 'deviceComputeTimeMs', 'deviceToDeviceTimeMs', 'deviceCollectivesTimeMs',
+              'hostComputeTimeMs', 'kernelLaunchTimeMs', 'infeedTimeMs', 'outfeedTimeMs',
+              'compileTimeMs', 'otherTimeMs', 'tooltip', 'stepTimeMs'];
+const row = (name, compute, input, other) => ({ c: [
+    { v: name }, { v: compute }, { v: 0 }, { v: 0 }, { v: 0 }, { v: 0 }, { v: input }, { v: 0 },
+    { v: 0 }, { v: other }, { v: 'tip' }, { v: compute + input + other }] });
+const TABLE = {
+    cols: COLS.map((id) => ({ id, label: id, type: id === 'stepnum' ? 'string' : 'number' })),
+    rows: [row('0', 6, 3, 1), row('1', 8, 1, 1)],
+    p: { hardware_type: 'GPU' },
+    pv_group_ids: [0, 1], pv_begin_ps: [100, 20000], pv_dur_ps: [10000, 10000],
+    pv_host_wait_input_ms: [3, 1], pv_host_to_device_ms: [0, 0], pv_host_steps: false,
+};
+
+describe('overview / input pipeline pages (pure parts)', () => {
+    test('parseStepTable reads rows, categories and the trace windows', () => {
+        const t = parseStepTable(TABLE);
+        assert.equal(t.steps.length, 2);
+        assert.equal(t.fromTrace, true);
+        assert.deepEqual([t.steps[1].name, t.steps[1].stepMs, t.steps[1].cats.infeedTimeMs,
+                          t.steps[1].startPs, t.steps[1].durPs], ['1', 10, 1, 20000, 10000]);
+        assert.ok(isGenericStepTable(TABLE));
+        assert.ok(!isGenericStepTable({ cols: [{ id: 'tcComputeTimeMs' }] }));
+        const legacy = parseStepTable({ ...TABLE, pv_begin_ps: undefined });
+        assert.equal(legacy.fromTrace, false);
+        assert.equal(legacy.steps[0].startPs, undefined);
+    });
+
+    test('summarize: mean, sample stddev, min, max', () => {
+        // 10, 20, 30: mean 20, sample variance ((100 + 0 + 100) / 2) = 100
+        assert.deepEqual(summarize([10, 20, 30]), { average: 20, stddev: 10, min: 10, max: 30 });
+        assert.equal(summarize([]), null);
+        assert.equal(summarize([5]).stddev, 0);
+    });
+
+    test('usedCategories leaves out categories no step has', () => {
+        const ids = usedCategories(parseStepTable(TABLE).steps).map((c) => c.id);
+        assert.deepEqual(ids, ['deviceComputeTimeMs', 'infeedTimeMs', 'otherTimeMs']);
+    });
+
+    test('adviceFor ties each item to the share that triggered it', () => {
+        const a = adviceFor({ inputPct: 20, launchPct: 1, otherPct: 3, computePct: 60,
+                              collectivesPct: 0, precision: '', hasDevice: true });
+        assert.equal(a.length, 2);
+        assert.match(a[0].why, /^20\.0% of step time is spent waiting for input/);
+        assert.match(a[0].what, /prefetch/);
+        assert.match(a[1].why, /^3\.0% .*All others/);
+        const dev = adviceFor({ inputPct: 1, launchPct: 0, otherPct: 0, computePct: 90,
+                                collectivesPct: 0, precision: 'Only 0.0% ...', hasDevice: true });
+        assert.deepEqual(dev.map((x) => /mixed/.test(x.what) || /XLA/.test(x.what)), [true, true]);
+    });
+
+    test('parentName drops the input index of the parent stage', () => {
+        assert.equal(parentName('Iterator::Model::Zip[0]::FlatMap'), 'Iterator::Model::Zip');
+        assert.equal(parentName('Iterator::Model::Map'), 'Iterator::Model');
+        assert.equal(parentName('Iterator::Model'), null);
+    });
+
+    test('iteratorTree puts parents first, children by total time', () => {
+        const rows = [
+            { name: 'Iterator::Model::Zip[1]::Repeat', totalMs: 1, selfMs: 1 },
+            { name: 'Iterator::Model', totalMs: 9, selfMs: 2 },
+            { name: 'Iterator::Model::Zip', totalMs: 7, selfMs: 1 },
+            { name: 'Iterator::Model::Zip[0]::FlatMap', totalMs: 5, selfMs: 5 },
+        ];
+        const t = iteratorTree(rows);
+        assert.deepEqual(t.map((r) => [r.stage, r.depth]),
+                         [['Model', 0], ['Zip', 1], ['FlatMap', 2], ['Repeat', 2]]);
+    });
+});
+
+const NAME = 'overview.test';
+const TESTDATA = process.env.PV_TESTDATA
+    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
+const LOADED_MS = 60000;
+
+let SKIP = false;
+if (!fs.existsSync(TESTDATA)) {
+    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
+    console.log(SKIP);
+} else if (!haveChromium()) {
+    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
+    console.log(SKIP);
+}
+
+function hashOf(run, host, tool, query = '') {
+    const e = encodeURIComponent;
+    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}${query}`;
+}
+
+const GPU_RUN = 'tf_keras_gpu_gcp/train/2022_11_04_21_26_12';
+const CPU_RUN = 'tf_keras_cpu_macos/train/2022_10_31_19_09_08';
+
+describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }, () => {
+    const h = {};
+    before(async () => {
+        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-overview-cache-'));
+        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
+                                       cacheDir: h.cacheDir });
+        h.browser = await launchBrowser();
+        h.guard = await guardedContext(h.browser, h.server.url);
+        h.page = await h.guard.context.newPage();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            fs.rmSync(h.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    async function open(hash) {
+        await h.page.goto(h.server.url + hash);
+        await waitForView(h.page, hash, LOADED_MS);
+        await h.page.waitForSelector('.steps-verdict', { timeout: LOADED_MS });
+        return h.page.evaluate(() => ({
+            verdict: document.querySelector('.steps-verdict').innerText,
+            cards: document.querySelector('.steps-cards')?.innerText ?? '',
+            canvas: Boolean(document.querySelector('.steps-chart canvas')),
+            steps: [...document.querySelectorAll('.steps-picker select option')].map((o) => o.text),
+            text: document.querySelector('.view-body').innerText,
+        }));
+    }
+
+    test('GPU overview with host steps: TF\'s own verdict and step time', { timeout: LOADED_MS },
+        async () => {
+            // overview_page.pb: MODERATELY input-bound, 6.4 %; step 9.008359 ms
+            const seen = await open(hashOf(GPU_RUN, 'instance-ecbm', 'overview_page',
+                                           '?host_steps=1'));
+            await screenshot(h.page, 'overview-gpu');
+            assert.match(seen.verdict, /MODERATELY input-bound because 6\.4%/);
+            assert.match(seen.verdict, /7\.5% of step time is spent launching kernels/);
+            assert.match(seen.cards, /9\.01 ms/);
+            assert.ok(seen.canvas, 'no step chart');
+            assert.equal(seen.steps.length, 1);
+            assert.match(seen.text, /gradient_tape\/sequential\/conv2d_1\/Conv2D\/Conv2DBackpropFilter/);
+        });
+
+    test('GPU overview as XProf: device-only steps', { timeout: LOADED_MS }, async () => {
+        // XProf 2.24's golden for this profile: POTENTIALLY input-bound, 36.1 % others
+        const seen = await open(hashOf(GPU_RUN, 'instance-ecbm', 'overview_page'));
+        assert.match(seen.verdict, /POTENTIALLY input-bound because 36\.1%/);
+    });
+
+    test('a step opens the trace viewer over its window', { timeout: LOADED_MS }, async () => {
+        await open(hashOf(CPU_RUN, 'gaoyihaodeMacBook-Pro.local', 'overview_page'));
+        await h.page.click('.steps-picker button');
+        await h.page.waitForFunction(() => location.hash.includes('trace_viewer'));
+        const hash = await h.page.evaluate(() => decodeURIComponent(location.hash));
+        // One step of 78.792 ms = 78792000000 ps
+        const m = hash.match(/start=(\d+)&end=(\d+)/);
+        assert.ok(m, hash);
+        assert.equal(Number(m[2]) - Number(m[1]), 78792000000);
+    });
+
+    test('CPU input pipeline: tree of tf.data stages and the bottleneck', { timeout: LOADED_MS },
+        async () => {
+            const seen = await open(hashOf(CPU_RUN, 'gaoyihaodeMacBook-Pro.local',
+                                           'input_pipeline_analyzer'));
+            await screenshot(h.page, 'input-pipeline-cpu');
+            assert.match(seen.verdict, /POTENTIALLY input-bound because 3\.0%/);
+            assert.match(seen.text, /Bottleneck stage: Iterator::Model\b/);
+            assert.match(seen.text, /CPU-only profile: there is no host-to-device transfer/);
+            const stages = await h.page.evaluate(() =>
+                [...document.querySelectorAll('.steps-tree tbody tr td:first-child')]
+                    .map((td) => td.innerText));
+            assert.equal(stages[0], 'Model');
+            assert.ok(stages.includes('FlatMap') && stages.includes('TensorSlice'));
+        });
+
+    test('a profile without step markers says so in words', { timeout: LOADED_MS }, async () => {
+        const seen = await open(hashOf('jax_rocm_mi300/jax08_gemm', 'tw003', 'overview_page'));
+        assert.match(seen.text, /No step markers were recorded/);
+        assert.ok(!seen.canvas, 'a chart of zeros was drawn');
+    });
+});
