@@ -17,6 +17,23 @@ import { TraceSearch } from '../timeline/search.js';
 import { decodeTile } from '../timeline/tile_data.js';
 import { Timeline } from '../timeline/timeline.js';
 import { formatParams, parseSelection, parseWindow, urlWriter } from '../timeline/url_state.js';
+// The modules the ones above import in turn, named here too so that the
+// browser fetches them all in one round instead of one round per level of
+// the import tree (four levels: about 200 ms on a busy machine before the
+// first frame).
+import '../draw/colors.js';
+import '../draw/counters.js';
+import '../draw/frame.js';
+import '../draw/gutter.js';
+import '../draw/overlay.js';
+import '../draw/ruler.js';
+import '../draw/slices.js';
+import '../timeline/hit.js';
+import '../timeline/input.js';
+import '../timeline/layout.js';
+import '../timeline/ticks.js';
+import '../timeline/tile_cache.js';
+import '../timeline/viewport.js';
 
 const STYLESHEET = 'views/trace_viewer.css';
 const BUTTON_ZOOM = 2;
