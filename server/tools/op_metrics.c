@@ -5,6 +5,7 @@
  * merged by their parsed framework op name afterwards. */
 #include "tools/op_metrics.h"
 
+#include "tools/hlo_names.h"
 #include "tools/tf_op_name.h"
 #include "util/hash.h"
 #include "util/mem.h"
@@ -26,6 +27,7 @@ typedef struct op_acc {
     const char *type;      /* op type of the first occurrence */
     size_t type_len;
     bool no_provenance;    /* device: an HLO op without a framework op */
+    const pv_hlo_instr *hlo; /* device: the XLA instruction (HLO proto found) */
     uint64_t occurrences;
     uint64_t time_ps;
     uint64_t self_time_ps;
@@ -114,8 +116,10 @@ static int too_many(pv_error *err)
 
 /* ---- output ------------------------------------------------------------------ */
 
+/* empty_type names ops without a type: the reference says "Unknown" on
+ * the device side and leaves the host side's empty. */
 static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_ps,
-                    pv_op_metrics_db *out)
+                    const char *empty_type, pv_op_metrics_db *out)
 {
     size_t n = mp->n + (add_idle ? 1 : 0);
     out->ops = pv_arena_zalloc(a, (n > 0 ? n : 1) * sizeof *out->ops);
@@ -123,7 +127,7 @@ static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_
         const op_acc *o = &mp->ops[i];
         pv_op_metrics *r = &out->ops[i];
         r->name = pv_arena_strndup(a, o->name, o->name_len);
-        r->type = o->type_len > 0 ? pv_arena_strndup(a, o->type, o->type_len) : "Unknown";
+        r->type = o->type_len > 0 ? pv_arena_strndup(a, o->type, o->type_len) : empty_type;
         r->occurrences = o->occurrences;
         r->time_ps = o->time_ps;
         r->self_time_ps = o->self_time_ps;
@@ -142,13 +146,76 @@ static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_
 
 /* ---- device ---------------------------------------------------------------- */
 
+/* Consecutive events of one XLA instruction in one step are one
+ * occurrence (a fusion may run as several kernels). */
+typedef struct xla_run {
+    const pv_hlo_instr *in;  /* NULL when no run is open */
+    int32_t group;           /* step group; PV_NO_GROUP never matches */
+    uint64_t occurrences;
+    uint64_t time_ps;
+    bool is_eager;
+} xla_run;
+
+/* Keys of pass 1: framework-op events use (tf_op id, kernel name id); an
+ * HLO op without a proto uses (hlo_op id, HLO_ONLY); an XLA instruction
+ * found in a proto uses (its index in the table, XLA_INSTR). String ids
+ * never reach these two values. */
+#define HLO_ONLY UINT32_MAX
+#define XLA_INSTR (UINT32_MAX - 1)
+
 typedef struct dev_ctx {
     const pv_model *m;
     uint32_t level0;       /* string id of the "level 0" stat name; 0 none */
-    op_map events;         /* pass 1: (op string id, kernel name id) */
+    uint32_t program_id;   /* string id of "program_id"; 0 none */
+    pv_hlo_names hlo;      /* instructions of the profile's HLO protos */
+    op_map events;         /* pass 1 (see the keys above) */
+    xla_run run;
     uint64_t total_ps;
     uint64_t op_ps;
 } dev_ctx;
+
+/* Adds the open XLA run, if any, as one occurrence of its instruction. */
+static int flush_run(dev_ctx *c, pv_error *err)
+{
+    if (c->run.in == NULL)
+        return 0;
+    op_acc k = {.sid = (uint32_t)(c->run.in - c->hlo.instrs), .kernel = XLA_INSTR};
+    op_acc *o = map_get(&c->events, &k);
+    if (o == NULL)
+        return too_many(err);
+    o->hlo = c->run.in;
+    o->occurrences += c->run.occurrences;
+    o->time_ps += c->run.time_ps;
+    o->self_time_ps += c->run.time_ps;
+    o->is_eager = c->run.is_eager;
+    c->op_ps += c->run.time_ps;
+    memset(&c->run, 0, sizeof c->run);
+    return 0;
+}
+
+/* The XLA instruction of a device event whose program has an HLO proto;
+ * *in_proto tells whether the program had one (then a NULL result means
+ * the instruction is not in it, and the reference drops the event). */
+static const pv_hlo_instr *event_instr(const dev_ctx *c, uint64_t ev, const pv_event_extra *x,
+                                       bool *in_proto)
+{
+    *in_proto = false;
+    if (x == NULL || x->hlo_op == 0 || c->hlo.n_programs == 0 || c->program_id == 0)
+        return NULL;
+    const pv_stat *s = pv_model_event_stat(c->m, ev, c->program_id);
+    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+        return NULL;
+    uint64_t prog = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+    if (!pv_hlo_names_has_program(&c->hlo, prog))
+        return NULL;
+    *in_proto = true;
+    const char *full = pv_model_str(c->m, x->hlo_op);
+    const char *p = full;
+    const char *q;
+    while ((q = strstr(p, "::")) != NULL)
+        p = q + 2;
+    return pv_hlo_names_find(&c->hlo, prog, p, strlen(p));
+}
 
 /* The string id naming the framework op of a device event, 0 when none.
  * *hlo_only is set when only an HLO op name is known. */
@@ -183,15 +250,39 @@ static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
             first_ps = start < first_ps ? start : first_ps;
             last_ps = start + dur > last_ps ? start + dur : last_ps;
             const pv_event_extra *x = pv_model_event_extra(m, ev);
+            bool in_proto;
+            const pv_hlo_instr *in = event_instr(c, ev, x, &in_proto);
+            if (in_proto) {
+                if (in == NULL)
+                    continue;
+                int32_t group = m->ev_group[ev];
+                if (c->run.in != NULL && (in != c->run.in || group == PV_NO_GROUP ||
+                                          group != c->run.group)) {
+                    int rc = flush_run(c, err);
+                    if (rc != 0)
+                        return rc;
+                }
+                if (c->run.in == NULL) {
+                    c->run.in = in;
+                    c->run.group = group;
+                    c->run.is_eager = (x->flags & PV_EXTRA_EAGER) != 0;
+                }
+                c->run.occurrences++;
+                c->run.time_ps += (uint64_t)dur;
+                continue;
+            }
             bool hlo_only;
             uint32_t sid = device_op_sid(c, ev, x, &hlo_only);
             if (sid == 0)
                 continue;
+            int rc = flush_run(c, err);
+            if (rc != 0)
+                return rc;
             /* HLO-only ops are keyed without the kernel: their device op is
              * the HLO instruction, not "<op>/<kernel>". The high bit keeps
              * them apart from a framework op with the same string. */
             op_acc k = {.sid = sid,
-                        .kernel = hlo_only ? UINT32_MAX : m->metas[m->ev_meta[ev]].name};
+                        .kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name};
             op_acc *o = map_get(&c->events, &k);
             if (o == NULL)
                 return too_many(err);
@@ -202,6 +293,9 @@ static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
             o->is_eager = x != NULL && (x->flags & PV_EXTRA_EAGER) != 0;
             c->op_ps += (uint64_t)dur;
         }
+        int rc = flush_run(c, err);   /* runs do not continue across lines */
+        if (rc != 0)
+            return rc;
     }
     if (last_ps > first_ps)
         c->total_ps += (uint64_t)(last_ps - first_ps);
@@ -222,7 +316,9 @@ static const char *last_hlo_name(const char *s, size_t *len)
 int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    dev_ctx c = {.m = m, .level0 = pv_model_str_find(m, "level 0")};
+    dev_ctx c = {.m = m, .level0 = pv_model_str_find(m, "level 0"),
+                 .program_id = pv_model_str_find(m, "program_id")};
+    pv_hlo_names_build(m, a, &c.hlo);
     uint32_t n_gpu = 0;
     int rc = 0;
     for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
@@ -237,7 +333,12 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
         const op_acc *e = &c.events.ops[i];
         const char *full = pv_model_str(m, e->sid);
         op_acc k = {0};
-        if (e->no_provenance) {
+        if (e->hlo != NULL) {
+            /* Device op = (program, instruction): already unique. */
+            k.name = pv_arena_printf(a, "%s\x1f%llu", e->hlo->name,
+                                     (unsigned long long)e->hlo->program_id);
+            k.name_len = strlen(k.name);
+        } else if (e->no_provenance) {
             k.name = last_hlo_name(full, &k.name_len);
         } else {
             pv_tf_op op;
@@ -257,6 +358,7 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
             d->kernel = 1;
             d->no_provenance = e->no_provenance;
             d->sid = e->sid;
+            d->hlo = e->hlo;
         }
         d->occurrences += e->occurrences;
         d->time_ps += e->time_ps;
@@ -271,7 +373,20 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
         op_acc k = {0};
         const char *type = "";
         size_t type_len = 0;
-        if (d->no_provenance) {
+        const char *hlo_full = d->hlo != NULL ? pv_hlo_instr_tf_op(d->hlo, a) : NULL;
+        if (hlo_full != NULL && hlo_full[0] == '\0') {
+            /* No framework op in the HLO metadata: the instruction's own
+             * name, type unknown (the reference's empty provenance). */
+            k.name = d->hlo->name;
+            k.name_len = strlen(d->hlo->name);
+        } else if (hlo_full != NULL) {
+            pv_tf_op op;
+            pv_tf_op_parse(hlo_full, strlen(hlo_full), &op);
+            k.name = op.name;
+            k.name_len = op.name_len;
+            type = op.type;
+            type_len = op.type_len;
+        } else if (d->no_provenance) {
             k.name = d->name;
             k.name_len = d->name_len;
         } else {
@@ -300,7 +415,8 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
     }
     map_fini(&dev);
     if (rc == 0) {
-        db_emit(&fw, a, n_gpu > 0, c.total_ps > c.op_ps ? c.total_ps - c.op_ps : 0, out);
+        db_emit(&fw, a, n_gpu > 0, c.total_ps > c.op_ps ? c.total_ps - c.op_ps : 0, "Unknown",
+                out);
         out->total_time_ps = c.total_ps;
         out->total_op_time_ps = c.op_ps;
     }
@@ -454,7 +570,7 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
     free(c.acts);
     free(c.stack);
     free(c.meta_is_op);
-    /* Pass 2: merge by parsed op name; the type is the first one seen. */
+    /* Pass 2: merge by parsed op name. */
     op_map byname = {.by_name = true};
     for (size_t i = 0; i < c.ops.n && rc == 0; i++) {
         const op_acc *e = &c.ops.ops[i];
@@ -467,8 +583,9 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
             rc = too_many(err);
             break;
         }
-        if (o->kernel == 0) {
-            o->kernel = 1;
+        if (o->type_len == 0) {
+            /* The first non-empty type: the reference only sets an op's
+             * category while it is still empty. */
             o->type = op.type;
             o->type_len = op.type_len;
         }
@@ -479,7 +596,7 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
     }
     map_fini(&c.ops);
     if (rc == 0) {
-        db_emit(&byname, a, any_line, c.idle_ps, out);
+        db_emit(&byname, a, any_line, c.idle_ps, "", out);
         out->total_time_ps = c.total_ps;
         out->total_op_time_ps = c.op_ps;
     }

@@ -14,9 +14,13 @@
  * to get self time = duration - children; per thread the span from first
  * op start to last op end minus the ops' self time is IDLE.
  *
- * XLA ops (`hlo_op` without `tf_op`) would need the HLO proto to name
- * their framework op; they are aggregated under the HLO op name with an
- * unknown type instead.
+ * XLA ops (`hlo_op`): when the profile carries the program's HLO proto
+ * (hlo_names.h), consecutive events of one instruction within one step are
+ * one occurrence of the device op (program, instruction), whose framework
+ * op is the instruction's metadata op_name:op_type; events of instructions
+ * missing from the proto are dropped, as the reference does. Without an
+ * HLO proto the event's `tf_op` is used, else the HLO op name with an
+ * unknown type.
  *
  * Ownership: everything in a db lives in the caller's arena.
  * Threads: any; the model is only read. */
@@ -33,7 +37,8 @@
 
 typedef struct pv_op_metrics {
     const char *name;          /* framework op name, or "IDLE" (arena) */
-    const char *type;          /* op type ("Conv2D"; "Unknown"; "IDLE") (arena) */
+    const char *type;          /* op type ("Conv2D"; "IDLE"; none: "Unknown" on the
+                                  device, "" on the host, as the reference) (arena) */
     uint64_t occurrences;      /* 0 for IDLE */
     uint64_t time_ps;          /* inclusive time */
     uint64_t self_time_ps;     /* time minus nested ops' time */

@@ -21,8 +21,8 @@
  *    side is checked as a subset (every TF op is here with the same times),
  *    without occurrence counts and IDLE, both of which those extra events
  *    change. XProf agrees with profview on the host side exactly.
- *  - XLA ops on the JAX profiles are named from HLO protos by XProf, which
- *    profview does not read yet: only their host side is compared. */
+ *  - Against XProf the op type is part of the key too (XLA ops take theirs
+ *    from the HLO proto's metadata; host ops without a type keep ""). */
 #include "stats_oracle.h"
 #include "tools/op_stats.h"
 #include "tools/tf_op_name.h"
@@ -41,10 +41,13 @@ static void row_key(char *buf, size_t cap, bool device, const char *name, size_t
     snprintf(buf, cap, "%s|%.*s", device ? "Device" : "Host", (int)len, name);
 }
 
-/* Our with-IDLE rows of the chosen sides. */
-static void our_rows(const pv_op_stats_result *r, int sides, bool with_idle, oracle_set *out)
+/* Our with-IDLE rows of the chosen sides; with_type adds the op type to
+ * the key. */
+static void our_rows(const pv_op_stats_result *r, int sides, bool with_idle, bool with_type,
+                     oracle_set *out)
 {
     char key[8192];
+    char typed[8400];
     for (size_t i = 0; i < r->with_idle.n_rows; i++) {
         const pv_op_stats_row *row = &r->with_idle.rows[i];
         if (!(sides & (row->on_device ? SIDE_DEVICE : SIDE_HOST)))
@@ -52,7 +55,8 @@ static void our_rows(const pv_op_stats_result *r, int sides, bool with_idle, ora
         if (row->op->is_idle && !with_idle)
             continue;
         row_key(key, sizeof key, row->on_device, row->op->name, strlen(row->op->name));
-        oracle_add(out, key, (double)row->op->occurrences, row->total_time_us,
+        snprintf(typed, sizeof typed, "%s|%s", key, with_type ? row->op->type : "");
+        oracle_add(out, typed, (double)row->op->occurrences, row->total_time_us,
                    row->total_self_time_us);
     }
 }
@@ -76,6 +80,7 @@ static void tf_rows(const char *tsv, int sides, bool with_idle, oracle_set *out)
         if (strchr(fld[2], ':') != NULL)
             pv_tf_op_parse(fld[2], strlen(fld[2]), &op);
         row_key(key, sizeof key, device, op.name, op.name_len);
+        strcat(key, "|");
         oracle_add(out, key, atof(fld[3]), atof(fld[4]), atof(fld[5]));
     }
     fclose(f);
@@ -86,14 +91,18 @@ static void golden_rows(json_t *table, int sides, oracle_set *out)
     int c_side = oracle_col(table, "host_or_device"), c_op = oracle_col(table, "operation");
     int c_occ = oracle_col(table, "occurrences"), c_total = oracle_col(table, "total_time");
     int c_self = oracle_col(table, "total_self_time");
+    int c_type = oracle_col(table, "type");
     char key[8192];
+    char typed[8400];
     for (size_t i = 0; i < json_array_size(json_object_get(table, "rows")); i++) {
         bool device = strcmp(json_string_value(oracle_cell(table, i, c_side)), "Device") == 0;
         if (!(sides & (device ? SIDE_DEVICE : SIDE_HOST)))
             continue;
         const char *name = json_string_value(oracle_cell(table, i, c_op));
         row_key(key, sizeof key, device, name, strlen(name));
-        oracle_add(out, key, json_number_value(oracle_cell(table, i, c_occ)),
+        snprintf(typed, sizeof typed, "%s|%s", key,
+                 json_string_value(oracle_cell(table, i, c_type)));
+        oracle_add(out, typed, json_number_value(oracle_cell(table, i, c_occ)),
                    json_number_value(oracle_cell(table, i, c_total)),
                    json_number_value(oracle_cell(table, i, c_self)));
     }
@@ -118,13 +127,13 @@ START_TEST(test_pv_tool_op_stats_vs_tf_gpu)
     pv_model *m = run(GCP, &a, &r);
     const char *tsv = PV_SRCDIR "/tests/data/op_stats/tf_keras_gpu_gcp.tf_stats.tsv";
     oracle_set got = {0}, want = {0};
-    our_rows(&r, SIDE_DEVICE, true, &got);
+    our_rows(&r, SIDE_DEVICE, true, false, &got);
     tf_rows(tsv, SIDE_DEVICE, true, &want);
     ck_assert_uint_eq(want.n, 80);   /* the file's device rows, by hand */
     oracle_compare(&got, &want, false, false, "device vs TF tensorflow_stats.pb");
     oracle_free(&got);
     oracle_free(&want);
-    our_rows(&r, SIDE_HOST, false, &got);
+    our_rows(&r, SIDE_HOST, false, false, &got);
     tf_rows(tsv, SIDE_HOST, false, &want);
     ck_assert_uint_eq(want.n, 18);
     oracle_compare(&got, &want, true, true, "host vs TF tensorflow_stats.pb (subset)");
@@ -144,7 +153,7 @@ START_TEST(test_pv_tool_op_stats_vs_tf_cpu)
     pv_op_stats_result r;
     pv_model *m = run(MAC, &a, &r);
     oracle_set got = {0}, want = {0};
-    our_rows(&r, SIDE_BOTH, true, &got);
+    our_rows(&r, SIDE_BOTH, true, false, &got);
     tf_rows(PV_SRCDIR "/tests/data/op_stats/tf_keras_cpu_macos.tf_stats.tsv", SIDE_BOTH, true,
             &want);
     ck_assert_uint_eq(want.n, 84);
@@ -169,9 +178,11 @@ START_TEST(test_pv_tool_op_stats_vs_xprof)
         {MAC, false, true},
         {"logdirs/tf2_gpu_multi_worker/plugins/profile/GPU-multi-worker/34.83.195.179_6003", true,
          false},
-        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003", false, false},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003", false, true},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_elementwise/tw003", false, true},
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08/tw003", false, true},
         {"logdirs/jax_rocm_mi300/plugins/profile/jax_conv_minimal_legacy/"
-         "chi-mi300x-013.ord.vultr.cpe.ice.amd.com", false, false},
+         "chi-mi300x-013.ord.vultr.cpe.ice.amd.com", false, true},
     };
     char golden[1024];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -186,7 +197,7 @@ START_TEST(test_pv_tool_op_stats_vs_xprof)
         json_t *t = json_array_get(g, 0);
         int sides = SIDE_HOST | (cases[i].device_rows ? SIDE_DEVICE : 0);
         oracle_set got = {0}, want = {0};
-        our_rows(&r, sides, true, &got);
+        our_rows(&r, sides, true, true, &got);
         golden_rows(t, sides, &want);
         oracle_compare(&got, &want, false, false, golden);
         oracle_free(&got);
