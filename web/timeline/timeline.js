@@ -273,6 +273,12 @@ export class Timeline {
         const timeX = (x) => Math.max(0, Math.min(this.vp.widthPx, x - GUTTER_PX));
         return {
             onPan: (dx, dy) => {
+                // What was under the pointer has moved away from it.
+                if (this.hover) {
+                    this.hover = null;
+                    if (this.o.onHover)
+                        this.o.onHover(null, 0, 0);
+                }
                 this.apply(V.panByPx(this.vp, dx, this.span));
                 if (dy)
                     this.o.scroll.scrollTop += dy;
