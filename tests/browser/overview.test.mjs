@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { adviceFor, isGenericStepTable, parseStepTable, summarize,
          usedCategories } from '../../web/views/step_common.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
-import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { guardedContext, haveChromium, launchBrowser, screenshot,
+         waitForView } from './browser.mjs';
 import { startServer } from './server.mjs';
 
 // A step table as the server sends it: two steps, ids 0 and 1.
@@ -124,7 +125,8 @@ describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }
     });
     after(async () => {
         try {
-            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.foreign ?? [], [],
+                             'requests went somewhere other than the server');
             assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
         } finally {
             await h.browser?.close();
@@ -157,7 +159,8 @@ describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }
             assert.match(seen.cards, /9\.01 ms/);
             assert.ok(seen.canvas, 'no step chart');
             assert.equal(seen.steps.length, 1);
-            assert.match(seen.text, /gradient_tape\/sequential\/conv2d_1\/Conv2D\/Conv2DBackpropFilter/);
+            assert.match(seen.text,
+                         /gradient_tape\/sequential\/conv2d_1\/Conv2D\/Conv2DBackpropFilter/);
         });
 
     test('GPU overview as XProf: device-only steps', { timeout: LOADED_MS }, async () => {
