@@ -402,7 +402,11 @@ int pv_model_load(const char *path, pv_model **out, pv_error *err)
         close(fd);
         return pv_error_set(err, PV_EFORMAT, path, 0, "too short for a model file");
     }
-    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;   /* the checksum reads every page anyway */
+#endif
+    void *map = mmap(NULL, len, PROT_READ, flags, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
         return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
