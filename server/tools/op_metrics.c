@@ -146,16 +146,6 @@ static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_
 
 /* ---- device ---------------------------------------------------------------- */
 
-/* Consecutive events of one XLA instruction in one step are one
- * occurrence (a fusion may run as several kernels). */
-typedef struct xla_run {
-    const pv_hlo_instr *in;  /* NULL when no run is open */
-    int32_t group;           /* step group; PV_NO_GROUP never matches */
-    uint64_t occurrences;
-    uint64_t time_ps;
-    bool is_eager;
-} xla_run;
-
 /* Keys of pass 1: framework-op events use (tf_op id, kernel name id); an
  * HLO op without a proto uses (hlo_op id, HLO_ONLY); an XLA instruction
  * found in a proto uses (its index in the table, XLA_INSTR). String ids
@@ -169,29 +159,9 @@ typedef struct dev_ctx {
     uint32_t program_id;   /* string id of "program_id"; 0 none */
     pv_hlo_names hlo;      /* instructions of the profile's HLO protos */
     op_map events;         /* pass 1 (see the keys above) */
-    xla_run run;
     uint64_t total_ps;
     uint64_t op_ps;
 } dev_ctx;
-
-/* Adds the open XLA run, if any, as one occurrence of its instruction. */
-static int flush_run(dev_ctx *c, pv_error *err)
-{
-    if (c->run.in == NULL)
-        return 0;
-    op_acc k = {.sid = (uint32_t)(c->run.in - c->hlo.instrs), .kernel = XLA_INSTR};
-    op_acc *o = map_get(&c->events, &k);
-    if (o == NULL)
-        return too_many(err);
-    o->hlo = c->run.in;
-    o->occurrences += c->run.occurrences;
-    o->time_ps += c->run.time_ps;
-    o->self_time_ps += c->run.time_ps;
-    o->is_eager = c->run.is_eager;
-    c->op_ps += c->run.time_ps;
-    memset(&c->run, 0, sizeof c->run);
-    return 0;
-}
 
 /* The XLA instruction of a device event whose program has an HLO proto;
  * *in_proto tells whether the program had one (then a NULL result means
@@ -252,40 +222,28 @@ static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
             const pv_event_extra *x = pv_model_event_extra(m, ev);
             bool in_proto;
             const pv_hlo_instr *in = event_instr(c, ev, x, &in_proto);
+            op_acc k = {0};
+            bool hlo_only = false;
             if (in_proto) {
+                /* Every event of the instruction is an occurrence of the
+                 * device op (program, instruction); instructions missing
+                 * from the proto are dropped, as the reference does. */
                 if (in == NULL)
                     continue;
-                int32_t group = m->ev_group[ev];
-                if (c->run.in != NULL && (in != c->run.in || group == PV_NO_GROUP ||
-                                          group != c->run.group)) {
-                    int rc = flush_run(c, err);
-                    if (rc != 0)
-                        return rc;
-                }
-                if (c->run.in == NULL) {
-                    c->run.in = in;
-                    c->run.group = group;
-                    c->run.is_eager = (x->flags & PV_EXTRA_EAGER) != 0;
-                }
-                c->run.occurrences++;
-                c->run.time_ps += (uint64_t)dur;
-                continue;
+                k.sid = (uint32_t)(in - c->hlo.instrs);
+                k.kernel = XLA_INSTR;
+            } else {
+                k.sid = device_op_sid(c, ev, x, &hlo_only);
+                if (k.sid == 0)
+                    continue;
+                /* HLO-only ops are keyed without the kernel: their device op
+                 * is the HLO instruction, not "<op>/<kernel>". */
+                k.kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name;
             }
-            bool hlo_only;
-            uint32_t sid = device_op_sid(c, ev, x, &hlo_only);
-            if (sid == 0)
-                continue;
-            int rc = flush_run(c, err);
-            if (rc != 0)
-                return rc;
-            /* HLO-only ops are keyed without the kernel: their device op is
-             * the HLO instruction, not "<op>/<kernel>". The high bit keeps
-             * them apart from a framework op with the same string. */
-            op_acc k = {.sid = sid,
-                        .kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name};
             op_acc *o = map_get(&c->events, &k);
             if (o == NULL)
                 return too_many(err);
+            o->hlo = in_proto ? in : NULL;
             o->no_provenance = hlo_only;
             o->occurrences++;
             o->time_ps += (uint64_t)dur;
@@ -293,9 +251,6 @@ static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
             o->is_eager = x != NULL && (x->flags & PV_EXTRA_EAGER) != 0;
             c->op_ps += (uint64_t)dur;
         }
-        int rc = flush_run(c, err);   /* runs do not continue across lines */
-        if (rc != 0)
-            return rc;
     }
     if (last_ps > first_ps)
         c->total_ps += (uint64_t)(last_ps - first_ps);

@@ -15,10 +15,13 @@
  * op start to last op end minus the ops' self time is IDLE.
  *
  * XLA ops (`hlo_op`): when the profile carries the program's HLO proto
- * (hlo_names.h), consecutive events of one instruction within one step are
- * one occurrence of the device op (program, instruction), whose framework
- * op is the instruction's metadata op_name:op_type; events of instructions
- * missing from the proto are dropped, as the reference does. Without an
+ * (hlo_names.h), each event is an occurrence of the device op (program,
+ * instruction), whose framework op is the instruction's metadata
+ * op_name:op_type; events of instructions missing from the proto are
+ * dropped, as the reference does. (The reference also gathers consecutive
+ * events of one instruction and step before adding them, which changes
+ * neither counts nor times; FORMATS.md §4.0's "merged into one
+ * occurrence" does not match its code or its output.) Without an
  * HLO proto the event's `tf_op` is used, else the HLO op name with an
  * unknown type.
  *

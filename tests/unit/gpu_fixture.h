@@ -30,6 +30,8 @@
 #include "model/builder.h"
 
 #include <check.h>
+#include <stdint.h>
+#include <string.h>
 
 static inline void fx_kernel(pv_model_builder *b, uint32_t track, uint32_t meta, int64_t start,
                              int64_t dur, const char *details, const char *tf_op)
@@ -120,3 +122,108 @@ static inline pv_model *fx_cpu_model(void)
 }
 
 #endif
+
+/* ---- an XLA profile: HLO proto + kernels that name HLO ops ---------------- */
+
+/* Protobuf wire helpers to hand-write an HloProto (field numbers from
+ * xla/service/hlo.proto, see tools/hlo_names.h). */
+typedef struct fx_buf {
+    uint8_t b[1024];
+    size_t n;
+} fx_buf;
+
+static inline void fx_varint(fx_buf *w, uint64_t v)
+{
+    while (v >= 0x80) {
+        w->b[w->n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    w->b[w->n++] = (uint8_t)v;
+}
+
+static inline void fx_bytes(fx_buf *w, uint32_t field, const void *p, size_t len)
+{
+    fx_varint(w, (uint64_t)field << 3 | 2);
+    fx_varint(w, len);
+    memcpy(w->b + w->n, p, len);
+    w->n += len;
+}
+
+static inline void fx_str(fx_buf *w, uint32_t field, const char *s)
+{
+    fx_bytes(w, field, s, strlen(s));
+}
+
+/* HloProto{module{name "jit_f", computations[{name "main", instructions
+ * [fusion.1 (op_type dot_general, op_name jit(f)/dot_general), copy.1 (no
+ * metadata)]}]}}. */
+static inline fx_buf fx_hlo_proto(void)
+{
+    fx_buf meta = {0}, i1 = {0}, i2 = {0}, comp = {0}, mod = {0}, proto = {0};
+    fx_str(&meta, 1, "dot_general");
+    fx_str(&meta, 2, "jit(f)/dot_general");
+    fx_str(&i1, 1, "fusion.1");
+    fx_str(&i1, 2, "fusion");   /* opcode: skipped by the reader */
+    fx_bytes(&i1, 7, meta.b, meta.n);
+    fx_varint(&i1, 35 << 3);   /* id = 7 (varint field 35): skipped */
+    fx_varint(&i1, 7);
+    fx_str(&i2, 1, "copy.1");
+    fx_str(&comp, 1, "main");
+    fx_bytes(&comp, 2, i1.b, i1.n);
+    fx_bytes(&comp, 2, i2.b, i2.n);
+    fx_str(&mod, 1, "jit_f");
+    fx_bytes(&mod, 3, comp.b, comp.n);
+    fx_bytes(&proto, 1, mod.b, mod.n);
+    return proto;
+}
+
+static inline void fx_xla_kernel(pv_model_builder *b, uint32_t track, uint32_t meta,
+                                 int64_t start, int64_t dur, const char *hlo_op,
+                                 int64_t program, int64_t group)
+{
+    uint64_t e = pv_builder_event(b, track, meta, start, dur);
+    pv_builder_event_stat_str(b, e, "kernel_details", "regs:32 block:256,1,1");
+    pv_builder_event_stat_str(b, e, "tf_op", "XlaModule:");
+    pv_builder_event_stat_str(b, e, "hlo_op", hlo_op);
+    pv_builder_event_stat_i64(b, e, "program_id", program);
+    pv_builder_event_stat_i64(b, e, "group_id", group);
+}
+
+/* /host:metadata: program 7's HLO proto (above) and program 8's, cut
+ * short (unreadable). /device:GPU:0 "Stream #1", times in ps:
+ *   x1 gemm_kernel  fusion.1  start  0    dur 10e6  group 1
+ *   x2 gemm_kernel  fusion.1  start 20e6  dur  5e6  group 1
+ *   x3 gemm_kernel  fusion.1  start 30e6  dur  5e6  group 2
+ *   x4 copy_kernel  copy.1    start 40e6  dur  2e6  group 2
+ *   x5 other_kernel missing.3 start 50e6  dur  3e6  group 2  (not in the proto: dropped)
+ *   x6 bad_kernel   fusion.9  program 8   start 60e6 dur 1e6 (no readable proto:
+ *                                        falls back to tf_op "XlaModule:") */
+static inline pv_model *fx_xla_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t md = pv_builder_plane(b, 0, "/host:metadata");
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    fx_buf proto = fx_hlo_proto();
+    uint32_t s_hlo = pv_builder_intern_cstr(b, "Hlo Proto");
+    uint32_t m7 = pv_builder_meta(b, md, 7, "jit_f(7)", NULL);
+    pv_builder_meta_stat(b, m7, (pv_stat){s_hlo, PV_STAT_BYTES,
+                                         {.blob = pv_builder_blob(b, proto.b, proto.n)}});
+    uint32_t m8 = pv_builder_meta(b, md, 8, "jit_g(8)", NULL);
+    pv_builder_meta_stat(b, m8, (pv_stat){s_hlo, PV_STAT_BYTES,
+                                         {.blob = pv_builder_blob(b, proto.b, proto.n - 3)}});
+    uint32_t s1 = pv_builder_track(b, gpu, 1, "Stream #1", 0);
+    uint32_t gemm = pv_builder_meta(b, gpu, 1, "gemm_kernel", NULL);
+    uint32_t copy = pv_builder_meta(b, gpu, 2, "copy_kernel", NULL);
+    uint32_t other = pv_builder_meta(b, gpu, 3, "other_kernel", NULL);
+    uint32_t bad = pv_builder_meta(b, gpu, 4, "bad_kernel", NULL);
+    fx_xla_kernel(b, s1, gemm, 0, 10000000, "fusion.1", 7, 1);
+    fx_xla_kernel(b, s1, gemm, 20000000, 5000000, "fusion.1", 7, 1);
+    fx_xla_kernel(b, s1, gemm, 30000000, 5000000, "fusion.1", 7, 2);
+    fx_xla_kernel(b, s1, copy, 40000000, 2000000, "copy.1", 7, 2);
+    fx_xla_kernel(b, s1, other, 50000000, 3000000, "missing.3", 7, 2);
+    fx_xla_kernel(b, s1, bad, 60000000, 1000000, "fusion.9", 8, 2);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    return m;
+}

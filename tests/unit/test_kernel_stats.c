@@ -179,6 +179,30 @@ START_TEST(test_pv_kernel_predicates)
 }
 END_TEST
 
+/* fx_xla_model: the op is the HLO instruction's framework op. */
+START_TEST(test_pv_tool_kernel_stats_xla_ops)
+{
+    pv_model *m = fx_xla_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    /* gemm 20 us (x1-x3), other 3 us, copy 2 us, bad 1 us: every kernel
+     * counts here, found in the proto or not. */
+    ck_assert_uint_eq(r.n_rows, 4);
+    ck_assert_str_eq(r.rows[0].kernel_name, "gemm_kernel");
+    ck_assert_uint_eq(r.rows[0].occurrences, 3);
+    ck_assert_str_eq(r.rows[0].op_name, "jit(f)/dot_general");
+    ck_assert_str_eq(r.rows[1].kernel_name, "other_kernel");
+    ck_assert_str_eq(r.rows[1].op_name, "XlaModule");      /* not in the proto: tf_op */
+    ck_assert_str_eq(r.rows[2].kernel_name, "copy_kernel");
+    ck_assert_str_eq(r.rows[2].op_name, "");               /* no metadata in the proto */
+    ck_assert_str_eq(r.rows[3].kernel_name, "bad_kernel");
+    ck_assert_str_eq(r.rows[3].op_name, "XlaModule");      /* proto unreadable */
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel_stats");
@@ -186,6 +210,7 @@ int main(void)
     tcase_add_test(tc, test_pv_tool_kernel_stats_rows);
     tcase_add_test(tc, test_pv_tool_kernel_stats_max_rows);
     tcase_add_test(tc, test_pv_tool_kernel_stats_cpu_profile);
+    tcase_add_test(tc, test_pv_tool_kernel_stats_xla_ops);
     suite_add_tcase(s, tc);
     TCase *tj = tcase_create("pv_kernel_stats_to_json");
     tcase_add_test(tj, test_pv_kernel_stats_to_json_shape);

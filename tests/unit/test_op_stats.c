@@ -204,12 +204,46 @@ START_TEST(test_pv_tool_op_stats_cpu_profile)
 }
 END_TEST
 
+/* fx_xla_model: device span 0..61e6 ps. fusion.1 ran 3 times (x1-x3;
+ * each kernel event is an occurrence, as in the reference's output) for
+ * 20 us; copy.1 2 us with no framework op;
+ * missing.3 is dropped; fusion.9 (no readable proto) falls back to its
+ * tf_op "XlaModule:" as the device op "XlaModule/bad_kernel". */
+START_TEST(test_pv_op_metrics_device_xla)
+{
+    pv_model *m = fx_xla_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_metrics_db db;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_op_metrics_device(m, &a, &db, &err), 0);
+    ck_assert_uint_eq(db.total_time_ps, 61000000);
+    ck_assert_uint_eq(db.total_op_time_ps, 23000000);
+    pv_op_metrics_sort(&db);
+    ck_assert_uint_eq(db.n_ops, 4);
+    ck_assert(db.ops[0].is_idle);
+    ck_assert_uint_eq(db.ops[0].time_ps, 38000000);
+    ck_assert_str_eq(db.ops[1].name, "jit(f)/dot_general");
+    ck_assert_str_eq(db.ops[1].type, "dot_general");
+    ck_assert_uint_eq(db.ops[1].occurrences, 3);
+    ck_assert_uint_eq(db.ops[1].time_ps, 20000000);
+    ck_assert_str_eq(db.ops[2].name, "copy.1");
+    ck_assert_str_eq(db.ops[2].type, "Unknown");
+    ck_assert_uint_eq(db.ops[2].occurrences, 1);
+    ck_assert_str_eq(db.ops[3].name, "XlaModule");
+    ck_assert_uint_eq(db.ops[3].time_ps, 1000000);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("op_stats");
     TCase *tm = tcase_create("pv_op_metrics");
     tcase_add_test(tm, test_pv_op_metrics_device_db);
     tcase_add_test(tm, test_pv_op_metrics_host_db);
+    tcase_add_test(tm, test_pv_op_metrics_device_xla);
     suite_add_tcase(s, tm);
     TCase *tc = tcase_create("pv_tool_op_stats");
     tcase_add_test(tc, test_pv_tool_op_stats_tables);
