@@ -76,6 +76,10 @@ static void serve_legacy(pv_response *rs, const pv_host_file *f, const char *too
         pv_http_legacy_overview(rs, f->path, f->kind == PV_FILE_OVERVIEW_PB);
         return;
     }
+    if (f->kind == PV_FILE_KERNEL_STATS_PB || f->kind == PV_FILE_TF_STATS_PB) {
+        pv_http_legacy_kernel_op_stats(rs, f->path, f->kind == PV_FILE_KERNEL_STATS_PB);
+        return;
+    }
     if (!json && !json_gz) {
         char detail[600];
         snprintf(detail, sizeof detail,

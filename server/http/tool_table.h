@@ -25,5 +25,7 @@ void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model
 void pv_http_legacy_overview(pv_response *rs, const char *path, bool overview);
 void pv_http_tool_kernel_stats(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_op_stats(pv_request *rq, pv_response *rs, const pv_model *m);
+/* kernel_stats.pb (kernel_stats true) or tensorflow_stats.pb at path. */
+void pv_http_legacy_kernel_op_stats(pv_response *rs, const char *path, bool kernel_stats);
 
 #endif

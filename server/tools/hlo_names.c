@@ -1,86 +1,13 @@
-/* hlo_names: a minimal, bounds-checked protobuf wire reader for the few
- * HloProto fields listed in hlo_names.h. tools/ may not use protobuf-c
- * (STYLE rule 10), and four nested messages do not need it. */
+/* hlo_names: reads the few HloProto fields listed in hlo_names.h with the
+ * bounds-checked wire reader of pb_wire.h. */
 #include "tools/hlo_names.h"
 
+#include "tools/pb_wire.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-
-/* ---- wire reader ------------------------------------------------------------ */
-
-typedef struct wire {
-    const uint8_t *p;
-    const uint8_t *end;
-    bool bad;            /* set on the first malformed byte; reads then return 0 */
-} wire;
-
-static uint64_t read_varint(wire *w)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (w->p >= w->end) {
-            w->bad = true;
-            return 0;
-        }
-        uint8_t b = *w->p++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if ((b & 0x80) == 0)
-            return v;
-    }
-    w->bad = true;
-    return 0;
-}
-
-/* Reads the next field's key; false at the end or on bad input. */
-static bool next_field(wire *w, uint32_t *field, uint32_t *type)
-{
-    if (w->bad || w->p >= w->end)
-        return false;
-    uint64_t key = read_varint(w);
-    *field = (uint32_t)(key >> 3);
-    *type = (uint32_t)(key & 7);
-    return !w->bad;
-}
-
-/* A length-delimited payload as a sub-reader. */
-static wire read_bytes(wire *w)
-{
-    wire sub = {NULL, NULL, true};
-    uint64_t n = read_varint(w);
-    if (w->bad || n > (uint64_t)(w->end - w->p)) {
-        w->bad = true;
-        return sub;
-    }
-    sub.p = w->p;
-    sub.end = w->p + n;
-    sub.bad = false;
-    w->p += n;
-    return sub;
-}
-
-static void skip_field(wire *w, uint32_t type)
-{
-    switch (type) {
-    case 0: read_varint(w); break;
-    case 1:
-        if (w->end - w->p < 8)
-            w->bad = true;
-        else
-            w->p += 8;
-        break;
-    case 2: read_bytes(w); break;
-    case 5:
-        if (w->end - w->p < 4)
-            w->bad = true;
-        else
-            w->p += 4;
-        break;
-    default: w->bad = true; break;   /* groups (3, 4) are not used by these protos */
-    }
-}
 
 /* ---- collecting instructions --------------------------------------------------- */
 
@@ -91,17 +18,17 @@ typedef struct collect {
     size_t cap;
 } collect;
 
-static const char *arena_str(pv_arena *a, wire s)
+static const char *arena_str(pv_arena *a, pv__wire s)
 {
     return pv_arena_strndup(a, (const char *)s.p, (size_t)(s.end - s.p));
 }
 
-static void read_metadata(wire m, pv_arena *a, pv_hlo_instr *in, bool *bad)
+static void read_metadata(pv__wire m, pv_arena *a, pv_hlo_instr *in, bool *bad)
 {
     uint32_t f, t;
-    while (next_field(&m, &f, &t)) {
+    while (pv__wire_next(&m, &f, &t)) {
         if ((f == 1 || f == 2) && t == 2) {
-            wire s = read_bytes(&m);
+            pv__wire s = pv__wire_bytes(&m);
             if (!s.bad) {
                 if (f == 1)
                     in->op_type = arena_str(a, s);
@@ -109,28 +36,28 @@ static void read_metadata(wire m, pv_arena *a, pv_hlo_instr *in, bool *bad)
                     in->op_name = arena_str(a, s);
             }
         } else {
-            skip_field(&m, t);
+            pv__wire_skip(&m, t);
         }
     }
     *bad = *bad || m.bad;
 }
 
-static bool read_instruction(wire w, collect *c, uint64_t program_id)
+static bool read_instruction(pv__wire w, collect *c, uint64_t program_id)
 {
     pv_hlo_instr in = {program_id, "", "", ""};
     bool bad = false;
     uint32_t f, t;
-    while (next_field(&w, &f, &t)) {
+    while (pv__wire_next(&w, &f, &t)) {
         if (f == 1 && t == 2) {
-            wire s = read_bytes(&w);
+            pv__wire s = pv__wire_bytes(&w);
             if (!s.bad)
                 in.name = arena_str(c->a, s);
         } else if (f == 7 && t == 2) {
-            wire m = read_bytes(&w);
+            pv__wire m = pv__wire_bytes(&w);
             if (!m.bad)
                 read_metadata(m, c->a, &in, &bad);
         } else {
-            skip_field(&w, t);
+            pv__wire_skip(&w, t);
         }
     }
     if (w.bad || bad)
@@ -145,27 +72,27 @@ static bool read_instruction(wire w, collect *c, uint64_t program_id)
 
 /* Walks HloProto -> module -> computations -> instructions. Returns false
  * on malformed input (the caller drops what this proto added). */
-static bool read_hlo_proto(wire w, collect *c, uint64_t program_id)
+static bool read_hlo_proto(pv__wire w, collect *c, uint64_t program_id)
 {
     uint32_t f, t;
-    while (next_field(&w, &f, &t)) {
+    while (pv__wire_next(&w, &f, &t)) {
         if (f != 1 || t != 2) {
-            skip_field(&w, t);
+            pv__wire_skip(&w, t);
             continue;
         }
-        wire mod = read_bytes(&w);
-        while (next_field(&mod, &f, &t)) {
+        pv__wire mod = pv__wire_bytes(&w);
+        while (pv__wire_next(&mod, &f, &t)) {
             if (f != 3 || t != 2) {
-                skip_field(&mod, t);
+                pv__wire_skip(&mod, t);
                 continue;
             }
-            wire comp = read_bytes(&mod);
-            while (next_field(&comp, &f, &t)) {
+            pv__wire comp = pv__wire_bytes(&mod);
+            while (pv__wire_next(&comp, &f, &t)) {
                 if (f != 2 || t != 2) {
-                    skip_field(&comp, t);
+                    pv__wire_skip(&comp, t);
                     continue;
                 }
-                wire instr = read_bytes(&comp);
+                pv__wire instr = pv__wire_bytes(&comp);
                 if (instr.bad || !read_instruction(instr, c, program_id))
                     return false;
             }
@@ -215,7 +142,7 @@ void pv_hlo_names_build(const pv_model *m, pv_arena *a, pv_hlo_names *out)
                 continue;
             const pv_blob *b = &m->blobs[st->v.blob];
             size_t before = c.n;
-            wire w = {b->data, b->data + b->len, false};
+            pv__wire w = {b->data, b->data + b->len, false};
             if (!read_hlo_proto(w, &c, (uint64_t)md->id)) {
                 c.n = before;
                 out->n_bad++;

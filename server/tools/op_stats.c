@@ -68,6 +68,14 @@ static bool op_has_gradients(const char *name, const char *type)
     return false;
 }
 
+const char *pv_op_stats_task_type(const pv_op_stats_table *t)
+{
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type))
+            return "Training";
+    return "Inference";
+}
+
 /* ---- tables ------------------------------------------------------------------ */
 
 static void fill_times(pv_op_stats_row *r, const pv_op_metrics *op)
@@ -101,6 +109,7 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
                 continue;
             pv_op_stats_row *r = &out->rows[out->n_rows++];
             r->op = op;
+            r->bound_by = "Unknown";
             r->on_device = side == 0;
             r->rank = ++rank;
             fill_times(r, op);
@@ -141,11 +150,7 @@ int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
     pv_op_metrics_sort(&out->host);
     build_table(out, &k, max_per_side, false, a, &out->with_idle);
     build_table(out, &k, max_per_side, true, a, &out->without_idle);
-    bool training = false;
-    for (size_t i = 0; i < out->with_idle.n_rows && !training; i++)
-        training = op_has_gradients(out->with_idle.rows[i].op->name,
-                                    out->with_idle.rows[i].op->type);
-    out->task_type = training ? "Training" : "Inference";
+    out->task_type = pv_op_stats_task_type(&out->with_idle);
     out->architecture_type = "Unknown";
     return 0;
 }

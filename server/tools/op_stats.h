@@ -45,6 +45,13 @@ typedef struct pv_op_stats_row {
     double host_fraction;                /* self / host total; 0 on device rows */
     double host_cumulative;
     double gpu_tensorcore_utilization;   /* 0..1; device rows of GPU profiles */
+    /* Roofline columns: 0 and "Unknown" when computed from a profile (no
+     * cost data, see above); legacy tensorflow_stats.pb files carry them. */
+    double measured_flop_rate;           /* GFLOP/s */
+    double model_flop_rate;              /* GFLOP/s */
+    double measured_memory_bw;           /* GiB/s */
+    double operational_intensity;        /* FLOPs/byte */
+    const char *bound_by;                /* "Unknown", "Compute", "HBM", ... */
 } pv_op_stats_row;
 
 typedef struct pv_op_stats_table {
@@ -68,6 +75,11 @@ typedef struct pv_op_stats_result {
  * with *out zeroed. */
 int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
                      pv_op_stats_result *out, pv_error *err);
+
+/* "Training" when any row shows a backward pass (a TF op under a
+ * "gradient_tape"/"gradients*" scope, a JAX op under "transpose("), else
+ * "Inference": the reference's task-type heuristic. Cannot fail. */
+const char *pv_op_stats_task_type(const pv_op_stats_table *t);
 
 /* ---- JSON ----------------------------------------------------------------- */
 

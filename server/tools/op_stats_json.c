@@ -65,11 +65,13 @@ static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
     json_array_append_new(c, cell(json_real(r->device_cumulative)));
     json_array_append_new(c, cell(json_real(r->host_fraction)));
     json_array_append_new(c, cell(json_real(r->host_cumulative)));
-    for (int i = 0; i < 4; i++)   /* FLOP rates, bandwidth, intensity: no cost data */
-        json_array_append_new(c, cell(json_real(0.0)));
+    json_array_append_new(c, cell(json_real(r->measured_flop_rate)));
+    json_array_append_new(c, cell(json_real(r->model_flop_rate)));
+    json_array_append_new(c, cell(json_real(r->measured_memory_bw)));
+    json_array_append_new(c, cell(json_real(r->operational_intensity)));
     if (is_gpu)
         json_array_append_new(c, cell(json_real(r->gpu_tensorcore_utilization)));
-    json_array_append_new(c, cell(json_string("Unknown")));
+    json_array_append_new(c, cell(json_string(r->bound_by != NULL ? r->bound_by : "Unknown")));
     json_array_append_new(c, cell(json_string(r->op->is_eager ? "Eager" : "Function")));
     return json_pack("{s:o}", "c", c);
 }

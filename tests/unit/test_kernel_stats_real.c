@@ -26,6 +26,7 @@
  *    FORMATS.md nor in today's xprof source; the flags are not compared. */
 #include "stats_oracle.h"
 #include "tools/kernel_stats.h"
+#include "tools/legacy_stats.h"
 #include "tools/tf_op_name.h"
 
 #include <stdio.h>
@@ -158,6 +159,51 @@ START_TEST(test_pv_tool_kernel_stats_vs_xprof)
 }
 END_TEST
 
+/* The legacy converter against protoc's decoding of the same
+ * kernel_stats.pb (the TSV file): every row, in TF's order. */
+START_TEST(test_pv_legacy_kernel_stats_vs_protoc)
+{
+    PV_NEED_TESTDATA("test_pv_legacy_kernel_stats_vs_protoc");
+    const char *path = PV_TESTDATA "/" GCP ".kernel_stats.pb";
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static uint8_t data[1 << 20];
+    size_t len = fread(data, 1, sizeof data, f);
+    fclose(f);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_kernel_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_legacy_kernel_stats(data, len, path, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.n_rows, 114);
+    FILE *t = fopen(PV_SRCDIR "/tests/data/kernel_stats/tf_keras_gpu_gcp.tf_kernel_stats.tsv", "r");
+    ck_assert_ptr_nonnull(t);
+    char line[8192];
+    size_t i = 0;
+    while (fgets(line, sizeof line, t) != NULL) {
+        char *fld[6];
+        if (line[0] == '#' || oracle_split_tsv(line, fld, 6) != 6)
+            continue;
+        ck_assert_uint_lt(i, r.n_rows);
+        const pv_kernel_row *k = &r.rows[i++];
+        ck_assert_str_eq(k->kernel_name, fld[0]);
+        ck_assert_str_eq(k->op_name, fld[1]);
+        ck_assert_uint_eq(k->occurrences, strtoull(fld[2], NULL, 10));
+        ck_assert_uint_eq(k->total_ns, strtoull(fld[3], NULL, 10));
+        ck_assert_uint_eq(k->min_ns, strtoull(fld[4], NULL, 10));
+        ck_assert_uint_eq(k->max_ns, strtoull(fld[5], NULL, 10));
+        ck_assert_uint_eq(k->grid[2], 1);   /* TF wrote 1,1,1 (see above) */
+    }
+    fclose(t);
+    ck_assert_uint_eq(i, 114);
+    ck_assert_int_eq(pv_legacy_kernel_stats(data, len - 5, path, &a, &r, &err), PV_EFORMAT);
+    /* TensorFlow writes an empty file for a CPU profile: an empty table. */
+    ck_assert_int_eq(pv_legacy_kernel_stats(data, 0, path, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.n_rows, 0);
+    pv_arena_fini(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel_stats_real");
@@ -165,6 +211,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pv_tool_kernel_stats_vs_tf);
     tcase_add_test(tc, test_pv_tool_kernel_stats_vs_xprof);
+    tcase_add_test(tc, test_pv_legacy_kernel_stats_vs_protoc);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }

@@ -24,6 +24,7 @@
  *  - Against XProf the op type is part of the key too (XLA ops take theirs
  *    from the HLO proto's metadata; host ops without a type keep ""). */
 #include "stats_oracle.h"
+#include "tools/legacy_stats.h"
 #include "tools/op_stats.h"
 #include "tools/tf_op_name.h"
 
@@ -221,6 +222,78 @@ START_TEST(test_pv_tool_op_stats_vs_xprof)
 }
 END_TEST
 
+/* The legacy converter against protoc's decoding of the same
+ * tensorflow_stats.pb (the TSV files): the same rows, values as written. */
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+START_TEST(test_pv_legacy_op_stats_vs_protoc)
+{
+    PV_NEED_TESTDATA("test_pv_legacy_op_stats_vs_protoc");
+    static const char *const cases[][2] = {
+        {GCP, "tf_keras_gpu_gcp"},
+        {MAC, "tf_keras_cpu_macos"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char path[1024], tsv[1024];
+        snprintf(path, sizeof path, "%s/%s.tensorflow_stats.pb", PV_TESTDATA, cases[i][0]);
+        snprintf(tsv, sizeof tsv, "%s/tests/data/op_stats/%s.tf_stats.tsv", PV_SRCDIR,
+                 cases[i][1]);
+        size_t len;
+        uint8_t *data = read_all(path, &len);
+        pv_arena a;
+        pv_arena_init(&a, 1 << 16);
+        pv_op_stats_result r;
+        pv_error err = {0};
+        ck_assert_int_eq(pv_legacy_op_stats(data, len, path, &a, &r, &err), 0);
+        oracle_set got = {0}, want = {0};
+        /* Keys as written (no re-parsing: both sides are TF's own names). */
+        char key[8192];
+        for (size_t k = 0; k < r.with_idle.n_rows; k++) {
+            const pv_op_stats_row *row = &r.with_idle.rows[k];
+            snprintf(key, sizeof key, "%s|%s", row->on_device ? "Device" : "Host",
+                     row->op->name);
+            oracle_add(&got, key, (double)row->op->occurrences, row->total_time_us,
+                       row->total_self_time_us);
+        }
+        FILE *f = fopen(tsv, "r");
+        char line[8192];
+        while (fgets(line, sizeof line, f) != NULL) {
+            char *fld[6];
+            if (line[0] == '#' || oracle_split_tsv(line, fld, 6) != 6)
+                continue;
+            snprintf(key, sizeof key, "%s|%s", fld[0], fld[2]);
+            oracle_add(&want, key, atof(fld[3]), atof(fld[4]), atof(fld[5]));
+        }
+        fclose(f);
+        oracle_compare(&got, &want, false, false, path);
+        ck_assert_uint_eq(r.with_idle.rows[0].rank, 1);
+        size_t idle = 0;
+        for (size_t k = 0; k < r.with_idle.n_rows; k++)
+            idle += r.with_idle.rows[k].op->is_idle;
+        ck_assert_uint_eq(idle, i == 0 ? 2 : 1);   /* device and host; host only */
+        ck_assert_uint_eq(r.without_idle.n_rows + idle, r.with_idle.n_rows);
+        oracle_free(&got);
+        oracle_free(&want);
+        /* Cut short anywhere inside, it is refused, never read past. */
+        ck_assert_int_eq(pv_legacy_op_stats(data, len - 7, path, &a, &r, &err), PV_EFORMAT);
+        pv_arena_fini(&a);
+        free(data);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("op_stats_real");
@@ -229,6 +302,7 @@ int main(void)
     tcase_add_test(tc, test_pv_tool_op_stats_vs_tf_gpu);
     tcase_add_test(tc, test_pv_tool_op_stats_vs_tf_cpu);
     tcase_add_test(tc, test_pv_tool_op_stats_vs_xprof);
+    tcase_add_test(tc, test_pv_legacy_op_stats_vs_protoc);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }
