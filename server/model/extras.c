@@ -251,15 +251,17 @@ static void extra_init(pv_event_extra *x, uint8_t name_flags, uint32_t memcpy_ki
     x->step_id = -1;
     x->iter_num = -1;
     x->step_num = -1;
-    for (int i = 0; i < 3; i++) {
-        x->kernel.grid[i] = 1;
-        x->kernel.block[i] = 1;
+    if (name_flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) {
+        /* memory details: all zero, already */
+        x->flags |= PV_EXTRA_MEMORY;
+        x->flags |= (name_flags & NAME_MEM_ALLOC) ? PV_EXTRA_MEM_ALLOC : PV_EXTRA_MEM_FREE;
+    } else {
+        for (int i = 0; i < 3; i++) {
+            x->kernel.grid[i] = 1;
+            x->kernel.block[i] = 1;
+        }
+        x->kernel.occupancy_pct = -1.0;
     }
-    x->kernel.occupancy_pct = -1.0;
-    if (name_flags & NAME_MEM_ALLOC)
-        x->flags |= PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEMORY;
-    if (name_flags & NAME_MEM_FREE)
-        x->flags |= PV_EXTRA_MEM_FREE | PV_EXTRA_MEMORY;
     if (name_flags & NAME_TRACE_CONTEXT)
         x->flags |= PV_EXTRA_STEP_ROOT;
     if (memcpy_kind != PV_MEMCPY_NONE) {
@@ -329,7 +331,8 @@ static void apply(ctx *c, pv_event_extra *x, const pv_stat *s, bool memory_event
     case WK_A: if (is_int && i != 0) x->flags |= PV_EXTRA_ASYNC; break;
     case WK_IS_EAGER: if (is_int && i == 1) x->flags |= PV_EXTRA_EAGER; break;
     case WK_KERNEL_DETAILS:
-        if (s->type == PV_STAT_STR) {
+        /* kernel and memory details share storage (model.h) */
+        if (s->type == PV_STAT_STR && !memory_event) {
             parsed *pc = &c->kernel_cache[s->v.str % PARSE_CACHE];
             if (pc->str != s->v.str + 1) {
                 pc->str = s->v.str + 1;
@@ -368,7 +371,7 @@ static void apply(ctx *c, pv_event_extra *x, const pv_stat *s, bool memory_event
         }
         break;
     case WK_THEORETICAL_OCC:
-        if (s->type == PV_STAT_F64 && x->kernel.occupancy_pct < 0)
+        if (s->type == PV_STAT_F64 && !memory_event && x->kernel.occupancy_pct < 0)
             x->kernel.occupancy_pct = s->v.f64;
         break;
     default:

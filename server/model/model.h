@@ -169,9 +169,14 @@ enum {
 };
 
 /* Well-known stats of one event, merged from its metadata's stats and its
- * own (own stats win). Only events with at least one of them get a row. */
+ * own (own stats win). Only events with at least one of them get a row.
+ * A row costs as much as a few events, so kernel and memory details share
+ * storage: an event is a kernel or a MemoryAllocation/Deallocation, never
+ * both. Read kernel only when flags has PV_EXTRA_KERNEL and memory only
+ * when it has PV_EXTRA_MEMORY. */
 typedef struct pv_event_extra {
     uint32_t flags;            /* PV_EXTRA_* */
+    uint32_t memcpy_kind;      /* pv_memcpy_kind */
     uint64_t correlation_id;
     uint32_t tf_op;            /* string id of tf_op ("name:type"); 0 none */
     uint32_t hlo_op;           /* string id of hlo_op; 0 none */
@@ -181,10 +186,11 @@ typedef struct pv_event_extra {
     int64_t iter_num;          /* -1 none */
     int64_t step_num;          /* -1 none */
     uint64_t flow;             /* raw flow stat (§3.4) */
-    uint32_t memcpy_kind;      /* pv_memcpy_kind */
     uint64_t memcpy_bytes;
-    pv_kernel_details kernel;
-    pv_memory_details memory;
+    union {
+        pv_kernel_details kernel;  /* with PV_EXTRA_KERNEL */
+        pv_memory_details memory;  /* with PV_EXTRA_MEMORY */
+    };
 } pv_event_extra;
 
 #define PV_NO_EXTRA UINT32_MAX
