@@ -10,13 +10,15 @@
 // converter: in headless Chromium, panning 50 tracks went from about 3
 // frames a second with Path2D to 60 with fillRect, bench/trace_frame.mjs). Labels
 // come after, on top. An event narrower than a pixel still gets one pixel
-// (an instant stays visible), and further sub-pixel events that fall in a
-// pixel already filled on the same level are skipped: the screen cannot
-// show them and skipping them keeps a frame's work bounded by its width.
+// (an instant stays visible); neighbouring narrow events on one level are
+// drawn as one shaded run (newRuns), like the server's aggregate boxes: the
+// screen cannot show them one by one, and merging them keeps a frame's
+// rectangles bounded by its width.
 
 import { PALETTE, BOX_STEPS, boxStep, boxStepFill } from './colors.js';
 
 const LABEL_MIN_PX = 28;   // narrower events get no label
+const MERGE_PX = 2;        // narrower events may merge into a run (see newRuns)
 const LABEL_PAD_PX = 3;
 
 // Empty batches for one frame.
@@ -48,8 +50,8 @@ export function collectSlices(batches, piece, row, view) {
     const shown = row.shownDepths;
     const h = view.rowPx - 1;
 
+    const runs = newRuns(batches, shown, (d) => top + d * view.rowPx, h);
     const box = t.box;
-    const boxLast = new Float64Array(shown).fill(-Infinity);
     for (let i = 0; i < box.n; i++) {
         const d = box.depth[i];
         if (d >= shown)
@@ -60,18 +62,11 @@ export function collectSlices(batches, piece, row, view) {
             continue;
         x0 = Math.max(x0, cx0);
         x1 = Math.min(x1, cx1);
-        if (x1 - x0 < 1)
-            x1 = x0 + 1;
-        if (x1 <= boxLast[d])
-            continue;
-        boxLast[d] = x1;
-        const span = box.end[i] - box.start[i];
-        const frac = span > 0 ? box.busy[i] / span : 1;
-        batches.box[boxStep(frac)].push(x0, top + d * view.rowPx, x1 - x0, h);
+        runs.add(d, x0, x1, box.busy[i] * scale, -1);
     }
+    runs.flushAll();
 
     const ev = t.ev;
-    const last = new Float64Array(shown).fill(-Infinity);
     const colors = piece.tile.colors;
     for (let i = 0; i < ev.n; i++) {
         const d = ev.depth[i];
@@ -85,14 +80,13 @@ export function collectSlices(batches, piece, row, view) {
         x0 = Math.max(x0, cx0);
         x1 = Math.min(x1, cx1);
         const w = x1 - x0;
-        if (w < 1) {
-            if (x0 + 1 <= last[d])
-                continue;
-            x1 = x0 + 1;
+        if (w < MERGE_PX) {
+            runs.add(d, x0, x1, w, colors[ev.name[i]]);
+            continue;
         }
-        last[d] = x1;
+        runs.flush(d);
         const y = top + d * view.rowPx;
-        batches.ev[colors[ev.name[i]]].push(x0, y, x1 - x0, h);
+        batches.ev[colors[ev.name[i]]].push(x0, y, w, h);
         if (w >= LABEL_MIN_PX && !batches.labelled.has(ev.id[i])) {
             // An event crossing a tile edge is in both tiles: label it once,
             // over its whole visible extent.
@@ -102,6 +96,54 @@ export function collectSlices(batches, piece, row, view) {
             batches.labels.push([lx0, y, lx1 - lx0, piece.tile.names[ev.name[i]]]);
         }
     }
+    runs.flushAll();
+}
+
+// Runs of narrow things on each level of one track: an event narrower
+// than MERGE_PX, or an aggregate box, that starts within a pixel of the
+// previous one's end joins its run instead of becoming a rectangle of its
+// own. A run of one event keeps its colour; a longer run, or any box, is
+// drawn as a box, shaded by the share of its pixels its events cover.
+// color -1 marks a box.
+function newRuns(batches, levels, yOf, h) {
+    const x0s = new Float64Array(levels);
+    const x1s = new Float64Array(levels);
+    const busy = new Float64Array(levels);
+    const n = new Uint32Array(levels);
+    const color = new Int32Array(levels);
+    const flush = (d) => {
+        if (n[d] === 0)
+            return;
+        const w = Math.max(1, x1s[d] - x0s[d]);
+        if (n[d] === 1 && color[d] >= 0)
+            batches.ev[color[d]].push(x0s[d], yOf(d), w, h);
+        else
+            batches.box[boxStep(busy[d] / w)].push(x0s[d], yOf(d), w, h);
+        n[d] = 0;
+    };
+    return {
+        add(d, x0, x1, busyPx, c) {
+            const end = Math.max(x1, x0 + 1);
+            if (n[d] > 0 && x0 <= x1s[d] + 1) {
+                x1s[d] = Math.max(x1s[d], end);
+                busy[d] += busyPx;
+                n[d] += 1;
+                color[d] = -1;
+                return;
+            }
+            flush(d);
+            x0s[d] = x0;
+            x1s[d] = end;
+            busy[d] = busyPx;
+            n[d] = 1;
+            color[d] = c;
+        },
+        flush,
+        flushAll() {
+            for (let d = 0; d < levels; d++)
+                flush(d);
+        },
+    };
 }
 
 function fillList(ctx, style, r) {

@@ -58,6 +58,9 @@ export class Timeline {
             onLoad: () => this.redraw(),
             onError: (err) => opts.onTileError && opts.onTileError(err),
         });
+        // Opaque: the frame paints every pixel, and the compositor can skip
+        // blending the canvas with the page under it.
+        opts.canvas.getContext('2d', { alpha: false });
         this.resizeObserver = new ResizeObserver(() => this.resize());
         this.resizeObserver.observe(opts.scroll);
         this.stopDpr = watchDpr(() => this.resize(true));
