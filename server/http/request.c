@@ -5,6 +5,7 @@
 #include "http/http.h"
 
 #include "util/buf.h"
+#include "util/sort.h"
 
 #include <microhttpd.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ const char *pv_http_query_canonical(pv_request *rq, const char *const *skip)
 {
     query_acc q = {.skip = skip, .arena = &rq->arena};
     MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, collect, &q);
-    qsort(q.items, q.n, sizeof q.items[0], cmp_str);
+    pv_sort(q.items, q.n, sizeof q.items[0], cmp_str);
     size_t total = 1;
     for (size_t i = 0; i < q.n; i++)
         total += strlen(q.items[i]) + 1;

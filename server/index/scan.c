@@ -8,6 +8,7 @@
 #include "index/index.h"
 #include "util/log.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -225,9 +226,9 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         run_free_parts(&run);
         return;
     }
-    qsort(run.hosts, run.n_hosts, sizeof *run.hosts, cmp_host);
+    pv_sort(run.hosts, run.n_hosts, sizeof *run.hosts, cmp_host);
     for (size_t i = 0; i < run.n_hosts; i++)
-        qsort(run.hosts[i].files, run.hosts[i].n_files, sizeof *run.hosts[i].files, cmp_file);
+        pv_sort(run.hosts[i].files, run.hosts[i].n_files, sizeof *run.hosts[i].files, cmp_file);
     if (s->n_runs == s->cap_runs) {
         s->cap_runs = s->cap_runs ? s->cap_runs * 2 : 64;
         s->runs = pv_xrealloc(s->runs, s->cap_runs * sizeof *s->runs);
@@ -328,8 +329,8 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
     seen_insert(&s, (dir_key){st.st_dev, st.st_ino});
     walk(&s, root, "", 0);
     free(s.seen);
-    qsort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
-    qsort(s.seen_files, s.n_seen, sizeof *s.seen_files, cmp_file_path);
+    pv_sort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
+    pv_sort(s.seen_files, s.n_seen, sizeof *s.seen_files, cmp_file_path);
 
     pv_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->refs = 1;
