@@ -410,10 +410,24 @@ static int cmp_boundary(const void *pa, const void *pb)
     return a->type > b->type ? -1 : a->type < b->type;
 }
 
-static int cmp_ev_group(const void *pa, const void *pb)
+/* Orders c->evs by group, keeping each group's events in the order they
+ * were collected (a counting sort: groups are dense indices). */
+static void group_events(collector *c)
 {
-    const step_ev *a = pa, *b = pb;
-    return a->g < b->g ? -1 : a->g > b->g;
+    if (c->n_evs < 2)
+        return;
+    size_t *start = pv_xcalloc((size_t)c->n_groups + 1, sizeof *start);
+    for (size_t i = 0; i < c->n_evs; i++)
+        start[c->evs[i].g + 1]++;
+    for (uint32_t g = 0; g < c->n_groups; g++)
+        start[g + 1] += start[g];
+    step_ev *sorted = pv_xmalloc(c->n_evs * sizeof *sorted);
+    for (size_t i = 0; i < c->n_evs; i++)
+        sorted[start[c->evs[i].g]++] = c->evs[i];
+    free(c->evs);
+    free(start);
+    c->evs = sorted;
+    c->cap_evs = c->n_evs;
 }
 
 static int64_t overlap(int64_t b0, int64_t e0, int64_t b1, int64_t e1)
@@ -514,8 +528,7 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         }
     }
 
-    if (c.n_evs > 1)
-        qsort(c.evs, c.n_evs, sizeof *c.evs, cmp_ev_group);
+    group_events(&c);
     out->steps = pv_arena_zalloc(a, ng * sizeof *out->steps);
     size_t ei = 0;
     for (uint32_t g = 0; g < m->n_groups; g++) {
