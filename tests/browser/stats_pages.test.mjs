@@ -1,0 +1,119 @@
+// stats_pages.test.mjs: the kernel stats and framework op stats pages in
+// headless Chromium on real profiles from ../shared/testdata (SKIP when
+// absent): the numbers shown come from the server's tables (hand-checked
+// against TensorFlow's own files by the C tests), the regex filter limits
+// the rows to matching kernel and op names, a CPU profile says in words
+// that it has no device kernels, and a legacy logdir (tensorflow_stats.pb
+// only) gets the same page.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { guardedContext, haveChromium, launchBrowser, waitForView } from './browser.mjs';
+import { startServer } from './server.mjs';
+
+const NAME = 'stats_pages.test';
+const TESTDATA = process.env.PV_TESTDATA
+    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
+const GPU = ['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm'];
+const CPU = ['tf_keras_cpu_macos/train/2022_10_31_19_09_08', 'gaoyihaodeMacBook-Pro.local'];
+const LEGACY = ['tf_legacy_demo_2020/GPU-input-bound', 'localhost'];
+const VIEW_MS = 60000;
+
+let SKIP = false;
+if (!fs.existsSync(TESTDATA)) {
+    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
+    console.log(SKIP);
+} else if (!haveChromium()) {
+    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
+    console.log(SKIP);
+}
+
+function hashOf([run, host], tool) {
+    const e = encodeURIComponent;
+    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
+}
+
+describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
+    const h = {};
+    before(async () => {
+        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-stats-cache-'));
+        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
+                                       cacheDir: h.cacheDir });
+        h.browser = await launchBrowser();
+        h.guard = await guardedContext(h.browser, h.server.url);
+        h.page = await h.guard.context.newPage();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await h.browser?.close();
+            await h.server?.stop();
+            fs.rmSync(h.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    async function open(target, tool) {
+        const hash = hashOf(target, tool);
+        await h.page.goto(h.server.url + hash);
+        await waitForView(h.page, hash, VIEW_MS);
+        await h.page.waitForSelector('#content .data-table, #content .message',
+                                     { timeout: VIEW_MS });
+    }
+
+    test('kernel stats: rows, both charts, and a regex filter on names', { timeout: VIEW_MS * 2 },
+        async () => {
+            await open(GPU, 'kernel_stats');
+            // 114 distinct rows on this profile (the C tests check them
+            // against TensorFlow's kernel_stats.pb).
+            assert.match(await h.page.textContent('.ks-summary'), /^114 kernel rows/);
+            await h.page.waitForFunction(() => [...document.querySelectorAll('canvas')]
+                .filter((c) => window.Chart && window.Chart.getChart(c)).length === 2);
+            assert.match(await h.page.textContent('.table-info'), /of 114 /);
+            await h.page.check('.table-regex input');
+            await h.page.fill('.table-filter', '^volta_(s|c)gemm');
+            await h.page.waitForFunction(() => /filtered from 114/.test(
+                document.querySelector('.table-info').textContent));
+            const names = await h.page.$$eval('.data-table tbody tr td:nth-child(2)',
+                (tds) => tds.map((td) => td.textContent));
+            assert.ok(names.length > 0);
+            for (const n of names)
+                assert.match(n, /^volta_(s|c)gemm/);
+            // An invalid expression matches nothing and marks the field.
+            await h.page.fill('.table-filter', 'volta_(');
+            await h.page.waitForSelector('.table-filter.invalid');
+        });
+
+    test('kernel stats on a CPU profile says there are no device kernels', { timeout: VIEW_MS },
+        async () => {
+            await open(CPU, 'kernel_stats');
+            assert.match(await h.page.textContent('#content .message'),
+                         /No device kernels in this profile/);
+        });
+
+    test('framework op stats: device and host tables, IDLE toggle', { timeout: VIEW_MS * 2 },
+        async () => {
+            await open(GPU, 'framework_op_stats');
+            const heads = await h.page.$$eval('#content h3', (e) => e.map((x) => x.textContent));
+            assert.deepEqual(heads, ['Device ops', 'Host ops']);
+            // With IDLE: 80 device rows, 66 host rows (the C tests check them).
+            const infos = await h.page.$$eval('.table-info', (e) => e.map((x) => x.textContent));
+            assert.match(infos[0], /of 80 /);
+            await h.page.uncheck('.ks-controls input[type=checkbox]');
+            await h.page.waitForFunction(() => /of 79 /.test(
+                document.querySelector('.table-info').textContent));
+        });
+
+    test('framework op stats of a legacy logdir (tensorflow_stats.pb only)',
+        { timeout: VIEW_MS * 2 }, async () => {
+            await open(LEGACY, 'framework_op_stats');
+            assert.match(await h.page.textContent('#content h2'), /Framework op stats/);
+            assert.ok(await h.page.$('.data-table tbody tr td.num'));
+        });
+});
