@@ -35,6 +35,8 @@
 #define MAX_PLANES 100000u
 #define MAX_TRACKS 50000000u
 #define PROGRESS_EVENTS 65536u  /* events between progress updates */
+#define MODEL_BYTES_PER_FILE_BYTE 16u
+#define MODEL_BYTES_SLACK ((uint64_t)64 << 20)
 
 typedef struct rd {
     const uint8_t *p, *end;
@@ -480,14 +482,27 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uin
     return true;
 }
 
+/* Every PROGRESS_EVENTS events: reports progress and checks the model's
+ * worst-case size against the file's. Real profiles stay under 6x; tiny
+ * hostile events (2 bytes each) could otherwise ask for 100x. */
+static bool progress(dec *d, const field *ef)
+{
+    d->next_progress = pv_builder_n_events(d->b) + PROGRESS_EVENTS;
+    pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
+    uint64_t cap = (uint64_t)MODEL_BYTES_PER_FILE_BYTE * d->src->len + MODEL_BYTES_SLACK;
+    if (pv_builder_mem_bound(d->b) > cap)
+        return FAIL(d, PV_ETOOBIG, ef->at,
+                    "the model would need more than %llu bytes (%ux the file): "
+                    "too many tiny events", (unsigned long long)cap, MODEL_BYTES_PER_FILE_BYTE);
+    return true;
+}
+
 static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef)
 {
     bool done;
     if (fast_event(d, track, line_ps, ef->data, ef->data + ef->len, &done)) {
-        if (pv_builder_n_events(d->b) >= d->next_progress) {
-            d->next_progress = pv_builder_n_events(d->b) + PROGRESS_EVENTS;
-            pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
-        }
+        if (pv_builder_n_events(d->b) >= d->next_progress)
+            return progress(d, ef);
         return true;
     }
     rd r = {ef->data, ef->data + ef->len};
@@ -512,10 +527,8 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
                     (unsigned long long)MAX_EVENTS);
     uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
                                    sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
-    if (ev >= d->next_progress) {
-        d->next_progress = ev + PROGRESS_EVENTS;
-        pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
-    }
+    if (ev >= d->next_progress && !progress(d, ef))
+        return false;
     if (!has_stats)
         return true;
     r.p = ef->data;

@@ -50,6 +50,16 @@ uint64_t pv_builder_n_events(const pv_model_builder *b)
     return b->n_events;
 }
 
+uint64_t pv_builder_mem_bound(const pv_model_builder *b)
+{
+    /* per event: start, dur, meta, depth, stat offset, group, extra index,
+     * depth index, and at worst one extra row */
+    uint64_t per_event = 2 * sizeof(int64_t) + 4 * sizeof(uint32_t) + sizeof(uint16_t) +
+                         sizeof(uint64_t) + sizeof(pv_event_extra);
+    return b->n_events * per_event + (b->n_stats + b->n_late) * sizeof(pv_stat) +
+           b->strs.arena.total_bytes + b->blob_arena.total_bytes;
+}
+
 /* ---- strings ------------------------------------------------------------ */
 
 uint32_t pv_builder_intern(pv_model_builder *b, const char *s, size_t len)

@@ -139,5 +139,9 @@ void pv_builder_warning(pv_model_builder *b, const char *s, size_t len);
 
 /* Events added so far; lets decoders cap a file's event count. */
 uint64_t pv_builder_n_events(const pv_model_builder *b);
+/* An upper bound on the bytes the finished model will hold (every event
+ * counted with an extra row), so decoders can stop a hostile file before
+ * it exhausts memory. Cannot fail. */
+uint64_t pv_builder_mem_bound(const pv_model_builder *b);
 
 #endif

@@ -281,6 +281,37 @@ START_TEST(test_ingest_buffer_truncated_everywhere)
 }
 END_TEST
 
+/* 600000 empty events (22 00, two bytes each) in one line: every one
+ * would cost a model row of over 200 bytes, more than 16x the 1.2 MB
+ * file plus 64 MB, so the decoder stops with PV_ETOOBIG instead of
+ * letting such files eat the server's memory. */
+START_TEST(test_ingest_buffer_tiny_events_capped)
+{
+    size_t n = 600000, line_len = 2 * n;
+    uint8_t *b = malloc(line_len + 32);
+    size_t at = 0;
+    b[at++] = 0x0a;                       /* XSpace.planes */
+    size_t plane_len = 1 + 3 + line_len;  /* lines tag + 3-byte varint + events */
+    b[at++] = (uint8_t)(plane_len | 0x80);
+    b[at++] = (uint8_t)((plane_len >> 7) | 0x80);
+    b[at++] = (uint8_t)(plane_len >> 14);
+    b[at++] = 0x1a;                       /* XPlane.lines */
+    b[at++] = (uint8_t)(line_len | 0x80);
+    b[at++] = (uint8_t)((line_len >> 7) | 0x80);
+    b[at++] = (uint8_t)(line_len >> 14);
+    for (size_t i = 0; i < n; i++) {
+        b[at++] = 0x22;                   /* XLine.events, empty */
+        b[at++] = 0x00;
+    }
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer(b, at, "tiny", NULL, &m, &err), PV_ETOOBIG);
+    ck_assert_ptr_null(m);
+    ck_assert(strstr(err.reason, "16x the file") != NULL);
+    free(b);
+}
+END_TEST
+
 /* ---- pv_ingest_file --------------------------------------------------------- */
 
 START_TEST(test_ingest_file_missing)
@@ -476,6 +507,7 @@ static Suite *xspace_suite(void)
     tcase_add_test(buffer, test_ingest_buffer_wrong_wire_type);
     tcase_add_test(buffer, test_ingest_buffer_long_varint);
     tcase_add_test(buffer, test_ingest_buffer_truncated_everywhere);
+    tcase_add_test(buffer, test_ingest_buffer_tiny_events_capped);
     suite_add_tcase(s, buffer);
     TCase *file = tcase_create("pv_ingest_file");
     tcase_set_timeout(file, 60);
