@@ -19,7 +19,7 @@
 //       browser), and trace_js_heap_<N> its JS heap (CDP)
 // Then, on a profile with --pan-gpus GPUs (5 host threads + 2 streams per
 // GPU, so 23 GPUs give 51 tracks), with a window tall enough for 50
-// tracks, it holds the D key for 3 s (continuous pan) and reports
+// tracks, it holds D, then A, then D for 3 s each (--pan-repeat) and reports
 //   trace_pan_tracks_visible     thread tracks on screen
 //   trace_pan_frame_interval_median / _p95  ms between animation frames
 //       (headless Chromium paces frames at 60 Hz, so 16.7 is the floor; the
@@ -44,6 +44,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const TOOL = 'trace_viewer@';
 const RULER_PX = 26;      // timeline.js
 const PAN_HOLD_MS = 3000;
+const PAN_REPEAT = Number(arg('pan-repeat', '3'));
 
 function arg(name, fallback) {
     const i = process.argv.indexOf(`--${name}`);
@@ -228,13 +229,19 @@ async function panFrames(browser, base, meta) {
         };
         requestAnimationFrame(loop);
     });
-    await page.keyboard.down('d');
-    await page.waitForTimeout(PAN_HOLD_MS);
-    await page.keyboard.up('d');
-    const frames = await page.evaluate(() => {
-        window.benchStop = true;
-        return window.benchFrames;
-    });
+    // Alternate directions so the window stays in the same part of the
+    // trace; frames of the short pauses between holds are not counted.
+    let frames = [];
+    for (let r = 0; r < PAN_REPEAT; r++) {
+        await page.evaluate(() => { window.benchFrames = []; });
+        const key = r % 2 === 0 ? 'd' : 'a';
+        await page.keyboard.down(key);
+        await page.waitForTimeout(PAN_HOLD_MS);
+        await page.keyboard.up(key);
+        frames = frames.concat(await page.evaluate(() => window.benchFrames));
+        await page.waitForTimeout(300);
+    }
+    await page.evaluate(() => { window.benchStop = true; });
     const intervals = frames.map((f) => f[0]).sort((a, b) => a - b);
     const draws = frames.map((f) => f[1]).filter(Number.isFinite).sort((a, b) => a - b);
     out('trace_pan_tracks_visible', visible, 'tracks');
@@ -248,6 +255,9 @@ async function panFrames(browser, base, meta) {
 }
 
 async function main() {
+    // Frame times depend on what else the machine runs: say how busy it was.
+    out('bench_load_average_1min', os.loadavg()[0], 'load');
+    out('bench_cpus', os.cpus().length, 'cpus');
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
     try {
         // Calibrate: events per MB of generated XSpace.
