@@ -117,6 +117,73 @@ static const char *device_type(const pv_model *m, uint32_t hw)
     return hw == PV_HW_TPU ? "TPU" : "GPU";
 }
 
+/* Reads one varint field of a serialized ProfileOptions (field 2 is
+ * host_tracer_level); -1 when absent or malformed. */
+static int profile_option(const uint8_t *p, size_t len, uint32_t want)
+{
+    size_t i = 0;
+    while (i < len) {
+        uint64_t key = 0;
+        for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
+            key |= (uint64_t)(p[i] & 0x7f) << shift;
+            if ((p[i++] & 0x80) == 0)
+                break;
+        }
+        uint32_t wt = (uint32_t)(key & 7);
+        uint64_t v = 0;
+        if (wt == 0) {
+            for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
+                v |= (uint64_t)(p[i] & 0x7f) << shift;
+                if ((p[i++] & 0x80) == 0)
+                    break;
+            }
+            if ((key >> 3) == want)
+                return v <= 100 ? (int)v : -1;
+        } else if (wt == 2) {
+            for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
+                v |= (uint64_t)(p[i] & 0x7f) << shift;
+                if ((p[i++] & 0x80) == 0)
+                    break;
+            }
+            if (v > len - i)
+                return -1;
+            i += (size_t)v;
+        } else if (wt == 1 || wt == 5) {
+            i += wt == 1 ? 8 : 4;
+        } else {
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* Profile start/stop and tracer level from the "Task Environment" plane. */
+static void task_environment(const pv_model *m, pv_overview_result *out)
+{
+    out->host_tracer_level = -1;
+    uint32_t start = pv_model_str_find(m, "profile_start_time");
+    uint32_t stop = pv_model_str_find(m, "profile_stop_time");
+    uint32_t opts = pv_model_str_find(m, "profile_options");
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        const pv_plane *p = &m->planes[i];
+        if (strcmp(pv_model_str(m, p->name), "Task Environment") != 0)
+            continue;
+        for (uint64_t k = p->first_stat; k < p->first_stat + p->n_stats; k++) {
+            const pv_stat *st = &m->stats[k];
+            uint64_t v = st->type == PV_STAT_I64 ? (uint64_t)st->v.i64 : st->v.u64;
+            bool num = st->type == PV_STAT_I64 || st->type == PV_STAT_U64;
+            if (st->name == start && start != 0 && num)
+                out->profile_start_ns = v;
+            else if (st->name == stop && stop != 0 && num)
+                out->profile_stop_ns = v;
+            else if (st->name == opts && opts != 0 && st->type == PV_STAT_BYTES &&
+                     st->v.blob < m->n_blobs)
+                out->host_tracer_level =
+                    profile_option(m->blobs[st->v.blob].data, m->blobs[st->v.blob].len, 2);
+        }
+    }
+}
+
 int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
                      pv_overview_result *out, pv_error *err)
 {
@@ -184,5 +251,6 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
     out->hostnames = pv_arena_zalloc(a, (m->n_hostnames + 1u) * sizeof *out->hostnames);
     for (uint32_t i = 0; i < m->n_hostnames; i++)
         out->hostnames[i] = pv_model_str(m, m->hostnames[i]);
+    task_environment(m, out);
     return 0;
 }

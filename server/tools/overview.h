@@ -41,6 +41,10 @@ typedef struct pv_overview_result {
     uint32_t device_core_count;
     uint32_t n_hostnames;
     const char **hostnames;         /* borrowed from the model */
+    /* From the "Task Environment" plane when the profiler wrote one. */
+    uint64_t profile_start_ns;      /* Unix time; 0 when not recorded */
+    uint64_t profile_stop_ns;       /* 0 when not recorded */
+    int host_tracer_level;          /* -1 when not recorded */
 } pv_overview_result;
 
 /* Fills out. q may be NULL. Returns 0; cannot fail on a sane model. */

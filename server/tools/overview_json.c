@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* The reference has a GPU table and, for every other device type, its TPU
  * table, whose flop-rate label differs. */
@@ -91,6 +92,20 @@ static json_t *run_environment_table(const pv_overview_result *r)
     for (uint32_t i = 0; i < r->n_hostnames; i++)
         json_array_append_new(hosts, json_string(r->hostnames[i]));
     json_object_set_new(t, "pv_hostnames", hosts);
+    if (r->profile_start_ns != 0) {
+        /* Calendar time of the recorded start (UTC): data, not the clock. */
+        time_t secs = (time_t)(r->profile_start_ns / 1000000000u);
+        struct tm tm;
+        char buf[64];
+        if (gmtime_r(&secs, &tm) != NULL &&
+            strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm) > 0)
+            pv_dt_prop(t, "pv_profile_start_time", buf);
+    }
+    if (r->profile_stop_ns > r->profile_start_ns && r->profile_start_ns != 0)
+        pv_dt_propf(t, "pv_profile_duration_ms", 1,
+                    (double)(r->profile_stop_ns - r->profile_start_ns) / 1e6);
+    if (r->host_tracer_level >= 0)
+        pv_dt_propf(t, "pv_host_tracer_level", 0, (double)r->host_tracer_level);
     return t;
 }
 

@@ -91,6 +91,12 @@ function runEnvironment(env) {
         ['Device type', p.device_type],
         ['Device cores', p.device_core_count === '0' ? 'none (CPU only)' : p.device_core_count],
     ];
+    if (p.pv_profile_start_time)
+        items.push(['Profile started', p.pv_profile_start_time]);
+    if (p.pv_profile_duration_ms)
+        items.push(['Profile length', `${p.pv_profile_duration_ms} ms`]);
+    if (p.pv_host_tracer_level)
+        items.push(['Host tracer level', p.pv_host_tracer_level]);
     return h('section', {}, h('h3', { text: 'Run environment' }),
         h('dl', { class: 'props' }, items.map(([k, v]) => [h('dt', { text: k }),
                                                          h('dd', { text: String(v) })])),
