@@ -301,6 +301,41 @@ START_TEST(test_pv_tool_input_pipeline_no_markers)
 }
 END_TEST
 
+/* Run environment from the Task Environment plane: start 1 s after the
+ * epoch plus 0.5 s, stop 2 s later; ProfileOptions bytes 08 01 10 03 are
+ * include_dataset_ops = 1, host_tracer_level = 3. */
+START_TEST(test_pv_tool_overview_task_environment)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "MatMul:MatMul", 0, 10, -1);
+    uint32_t env = pv_builder_plane(b, 1, "Task Environment");
+    pv_builder_plane_stat_u64(b, env, "profile_start_time", 1500000000u);
+    pv_builder_plane_stat_u64(b, env, "profile_stop_time", 3500000000u);
+    static const uint8_t opts[] = {0x08, 0x01, 0x10, 0x03};
+    pv_builder_plane_stat_bytes(b, env, "profile_options", opts, sizeof opts);
+    pv_model *m = finish(b);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.profile_start_ns, 1500000000u);
+    ck_assert_uint_eq(r.profile_stop_ns, 3500000000u);
+    ck_assert_int_eq(r.host_tracer_level, 3);
+    json_t *j = pv_overview_to_json(&r);
+    json_t *p = json_object_get(json_array_get(j, 2), "p");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "pv_profile_start_time")),
+                     "1970-01-01 00:00:01 UTC");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "pv_profile_duration_ms")), "2000.0");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "pv_host_tracer_level")), "3");
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* pv_op_parse follows FORMATS.md §3.6. */
 START_TEST(test_pv_op_parse_cases)
 {
@@ -343,6 +378,9 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_input_pipeline");
     tcase_add_test(tc, test_pv_tool_input_pipeline_no_markers);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_overview");
+    tcase_add_test(tc, test_pv_tool_overview_task_environment);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_op_parse");
     tcase_add_test(tc, test_pv_op_parse_cases);
