@@ -395,3 +395,57 @@ describe('counterAt', () => {
         assert.equal(counterAt(pieces, 1, 100), null);
     });
 });
+
+describe('slices', () => {
+    // A view of [0, 1000] ps over 100 px starting at canvas x 0: 10 ps per
+    // pixel; content y is canvas y.
+    const view = { vp: { startPs: 0, endPs: 1000, widthPx: 100 }, x0: 0, clipX0: 0, clipX1: 100,
+                   rowPx: 18, yOf: (y) => y };
+    const row = { track: 5, y: 0, shownDepths: 2 };
+
+    async function collect(json) {
+        const { collectSlices, newBatches } = await import('../../web/draw/slices.js');
+        const b = newBatches();
+        collectSlices(b, { tile: decodeTile(json), clipStart: 0, clipEnd: 1000 }, row, view);
+        const rects = (lists) => lists.flatMap((l, k) => {
+            const out = [];
+            for (let i = 0; i < l.length; i += 4)
+                out.push([k, l[i], l[i + 1], l[i + 2], l[i + 3]]);
+            return out;
+        });
+        return { ev: rects(b.ev), box: rects(b.box), labels: b.labels };
+    }
+
+    test('wide events keep their colour and get a label when there is room', async () => {
+        // Event 1: [100, 150] ps = x 10..15 (5 px), no label; event 2:
+        // [300, 700] = x 30..70 (40 px >= 28), labelled. Row height 17.
+        const got = await collect({ level: 0, index: 0, start_ps: 0, end_ps: 1000,
+            tracks: [{ track: 5, events: [[1, 100, 50, 0, 0], [2, 300, 400, 1, 1]] }],
+            names: ['MatMul', 'Conv2D'] });
+        assert.deepEqual(got.ev, [[colorIndex('MatMul'), 10, 0, 5, 17],
+                                  [colorIndex('Conv2D'), 30, 18, 40, 17]]);
+        assert.deepEqual(got.labels, [[30, 18, 40, 'Conv2D']]);
+        assert.deepEqual(got.box, []);
+    });
+
+    test('neighbouring narrow events merge into one shaded run', async () => {
+        // Three 1-px events at x 10, 11.5, 13 (each 10 ps = 1 px): each
+        // starts within a pixel of the run's end, so one run x 10..14, 3 px
+        // of events in 4 px = 75% busy -> opacity step floor(0.75 * 8) = 6.
+        // A lone narrow event at x 50 keeps its own colour.
+        const got = await collect({ level: 0, index: 0, start_ps: 0, end_ps: 1000,
+            tracks: [{ track: 5, events: [[1, 100, 10, 0, 0], [2, 115, 10, 0, 0], [3, 130, 10, 0, 1],
+                                          [4, 500, 10, 0, 1]] }],
+            names: ['a', 'b'] });
+        assert.deepEqual(got.box, [[6, 10, 0, 4, 17]]);
+        assert.deepEqual(got.ev, [[colorIndex('b'), 50, 0, 1, 17]]);
+    });
+
+    test('a box is shaded by its busy share and clipped to the view', async () => {
+        // Box [900, 1200] ps, busy 150: x 90..120 clipped to 90..100;
+        // 150 ps = 15 px busy of 10 drawn px -> capped at 100% -> step 7.
+        const got = await collect({ level: 0, index: 0, start_ps: 0, end_ps: 1000,
+            tracks: [{ track: 5, boxes: [[900, 1200, 1, 7, 150]] }], names: [] });
+        assert.deepEqual(got.box, [[7, 90, 18, 10, 17]]);
+    });
+});

@@ -190,6 +190,27 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         await waitComplete(h.page);
     });
 
+    test('W/S zoom and A/D pan while held', { timeout: STEP_MS }, async () => {
+        const b = await canvasBox(h.page);
+        await h.page.mouse.move(b.midX, b.y + b.height - 10);
+        const s0 = await waitForWindow(h.page, () => true, 'before the keys');
+        await h.page.keyboard.down('w');
+        await h.page.waitForTimeout(300);
+        await h.page.keyboard.up('w');
+        const s1 = await waitForWindow(h.page, (s, e) => e - s < s0.end - s0.start, 'after holding W');
+        await h.page.keyboard.down('d');
+        await h.page.waitForTimeout(300);
+        await h.page.keyboard.up('d');
+        const s2 = await waitForWindow(h.page, (s) => s > s1.start, 'after holding D');
+        // Panning keeps the width (to a picosecond of rounding).
+        assert.ok(Math.abs((s2.end - s2.start) - (s1.end - s1.start)) <= 1);
+        await h.page.keyboard.down('s');
+        await h.page.waitForTimeout(300);
+        await h.page.keyboard.up('s');
+        await waitForWindow(h.page, (s, e) => e - s > s2.end - s2.start, 'after holding S');
+        await waitComplete(h.page);
+    });
+
     test('clicking an event shows its name in the details panel', { timeout: 2 * STEP_MS }, async () => {
         // Zoom back to the whole trace, search for the longest event so it is
         // on screen, then clear the selection and find it by pointing.
