@@ -10,6 +10,7 @@
 #include "tools/steps.h"
 
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -451,7 +452,7 @@ static void breakdown(const step_ev *evs, size_t n, const span *step, int64_t *t
         bs[2 * i] = (boundary){evs[i].begin_ps, evs[i].type, true};
         bs[2 * i + 1] = (boundary){evs[i].end_ps, evs[i].type, false};
     }
-    qsort(bs, 2 * n, sizeof *bs, cmp_boundary);
+    pv_sort(bs, 2 * n, sizeof *bs, cmp_boundary);
     int64_t count[PV_STEP_N_TYPES] = {0};
     uint32_t top = PV_STEP_UNKNOWN;
     int64_t step_end = step->begin_ps + step->dur_ps;

@@ -4,6 +4,7 @@
 #include "tools/steps_ops.h"
 
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +131,7 @@ static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
         if (op->is_eager)
             out->eager_self_ps += op->self_time_ps;
     }
-    if (out->n_ops > 1)
-        qsort(out->ops, out->n_ops, sizeof *out->ops, cmp_metrics);
+    pv_sort(out->ops, out->n_ops, sizeof *out->ops, cmp_metrics);
 }
 
 /* ---- host --------------------------------------------------------------- */
@@ -207,7 +207,7 @@ static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *c
         if (sb->ends[i].ts_ps > last_ps)
             last_ps = sb->ends[i].ts_ps;
     }
-    qsort(sb->ends, spans, sizeof *sb->ends, cmp_end);
+    pv_sort(sb->ends, spans, sizeof *sb->ends, cmp_end);
     size_t depth = 0, bi = 0, ei = 0;
     while (bi < spans || ei < spans) {
         /* Next in (time, order added): a begin at 2*bi or an end at 2*span+1. */
