@@ -381,6 +381,29 @@ static void check_plane(const pv_model *m, char **col, int n_col)
     ck_assert_uint_eq(meta_stats, strtoull(col[8], NULL, 10));
 }
 
+/* Events per nesting depth over a plane's tracks, against the script's
+ * independent stack walk. */
+static void check_depths(const pv_model *m, char **col, int n_col)
+{
+    ck_assert_int_eq(n_col, 4);
+    const pv_plane *pl = &m->planes[atoi(col[2])];
+    uint64_t have[256] = {0};
+    for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            ck_assert_uint_lt(m->ev_depth[e], 256);
+            have[m->ev_depth[e]]++;
+        }
+    }
+    int d = 0;
+    for (char *p = col[3]; *p != '\0'; d++) {
+        char *end;
+        ck_assert_uint_eq(have[d], strtoull(p, &end, 10));
+        p = *end == ',' ? end + 1 : end;
+    }
+    ck_assert_uint_eq(have[d], 0);
+}
+
 static void check_event(const pv_model *m, char **col, int n_col)
 {
     ck_assert_int_ge(n_col, 8);
@@ -408,7 +431,7 @@ START_TEST(test_ingest_file_matches_protoc)
     ck_assert_ptr_nonnull(f);
     static char line[65536];
     pv_model *m = NULL;
-    int files = 0, planes = 0, events = 0;
+    int files = 0, planes = 0, events = 0, depths = 0;
     while (fgets(line, sizeof line, f) != NULL) {
         if (line[0] == '#')
             continue;
@@ -442,6 +465,9 @@ START_TEST(test_ingest_file_matches_protoc)
         } else if (strcmp(col[0], "event") == 0) {
             check_event(m, col, n_col);
             events++;
+        } else if (strcmp(col[0], "depths") == 0) {
+            check_depths(m, col, n_col);
+            depths++;
         }
     }
     pv_model_free(m);
@@ -449,6 +475,7 @@ START_TEST(test_ingest_file_matches_protoc)
     ck_assert_int_eq(files, 9);
     ck_assert_int_gt(planes, 9);
     ck_assert_int_gt(events, 20);
+    ck_assert_int_gt(depths, 20);
 }
 END_TEST
 

@@ -10,10 +10,14 @@ protobuf Python package involved) and prints tab-separated lines:
   file   <relpath> <planes> <hostnames> <errors> <warnings>
   plane  <relpath> <plane#> <lines> <events> <event stats> <plane stats>
          <metas> <meta stats> <name>
+  depths <relpath> <plane#> <events at depth 0>,<at depth 1>,...
   event  <relpath> <plane#> <line#> <start_ps> <dur_ps> <own stats> <name>
          [<stat name>=<i|u|d|s>:<value>]...
 
 Events with num_occurrences are not timeline events and are not counted.
+Depths: per line, events sorted by start (longer first on ties, then file
+order); an event sits one level below the innermost earlier event that
+has not ended by its start (end = start + duration).
 <metas> counts event_metadata entries plus one per metadata id that events
 use but the plane does not define (the decoder adds an empty one).
 Specific events per plane: first, middle and last of the plane's busiest
@@ -128,6 +132,30 @@ def event_line(rel, p, li, line, ev, metas, stat_names):
     return '\t'.join(cols)
 
 
+def depth_histogram(lines):
+    hist = []
+    for line in lines:
+        ts_ps = int(one(line, 'timestamp_ns', '0')) * 1000
+        evs = []
+        for i, ev in enumerate(line.get('events', [])):
+            if 'num_occurrences' in ev:
+                continue
+            start = ts_ps + int(one(ev, 'offset_ps', '0'))
+            dur = int(one(ev, 'duration_ps', '0'))
+            evs.append((start, -dur, i, start + max(dur, 0)))
+        evs.sort()
+        open_ends = []
+        for start, _, _, end in evs:
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+            depth = len(open_ends)
+            while len(hist) <= depth:
+                hist.append(0)
+            hist[depth] += 1
+            open_ends.append(end)
+    return hist
+
+
 def count_file(path, rel, proto_dir):
     with open(path, 'rb') as f:
         text = subprocess.run(['protoc', '--decode=tensorflow.profiler.XSpace',
@@ -171,6 +199,9 @@ def count_file(path, rel, proto_dir):
         out.append('\t'.join(['plane', rel, str(p), str(len(lines)), str(n_events), str(n_stats),
                               str(len(plane.get('stats', []))), str(len(metas) + len(missing)),
                               str(meta_stats), name]))
+        hist = depth_histogram(lines)
+        if hist:
+            out.append('\t'.join(['depths', rel, str(p), ','.join(str(h) for h in hist)]))
         if busiest is None:
             continue
         li, evs = busiest
