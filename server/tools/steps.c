@@ -178,7 +178,6 @@ static void add_ev(collector *c, uint32_t g, uint32_t type, int64_t begin, int64
         c->evs = pv_xrealloc(c->evs, c->cap_evs * sizeof *c->evs);
     }
     c->evs[c->n_evs++] = (step_ev){g, type, begin, begin + dur};
-    c->touched[g] = true;
 }
 
 static void keep_longest(span *s, int64_t begin, int64_t dur)
@@ -386,6 +385,7 @@ static void collect_host_track(collector *c, const pv_track *t, bool has_device,
         } else if (is_real_cpu_compute(name)) {
             bool corr = x != NULL && (x->flags & PV_EXTRA_CORRELATION);
             add_ev(c, g, classify_host(name, has_device, corr, root_stage), begin, dur);
+            c->touched[g] = true;
         }
         if (step_name != 0 && c->step_name[g] == 0)
             c->step_name[g] = step_name;

@@ -233,6 +233,40 @@ START_TEST(test_pv_tool_steps_gpu_device_only)
 }
 END_TEST
 
+/* The device's Steps line marks only group 0; a kernel of group 1 has no
+ * marker on the plane, so (as the reference intersects markers with
+ * events per plane) group 1 is no step, and its host events do not make
+ * it one either: host events only join groups the device has. */
+START_TEST(test_pv_tool_steps_gpu_intersection)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "train", 200, 100, 1);
+    ev(b, t, host, "MatMul:MatMul", 210, 50, 1);
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    uint32_t s = pv_builder_track(b, gpu, 7, "Stream #7(Compute)", 0);
+    uint64_t k = ev(b, s, gpu, "k0", 10, 50, 0);
+    pv_builder_event_stat_u64(b, k, "correlation_id", 1);
+    k = ev(b, s, gpu, "k1", 210, 50, 1);
+    pv_builder_event_stat_u64(b, k, "correlation_id", 2);
+    uint32_t steps = pv_builder_track(b, gpu, 0xdeadbeefLL, "Steps", 0);
+    ev(b, steps, gpu, "0", 0, 100, 0);
+    pv_model *m = finish(b);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    pv_error err = {0};
+    pv_steps_query q = {.merge_host_with_device = true};
+    ck_assert_int_eq(pv_tool_steps(m, &q, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.n_steps, 1);
+    ck_assert_int_eq(r.steps[0].group_id, 0);
+    ck_assert_int_eq(r.steps[0].type_ps[PV_STEP_DEVICE_COMPUTE_32], 50 * US);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* Three CPU steps of 10, 20 and 30 us (groups 2, 0, 1 in time order, all
  * host compute): ordered by group id, average 20, sample stddev 10. */
 START_TEST(test_pv_step_analysis_compute_summary)
@@ -371,6 +405,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pv_tool_steps_cpu_breakdown);
     tcase_add_test(tc, test_pv_tool_steps_gpu_with_host);
     tcase_add_test(tc, test_pv_tool_steps_gpu_device_only);
+    tcase_add_test(tc, test_pv_tool_steps_gpu_intersection);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_step_analysis_compute");
     tcase_add_test(tc, test_pv_step_analysis_compute_cpu_verdict);
