@@ -404,6 +404,31 @@ static void check_depths(const pv_model *m, char **col, int n_col)
     ck_assert_uint_eq(have[d], 0);
 }
 
+/* Events with a group and distinct group ids of a plane. */
+static void check_groups(const pv_model *m, char **col, int n_col)
+{
+    ck_assert_int_eq(n_col, 5);
+    const pv_plane *pl = &m->planes[atoi(col[2])];
+    uint64_t grouped = 0, distinct = 0;
+    static uint8_t seen[1 << 16];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            int32_t g = m->ev_group[e];
+            if (g == PV_NO_GROUP)
+                continue;
+            grouped++;
+            ck_assert_int_lt(g, 1 << 16);
+            distinct += seen[g] == 0;
+            seen[g] = 1;
+            ck_assert_ptr_nonnull(pv_model_group_find(m, g));
+        }
+    }
+    ck_assert_uint_eq(grouped, strtoull(col[3], NULL, 10));
+    ck_assert_uint_eq(distinct, strtoull(col[4], NULL, 10));
+}
+
 static void check_event(const pv_model *m, char **col, int n_col)
 {
     ck_assert_int_ge(n_col, 8);
@@ -431,7 +456,7 @@ START_TEST(test_ingest_file_matches_protoc)
     ck_assert_ptr_nonnull(f);
     static char line[65536];
     pv_model *m = NULL;
-    int files = 0, planes = 0, events = 0, depths = 0;
+    int files = 0, planes = 0, events = 0, depths = 0, groups = 0;
     while (fgets(line, sizeof line, f) != NULL) {
         if (line[0] == '#')
             continue;
@@ -468,6 +493,9 @@ START_TEST(test_ingest_file_matches_protoc)
         } else if (strcmp(col[0], "depths") == 0) {
             check_depths(m, col, n_col);
             depths++;
+        } else if (strcmp(col[0], "groups") == 0) {
+            check_groups(m, col, n_col);
+            groups++;
         }
     }
     pv_model_free(m);
@@ -476,6 +504,7 @@ START_TEST(test_ingest_file_matches_protoc)
     ck_assert_int_gt(planes, 9);
     ck_assert_int_gt(events, 20);
     ck_assert_int_gt(depths, 20);
+    ck_assert_int_gt(groups, 10);
 }
 END_TEST
 

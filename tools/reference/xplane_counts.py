@@ -11,6 +11,9 @@ protobuf Python package involved) and prints tab-separated lines:
   plane  <relpath> <plane#> <lines> <events> <event stats> <plane stats>
          <metas> <meta stats> <name>
   depths <relpath> <plane#> <events at depth 0>,<at depth 1>,...
+  groups <relpath> <plane#> <events with a group_id> <distinct group ids>
+         (only for files that carry group_id stats; an event's own stat
+         wins over its metadata's)
   event  <relpath> <plane#> <line#> <start_ps> <dur_ps> <own stats> <name>
          [<stat name>=<i|u|d|s>:<value>]...
 
@@ -167,6 +170,8 @@ def count_file(path, rel, proto_dir):
     planes = space.get('planes', [])
     out = ['\t'.join(['file', rel, str(len(planes)), str(len(space.get('hostnames', []))),
                       str(len(space.get('errors', []))), str(len(space.get('warnings', [])))])]
+    has_groups_file = [False]
+    group_lines = []
     for p, plane in enumerate(planes):
         stat_names = {}
         for e in plane.get('stat_metadata', []):
@@ -199,6 +204,33 @@ def count_file(path, rel, proto_dir):
         out.append('\t'.join(['plane', rel, str(p), str(len(lines)), str(n_events), str(n_stats),
                               str(len(plane.get('stats', []))), str(len(metas) + len(missing)),
                               str(meta_stats), name]))
+        group_stat = [k for k, v in stat_names.items() if v == b'group_id']
+        if group_stat:
+            has_groups_file[0] = True
+        meta_group = {}
+        for e in plane.get('event_metadata', []):
+            v = one(e, 'value', {})
+            for st in v.get('stats', []):
+                if int(one(st, 'metadata_id', '0')) in group_stat:
+                    kind, val = stat_value(st, stat_names)
+                    if kind in ('i', 'u'):
+                        meta_group[int(one(e, 'key', '0'))] = int(val)
+        n_grouped = 0
+        gids = set()
+        for line in lines:
+            for ev in line.get('events', []):
+                if 'num_occurrences' in ev:
+                    continue
+                g = meta_group.get(int(one(ev, 'metadata_id', '0')))
+                for st in ev.get('stats', []):
+                    if int(one(st, 'metadata_id', '0')) in group_stat:
+                        kind, val = stat_value(st, stat_names)
+                        if kind in ('i', 'u'):
+                            g = int(val)
+                if g is not None and 0 <= g <= 2**31 - 1:
+                    n_grouped += 1
+                    gids.add(g)
+        group_lines.append('\t'.join(['groups', rel, str(p), str(n_grouped), str(len(gids))]))
         hist = depth_histogram(lines)
         if hist:
             out.append('\t'.join(['depths', rel, str(p), ','.join(str(h) for h in hist)]))
@@ -208,6 +240,8 @@ def count_file(path, rel, proto_dir):
         for ev in (evs[0], evs[len(evs) // 2], evs[-1]):
             out.append(event_line(rel, p, li, lines[li], ev, metas, stat_names))
         out.append(event_line(rel, p, best[1], lines[best[1]], best[2], metas, stat_names))
+    if has_groups_file[0]:
+        out.extend(group_lines)
     return out
 
 
