@@ -113,14 +113,16 @@ typedef struct agg_table {
     size_t n_slots;
 } agg_table;
 
+/* Mixes the key two words at a time: this runs once per kernel event. */
 static uint64_t key_hash(const agg_key *k)
 {
-    const uint32_t *w = (const uint32_t *)k;
+    uint32_t w[sizeof *k / sizeof(uint32_t) + 1] = {0};
+    memcpy(w, k, sizeof *k);
     uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < sizeof *k / sizeof(uint32_t); i++) {
-        h ^= w[i];
+    for (size_t i = 0; i + 1 < sizeof w / sizeof w[0]; i += 2) {
+        h ^= (uint64_t)w[i] << 32 | w[i + 1];
         h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
+        h ^= h >> 32;
     }
     return h;
 }

@@ -12,7 +12,9 @@
  * TensorFlow before the CUPTI tracer emitted `tf_op` (TF <= 2.11) carry the
  * op only in the `level 0` annotation stat; it is used when `tf_op` is
  * absent, as TensorFlow's own converter of that era did (today's xprof
- * leaves the op name empty there).
+ * leaves the op name empty there). For XLA kernels (`hlo_op` and
+ * `program_id`) whose program's HLO proto is in the profile, the op is the
+ * HLO instruction's framework op (hlo_names.h), as in the reference.
  *
  * Ownership: rows live in the caller's arena; kernel_name points into the
  * model's string table, so a result is valid while both the arena and the
