@@ -679,6 +679,12 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
             pv_builder_hostname(b, (const char *)f.data, f.len);
         }
     }
+    /* Other protobufs (the legacy per-tool .pb files) can pass the sniff
+     * and parse as an XSpace of only unknown fields: without a plane the
+     * bytes are not a profile. */
+    if (d.rc == 0 && n_planes == 0)
+        (void)FAIL(&d, PV_EFORMAT, src->data,
+                   "no XPlane in the file: a protobuf, but not an XSpace");
     pv__idtab_fini(&d.stat_names);
     pv__idtab_fini(&d.metas);
     free(d.later);

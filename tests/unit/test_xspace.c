@@ -552,6 +552,21 @@ START_TEST(test_ingest_file_crash_empty_metadata_entry)
 }
 END_TEST
 
+/* A legacy per-tool protobuf (overview_page.pb) passes the sniff but
+ * holds no XPlane: rejected by name, not turned into an empty model. */
+START_TEST(test_ingest_file_other_protobuf)
+{
+    PV_NEED_TESTDATA("test_ingest_file_other_protobuf");
+    const char *path = PV_TESTDATA "/logdirs/tf_legacy_demo_2020/plugins/profile/"
+                                   "GPU-input-bound/localhost.overview_page.pb";
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_file(path, NULL, &m, &err), PV_EFORMAT);
+    ck_assert_ptr_null(m);
+    ck_assert(strstr(err.reason, "not an XSpace") != NULL);
+}
+END_TEST
+
 static Suite *xspace_suite(void)
 {
     Suite *s = suite_create("xspace");
@@ -570,6 +585,7 @@ static Suite *xspace_suite(void)
     tcase_add_test(file, test_ingest_file_missing);
     tcase_add_test(file, test_ingest_file_matches_protoc);
     tcase_add_test(file, test_ingest_file_truncated_real);
+    tcase_add_test(file, test_ingest_file_other_protobuf);
     suite_add_tcase(s, file);
     TCase *crash = tcase_create("fuzz regressions");
     tcase_add_test(crash, test_ingest_file_crash_empty_metadata_entry);
