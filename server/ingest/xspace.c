@@ -360,6 +360,19 @@ static uint32_t meta_of(dec *d, int64_t id)
 static inline bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *p = *pp;
+    /* ids, small values and lengths: one or two bytes */
+    if (end - p >= 2) {
+        if (p[0] < 0x80) {
+            *v = p[0];
+            *pp = p + 1;
+            return true;
+        }
+        if (p[1] < 0x80) {
+            *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+            *pp = p + 2;
+            return true;
+        }
+    }
     uint64_t x = 0;
     for (unsigned shift = 0; shift < 63; shift += 7) {
         if (p >= end)
