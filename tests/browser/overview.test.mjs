@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { adviceFor, isGenericStepTable, parseStepTable, summarize,
+import { adviceFor, isGenericStepTable, parseStepTable, sampleSteps, summarize,
          usedCategories } from '../../web/views/step_common.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
 import { guardedContext, haveChromium, launchBrowser, screenshot,
@@ -53,6 +53,12 @@ describe('overview / input pipeline pages (pure parts)', () => {
         assert.deepEqual(summarize([10, 20, 30]), { average: 20, stddev: 10, min: 10, max: 30 });
         assert.equal(summarize([]), null);
         assert.equal(summarize([5]).stddev, 0);
+    });
+
+    test('sampleSteps keeps every step up to the cap, then every k-th', () => {
+        assert.deepEqual(sampleSteps(3, 5), [0, 1, 2]);
+        // 12 steps, at most 5 bars: k = ceil(12 / 5) = 3 -> 0, 3, 6, 9
+        assert.deepEqual(sampleSteps(12, 5), [0, 3, 6, 9]);
     });
 
     test('usedCategories leaves out categories no step has', () => {

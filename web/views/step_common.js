@@ -196,7 +196,27 @@ export function diagnosticsList(dt) {
 // A stacked bar per step of the given series [{label, values}], with a step
 // selector below that opens the trace viewer over the chosen step.
 // Resolves to {chart, el}; the caller destroys chart on unmount.
-export async function stepChart(box, state, steps, series, yLabel) {
+// Bars drawn at most; longer runs show every k-th step (said in words).
+export const MAX_BARS = 500;
+
+// The indices of steps to draw: all, or every k-th so that at most max remain.
+export function sampleSteps(n, max = MAX_BARS) {
+    const k = Math.max(1, Math.ceil(n / max));
+    const out = [];
+    for (let i = 0; i < n; i += k)
+        out.push(i);
+    return out;
+}
+
+export async function stepChart(box, state, allSteps, allSeries, yLabel) {
+    const pick = sampleSteps(allSteps.length);
+    const steps = pick.map((i) => allSteps[i]);
+    const series = allSeries.map((s) => ({ ...s, values: pick.map((i) => s.values[i]) }));
+    if (pick.length < allSteps.length) {
+        box.append(h('p', { class: 'hint', text: `${allSteps.length} steps: the chart shows ` +
+            `one step in every ${pick[1] - pick[0]} (${steps.length} bars); the summaries and ` +
+            'tables use all of them.' }));
+    }
     const canvas = h('canvas', { role: 'img',
         'aria-label': `${yLabel} per step, stacked by category` });
     const holder = h('div', { class: 'steps-chart' }, canvas);
