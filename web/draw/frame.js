@@ -6,10 +6,12 @@
 //   vp (timeline/viewport.js), layout (timeline/layout.js),
 //   pieces: [{tile, clipStart, clipEnd}] (timeline/tile_cache.js cover()),
 //   ticks (timeline/ticks.js), theme, hover, selection (events as in
-//   overlay.js, or null), flows ([{from, to}]), range ({t0, t1} or null)}
+//   overlay.js, or null), flows ([{from, to}]), range ({t0, t1} or null),
+//   complete (every tile of the frame is at its own level)}
 // Order: grid, process bands, slices, counters, outlines and arrows, range,
 // then the gutter and ruler on top so events never cover names or times.
 
+import { formatDurationPs } from '../format.js';
 import { ROW_PX } from '../timeline/layout.js';
 import { drawCounter } from './counters.js';
 import { drawGutter } from './gutter.js';
@@ -48,6 +50,24 @@ export function visibleRows(layout, scrollY, heightPx) {
     return out;
 }
 
+function isEmpty(batches) {
+    return batches.ev.every((l) => l.length === 0) && batches.box.every((l) => l.length === 0);
+}
+
+// Says in words that the window holds no event on the visible tracks, so
+// an empty canvas is not mistaken for data still loading or lost.
+function drawEmptyNote(ctx, view, theme) {
+    const vp = view.vp;
+    const text = `No events on these tracks between ${formatDurationPs(vp.startPs)} and ` +
+        `${formatDurationPs(vp.endPs)} — zoom out (S) or scroll to other tracks.`;
+    ctx.font = theme.font;
+    ctx.fillStyle = theme.muted;
+    ctx.textBaseline = 'middle';
+    const w = ctx.measureText(text).width;
+    const x = Math.max(view.clipX0 + 8, (view.clipX0 + view.clipX1 - w) / 2);
+    ctx.fillText(text, x, view.rulerPx + 16);
+}
+
 export function drawFrame(ctx, scene) {
     const view = frameView(scene);
     const theme = scene.theme;
@@ -76,6 +96,8 @@ export function drawFrame(ctx, scene) {
     ctx.stroke();
     fillBatches(ctx, batches);
     drawLabels(ctx, batches, view, theme);
+    if (scene.complete && isEmpty(batches))
+        drawEmptyNote(ctx, view, theme);
     for (const r of rows) {
         if (r.kind === 'counter') {
             for (const p of scene.pieces)

@@ -239,6 +239,7 @@ export class Timeline {
             selection: this.selection,
             flows: this.flows,
             range: this.range,
+            complete,
         });
         this.complete = complete;
         if (this.o.onFrame)
