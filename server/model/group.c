@@ -7,8 +7,11 @@
  * edges; roots from _r / TraceContext sorted by level then start; a BFS
  * from each root labels what has no group yet.
  *
- * Not done (TODO(#2)): while-loop iteration roots and the tf.data
- * captured-function root filter of §3.7 step 4, and eagerness (step 7). */
+ * When TF while-loop iterations exist, their earliest events are the
+ * roots instead (§3.7 step 4, alternative).
+ *
+ * Not done (TODO(#2)): the tf.data captured-function root filter of §3.7
+ * step 4, and eagerness (step 7). */
 #include "model/model_priv.h"
 #include "util/mem.h"
 
@@ -153,6 +156,58 @@ static int root_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : (x->ev > y->ev);
 }
 
+/* §3.7 step 4, the while-loop alternative: ExecutorState::Process events
+ * carrying (id, iter_num), for ids that iterate past 0. Each iteration's
+ * earliest event becomes a root with an edge to the iteration's other
+ * events. Returns the roots and their count, or NULL and 0. */
+static root *loop_roots(const pv_model *m, const pv__model_store *s, graph *g, size_t *n_out)
+{
+    uint32_t exec = sid(s, "ExecutorState::Process"), id = sid(s, "id");
+    uint32_t iter = sid(s, "iter_num");
+    *n_out = 0;
+    if (exec == 0 || id == 0 || iter == 0)
+        return NULL;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        int64_t a, b;
+        if (m->metas[m->ev_meta[e]].name == exec && ev_int(m, e, id, &a) &&
+            ev_int(m, e, iter, &b))
+            add_key(g, (uint64_t)a, (uint64_t)b, e, 0);
+    }
+    if (g->n_keys > 1)
+        qsort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
+    root *roots = NULL;
+    size_t n_roots = 0, cap_roots = 0;
+    for (size_t i = 0; i < g->n_keys;) {
+        size_t id_end = i;
+        bool iterates = false;
+        while (id_end < g->n_keys && g->keys[id_end].k1 == g->keys[i].k1) {
+            iterates |= g->keys[id_end].k2 != 0;
+            id_end++;
+        }
+        for (size_t j = i; iterates && j < id_end;) {
+            size_t it_end = j, first = j;
+            while (it_end < id_end && g->keys[it_end].k2 == g->keys[j].k2) {
+                if (m->ev_start_ps[g->keys[it_end].ev] < m->ev_start_ps[g->keys[first].ev])
+                    first = it_end;
+                it_end++;
+            }
+            root r = {1, m->ev_start_ps[g->keys[first].ev], g->keys[first].ev};
+            PV__PUSH(roots, n_roots, cap_roots, r);
+            for (size_t k = j; k < it_end; k++) {
+                if (k == first)
+                    continue;
+                edge ed = {g->keys[first].ev, g->keys[k].ev};
+                PV__PUSH(g->edges, g->n_edges, g->cap_edges, ed);
+            }
+            j = it_end;
+        }
+        i = id_end;
+    }
+    g->n_keys = 0;
+    *n_out = n_roots;
+    return roots;
+}
+
 static bool loop_ops_present(const pv_model *m, const pv__model_store *s)
 {
     static const char *const loops[] = {"WhileOp-EvalCond", "WhileOp-StartBody", "ForOp",
@@ -205,6 +260,8 @@ static void compute_groups(pv_model *m, pv__model_store *s, const uint64_t *pare
     size_t n = m->n_events;
     graph g = {0};
     collect_edges(m, s, &g);
+    size_t n_roots = 0;
+    root *roots = loop_roots(m, s, &g, &n_roots);
 
     /* children CSR: nesting children then edge targets */
     uint64_t *off = pv_xcalloc(n + 1, sizeof *off);
@@ -233,9 +290,9 @@ static void compute_groups(pv_model *m, pv__model_store *s, const uint64_t *pare
     free(g.keys);
 
     uint32_t r_name = sid(s, "_r");
-    root *roots = NULL;
-    size_t n_roots = 0, cap_roots = 0;
-    for (uint64_t e = 0; e < n; e++) {
+    size_t cap_roots = n_roots;
+    bool marked = n_roots == 0;   /* loop roots, when any, replace marked ones */
+    for (uint64_t e = 0; marked && e < n; e++) {
         const pv_event_extra *x = pv_model_event_extra(m, e);
         if (x == NULL || !(x->flags & PV_EXTRA_STEP_ROOT))
             continue;

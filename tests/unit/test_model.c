@@ -235,6 +235,41 @@ START_TEST(test_builder_finish_groups_steps)
 }
 END_TEST
 
+/* Two threads run a TF while loop: ExecutorState::Process with id 5 at
+ * iter_num 0 [0,+100] and 1 [200,+100] on thread A, iter_num 1 again
+ * [210,+50] on thread B, and a _r root [1000,+10] elsewhere. Id 5
+ * iterates past 0, so loop roots replace the _r root: iteration 0's
+ * earliest event is group 0; iteration 1's earliest (A at 200) is group
+ * 1 and B's event joins it; the _r event stays ungrouped. */
+START_TEST(test_builder_finish_groups_loop_iterations)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t ta = pv_builder_track(b, host, 1, "a", 0);
+    uint32_t tb = pv_builder_track(b, host, 2, "b", 0);
+    uint32_t exec = pv_builder_meta(b, host, 1, "ExecutorState::Process", NULL);
+    uint32_t user = pv_builder_meta(b, host, 2, "train", NULL);
+    int64_t start[] = {0, 200, 210}, dur[] = {100, 100, 50}, iter[] = {0, 1, 1};
+    uint32_t track[] = {ta, ta, tb};
+    for (int i = 0; i < 3; i++) {
+        uint64_t e = pv_builder_event(b, track[i], exec, start[i], dur[i]);
+        pv_builder_event_stat_i64(b, e, "id", 5);
+        pv_builder_event_stat_i64(b, e, "iter_num", iter[i]);
+    }
+    uint64_t e = pv_builder_event(b, ta, user, 1000, 10);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    pv_model *m = finish(b);
+    /* track a: [0] [200] [1000]; track b: [210] */
+    ck_assert_int_eq(m->ev_group[0], 0);
+    ck_assert_int_eq(m->ev_group[1], 1);
+    ck_assert_int_eq(m->ev_group[2], PV_NO_GROUP);
+    ck_assert_int_eq(m->ev_group[3], 1);
+    ck_assert_uint_eq(m->n_groups, 2);
+    ck_assert_str_eq(pv_model_str(m, m->groups[1].name), "ExecutorState::Process 1");
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- lookups ----------------------------------------------------------------- */
 
 START_TEST(test_model_lookups)
@@ -435,6 +470,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_too_deep);
     tcase_add_test(fin, test_builder_finish_extras);
     tcase_add_test(fin, test_builder_finish_groups_steps);
+    tcase_add_test(fin, test_builder_finish_groups_loop_iterations);
     suite_add_tcase(s, fin);
     TCase *look = tcase_create("lookups");
     tcase_add_test(look, test_model_lookups);
