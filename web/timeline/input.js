@@ -8,7 +8,9 @@
 //   click (no drag)      -> onClick(x, y)
 //   move without button  -> onHover(x, y); leaving -> onLeave()
 //   wheel                -> onZoom(factor, x) (factor > 1 zooms in);
-//                           Shift+wheel -> onScroll(dyPx); sideways -> onPan
+//                           Shift+wheel, or any wheel where scrollsAt(x, y)
+//                           (the names column) -> onScroll(dyPx);
+//                           sideways -> onPan
 //   W/S, A/D held        -> onZoom / onPan every animation frame, at a
 //                           speed that does not depend on key repeat
 //   other keys           -> onKey(key) (F, Escape, /, ...)
@@ -38,7 +40,8 @@ function wheelPx(e, delta) {
 
 // Attaches the handlers to canvas (and keys to its document). options:
 // {rangeMode() -> bool, widthPx() -> time-area width for key panning,
-// anchorX() -> x to zoom around with W/S}. Returns a detach function.
+// anchorX() -> x to zoom around with W/S, scrollsAt(x, y) -> bool}.
+// Returns a detach function.
 export function attachInput(canvas, handlers, options = {}) {
     const h = { onPan() {}, onZoom() {}, onRange() {}, onRangeDrag() {}, onClick() {},
                 onHover() {}, onLeave() {}, onScroll() {}, onKey() {}, onDragEnd() {},
@@ -111,10 +114,11 @@ export function attachInput(canvas, handlers, options = {}) {
 
     function onWheel(e) {
         e.preventDefault();
-        const [x] = pos(e);
+        const [x, y] = pos(e);
         const dx = wheelPx(e, e.deltaX);
         const dy = wheelPx(e, e.deltaY);
-        if (e.shiftKey && !e.ctrlKey) {
+        const scrolls = options.scrollsAt && options.scrollsAt(x, y);
+        if ((e.shiftKey && !e.ctrlKey) || scrolls) {
             h.onScroll(dy || dx);
         } else if (Math.abs(dx) > Math.abs(dy)) {
             h.onPan(dx, 0);

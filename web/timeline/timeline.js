@@ -69,6 +69,7 @@ export class Timeline {
         this.detachInput = attachInput(opts.canvas, this.inputHandlers(), {
             rangeMode: opts.rangeMode,
             widthPx: () => this.vp.widthPx,
+            scrollsAt: (x) => x < GUTTER_PX,
             anchorX: () => (this.pointerX !== undefined ? this.pointerX : GUTTER_PX + this.vp.widthPx / 2),
         });
         this.resize();

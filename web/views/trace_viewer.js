@@ -38,7 +38,8 @@ import '../timeline/viewport.js';
 const STYLESHEET = 'views/trace_viewer.css';
 const BUTTON_ZOOM = 2;
 const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
-    'Shift+wheel: scroll tracks · click: details · F: zoom to selection · Esc: clear';
+    'Shift+wheel or wheel over the names: scroll tracks · click a name: collapse · ' +
+    'click an event: details · F: zoom to selection · Esc: clear · /: search';
 
 let current = null;  // the mounted instance
 
