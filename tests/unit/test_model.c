@@ -114,6 +114,29 @@ START_TEST(test_builder_finish_regroups_tracks)
 }
 END_TEST
 
+/* Events added in order, a stat added to the first after the second
+ * exists: the first gets it ("late"), the second keeps its own. */
+START_TEST(test_builder_finish_late_stat_in_order)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
+    uint64_t e0 = pv_builder_event(b, t, meta, 0, 10);
+    pv_builder_event_stat_i64(b, e0, "a", 1);
+    uint64_t e1 = pv_builder_event(b, t, meta, 20, 10);
+    pv_builder_event_stat_i64(b, e1, "b", 2);
+    pv_builder_event_stat_i64(b, e0, "c", 3);
+    pv_model *m = finish(b);
+    ck_assert_uint_eq(m->ev_stat_off[1], 2);
+    ck_assert_uint_eq(m->ev_stat_off[2], 3);
+    ck_assert_int_eq(pv_model_event_stat(m, 0, pv_model_str_find(m, "c"))->v.i64, 3);
+    ck_assert_int_eq(pv_model_event_stat(m, 1, pv_model_str_find(m, "b"))->v.i64, 2);
+    ck_assert_ptr_null(pv_model_event_stat(m, 1, pv_model_str_find(m, "c")));
+    pv_model_free(m);
+}
+END_TEST
+
 /* 65537 identical events [0,+10] nest one inside the next: depth 65536
  * is past PV_MAX_DEPTH. */
 START_TEST(test_builder_finish_too_deep)
@@ -468,6 +491,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_partial_overlap);
     tcase_add_test(fin, test_builder_finish_regroups_tracks);
     tcase_add_test(fin, test_builder_finish_too_deep);
+    tcase_add_test(fin, test_builder_finish_late_stat_in_order);
     tcase_add_test(fin, test_builder_finish_extras);
     tcase_add_test(fin, test_builder_finish_groups_steps);
     tcase_add_test(fin, test_builder_finish_groups_loop_iterations);
