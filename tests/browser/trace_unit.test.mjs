@@ -448,4 +448,15 @@ describe('slices', () => {
             tracks: [{ track: 5, boxes: [[900, 1200, 1, 7, 150]] }], names: [] });
         assert.deepEqual(got.box, [[7, 90, 18, 10, 17]]);
     });
+
+    test('a box runs on past the end of its tile piece', async () => {
+        // The piece covers [0, 500] ps (x 0..50); the box [400, 600] ps, busy
+        // 50, starts in it and is drawn to x 60: 5 px busy of 20 = 25% -> step 2.
+        const { collectSlices, newBatches } = await import('../../web/draw/slices.js');
+        const b = newBatches();
+        const tile = decodeTile({ level: 1, index: 0, start_ps: 0, end_ps: 500,
+            tracks: [{ track: 5, boxes: [[400, 600, 0, 3, 50]] }], names: [] });
+        collectSlices(b, { tile, clipStart: 0, clipEnd: 500 }, row, view);
+        assert.deepEqual(b.box[2], [40, 0, 20, 17]);
+    });
 });

@@ -61,7 +61,9 @@ export function collectSlices(batches, piece, row, view) {
         if (x1 < cx0 || x0 > cx1)
             continue;
         x0 = Math.max(x0, cx0);
-        x1 = Math.min(x1, cx1);
+        // A box lives in the tile where it starts but may run on into the
+        // next one, which does not hold it: draw it to its end.
+        x1 = Math.min(x1, view.clipX1);
         runs.add(d, x0, x1, box.busy[i] * scale, -1);
     }
     runs.flushAll();
