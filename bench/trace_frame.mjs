@@ -37,7 +37,8 @@ import { fileURLToPath } from 'node:url';
 import { computeLayout } from '../web/timeline/layout.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const { chromium } = await import(path.join(HERE, '../tests/browser/node_modules/playwright-core/index.mjs'));
+const PLAYWRIGHT = path.join(HERE, '../tests/browser/node_modules/playwright-core/index.mjs');
+const { chromium } = await import(PLAYWRIGHT);
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
               '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -73,7 +74,8 @@ function generate(logdir, sizeMb, gpus) {
     const dir = path.join(logdir, 'plugins', 'profile', 'run');
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'host0.xplane.pb');
-    const r = spawnSync(GEN, [file, String(sizeMb), String(gpus)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(GEN, [file, String(sizeMb), String(gpus)],
+                        { stdio: ['ignore', 'ignore', 'inherit'] });
     if (r.status !== 0)
         throw new Error(`${GEN} failed`);
     const old = Date.now() / 1000 - 3600;
@@ -83,7 +85,8 @@ function generate(logdir, sizeMb, gpus) {
 
 function startServer(logdir) {
     const child = spawn(BIN, ['--logdir', logdir, '--port', '0', '--bind', '127.0.0.1',
-                              '--cache-dir', path.join(logdir, '..', `${path.basename(logdir)}-cache`)],
+                              '--cache-dir',
+                              path.join(logdir, '..', `${path.basename(logdir)}-cache`)],
                         { stdio: ['ignore', 'pipe', 'inherit'] });
     return new Promise((resolve, reject) => {
         let text = '';
@@ -92,7 +95,8 @@ function startServer(logdir) {
             text += d;
             const m = /at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(text);
             if (m)
-                resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`, stop: () => child.kill('SIGTERM') });
+                resolve({ url: m[1].endsWith('/') ? m[1] : `${m[1]}/`,
+                          stop: () => child.kill('SIGTERM') });
         });
         child.on('exit', (code) => reject(new Error(`profview exited with ${code}`)));
     });
@@ -160,8 +164,9 @@ async function firstFrame(browser, base, n) {
     let ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
     let page = await ctx.newPage();
     await page.goto(`${base}#/run/run/host/host0/tool/memory_profile`);
-    await page.waitForFunction(() => document.getElementById('content').getAttribute('aria-busy') === 'false',
-                               null, { timeout: 120000 });
+    await page.waitForFunction(
+        () => document.getElementById('content').getAttribute('aria-busy') === 'false',
+        null, { timeout: 120000 });
     await page.evaluate(() => {
         document.getElementById('tool').addEventListener('change', () => {
             performance.mark('bench-tool-change');
@@ -183,7 +188,8 @@ async function firstFrame(browser, base, n) {
     page = await ctx.newPage();
     await page.goto(base + hashOf());
     await page.waitForSelector('.tv[data-complete="true"]', { timeout: 120000 });
-    const nav = await page.evaluate(() => performance.getEntriesByName('pv-trace-first-complete-frame')[0].startTime);
+    const nav = await page.evaluate(
+        () => performance.getEntriesByName('pv-trace-first-complete-frame')[0].startTime);
     out(`trace_first_frame_nav_${n}`, nav, 'ms');
     await page.waitForTimeout(1000);
     const cdp = await ctx.newCDPSession(page);

@@ -15,14 +15,16 @@ import { TraceSearch } from '../../web/timeline/search.js';
 import { computeTicks, niceStepPs } from '../../web/timeline/ticks.js';
 import { TileCache } from '../../web/timeline/tile_cache.js';
 import { decodeTile, findEvent } from '../../web/timeline/tile_data.js';
-import { formatParams, parseSelection, parseWindow, urlWriter } from '../../web/timeline/url_state.js';
+import { formatParams, parseSelection, parseWindow,
+         urlWriter } from '../../web/timeline/url_state.js';
 import * as V from '../../web/timeline/viewport.js';
 
 describe('viewport', () => {
     test('clampWindow keeps the window inside the trace', () => {
         // [-10, 90] in a 1e6 ps trace: width 100 is below the 1000 ps
         // minimum, so it becomes [0, 1000].
-        assert.deepEqual(V.clampWindow(-10, 90, 1e6, 100), { startPs: 0, endPs: 1000, widthPx: 100 });
+        assert.deepEqual(V.clampWindow(-10, 90, 1e6, 100),
+                         { startPs: 0, endPs: 1000, widthPx: 100 });
         // Past the end: shifted back to end at the span.
         assert.deepEqual(V.clampWindow(999500, 1002500, 1e6, 100),
                          { startPs: 997000, endPs: 1e6, widthPx: 100 });
@@ -122,7 +124,8 @@ describe('layout', () => {
         // Heights: header 24; python3 3*18+3 = 57; worker 18+3 = 21; counter 40.
         const l = computeLayout(meta);
         assert.deepEqual(l.rows.map((r) => [r.kind, r.y, r.h]),
-                         [['process', 0, 24], ['thread', 24, 57], ['thread', 81, 21], ['counter', 102, 40]]);
+                         [['process', 0, 24], ['thread', 24, 57], ['thread', 81, 21],
+                          ['counter', 102, 40]]);
         assert.equal(l.height, 142);
         assert.equal(l.byTrack.get(1).y, 81);
         assert.equal(l.byCounter.get(0).y, 102);
@@ -192,11 +195,13 @@ describe('hit', () => {
 
     test('a box answers with its count and busy time', () => {
         const b = hitTest(pieces, 5, 0, 225, 0);
-        assert.deepEqual(b, { kind: 'box', track: 5, depth: 0, start: 200, end: 250, count: 4, busy: 20 });
+        assert.deepEqual(b, { kind: 'box', track: 5, depth: 0, start: 200, end: 250, count: 4,
+                              busy: 20 });
     });
 
     test('findDrawn locates an event by id', () => {
-        assert.deepEqual(findDrawn(pieces, 3), { track: 5, depth: 1, start: 105, dur: 20, name: 'Conv2D' });
+        assert.deepEqual(findDrawn(pieces, 3),
+                         { track: 5, depth: 1, start: 105, dur: 20, name: 'Conv2D' });
         assert.equal(findDrawn(pieces, 42), null);
     });
 });
@@ -352,7 +357,8 @@ describe('labels', () => {
 });
 
 describe('search', () => {
-    const all = [{ id: 1, name: 'MatMul' }, { id: 2, name: 'matmul_1' }, { id: 3, name: 'MatMulGrad' }];
+    const all = [{ id: 1, name: 'MatMul' }, { id: 2, name: 'matmul_1' },
+                 { id: 3, name: 'MatMulGrad' }];
     const make = (log) => new TraceSearch({
         search: async (q, offset, limit) => {
             log.push(`q=${q} offset=${offset} limit=${limit}`);
@@ -434,7 +440,8 @@ describe('slices', () => {
         // of events in 4 px = 75% busy -> opacity step floor(0.75 * 8) = 6.
         // A lone narrow event at x 50 keeps its own colour.
         const got = await collect({ level: 0, index: 0, start_ps: 0, end_ps: 1000,
-            tracks: [{ track: 5, events: [[1, 100, 10, 0, 0], [2, 115, 10, 0, 0], [3, 130, 10, 0, 1],
+            tracks: [{ track: 5, events: [[1, 100, 10, 0, 0], [2, 115, 10, 0, 0],
+                                          [3, 130, 10, 0, 1],
                                           [4, 500, 10, 0, 1]] }],
             names: ['a', 'b'] });
         assert.deepEqual(got.box, [[6, 10, 0, 4, 17]]);

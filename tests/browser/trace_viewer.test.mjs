@@ -19,7 +19,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
+import { guardedContext, haveChromium, launchBrowser, screenshot,
+         waitForView } from './browser.mjs';
 import { startServer } from './server.mjs';
 
 const NAME = 'trace_viewer.test';
@@ -71,6 +72,9 @@ async function waitForWindow(page, pred, what) {
     }
 }
 
+// In the page: true when the details panel shows event name n.
+const detailsNamed = (n) => document.querySelector('.tv-details-name')?.textContent === n;
+
 function waitComplete(page) {
     return page.waitForSelector('.tv[data-complete="true"]', { timeout: STEP_MS });
 }
@@ -110,7 +114,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
             const tool = tools.find((t) => t === 'trace_viewer@' || t === 'trace_viewer');
             if (!tool)
                 continue;
-            const hosts = await getJson(`${base}data/plugin/profile/hosts?run=${enc(run)}&tag=${enc(tool)}`);
+            const hosts = await getJson(
+                `${base}data/plugin/profile/hosts?run=${enc(run)}&tag=${enc(tool)}`);
             const host = typeof hosts[0] === 'string' ? hosts[0] : hosts[0].hostname;
             const meta = await getJson(`${base}api/trace/meta?run=${enc(run)}&host=${enc(host)}`);
             if (!best || meta.n_events > best.meta.n_events)
@@ -120,7 +125,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         h.target = best;
         h.hash = `#/run/${enc(best.run)}/host/${enc(best.host)}/tool/${enc(best.tool)}`;
         // A name to search for: the longest event of the level-0 tile.
-        const tile = await getJson(`${base}api/trace/tile?run=${enc(best.run)}&host=${enc(best.host)}` +
+        const tile = await getJson(
+            `${base}api/trace/tile?run=${enc(best.run)}&host=${enc(best.host)}` +
                                    '&level=0&index=0');
         let longest = null;
         for (const tr of tile.tracks) {
@@ -137,7 +143,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
     });
     after(async () => {
         try {
-            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
+            assert.deepEqual(h.guard?.foreign ?? [], [],
+                             'requests went somewhere other than the server');
             assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
         } finally {
             await h.browser?.close();
@@ -197,7 +204,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         await h.page.keyboard.down('w');
         await h.page.waitForTimeout(300);
         await h.page.keyboard.up('w');
-        const s1 = await waitForWindow(h.page, (s, e) => e - s < s0.end - s0.start, 'after holding W');
+        const s1 = await waitForWindow(h.page, (s, e) => e - s < s0.end - s0.start,
+                                       'after holding W');
         await h.page.keyboard.down('d');
         await h.page.waitForTimeout(300);
         await h.page.keyboard.up('d');
@@ -211,7 +219,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         await waitComplete(h.page);
     });
 
-    test('clicking an event shows its name in the details panel', { timeout: 2 * STEP_MS }, async () => {
+    test('clicking an event shows its name in the details panel', { timeout: 2 * STEP_MS },
+         async () => {
         // Zoom back to the whole trace, search for the longest event so it is
         // on screen, then clear the selection and find it by pointing.
         await h.page.click('.tv-zoom button:nth-child(3)');   // "All"
@@ -227,7 +236,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         await h.page.mouse.click(hit.x, hit.y);
         await h.page.waitForSelector('.tv-details-name', { timeout: STEP_MS });
         assert.equal(await h.page.textContent('.tv-details-name'), hit.name);
-        const s = await waitForWindow(h.page, () => urlState(h.page).sel !== null, 'after the click');
+        const s = await waitForWindow(h.page, () => urlState(h.page).sel !== null,
+                                      'after the click');
         assert.match(s.sel ?? urlState(h.page).sel, /^\d+$/);
         h.clicked = { sel: urlState(h.page).sel, name: hit.name };
         await screenshot(h.page, 'trace-clicked');
@@ -236,11 +246,13 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
     test('search jumps to a match anywhere in the trace', { timeout: STEP_MS }, async () => {
         await h.page.fill('.tv-search', h.searchName.toUpperCase());
         await h.page.press('.tv-search', 'Enter');
-        await h.page.waitForFunction(() => / of /.test(document.querySelector('.tv-search-info').textContent),
-                                     null, { timeout: STEP_MS });
+        await h.page.waitForFunction(
+            () => / of /.test(document.querySelector('.tv-search-info').textContent),
+            null, { timeout: STEP_MS });
         assert.match(await h.page.textContent('.tv-search-info'), /^1 of \d/);
         await h.page.waitForFunction(
-            (n) => document.querySelector('.tv-details-name')?.textContent.toLowerCase().includes(n),
+            (n) => document.querySelector('.tv-details-name')?.textContent.toLowerCase()
+                .includes(n),
             h.searchName.toLowerCase(), { timeout: STEP_MS });
         await waitComplete(h.page);
         await screenshot(h.page, 'trace-search');
@@ -251,16 +263,15 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         const searchedName = await h.page.textContent('.tv-details-name');
         assert.notEqual(searched, h.clicked.sel, 'search selected the clicked event again');
         await h.page.goBack();
-        await h.page.waitForFunction((n) => document.querySelector('.tv-details-name')?.textContent === n,
-                                     h.clicked.name, { timeout: STEP_MS });
+        await h.page.waitForFunction(detailsNamed, h.clicked.name, { timeout: STEP_MS });
         assert.equal(urlState(h.page).sel, h.clicked.sel);
         await h.page.goForward();
-        await h.page.waitForFunction((n) => document.querySelector('.tv-details-name')?.textContent === n,
-                                     searchedName, { timeout: STEP_MS });
+        await h.page.waitForFunction(detailsNamed, searchedName, { timeout: STEP_MS });
         assert.equal(urlState(h.page).sel, searched);
     });
 
-    test('a copied link reopens the same window and selection', { timeout: 2 * STEP_MS }, async () => {
+    test('a copied link reopens the same window and selection', { timeout: 2 * STEP_MS },
+         async () => {
         await h.page.waitForTimeout(400);   // the URL is written 150 ms after the last change
         const link = h.page.url();
         const want = urlState(h.page);

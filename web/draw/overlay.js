@@ -79,5 +79,6 @@ export function drawRange(ctx, range, view, theme) {
     ctx.fillRect(x0, view.rulerPx, x1 - x0, view.height - view.rulerPx);
     ctx.strokeStyle = theme.accent;
     ctx.lineWidth = 1;
-    ctx.strokeRect(x0 + 0.5, view.rulerPx + 0.5, Math.max(0, x1 - x0 - 1), view.height - view.rulerPx - 1);
+    ctx.strokeRect(x0 + 0.5, view.rulerPx + 0.5, Math.max(0, x1 - x0 - 1),
+                   view.height - view.rulerPx - 1);
 }

@@ -11,7 +11,8 @@ export function trackNames(meta) {
     const names = new Map();
     for (const p of meta.processes || []) {
         for (const t of p.threads || [])
-            names.set(t.track, { process: p.name || `pid ${p.pid}`, thread: t.name || `tid ${t.tid}` });
+            names.set(t.track, { process: p.name || `pid ${p.pid}`,
+                                 thread: t.name || `tid ${t.tid}` });
     }
     return names;
 }
@@ -65,7 +66,8 @@ export function renderDetails(panel, d, names, { onJump, onClose, onFrame }) {
     const flowSec = h('section', {}, h('h4', { text: `Flows (${flows.length})` }),
         flows.length === 0
             ? h('p', { class: 'hint',
-                       text: 'No flow partners: no launch/kernel correlation or flow stats link this event.' })
+                       text: 'No flow partners: no launch/kernel correlation or flow stats ' +
+                             'link this event.' })
             : h('ul', { class: 'tv-flows' }, flows.map((f) => h('li', {},
                 h('button', {
                     type: 'button', class: 'tv-flow',
@@ -99,7 +101,8 @@ export function renderBox(panel, b, names, { onClose, onZoom }) {
             text: 'Too small to draw one by one at this zoom. Zoom in to see them.' }),
         h('dl', { class: 'props tv-props' },
             row('Span', formatDurationPs(span)),
-            row('Busy', `${formatDurationPs(b.busy)} (${formatPercent(span > 0 ? b.busy / span : 1)})`),
+            row('Busy', `${formatDurationPs(b.busy)} ` +
+                        `(${formatPercent(span > 0 ? b.busy / span : 1)})`),
             row('Start', formatOffsetPs(b.start)),
             row('Track', trackText(names, b.track)),
             row('Depth', String(b.depth))),
@@ -115,7 +118,8 @@ export function tooltipText(hit) {
     if (hit.kind === 'box') {
         const span = hit.end - hit.start;
         return `${formatCount(hit.count)} events in ${formatDurationPs(span)}\n` +
-               `busy ${formatDurationPs(hit.busy)} (${formatPercent(span > 0 ? hit.busy / span : 1)})`;
+               `busy ${formatDurationPs(hit.busy)} ` +
+               `(${formatPercent(span > 0 ? hit.busy / span : 1)})`;
     }
     return `${hit.name || '(unnamed)'}\n${formatDurationPs(hit.dur)}`;
 }

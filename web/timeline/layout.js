@@ -50,7 +50,8 @@ export function computeLayout(meta, collapsed = new Set()) {
         const nEvents = threads.reduce((s, t) => s + (Number(t.n_events) || 0), 0);
         const header = push({
             kind: 'process', h: PROCESS_PX, label: p.name || `pid ${p.pid}`,
-            sub: `${plural(threads.length, 'thread', 'threads')}, ${plural(nEvents, 'event', 'events')}`,
+            sub: `${plural(threads.length, 'thread', 'threads')}, ` +
+                 `${plural(nEvents, 'event', 'events')}`,
             pid: p.pid, key: pkey, collapsed: pclosed, depths: 0, shownDepths: 0,
         });
         byPid.set(p.pid, header);

@@ -70,7 +70,8 @@ export class Timeline {
             rangeMode: opts.rangeMode,
             widthPx: () => this.vp.widthPx,
             scrollsAt: (x) => x < GUTTER_PX,
-            anchorX: () => (this.pointerX !== undefined ? this.pointerX : GUTTER_PX + this.vp.widthPx / 2),
+            anchorX: () => (this.pointerX !== undefined ? this.pointerX
+                : GUTTER_PX + this.vp.widthPx / 2),
         });
         this.resize();
     }
@@ -308,7 +309,8 @@ export class Timeline {
             onClick: (x, y) => {
                 const at = this.locate(x, y);
                 if (at && at.inGutter) {
-                    if (at.row.kind === 'process' || (at.row.kind === 'thread' && at.row.depths > 1))
+                    const r = at.row;
+                    if (r.kind === 'process' || (r.kind === 'thread' && r.depths > 1))
                         this.relayout(toggle(this.collapsed, at.row.key));
                     return;
                 }

@@ -47,7 +47,8 @@ let current = null;  // the mounted instance
 function ensureStylesheet() {
     if (document.querySelector(`link[data-view="trace_viewer"]`))
         return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET, 'data-view': 'trace_viewer' }));
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'trace_viewer' }));
 }
 
 // Colours and fonts for the canvas, read from the page's CSS so light and
@@ -89,8 +90,9 @@ function readTheme(el, canvas) {
 
 function buildDom(el) {
     const ui = {};
-    ui.search = h('input', { type: 'search', class: 'tv-search', placeholder: 'Search all event names',
-                             'aria-label': 'Search event names in the whole trace', autocomplete: 'off' });
+    ui.search = h('input', { type: 'search', class: 'tv-search',
+                             placeholder: 'Search all event names', autocomplete: 'off',
+                             'aria-label': 'Search event names in the whole trace' });
     ui.searchInfo = h('span', { class: 'tv-search-info', 'aria-live': 'polite' });
     ui.prev = h('button', { type: 'button', title: 'Previous match (Shift+Enter)', text: '◀' });
     ui.next = h('button', { type: 'button', title: 'Next match (Enter)', text: '▶' });
@@ -107,7 +109,8 @@ function buildDom(el) {
     ui.form = h('form', { class: 'tv-search-form', role: 'search' },
         ui.search, ui.prev, ui.next, ui.searchInfo);
     ui.canvas = h('canvas', { class: 'tv-canvas', role: 'img',
-                              'aria-label': 'Trace timeline; details of a clicked event appear in the side panel' });
+                              'aria-label': 'Trace timeline; details of a clicked event ' +
+                                            'appear in the panel below it' });
     ui.spacer = h('div', { class: 'tv-spacer' }, ui.canvas);
     ui.scroll = h('div', { class: 'tv-scroll' }, ui.spacer);
     ui.details = h('aside', { class: 'tv-details', 'aria-label': 'Selected event', hidden: true });
@@ -416,7 +419,8 @@ class TraceView {
         if (fromUrl)
             return;
         this.url.cancel();
-        this.state.setParams(formatParams(this.timeline.viewport(), this.selId), { replace: false });
+        this.state.setParams(formatParams(this.timeline.viewport(), this.selId),
+                             { replace: false });
     }
 
     destroy() {
