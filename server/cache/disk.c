@@ -45,9 +45,26 @@ static int mkdirs(const char *dir)
     return rc;
 }
 
+/* Hashes the running executable once, so a rebuilt binary with the same
+ * version number does not read what an older build computed. */
+static void program_id(char *out, size_t cap)
+{
+    uint64_t h = PV_HASH_SEED;
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        unsigned char chunk[65536];
+        ssize_t n;
+        while ((n = read(fd, chunk, sizeof chunk)) > 0)
+            h = pv_hash_bytes(h, chunk, (size_t)n);
+        close(fd);
+    }
+    snprintf(out, cap, "%s-%016llx", PV_VERSION, (unsigned long long)h);
+}
+
 void pv_disk_cache_init(pv_disk_cache *c, const char *dir)
 {
     c->dir = NULL;
+    program_id(c->program, sizeof c->program);
     if (dir == NULL || dir[0] == '\0')
         return;
     if (mkdirs(dir) != 0 || access(dir, W_OK) != 0) {
@@ -64,15 +81,15 @@ void pv_disk_cache_fini(pv_disk_cache *c)
     c->dir = NULL;
 }
 
-static char *key_text(const pv_cache_key *k, size_t *len)
+static char *key_text(const pv_disk_cache *c, const pv_cache_key *k, size_t *len)
 {
     int n = snprintf(NULL, 0, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
                      (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
-                     PV_VERSION, k->what);
+                     c->program, k->what);
     char *s = pv_xmalloc((size_t)n + 1);
     snprintf(s, (size_t)n + 1, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
              (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
-             PV_VERSION, k->what);
+             c->program, k->what);
     *len = (size_t)n;
     return s;
 }
@@ -152,7 +169,7 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
     if (c->dir == NULL)
         return PV_ENOTFOUND;
     size_t key_len;
-    char *key = key_text(k, &key_len);
+    char *key = key_text(c, k, &key_len);
     char *path = entry_path(c, key, key_len);
     int rc = PV_ENOTFOUND;
     const char *why = NULL;
@@ -217,7 +234,7 @@ int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void 
     if (c->dir == NULL)
         return 0;
     size_t key_len;
-    char *key = key_text(k, &key_len);
+    char *key = key_text(c, k, &key_len);
     char *path = entry_path(c, key, key_len);
     size_t tlen = strlen(path) + 16;
     char *tmp = pv_xmalloc(tlen);

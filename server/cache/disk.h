@@ -2,7 +2,9 @@
  * inside the logdir).
  *
  * An entry is keyed by the source file's identity (path, size, mtime), the
- * profview version and a string naming what was computed (e.g.
+ * program (version and a hash of the executable, so results of an older
+ * or differently built binary are never served) and a string naming what
+ * was computed (e.g.
  * "data:overview_page?"). Its file holds a header (magic, format version,
  * payload length, CRC-32 of the payload, the full key) and the payload.
  * A read checks all of it, so a truncated or corrupt entry, or a hash
@@ -21,6 +23,7 @@
 
 typedef struct pv_disk_cache {
     char *dir;          /* NULL when the cache is off (no dir, or it cannot be made) */
+    char program[40];   /* version + hash of this executable: any rebuild is a new key */
 } pv_disk_cache;
 
 typedef struct pv_cache_key {
