@@ -39,7 +39,7 @@ const STYLESHEET = 'views/trace_viewer.css';
 const BUTTON_ZOOM = 2;
 const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
     'Shift+wheel or wheel over the names: scroll tracks · click a name: collapse · ' +
-    'click an event: details · F: zoom to selection · Esc: clear · /: search';
+    'click an event: details · F: zoom to selection · 0: whole trace · Esc: clear · /: search';
 
 let current = null;  // the mounted instance
 
@@ -315,6 +315,10 @@ class TraceView {
         }
         if (k === 'Escape') {
             this.clearSelection();
+            return true;
+        }
+        if (k === '0') {
+            this.timeline.showAll();
             return true;
         }
         if (k === '/') {
