@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     pv_disk_cache disk;
     pv_disk_cache_init(&disk, pv_cfg.cache_dir);
     /* Trace indexes (tile pyramids) get a quarter of the model budget on top of it. */
-    pv_app app = {.index = &index, .models = pv_model_store_new(pv_cfg.memory_budget),
+    pv_app app = {.index = &index, .models = pv_model_store_new(pv_cfg.memory_budget, &disk),
                   .disk = &disk, .traces = pv_trace_cache_new(pv_cfg.memory_budget / 4)};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {

@@ -94,13 +94,25 @@ static char *key_text(const pv_disk_cache *c, const pv_cache_key *k, size_t *len
     return s;
 }
 
-static char *entry_path(const pv_disk_cache *c, const char *key, size_t key_len)
+static char *entry_path(const pv_disk_cache *c, const char *key, size_t key_len,
+                        const char *ext)
 {
     uint64_t h = pv_hash_bytes(PV_HASH_SEED, key, key_len);
-    size_t n = strlen(c->dir) + 32;
+    size_t n = strlen(c->dir) + strlen(ext) + 32;
     char *p = pv_xmalloc(n);
-    snprintf(p, n, "%s/%016llx.pvc", c->dir, (unsigned long long)h);
+    snprintf(p, n, "%s/%016llx.%s", c->dir, (unsigned long long)h, ext);
     return p;
+}
+
+char *pv_disk_cache_file(const pv_disk_cache *c, const pv_cache_key *k, const char *ext)
+{
+    if (c == NULL || c->dir == NULL)
+        return NULL;
+    size_t key_len;
+    char *key = key_text(c, k, &key_len);
+    char *path = entry_path(c, key, key_len, ext);
+    free(key);
+    return path;
 }
 
 static uint32_t crc_of(const void *p, size_t n)
@@ -170,7 +182,7 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
         return PV_ENOTFOUND;
     size_t key_len;
     char *key = key_text(c, k, &key_len);
-    char *path = entry_path(c, key, key_len);
+    char *path = entry_path(c, key, key_len, "pvc");
     int rc = PV_ENOTFOUND;
     const char *why = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -235,7 +247,7 @@ int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void 
         return 0;
     size_t key_len;
     char *key = key_text(c, k, &key_len);
-    char *path = entry_path(c, key, key_len);
+    char *path = entry_path(c, key, key_len, "pvc");
     size_t tlen = strlen(path) + 16;
     char *tmp = pv_xmalloc(tlen);
     snprintf(tmp, tlen, "%s.XXXXXX", path);

@@ -38,6 +38,11 @@ typedef struct pv_cache_key {
 void pv_disk_cache_init(pv_disk_cache *c, const char *dir);
 void pv_disk_cache_fini(pv_disk_cache *c);
 
+/* The path of the file that holds k's result when the result is a file of
+ * its own (a saved model, which carries its own checksum), ending in
+ * ".ext". Returns NULL when the cache is off; otherwise free() it. */
+char *pv_disk_cache_file(const pv_disk_cache *c, const pv_cache_key *k, const char *ext);
+
 /* Appends the payload to out and returns 0, or PV_ENOTFOUND when there is
  * no valid entry (corrupt ones are removed). */
 int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);

@@ -1,7 +1,9 @@
 /* store: a small table of model entries under one mutex, with a condition
  * variable that waiters sleep on until a loader thread finishes. */
 #include "cache/store.h"
+#include "cache/disk.h"
 #include "ingest/ingest.h"
+#include "model/serialize.h"
 #include "util/log.h"
 #include "util/mem.h"
 
@@ -9,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct pv_model_entry {
     pv_model_entry *next;
@@ -30,14 +33,16 @@ struct pv_model_store {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pv_model_entry *entries;
+    const pv_disk_cache *disk;   /* saved models; NULL when off */
     size_t budget_bytes;
     size_t held_bytes;
     uint64_t clock;
 };
 
-pv_model_store *pv_model_store_new(size_t budget_bytes)
+pv_model_store *pv_model_store_new(size_t budget_bytes, const pv_disk_cache *disk)
 {
     pv_model_store *s = pv_xcalloc(1, sizeof *s);
+    s->disk = disk;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->changed, NULL);
     s->budget_bytes = budget_bytes;
@@ -96,12 +101,41 @@ static void evict_for(pv_model_store *s, size_t incoming)
     }
 }
 
+/* Reads the saved model of e's source when there is a valid one; else
+ * decodes the source. *saved_path (free it) names where to save a freshly
+ * decoded model, or is NULL when it came from the cache or the cache is off. */
+static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv_error *err)
+{
+    pv_cache_key key = {e->path, e->size_bytes, e->mtime_ns, "model"};
+    char *cached = pv_disk_cache_file(e->store->disk, &key, "pvm");
+    *saved_path = NULL;
+    if (cached != NULL && access(cached, R_OK) == 0) {
+        pv_error lerr = {0};
+        if (pv_model_load(cached, m, &lerr) == 0) {
+            atomic_store(&e->progress.done_bytes, e->size_bytes);
+            free(cached);
+            return 0;
+        }
+        char msg[1200];
+        pv_error_format(&lerr, msg, sizeof msg);
+        pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
+        unlink(cached);
+    }
+    int rc = pv_ingest_file(e->path, &e->progress, m, err);
+    if (rc == 0)
+        *saved_path = cached;
+    else
+        free(cached);
+    return rc;
+}
+
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
     pv_model *m = NULL;
     pv_error err = {0};
-    int rc = pv_ingest_file(e->path, &e->progress, &m, &err);
+    char *save_to = NULL;
+    int rc = load_or_decode(e, &m, &save_to, &err);
     pv_model_store *s = e->store;
     pthread_mutex_lock(&s->lock);
     if (rc == 0) {
@@ -119,8 +153,24 @@ static void *load_main(void *arg)
         pv_error_format(&err, msg, sizeof msg);
         pv_log(PV_LOG_WARN, "cannot load profile: %s", msg);
     }
+    /* Requests may use the model while it is being saved; holding it
+     * keeps the budget from dropping it under the writer. */
+    if (rc == 0 && save_to != NULL)
+        e->holders++;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->lock);
+    if (rc == 0 && save_to != NULL) {
+        pv_error serr = {0};
+        if (pv_model_save(m, save_to, &serr) != 0) {
+            char msg[1200];
+            pv_error_format(&serr, msg, sizeof msg);
+            pv_log(PV_LOG_WARN, "cannot save the model for the next start: %s", msg);
+        }
+        pthread_mutex_lock(&s->lock);
+        e->holders--;
+        pthread_mutex_unlock(&s->lock);
+    }
+    free(save_to);
     return NULL;
 }
 

@@ -40,8 +40,14 @@ typedef struct pv_source {
     int64_t mtime_ns;
 } pv_source;
 
-/* budget_bytes bounds the models held together (0 = unbounded). */
-pv_model_store *pv_model_store_new(size_t budget_bytes);
+struct pv_disk_cache;
+
+/* budget_bytes bounds the models held together (0 = unbounded). When disk
+ * is not NULL (borrowed; must outlive the store), every decoded model is
+ * saved there and a later load of the same source reads the saved model
+ * instead of decoding again; a saved model that fails its checks is
+ * removed and rebuilt. */
+pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk);
 /* Waits for loader threads, frees every model. NULL is fine. */
 void pv_model_store_free(pv_model_store *s);
 

@@ -6,6 +6,7 @@
 #include "httpc.h"
 #include "testutil.h"
 #include "util/buf.h"
+#include "index/index.h"
 #include "util/gzip.h"
 
 #include <fcntl.h>
@@ -441,6 +442,64 @@ START_TEST(test_path_prefix)
 }
 END_TEST
 
+/* Waits until api/load says ready for the demo's Keras run; returns the status. */
+static int wait_loaded(const pv_test_server *p, const char *query)
+{
+    pv_test_reply r = {0};
+    int status = 0;
+    for (int tries = 0; tries < 200; tries++) {
+        ck_assert_int_eq(pv_test_get(p, "GET", query, NULL, &r), 0);
+        status = r.status;
+        pv_test_reply_free(&r);
+        if (status != 202)
+            break;
+        usleep(50000);
+    }
+    return status;
+}
+
+/* Size of the one saved model (*.pvm) in the cache folder, or -1. */
+static long saved_model_size(char *path, size_t cap)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls %s/profview/*.pvm 2>/dev/null | head -n 1", cachedir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    path[0] = '\0';
+    if (fgets(path, (int)cap, f) != NULL)
+        path[strcspn(path, "\n")] = '\0';
+    pclose(f);
+    struct stat st;
+    return path[0] != '\0' && stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+START_TEST(test_saved_model_reused_and_checked)
+{
+    /* A decoded model is saved under the cache folder; a damaged saved
+     * model is detected and rebuilt, and the profile still loads. */
+    char demo[600], query[300], path[600];
+    snprintf(demo, sizeof demo, "%s/demo", PV_SRCDIR);
+    pv_index *ix = NULL;
+    ck_assert_int_eq(pv_index_scan(demo, NULL, INT64_MAX / 2, &ix, NULL), 0);
+    ck_assert_uint_gt(ix->n_runs, 0);
+    snprintf(query, sizeof query, "/api/load?run=%s&host=%s", ix->runs[ix->n_runs - 1].name,
+             ix->runs[ix->n_runs - 1].hosts[0].name);
+    pv_index_unref(ix);
+    pv_test_server p;
+    ck_assert_int_eq(pv_test_server_start(&p, demo, NULL), 0);
+    ck_assert_int_eq(wait_loaded(&p, query), 200);
+    ck_assert_int_eq(pv_test_server_stop(&p), 0);
+    long full = saved_model_size(path, sizeof path);
+    ck_assert_int_gt(full, 64);
+
+    ck_assert_int_eq(truncate(path, full / 2), 0);
+    ck_assert_int_eq(pv_test_server_start(&p, demo, NULL), 0);
+    ck_assert_int_eq(wait_loaded(&p, query), 200);
+    ck_assert_int_eq(pv_test_server_stop(&p), 0);
+    ck_assert_int_eq(saved_model_size(path, sizeof path), full);
+}
+END_TEST
+
 START_TEST(test_bad_flags)
 {
     pv_test_server p;
@@ -471,6 +530,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_new_run_appears);
     tcase_add_test(tc, test_half_written_file_waits);
     tcase_add_test(tc, test_path_prefix);
+    tcase_add_test(tc, test_saved_model_reused_and_checked);
     tcase_add_test(tc, test_bad_flags);
     suite_add_tcase(s, tc);
     return s;
