@@ -146,19 +146,22 @@ export async function traceMeta(run, host, { signal } = {}) {
 }
 
 // One tile: {level, index, start_ps, end_ps, tracks, names, counters}.
-// Tiles never change for a file, so the browser's HTTP cache may answer.
-export async function traceTile(run, host, level, index, { signal } = {}) {
-    return (await getJson(buildUrl('api/trace/tile', { run, host, level, index }), signal)).body;
+// Tiles never change for a file, so the browser's HTTP cache may answer;
+// version (the meta's source_id) keeps the answers for an older copy of
+// the file apart.
+export async function traceTile(run, host, level, index, { signal, version } = {}) {
+    const url = buildUrl('api/trace/tile', { run, host, level, index, v: version });
+    return (await getJson(url, signal)).body;
 }
 
 // One event with all its stats, its step and its flow partners.
-export async function traceEvent(run, host, id, { signal } = {}) {
-    return (await getJson(buildUrl('api/trace/event', { run, host, id }), signal)).body;
+export async function traceEvent(run, host, id, { signal, version } = {}) {
+    return (await getJson(buildUrl('api/trace/event', { run, host, id, v: version }), signal)).body;
 }
 
 // Events whose name contains q (any case) across the whole trace, sorted by
 // start: {total, results: [{id, name, track, start_ps, dur_ps}]}.
-export async function traceSearch(run, host, q, offset, limit, { signal } = {}) {
-    const url = buildUrl('api/trace/search', { run, host, q, offset, limit });
+export async function traceSearch(run, host, q, offset, limit, { signal, version } = {}) {
+    const url = buildUrl('api/trace/search', { run, host, q, offset, limit, v: version });
     return (await getJson(url, signal)).body;
 }

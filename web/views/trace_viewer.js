@@ -172,6 +172,7 @@ class TraceView {
         const ui = buildDom(this.el);
         this.ui = ui;
         const { run, host } = this.state;
+        const version = this.meta.source_id;   // undefined from an older server: left out
         this.timeline = new Timeline({
             scroll: ui.scroll,
             spacer: ui.spacer,
@@ -179,7 +180,7 @@ class TraceView {
             meta: this.meta,
             theme: readTheme(ui.root, ui.canvas),
             loadTile: async (level, index, signal) =>
-                decodeTile(await api.traceTile(run, host, level, index, { signal })),
+                decodeTile(await api.traceTile(run, host, level, index, { signal, version })),
             onViewChange: (vp) => this.viewChanged(vp),
             onClick: (hit) => this.clicked(hit),
             onHover: (hit, x, y) => this.hovered(hit, x, y),
@@ -190,7 +191,7 @@ class TraceView {
         });
         this.search = new TraceSearch({
             search: (q, offset, limit) => api.traceSearch(run, host, q, offset, limit,
-                                                          { signal: this.signal }),
+                                                          { signal: this.signal, version }),
             onResult: (r) => this.select(r.id, { start: r.start_ps, dur: r.dur_ps, track: r.track,
                                                  reveal: true }),
             onInfo: (text) => { ui.searchInfo.textContent = text; },
@@ -351,7 +352,8 @@ class TraceView {
         this.showPanelMessage('Loading event details…');
         let d;
         try {
-            d = await api.traceEvent(this.state.run, this.state.host, id, { signal: ctl.signal });
+            d = await api.traceEvent(this.state.run, this.state.host, id,
+                                     { signal: ctl.signal, version: this.meta.source_id });
         } catch (e) {
             if (api.isAbort(e) || ctl.signal.aborted)
                 return;
