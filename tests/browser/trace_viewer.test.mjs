@@ -160,6 +160,13 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         const text = await h.page.textContent('.tv-window');
         // "Window <span> of <span> · N events" with the meta's event count.
         assert.match(text, new RegExp(`${h.target.meta.n_events.toLocaleString('en-US')} events`));
+        // Tiles were fetched, tagged with the file's identity when the
+        // server gives one (docs/trace_api.md, source_id).
+        const tiles = h.guard.seen.filter((u) => u.includes('api/trace/tile?'));
+        assert.ok(tiles.length > 0, 'no tile was requested');
+        const sid = h.target.meta.source_id;
+        if (sid !== undefined)
+            assert.ok(tiles.every((u) => u.includes(`v=${sid}`)), tiles[0]);
         await screenshot(h.page, 'trace-open');
     });
 
