@@ -2,6 +2,9 @@
  * JSON object (FORMATS.md §4.0, §4.5). */
 #include "tools/kernel_stats.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 
 static int add_col(json_t *cols, const char *id, const char *type, const char *label)
@@ -13,6 +16,32 @@ static int add_col(json_t *cols, const char *id, const char *type, const char *l
 static json_t *cell(json_t *v)
 {
     return json_pack("{s:o}", "v", v);
+}
+
+/* A JSON string of s. Names come from the profile's bytes and may not be
+ * UTF-8, which jansson refuses: then every non-ASCII byte becomes '?', so
+ * the cell is still there (lossy, but only for broken names). */
+static json_t *text(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j != NULL)
+        return j;
+    size_t n = strlen(s);
+    char *c = malloc(n + 1);
+    if (c == NULL)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+/* JSON has no NaN or infinity (jansson refuses them); values read from a
+ * legacy file may be either, and are written as 0. */
+static json_t *num(double d)
+{
+    return json_real(isfinite(d) ? d : 0.0);
 }
 
 /* ns -> us as the reference prints it (a double, ns / 1000). */
@@ -36,18 +65,18 @@ static json_t *row_json(const pv_kernel_row *r, size_t rank)
     /* The reference stores occupancy in a float proto field; going through
      * float keeps the printed digits identical. */
     double occ = (double)(float)r->occupancy_pct;
-    json_array_append_new(c, cell(json_real((double)rank)));
-    json_array_append_new(c, cell(json_string(r->kernel_name)));
-    json_array_append_new(c, cell(json_real((double)r->registers_per_thread)));
+    json_array_append_new(c, cell(num((double)rank)));
+    json_array_append_new(c, cell(text(r->kernel_name)));
+    json_array_append_new(c, cell(num((double)r->registers_per_thread)));
     json_array_append_new(
-        c, cell(json_real((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes)));
+        c, cell(num((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes)));
     json_array_append_new(c, cell(dim3(r->block)));
     json_array_append_new(c, cell(dim3(r->grid)));
-    json_array_append_new(c, cell(json_real(occ)));
+    json_array_append_new(c, cell(num(occ)));
     json_array_append_new(c, cell(json_boolean(r->is_op_tensor_core_eligible)));
     json_array_append_new(c, cell(json_boolean(r->is_kernel_using_tensor_core)));
-    json_array_append_new(c, cell(json_string(r->op_name)));
-    json_array_append_new(c, cell(json_real((double)r->occurrences)));
+    json_array_append_new(c, cell(text(r->op_name)));
+    json_array_append_new(c, cell(num((double)r->occurrences)));
     json_array_append_new(c, cell(us(r->total_ns)));
     json_array_append_new(c, cell(us(r->occurrences > 0 ? r->total_ns / r->occurrences : 0)));
     json_array_append_new(c, cell(us(r->min_ns)));

@@ -128,6 +128,19 @@ typedef struct record {
     pv_op_stats_row row;
 } record;
 
+/* A time from the file in ps, saturated: the double may be anything
+ * (negative, NaN, huge), and converting an out-of-range double to an
+ * integer is undefined behaviour. */
+static uint64_t us_to_ps(double us)
+{
+    double ps = us * 1e6;
+    if (!(ps > 0))
+        return 0;
+    if (ps >= 18446744073709549568.0)   /* the largest double below 2^64 */
+        return UINT64_MAX;
+    return (uint64_t)ps;
+}
+
 static bool read_record(pv__wire r, pv_arena *a, record *rec)
 {
     memset(rec, 0, sizeof *rec);
@@ -174,8 +187,8 @@ static bool read_record(pv__wire r, pv_arena *a, record *rec)
     }
     row->on_device = strcmp(side, "Device") == 0;
     op->is_idle = strcmp(op->type, "IDLE") == 0;
-    op->time_ps = row->total_time_us > 0 ? (uint64_t)(row->total_time_us * 1e6) : 0;
-    op->self_time_ps = row->total_self_time_us > 0 ? (uint64_t)(row->total_self_time_us * 1e6) : 0;
+    op->time_ps = us_to_ps(row->total_time_us);
+    op->self_time_ps = us_to_ps(row->total_self_time_us);
     return !r.bad;
 }
 
