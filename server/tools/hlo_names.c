@@ -195,6 +195,8 @@ const pv_hlo_instr *pv_hlo_names_find(const pv_hlo_names *h, uint64_t program_id
 
 bool pv_hlo_names_has_program(const pv_hlo_names *h, uint64_t program_id)
 {
+    if (h->n_programs == 0)   /* programs is NULL then, which bsearch may not get */
+        return false;
     return bsearch(&program_id, h->programs, h->n_programs, sizeof *h->programs, cmp_u64) !=
            NULL;
 }
