@@ -11,6 +11,9 @@
 //
 // The run is not named here: the demo may be regenerated under new
 // timestamps, so the test takes the run whose trace has the most events.
+//
+// A second part follows a launch -> kernel flow on a real TF GPU profile
+// from ../shared/testdata (SKIP when that folder is absent).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -302,4 +305,76 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
             await fresh.context.close();
         }
     });
+});
+
+// ---- flows on a real GPU profile ---------------------------------------------
+
+const TESTDATA = process.env.PV_TESTDATA
+    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
+const GPU_LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
+const GPU_RUN = 'train/2022_11_04_21_26_12';
+const GPU_HOST = 'instance-ecbm';
+
+let SKIP_GPU = SKIP;
+if (!SKIP_GPU && !fs.existsSync(TESTDATA)) {
+    SKIP_GPU = `SKIP ${NAME} (flows): ../shared/testdata not found`;
+    console.log(SKIP_GPU);
+}
+
+describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () => {
+    const g = {};
+    before(async () => {
+        g.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-trace-flows-'));
+        g.server = await startServer({ logdir: GPU_LOGDIR, cacheDir: g.cacheDir });
+        const q = `run=${enc(GPU_RUN)}&host=${enc(GPU_HOST)}`;
+        // A host-side kernel launch: an event with a flow going out to the
+        // kernel on the GPU (the file pairs them by correlation_id).
+        const found = await getJson(`${g.server.url}api/trace/search?${q}&q=volta&limit=20`);
+        for (const r of found.results) {
+            const d = await getJson(`${g.server.url}api/trace/event?${q}&id=${r.id}`);
+            const out = (d.flows || []).find((f) => f.direction === 'out');
+            if (out) {
+                g.launch = d;
+                g.kernel = out;
+                break;
+            }
+        }
+        g.browser = await launchBrowser();
+        g.guard = await guardedContext(g.browser, g.server.url);
+        g.page = await g.guard.context.newPage();
+    });
+    after(async () => {
+        try {
+            assert.deepEqual(g.guard?.foreign ?? [], []);
+            assert.deepEqual(g.guard?.errors ?? [], [], 'the page threw');
+        } finally {
+            await g.browser?.close();
+            await g.server?.stop();
+            fs.rmSync(g.cacheDir, { recursive: true, force: true });
+        }
+    });
+
+    test('a launch lists its kernel; following the flow selects the kernel',
+         { timeout: 3 * STEP_MS }, async () => {
+             assert.ok(g.launch, 'no volta kernel launch with a flow in the profile');
+             const hash = `#/run/${enc(GPU_RUN)}/host/${enc(GPU_HOST)}/tool/trace_viewer%40` +
+                 `?sel=${g.launch.id}`;
+             await g.page.goto(g.server.url + hash);
+             await g.page.waitForFunction(detailsNamed, g.launch.name, { timeout: STEP_MS });
+             await waitComplete(g.page);
+             const flows = await g.page.$$eval('.tv-flow', (bs) => bs.map((b) => b.textContent));
+             assert.deepEqual(flows, [`→ to ${g.kernel.name}`]);
+             await screenshot(g.page, 'trace-flow');
+             await g.page.click('.tv-flow');
+             await g.page.waitForFunction((id) => location.hash.includes(`sel=${id}`), g.kernel.id,
+                                          { timeout: STEP_MS });
+             // The kernel's own panel lists the launch as coming in.
+             await g.page.waitForFunction(
+                 () => [...document.querySelectorAll('.tv-flow')]
+                     .some((b) => b.textContent.startsWith('← from')),
+                 null, { timeout: STEP_MS });
+             await g.page.goBack();
+             await g.page.waitForFunction((id) => location.hash.includes(`sel=${id}`), g.launch.id,
+                                          { timeout: STEP_MS });
+         });
 });
