@@ -1,11 +1,16 @@
-/* fuzz_legacy_stats: libFuzzer entry for the legacy kernel_stats.pb /
- * tensorflow_stats.pb readers (tools/legacy_stats) and their JSON. The
- * first byte picks the reader; every input must either convert or fail
- * with a pv_error; ASan/UBSan catch the rest. Built and run by
- * tests/fuzz/run_legacy_stats.sh, not by make check. */
+/* fuzz_legacy_stats: libFuzzer entry for the wire readers of tools/: the
+ * legacy kernel_stats.pb / tensorflow_stats.pb readers (tools/legacy_stats)
+ * with their JSON, and the HLO proto reader (tools/hlo_names). The first
+ * byte picks the reader (bit 1 set: HLO proto; else bit 0: op stats or
+ * kernel stats); every input must either convert or fail with a pv_error;
+ * ASan/UBSan catch the rest. Built and run by tests/fuzz/run_legacy_stats.sh,
+ * not by make check. */
+#include "model/builder.h"
+#include "tools/hlo_names.h"
 #include "tools/legacy_stats.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,6 +23,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pv_error err = {0};
     json_t *j = NULL;
     int rc;
+    if (data[0] & 2) {
+        /* The bytes as program 1's HLO proto in a /host:metadata plane. */
+        pv_model_builder *b = pv_builder_new();
+        uint32_t plane = pv_builder_plane(b, 0, "/host:metadata");
+        uint32_t meta = pv_builder_meta(b, plane, 1, "m(1)", NULL);
+        pv_builder_meta_stat(b, meta, (pv_stat){pv_builder_intern_cstr(b, "Hlo Proto"),
+                                                PV_STAT_BYTES,
+                                                {.blob = pv_builder_blob(b, data + 1, size - 1)}});
+        pv_model *m = NULL;
+        if (pv_builder_finish(b, &m, &err) == 0) {
+            pv_hlo_names h;
+            pv_hlo_names_build(m, &a, &h);
+            if (h.n_bad + h.n_programs != 1)
+                abort();
+            for (size_t i = 0; i < h.n_instrs; i++)
+                if (pv_hlo_names_find(&h, 1, h.instrs[i].name, strlen(h.instrs[i].name)) == NULL)
+                    abort();
+        }
+        pv_model_free(m);
+        pv_arena_fini(&a);
+        return 0;
+    }
     if (data[0] & 1) {
         pv_op_stats_result r;
         rc = pv_legacy_op_stats(data + 1, size - 1, "fuzz", &a, &r, &err);

@@ -24,6 +24,8 @@ if [ -d "$top/../shared/testdata" ] && [ -z "$(ls -A "$corpus")" ]; then
         n=$((n + 1))
         { printf '\001'; cat "$f"; } > "$corpus/seed-tfstats-$n"
     done
+    # A tiny valid HLO proto: HloProto{module{computations{instructions{name "a"}}}}.
+    printf '\002\012\007\032\005\022\003\012\001a' > "$corpus/seed-hlo-1"
 fi
 clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top/server" -o "$out" "$here/fuzz_legacy_stats.c" \
