@@ -12,7 +12,7 @@
  *                build is rejected rather than misread
  *       20    4  reserved, 0
  *       24    8  payload bytes
- *       32    8  checksum of the payload (64-bit, word-wise)
+ *       32    8  checksum of the payload (64-bit words, four lanes)
  *       40   24  reserved, 0
  *       64    -  payload: counts, then every column, each padded to 16
  *                bytes so a mapped file can be used in place
@@ -25,7 +25,7 @@
 #include "model/model.h"
 #include "util/error.h"
 
-#define PV_MODEL_FILE_VERSION 1u
+#define PV_MODEL_FILE_VERSION 2u   /* 2: four-lane checksum */
 
 /* Writes m to path (through path.tmp and a rename, so a reader never sees
  * a partial file). Returns 0 or PV_EIO; path is left unchanged on
