@@ -26,7 +26,8 @@ import * as V from './viewport.js';
 export const GUTTER_PX = 230;
 export const RULER_PX = 26;
 const HOVER_TOL_PX = 3;
-const PREFETCH_SIDE = 1;   // tiles fetched ahead on each side of the window
+const PREFETCH_AHEAD = 2;  // tiles fetched ahead of the window in the pan's direction
+const PREFETCH_BEHIND = 1; // and behind it
 
 export class Timeline {
     // opts: {scroll, spacer, canvas, meta, loadTile(level, index, signal),
@@ -51,6 +52,7 @@ export class Timeline {
         this.flows = [];
         this.range = null;
         this.raf = 0;
+        this.panDir = 1;       // +1 after a pan to later times, -1 to earlier
         this.complete = false;
         this.destroyed = false;
         this.cache = new TileCache({
@@ -154,6 +156,11 @@ export class Timeline {
     apply(vp) {
         if (V.sameViewport(vp, this.vp))
             return;
+        // Remember which way a pan goes (same width, new start) so the
+        // prefetch looks ahead on that side.
+        if (Math.abs((vp.endPs - vp.startPs) - (this.vp.endPs - this.vp.startPs)) < 1 &&
+            vp.startPs !== this.vp.startPs)
+            this.panDir = vp.startPs > this.vp.startPs ? 1 : -1;
         this.vp = vp;
         this.redraw();
         if (this.o.onViewChange)
@@ -212,14 +219,17 @@ export class Timeline {
             needed.push([level, i]);
         const prefetch = [];
         const n = 2 ** level;
-        for (let k = 1; k <= PREFETCH_SIDE; k++) {
-            if (first - k >= 0)
+        const right = this.panDir < 0 ? PREFETCH_BEHIND : PREFETCH_AHEAD;
+        const left = this.panDir < 0 ? PREFETCH_AHEAD : PREFETCH_BEHIND;
+        for (let k = 1; k <= Math.max(left, right); k++) {
+            if (k <= left && first - k >= 0)
                 prefetch.push([level, first - k]);
-            if (last + k < n)
+            if (k <= right && last + k < n)
                 prefetch.push([level, last + k]);
         }
         if (level > 0) {
-            for (let i = first >> 1; i <= last >> 1; i++)
+            // Division, not >> 1: indices pass 2^31 at level 31 and up.
+            for (let i = Math.floor(first / 2); i <= Math.floor(last / 2); i++)
                 prefetch.push([level - 1, i]);
         }
         this.cache.want(needed, prefetch);
