@@ -335,8 +335,10 @@ class TraceView {
     // dur, track, depth}) so the outline shows before the details arrive;
     // reveal: bring it into view.
     async select(id, known = {}) {
+        const same = id === this.selId;
         this.selId = id;
-        this.pushSelection(known.fromUrl);
+        if (!same)
+            this.pushSelection(known.fromUrl);
         if (known.start !== undefined) {
             this.selection = { id, track: known.track, depth: known.depth ?? 0,
                                start: Number(known.start), dur: Number(known.dur) || 0 };
