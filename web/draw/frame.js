@@ -50,6 +50,17 @@ export function visibleRows(layout, scrollY, heightPx) {
     return out;
 }
 
+// A collapsed process still shows when it was busy: the top level of all
+// its threads, overlaid in one row of its header.
+function collectSummary(batches, pieces, header, view) {
+    const pad = (header.h - ROW_PX) / 2;
+    for (const track of header.tracks || []) {
+        const pseudo = { track, y: header.y + pad, shownDepths: 1 };
+        for (const p of pieces)
+            collectSlices(batches, p, pseudo, view, false);
+    }
+}
+
 function isEmpty(batches) {
     return batches.ev.every((l) => l.length === 0) && batches.box.every((l) => l.length === 0);
 }
@@ -86,6 +97,8 @@ export function drawFrame(ctx, scene) {
         if (r.kind === 'process') {
             ctx.fillStyle = theme.processBg;
             ctx.fillRect(view.x0, y, scene.width - view.x0, r.h);
+            if (r.collapsed)
+                collectSummary(batches, scene.pieces, r, view);
         } else if (r.kind === 'thread') {
             for (const p of scene.pieces)
                 collectSlices(batches, p, r, view);

@@ -35,7 +35,9 @@ export function newBatches() {
 //   rowPx, yOf(contentY) -> canvas y, clipX0, clipX1 (time area in canvas x)}
 // row: a thread row of layout.js. piece: {tile, clipStart, clipEnd}.
 // Adds the track's events and boxes of this piece to batches.
-export function collectSlices(batches, piece, row, view) {
+// labels: false leaves labels out (a collapsed process's summary row,
+// where the top levels of all its threads overlap).
+export function collectSlices(batches, piece, row, view, labels = true) {
     const t = piece.tile.tracks.get(row.track);
     if (!t)
         return;
@@ -89,7 +91,7 @@ export function collectSlices(batches, piece, row, view) {
         runs.flush(d);
         const y = top + d * view.rowPx;
         batches.ev[colors[ev.name[i]]].push(x0, y, w, h);
-        if (w >= LABEL_MIN_PX && !batches.labelled.has(ev.id[i])) {
+        if (labels && w >= LABEL_MIN_PX && !batches.labelled.has(ev.id[i])) {
             // An event crossing a tile edge is in both tiles: label it once,
             // over its whole visible extent.
             batches.labelled.add(ev.id[i]);

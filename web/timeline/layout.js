@@ -9,7 +9,8 @@
 //
 // A row: {kind: 'process'|'thread'|'counter', y, h (CSS px), label, sub,
 //   pid, track?, counter?, depths (levels the track has), shownDepths
-//   (levels drawn), collapsed, key (for the collapse set)}
+//   (levels drawn), collapsed, key (for the collapse set), tracks (a
+//   process header's thread tracks, for the summary drawn when collapsed)}
 
 export const ROW_PX = 18;          // one nesting level of a thread
 export const PROCESS_PX = 24;      // a process header
@@ -53,6 +54,7 @@ export function computeLayout(meta, collapsed = new Set()) {
             sub: `${plural(threads.length, 'thread', 'threads')}, ` +
                  `${plural(nEvents, 'event', 'events')}`,
             pid: p.pid, key: pkey, collapsed: pclosed, depths: 0, shownDepths: 0,
+            tracks: threads.map((t) => t.track),
         });
         byPid.set(p.pid, header);
         if (pclosed)
