@@ -1,0 +1,365 @@
+/* compare: profview against the reference implementation's golden output
+ * (issue 7). For every golden set under tests/data/reference (the six
+ * reference logdirs, the demo logdir, and the shared logdirs under
+ * ../shared/testdata/logdirs when present) it starts the real profview
+ * binary on that logdir, fetches each tool's answer through the
+ * TensorBoard route /data/plugin/profile/data?run=&tag=&host= for every
+ * (run, host, tool) the reference answered (MANIFEST.json), and compares
+ * it with the golden file number by number (json_compare.h says how).
+ *
+ * Prints one line per (profile, run, host, tool):
+ *   match      every value agrees (perhaps with accepted differences,
+ *              counted and named by their reason)
+ *   DIFF       the first differing JSON paths with both values
+ *   not built  profview has no such view (501, or no ALL_HOSTS host)
+ * A DIFF fails the test; "not built" is listed, never hidden, and does not.
+ *
+ * The accepted differences are the short table in compare_rules.c, each
+ * with its reason. Everything else that differs is a finding: it is in
+ * /work/notes/compare_findings.md with its numbers. */
+#include "compare_rules.h"
+#include "compare_trace.h"
+#include "httpc.h"
+#include "json_compare.h"
+
+#include <glob.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <zlib.h>
+
+#define PATH_CAP 4096
+#define MAX_SETS 64
+#define MAX_JSON_BYTES ((size_t)512 << 20)
+#define TRACE_SAMPLE 400   /* trace events compared one by one per host */
+
+typedef struct golden_set {
+    char logdir[PATH_CAP];   /* what the server is started on */
+    char profile[256];       /* name printed on the lines */
+    char run[1024];          /* TensorBoard's run name inside logdir */
+    char dir[PATH_CAP];      /* folder with MANIFEST.json and the .json.gz */
+} golden_set;
+
+typedef struct tally {
+    size_t match, diff, not_built, error, accepted;
+} tally;
+
+/* ---- reading ----------------------------------------------------------------- */
+
+/* Inflates gzip (or passes plain bytes through, gzread does both). */
+static json_t *load_gz_json(const char *path)
+{
+    gzFile f = gzopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len == cap) {
+            if (cap >= MAX_JSON_BYTES)
+                break;
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        int n = gzread(f, buf + len, (unsigned)(cap - len));
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    gzclose(f);
+    json_t *j = json_loadb(buf, len, 0, NULL);
+    free(buf);
+    return j;
+}
+
+static json_t *inflate_json(const char *data, size_t len)
+{
+    z_stream z = {0};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return NULL;
+    size_t cap = len * 8 + 1024, out = 0;
+    char *buf = malloc(cap);
+    z.next_in = (Bytef *)(uintptr_t)data;
+    z.avail_in = (uInt)len;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        if (out == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        z.next_out = (Bytef *)buf + out;
+        z.avail_out = (uInt)(cap - out);
+        rc = inflate(&z, Z_NO_FLUSH);
+        out = cap - z.avail_out;
+    }
+    inflateEnd(&z);
+    json_t *j = rc == Z_STREAM_END ? json_loadb(buf, out, 0, NULL) : NULL;
+    free(buf);
+    return j;
+}
+
+static void url_escape(const char *s, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0;
+    for (; *s != '\0' && n + 4 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            strchr("-._~", c) != NULL) {
+            out[n++] = (char)c;
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[c >> 4];
+            out[n++] = hex[c & 15];
+        }
+    }
+    out[n] = '\0';
+}
+
+/* ---- one comparison ---------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void print_line(const char *status, const golden_set *g, const char *host,
+                       const char *tool, const char *detail)
+{
+    printf("%-9s %s %s %s %s%s%s\n", status, g->profile, g->run, host, tool,
+           detail[0] ? ": " : "", detail);
+}
+
+/* Fetches ours; returns the parsed JSON, or NULL with status set. */
+static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *host,
+                     const char *tool, int *status, char *detail, size_t cap)
+{
+    char run[3 * sizeof g->run], h[1024], path[8192];
+    url_escape(g->run, run, sizeof run);
+    url_escape(host, h, sizeof h);
+    snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s", s->prefix, run,
+             tool, h);
+    pv_test_reply r;
+    if (pv_test_get(s, "GET", path, NULL, &r) != 0) {
+        *status = -1;
+        snprintf(detail, cap, "no answer from the server for %.1000s", path);
+        return NULL;
+    }
+    *status = r.status;
+    json_t *j = NULL;
+    char enc[64];
+    if (r.status == 200) {
+        const char *ce = pv_test_header(&r, "content-encoding", enc, sizeof enc);
+        j = ce != NULL && strstr(ce, "gzip") ? inflate_json(r.body, r.len)
+                                               : json_loadb(r.body, r.len, 0, NULL);
+        if (j == NULL)
+            snprintf(detail, cap, "200 but the body is not JSON (%zu bytes)", r.len);
+    } else {
+        json_t *e = json_loadb(r.body, r.len, 0, NULL);
+        const char *d = json_string_value(json_object_get(e, "detail"));
+        snprintf(detail, cap, "%d %s", r.status, d ? d : "");
+        json_decref(e);
+    }
+    pv_test_reply_free(&r);
+    return j;
+}
+
+static void compare_one(const pv_test_server *s, const golden_set *g, const char *host,
+                        const char *tool, const char *file, tally *t)
+{
+    char where[2048], detail[4096] = "", golden[PATH_CAP + 256];
+    snprintf(where, sizeof where, "%s/%s/%s", g->profile, g->run, host);
+    snprintf(golden, sizeof golden, "%s/%s", g->dir, file);
+    int status = 0;
+    json_t *ours = fetch(s, g, host, tool, &status, detail, sizeof detail);
+    if (ours == NULL) {
+        bool no_view = status == 501 || (status == 404 && strcmp(host, "ALL_HOSTS") == 0);
+        print_line(no_view ? "not built" : "ERROR", g, host, tool, detail);
+        if (no_view)
+            t->not_built++;
+        else
+            t->error++;
+        return;
+    }
+    json_t *ref = load_gz_json(golden);
+    if (ref == NULL) {
+        print_line("ERROR", g, host, tool, "cannot read the golden file");
+        t->error++;
+        json_decref(ours);
+        return;
+    }
+    if (strcmp(tool, "trace_viewer") == 0) {
+        json_t *rs = pv_trace_summary(ref, NULL, TRACE_SAMPLE);
+        json_t *os = pv_trace_summary(ours, rs, TRACE_SAMPLE);
+        json_decref(ref);
+        json_decref(ours);
+        ref = rs;
+        ours = os;
+    }
+    pv_jc_result r = {0};
+    if (ours == NULL || ref == NULL)
+        pv_jc_note(&r, pv_compare_rules, tool, where, "", "not a trace JSON object");
+    else
+        pv_jc_compare(ours, ref, pv_compare_rules, tool, where, &r);
+    size_t n = 0;
+    for (size_t i = 0; i < r.n_diffs && i < PV_JC_MAX_DIFFS; i++)
+        n += (size_t)snprintf(detail + n, n < sizeof detail ? sizeof detail - n : 0, "%s%s",
+                              i ? "; " : "", r.diffs[i] ? r.diffs[i] : "?");
+    if (r.n_diffs > PV_JC_MAX_DIFFS && n < sizeof detail)
+        n += (size_t)snprintf(detail + n, sizeof detail - n, "; ... %zu differences in all",
+                              r.n_diffs);
+    if (r.n_diffs == 0) {
+        n = (size_t)snprintf(detail, sizeof detail, "%zu values", r.n_values);
+        for (size_t i = 0; i < r.n_reasons && n < sizeof detail; i++)
+            n += (size_t)snprintf(detail + n, sizeof detail - n, "%s%s", i ? "; " : "; accepted: ",
+                                  r.reasons[i]);
+        if (r.n_accepted > 0 && n < sizeof detail)
+            snprintf(detail + n, sizeof detail - n, " (%zu values)", r.n_accepted);
+    }
+    print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, tool, detail);
+    if (r.n_diffs == 0)
+        t->match++;
+    else
+        t->diff++;
+    if (r.n_accepted > 0)
+        t->accepted++;
+    pv_jc_result_fini(&r);
+    json_decref(ours);
+    json_decref(ref);
+}
+
+static void compare_set(const pv_test_server *s, const golden_set *g, tally *t)
+{
+    char manifest[PATH_CAP + 32];
+    snprintf(manifest, sizeof manifest, "%s/MANIFEST.json", g->dir);
+    json_t *m = json_load_file(manifest, 0, NULL);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(m, "results"), i, e) {
+        const char *tool = json_string_value(json_object_get(e, "tool"));
+        const char *host = json_string_value(json_object_get(e, "host"));
+        const char *file = json_string_value(json_object_get(e, "file"));
+        const char *st = json_string_value(json_object_get(e, "status"));
+        if (tool == NULL || host == NULL)
+            continue;
+        if (st == NULL || strcmp(st, "ok") != 0 || file == NULL) {
+            /* the reference had nothing to say: nothing to compare */
+            print_line("skip", g, host, tool, st ? st : "no status in MANIFEST.json");
+            continue;
+        }
+        compare_one(s, g, host, tool, file, t);
+    }
+    if (m == NULL) {
+        print_line("ERROR", g, "-", "-", "cannot read MANIFEST.json");
+        t->error++;
+    }
+    json_decref(m);
+}
+
+/* ---- finding the golden sets ------------------------------------------------ */
+
+/* Adds every MANIFEST.json matching pattern. prefix_len: characters of the
+ * manifest path before the part that names the run inside the logdir. */
+static size_t add_sets(golden_set *sets, size_t n, const char *pattern, const char *logdir,
+                       const char *profile, size_t prefix_len)
+{
+    glob_t gl;
+    if (glob(pattern, 0, NULL, &gl) != 0)
+        return n;
+    for (size_t i = 0; i < gl.gl_pathc && n < MAX_SETS; i++) {
+        golden_set *g = &sets[n++];
+        const char *p = gl.gl_pathv[i];
+        snprintf(g->dir, sizeof g->dir, "%.*s", (int)(strrchr(p, '/') - p), p);
+        snprintf(g->logdir, sizeof g->logdir, "%s", logdir);
+        snprintf(g->profile, sizeof g->profile, "%s", profile);
+        /* run: the folder path below the logdir, without plugins/profile/ */
+        char rel[1024];
+        snprintf(rel, sizeof rel, "%s", g->dir + prefix_len);
+        char *pp = strstr(rel, "plugins/profile/");
+        if (pp != NULL)
+            memmove(pp, pp + strlen("plugins/profile/"), strlen(pp + strlen("plugins/profile/")) + 1);
+        snprintf(g->run, sizeof g->run, "%s", rel);
+    }
+    globfree(&gl);
+    return n;
+}
+
+static size_t find_sets(golden_set *sets, bool *shared_missing)
+{
+    const char *ref = PV_SRCDIR "/tests/data/reference";
+    char pattern[2 * PATH_CAP], logdir[PATH_CAP];
+    size_t n = 0;
+    static const char *const names[] = {"keras_input_bound", "keras_input_fixed", "tf_compute_bound",
+                                        "tf_memory", "jax_train", "multi_host"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(pattern, sizeof pattern, "%s/%s/golden/*/MANIFEST.json", ref, names[i]);
+        snprintf(logdir, sizeof logdir, "%s/%s", ref, names[i]);
+        n = add_sets(sets, n, pattern, logdir, names[i], strlen(logdir) + strlen("/golden/"));
+    }
+    snprintf(pattern, sizeof pattern, "%s/demo_golden/*/MANIFEST.json", ref);
+    n = add_sets(sets, n, pattern, PV_SRCDIR "/demo", "demo",
+                 strlen(ref) + strlen("/demo_golden/"));
+    struct stat st;
+    *shared_missing = stat(PV_TESTDATA "/logdirs", &st) != 0;
+    static const char *const shared[] = {"tf_keras_cpu_macos", "tf_keras_gpu_gcp",
+                                         "tf2_gpu_multi_worker", "jax_rocm_mi300",
+                                         "jax_tpu_v6e_inference"};
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
+        if (*shared_missing) {
+            printf("SKIP compare shared/%s: ../shared/testdata not found\n", shared[i]);
+            continue;
+        }
+        snprintf(logdir, sizeof logdir, "%s/logdirs/%s", PV_TESTDATA, shared[i]);
+        char base[PATH_CAP];
+        snprintf(base, sizeof base, "%s/shared_golden/logdirs/%s/", ref, shared[i]);
+        char profile[256];
+        snprintf(profile, sizeof profile, "shared/%s", shared[i]);
+        snprintf(pattern, sizeof pattern, "%splugins/profile/*/MANIFEST.json", base);
+        n = add_sets(sets, n, pattern, logdir, profile, strlen(base));
+        snprintf(pattern, sizeof pattern, "%s*/plugins/profile/*/MANIFEST.json", base);
+        n = add_sets(sets, n, pattern, logdir, profile, strlen(base));
+    }
+    return n;
+}
+
+int main(void)
+{
+    double t0 = now_s();
+    char cache[] = "/tmp/pv_compare_cache_XXXXXX";
+    if (mkdtemp(cache) == NULL)
+        return 99;
+    /* A fresh cache: every answer is computed, none read back. */
+    setenv("XDG_CACHE_HOME", cache, 1);
+    static golden_set sets[MAX_SETS];
+    bool shared_missing = false;
+    size_t n = find_sets(sets, &shared_missing);
+    tally t = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(sets[i].logdir, sets[i - 1].logdir) == 0)
+            continue;
+        pv_test_server s;
+        if (pv_test_server_start(&s, sets[i].logdir, NULL) != 0) {
+            printf("ERROR     %s: profview did not start on %s\n", sets[i].profile, sets[i].logdir);
+            t.error++;
+            continue;
+        }
+        for (size_t j = i; j < n && strcmp(sets[j].logdir, sets[i].logdir) == 0; j++)
+            compare_set(&s, &sets[j], &t);
+        pv_test_server_stop(&s);
+    }
+    char cmd[sizeof cache + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", cache);
+    printf("compare: %zu golden sets, %zu match (%zu with accepted differences), %zu DIFF, "
+           "%zu not built, %zu errors, %.1f s\n",
+           n, t.match, t.accepted, t.diff, t.not_built, t.error, now_s() - t0);
+    bool pass = t.diff == 0 && t.error == 0 && t.match > 0;
+    printf("%s: compare\n", pass ? "PASS" : "FAIL");
+    return pass ? 0 : 1;
+}

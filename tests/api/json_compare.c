@@ -1,0 +1,433 @@
+/* json_compare: the walk over two JSON values (see json_compare.h for the
+ * rules). Paths are built in one fixed buffer as the walk descends. */
+#include "json_compare.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PATH_CAP 2048
+#define SHOW_CHARS 120   /* a value longer than this is cut in messages */
+#define KEY_CAP 1024
+
+typedef struct walk {
+    const pv_jc_rule *rules;
+    const char *tool;
+    const char *where;
+    pv_jc_result *out;
+    char path[PATH_CAP];
+    size_t path_len;
+} walk;
+
+/* ---- rules and reporting ----------------------------------------------------- */
+
+static const pv_jc_rule *rule_find(const pv_jc_rule *rules, const char *tool, const char *where,
+                                   const char *path, pv_jc_kind kind)
+{
+    for (const pv_jc_rule *r = rules; r != NULL && r->path != NULL; r++) {
+        if (r->kind != kind)
+            continue;
+        if (r->tool != NULL && fnmatch(r->tool, tool, 0) != 0)
+            continue;
+        if (r->where != NULL && fnmatch(r->where, where, 0) != 0)
+            continue;
+        if (fnmatch(r->path, path, 0) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
+{
+    if (accept != NULL) {
+        out->n_accepted++;
+        for (size_t i = 0; i < out->n_reasons; i++)
+            if (out->reasons[i] == accept->reason)
+                return;
+        if (out->n_reasons < PV_JC_MAX_REASONS)
+            out->reasons[out->n_reasons++] = accept->reason;
+        return;
+    }
+    if (out->n_diffs < PV_JC_MAX_DIFFS) {
+        size_t n = strlen(msg) + 1;
+        out->diffs[out->n_diffs] = malloc(n);
+        if (out->diffs[out->n_diffs] != NULL)
+            memcpy(out->diffs[out->n_diffs], msg, n);
+    }
+    out->n_diffs++;
+}
+
+static void vnote(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
+                  const char *path, const char *fmt, va_list ap)
+{
+    char msg[PATH_CAP + 2 * SHOW_CHARS + 64];
+    int n = snprintf(msg, sizeof msg, "%s: ", path);
+    if (n > 0 && (size_t)n < sizeof msg)
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    record(r, rule_find(rules, tool, where, path, PV_JC_ACCEPT), msg);
+}
+
+void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
+                const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(r, rules, tool, where, path, fmt, ap);
+    va_end(ap);
+}
+
+static void diff(walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void diff(walk *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(w->out, w->rules, w->tool, w->where, w->path, fmt, ap);
+    va_end(ap);
+}
+
+/* Writes a short form of v into buf. */
+static const char *show(const json_t *v, char *buf, size_t cap)
+{
+    if (v == NULL) {
+        snprintf(buf, cap, "(missing)");
+        return buf;
+    }
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+    if (s == NULL) {
+        snprintf(buf, cap, "(unprintable)");
+        return buf;
+    }
+    if (strlen(s) > SHOW_CHARS)
+        snprintf(buf, cap, "%.*s...", SHOW_CHARS, s);
+    else
+        snprintf(buf, cap, "%s", s);
+    free(s);
+    return buf;
+}
+
+/* ---- paths ------------------------------------------------------------------- */
+
+/* Appends "/seg" (or "[seg]" when bracket) and returns the old length. */
+static size_t path_push(walk *w, const char *seg, bool bracket)
+{
+    size_t old = w->path_len;
+    int n = snprintf(w->path + old, PATH_CAP - old, bracket ? "[%s]" : "/%s", seg);
+    if (n < 0 || (size_t)n >= PATH_CAP - old)
+        w->path_len = PATH_CAP - 1;
+    else
+        w->path_len = old + (size_t)n;
+    return old;
+}
+
+static void path_pop(walk *w, size_t old)
+{
+    w->path_len = old;
+    w->path[old] = '\0';
+}
+
+/* ---- leaves ------------------------------------------------------------------ */
+
+static bool numbers_close(double ours, double ref, double printed_half_unit, bool exact)
+{
+    if (isnan(ours) || isnan(ref))
+        return isnan(ours) && isnan(ref);
+    if (exact)
+        return ours == ref;
+    double tol = fmax(fabs(ref) * PV_JC_REL_TOL, PV_JC_ABS_EPS);
+    return fabs(ours - ref) <= fmax(tol, printed_half_unit);
+}
+
+/* Parses a number printed as a string ("133.1", "95.0%", "-nan"). Returns
+ * false when s is not one. half_unit is half of the last printed digit. */
+static bool parse_number_string(const char *s, double *value, double *half_unit,
+                                bool *percent)
+{
+    char *end = NULL;
+    if (*s == '\0')
+        return false;
+    *value = strtod(s, &end);
+    if (end == s)
+        return false;
+    *percent = *end == '%';
+    if (*percent)
+        end++;
+    if (*end != '\0')
+        return false;
+    const char *dot = strchr(s, '.');
+    size_t digits = 0;
+    if (dot != NULL && strpbrk(s, "eE") == NULL)
+        digits = strspn(dot + 1, "0123456789");
+    size_t significant = strspn(s + (*s == '-'), "0123456789");
+    /* Ids printed as long integers are labels, not quantities. */
+    if (dot == NULL && significant > 15)
+        return false;
+    *half_unit = 0.5 * pow(10.0, -(double)digits);
+    return true;
+}
+
+static void compare_string(walk *w, const json_t *ours, const json_t *ref)
+{
+    const char *b = json_string_value(ref);
+    const char *a = json_string_value(ours);
+    if (a != NULL && strcmp(a, b) == 0)
+        return;
+    double x, y, hx, hy;
+    bool px, py;
+    if (a != NULL && parse_number_string(b, &y, &hy, &py) && parse_number_string(a, &x, &hx, &px) &&
+        px == py) {
+        bool exact = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_EXACT) != NULL;
+        if (numbers_close(x, y, fmax(hx, hy), exact))
+            return;
+    }
+    char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
+    diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+}
+
+static void compare_number(walk *w, const json_t *ours, const json_t *ref)
+{
+    if (!json_is_number(ours)) {
+        char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
+        diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+        return;
+    }
+    bool exact = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_EXACT) != NULL;
+    double x = json_number_value(ours), y = json_number_value(ref);
+    if (!numbers_close(x, y, 0.0, exact))
+        diff(w, "ours %.9g, reference %.9g", x, y);
+}
+
+/* ---- keys for matching array elements -------------------------------------- */
+
+static void key_append(char *key, size_t cap, const json_t *v)
+{
+    size_t n = strlen(key);
+    if (n > 0 && n + 1 < cap)
+        key[n++] = '|';
+    if (json_is_string(v))
+        snprintf(key + n, cap - n, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(key + n, cap - n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_number(v))
+        snprintf(key + n, cap - n, "%.17g", json_number_value(v));
+    else
+        snprintf(key + n, cap - n, "%s", v == NULL ? "-" : "?");
+}
+
+/* Column index of a DataTable column id, or -1. */
+static int table_col(const json_t *table, const char *id, size_t id_len)
+{
+    const json_t *cols = json_object_get(table, "cols");
+    for (size_t i = 0; i < json_array_size(cols); i++) {
+        const char *c = json_string_value(json_object_get(json_array_get(cols, i), "id"));
+        if (c != NULL && strlen(c) == id_len && strncmp(c, id, id_len) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Key of element el: for a DataTable row (table != NULL) the cells of the
+ * named columns, otherwise the named (dotted) members. */
+static void element_key(const json_t *table, const json_t *el, const char *spec, char *key,
+                        size_t cap)
+{
+    key[0] = '\0';
+    for (const char *p = spec; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        const json_t *v = NULL;
+        if (table != NULL) {
+            int c = table_col(table, p, n);
+            if (c >= 0)
+                v = json_object_get(json_array_get(json_object_get(el, "c"), (size_t)c), "v");
+        } else {
+            char member[256];
+            snprintf(member, sizeof member, "%.*s", (int)n, p);
+            v = el;
+            for (char *tok = strtok(member, "."); tok != NULL && v != NULL;
+                 tok = strtok(NULL, "."))
+                v = json_object_get(v, tok);
+        }
+        key_append(key, cap, v);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+}
+
+/* ---- the walk ---------------------------------------------------------------- */
+
+static void compare_value(walk *w, const json_t *ours, const json_t *ref);
+
+static void compare_row(walk *w, const json_t *ours_table, const json_t *ours_row,
+                        const json_t *ref_table, const json_t *ref_row)
+{
+    const json_t *rc = json_object_get(ref_row, "c");
+    const json_t *oc = json_object_get(ours_row, "c");
+    const json_t *ref_cols = json_object_get(ref_table, "cols");
+    for (size_t k = 0; k < json_array_size(rc); k++) {
+        const char *id = json_string_value(json_object_get(json_array_get(ref_cols, k), "id"));
+        char seg[64];
+        if (id == NULL || *id == '\0')
+            snprintf(seg, sizeof seg, "%zu", k);
+        else
+            snprintf(seg, sizeof seg, "%s", id);
+        /* The same column in ours, by id, so a column order change shows
+         * once on /cols instead of on every cell. */
+        int ok = id != NULL && *id != '\0' ? table_col(ours_table, id, strlen(id)) : (int)k;
+        size_t old = path_push(w, seg, false);
+        compare_value(w, ok < 0 ? NULL : json_object_get(json_array_get(oc, (size_t)ok), "v"),
+                      json_object_get(json_array_get(rc, k), "v"));
+        path_pop(w, old);
+    }
+}
+
+/* Matches elements by key; writes for each ref element the index of its
+ * ours element (or SIZE_MAX). */
+static void match_by_key(const json_t *ours_table, const json_t *ours, const json_t *ref_table,
+                         const json_t *ref, const char *spec, size_t *ref_to_ours,
+                         char (*ref_keys)[KEY_CAP], bool *ours_used)
+{
+    size_t no = json_array_size(ours), nr = json_array_size(ref);
+    char(*ours_keys)[KEY_CAP] = calloc(no ? no : 1, KEY_CAP);
+    for (size_t i = 0; i < no; i++)
+        element_key(ours_table, json_array_get(ours, i), spec, ours_keys[i], KEY_CAP);
+    for (size_t j = 0; j < nr; j++) {
+        element_key(ref_table, json_array_get(ref, j), spec, ref_keys[j], KEY_CAP);
+        ref_to_ours[j] = SIZE_MAX;
+        for (size_t i = 0; i < no; i++) {
+            if (!ours_used[i] && strcmp(ours_keys[i], ref_keys[j]) == 0) {
+                ours_used[i] = true;
+                ref_to_ours[j] = i;
+                break;
+            }
+        }
+    }
+    free(ours_keys);
+}
+
+/* Arrays, and a DataTable's rows when the tables are given. */
+static void compare_elements(walk *w, const json_t *ours_table, const json_t *ours,
+                             const json_t *ref_table, const json_t *ref)
+{
+    size_t no = json_array_size(ours), nr = json_array_size(ref);
+    const pv_jc_rule *keyed = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_KEYED);
+    if (no != nr)
+        diff(w, "%zu elements in ours, %zu in the reference", no, nr);
+    size_t *map = calloc(nr ? nr : 1, sizeof *map);
+    char(*keys)[KEY_CAP] = calloc(nr ? nr : 1, KEY_CAP);
+    bool *used = calloc(no ? no : 1, sizeof *used);
+    if (keyed != NULL) {
+        match_by_key(ours_table, ours, ref_table, ref, keyed->arg, map, keys, used);
+    } else {
+        for (size_t j = 0; j < nr; j++) {
+            map[j] = j < no ? j : SIZE_MAX;
+            snprintf(keys[j], KEY_CAP, "%zu", j);
+            if (j < no)
+                used[j] = true;
+        }
+    }
+    for (size_t j = 0; j < nr; j++) {
+        size_t old = path_push(w, keys[j], true);
+        const json_t *r = json_array_get(ref, j);
+        const json_t *o = map[j] == SIZE_MAX ? NULL : json_array_get(ours, map[j]);
+        if (o == NULL && keyed != NULL)
+            diff(w, "missing in ours");
+        else if (o != NULL && ref_table != NULL)
+            compare_row(w, ours_table, o, ref_table, r);
+        else if (o != NULL)
+            compare_value(w, o, r);
+        path_pop(w, old);
+    }
+    for (size_t i = 0; keyed != NULL && i < no; i++) {
+        if (used[i])
+            continue;
+        char key[KEY_CAP];
+        element_key(ours_table, json_array_get(ours, i), keyed->arg, key, sizeof key);
+        size_t old = path_push(w, key, true);
+        diff(w, "only in ours");
+        path_pop(w, old);
+    }
+    free(used);
+    free(keys);
+    free(map);
+}
+
+static bool is_table(const json_t *v)
+{
+    return json_is_array(json_object_get(v, "cols")) && json_is_array(json_object_get(v, "rows"));
+}
+
+static void compare_object(walk *w, const json_t *ours, const json_t *ref)
+{
+    bool table = is_table(ref) && is_table(ours);
+    const char *k;
+    const json_t *rv;
+    json_object_foreach((json_t *)ref, k, rv) {
+        size_t old = path_push(w, k, false);
+        if (table && strcmp(k, "rows") == 0)
+            compare_elements(w, ours, json_object_get(ours, "rows"), ref, rv);
+        else
+            compare_value(w, json_object_get(ours, k), rv);
+        path_pop(w, old);
+    }
+}
+
+static void compare_value(walk *w, const json_t *ours, const json_t *ref)
+{
+    char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
+    w->out->n_values++;
+    if (ours == NULL) {
+        diff(w, "missing in ours, reference %s", show(ref, sb, sizeof sb));
+        return;
+    }
+    switch (json_typeof(ref)) {
+    case JSON_OBJECT:
+        if (!json_is_object(ours))
+            diff(w, "ours %s, reference an object", show(ours, sa, sizeof sa));
+        else
+            compare_object(w, ours, ref);
+        return;
+    case JSON_ARRAY:
+        if (!json_is_array(ours))
+            diff(w, "ours %s, reference an array", show(ours, sa, sizeof sa));
+        else
+            compare_elements(w, NULL, ours, NULL, ref);
+        return;
+    case JSON_STRING:
+        compare_string(w, ours, ref);
+        return;
+    case JSON_INTEGER:
+    case JSON_REAL:
+        compare_number(w, ours, ref);
+        return;
+    default:
+        if (!json_equal((json_t *)ours, (json_t *)ref))
+            diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+        return;
+    }
+}
+
+void pv_jc_compare(const json_t *ours, const json_t *ref, const pv_jc_rule *rules,
+                   const char *tool, const char *where, pv_jc_result *out)
+{
+    walk *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        abort();
+    w->rules = rules;
+    w->tool = tool;
+    w->where = where;
+    w->out = out;
+    compare_value(w, ours, ref);
+    free(w);
+}
+
+void pv_jc_result_fini(pv_jc_result *r)
+{
+    for (size_t i = 0; i < PV_JC_MAX_DIFFS; i++)
+        free(r->diffs[i]);
+    memset(r, 0, sizeof *r);
+}
