@@ -117,7 +117,7 @@ describe('layout', () => {
         processes: [{ pid: 1, name: '/host:CPU', threads: [
             { tid: 10, track: 0, name: 'python3', n_events: 5, depths: 3 },
             { tid: 11, track: 1, name: 'worker', n_events: 1, depths: 1 }] }],
-        counters: [{ id: 0, pid: 1, name: 'Memory in use', min: 0, max: 10 }],
+        counters: [{ id: 0, pid: 1, name: 'Memory in use (bytes)', min: 0, max: 10 }],
     };
 
     test('rows stack process header, threads by depth, counters', () => {
@@ -130,6 +130,8 @@ describe('layout', () => {
         assert.equal(l.byTrack.get(1).y, 81);
         assert.equal(l.byCounter.get(0).y, 102);
         assert.equal(l.rows[0].sub, '2 threads, 6 events');
+        assert.deepEqual(l.rows[0].tracks, [0, 1]);   // for the collapsed summary
+        assert.equal(l.rows[3].sub, 'max 10 B');
     });
 
     test('collapsing a process hides its rows; a thread keeps its top level', () => {

@@ -12,6 +12,8 @@
 //   (levels drawn), collapsed, key (for the collapse set), tracks (a
 //   process header's thread tracks, for the summary drawn when collapsed)}
 
+import { formatBytes, formatCount } from '../format.js';
+
 export const ROW_PX = 18;          // one nesting level of a thread
 export const PROCESS_PX = 24;      // a process header
 export const COUNTER_PX = 40;      // a counter track
@@ -19,6 +21,15 @@ export const THREAD_PAD_PX = 3;    // gap under a thread's last level
 
 function plural(n, one, many) {
     return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+// The top of a counter's scale, in words, so its height can be read:
+// "max 1.5 GiB" for a counter of bytes, "max 1,234" otherwise.
+function counterScale(c) {
+    const max = Number(c.max);
+    if (!Number.isFinite(max))
+        return '';
+    return `max ${/bytes/i.test(c.name || '') ? formatBytes(max) : formatCount(max)}`;
 }
 
 // Returns {rows, height, byTrack: Map(track -> row), byCounter: Map(id ->
@@ -73,7 +84,8 @@ export function computeLayout(meta, collapsed = new Set()) {
         }
         for (const c of counters) {
             byCounter.set(c.id, push({
-                kind: 'counter', h: COUNTER_PX, label: c.name || `counter ${c.id}`, sub: '',
+                kind: 'counter', h: COUNTER_PX, label: c.name || `counter ${c.id}`,
+                sub: counterScale(c),
                 pid: p.pid, counter: c, key: `c:${c.id}`, collapsed: false,
                 depths: 0, shownDepths: 0,
             }));
