@@ -426,6 +426,14 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
         pool_at += (uint64_t)tr[t].n_depths + 1;
     }
     m->tracks = tr;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        if ((uint64_t)m->metas[i].first_child + m->metas[i].n_children > c[C_META_CHILDREN])
+            return false;
+        for (uint32_t k = 0; k < m->metas[i].n_children; k++) {
+            if (m->meta_children[m->metas[i].first_child + k] >= m->n_metas)
+                return false;
+        }
+    }
     return pool_at == c[C_DEPTH_POOL];
 }
 
