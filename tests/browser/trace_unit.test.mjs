@@ -260,6 +260,24 @@ describe('tile_cache', () => {
         c.close();
     });
 
+    test('a request the view no longer wants is cancelled', () => {
+        const signals = new Map();
+        const c = new TileCache({
+            maxInFlight: 1,
+            load: (l, i, signal) => {
+                signals.set(`${l}/${i}`, signal);
+                return new Promise(() => {});
+            },
+        });
+        c.want([[5, 1]]);
+        c.want([[5, 2]]);   // panned on: 5/1 is dropped, 5/2 starts at once
+        assert.equal(signals.get('5/1').aborted, true);
+        assert.equal(signals.get('5/2').aborted, false);
+        c.want([[5, 2]], [[5, 3]]);   // still wanted: kept
+        assert.equal(signals.get('5/2').aborted, false);
+        c.close();
+    });
+
     test('a failed tile is reported once and not retried', async () => {
         const errors = [];
         let n = 0;

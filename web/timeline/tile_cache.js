@@ -63,16 +63,26 @@ export class TileCache {
     }
 
     // Replaces the wish list: needed tiles first (in order), then prefetch.
-    // Tiles already held or in flight are skipped.
+    // Tiles already held or in flight are skipped; requests in flight for
+    // tiles no longer wished for (the view has moved on) are cancelled so
+    // they do not hold up the ones it needs now.
     want(needed, prefetch = []) {
         const q = [];
         const seen = new Set();
         for (const [l, i] of [...needed, ...prefetch]) {
             const k = key(l, i);
-            if (seen.has(k) || this.tiles.has(k) || this.pending.has(k) || this.failed.has(k))
+            if (seen.has(k))
                 continue;
             seen.add(k);
+            if (this.tiles.has(k) || this.pending.has(k) || this.failed.has(k))
+                continue;
             q.push([l, i]);
+        }
+        for (const [k, ctl] of this.pending) {
+            if (!seen.has(k)) {
+                ctl.abort();
+                this.pending.delete(k);
+            }
         }
         this.queue = q.slice(0, MAX_QUEUE);
         this.pump();
@@ -89,16 +99,22 @@ export class TileCache {
         const k = key(level, index);
         const ctl = new AbortController();
         this.pending.set(k, ctl);
+        // Only this request's own entry is removed: a cancelled request may
+        // settle after a new one for the same tile has started.
+        const done = () => {
+            if (this.pending.get(k) === ctl)
+                this.pending.delete(k);
+        };
         this.load(level, index, ctl.signal).then((tile) => {
-            this.pending.delete(k);
+            done();
             if (this.closed)
                 return;
             this.insert(level, index, tile);
             this.onLoad(tile);
             this.pump();
         }, (err) => {
-            this.pending.delete(k);
-            if (this.closed || (err && err.name === 'AbortError'))
+            done();
+            if (this.closed || ctl.signal.aborted || (err && err.name === 'AbortError'))
                 return;
             this.failed.add(k);
             this.onError(err, level, index);
