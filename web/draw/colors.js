@@ -28,15 +28,17 @@ export function colorFor(name) {
 
 // Aggregate boxes (runs of events too small to draw) are one neutral hue
 // whose opacity shows how busy the run is, so they never pass for an op.
+// The hue is the theme's (light and dark pages need different ones); this
+// is the light one.
 export const BOX_RGB = '70, 90, 120';
 export const BOX_MIN_ALPHA = 0.15;
 
 // The fill of a box whose events keep it busy for fraction (0..1) of its
-// width.
-export function boxFill(fraction) {
+// width; rgb is "r, g, b".
+export function boxFill(fraction, rgb = BOX_RGB) {
     const f = Math.max(0, Math.min(1, fraction));
     const a = BOX_MIN_ALPHA + (1 - BOX_MIN_ALPHA) * f;
-    return `rgba(${BOX_RGB}, ${a.toFixed(2)})`;
+    return `rgba(${rgb}, ${a.toFixed(2)})`;
 }
 
 // Opacity steps used when boxes are batched by fill (drawing thousands of
@@ -46,6 +48,6 @@ export function boxStep(fraction) {
     const f = Math.max(0, Math.min(1, fraction));
     return Math.min(BOX_STEPS - 1, Math.floor(f * BOX_STEPS));
 }
-export function boxStepFill(step) {
-    return boxFill((step + 0.5) / BOX_STEPS);
+export function boxStepFill(step, rgb = BOX_RGB) {
+    return boxFill((step + 0.5) / BOX_STEPS, rgb);
 }

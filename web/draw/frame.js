@@ -107,7 +107,7 @@ export function drawFrame(ctx, scene) {
         ctx.lineTo(scene.width, Math.round(y + r.h) - 0.5);
     }
     ctx.stroke();
-    fillBatches(ctx, batches);
+    fillBatches(ctx, batches, theme);
     drawLabels(ctx, batches, view, theme);
     if (scene.complete && isEmpty(batches))
         drawEmptyNote(ctx, view, theme);

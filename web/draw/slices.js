@@ -159,9 +159,10 @@ function fillList(ctx, style, r) {
 }
 
 // Fills the collected rectangles: boxes first, events over them.
-export function fillBatches(ctx, batches) {
+// theme.boxRgb: the boxes' hue ("r, g, b").
+export function fillBatches(ctx, batches, theme) {
     for (let s = 0; s < BOX_STEPS; s++)
-        fillList(ctx, boxStepFill(s), batches.box[s]);
+        fillList(ctx, boxStepFill(s, theme.boxRgb), batches.box[s]);
     for (let c = 0; c < PALETTE.length; c++)
         fillList(ctx, PALETTE[c], batches.ev[c]);
 }

@@ -110,6 +110,12 @@ export class Timeline {
         this.apply(V.zoomToRange(this.vp, t - pad, t + durPs + pad, this.span));
     }
 
+    // Colours and fonts for the canvas (see trace_viewer.js readTheme).
+    setTheme(theme) {
+        this.theme = theme;
+        this.redraw();
+    }
+
     // ev: {id, track, depth, start, dur} or null.
     setSelection(ev) {
         this.selection = ev;

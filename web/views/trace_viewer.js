@@ -12,6 +12,7 @@ import * as api from '../api.js';
 import { h, clear } from '../dom.js';
 import { formatCount, formatDurationPs } from '../format.js';
 import { showError, showMessage, showProgress } from '../status.js';
+import { BOX_RGB } from '../draw/colors.js';
 import { renderBox, renderDetails, tooltipText, trackNames } from '../timeline/details.js';
 import { TraceSearch } from '../timeline/search.js';
 import { decodeTile } from '../timeline/tile_data.js';
@@ -21,7 +22,6 @@ import { formatParams, parseSelection, parseWindow, urlWriter } from '../timelin
 // browser fetches them all in one round instead of one round per level of
 // the import tree (four levels: about 200 ms on a busy machine before the
 // first frame).
-import '../draw/colors.js';
 import '../draw/counters.js';
 import '../draw/frame.js';
 import '../draw/gutter.js';
@@ -43,12 +43,14 @@ const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to rang
 
 let current = null;  // the mounted instance
 
-// The stylesheet of this view, added to the page once.
+// The stylesheet of this view, added to the page once. Returns its <link>.
 function ensureStylesheet() {
-    if (document.querySelector(`link[data-view="trace_viewer"]`))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'trace_viewer' }));
+    const old = document.querySelector('link[data-view="trace_viewer"]');
+    if (old)
+        return old;
+    const link = h('link', { rel: 'stylesheet', href: STYLESHEET, 'data-view': 'trace_viewer' });
+    document.head.append(link);
+    return link;
 }
 
 // Colours and fonts for the canvas, read from the page's CSS so light and
@@ -80,6 +82,7 @@ function readTheme(el, canvas) {
         range: v('--tv-range', 'rgba(11,99,197,0.15)'),
         counterFill: v('--tv-counter-fill', 'rgba(11,99,197,0.25)'),
         counterLine: v('--tv-counter-line', '#0b63c5'),
+        boxRgb: v('--tv-box-rgb', BOX_RGB),
         labelFg: '#1b1f24',
         font,
         boldFont: `600 ${font}`,
@@ -142,7 +145,7 @@ class TraceView {
 
     async start() {
         const { run, host } = this.state;
-        ensureStylesheet();   // fetched while the track list is on its way
+        this.styleLink = ensureStylesheet();   // fetched while the track list is on its way
         showProgress(this.el, 'Loading the trace…');
         let meta;
         try {
@@ -189,6 +192,14 @@ class TraceView {
             onKey: (k) => this.key(k),
             rangeMode: () => this.rangeMode,
         });
+        // The canvas colours come from the stylesheet's variables: read them
+        // again once it has arrived (the first frames used the defaults).
+        if (!this.styleLink.sheet) {
+            this.styleLink.addEventListener('load', () => {
+                if (this.timeline && !this.signal.aborted)
+                    this.timeline.setTheme(readTheme(ui.root, ui.canvas));
+            }, { once: true });
+        }
         this.search = new TraceSearch({
             search: (q, offset, limit) => api.traceSearch(run, host, q, offset, limit,
                                                           { signal: this.signal, version }),
