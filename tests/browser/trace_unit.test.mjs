@@ -201,6 +201,15 @@ describe('hit', () => {
                               busy: 20 });
     });
 
+    test('nextOnLevel steps along one level', async () => {
+        const { nextOnLevel } = await import('../../web/timeline/hit.js');
+        // Level 0 of track 5 holds events 1 (start 100) and 2 (start 300).
+        assert.equal(nextOnLevel(pieces, 5, 0, 100, 1).id, 2);
+        assert.equal(nextOnLevel(pieces, 5, 0, 300, -1).id, 1);
+        assert.equal(nextOnLevel(pieces, 5, 0, 300, 1), null);
+        assert.equal(nextOnLevel(pieces, 5, 1, 105, 1), null);   // level 1 has one event
+    });
+
     test('findDrawn locates an event by id', () => {
         assert.deepEqual(findDrawn(pieces, 3),
                          { track: 5, depth: 1, start: 105, dur: 20, name: 'Conv2D' });

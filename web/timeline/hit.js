@@ -83,3 +83,28 @@ export function counterAt(pieces, id, t) {
     }
     return best;
 }
+
+// The event after (dir +1) or before (dir -1) time t on one level of a
+// track, among the drawn tiles: {id, track, depth, start, dur, name} or
+// null. For stepping through a stream's kernels with [ and ].
+export function nextOnLevel(pieces, track, depth, t, dir) {
+    let best = null;
+    for (const p of pieces) {
+        const tr = p.tile.tracks.get(track);
+        if (!tr)
+            continue;
+        const ev = tr.ev;
+        for (let i = 0; i < ev.n; i++) {
+            if (ev.depth[i] !== depth)
+                continue;
+            const s = ev.start[i];
+            const better = dir > 0 ? s > t && (!best || s < best.start)
+                : s < t && (!best || s > best.start);
+            if (better) {
+                best = { id: ev.id[i], track, depth, start: s, dur: ev.dur[i],
+                         name: p.tile.names[ev.name[i]] };
+            }
+        }
+    }
+    return best;
+}

@@ -16,7 +16,7 @@
 
 import { sizeCanvas, watchDpr } from '../dom.js';
 import { drawFrame } from '../draw/frame.js';
-import { counterAt, findDrawn, hitTest } from './hit.js';
+import { counterAt, findDrawn, hitTest, nextOnLevel } from './hit.js';
 import { attachInput } from './input.js';
 import { computeLayout, depthAt, rowAt, toggle } from './layout.js';
 import { computeTicks } from './ticks.js';
@@ -131,6 +131,12 @@ export class Timeline {
     // Event id as drawn now ({track, depth, start, dur, name}) or null.
     drawnEvent(id) {
         return findDrawn(this.pieces, id);
+    }
+
+    // The drawn event next to ev on its level, later (dir +1) or earlier
+    // (dir -1), or null.
+    neighbour(ev, dir) {
+        return nextOnLevel(this.pieces, ev.track, ev.depth, ev.start, dir);
     }
 
     // Scrolls vertically so the track's row is visible.

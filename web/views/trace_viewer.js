@@ -39,7 +39,8 @@ const STYLESHEET = 'views/trace_viewer.css';
 const BUTTON_ZOOM = 2;
 const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
     'Shift+wheel or wheel over the names: scroll tracks · click a name: collapse · ' +
-    'click an event: details · F: zoom to selection · 0: whole trace · Esc: clear · /: search';
+    'click an event: details · [ ]: previous/next on its level · F: zoom to selection · ' +
+    '0: whole trace · Esc: clear · /: search';
 
 let current = null;  // the mounted instance
 
@@ -327,6 +328,12 @@ class TraceView {
         }
         if (k === 'Escape') {
             this.clearSelection();
+            return true;
+        }
+        if ((k === '[' || k === ']') && this.selection) {
+            const n = this.timeline.neighbour(this.selection, k === ']' ? 1 : -1);
+            if (n)
+                this.select(n.id, { ...n, reveal: true });
             return true;
         }
         if (k === '0') {
