@@ -25,11 +25,14 @@ typedef struct walk {
 
 /* ---- rules and reporting ----------------------------------------------------- */
 
-static const pv_jc_rule *rule_find(const pv_jc_rule *rules, const char *tool, const char *where,
-                                   const char *path, pv_jc_kind kind)
+static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, const char *tool,
+                                         const char *where, const char *path, pv_jc_kind kind,
+                                         const char *ref_value)
 {
     for (const pv_jc_rule *r = rules; r != NULL && r->path != NULL; r++) {
         if (r->kind != kind)
+            continue;
+        if (r->ref_is != NULL && (ref_value == NULL || fnmatch(r->ref_is, ref_value, 0) != 0))
             continue;
         if (r->tool != NULL && fnmatch(r->tool, tool, 0) != 0)
             continue;
@@ -39,6 +42,12 @@ static const pv_jc_rule *rule_find(const pv_jc_rule *rules, const char *tool, co
             return r;
     }
     return NULL;
+}
+
+static const pv_jc_rule *rule_find(const pv_jc_rule *rules, const char *tool, const char *where,
+                                   const char *path, pv_jc_kind kind)
+{
+    return rule_find_value(rules, tool, where, path, kind, NULL);
 }
 
 static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
@@ -52,7 +61,10 @@ static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
             out->reasons[out->n_reasons++] = accept->reason;
         return;
     }
-    if (out->n_diffs < PV_JC_MAX_DIFFS) {
+    size_t keep = out->keep ? out->keep : PV_JC_MAX_DIFFS;
+    if (out->diffs == NULL)
+        out->diffs = calloc(keep, sizeof *out->diffs);
+    if (out->diffs != NULL && out->n_diffs < keep) {
         size_t n = strlen(msg) + 1;
         out->diffs[out->n_diffs] = malloc(n);
         if (out->diffs[out->n_diffs] != NULL)
@@ -62,13 +74,19 @@ static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
 }
 
 static void vnote(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
-                  const char *path, const char *fmt, va_list ap)
+                  const char *path, const json_t *ref, const char *fmt, va_list ap)
 {
     char msg[PATH_CAP + 2 * SHOW_CHARS + 64];
     int n = snprintf(msg, sizeof msg, "%s: ", path);
     if (n > 0 && (size_t)n < sizeof msg)
         vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    record(r, rule_find(rules, tool, where, path, PV_JC_ACCEPT), msg);
+    char num[64];
+    const char *value = json_string_value(ref);
+    if (json_is_number(ref)) {
+        snprintf(num, sizeof num, "%.9g", json_number_value(ref));
+        value = num;
+    }
+    record(r, rule_find_value(rules, tool, where, path, PV_JC_ACCEPT, value), msg);
 }
 
 void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
@@ -76,17 +94,20 @@ void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, cons
 {
     va_list ap;
     va_start(ap, fmt);
-    vnote(r, rules, tool, where, path, fmt, ap);
+    vnote(r, rules, tool, where, path, NULL, fmt, ap);
     va_end(ap);
 }
 
-static void diff(walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A difference at the walk's path; ref is the reference's value there
+ * (for ref_is), or NULL. */
+static void diff(walk *w, const json_t *ref, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static void diff(walk *w, const char *fmt, ...)
+static void diff(walk *w, const json_t *ref, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vnote(w->out, w->rules, w->tool, w->where, w->path, fmt, ap);
+    vnote(w->out, w->rules, w->tool, w->where, w->path, ref, fmt, ap);
     va_end(ap);
 }
 
@@ -185,20 +206,20 @@ static void compare_string(walk *w, const json_t *ours, const json_t *ref)
             return;
     }
     char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
-    diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+    diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
 }
 
 static void compare_number(walk *w, const json_t *ours, const json_t *ref)
 {
     if (!json_is_number(ours)) {
         char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
-        diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+        diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
         return;
     }
     bool exact = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_EXACT) != NULL;
     double x = json_number_value(ours), y = json_number_value(ref);
     if (!numbers_close(x, y, 0.0, exact))
-        diff(w, "ours %.9g, reference %.9g", x, y);
+        diff(w, ref, "ours %.9g, reference %.9g", x, y);
 }
 
 /* ---- keys for matching array elements -------------------------------------- */
@@ -316,7 +337,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
     size_t no = json_array_size(ours), nr = json_array_size(ref);
     const pv_jc_rule *keyed = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_KEYED);
     if (no != nr)
-        diff(w, "%zu elements in ours, %zu in the reference", no, nr);
+        diff(w, NULL, "%zu elements in ours, %zu in the reference", no, nr);
     size_t *map = calloc(nr ? nr : 1, sizeof *map);
     char(*keys)[KEY_CAP] = calloc(nr ? nr : 1, KEY_CAP);
     bool *used = calloc(no ? no : 1, sizeof *used);
@@ -335,7 +356,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         const json_t *r = json_array_get(ref, j);
         const json_t *o = map[j] == SIZE_MAX ? NULL : json_array_get(ours, map[j]);
         if (o == NULL && keyed != NULL)
-            diff(w, "missing in ours");
+            diff(w, NULL, "missing in ours");
         else if (o != NULL && ref_table != NULL)
             compare_row(w, ours_table, o, ref_table, r);
         else if (o != NULL)
@@ -348,7 +369,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         char key[KEY_CAP];
         element_key(ours_table, json_array_get(ours, i), keyed->arg, key, sizeof key);
         size_t old = path_push(w, key, true);
-        diff(w, "only in ours");
+        diff(w, NULL, "only in ours");
         path_pop(w, old);
     }
     free(used);
@@ -381,19 +402,19 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
     char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
     w->out->n_values++;
     if (ours == NULL) {
-        diff(w, "missing in ours, reference %s", show(ref, sb, sizeof sb));
+        diff(w, ref, "missing in ours, reference %s", show(ref, sb, sizeof sb));
         return;
     }
     switch (json_typeof(ref)) {
     case JSON_OBJECT:
         if (!json_is_object(ours))
-            diff(w, "ours %s, reference an object", show(ours, sa, sizeof sa));
+            diff(w, NULL, "ours %s, reference an object", show(ours, sa, sizeof sa));
         else
             compare_object(w, ours, ref);
         return;
     case JSON_ARRAY:
         if (!json_is_array(ours))
-            diff(w, "ours %s, reference an array", show(ours, sa, sizeof sa));
+            diff(w, NULL, "ours %s, reference an array", show(ours, sa, sizeof sa));
         else
             compare_elements(w, NULL, ours, NULL, ref);
         return;
@@ -406,7 +427,7 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
         return;
     default:
         if (!json_equal((json_t *)ours, (json_t *)ref))
-            diff(w, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+            diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
         return;
     }
 }
@@ -427,7 +448,9 @@ void pv_jc_compare(const json_t *ours, const json_t *ref, const pv_jc_rule *rule
 
 void pv_jc_result_fini(pv_jc_result *r)
 {
-    for (size_t i = 0; i < PV_JC_MAX_DIFFS; i++)
+    size_t keep = r->keep ? r->keep : PV_JC_MAX_DIFFS;
+    for (size_t i = 0; r->diffs != NULL && i < keep && i < r->n_diffs; i++)
         free(r->diffs[i]);
+    free(r->diffs);
     memset(r, 0, sizeof *r);
 }

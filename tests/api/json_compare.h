@@ -49,20 +49,25 @@ typedef struct pv_jc_rule {
     const char *arg;     /* KEYED: comma-separated column ids or member names
                           * (dotted for nested members) forming the key */
     const char *reason;  /* why: printed with every accepted difference */
+    const char *ref_is;  /* ACCEPT only: fnmatch pattern the reference's value
+                          * (a string, or a number as %.9g) must match; NULL = any */
 } pv_jc_rule;
 
 typedef struct pv_jc_result {
+    size_t keep;                            /* differences to keep; 0 = PV_JC_MAX_DIFFS */
     size_t n_values;                        /* leaf values compared */
     size_t n_diffs;                         /* differences not accepted */
     size_t n_accepted;                      /* differences accepted by a rule */
-    char *diffs[PV_JC_MAX_DIFFS];           /* "path: ours X, reference Y" */
+    char **diffs;                           /* the first min(n_diffs, keep) as
+                                             * "path: ours X, reference Y" */
     const char *reasons[PV_JC_MAX_REASONS]; /* borrowed from the rules */
     size_t n_reasons;
 } pv_jc_result;
 
 /* Compares ours with ref under rules (terminated by an entry with path
- * NULL) for this tool and where ("profile/run/host"). Fills out, which the
- * caller releases with pv_jc_result_fini(). Cannot fail. */
+ * NULL) for this tool and where ("profile/run/host"). Fills out (set
+ * out->keep first, or leave it 0), which the caller releases with
+ * pv_jc_result_fini(). Cannot fail. */
 void pv_jc_compare(const json_t *ours, const json_t *ref, const pv_jc_rule *rules,
                    const char *tool, const char *where, pv_jc_result *out);
 void pv_jc_result_fini(pv_jc_result *r);
