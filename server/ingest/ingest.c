@@ -1,6 +1,7 @@
 /* ingest: the format table, sniffing, and running a decoder over a
  * read-only mapping of the file. */
 #include "ingest/ingest.h"
+#include "ingest/mapguard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +81,10 @@ void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
 
 /* ---- entry points -------------------------------------------------------- */
 
+/* The builder a decode on this thread is filling, so a jump out of the
+ * decode (see mapguard.h) can still free it. */
+static _Thread_local pv_model_builder *decoding;
+
 static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
 {
     *out = NULL;
@@ -94,7 +99,9 @@ static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
     if (decode == NULL)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "not a supported profile format");
     pv_model_builder *b = pv_builder_new();
+    decoding = b;
     int rc = decode(src, b, err);
+    decoding = NULL;
     if (rc != 0) {
         pv_builder_free(b);
         return rc;
@@ -159,7 +166,16 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
     }
     madvise(map, len, MADV_SEQUENTIAL);
     pv_ingest_src src = {map, len, path, progress, true};
-    rc = ingest_src(&src, out, err);
+    pv_map_guard guard;
+    if (PV_MAP_GUARD_ARM(&guard, map, len) == 0) {
+        rc = ingest_src(&src, out, err);
+    } else {
+        pv_builder_free(decoding);
+        decoding = NULL;
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,
+                          "the file shrank while it was being read (is it being rewritten?)");
+    }
+    pv_map_guard_disarm(&guard);
     munmap(map, len);
 fail_open:
     close(fd);
