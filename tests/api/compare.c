@@ -15,8 +15,14 @@
  * A DIFF fails the test; "not built" is listed, never hidden, and does not.
  *
  * The accepted differences are the short table in compare_rules.c, each
- * with its reason. Everything else that differs is a finding: it is in
- * /work/notes/compare_findings.md with its numbers. */
+ * with its reason; a match line that had some says so, with their number.
+ * Everything else that differs is a finding for the tool's owner.
+ *
+ * ALL_HOSTS answers (several hosts combined) count as "not built" while
+ * profview has no such host (404). trace_viewer and kernel_stats answers
+ * are reduced before comparing (compare_trace.h, compare_kernels.h).
+ * Run by hand: PROFVIEW_BIN=./profview tests/api/compare [-v]; -v lists
+ * every difference under its line. */
 #include "compare_kernels.h"
 #include "compare_rules.h"
 #include "compare_trace.h"
@@ -222,9 +228,10 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
     else
         pv_jc_compare(ours, ref, pv_compare_rules, tool, where, &r);
     size_t n = 0;
-    for (size_t i = 0; !t->verbose && i < r.n_diffs && i < PV_JC_MAX_DIFFS; i++)
-        n += (size_t)snprintf(detail + n, n < sizeof detail ? sizeof detail - n : 0, "%s%s",
-                              i ? "; " : "", r.diffs[i] ? r.diffs[i] : "?");
+    for (size_t i = 0; !t->verbose && i < r.n_diffs && i < PV_JC_MAX_DIFFS && n < sizeof detail;
+         i++)
+        n += (size_t)snprintf(detail + n, sizeof detail - n, "%s%s", i ? "; " : "",
+                              r.diffs[i] ? r.diffs[i] : "?");
     if (t->verbose)
         n = (size_t)snprintf(detail, sizeof detail, "%zu differences", r.n_diffs);
     else if (r.n_diffs > PV_JC_MAX_DIFFS && n < sizeof detail)
@@ -299,9 +306,10 @@ static size_t add_sets(golden_set *sets, size_t n, const char *pattern, const ch
         /* run: the folder path below the logdir, without plugins/profile/ */
         char rel[1024];
         snprintf(rel, sizeof rel, "%s", g->dir + prefix_len);
-        char *pp = strstr(rel, "plugins/profile/");
+        static const char pp_name[] = "plugins/profile/";
+        char *pp = strstr(rel, pp_name);
         if (pp != NULL)
-            memmove(pp, pp + strlen("plugins/profile/"), strlen(pp + strlen("plugins/profile/")) + 1);
+            memmove(pp, pp + strlen(pp_name), strlen(pp + strlen(pp_name)) + 1);
         snprintf(g->run, sizeof g->run, "%s", rel);
     }
     globfree(&gl);
@@ -313,8 +321,9 @@ static size_t find_sets(golden_set *sets, bool *shared_missing)
     const char *ref = PV_SRCDIR "/tests/data/reference";
     char pattern[2 * PATH_CAP], logdir[PATH_CAP];
     size_t n = 0;
-    static const char *const names[] = {"keras_input_bound", "keras_input_fixed", "tf_compute_bound",
-                                        "tf_memory", "jax_train", "multi_host"};
+    static const char *const names[] = {"keras_input_bound", "keras_input_fixed",
+                                        "tf_compute_bound",  "tf_memory",
+                                        "jax_train",         "multi_host"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(pattern, sizeof pattern, "%s/%s/golden/*/MANIFEST.json", ref, names[i]);
         snprintf(logdir, sizeof logdir, "%s/%s", ref, names[i]);
@@ -349,6 +358,9 @@ static size_t find_sets(golden_set *sets, bool *shared_missing)
 int main(int argc, char **argv)
 {
     double t0 = now_s();
+    /* Line by line: the servers share our stderr, and a line of theirs
+     * must not land inside one of ours in the test log. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     char cache[] = "/tmp/pv_compare_cache_XXXXXX";
     if (mkdtemp(cache) == NULL)
         return 99;

@@ -21,7 +21,9 @@ static int col(const json_t *table, const char *id)
 
 static const json_t *cell(const json_t *row, int c)
 {
-    return c < 0 ? NULL : json_object_get(json_array_get(json_object_get(row, "c"), (size_t)c), "v");
+    if (c < 0)
+        return NULL;
+    return json_object_get(json_array_get(json_object_get(row, "c"), (size_t)c), "v");
 }
 
 static void key_part(char *key, size_t cap, const json_t *v)

@@ -38,6 +38,7 @@ const pv_jc_rule pv_compare_rules[] = {
     /* ---- values that must be equal, not close ------------------------------ */
     {NULL, NULL, "*/occurrences", PV_JC_EXACT, NULL, "a count", NULL},
     {"trace_viewer", NULL, "/n_events", PV_JC_EXACT, NULL, "a count", NULL},
+    {"trace_viewer", NULL, "/n_with_flow", PV_JC_EXACT, NULL, "a count", NULL},
     {"trace_viewer", NULL, "/names/*", PV_JC_EXACT, NULL, "a count", NULL},
     {"trace_viewer", NULL, "/threads/*", PV_JC_EXACT, NULL, "a count", NULL},
     {"memory_profile", NULL, "*Bytes", PV_JC_EXACT, NULL, "bytes", NULL},

@@ -43,7 +43,8 @@ static void thread_of(const json_t *e, const json_t *procs, const json_t *thread
     snprintf(key, sizeof key, "%lld/%lld", pid,
              (long long)json_integer_value(json_object_get(e, "tid")));
     const char *t = json_string_value(json_object_get(threads, key));
-    snprintf(buf, cap, "%s/%s", p ? p : "?", t ? t : "?");
+    /* An empty thread_name (profview) names nothing, like none (XProf). */
+    snprintf(buf, cap, "%s/%s", p ? p : "?", t && *t ? t : "?");
 }
 
 static void event_key(const json_t *e, const char *thread, char *buf, size_t cap)
@@ -91,7 +92,7 @@ json_t *pv_trace_summary(const json_t *trace, const json_t *pick, size_t max_sam
     size_t stride = max_sample > 0 && n_events > max_sample ? n_events / max_sample : 1;
     const json_t *wanted = json_object_get(pick, "sample");
     json_t *per_thread = json_object(), *names = json_object(), *sample = json_object();
-    size_t k = 0;
+    size_t k = 0, n_flow = 0;
     json_array_foreach(events, i, e) {
         const char *ph = json_string_value(json_object_get(e, "ph"));
         if (ph == NULL || strcmp(ph, "M") == 0)
@@ -100,6 +101,8 @@ json_t *pv_trace_summary(const json_t *trace, const json_t *pick, size_t max_sam
         thread_of(e, procs, threads, thread, sizeof thread);
         const char *name = json_string_value(json_object_get(e, "name"));
         count(per_thread, thread);
+        if (json_object_get(json_object_get(e, "args"), "flow") != NULL)
+            n_flow++;
         count(names, name ? name : "");
         event_key(e, thread, key, sizeof key);
         bool take = wanted != NULL ? json_object_get(wanted, key) != NULL : k % stride == 0;
@@ -115,6 +118,7 @@ json_t *pv_trace_summary(const json_t *trace, const json_t *pick, size_t max_sam
     json_object_set_new(s, "displayTimeUnit", unit ? json_incref(unit) : json_null());
     json_object_set_new(s, "metadata", meta ? json_incref(meta) : json_null());
     json_object_set_new(s, "n_events", json_integer((json_int_t)n_events));
+    json_object_set_new(s, "n_with_flow", json_integer((json_int_t)n_flow));
     json_object_set_new(s, "threads", per_thread);
     json_object_set_new(s, "names", names);
     json_object_set_new(s, "sample", sample);

@@ -427,7 +427,8 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
         return;
     default:
         if (!json_equal((json_t *)ours, (json_t *)ref))
-            diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+            diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
+                 show(ref, sb, sizeof sb));
         return;
     }
 }
