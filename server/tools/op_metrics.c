@@ -405,11 +405,20 @@ typedef struct frame {
     uint64_t children_ps;
 } frame;
 
+/* An open EagerExecute event while walking a thread (see host_line). */
+typedef struct eager_frame {
+    int64_t end_ps;
+    bool op_by_op;         /* is_func == 0: ops under it ran eagerly */
+} eager_frame;
+
 typedef struct host_ctx {
     const pv_model *m;
-    uint8_t *meta_is_op;   /* per meta: 0 not computed, 1 no, 2 yes */
+    uint8_t *meta_is_op;   /* per meta: 0 not computed, 1 no, 2 TF op, 3 other op */
+    uint32_t eager_execute; /* string id of "EagerExecute"; 0 none */
+    uint32_t is_func;      /* string id of "is_func"; 0 none */
     activity *acts;        /* scratch for one line */
     frame *stack;
+    eager_frame *eager;    /* scratch: open EagerExecute events */
     op_map ops;            /* keyed by (full-name string id, 0) */
     uint64_t total_ps;
     uint64_t op_ps;
@@ -422,9 +431,21 @@ static bool meta_is_op(host_ctx *c, uint32_t meta)
         const char *name = pv_model_str(c->m, c->m->metas[meta].name);
         pv_tf_op op;
         pv_tf_op_parse(name, strlen(name), &op);
-        c->meta_is_op[meta] = name[0] != '\0' && op.category != PV_TF_OP_UNKNOWN ? 2 : 1;
+        c->meta_is_op[meta] = name[0] == '\0' || op.category == PV_TF_OP_UNKNOWN ? 1
+                              : op.category == PV_TF_OP_TENSORFLOW           ? 2
+                                                                             : 3;
     }
-    return c->meta_is_op[meta] == 2;
+    return c->meta_is_op[meta] >= 2;
+}
+
+/* True when an EagerExecute event ran op by op (is_func present and 0);
+ * absent is_func, or 1, means a compiled function. */
+static bool op_by_op(const host_ctx *c, uint64_t ev)
+{
+    const pv_stat *s = c->is_func != 0 ? pv_model_event_stat(c->m, ev, c->is_func) : NULL;
+    if (s == NULL)
+        return false;
+    return (s->type == PV_STAT_I64 && s->v.i64 == 0) || (s->type == PV_STAT_U64 && s->v.u64 == 0);
 }
 
 static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,
@@ -440,15 +461,27 @@ static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
 {
     const pv_model *m = c->m;
     size_t n = 0;
+    size_t n_eager = 0;
     uint32_t op_id = 0;
     for (uint64_t ev = tr->first_event; ev < tr->first_event + tr->n_events; ev++) {
         int64_t start = m->ev_start_ps[ev];
         int64_t end = start + (m->ev_dur_ps[ev] > 0 ? m->ev_dur_ps[ev] : 0);
         const pv_event_extra *x = pv_model_event_extra(m, ev);
         uint32_t meta = m->ev_meta[ev];
-        if (meta_is_op(c, meta))
-            push_pair(c->acts, &n, ++op_id, m->metas[meta].name, start, end,
-                      x != NULL && (x->flags & PV_EXTRA_EAGER) != 0);
+        /* Events come by start (parents first): the EagerExecute events
+         * still open are this event's EagerExecute ancestors. A TF op is
+         * eager when its nearest one ran op by op (the reference's
+         * grouping marks TfOpRun events so). */
+        while (n_eager > 0 && c->eager[n_eager - 1].end_ps < end)
+            n_eager--;
+        bool eager = x != NULL && (x->flags & PV_EXTRA_EAGER) != 0;
+        if (meta_is_op(c, meta)) {
+            if (c->meta_is_op[meta] == 2 && n_eager > 0 && c->eager[n_eager - 1].op_by_op)
+                eager = true;
+            push_pair(c->acts, &n, ++op_id, m->metas[meta].name, start, end, eager);
+        }
+        if (c->eager_execute != 0 && m->metas[meta].name == c->eager_execute)
+            c->eager[n_eager++] = (eager_frame){end, op_by_op(c, ev)};
         if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
             push_pair(c->acts, &n, ++op_id, x->tf_op, start, end, false);
     }
@@ -513,6 +546,9 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
     /* Each event gives at most two begin/end pairs. */
     c.acts = pv_xmalloc((size_t)(max_events * 4 + 1) * sizeof *c.acts);
     c.stack = pv_xmalloc((size_t)(max_events * 2 + 1) * sizeof *c.stack);
+    c.eager = pv_xmalloc((size_t)(max_events + 1) * sizeof *c.eager);
+    c.eager_execute = pv_model_str_find(m, "EagerExecute");
+    c.is_func = pv_model_str_find(m, "is_func");
     int rc = 0;
     for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
         const pv_plane *pl = &m->planes[p];
@@ -524,6 +560,7 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
     }
     free(c.acts);
     free(c.stack);
+    free(c.eager);
     free(c.meta_is_op);
     /* Pass 2: merge by parsed op name. */
     op_map byname = {.by_name = true};

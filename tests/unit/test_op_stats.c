@@ -237,6 +237,44 @@ START_TEST(test_pv_op_metrics_device_xla)
 }
 END_TEST
 
+/* Eagerness of host TF ops (hand-built): an op under an EagerExecute with
+ * is_func 0 ran op by op (eager); under is_func 1 (a compiled function),
+ * under none, or a tf.data iterator event: not eager. */
+START_TEST(test_pv_op_metrics_host_eager)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t ee = pv_builder_meta(b, host, 1, "EagerExecute", NULL);
+    uint32_t a = pv_builder_meta(b, host, 2, "a/Op:MatMul", NULL);
+    uint32_t bm = pv_builder_meta(b, host, 3, "b/Op:MatMul", NULL);
+    uint32_t c = pv_builder_meta(b, host, 4, "c/Op:AddV2", NULL);
+    uint32_t it = pv_builder_meta(b, host, 5, "Iterator::Batch", NULL);
+    uint64_t e1 = pv_builder_event(b, t, ee, 0, 10000000);
+    pv_builder_event_stat_i64(b, e1, "is_func", 0);
+    pv_builder_event(b, t, a, 1000000, 2000000);
+    pv_builder_event(b, t, it, 4000000, 2000000);
+    uint64_t e2 = pv_builder_event(b, t, ee, 20000000, 10000000);
+    pv_builder_event_stat_i64(b, e2, "is_func", 1);
+    pv_builder_event(b, t, bm, 21000000, 2000000);
+    pv_builder_event(b, t, c, 40000000, 2000000);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    pv_arena ar;
+    pv_arena_init(&ar, 4096);
+    pv_op_metrics_db db;
+    ck_assert_int_eq(pv_op_metrics_host(m, &ar, &db, &err), 0);
+    ck_assert_uint_eq(db.n_ops, 5);   /* a, Iterator::Batch, b, c, IDLE */
+    for (size_t i = 0; i < db.n_ops; i++) {
+        bool want = strcmp(db.ops[i].name, "a/Op") == 0;
+        ck_assert_msg(db.ops[i].is_eager == want, "%s", db.ops[i].name);
+    }
+    pv_arena_fini(&ar);
+    pv_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("op_stats");
@@ -244,6 +282,7 @@ int main(void)
     tcase_add_test(tm, test_pv_op_metrics_device_db);
     tcase_add_test(tm, test_pv_op_metrics_host_db);
     tcase_add_test(tm, test_pv_op_metrics_device_xla);
+    tcase_add_test(tm, test_pv_op_metrics_host_eager);
     suite_add_tcase(s, tm);
     TCase *tc = tcase_create("pv_tool_op_stats");
     tcase_add_test(tc, test_pv_tool_op_stats_tables);
