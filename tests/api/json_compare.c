@@ -14,6 +14,11 @@
 #define SHOW_CHARS 120   /* a value longer than this is cut in messages */
 #define KEY_CAP 1024
 
+typedef struct label_pair {
+    char *ours;
+    char *ref;
+} label_pair;
+
 typedef struct walk {
     const pv_jc_rule *rules;
     const char *tool;
@@ -21,6 +26,8 @@ typedef struct walk {
     pv_jc_result *out;
     char path[PATH_CAP];
     size_t path_len;
+    label_pair *pairs;   /* PV_JC_PARTITION: the pairs seen so far */
+    size_t n_pairs, cap_pairs;
 } walk;
 
 /* ---- rules and reporting ----------------------------------------------------- */
@@ -191,8 +198,48 @@ static bool parse_number_string(const char *s, double *value, double *half_unit,
     return true;
 }
 
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d == NULL)
+        abort();
+    memcpy(d, s, n);
+    return d;
+}
+
+/* PV_JC_PARTITION: ours and ref (labels) must pair up one to one. */
+static void compare_label(walk *w, const pv_jc_rule *rule, const char *ours, const char *ref)
+{
+    if (rule->arg != NULL && strcmp(ours, rule->arg) == 0 && strcmp(ref, rule->arg) == 0)
+        return;
+    for (size_t i = 0; i < w->n_pairs; i++) {
+        bool a = strcmp(w->pairs[i].ours, ours) == 0, b = strcmp(w->pairs[i].ref, ref) == 0;
+        if (a && b)
+            return;
+        if (a || b) {
+            diff(w, NULL, "ours %s goes with the reference's %s here, but %s went with %s before",
+                 ours, ref, w->pairs[i].ours, w->pairs[i].ref);
+            return;
+        }
+    }
+    if (w->n_pairs == w->cap_pairs) {
+        w->cap_pairs = w->cap_pairs ? 2 * w->cap_pairs : 64;
+        w->pairs = realloc(w->pairs, w->cap_pairs * sizeof *w->pairs);
+        if (w->pairs == NULL)
+            abort();
+    }
+    w->pairs[w->n_pairs++] = (label_pair){dup_str(ours), dup_str(ref)};
+}
+
 static void compare_string(walk *w, const json_t *ours, const json_t *ref)
 {
+    const pv_jc_rule *labels =
+        rule_find(w->rules, w->tool, w->where, w->path, PV_JC_PARTITION);
+    if (labels != NULL && json_is_string(ours)) {
+        compare_label(w, labels, json_string_value(ours), json_string_value(ref));
+        return;
+    }
     const char *b = json_string_value(ref);
     const char *a = json_string_value(ours);
     if (a != NULL && strcmp(a, b) == 0)
@@ -444,6 +491,11 @@ void pv_jc_compare(const json_t *ours, const json_t *ref, const pv_jc_rule *rule
     w->where = where;
     w->out = out;
     compare_value(w, ours, ref);
+    for (size_t i = 0; i < w->n_pairs; i++) {
+        free(w->pairs[i].ours);
+        free(w->pairs[i].ref);
+    }
+    free(w->pairs);
     free(w);
 }
 

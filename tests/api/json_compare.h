@@ -39,6 +39,10 @@ typedef enum pv_jc_kind {
     PV_JC_KEYED = 1,   /* array at path: match elements by the key in arg */
     PV_JC_EXACT,       /* numbers under path: no tolerance */
     PV_JC_ACCEPT,      /* differences under path are known and accepted */
+    PV_JC_PARTITION,   /* values under path are labels: they must pair up one
+                        * to one (each of ours always meets the same one of
+                        * the reference's and back), not be equal; a pair of
+                        * two values equal to arg is not counted */
 } pv_jc_kind;
 
 typedef struct pv_jc_rule {
