@@ -113,18 +113,22 @@ typedef struct agg_table {
     size_t n_slots;
 } agg_table;
 
-/* Mixes the key two words at a time: this runs once per kernel event. */
+/* Runs once per kernel event, so it is kept short: the words that tell
+ * rows apart in practice (kernel, op, registers, shared memory, grid and
+ * block x) each get a multiply; the rarely differing rest is folded in
+ * with xors. table_get compares the full key either way. */
 static uint64_t key_hash(const agg_key *k)
 {
-    uint32_t w[sizeof *k / sizeof(uint32_t) + 1] = {0};
-    memcpy(w, k, sizeof *k);
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i + 1 < sizeof w / sizeof w[0]; i += 2) {
-        h ^= (uint64_t)w[i] << 32 | w[i + 1];
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    return h;
+    uint64_t h = ((uint64_t)k->name << 32 | k->op) * 0x9e3779b97f4a7c15ull;
+    h ^= ((uint64_t)k->regs << 32 | k->sshm) + (h >> 29);
+    h *= 0xff51afd7ed558ccdull;
+    h ^= ((uint64_t)k->grid[0] << 32 | k->block[0]) + (h >> 31);
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= ((uint64_t)k->grid[1] << 32 | k->grid[2]) ^ ((uint64_t)k->block[1] << 40) ^
+         ((uint64_t)k->block[2] << 20) ^ ((uint64_t)k->dshm << 8) ^ k->einsum ^
+         ((uint64_t)k->hlo << 24) ^ ((uint64_t)k->prog_lo << 16) ^ k->prog_hi;
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
 }
 
 static void table_grow(agg_table *t)
