@@ -15,6 +15,11 @@
 #define MEMORY_TEST "(test_memory_profile_real.c)"
 #define OP_STATS_TEST "(test_op_stats_real.c)"
 
+#define ANALYSIS                                                                       \
+    "idle, duty-cycle, roofline and TF-op shares: XProf leaves them 0 on CPU/GPU and " \
+    "finds no device op in TF 2.x GPU traces; profview computes them or says "         \
+    "unknown " OVERVIEW_TEST
+
 /* TensorFlow 2.4-era GPU profiles whose kernels name their op only in the
  * "level 0" annotation. */
 #define OLD_TF_GPU "shared/tf*_gpu_*"
@@ -49,12 +54,12 @@ const pv_jc_rule pv_compare_rules[] = {
     {"memory_profile", NULL, "*Index", PV_JC_EXACT, NULL, "an index", NULL},
 
     /* ---- accepted: overview page and input pipeline ---------------------- */
-    {"overview_page", NULL, "\\[0\\]/p/*_percent", PV_JC_ACCEPT, NULL,
-     "idle, duty-cycle, roofline and TF-op shares: XProf leaves them 0 on CPU/GPU, "
-     "profview computes them or says unknown " OVERVIEW_TEST, NULL},
-    {"overview_page", NULL, "\\[0\\]/p/*_relative_to_*", PV_JC_ACCEPT, NULL,
-     "idle, duty-cycle, roofline and TF-op shares: XProf leaves them 0 on CPU/GPU, "
-     "profview computes them or says unknown " OVERVIEW_TEST, NULL},
+    {"overview_page", NULL, "\\[0\\]/p/device_duty_cycle*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
+    {"overview_page", NULL, "\\[0\\]/p/*idle_time_percent", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
+    {"overview_page", NULL, "\\[0\\]/p/*_tf_op_percent", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
+    {"overview_page", NULL, "\\[0\\]/p/device_op_time_eager_percent", PV_JC_ACCEPT, NULL, ANALYSIS,
+     NULL},
+    {"overview_page", NULL, "\\[0\\]/p/*_relative_to_*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
     {"overview_page", NULL, "\\[0\\]/rows*", PV_JC_ACCEPT, NULL,
      "top device ops: XProf finds none in TF 2.x GPU traces and names XLA ops from HLO "
      "protos, which profview does not read " OVERVIEW_TEST, NULL},
