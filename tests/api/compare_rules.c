@@ -36,7 +36,8 @@
 const pv_jc_rule pv_compare_rules[] = {
     /* ---- how rows are matched ------------------------------------------ */
     {"framework_op_stats", NULL, "*/rows", PV_JC_KEYED, "host_or_device,operation",
-     "op rows are matched by side and op: ties in self time have no fixed order", NULL},
+     "op rows are matched by side and op name, so one row more or less does not shift "
+     "every row after it; rank is still compared", NULL},
     /* kernel_stats is compared as sums per launch configuration
      * (compare_kernels.h says why) */
 
