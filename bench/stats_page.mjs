@@ -7,7 +7,8 @@
 // answers the page's kernel_stats requests with a generated table of ROWS
 // rows (default 100000; the top 1000 unless max_rows=0), then prints
 //   stats_page_rows <n> rows
-//   stats_page_payload <MB> MB                (the JSON the page receives)
+//   stats_page_payload <MB> MB                (the reference's row form)
+//   stats_page_payload_columns <MB> MB        (the column form the page asks for)
 //   stats_page_first_screen <ms> ms           (response body read by the page -> first
 //                                              table page and both charts drawn; the page
 //                                              first asks for the reference's top 1000 rows)
@@ -29,6 +30,14 @@ const LOGDIR = path.join(here, '..', '..', 'shared', 'testdata', 'logdirs', 'tf_
 const RUN = 'train/2022_11_04_21_26_12';
 const HOST = 'instance-ecbm';
 const ROWS = Number(process.argv[2] || 100000);
+
+// The generated table in the form the page asks for: rows, or the compact
+// columns form (pv_format=columns).
+function toColumns(json) {
+    const dt = JSON.parse(json);
+    const columns = dt.cols.map((c, i) => dt.rows.map((r) => r.c[i].v));
+    return JSON.stringify({ cols: dt.cols, columns, p: dt.p });
+}
 
 function table(n, total) {
     const cols = [['rank', 'number'], ['kernel_name', 'string'], ['registers_per_thread', 'number'],
@@ -53,8 +62,11 @@ function table(n, total) {
 const REFERENCE_ROWS = 1000;  // what the page asks for first (the reference's cap)
 const body = table(ROWS, ROWS);
 const firstBody = table(Math.min(ROWS, REFERENCE_ROWS), ROWS);
+const bodyCols = toColumns(body);
+const firstBodyCols = toColumns(firstBody);
 console.log(`stats_page_rows ${ROWS} rows`);
 console.log(`stats_page_payload ${(body.length / 1e6).toFixed(1)} MB`);
+console.log(`stats_page_payload_columns ${(bodyCols.length / 1e6).toFixed(1)} MB`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pv-stats-page-'));
 const server = await startServer({ logdir: LOGDIR, cacheDir: path.join(tmp, 'cache') });
 const browser = await launchBrowser();
@@ -63,9 +75,11 @@ try {
     for (let rep = 0; rep < 3; rep++) {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         await page.route('**/data?*tag=kernel_stats*', (route) => {
-            const all = /[?&]max_rows=0(&|$)/.test(route.request().url());
+            const url = route.request().url();
+            const all = /[?&]max_rows=0(&|$)/.test(url);
+            const cols = /[?&]pv_format=columns(&|$)/.test(url);
             route.fulfill({ status: 200, contentType: 'application/json',
-                            body: all ? body : firstBody });
+                            body: cols ? (all ? bodyCols : firstBodyCols) : (all ? body : firstBody) });
         });
         // "The data arrives" when the page has read the whole response body
         // (the moment api.js's resp.text() resolves); the first screen is

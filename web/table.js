@@ -16,17 +16,15 @@ const NUMBER_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 
 
 // ---- model (pure) ----------------------------------------------------------
 
-// True for {"cols": [...], "rows": [...]} (rows may be absent when empty).
+// True for {"cols": [...], "rows": [...]} (rows may be absent when empty),
+// or the compact {"cols": [...], "columns": [[values of column 0], ...]}.
 export function isDataTable(x) {
     return x !== null && typeof x === 'object' && !Array.isArray(x) && Array.isArray(x.cols);
 }
 
-function cellText(cell, type) {
-    if (cell === null || cell === undefined)
-        return '';
-    if (cell.f !== undefined && cell.f !== null)
-        return String(cell.f);
-    const v = cell.v;
+function cellText(v, f, type) {
+    if (f !== undefined && f !== null)
+        return String(f);
     if (v === null || v === undefined)
         return '';
     if (type === 'number' && typeof v === 'number')
@@ -36,7 +34,9 @@ function cellText(cell, type) {
 
 // Turns a DataTable into {cols: [{id, label, type}], rows: [[{v, text}]],
 // props}. Columns with a Google-Charts role (tooltip, annotation, style) are
-// chart decoration, not data, and are left out.
+// chart decoration, not data, and are left out. A column's p.pv_missing
+// (text) is shown for its empty cells. The compact column form (see
+// isDataTable) gives the same model.
 export function tableModel(dt) {
     const keep = [];
     const cols = [];
@@ -45,30 +45,49 @@ export function tableModel(dt) {
             return;
         keep.push(i);
         cols.push({ id: c.id || `col${i}`, label: c.label || c.id || `Column ${i + 1}`,
-                    type: c.type || 'string' });
+                    type: c.type || 'string', missing: (c.p && c.p.pv_missing) || '' });
     });
-    const rows = (dt.rows || []).map((r, ri) => {
-        const cells = (r && r.c) || [];
-        const row = keep.map((i, j) => new Cell(cells[i], cols[j].type));
-        row.index = ri;  // position in dt.rows, kept through filter and sort
-        return row;
-    });
+    let rows;
+    if (Array.isArray(dt.columns)) {
+        const data = keep.map((i) => dt.columns[i] || []);
+        const n = data.length > 0 ? data[0].length : 0;
+        rows = new Array(n);
+        for (let ri = 0; ri < n; ri++) {
+            const row = data.map((d, j) => new Cell(d[ri] === undefined ? null : d[ri],
+                                                    undefined, cols[j]));
+            row.index = ri;
+            rows[ri] = row;
+        }
+    } else {
+        rows = (dt.rows || []).map((r, ri) => {
+            const cells = (r && r.c) || [];
+            const row = keep.map((i, j) => {
+                const cell = cells[i];
+                return new Cell(cell && cell.v !== undefined ? cell.v : null,
+                                cell ? cell.f : undefined, cols[j]);
+            });
+            row.index = ri;  // position in dt.rows, kept through filter and sort
+            return row;
+        });
+    }
     return { cols, rows, props: dt.p || {} };
 }
 
 // A model cell: v is the value; text, the shown text, is formatted on first
 // use, so a 100,000-row table formats only what is shown or searched.
 class Cell {
-    constructor(cell, type) {
-        this.v = cell && cell.v !== undefined ? cell.v : null;
-        this.raw = cell;
-        this.type = type;
+    constructor(v, f, col) {
+        this.v = v;
+        this.f = f;
+        this.col = col;
         this.shown = undefined;
     }
 
     get text() {
-        if (this.shown === undefined)
-            this.shown = cellText(this.raw, this.type);
+        if (this.shown === undefined) {
+            this.shown = this.v === null && (this.f === undefined || this.f === null)
+                ? this.col.missing : cellText(this.v, this.f, this.col.type);
+        }
         return this.shown;
     }
 }

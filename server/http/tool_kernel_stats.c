@@ -1,6 +1,7 @@
 /* tool_kernel_stats: /data?tag=kernel_stats. Answers the reference's
  * DataTable (top 1000 kernels by total time). profview's page may ask for
- * more rows with max_rows=N (0 = all) and, with pv_extras=1, gets the
+ * more rows with max_rows=N (0 = all), for the compact column form with
+ * pv_format=columns (kernel_stats.h), and, with pv_extras=1, gets the
  * table property pv_total_rows (distinct rows before the cap) and
  * pv_gpu_planes so it can say why a table is empty. */
 #include "http/tool_table.h"
@@ -30,6 +31,12 @@ void pv_http_tool_kernel_stats(pv_request *rq, pv_response *rs, const pv_model *
     bool bad = false;
     const char *max_rows = pv_http_param(rq, "max_rows", &bad);
     const char *extras = pv_http_param(rq, "pv_extras", &bad);
+    const char *format = pv_http_param(rq, "pv_format", &bad);
+    bool columns = format != NULL && strcmp(format, "columns") == 0;
+    if (!bad && format != NULL && !columns && strcmp(format, "rows") != 0) {
+        pv_respond_error(rs, 400, "bad parameter", "pv_format must be rows or columns");
+        return;
+    }
     pv_kernel_stats_query q = {PV_KERNEL_STATS_REFERENCE_ROWS};
     if (bad || (max_rows != NULL && parse_count(max_rows, &q.max_rows) != 0)) {
         pv_respond_error(rs, 400, "bad parameter",
@@ -42,7 +49,7 @@ void pv_http_tool_kernel_stats(pv_request *rq, pv_response *rs, const pv_model *
         pv_respond_pv_error(rs, &err);
         return;
     }
-    json_t *j = pv_kernel_stats_to_json(&r);
+    json_t *j = columns ? pv_kernel_stats_to_json_columns(&r) : pv_kernel_stats_to_json(&r);
     if (j != NULL && extras != NULL && strcmp(extras, "1") == 0) {
         char total[32];
         char planes[16];

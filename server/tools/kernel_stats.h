@@ -84,4 +84,10 @@ bool pv_kernel_einsum_tensor_core_eligible(const char *equation);
  * reference, or NULL when jansson runs out of memory. */
 json_t *pv_kernel_stats_to_json(const pv_kernel_stats_result *r);
 
+/* profview's compact form of the same table for big tables:
+ * {"cols": [...as above...], "columns": [[rank...], [kernel_name...], ...]},
+ * one array of values per column (no per-cell objects: about half the
+ * bytes, a quarter of the browser's parse time). Same failures. */
+json_t *pv_kernel_stats_to_json_columns(const pv_kernel_stats_result *r);
+
 #endif

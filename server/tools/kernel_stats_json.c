@@ -57,36 +57,48 @@ static json_t *dim3(const uint32_t d[3])
     return json_string(buf);
 }
 
-static json_t *row_json(const pv_kernel_row *r, size_t rank)
+#define N_COLS 15
+
+/* The row's cell values, in column order (new references in v). */
+static void row_values(const pv_kernel_row *r, size_t rank, json_t *v[N_COLS])
 {
-    json_t *c = json_array();
-    if (c == NULL)
-        return NULL;
     /* The reference stores occupancy in a float proto field; going through
      * float keeps the printed digits identical. */
     double occ = (double)(float)r->occupancy_pct;
-    json_array_append_new(c, cell(num((double)rank)));
-    json_array_append_new(c, cell(text(r->kernel_name)));
-    json_array_append_new(c, cell(num((double)r->registers_per_thread)));
-    json_array_append_new(
-        c, cell(num((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes)));
-    json_array_append_new(c, cell(dim3(r->block)));
-    json_array_append_new(c, cell(dim3(r->grid)));
-    json_array_append_new(c, cell(num(occ)));
-    json_array_append_new(c, cell(json_boolean(r->is_op_tensor_core_eligible)));
-    json_array_append_new(c, cell(json_boolean(r->is_kernel_using_tensor_core)));
-    json_array_append_new(c, cell(text(r->op_name)));
-    json_array_append_new(c, cell(num((double)r->occurrences)));
-    json_array_append_new(c, cell(us(r->total_ns)));
-    json_array_append_new(c, cell(us(r->occurrences > 0 ? r->total_ns / r->occurrences : 0)));
-    json_array_append_new(c, cell(us(r->min_ns)));
-    json_array_append_new(c, cell(us(r->max_ns)));
-    return json_pack("{s:o}", "c", c);
+    v[0] = num((double)rank);
+    v[1] = text(r->kernel_name);
+    v[2] = num((double)r->registers_per_thread);
+    v[3] = num((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes);
+    v[4] = dim3(r->block);
+    v[5] = dim3(r->grid);
+    v[6] = num(occ);
+    v[7] = json_boolean(r->is_op_tensor_core_eligible);
+    v[8] = json_boolean(r->is_kernel_using_tensor_core);
+    v[9] = text(r->op_name);
+    v[10] = num((double)r->occurrences);
+    v[11] = us(r->total_ns);
+    v[12] = us(r->occurrences > 0 ? r->total_ns / r->occurrences : 0);
+    v[13] = us(r->min_ns);
+    v[14] = us(r->max_ns);
 }
 
-json_t *pv_kernel_stats_to_json(const pv_kernel_stats_result *r)
+static json_t *row_json(const pv_kernel_row *r, size_t rank)
 {
-    static const char *const cols[][3] = {
+    json_t *c = json_array();
+    json_t *v[N_COLS];
+    row_values(r, rank, v);
+    for (size_t i = 0; i < N_COLS; i++) {
+        if (c == NULL)
+            json_decref(v[i]);
+        else
+            json_array_append_new(c, cell(v[i]));
+    }
+    return c == NULL ? NULL : json_pack("{s:o}", "c", c);
+}
+
+static json_t *columns_json(void)
+{
+    static const char *const cols[N_COLS][3] = {
         {"rank", "number", "Rank"},
         {"kernel_name", "string", "Kernel Name"},
         {"registers_per_thread", "number", "Registers per thread"},
@@ -103,19 +115,41 @@ json_t *pv_kernel_stats_to_json(const pv_kernel_stats_result *r)
         {"min_duration_us", "number", "Min Duration (\xce\xbcs)"},
         {"max_duration_us", "number", "Max Duration (\xce\xbcs)"},
     };
-    json_t *jcols = json_array();
+    json_t *j = json_array();
+    for (size_t i = 0; j != NULL && i < N_COLS; i++) {
+        if (add_col(j, cols[i][0], cols[i][1], cols[i][2]) != 0) {
+            json_decref(j);
+            return NULL;
+        }
+    }
+    return j;
+}
+
+json_t *pv_kernel_stats_to_json_columns(const pv_kernel_stats_result *r)
+{
+    json_t *columns = json_array();
+    json_t *col[N_COLS];
+    for (size_t c = 0; c < N_COLS; c++) {
+        col[c] = json_array();
+        json_array_append_new(columns, col[c]);
+    }
+    json_t *v[N_COLS];
+    for (size_t i = 0; i < r->n_rows; i++) {
+        row_values(&r->rows[i], i + 1, v);
+        for (size_t c = 0; c < N_COLS; c++)
+            json_array_append_new(col[c], v[c]);
+    }
+    return json_pack("{s:o, s:o}", "cols", columns_json(), "columns", columns);
+}
+
+json_t *pv_kernel_stats_to_json(const pv_kernel_stats_result *r)
+{
     json_t *jrows = json_array();
-    if (jcols == NULL || jrows == NULL)
-        goto fail;
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        if (add_col(jcols, cols[i][0], cols[i][1], cols[i][2]) != 0)
-            goto fail;
-    for (size_t i = 0; i < r->n_rows; i++)
-        if (json_array_append_new(jrows, row_json(&r->rows[i], i + 1)) != 0)
-            goto fail;
-    return json_pack("{s:o, s:o}", "cols", jcols, "rows", jrows);
-fail:
-    json_decref(jcols);
-    json_decref(jrows);
-    return NULL;
+    for (size_t i = 0; jrows != NULL && i < r->n_rows; i++) {
+        if (json_array_append_new(jrows, row_json(&r->rows[i], i + 1)) != 0) {
+            json_decref(jrows);
+            return NULL;
+        }
+    }
+    return json_pack("{s:o, s:o}", "cols", columns_json(), "rows", jrows);
 }

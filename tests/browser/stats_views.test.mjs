@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { filterRows, isValidRegex, tableModel } from '../../web/table.js';
-import { emptyReason, markMissingOccupancy, tensorCoreShare,
+import { emptyReason, markMissingOccupancy, rowCount, tensorCoreShare,
          topKernels } from '../../web/views/kernel_stats.js';
 import { byCategory, groupByType, opCategory, rowObjects, sideTable,
          typeTable } from '../../web/views/framework_op_stats.js';
@@ -40,6 +40,27 @@ describe('table filter options', () => {
         assert.equal(filterRows(m.rows, '(', { regex: true }).length, 0);
         assert.equal(isValidRegex('('), false);
         assert.equal(isValidRegex('a|b'), true);
+    });
+});
+
+describe('compact column form', () => {
+    test('tableModel reads columns like rows; pv_missing names empty cells', () => {
+        const dt = { cols: [{ id: 'n', type: 'number', p: { pv_missing: 'n/a' } },
+                            { id: 's', type: 'string' }],
+                     columns: [[1, null, 1234.5], ['x', 'y', 'z']] };
+        const m = tableModel(dt);
+        // 1234.5 is shown with en-US grouping, as in the row form.
+        assert.deepEqual(m.rows.map((r) => r.map((c) => c.text)),
+                         [['1', 'x'], ['n/a', 'y'], ['1,234.5', 'z']]);
+        assert.deepEqual(m.rows.map((r) => r.index), [0, 1, 2]);
+        assert.equal(rowCount(dt), 3);
+        assert.equal(rowCount({ cols: [], rows: [{ c: [] }] }), 1);
+    });
+    test('markMissingOccupancy empties 0 % in the column form', () => {
+        const dt = markMissingOccupancy({ cols: [{ id: 'occupancy_pct', type: 'number' }],
+                                          columns: [[0, 12.5]] });
+        assert.deepEqual(dt.columns[0], [null, 12.5]);
+        assert.equal(tableModel(dt).rows[0][0].text, 'n/a');
     });
 });
 

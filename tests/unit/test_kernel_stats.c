@@ -162,6 +162,32 @@ START_TEST(test_pv_kernel_stats_to_json_shape)
 }
 END_TEST
 
+START_TEST(test_pv_kernel_stats_to_json_columns_shape)
+{
+    pv_model *m = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    json_t *j = pv_kernel_stats_to_json_columns(&r);
+    ck_assert_ptr_nonnull(j);
+    json_t *cols = json_object_get(j, "columns");
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "cols")), 15);
+    ck_assert_uint_eq(json_array_size(cols), 15);
+    for (size_t c = 0; c < 15; c++)
+        ck_assert_uint_eq(json_array_size(json_array_get(cols, c)), 7);
+    /* The same values as the row form's first row (hand-worked above). */
+    ck_assert_str_eq(json_string_value(json_array_get(json_array_get(cols, 1), 0)),
+                     "volta_h884gemm_64x64");
+    ck_assert_double_eq_tol(json_number_value(json_array_get(json_array_get(cols, 11), 0)),
+                            14.0, 1e-12);
+    ck_assert_str_eq(json_string_value(json_array_get(json_array_get(cols, 5), 1)), "8,8,1");
+    ck_assert(json_is_true(json_array_get(json_array_get(cols, 7), 5)));
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 START_TEST(test_pv_kernel_predicates)
 {
     ck_assert(pv_kernel_name_uses_tensor_core("volta_s884gemm_fp16_128x128"));
@@ -214,6 +240,7 @@ int main(void)
     suite_add_tcase(s, tc);
     TCase *tj = tcase_create("pv_kernel_stats_to_json");
     tcase_add_test(tj, test_pv_kernel_stats_to_json_shape);
+    tcase_add_test(tj, test_pv_kernel_stats_to_json_columns_shape);
     suite_add_tcase(s, tj);
     TCase *tp = tcase_create("predicates");
     tcase_add_test(tp, test_pv_kernel_predicates);
