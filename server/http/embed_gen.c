@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/gzip.h"
 #include "util/hash.h"
+#include "util/sort.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
     }
     walk(argv[2], "");
     add("vendor/chart.min.js", argv[3]);
-    qsort(assets, n_assets, sizeof *assets, cmp_asset);
+    pv_sort(assets, n_assets, sizeof *assets, cmp_asset);
     FILE *out = fopen(argv[1], "w");
     if (out == NULL) {
         perror(argv[1]);

@@ -1,6 +1,7 @@
 /* idtab: dense array plus sorted overflow (idtab.h). */
 #include "ingest/idtab.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,7 @@ void pv__idtab_seal(pv__idtab *t)
         else
             t->entries[n_sparse++] = t->entries[i];
     }
-    if (n_sparse > 1)
-        qsort(t->entries, n_sparse, sizeof *t->entries, entry_cmp);
+    pv_sort(t->entries, n_sparse, sizeof *t->entries, entry_cmp);
     /* keep the last put of each id */
     free(t->sparse);
     t->sparse = pv_xmalloc((n_sparse ? n_sparse : 1) * sizeof *t->sparse);

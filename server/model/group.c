@@ -14,6 +14,7 @@
  * step 4, and eagerness (step 7). */
 #include "model/model_priv.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +78,7 @@ static int keyed_cmp(const void *a, const void *b)
  * same key, skipping keys with too many on both sides. */
 static void match_keys(graph *g)
 {
-    if (g->n_keys > 1)
-        qsort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
+    pv_sort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
     size_t i = 0;
     while (i < g->n_keys) {
         size_t j = i, mid = i;
@@ -173,8 +173,7 @@ static root *loop_roots(const pv_model *m, const pv__model_store *s, graph *g, s
             ev_int(m, e, iter, &b))
             add_key(g, (uint64_t)a, (uint64_t)b, e, 0);
     }
-    if (g->n_keys > 1)
-        qsort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
+    pv_sort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
     root *roots = NULL;
     size_t n_roots = 0, cap_roots = 0;
     for (size_t i = 0; i < g->n_keys;) {
@@ -301,8 +300,7 @@ static void compute_groups(pv_model *m, pv__model_store *s, const uint64_t *pare
         root r = {level, m->ev_start_ps[e], e};
         PV__PUSH(roots, n_roots, cap_roots, r);
     }
-    if (n_roots > 1)
-        qsort(roots, n_roots, sizeof *roots, root_cmp);
+    pv_sort(roots, n_roots, sizeof *roots, root_cmp);
 
     size_t cap_groups = 0;
     uint64_t *queue = fill;   /* reused: each event is queued at most once */
@@ -419,8 +417,7 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
         table_from_file(m, group, &groups, &n_groups);
     else if (parent != NULL && !loop_ops_present(m, s))
         compute_groups(m, s, parent, group, &groups, &n_groups);
-    if (n_groups > 1)
-        qsort(groups, n_groups, sizeof *groups, group_cmp);
+    pv_sort(groups, n_groups, sizeof *groups, group_cmp);
     if (groups == NULL)
         groups = pv_xcalloc(1, sizeof *groups);   /* never NULL, see finish.c */
     pv__store_keep(s, groups);

@@ -4,6 +4,7 @@
 
 #include "tools/pb_wire.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,13 +156,13 @@ void pv_hlo_names_build(const pv_model *m, pv_arena *a, pv_hlo_names *out)
     if (c.n > 0) {
         out->instrs = pv_arena_alloc(a, c.n * sizeof *out->instrs);
         memcpy(out->instrs, c.v, c.n * sizeof *out->instrs);
-        qsort(out->instrs, c.n, sizeof *out->instrs, cmp_instr);
+        pv_sort(out->instrs, c.n, sizeof *out->instrs, cmp_instr);
         out->n_instrs = c.n;
     }
     if (n_programs > 0) {
         out->programs = pv_arena_alloc(a, n_programs * sizeof *out->programs);
         memcpy(out->programs, programs, n_programs * sizeof *programs);
-        qsort(out->programs, n_programs, sizeof *programs, cmp_u64);
+        pv_sort(out->programs, n_programs, sizeof *programs, cmp_u64);
         out->n_programs = n_programs;
     }
     free(c.v);

@@ -12,6 +12,7 @@
 #include "tools/hlo_names.h"
 #include "tools/tf_op_name.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,7 @@ static int cmp_key(const pv_kernel_row *a, const pv_kernel_row *b)
     return c;
 }
 
-static int cmp_key_qsort(const void *a, const void *b)
+static int cmp_key_sort(const void *a, const void *b)
 {
     return cmp_key(a, b);
 }
@@ -395,7 +396,7 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
     size_t n = tab.n;
     table_fini(&tab);
 
-    qsort(rows, n, sizeof *rows, cmp_key_qsort);
+    pv_sort(rows, n, sizeof *rows, cmp_key_sort);
     size_t w = 0;
     for (size_t i = 0; i < n; i++) {
         if (w > 0 && cmp_key(&rows[w - 1], &rows[i]) == 0) {
@@ -412,7 +413,7 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
             rows[w++] = rows[i];
         }
     }
-    qsort(rows, w, sizeof *rows, cmp_total_desc);
+    pv_sort(rows, w, sizeof *rows, cmp_total_desc);
     out->rows = rows;
     out->n_rows_total = w;
     out->n_rows = q != NULL && q->max_rows != 0 && q->max_rows < w ? q->max_rows : w;

@@ -6,6 +6,7 @@
 #include "tools/memory_profile.h"
 #include "tools/memory_profile_addrmap.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -523,7 +524,7 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
         n++;
     }
 
-    qsort(c, n, sizeof *c, by_meta);
+    pv_sort(c, n, sizeof *c, by_meta);
     al->active = pv_arena_alloc(a, (n ? n : 1) * sizeof *al->active);
     al->n_active = 0;
     for (size_t i = 0; i < n; i++) {
@@ -619,7 +620,7 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
         al->peak_step_id = peak_step(m, al);
         active_at_peak(m, al, a);
     }
-    qsort(out->allocators, out->n_allocators, sizeof *out->allocators, by_memory_id);
+    pv_sort(out->allocators, out->n_allocators, sizeof *out->allocators, by_memory_id);
     hlo_modules(m, a, out);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "tools/tf_op_name.h"
 #include "util/hash.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -487,7 +488,7 @@ static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
     }
     if (n == 0)
         return 0;
-    qsort(c->acts, n, sizeof *c->acts, cmp_activity);
+    pv_sort(c->acts, n, sizeof *c->acts, cmp_activity);
     size_t depth = 0;
     uint64_t line_op_ps = 0;
     for (size_t i = 0; i < n; i++) {
@@ -609,5 +610,5 @@ static int cmp_self_desc(const void *pa, const void *pb)
 
 void pv_op_metrics_sort(pv_op_metrics_db *db)
 {
-    qsort(db->ops, db->n_ops, sizeof *db->ops, cmp_self_desc);
+    pv_sort(db->ops, db->n_ops, sizeof *db->ops, cmp_self_desc);
 }

@@ -3,6 +3,7 @@
 
 #include "tools/trace_json.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,8 +115,7 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
     }
-    if (b.n_samples > 0)
-        qsort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
+    pv_sort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
     ix->n_counters = b.n_keys;
     ix->counters = pv_xcalloc(b.n_keys + 1, sizeof *ix->counters);
     size_t at = 0;
@@ -193,8 +193,8 @@ static void build_links(const pv_model *m, pv_trace_index *ix)
             ix->flows[ix->n_flows++] = (pv_trace_link){FLOW_ID(ex->flow), e};
         }
     }
-    qsort(ix->corr, ix->n_corr, sizeof *ix->corr, cmp_link);
-    qsort(ix->flows, ix->n_flows, sizeof *ix->flows, cmp_link);
+    pv_sort(ix->corr, ix->n_corr, sizeof *ix->corr, cmp_link);
+    pv_sort(ix->flows, ix->n_flows, sizeof *ix->flows, cmp_link);
     ix->bytes += (cap_c + cap_f) * sizeof(pv_trace_link);
 }
 

@@ -1,5 +1,6 @@
 /* trace_meta: ordering planes and lines for display, and naming them. */
 #include "tools/trace_meta.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,14 +126,14 @@ int pv_tool_trace_meta(const pv_model *m, pv_arena *a, pv_trace_meta *out, pv_er
     for (uint32_t i = 0; i < m->n_planes; i++)
         if (m->planes[i].n_tracks > 0)
             planes[n++] = (sort_item){m, i};
-    qsort(planes, n, sizeof *planes, plane_cmp);
+    pv_sort(planes, n, sizeof *planes, plane_cmp);
     pv_trace_process *procs = pv_arena_alloc(a, (n + 1) * sizeof *procs);
     for (size_t i = 0; i < n; i++) {
         const pv_plane *p = &m->planes[planes[i].id];
         sort_item *tr = pv_arena_alloc(a, p->n_tracks * sizeof *tr);
         for (uint32_t k = 0; k < p->n_tracks; k++)
             tr[k] = (sort_item){m, p->first_track + k};
-        qsort(tr, p->n_tracks, sizeof *tr, track_cmp);
+        pv_sort(tr, p->n_tracks, sizeof *tr, track_cmp);
         uint32_t *ids = pv_arena_alloc(a, p->n_tracks * sizeof *ids);
         for (uint32_t k = 0; k < p->n_tracks; k++)
             ids[k] = tr[k].id;
