@@ -8,25 +8,13 @@
 // Data: the reference's input_pipeline_analyzer array of 5 DataTables
 // (FORMATS.md §4.4) with profview's pv_* additions.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { h, clear } from '../dom.js';
-import { showError, showProgress } from '../status.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle,
-    isGenericStepTable, parseStepTable, stepChart, stepParams, stripTags, summarize, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle, parseStepTable,
+    stepChart, stepParams, stepView, stripTags, summarize, verdictBox,
 } from './step_common.js';
-
-const STYLESHEET = 'views/step_common.css';
-
-let current = null;
-
-function ensureStylesheet() {
-    if (document.querySelector('link[data-view="step_common"]'))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'step_common' }));
-}
 
 // ---- the iterator tree (pure) --------------------------------------------------
 
@@ -156,7 +144,7 @@ function treeView(hostDt) {
     return sec;
 }
 
-async function render(inst, el, state, data) {
+async function render(inst, el, state, data, isCurrent) {
     const [, stepDt, hostDt, recDt, diag] = data;
     const { props, steps, fromTrace } = parseStepTable(stepDt);
     const hw = props.hardware_type || 'CPU_ONLY';
@@ -198,7 +186,7 @@ async function render(inst, el, state, data) {
                 : 'No host-to-device transfer was classified inside the steps.' }));
         series.push({ label: 'Rest of the step', values: other });
         const res = await stepChart(per, state, steps, series, 'Time (ms)');
-        if (inst !== current) {
+        if (!isCurrent(inst)) {
             res.chart.destroy();
             return;
         }
@@ -220,49 +208,6 @@ async function render(inst, el, state, data) {
         body.append(d);
 }
 
-export async function mount(el, state) {
-    ensureStylesheet();
-    const inst = { controller: new AbortController(), chart: null, tables: [] };
-    current = inst;
-    const signal = inst.controller.signal;
-    showProgress(el, 'Loading the input pipeline analysis…');
-    let data;
-    try {
-        data = await getToolData(state.run, state.tool, state.host, stepParams(state), { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-        return;
-    }
-    if (signal.aborted || inst !== current)
-        return;
-    if (!Array.isArray(data) || data.length < 5 || !isGenericStepTable(data[1])) {
-        // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
-        // have other layouts: show them as plain tables rather than guess.
-        const generic = await import('./generic.js');
-        if (inst !== current)
-            return;
-        inst.generic = generic;
-        generic.mount(el, state);
-        return;
-    }
-    try {
-        await render(inst, el, state, data);
-    } catch (e) {
-        showError(el, e);
-    }
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    if (current.generic)
-        current.generic.unmount();
-    if (current.chart)
-        current.chart.destroy();
-    for (const t of current.tables)
-        t.destroy();
-    current = null;
-}
+const view = stepView({ progress: 'Loading the input pipeline analysis…', minTables: 5, render });
+export const mount = view.mount;
+export const unmount = view.unmount;

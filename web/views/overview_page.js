@@ -8,26 +8,13 @@
 // §4.3) with profview's pv_* additions. A part the profile cannot support
 // (no steps, no device) is said in words, never drawn as zeros.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { h, clear } from '../dom.js';
-import { showError, showProgress } from '../status.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle,
-    isGenericStepTable, parseStepTable, stepChart, stepParams, stripTags, summarize,
-    usedCategories, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle, parseStepTable,
+    stepChart, stepParams, stepView, stripTags, summarize, usedCategories, verdictBox,
 } from './step_common.js';
-
-const STYLESHEET = 'views/step_common.css';
-
-let current = null;
-
-function ensureStylesheet() {
-    if (document.querySelector('link[data-view="step_common"]'))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'step_common' }));
-}
 
 const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
 
@@ -104,7 +91,7 @@ function runEnvironment(env) {
             'this profile format.' }));
 }
 
-async function render(inst, el, state, data) {
+async function render(inst, el, state, data, isCurrent) {
     const [analysis, stepDt, env, reco, , , diag] = data;
     const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
@@ -147,7 +134,7 @@ async function render(inst, el, state, data) {
         const res = await stepChart(graph, state, steps,
             cats.map((c) => ({ label: c.label, values: steps.map((s) => s.cats[c.id]) })),
             'Time (ms)');
-        if (inst !== current) {
+        if (!isCurrent(inst)) {
             res.chart.destroy();
             return;
         }
@@ -194,49 +181,6 @@ async function render(inst, el, state, data) {
         body.append(d);
 }
 
-export async function mount(el, state) {
-    ensureStylesheet();
-    const inst = { controller: new AbortController(), chart: null, tables: [] };
-    current = inst;
-    const signal = inst.controller.signal;
-    showProgress(el, 'Loading the overview…');
-    let data;
-    try {
-        data = await getToolData(state.run, state.tool, state.host, stepParams(state), { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-        return;
-    }
-    if (signal.aborted || inst !== current)
-        return;
-    if (!Array.isArray(data) || data.length < 7 || !isGenericStepTable(data[1])) {
-        // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
-        // have other layouts: show them as plain tables rather than guess.
-        const generic = await import('./generic.js');
-        if (inst !== current)
-            return;
-        inst.generic = generic;
-        generic.mount(el, state);
-        return;
-    }
-    try {
-        await render(inst, el, state, data);
-    } catch (e) {
-        showError(el, e);
-    }
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    if (current.generic)
-        current.generic.unmount();
-    if (current.chart)
-        current.chart.destroy();
-    for (const t of current.tables)
-        t.destroy();
-    current = null;
-}
+const view = stepView({ progress: 'Loading the overview…', minTables: 7, render });
+export const mount = view.mount;
+export const unmount = view.unmount;

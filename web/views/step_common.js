@@ -5,9 +5,11 @@
 //
 // The reading functions are pure (no DOM) so they can be tested under node.
 
+import { getToolData, isAbort } from '../api.js';
 import { createChart } from '../chart.js';
 import { h } from '../dom.js';
 import * as router from '../router.js';
+import { showError, showProgress } from '../status.js';
 
 // Categories of the step table in the reference's column order, with the
 // words the page uses for them.
@@ -255,4 +257,77 @@ export async function stepChart(box, state, allSteps, allSeries, yLabel) {
         },
     });
     return { chart, select: sel };
+}
+
+// ---- the view's life cycle ---------------------------------------------------
+
+const STYLESHEET = 'views/step_common.css';
+
+function ensureStylesheet() {
+    if (document.querySelector('link[data-view="step_common"]'))
+        return;
+    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
+                                     'data-view': 'step_common' }));
+}
+
+// The mount/unmount pair of a step view: loads the tool's array of
+// DataTables, hands a profile whose step table is not the GPU/CPU layout
+// (TPU, legacy JSON) to the generic table view, and otherwise calls
+// render(inst, el, state, data, isCurrent). inst collects {chart, tables}
+// for unmount to destroy; isCurrent(inst) turns false once the view is
+// left, so render drops what it built after an await. Each call keeps its
+// own current view, so two step views never cancel each other.
+export function stepView({ progress, minTables, render }) {
+    let current = null;
+    const isCurrent = (inst) => inst === current;
+
+    async function mount(el, state) {
+        ensureStylesheet();
+        const inst = { controller: new AbortController(), chart: null, tables: [] };
+        current = inst;
+        const signal = inst.controller.signal;
+        showProgress(el, progress);
+        let data;
+        try {
+            data = await getToolData(state.run, state.tool, state.host, stepParams(state),
+                                     { signal });
+        } catch (e) {
+            if (isAbort(e) || signal.aborted)
+                return;
+            showError(el, e, { retry: () => { unmount(); mount(el, state); } });
+            return;
+        }
+        if (signal.aborted || inst !== current)
+            return;
+        if (!Array.isArray(data) || data.length < minTables || !isGenericStepTable(data[1])) {
+            // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
+            // have other layouts: show them as plain tables rather than guess.
+            const generic = await import('./generic.js');
+            if (inst !== current)
+                return;
+            inst.generic = generic;
+            generic.mount(el, state);
+            return;
+        }
+        try {
+            await render(inst, el, state, data, isCurrent);
+        } catch (e) {
+            showError(el, e);
+        }
+    }
+
+    function unmount() {
+        if (!current)
+            return;
+        current.controller.abort();
+        if (current.generic)
+            current.generic.unmount();
+        if (current.chart)
+            current.chart.destroy();
+        for (const t of current.tables)
+            t.destroy();
+        current = null;
+    }
+
+    return { mount, unmount };
 }
