@@ -7,50 +7,16 @@
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
+#include "http/legacy_file.h"
 #include "http/target.h"
 #include "http/tool_table.h"
 #include "util/mem.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_LEGACY_BYTES ((size_t)1 << 30)
-
-static int read_whole(const char *path, char **out, size_t *len, pv_error *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || (size_t)st.st_size > MAX_LEGACY_BYTES) {
-        close(fd);
-        return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
-                            "file is larger than %zu bytes", MAX_LEGACY_BYTES);
-    }
-    size_t n = (size_t)st.st_size;
-    char *buf = pv_xmalloc(n + 1);
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r <= 0) {
-            free(buf);
-            close(fd);
-            return pv_error_set(err, PV_EIO, path, got, "read failed: %s",
-                                r < 0 ? strerror(errno) : "file shrank while reading");
-        }
-        got += (size_t)r;
-    }
-    close(fd);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 /* The legacy file that answers tool on this host, or NULL. */
 static const pv_host_file *legacy_file(const pv_host *h, const char *tool)
@@ -89,7 +55,7 @@ static void serve_legacy(pv_response *rs, const pv_host_file *f, const char *too
         return;
     }
     pv_error err = {0};
-    if (read_whole(f->path, &rs->body, &rs->len, &err) != 0) {
+    if (pv__http_read_file(f->path, MAX_LEGACY_BYTES, &rs->body, &rs->len, &err) != 0) {
         pv_respond_pv_error(rs, &err);
         return;
     }

@@ -7,14 +7,12 @@
  * launch time on GPU profiles; the page offers it as a switch.
  * pv_http_legacy_overview answers the same tools from the per-tool .pb
  * files older TensorFlow wrote (api_data.c calls it for those files). */
+#include "http/legacy_file.h"
 #include "http/tool_table.h"
 #include "tools/input_pipeline_legacy.h"
 #include "tools/overview.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Reads host_steps; returns false (and answers 400) when malformed. */
 static bool steps_query(pv_request *rq, pv_response *rs, pv_steps_query *q)
@@ -69,58 +67,30 @@ void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model
 
 /* Legacy tool files are small (tens of KB); this cap only keeps a stray
  * huge file from being read into memory whole. */
-#define LEGACY_MAX_BYTES (256u << 20)
+#define LEGACY_MAX_BYTES ((size_t)256 << 20)
 
-static int read_file(const char *path, pv_arena *a, uint8_t **data, size_t *len, pv_error *err)
+static int legacy_overview(const uint8_t *data, size_t len, const char *path, pv_arena *a,
+                           json_t **out, pv_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || st.st_size < 0) {
-        fclose(f);
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot stat");
-    }
-    if ((uint64_t)st.st_size > LEGACY_MAX_BYTES) {
-        fclose(f);
-        return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
-                            "legacy tool file of %lld bytes is past the %u byte cap",
-                            (long long)st.st_size, LEGACY_MAX_BYTES);
-    }
-    *len = (size_t)st.st_size;
-    *data = pv_arena_alloc(a, *len ? *len : 1);
-    size_t got = *len ? fread(*data, 1, *len, f) : 0;
-    fclose(f);
-    if (got != *len)
-        return pv_error_set(err, PV_EIO, path, (uint64_t)got, "short read");
-    return 0;
+    pv_overview_result r;
+    int rc = pv_overview_legacy_read(data, len, path, a, &r, err);
+    if (rc == 0)
+        *out = pv_overview_to_json(&r);
+    return rc;
+}
+
+static int legacy_input_pipeline(const uint8_t *data, size_t len, const char *path, pv_arena *a,
+                                 json_t **out, pv_error *err)
+{
+    pv_input_pipeline_result r;
+    int rc = pv_input_pipeline_legacy_read(data, len, path, a, &r, err);
+    if (rc == 0)
+        *out = pv_input_pipeline_to_json(&r);
+    return rc;
 }
 
 void pv_http_legacy_overview(pv_response *rs, const char *path, bool overview)
 {
-    pv_arena a;
-    pv_arena_init(&a, 1 << 16);
-    pv_error err = {0};
-    uint8_t *data = NULL;
-    size_t len = 0;
-    json_t *j = NULL;
-    if (read_file(path, &a, &data, &len, &err) != 0)
-        goto fail;
-    if (overview) {
-        pv_overview_result r;
-        if (pv_overview_legacy_read(data, len, path, &a, &r, &err) != 0)
-            goto fail;
-        j = pv_overview_to_json(&r);
-    } else {
-        pv_input_pipeline_result r;
-        if (pv_input_pipeline_legacy_read(data, len, path, &a, &r, &err) != 0)
-            goto fail;
-        j = pv_input_pipeline_to_json(&r);
-    }
-    pv_arena_fini(&a);
-    respond(rs, j);
-    return;
-fail:
-    pv_arena_fini(&a);
-    pv_respond_pv_error(rs, &err);
+    pv__http_legacy_respond(rs, path, LEGACY_MAX_BYTES,
+                            overview ? legacy_overview : legacy_input_pipeline);
 }
