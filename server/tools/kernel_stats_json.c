@@ -1,47 +1,14 @@
 /* kernel_stats_json: the kernel_stats result as the reference's DataTable
  * JSON object (FORMATS.md §4.0, §4.5). */
 #include "tools/kernel_stats.h"
+#include "tools/steps_json.h"
 
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include <stdio.h>
 
 static int add_col(json_t *cols, const char *id, const char *type, const char *label)
 {
     return json_array_append_new(cols, json_pack("{s:s, s:s, s:s}", "id", id, "label", label,
                                                  "type", type));
-}
-
-static json_t *cell(json_t *v)
-{
-    return json_pack("{s:o}", "v", v);
-}
-
-/* A JSON string of s. Names come from the profile's bytes and may not be
- * UTF-8, which jansson refuses: then every non-ASCII byte becomes '?', so
- * the cell is still there (lossy, but only for broken names). */
-static json_t *text(const char *s)
-{
-    json_t *j = json_string(s);
-    if (j != NULL)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (c == NULL)
-        return NULL;
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j;
-}
-
-/* JSON has no NaN or infinity (jansson refuses them); values read from a
- * legacy file may be either, and are written as 0. */
-static json_t *num(double d)
-{
-    return json_real(isfinite(d) ? d : 0.0);
 }
 
 /* ns -> us as the reference prints it (a double, ns / 1000). */
@@ -65,17 +32,17 @@ static void row_values(const pv_kernel_row *r, size_t rank, json_t *v[N_COLS])
     /* The reference stores occupancy in a float proto field; going through
      * float keeps the printed digits identical. */
     double occ = (double)(float)r->occupancy_pct;
-    v[0] = num((double)rank);
-    v[1] = text(r->kernel_name);
-    v[2] = num((double)r->registers_per_thread);
-    v[3] = num((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes);
+    v[0] = pv_dt_real((double)rank);
+    v[1] = pv_dt_text(r->kernel_name);
+    v[2] = pv_dt_real((double)r->registers_per_thread);
+    v[3] = pv_dt_real((double)r->static_shmem_bytes + (double)r->dynamic_shmem_bytes);
     v[4] = dim3(r->block);
     v[5] = dim3(r->grid);
-    v[6] = num(occ);
+    v[6] = pv_dt_real(occ);
     v[7] = json_boolean(r->is_op_tensor_core_eligible);
     v[8] = json_boolean(r->is_kernel_using_tensor_core);
-    v[9] = text(r->op_name);
-    v[10] = num((double)r->occurrences);
+    v[9] = pv_dt_text(r->op_name);
+    v[10] = pv_dt_real((double)r->occurrences);
     v[11] = us(r->total_ns);
     v[12] = us(r->occurrences > 0 ? r->total_ns / r->occurrences : 0);
     v[13] = us(r->min_ns);
@@ -91,7 +58,7 @@ static json_t *row_json(const pv_kernel_row *r, size_t rank)
         if (c == NULL)
             json_decref(v[i]);
         else
-            json_array_append_new(c, cell(v[i]));
+            json_array_append_new(c, pv_dt_cell(v[i]));
     }
     return c == NULL ? NULL : json_pack("{s:o}", "c", c);
 }

@@ -1,41 +1,8 @@
 /* op_stats_json: framework_op_stats as the reference's array of two
  * DataTables (FORMATS.md §4.0, §4.6). */
 #include "tools/op_stats.h"
+#include "tools/steps_json.h"
 
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-static json_t *cell(json_t *v)
-{
-    return json_pack("{s:o}", "v", v);
-}
-
-/* A JSON string of s. Names come from the profile's bytes and may not be
- * UTF-8, which jansson refuses: then every non-ASCII byte becomes '?', so
- * the cell is still there (lossy, but only for broken names). */
-static json_t *text(const char *s)
-{
-    json_t *j = json_string(s);
-    if (j != NULL)
-        return j;
-    size_t n = strlen(s);
-    char *c = malloc(n + 1);
-    if (c == NULL)
-        return NULL;
-    for (size_t i = 0; i <= n; i++)
-        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
-    j = json_string(c);
-    free(c);
-    return j;
-}
-
-/* JSON has no NaN or infinity (jansson refuses them); values read from a
- * legacy file may be either, and are written as 0. */
-static json_t *num(double d)
-{
-    return json_real(isfinite(d) ? d : 0.0);
-}
 
 static json_t *columns(bool is_gpu)
 {
@@ -82,27 +49,27 @@ static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
     json_t *c = json_array();
     if (c == NULL)
         return NULL;
-    json_array_append_new(c, cell(num((double)r->rank)));
-    json_array_append_new(c, cell(text(r->on_device ? "Device" : "Host")));
-    json_array_append_new(c, cell(text(r->op->type)));
-    json_array_append_new(c, cell(text(r->op->name)));
-    json_array_append_new(c, cell(num((double)r->op->occurrences)));
-    json_array_append_new(c, cell(num(r->total_time_us)));
-    json_array_append_new(c, cell(num(r->avg_time_us)));
-    json_array_append_new(c, cell(num(r->total_self_time_us)));
-    json_array_append_new(c, cell(num(r->avg_self_time_us)));
-    json_array_append_new(c, cell(num(r->device_fraction)));
-    json_array_append_new(c, cell(num(r->device_cumulative)));
-    json_array_append_new(c, cell(num(r->host_fraction)));
-    json_array_append_new(c, cell(num(r->host_cumulative)));
-    json_array_append_new(c, cell(num(r->measured_flop_rate)));
-    json_array_append_new(c, cell(num(r->model_flop_rate)));
-    json_array_append_new(c, cell(num(r->measured_memory_bw)));
-    json_array_append_new(c, cell(num(r->operational_intensity)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->rank)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->on_device ? "Device" : "Host")));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->type)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->name)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->op->occurrences)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_self_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_self_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->device_fraction)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->device_cumulative)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->host_fraction)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->host_cumulative)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->measured_flop_rate)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->model_flop_rate)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->measured_memory_bw)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->operational_intensity)));
     if (is_gpu)
-        json_array_append_new(c, cell(num(r->gpu_tensorcore_utilization)));
-    json_array_append_new(c, cell(text(r->bound_by != NULL ? r->bound_by : "Unknown")));
-    json_array_append_new(c, cell(text(r->op->is_eager ? "Eager" : "Function")));
+        json_array_append_new(c, pv_dt_cell(pv_dt_real(r->gpu_tensorcore_utilization)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->bound_by != NULL ? r->bound_by : "Unknown")));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->is_eager ? "Eager" : "Function")));
     return json_pack("{s:o}", "c", c);
 }
 

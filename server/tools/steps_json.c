@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 json_t *pv_dt_new(void)
 {
@@ -70,4 +72,30 @@ void pv_dt_prop_pct(json_t *t, const char *key, double v)
     else
         snprintf(buf, sizeof buf, "%.1f%%", v);
     pv_dt_prop(t, key, buf);
+}
+
+json_t *pv_dt_cell(json_t *v)
+{
+    return json_pack("{s:o}", "v", v);
+}
+
+json_t *pv_dt_text(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j != NULL)
+        return j;
+    size_t n = strlen(s);
+    char *c = malloc(n + 1);
+    if (c == NULL)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        c[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+    j = json_string(c);
+    free(c);
+    return j;
+}
+
+json_t *pv_dt_real(double d)
+{
+    return json_real(isfinite(d) ? d : 0.0);
 }

@@ -1,5 +1,6 @@
 /* steps_json: small builders for Google-Charts DataTable JSON (FORMATS.md
- * §4.0) used by the overview page and the input pipeline analyzer.
+ * §4.0) used by the overview page, the input pipeline analyzer, and (the
+ * cell values) kernel_stats and framework_op_stats.
  * Ownership follows jansson: every function returns a new reference or
  * adds to the table it is given. A table is {"cols":[],"rows":[]} plus
  * "p" once the first property is set (omitted when there are none). */
@@ -23,5 +24,17 @@ void pv_dt_prop(json_t *t, const char *key, const char *value);
 void pv_dt_propf(json_t *t, const char *key, int digits, double v);
 /* Sets a property to the reference's percent form "%.1f%%". */
 void pv_dt_prop_pct(json_t *t, const char *key, double v);
+
+/* ---- cell values, for tables that build their rows themselves ---- */
+/* {"v": v}; v is consumed. */
+json_t *pv_dt_cell(json_t *v);
+/* A JSON string of s. Names come from the profile's bytes and may not be
+ * UTF-8, which jansson refuses: then every non-ASCII byte becomes '?', so
+ * the cell is still there (lossy, but only for broken names). NULL only
+ * when out of memory. */
+json_t *pv_dt_text(const char *s);
+/* A JSON real of d. JSON has no NaN or infinity (jansson refuses them);
+ * values read from a legacy file may be either, and are written as 0. */
+json_t *pv_dt_real(double d);
 
 #endif
