@@ -5,16 +5,13 @@
 // wrote next to the xplane) and the CPU one that has no memory events.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 
 import { activeTable, rowMeta, timelinePoints, timelineSteps,
          traceWindow } from '../../web/views/memory_profile.js';
-import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { screenshot, waitForView } from './browser.mjs';
+import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
 
 // One allocator as the server sends it with pv_extras=1: a real row, the
 // special row, two reduced snapshots' worth of metadata.
@@ -102,44 +99,13 @@ describe('memory profile page (pure parts)', () => {
 // ---- in the browser ------------------------------------------------------------
 
 const NAME = 'memory_profile.test';
-const TESTDATA = process.env.PV_TESTDATA
-    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 const LOADED_MS = 60000;
 
-let SKIP = false;
-if (!fs.existsSync(TESTDATA)) {
-    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
-    console.log(SKIP);
-} else if (!haveChromium()) {
-    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
-    console.log(SKIP);
-}
-
-function hashOf(run, host, tool) {
-    const e = encodeURIComponent;
-    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
-}
+const SKIP = skipWithout(NAME);
 
 describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
     const h = {};
-    before(async () => {
-        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-memory-cache-'));
-        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
-                                       cacheDir: h.cacheDir });
-        h.browser = await launchBrowser();
-        h.guard = await guardedContext(h.browser, h.server.url);
-        h.page = await h.guard.context.newPage();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
-            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await h.browser?.close();
-            await h.server?.stop();
-            fs.rmSync(h.cacheDir, { recursive: true, force: true });
-        }
-    });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-memory-cache-' });
 
     test('GPU profile: cards, chart and the 13 rows alive at the peak', { timeout: LOADED_MS },
         async () => {

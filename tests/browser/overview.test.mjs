@@ -6,18 +6,14 @@
 // xplane (tests/data/overview/*.txt).
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 
 import { adviceFor, isGenericStepTable, parseStepTable, sampleSteps, summarize,
          usedCategories } from '../../web/views/step_common.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
-import { guardedContext, haveChromium, launchBrowser, screenshot,
-         waitForView } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { screenshot, waitForView } from './browser.mjs';
+import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
 
 // A step table as the server sends it: two steps, ids 0 and 1.
 const COLS = ['stepnum', 'deviceComputeTimeMs', 'deviceToDeviceTimeMs', 'deviceCollectivesTimeMs',
@@ -98,48 +94,16 @@ describe('overview / input pipeline pages (pure parts)', () => {
 });
 
 const NAME = 'overview.test';
-const TESTDATA = process.env.PV_TESTDATA
-    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 const LOADED_MS = 60000;
 
-let SKIP = false;
-if (!fs.existsSync(TESTDATA)) {
-    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
-    console.log(SKIP);
-} else if (!haveChromium()) {
-    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
-    console.log(SKIP);
-}
-
-function hashOf(run, host, tool, query = '') {
-    const e = encodeURIComponent;
-    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}${query}`;
-}
+const SKIP = skipWithout(NAME);
 
 const GPU_RUN = 'tf_keras_gpu_gcp/train/2022_11_04_21_26_12';
 const CPU_RUN = 'tf_keras_cpu_macos/train/2022_10_31_19_09_08';
 
 describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }, () => {
     const h = {};
-    before(async () => {
-        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-overview-cache-'));
-        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
-                                       cacheDir: h.cacheDir });
-        h.browser = await launchBrowser();
-        h.guard = await guardedContext(h.browser, h.server.url);
-        h.page = await h.guard.context.newPage();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(h.guard?.foreign ?? [], [],
-                             'requests went somewhere other than the server');
-            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await h.browser?.close();
-            await h.server?.stop();
-            fs.rmSync(h.cacheDir, { recursive: true, force: true });
-        }
-    });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-overview-cache-' });
 
     async function open(hash) {
         await h.page.goto(h.server.url + hash);

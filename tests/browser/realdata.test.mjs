@@ -5,58 +5,29 @@
 // area, a page exception or a request that leaves the server.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 
-import { guardedContext, haveChromium, launchBrowser, screenshot, waitForView } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { screenshot, waitForView } from './browser.mjs';
+import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
 
 const NAME = 'realdata.test';
-const TESTDATA = process.env.PV_TESTDATA
-    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 const LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
 const RUN = 'train/2022_11_04_21_26_12';
 const HOST = 'instance-ecbm';
 const TOOL_MS = 60000;  // a tool may build its model from the xplane first
 
-let SKIP = false;
-if (!fs.existsSync(TESTDATA)) {
-    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
-    console.log(SKIP);
-} else if (!haveChromium()) {
-    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
-    console.log(SKIP);
-}
-
-function hashOf(run, host, tool) {
-    const e = encodeURIComponent;
-    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
-}
+const SKIP = skipWithout(NAME);
 
 describe('profview UI on a real TF GPU profile', { skip: SKIP }, () => {
     const h = {};
-    before(async () => {
-        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-browser-cache-'));
-        h.server = await startServer({ logdir: LOGDIR, cacheDir: h.cacheDir });
-        h.browser = await launchBrowser();
-        h.guard = await guardedContext(h.browser, h.server.url);
-        h.page = await h.guard.context.newPage();
-        const resp = await fetch(`${h.server.url}data/plugin/profile/run_tools?run=${encodeURIComponent(RUN)}`);
+    // The tools the server offers for the run.
+    async function listTools() {
+        const q = encodeURIComponent(RUN);
+        const resp = await fetch(`${h.server.url}data/plugin/profile/run_tools?run=${q}`);
         h.tools = await resp.json();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
-            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await h.browser?.close();
-            await h.server?.stop();
-            fs.rmSync(h.cacheDir, { recursive: true, force: true });
-        }
-    });
+    }
+    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-browser-cache-', prepare: listTools });
 
     test('the run offers the tools its files promise', () => {
         // An .xplane.pb offers at least these (FORMATS.md §4.8).

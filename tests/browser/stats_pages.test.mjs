@@ -7,60 +7,26 @@
 // only) gets the same page.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 
-import { guardedContext, haveChromium, launchBrowser, waitForView } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { waitForView } from './browser.mjs';
+import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
 
 const NAME = 'stats_pages.test';
-const TESTDATA = process.env.PV_TESTDATA
-    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 const GPU = ['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm'];
 const CPU = ['tf_keras_cpu_macos/train/2022_10_31_19_09_08', 'gaoyihaodeMacBook-Pro.local'];
 const LEGACY = ['tf_legacy_demo_2020/GPU-input-bound', 'localhost'];
 const VIEW_MS = 60000;
 
-let SKIP = false;
-if (!fs.existsSync(TESTDATA)) {
-    SKIP = `SKIP ${NAME}: ../shared/testdata not found`;
-    console.log(SKIP);
-} else if (!haveChromium()) {
-    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
-    console.log(SKIP);
-}
-
-function hashOf([run, host], tool) {
-    const e = encodeURIComponent;
-    return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}`;
-}
+const SKIP = skipWithout(NAME);
 
 describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
     const h = {};
-    before(async () => {
-        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-stats-cache-'));
-        h.server = await startServer({ logdir: path.join(TESTDATA, 'logdirs'),
-                                       cacheDir: h.cacheDir });
-        h.browser = await launchBrowser();
-        h.guard = await guardedContext(h.browser, h.server.url);
-        h.page = await h.guard.context.newPage();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(h.guard?.foreign ?? [], [], 'requests went somewhere other than the server');
-            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await h.browser?.close();
-            await h.server?.stop();
-            fs.rmSync(h.cacheDir, { recursive: true, force: true });
-        }
-    });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-stats-cache-' });
 
     async function open(target, tool) {
-        const hash = hashOf(target, tool);
+        const hash = hashOf(...target, tool);
         await h.page.goto(h.server.url + hash);
         await waitForView(h.page, hash, VIEW_MS);
         await h.page.waitForSelector('#content .data-table, #content .message',

@@ -17,14 +17,12 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { guardedContext, haveChromium, launchBrowser, screenshot,
-         waitForView } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { guardedContext, screenshot, waitForView } from './browser.mjs';
+import { TESTDATA, servePage, skipWithout } from './testdata.mjs';
 
 const NAME = 'trace_viewer.test';
 const SRCDIR = process.env.PV_SRCDIR || fileURLToPath(new URL('../..', import.meta.url));
@@ -32,14 +30,7 @@ const LOGDIR = path.join(SRCDIR, 'demo');
 const STEP_MS = 15000;
 const WAIT_MS = 10000;
 
-let SKIP = false;
-if (!fs.existsSync(path.join(LOGDIR, 'plugins'))) {
-    SKIP = `SKIP ${NAME}: demo/plugins not found`;
-    console.log(SKIP);
-} else if (!haveChromium()) {
-    SKIP = `SKIP ${NAME}: /usr/bin/chromium not found`;
-    console.log(SKIP);
-}
+const SKIP = skipWithout(NAME, path.join(LOGDIR, 'plugins'), 'demo/plugins');
 
 async function getJson(url) {
     const r = await fetch(url);
@@ -107,9 +98,8 @@ async function findEventUnder(page, x) {
 
 describe('trace viewer on the demo profile', { skip: SKIP }, () => {
     const h = {};
-    before(async () => {
-        h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-trace-test-'));
-        h.server = await startServer({ logdir: LOGDIR, cacheDir: h.cacheDir });
+    // The run of demo/ with the most events, and a name to search for in it.
+    async function findTarget() {
         const base = h.server.url;
         let best = null;
         for (const run of await getJson(`${base}data/plugin/profile/runs`)) {
@@ -140,21 +130,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         }
         assert.ok(longest, 'the level-0 tile holds no drawable event');
         h.searchName = tile.names[longest[4]];
-        h.browser = await launchBrowser();
-        h.guard = await guardedContext(h.browser, base);
-        h.page = await h.guard.context.newPage();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(h.guard?.foreign ?? [], [],
-                             'requests went somewhere other than the server');
-            assert.deepEqual(h.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await h.browser?.close();
-            await h.server?.stop();
-            fs.rmSync(h.cacheDir, { recursive: true, force: true });
-        }
-    });
+    }
+    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-trace-test-', prepare: findTarget });
 
     test('opens and draws the whole trace', { timeout: STEP_MS }, async () => {
         await h.page.goto(h.server.url + h.hash);
@@ -309,8 +286,6 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
 
 // ---- flows on a real GPU profile ---------------------------------------------
 
-const TESTDATA = process.env.PV_TESTDATA
-    || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 const GPU_LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
 const GPU_RUN = 'train/2022_11_04_21_26_12';
 const GPU_HOST = 'instance-ecbm';
@@ -323,9 +298,8 @@ if (!SKIP_GPU && !fs.existsSync(TESTDATA)) {
 
 describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () => {
     const g = {};
-    before(async () => {
-        g.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profview-trace-flows-'));
-        g.server = await startServer({ logdir: GPU_LOGDIR, cacheDir: g.cacheDir });
+    // A kernel launch with its flow to the kernel.
+    async function findLaunch() {
         const q = `run=${enc(GPU_RUN)}&host=${enc(GPU_HOST)}`;
         // A host-side kernel launch: an event with a flow going out to the
         // kernel on the GPU (the file pairs them by correlation_id).
@@ -339,20 +313,8 @@ describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () =
                 break;
             }
         }
-        g.browser = await launchBrowser();
-        g.guard = await guardedContext(g.browser, g.server.url);
-        g.page = await g.guard.context.newPage();
-    });
-    after(async () => {
-        try {
-            assert.deepEqual(g.guard?.foreign ?? [], []);
-            assert.deepEqual(g.guard?.errors ?? [], [], 'the page threw');
-        } finally {
-            await g.browser?.close();
-            await g.server?.stop();
-            fs.rmSync(g.cacheDir, { recursive: true, force: true });
-        }
-    });
+    }
+    servePage(g, { logdir: GPU_LOGDIR, cachePrefix: 'profview-trace-flows-', prepare: findLaunch });
 
     test('a launch lists its kernel; following the flow selects the kernel',
          { timeout: 3 * STEP_MS }, async () => {
