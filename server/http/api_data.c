@@ -3,7 +3,9 @@
  *
  * A host with an XSpace gets every tool computed from its model; a host
  * with only legacy per-tool files gets those files: JSON served as is,
- * .json.gz served still compressed (the reference does the same). */
+ * .json.gz served still compressed (the reference does the same). The
+ * pseudo host ALL_HOSTS combines every host with an XSpace, for the tools
+ * whose table entry can (tool_table.h). */
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
@@ -105,8 +107,81 @@ static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file
         pv_disk_cache_put(rq->app->disk, &key, rs->body, rs->len);
 }
 
+#define ALL_HOSTS "ALL_HOSTS"
+
+/* Answers tool for every host of run with an XSpace, combined, holding
+ * all their models at once. Not kept on disk: the answer depends on
+ * several files. */
+static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run *run,
+                                   const char *tool)
+{
+    char detail[600];
+    pv_multi_tool_fn fn = pv_tool_table_find_multi(tool);
+    if (fn == NULL) {
+        snprintf(detail, sizeof detail,
+                 "profview does not combine hosts (" ALL_HOSTS ") for the %.200s tool yet; ask "
+                 "for one host",
+                 tool);
+        pv_respond_error(rs, 404, "unknown host", detail);
+        return;
+    }
+    const pv_host_file **xplanes = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) *
+                                                                   sizeof *xplanes);
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_hosts; i++)
+        if ((xplanes[n] = pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE)) != NULL)
+            n++;
+    if (n < 2) {
+        snprintf(detail, sizeof detail,
+                 "run \"%.400s\" has %zu host(s) with an .xplane.pb; " ALL_HOSTS
+                 " needs at least two",
+                 run->name, n);
+        pv_respond_error(rs, 404, "unknown host", detail);
+        return;
+    }
+    const pv_model **models = pv_arena_zalloc(&rq->arena, n * sizeof *models);
+    pv_model_entry **entries = pv_arena_zalloc(&rq->arena, n * sizeof *entries);
+    size_t held = 0;
+    pv_error err = {0};
+    for (; held < n; held++) {
+        pv_source src = source_of(xplanes[held]);
+        if (pv_model_store_get(rq->app->models, &src, &models[held], &entries[held], &err) != 0)
+            break;
+    }
+    if (held == n)
+        fn(rq, rs, models, n);
+    else
+        pv_respond_pv_error(rs, &err);
+    for (size_t i = 0; i < held; i++)
+        pv_model_store_put(rq->app->models, entries[i]);
+}
+
+/* The ALL_HOSTS pseudo host (FORMATS.md §5). Returns false, answering
+ * nothing, when the request does not name it or the run has a real host
+ * of that name. */
+static bool serve_all_hosts(pv_request *rq, pv_response *rs)
+{
+    bool bad = false;
+    const char *host = pv_http_param(rq, "host", &bad);
+    const char *run_name = pv_http_param(rq, "run", &bad);
+    const char *tool = pv_http_param(rq, "tag", &bad);
+    if (tool == NULL && !bad)
+        tool = pv_http_param(rq, "tool", &bad);
+    if (bad || host == NULL || strcmp(host, ALL_HOSTS) != 0 || run_name == NULL || tool == NULL)
+        return false;
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    const pv_run *run = pv_index_run_find(ix, run_name);
+    bool mine = run != NULL && pv_run_host_find(run, ALL_HOSTS) == NULL;
+    if (mine)
+        serve_all_hosts_models(rq, rs, run, tool);
+    pv_index_store_release(rq->app->index, ix);
+    return mine;
+}
+
 void pv_serve_data(pv_request *rq, pv_response *rs)
 {
+    if (serve_all_hosts(rq, rs))
+        return;
     pv_http_target t = {0};
     if (pv_http_target_resolve(rq, rs, true, &t) != 0)
         return;

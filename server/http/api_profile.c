@@ -2,6 +2,7 @@
  * run_tools, hosts, config, version, capture_profile) and the native
  * /api/index and /healthz. They answer from the index snapshot alone. */
 #include "http/http.h"
+#include "http/tool_table.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,19 @@ void pv_serve_run_tools(pv_request *rq, pv_response *rs)
     pv_index_store_release(rq->app->index, ix);
 }
 
+/* The reference lists the pseudo host ALL_HOSTS after the hosts when a
+ * run has several; profview does for the tools it can combine
+ * (tool_table.h), over the hosts with an XSpace. */
+static bool offers_all_hosts(const pv_run *run, const char *tool)
+{
+    if (pv_tool_table_find_multi(tool) == NULL || pv_run_host_find(run, "ALL_HOSTS") != NULL)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_hosts; i++)
+        n += pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE) != NULL;
+    return n > 1;
+}
+
 void pv_serve_hosts(pv_request *rq, pv_response *rs)
 {
     pv_index *ix = pv_index_store_acquire(rq->app->index);
@@ -70,6 +84,8 @@ void pv_serve_hosts(pv_request *rq, pv_response *rs)
                 continue;
             json_array_append_new(arr, json_pack("{s:s}", "hostname", run->hosts[i].name));
         }
+        if (tool != NULL && offers_all_hosts(run, tool))
+            json_array_append_new(arr, json_pack("{s:s}", "hostname", "ALL_HOSTS"));
         pv_respond_json(rs, 200, arr);
     }
     pv_index_store_release(rq->app->index, ix);

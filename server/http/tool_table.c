@@ -6,18 +6,19 @@
 typedef struct tool_entry {
     const char *name;
     pv_model_tool_fn fn;
+    pv_multi_tool_fn multi;   /* ALL_HOSTS; NULL: not combined */
 } tool_entry;
 
 static const tool_entry tools[] = {
-    {"memory_profile", pv_http_tool_memory_profile},
-    {"trace_viewer", pv_http_tool_trace_viewer},
-    {"trace_viewer@", pv_http_tool_trace_viewer_streaming},
-    {"overview_page", pv_http_tool_overview},
-    {"input_pipeline_analyzer", pv_http_tool_input_pipeline},
-    {"kernel_stats", pv_http_tool_kernel_stats},
-    {"framework_op_stats", pv_http_tool_op_stats},
-    {"tensorflow_stats", pv_http_tool_op_stats},
-    {NULL, NULL},
+    {"memory_profile", pv_http_tool_memory_profile, NULL},
+    {"trace_viewer", pv_http_tool_trace_viewer, NULL},
+    {"trace_viewer@", pv_http_tool_trace_viewer_streaming, NULL},
+    {"overview_page", pv_http_tool_overview, NULL},
+    {"input_pipeline_analyzer", pv_http_tool_input_pipeline, NULL},
+    {"kernel_stats", pv_http_tool_kernel_stats, pv_http_tool_kernel_stats_multi},
+    {"framework_op_stats", pv_http_tool_op_stats, pv_http_tool_op_stats_multi},
+    {"tensorflow_stats", pv_http_tool_op_stats, pv_http_tool_op_stats_multi},
+    {NULL, NULL, NULL},
 };
 
 pv_model_tool_fn pv_tool_table_find(const char *tool)
@@ -25,5 +26,13 @@ pv_model_tool_fn pv_tool_table_find(const char *tool)
     for (size_t i = 0; tools[i].name != NULL; i++)
         if (strcmp(tools[i].name, tool) == 0)
             return tools[i].fn;
+    return NULL;
+}
+
+pv_multi_tool_fn pv_tool_table_find_multi(const char *tool)
+{
+    for (size_t i = 0; tools[i].name != NULL; i++)
+        if (strcmp(tools[i].name, tool) == 0)
+            return tools[i].multi;
     return NULL;
 }

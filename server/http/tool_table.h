@@ -14,6 +14,14 @@ typedef void (*pv_model_tool_fn)(pv_request *rq, pv_response *rs, const pv_model
  * does not compute that tool. */
 pv_model_tool_fn pv_tool_table_find(const char *tool);
 
+/* Fills rs from several hosts' models (the ALL_HOSTS pseudo host). */
+typedef void (*pv_multi_tool_fn)(pv_request *rq, pv_response *rs,
+                                 const pv_model *const *models, size_t n_models);
+
+/* The ALL_HOSTS handler for a tool name, or NULL when profview does not
+ * combine hosts for that tool (ALL_HOSTS then answers 404). */
+pv_multi_tool_fn pv_tool_table_find_multi(const char *tool);
+
 /* ---- handlers, one file each (tool_<name>.c) ---- */
 void pv_http_tool_memory_profile(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *m);
@@ -25,6 +33,10 @@ void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model
 void pv_http_legacy_overview(pv_response *rs, const char *path, bool overview);
 void pv_http_tool_kernel_stats(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_op_stats(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_kernel_stats_multi(pv_request *rq, pv_response *rs,
+                                     const pv_model *const *models, size_t n_models);
+void pv_http_tool_op_stats_multi(pv_request *rq, pv_response *rs, const pv_model *const *models,
+                                 size_t n_models);
 /* kernel_stats.pb (kernel_stats true) or tensorflow_stats.pb at path. */
 void pv_http_legacy_kernel_op_stats(pv_response *rs, const char *path, bool kernel_stats);
 

@@ -419,3 +419,66 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
     out->n_rows = q != NULL && q->max_rows != 0 && q->max_rows < w ? q->max_rows : w;
     return 0;
 }
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+/* The one-host order; two hosts' rows with the same key and total are
+ * then ordered by their other numbers, so qsort (not stable) cannot make
+ * the output depend on the host order. */
+static int cmp_combined(const void *pa, const void *pb)
+{
+    const pv_kernel_row *a = pa;
+    const pv_kernel_row *b = pb;
+    int c = cmp_total_desc(a, b);
+    if (c == 0)
+        c = cmp_u64(b->occurrences, a->occurrences);
+    if (c == 0)
+        c = cmp_u64(a->min_ns, b->min_ns);
+    if (c == 0)
+        c = cmp_u64(a->max_ns, b->max_ns);
+    if (c == 0)
+        c = a->occupancy_pct < b->occupancy_pct ? -1 : a->occupancy_pct > b->occupancy_pct;
+    return c;
+}
+
+void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts,
+                             const pv_kernel_stats_query *q, pv_arena *a,
+                             pv_kernel_stats_result *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = 0;
+    for (size_t i = 0; i < n_parts; i++)
+        n += parts[i].n_rows;
+    pv_kernel_row *rows = pv_arena_alloc(a, (n > 0 ? n : 1) * sizeof *rows);
+    size_t w = 0;
+    for (size_t i = 0; i < n_parts; i++) {
+        if (parts[i].n_rows > 0)
+            memcpy(rows + w, parts[i].rows, parts[i].n_rows * sizeof *rows);
+        w += parts[i].n_rows;
+        out->n_rows_total += parts[i].n_rows_total;
+        out->n_kernel_events += parts[i].n_kernel_events;
+        out->n_gpu_planes += parts[i].n_gpu_planes;
+    }
+    pv_sort(rows, n, sizeof *rows, cmp_combined);
+    out->rows = rows;
+    out->n_rows = q != NULL && q->max_rows != 0 && q->max_rows < n ? q->max_rows : n;
+}
+
+int pv_tool_kernel_stats_multi(const pv_model *const *models, size_t n_models,
+                               const pv_kernel_stats_query *q, pv_arena *a,
+                               pv_kernel_stats_result *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    pv_kernel_stats_result *parts =
+        pv_arena_zalloc(a, (n_models > 0 ? n_models : 1) * sizeof *parts);
+    for (size_t i = 0; i < n_models; i++) {
+        int rc = pv_tool_kernel_stats(models[i], q, a, &parts[i], err);
+        if (rc != 0)
+            return rc;
+    }
+    pv_kernel_stats_combine(parts, n_models, q, a, out);
+    return 0;
+}

@@ -69,6 +69,22 @@ typedef struct pv_kernel_stats_result {
 int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_arena *a,
                          pv_kernel_stats_result *out, pv_error *err);
 
+/* The ALL_HOSTS table, as the reference builds it: every part's rows
+ * (each host's own top-q rows) put side by side, NOT merged by key (the
+ * reference concatenates the hosts' kernel reports, so a kernel that ran
+ * on two hosts has two rows), then sorted and capped by q like one host.
+ * n_rows_total, n_kernel_events and n_gpu_planes are the parts' sums.
+ * Rows are copied into a; strings stay borrowed from the parts. */
+void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts,
+                             const pv_kernel_stats_query *q, pv_arena *a,
+                             pv_kernel_stats_result *out);
+
+/* pv_tool_kernel_stats on each of models[0..n_models) (in that order)
+ * then pv_kernel_stats_combine. Same failures as pv_tool_kernel_stats. */
+int pv_tool_kernel_stats_multi(const pv_model *const *models, size_t n_models,
+                               const pv_kernel_stats_query *q, pv_arena *a,
+                               pv_kernel_stats_result *out, pv_error *err);
+
 /* ---- predicates (exposed for op_stats and tests) ------------------------ */
 
 /* The kernel name contains one of the TensorCore kernel name patterns. */

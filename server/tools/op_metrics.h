@@ -66,6 +66,21 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 /* Host db over the host plane's threads. Same failures. */
 int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err);
 
+/* ---- combining hosts (ALL_HOSTS) ----------------------------------------- */
+
+/* One db from several hosts' dbs of the same side, as the reference's op
+ * metrics combiner does: ops with the same name add up (occurrences, time,
+ * self time; eager if any part's is), every part's IDLE adds into one IDLE
+ * (last), totals add up. An op keeps the first part's type unless that is
+ * empty or "Unknown" and a later part's is not. Ops come in first-seen
+ * order (sort afterwards). On the device side the reference adds device
+ * ops (op/kernel) before taking the largest occurrence count per framework
+ * op; adding per-host framework ops gives the same count unless one host's
+ * busiest kernel of an op is another host's less busy one.
+ * Strings stay borrowed from the parts. Returns 0, or PV_ETOOBIG. */
+int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_arena *a,
+                          pv_op_metrics_db *out, pv_error *err);
+
 /* ---- ordering ------------------------------------------------------------ */
 
 /* Sorts ops by self time descending, ties by name ascending (the

@@ -128,12 +128,25 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
     }
 }
 
+/* The tables from out->device and ->host (unsorted) and the kernel rows. */
+static void finish(pv_op_stats_result *out, const pv_kernel_stats_result *k,
+                   const pv_op_stats_query *q, pv_arena *a)
+{
+    size_t max_per_side =
+        q != NULL && q->max_ops_per_side != 0 ? q->max_ops_per_side : PV_OP_STATS_REFERENCE_OPS;
+    out->is_gpu = k->n_gpu_planes > 0;
+    pv_op_metrics_sort(&out->device);
+    pv_op_metrics_sort(&out->host);
+    build_table(out, k, max_per_side, false, a, &out->with_idle);
+    build_table(out, k, max_per_side, true, a, &out->without_idle);
+    out->task_type = pv_op_stats_task_type(&out->with_idle);
+    out->architecture_type = "Unknown";
+}
+
 int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
                      pv_op_stats_result *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    size_t max_per_side =
-        q != NULL && q->max_ops_per_side != 0 ? q->max_ops_per_side : PV_OP_STATS_REFERENCE_OPS;
     pv_kernel_stats_query kq = {PV_KERNEL_STATS_REFERENCE_ROWS};
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats(m, &kq, a, &k, err);
@@ -145,12 +158,34 @@ int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
         memset(out, 0, sizeof *out);
         return rc;
     }
-    out->is_gpu = k.n_gpu_planes > 0;
-    pv_op_metrics_sort(&out->device);
-    pv_op_metrics_sort(&out->host);
-    build_table(out, &k, max_per_side, false, a, &out->with_idle);
-    build_table(out, &k, max_per_side, true, a, &out->without_idle);
-    out->task_type = pv_op_stats_task_type(&out->with_idle);
-    out->architecture_type = "Unknown";
+    finish(out, &k, q, a);
+    return 0;
+}
+
+int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
+                           const pv_op_stats_query *q, pv_arena *a, pv_op_stats_result *out,
+                           pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = n_models > 0 ? n_models : 1;
+    pv_op_metrics_db *dev = pv_arena_zalloc(a, n * sizeof *dev);
+    pv_op_metrics_db *host = pv_arena_zalloc(a, n * sizeof *host);
+    pv_kernel_stats_query kq = {PV_KERNEL_STATS_REFERENCE_ROWS};
+    pv_kernel_stats_result k;
+    int rc = pv_tool_kernel_stats_multi(models, n_models, &kq, a, &k, err);
+    for (size_t i = 0; i < n_models && rc == 0; i++) {
+        rc = pv_op_metrics_device(models[i], a, &dev[i], err);
+        if (rc == 0)
+            rc = pv_op_metrics_host(models[i], a, &host[i], err);
+    }
+    if (rc == 0)
+        rc = pv_op_metrics_combine(dev, n_models, a, &out->device, err);
+    if (rc == 0)
+        rc = pv_op_metrics_combine(host, n_models, a, &out->host, err);
+    if (rc != 0) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    finish(out, &k, q, a);
     return 0;
 }

@@ -76,6 +76,14 @@ typedef struct pv_op_stats_result {
 int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
                      pv_op_stats_result *out, pv_error *err);
 
+/* The ALL_HOSTS tables: each model's host and device dbs combined
+ * (pv_op_metrics_combine, models in the order given) and the combined
+ * kernel rows (pv_tool_kernel_stats_multi) for TensorCore utilization,
+ * then the same tables as for one host. Same failures. */
+int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
+                           const pv_op_stats_query *q, pv_arena *a, pv_op_stats_result *out,
+                           pv_error *err);
+
 /* "Training" when any row shows a backward pass (a TF op under a
  * "gradient_tape"/"gradients*" scope, a JAX op under "transpose("), else
  * "Inference": the reference's task-type heuristic. Cannot fail. */
