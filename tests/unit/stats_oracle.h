@@ -7,12 +7,12 @@
 #define PV_TESTS_STATS_ORACLE_H
 
 #include "ingest/ingest.h"
+#include "gz_file.h"
 #include "testutil.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define ORACLE_MAX_JSON_BYTES ((size_t)64 << 20)
 #define ORACLE_TOL 0.005 /* the 0.5 % */
@@ -29,28 +29,7 @@ static inline pv_model *oracle_load_xplane(const char *path)
 /* A gzip'd JSON file; NULL when it cannot be opened. */
 static inline json_t *oracle_load_gz_json(const char *path)
 {
-    gzFile f = gzopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (len == cap) {
-            ck_assert_uint_lt(cap, ORACLE_MAX_JSON_BYTES);
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        int n = gzread(f, buf + len, (unsigned)(cap - len));
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    gzclose(f);
-    json_error_t jerr;
-    json_t *j = json_loadb(buf, len, 0, &jerr);
-    free(buf);
-    ck_assert_msg(j != NULL, "%s: %s", path, jerr.text);
-    return j;
+    return pv_test_load_gz_json(path, ORACLE_MAX_JSON_BYTES);
 }
 
 /* Column index of id in a DataTable, or -1. */

@@ -31,38 +31,25 @@
  *    rather than as numbers; the table below says where. */
 #include "ingest/ingest.h"
 #include "tools/memory_profile.h"
+#include "gz_file.h"
 #include "testutil.h"
 
 #include <ftw.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define MAX_GZ_JSON_BYTES ((size_t)64 << 20)
 
-/* Reads a gzip'd JSON file with zlib and jansson; NULL when unreadable.
- * An empty file (the reference's answer for a host without a host plane)
- * reads as an empty object. */
+/* Reads a gzip'd JSON file; NULL when unreadable. An empty file (the
+ * reference's answer for a host without a host plane) reads as an empty
+ * object. */
 static json_t *load_gz_json(const char *path)
 {
-    gzFile f = gzopen(path, "rb");
-    if (f == NULL)
+    size_t len = 0;
+    char *buf = pv_test_read_gz(path, MAX_GZ_JSON_BYTES, &len);
+    if (buf == NULL)
         return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (len == cap) {
-            ck_assert_uint_lt(cap, MAX_GZ_JSON_BYTES);
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        int n = gzread(f, buf + len, (unsigned)(cap - len));
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    gzclose(f);
     json_error_t jerr;
     json_t *j = len == 0 ? json_object() : json_loadb(buf, len, 0, &jerr);
     free(buf);

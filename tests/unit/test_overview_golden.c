@@ -23,6 +23,7 @@
  *    their framework op only in the "level 0" annotation; profview
  *    computes them (or says "unknown").
  *  - is_training: the reference decides it from HLO modules. */
+#include "gz_file.h"
 #include "testutil.h"
 
 #include "ingest/ingest.h"
@@ -32,30 +33,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 static json_t *load_gz_json(const char *path)
 {
-    gzFile f = gzopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        int got = gzread(f, buf + n, (unsigned)(cap - n));
-        ck_assert_int_ge(got, 0);
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
-    gzclose(f);
-    json_error_t e;
-    json_t *j = json_loadb(buf, n, 0, &e);
-    free(buf);
-    ck_assert_msg(j != NULL, "%s: %s", path, e.text);
+    json_t *j = pv_test_load_gz_json(path, SIZE_MAX);
+    ck_assert_msg(j != NULL, "cannot open %s", path);
     return j;
 }
 

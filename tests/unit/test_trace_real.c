@@ -12,12 +12,12 @@
 #include "tools/trace_event.h"
 #include "tools/trace_index.h"
 #include "tools/trace_meta.h"
+#include "gz_file.h"
 #include "testutil.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 typedef struct profile {
     const char *name;      /* tests/data/trace_viewer/<name>.txt */
@@ -190,22 +190,8 @@ END_TEST
 
 static json_t *load_gz_json(const char *path)
 {
-    gzFile gz = gzopen(path, "rb");
-    ck_assert_msg(gz != NULL, "cannot open %s", path);
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap);
-    int n;
-    while ((n = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
-        len += (size_t)n;
-        if (len == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-    }
-    gzclose(gz);
-    json_t *j = json_loadb(buf, len, 0, NULL);
-    free(buf);
-    ck_assert_ptr_nonnull(j);
+    json_t *j = pv_test_load_gz_json(path, SIZE_MAX);
+    ck_assert_msg(j != NULL, "cannot open %s", path);
     return j;
 }
 
@@ -214,10 +200,15 @@ static int strcmp_ptr(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted "name|ts|dur" keys of the complete events. With use_step_name,
- * an event whose args carry step_name is keyed by it: TensorFlow's older
- * converter kept the op name and only listed step_name in args, while
- * today's reference (FORMATS.md §4.1), and profview, show the step name. */
+/* Sorted "name|ts|dur" keys of the complete and instant events. With
+ * use_step_name, an event whose args carry step_name is keyed by it:
+ * TensorFlow's older converter kept the op name and only listed step_name
+ * in args, while today's reference (FORMATS.md §4.1), and profview, show
+ * the step name. Zero-duration events are keyed with dur 0: TensorFlow's
+ * older converter wrote them as complete events of 1 ps (dur 1e-06),
+ * XProf 2.24.2 as instants ("ph":"i"), which profview follows since the
+ * TensorBoard route must match XProf; on this CPU profile (nanosecond
+ * clock) no real event lasts 1 ps, so the two forms name the same events. */
 static char **x_keys(json_t *j, bool use_step_name, size_t *n_out)
 {
     json_t *ev = json_object_get(j, "traceEvents");
@@ -226,8 +217,12 @@ static char **x_keys(json_t *j, bool use_step_name, size_t *n_out)
     for (size_t i = 0; i < json_array_size(ev); i++) {
         json_t *e = json_array_get(ev, i);
         const char *ph = json_string_value(json_object_get(e, "ph"));
-        if (ph == NULL || strcmp(ph, "X") != 0)
+        bool instant = ph != NULL && strcmp(ph, "i") == 0;
+        if (ph == NULL || (strcmp(ph, "X") != 0 && !instant))
             continue;
+        double dur = instant ? 0.0 : json_number_value(json_object_get(e, "dur"));
+        if (dur == 1e-06)
+            dur = 0.0;
         const char *name = json_string_value(json_object_get(e, "name"));
         json_t *sn = json_object_get(json_object_get(e, "args"), "step_name");
         if (use_step_name && json_is_string(sn))
@@ -235,8 +230,7 @@ static char **x_keys(json_t *j, bool use_step_name, size_t *n_out)
         size_t len = strlen(name) + 64;
         keys[n] = malloc(len);
         snprintf(keys[n], len, "%s|%.17g|%.17g", name,
-                 json_number_value(json_object_get(e, "ts")),
-                 json_number_value(json_object_get(e, "dur")));
+                 json_number_value(json_object_get(e, "ts")), dur);
         n++;
     }
     qsort(keys, n, sizeof *keys, strcmp_ptr);
