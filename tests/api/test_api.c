@@ -140,6 +140,16 @@ START_TEST(test_hosts)
     j = get_json("/data/plugin/profile/hosts?run=legacy%20run&tag=trace_viewer", 200);
     ck_assert_uint_eq(json_array_size(j), 0);
     json_decref(j);
+    /* Two hosts with an XSpace: a tool that combines hosts (kernel_stats)
+     * lists the pseudo host ALL_HOSTS after them; one host never does. */
+    j = get_json("/data/plugin/profile/hosts?run=job/bad&tag=kernel_stats", 200);
+    ck_assert_uint_eq(json_array_size(j), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 2), "hostname")),
+                     "ALL_HOSTS");
+    json_decref(j);
+    j = get_json("/data/plugin/profile/hosts?run=legacy%20run&tag=kernel_stats", 200);
+    ck_assert_uint_eq(json_array_size(j), 1);
+    json_decref(j);
 }
 END_TEST
 
@@ -269,6 +279,14 @@ START_TEST(test_bad_profile_reported)
     /* /data for the same host fails the same way; everything else still works. */
     expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page&host=garbage", 422,
                  "garbage.xplane.pb");
+    /* ALL_HOSTS loads every host: the first broken one is reported. Tools
+     * that do not combine hosts, and runs without two XSpaces, say so. */
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=kernel_stats&host=ALL_HOSTS", 422,
+                 "empty.xplane.pb");
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page&host=ALL_HOSTS", 404,
+                 "ALL_HOSTS");
+    expect_error("/data/plugin/profile/data?run=legacy%20run&tag=kernel_stats&host=ALL_HOSTS",
+                 404, "needs at least two");
     json_t *j = get_json("/data/plugin/profile/runs", 200);
     ck_assert_uint_eq(json_array_size(j), 2);
     json_decref(j);
