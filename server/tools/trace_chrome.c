@@ -1,17 +1,67 @@
 /* trace_chrome: Chrome trace JSON. Process and thread metadata first (in
- * the track list's order, so sort indexes follow it), then one complete
- * event per model event. Times are microseconds of the absolute model
- * time, written exactly from the picosecond integers. The events the
- * reference keeps out are left out too (FORMATS.md §3.3): MemoryAllocation /
- * MemoryDeallocation (the memory profile shows them) and the tf.data
- * producer/consumer markers. */
+ * the track list's order, so sort indexes follow it), then one event per
+ * model event: complete ("X") when it lasts, instant ("i", thread scope)
+ * when its duration is 0, as XProf 2.24.2 writes them. Times are
+ * microseconds of the absolute model time, written exactly from the
+ * picosecond integers. The events the reference keeps out are left out too
+ * (FORMATS.md §3.3): MemoryAllocation / MemoryDeallocation (the memory
+ * profile shows them) and the tf.data producer/consumer markers.
+ *
+ * What the reference's preprocessing adds to an XSpace before writing its
+ * trace is derived here while writing, not stored in the model (whose
+ * event counts must stay those of the file):
+ *   - one "ThreadpoolListener::Region" per StartRegion/StopRegion pair of a
+ *     thread, without args;
+ *   - when the file carried no group ids (the reference groups it then):
+ *     the step name ("train 3") on each group's root event, is_eager on
+ *     host TF ops and device kernels, and a flow arg on every event with a
+ *     correlation_id or producer/consumer stats. */
 #include "tools/trace_chrome.h"
 
+#include "tools/tf_op_name.h"
 #include "tools/trace_json.h"
 #include "tools/trace_meta.h"
 #include "util/arena.h"
+#include "util/hash.h"
 
 #include <string.h>
+
+#define NO_EVENT UINT64_MAX
+#define FLOW_ID_MASK ((1ull << 56) - 1)
+#define FLOW_IN 1u
+#define FLOW_OUT 2u
+/* Category bits of a launch flow: the context type the reference gives
+ * correlation_id flows (ContextType kGpuLaunch). */
+#define FLOW_CATEGORY_LAUNCH 10u
+
+/* What an event's metadata makes it, decided once per metadata. */
+enum {
+    META_PLAIN,
+    META_HIDDEN,        /* internal: never written */
+    META_TF_OP,         /* a TF op run (name "scope/op:Type"): gets is_eager */
+    META_START_REGION,  /* ThreadpoolListener::StartRegion */
+    META_STOP_REGION,   /* ThreadpoolListener::StopRegion */
+    META_EAGER_EXECUTE, /* EagerExecute: its is_func says op-by-op or function */
+    META_IMPLICIT_ROOT  /* a root the reference does not rename (FunctionRun, ...) */
+};
+
+/* Args the reference's grouping adds to one event. */
+typedef struct derived_args {
+    const char *step_name; /* NULL: none */
+    int is_eager;          /* -1: none, else 0 or 1 */
+    uint64_t flow;         /* 0: none, else the encoded flow (FORMATS §3.4) */
+} derived_args;
+
+typedef struct chrome_ctx {
+    const pv_model *m;
+    pv__jw *w;
+    bool native;             /* trace_viewer@: native arg types */
+    uint8_t *meta_kind;      /* per metadata: META_* */
+    bool derive;             /* the file had no group ids: add the grouping's args */
+    uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
+    uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
+    uint64_t n_written;
+} chrome_ctx;
 
 /* Stats the reference keeps out of the trace viewer's args (FORMATS §3.3). */
 static bool internal_stat(const char *name)
@@ -108,50 +158,6 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
         pv__jw_raw(w, "\"", 1);
 }
 
-/* args: group_id first, then metadata stats not repeated by the event's
- * own stats, then its own; long_name when a display name was used. */
-static void write_args(pv__jw *w, const pv_model *m, uint64_t e, bool native)
-{
-    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_stat *own = m->stats + m->ev_stat_off[e];
-    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
-    bool first = true;
-    pv__jw_lit(w, ",\"args\":{");
-    if (m->ev_group[e] != PV_NO_GROUP) {
-        pv__jw_lit(w, native ? "\"group_id\":" : "\"group_id\":\"");
-        pv__jw_i64(w, m->ev_group[e]);
-        if (!native)
-            pv__jw_raw(w, "\"", 1);
-        first = false;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        const pv_stat *s = pass == 0 ? m->stats + meta->first_stat : own;
-        uint64_t n = pass == 0 ? meta->n_stats : n_own;
-        for (uint64_t i = 0; i < n; i++) {
-            const char *name = pv_model_str(m, s[i].name);
-            if (internal_stat(name) || strcmp(name, "group_id") == 0)
-                continue;
-            bool shadowed = false;
-            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
-                shadowed = own[k].name == s[i].name;
-            if (shadowed)
-                continue;
-            if (!first)
-                pv__jw_raw(w, ",", 1);
-            first = false;
-            pv__jw_str(w, name);
-            pv__jw_raw(w, ":", 1);
-            write_stat_value(w, m, &s[i], native);
-        }
-    }
-    if (meta->display_name != 0) {
-        if (!first)
-            pv__jw_raw(w, ",", 1);
-        pv__jw_lit(w, "\"long_name\":");
-        pv__jw_str(w, pv_model_str(m, meta->name));
-    }
-    pv__jw_raw(w, "}", 1);
-}
 
 static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta)
 {
@@ -186,6 +192,278 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
     }
 }
 
+/* A ",name:value" arg, value an integer that the legacy route writes as a
+ * string. */
+static void write_int_arg(chrome_ctx *c, bool *first, const char *name, uint64_t v)
+{
+    if (!*first)
+        pv__jw_raw(c->w, ",", 1);
+    *first = false;
+    pv__jw_str(c->w, name);
+    pv__jw_raw(c->w, ":", 1);
+    if (!c->native)
+        pv__jw_raw(c->w, "\"", 1);
+    if (c->native)
+        pv__jw_u64_safe(c->w, v);
+    else
+        pv__jw_u64(c->w, v);
+    if (!c->native)
+        pv__jw_raw(c->w, "\"", 1);
+}
+
+/* args: group_id first, then metadata stats not repeated by the event's
+ * own stats, then its own, then the derived ones the file does not
+ * already carry; long_name when a display name was used. */
+static void write_args(chrome_ctx *c, uint64_t e, const derived_args *d)
+{
+    const pv_model *m = c->m;
+    pv__jw *w = c->w;
+    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
+    const pv_stat *own = m->stats + m->ev_stat_off[e];
+    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+    bool first = true;
+    pv__jw_lit(w, ",\"args\":{");
+    if (m->ev_group[e] != PV_NO_GROUP) {
+        pv__jw_lit(w, c->native ? "\"group_id\":" : "\"group_id\":\"");
+        pv__jw_i64(w, m->ev_group[e]);
+        if (!c->native)
+            pv__jw_raw(w, "\"", 1);
+        first = false;
+    }
+    bool has_step_name = false, has_is_eager = false, has_flow = false;
+    for (int pass = 0; pass < 2; pass++) {
+        const pv_stat *s = pass == 0 ? m->stats + meta->first_stat : own;
+        uint64_t n = pass == 0 ? meta->n_stats : n_own;
+        for (uint64_t i = 0; i < n; i++) {
+            const char *name = pv_model_str(m, s[i].name);
+            if (internal_stat(name) || strcmp(name, "group_id") == 0)
+                continue;
+            bool shadowed = false;
+            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
+                shadowed = own[k].name == s[i].name;
+            if (shadowed)
+                continue;
+            has_step_name = has_step_name || s[i].name == c->s_step_name;
+            has_is_eager = has_is_eager || s[i].name == c->s_is_eager;
+            has_flow = has_flow || s[i].name == c->s_flow;
+            if (!first)
+                pv__jw_raw(w, ",", 1);
+            first = false;
+            pv__jw_str(w, name);
+            pv__jw_raw(w, ":", 1);
+            write_stat_value(w, m, &s[i], c->native);
+        }
+    }
+    if (d->step_name != NULL && !has_step_name) {
+        if (!first)
+            pv__jw_raw(w, ",", 1);
+        first = false;
+        pv__jw_lit(w, "\"step_name\":");
+        pv__jw_str(w, d->step_name);
+    }
+    if (d->is_eager >= 0 && !has_is_eager)
+        write_int_arg(c, &first, "is_eager", (uint64_t)d->is_eager);
+    if (d->flow != 0 && !has_flow)
+        write_int_arg(c, &first, "flow", d->flow);
+    if (meta->display_name != 0) {
+        if (!first)
+            pv__jw_raw(w, ",", 1);
+        pv__jw_lit(w, "\"long_name\":");
+        pv__jw_str(w, pv_model_str(m, meta->name));
+    }
+    pv__jw_raw(w, "}", 1);
+}
+
+/* The event's head: phase, place, time and name; the caller writes args
+ * (or not) and closes it. A zero duration makes an instant. */
+static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps, int64_t dur_ps,
+                       const char *name)
+{
+    pv__jw *w = c->w;
+    pv__jw_lit(w, dur_ps > 0 ? "{\"ph\":\"X\",\"pid\":" : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
+    pv__jw_i64(w, pid);
+    pv__jw_lit(w, ",\"tid\":");
+    pv__jw_i64(w, tid);
+    pv__jw_lit(w, ",\"ts\":");
+    write_us(w, start_ps);
+    if (dur_ps > 0) {
+        pv__jw_lit(w, ",\"dur\":");
+        write_us(w, dur_ps);
+    }
+    pv__jw_lit(w, ",\"name\":");
+    pv__jw_str(w, name);
+    c->n_written++;
+}
+
+static uint8_t classify_meta(const pv_model *m, uint32_t i)
+{
+    static const char *const implicit_roots[] = {"FunctionRun", "SessionRun", "RunGraph",
+                                                 "ExecutorState::Process", NULL};
+    const char *name = pv_model_str(m, m->metas[i].name);
+    if (internal_event(name))
+        return META_HIDDEN;
+    if (strcmp(name, "ThreadpoolListener::StartRegion") == 0)
+        return META_START_REGION;
+    if (strcmp(name, "ThreadpoolListener::StopRegion") == 0)
+        return META_STOP_REGION;
+    if (strcmp(name, "EagerExecute") == 0)
+        return META_EAGER_EXECUTE;
+    for (size_t k = 0; implicit_roots[k] != NULL; k++)
+        if (strcmp(name, implicit_roots[k]) == 0)
+            return META_IMPLICIT_ROOT;
+    pv_tf_op op;
+    pv_tf_op_parse(name, strlen(name), &op);
+    return name[0] != '\0' && op.category == PV_TF_OP_TENSORFLOW ? META_TF_OP : META_PLAIN;
+}
+
+/* An integer stat among the event's own stats (not its metadata's: the
+ * reference adds flows from what each occurrence carries). */
+static bool own_int(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
+{
+    if (name == 0)
+        return false;
+    for (uint64_t i = m->ev_stat_off[e]; i < m->ev_stat_off[e + 1]; i++) {
+        const pv_stat *s = &m->stats[i];
+        if (s->name != name)
+            continue;
+        if (s->type == PV_STAT_I64 || s->type == PV_STAT_U64) {
+            *v = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint64_t encode_flow(uint64_t category, uint64_t id, uint32_t direction)
+{
+    uint64_t key[2] = {category, id};
+    uint64_t flow_id = pv_hash_bytes(PV_HASH_SEED, key, sizeof key) & FLOW_ID_MASK;
+    return (category & 63u) << 58 | flow_id << 2 | direction;
+}
+
+/* The flow the reference gives an event: from its consumer stats, else
+ * its producer stats, else its correlation_id (out on the host, in on a
+ * device); 0 when none. Producer and consumer ends of one context get the
+ * same id, so the pairs can be followed in the JSON. */
+static uint64_t event_flow(const chrome_ctx *c, uint64_t e, bool host)
+{
+    uint64_t type = 0, id = 0;
+    if (own_int(c->m, e, c->s_ct, &type) && own_int(c->m, e, c->s_c, &id))
+        return encode_flow(type, id, FLOW_IN);
+    if (own_int(c->m, e, c->s_pt, &type) && own_int(c->m, e, c->s_p, &id))
+        return encode_flow(type, id, FLOW_OUT);
+    if (own_int(c->m, e, c->s_corr, &id))
+        return encode_flow(FLOW_CATEGORY_LAUNCH, id, host ? FLOW_OUT : FLOW_IN);
+    return 0;
+}
+
+static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
+{
+    const pv_stat *s = c->s_is_func != 0 ? pv_model_event_stat(c->m, e, c->s_is_func) : NULL;
+    return s != NULL && ((s->type == PV_STAT_I64 && s->v.i64 == 0) ||
+                         (s->type == PV_STAT_U64 && s->v.u64 == 0));
+}
+
+/* Each group's root: the step-root event that started it. Groups are made
+ * from roots taken by (root level, start), so the first root of a group
+ * in that order is the one that named it. */
+static void find_group_roots(chrome_ctx *c, pv_arena *a)
+{
+    const pv_model *m = c->m;
+    c->group_root = pv_arena_alloc(a, (m->n_groups + 1) * sizeof *c->group_root);
+    int64_t *level = pv_arena_alloc(a, (m->n_groups + 1) * sizeof *level);
+    for (uint32_t g = 0; g < m->n_groups; g++)
+        c->group_root[g] = NO_EVENT;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        const pv_event_extra *x = pv_model_event_extra(m, e);
+        if (x == NULL || !(x->flags & PV_EXTRA_STEP_ROOT) || m->ev_group[e] == PV_NO_GROUP)
+            continue;
+        const pv_step_group *sg = pv_model_group_find(m, m->ev_group[e]);
+        if (sg == NULL)
+            continue;
+        size_t g = (size_t)(sg - m->groups);
+        uint64_t lv = 1;
+        own_int(m, e, c->s_r, &lv);
+        uint64_t r = c->group_root[g];
+        bool better = r == NO_EVENT || (int64_t)lv > level[g] ||
+                      ((int64_t)lv == level[g] && m->ev_start_ps[e] < m->ev_start_ps[r]);
+        if (better) {
+            c->group_root[g] = e;
+            level[g] = (int64_t)lv;
+        }
+    }
+}
+
+/* The step name the reference writes on root event e, or NULL. */
+static const char *root_step_name(const chrome_ctx *c, uint64_t e)
+{
+    const pv_model *m = c->m;
+    if (m->ev_group[e] == PV_NO_GROUP || c->meta_kind[m->ev_meta[e]] == META_IMPLICIT_ROOT)
+        return NULL;
+    const pv_step_group *sg = pv_model_group_find(m, m->ev_group[e]);
+    if (sg == NULL || sg->name == 0 || c->group_root[sg - m->groups] != e)
+        return NULL;
+    return pv_model_str(m, sg->name);
+}
+
+/* An open EagerExecute while walking a thread. */
+typedef struct eager_frame {
+    int64_t end_ps;
+    bool op_by_op;
+} eager_frame;
+
+static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
+                        const pv_track *t, eager_frame *eager)
+{
+    const pv_model *m = c->m;
+    uint32_t kind = m->planes[t->plane].kind;
+    bool host = kind == PV_PLANE_HOST;
+    bool device = kind == PV_PLANE_GPU || kind == PV_PLANE_TPU;
+    size_t n_eager = 0;
+    int64_t region_start = INT64_MIN;
+    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+        int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
+        int64_t end = s + (d > 0 ? d : 0);
+        uint8_t mk = c->meta_kind[m->ev_meta[e]];
+        /* Events come by start, parents first: the EagerExecute events
+         * still open are this one's ancestors. */
+        while (n_eager > 0 && eager[n_eager - 1].end_ps < end)
+            n_eager--;
+        if (mk == META_EAGER_EXECUTE)
+            eager[n_eager++] = (eager_frame){end, is_op_by_op(c, e)};
+        if (mk == META_START_REGION) {
+            region_start = s;
+        } else if (mk == META_STOP_REGION && region_start != INT64_MIN) {
+            if (region_start < q->end_ps && s >= q->start_ps) {
+                write_head(c, pid, t->display_id, region_start, s - region_start,
+                           "ThreadpoolListener::Region");
+                pv__jw_lit(c->w, "},");
+            }
+            region_start = INT64_MIN;
+        }
+        if (s >= q->end_ps || end < q->start_ps || mk == META_HIDDEN)
+            continue;
+        derived_args da = {NULL, -1, 0};
+        if (c->derive) {
+            da.step_name = root_step_name(c, e);
+            if (host && mk == META_TF_OP)
+                da.is_eager = n_eager > 0 && eager[n_eager - 1].op_by_op;
+            uint64_t corr;
+            if (device && own_int(m, e, c->s_corr, &corr))
+                da.is_eager = 0;  /* kernels: eager only under an op-by-op host op */
+            da.flow = event_flow(c, e, host);
+        }
+        const pv_stat *sn =
+            c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
+        const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
+                           : da.step_name != NULL                ? da.step_name
+                                                                 : pv_model_event_name(m, e);
+        write_head(c, pid, t->display_id, s, d, name);
+        write_args(c, e, &da);
+        pv__jw_lit(c->w, "},");
+    }
+}
+
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
                           pv_error *err)
 {
@@ -195,12 +473,33 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
     pv_tool_trace_meta(m, &a, &meta, err);
-    bool *hidden = pv_arena_alloc(&a, m->n_metas + 1);
+    chrome_ctx c = {.m = m, .w = &w, .native = q->streaming};
+    c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
-        hidden[i] = internal_event(pv_model_str(m, m->metas[i].name));
-    /* Only a step_name stat written in the file renames an event, as in
-     * the reference; the model's own step grouping does not. */
-    uint32_t step_name_id = pv_model_str_find(m, "step_name");
+        c.meta_kind[i] = classify_meta(m, i);
+    c.s_step_name = pv_model_str_find(m, "step_name");
+    c.s_is_eager = pv_model_str_find(m, "is_eager");
+    c.s_is_func = pv_model_str_find(m, "is_func");
+    c.s_corr = pv_model_str_find(m, "correlation_id");
+    c.s_pt = pv_model_str_find(m, "_pt");
+    c.s_p = pv_model_str_find(m, "_p");
+    c.s_ct = pv_model_str_find(m, "_ct");
+    c.s_c = pv_model_str_find(m, "_c");
+    c.s_r = pv_model_str_find(m, "_r");
+    c.s_flow = pv_model_str_find(m, "flow");
+    /* A file that carries group ids was grouped by TensorFlow already; the
+     * reference then adds nothing, and neither do we. */
+    uint32_t s_group = pv_model_str_find(m, "group_id");
+    c.derive = true;
+    for (uint64_t i = 0; s_group != 0 && i < m->n_stats && c.derive; i++)
+        c.derive = m->stats[i].name != s_group;
+    find_group_roots(&c, &a);
+    uint64_t max_events = 0;
+    for (uint32_t t = 0; t < m->n_tracks; t++)
+        if (m->tracks[t].n_events > max_events)
+            max_events = m->tracks[t].n_events;
+    eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
+
     pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
     if (q->streaming) {
         pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":false,"
@@ -212,42 +511,15 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
     write_metadata(&w, m, &meta);
-    uint64_t n_written = 0;
     for (size_t i = 0; i < meta.n_processes && w.rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
-        for (size_t k = 0; k < p->n_threads; k++) {
-            const pv_track *t = &m->tracks[p->tracks[k]];
-            for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
-                int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
-                if (s >= q->end_ps || s + d < q->start_ps)
-                    continue;
-                if (hidden[m->ev_meta[e]])
-                    continue;
-                const pv_stat *sn =
-                    step_name_id != 0 ? pv_model_event_stat(m, e, step_name_id) : NULL;
-                pv__jw_lit(&w, "{\"ph\":\"X\",\"pid\":");
-                pv__jw_i64(&w, p->pid);
-                pv__jw_lit(&w, ",\"tid\":");
-                pv__jw_i64(&w, t->display_id);
-                pv__jw_lit(&w, ",\"ts\":");
-                write_us(&w, s);
-                pv__jw_lit(&w, ",\"dur\":");
-                write_us(&w, d > 0 ? d : 1);   /* the reference writes instants as 1 ps */
-                pv__jw_lit(&w, ",\"name\":");
-                const char *name = sn != NULL && sn->type == PV_STAT_STR
-                                       ? pv_model_str(m, sn->v.str)
-                                       : pv_model_event_name(m, e);
-                pv__jw_str(&w, name);
-                write_args(&w, m, e, q->streaming);
-                pv__jw_lit(&w, "},");
-                n_written++;
-            }
-        }
+        for (size_t k = 0; k < p->n_threads; k++)
+            write_track(&c, q, p->pid, &m->tracks[p->tracks[k]], eager);
     }
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");
-        pv__jw_u64(&w, n_written);
+        pv__jw_u64(&w, c.n_written);
     }
     pv__jw_lit(&w, "}");
     pv_arena_fini(&a);

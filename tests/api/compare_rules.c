@@ -96,6 +96,14 @@ const pv_jc_rule pv_compare_rules[] = {
      "identical allocations at the peak: XProf keeps an arbitrary one as the representative "
      "(its time, address and stats at that moment) " MEMORY_TEST, NULL},
 
+    /* ---- trace viewer ------------------------------------------------------ */
+    /* group ids: profview numbers the model's step groups (it also makes
+     * groups for tf.data roots that XProf leaves out, issue #2), XProf its
+     * own, so the sampled events' group_id args are compared as a
+     * partition: each of our groups always meets the same one of XProf's
+     * and back. */
+    {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_PARTITION, NULL, NULL, NULL},
+
     /* ---- accepted: framework op stats ---------------------------------- */
     {"framework_op_stats", OLD_TF_GPU, "*/rows\\[Device|*", PV_JC_ACCEPT, NULL, NO_DEVICE_OP,
      NULL},
