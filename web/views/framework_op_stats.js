@@ -8,12 +8,12 @@
 // Data: the reference's array of two DataTables [with IDLE, without IDLE]
 // (FORMATS.md §4.6). Tool state in the URL: idle=0 leaves IDLE out.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { h, clear } from '../dom.js';
 import * as router from '../router.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
-import { showError, showProgress } from '../status.js';
+import { loadToolData } from '../status.js';
 import { createTable, isDataTable } from '../table.js';
 import { chartFollower, ensureStylesheet } from './kernel_stats.js';
 
@@ -248,17 +248,10 @@ export async function mount(el, state) {
     const inst = { controller: new AbortController(), charts: [], tables: [] };
     current = inst;
     const signal = inst.controller.signal;
-    showProgress(el, 'Loading framework op stats…');
-    let data;
-    try {
-        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-        return;
-    }
-    if (signal.aborted)
+    const data = await loadToolData(el, state, {}, {
+        signal, label: 'Loading framework op stats…',
+        retry: () => { unmount(); mount(el, state); } });
+    if (data === undefined)
         return;
     render(el, state, inst, data);
 }

@@ -3,9 +3,9 @@
 // filter, paging and CSV), anything else as indented JSON, and an API error
 // (501 for a tool not built yet, 422 for a bad file) in words.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { h, clear } from '../dom.js';
-import { showError, showProgress } from '../status.js';
+import { loadToolData } from '../status.js';
 import { createTable, isDataTable } from '../table.js';
 
 // Shown JSON is cut here: a multi-megabyte <pre> freezes the page, and the
@@ -46,17 +46,10 @@ export async function mount(el, state) {
     const inst = { controller: new AbortController(), tables: [] };
     current = inst;
     const signal = inst.controller.signal;
-    showProgress(el, `Loading ${state.tool} data…`);
-    let data;
-    try {
-        data = await getToolData(state.run, state.tool, state.host, {}, { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-        return;
-    }
-    if (signal.aborted)
+    const data = await loadToolData(el, state, {}, {
+        signal, label: `Loading ${state.tool} data…`,
+        retry: () => { unmount(); mount(el, state); } });
+    if (data === undefined)
         return;
     clear(el);
     const raw = toolDataUrl(state.run, state.tool, state.host);

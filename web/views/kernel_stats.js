@@ -12,11 +12,11 @@
 // "Show all" asks for all). A legacy kernel_stats.pb answers in the
 // reference's row form; both work.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { h, clear } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
-import { showError, showProgress } from '../status.js';
+import { loadToolData } from '../status.js';
 import { createTable } from '../table.js';
 
 export const STYLESHEET = 'views/kernel_stats.css';
@@ -306,20 +306,12 @@ function render(el, state, inst, dt) {
 async function load(el, state, inst, maxRows) {
     destroyParts(inst);
     const signal = inst.controller.signal;
-    showProgress(el, 'Loading kernel stats…');
-    let dt;
-    try {
-        const extra = { pv_extras: 1, pv_format: 'columns' };
-        if (maxRows !== undefined)
-            extra.max_rows = maxRows;
-        dt = await getToolData(state.run, state.tool, state.host, extra, { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => load(el, state, inst, maxRows) });
-        return;
-    }
-    if (signal.aborted)
+    const extra = { pv_extras: 1, pv_format: 'columns' };
+    if (maxRows !== undefined)
+        extra.max_rows = maxRows;
+    const dt = await loadToolData(el, state, extra, {
+        signal, label: 'Loading kernel stats…', retry: () => load(el, state, inst, maxRows) });
+    if (dt === undefined)
         return;
     render(el, state, inst, dt);
 }

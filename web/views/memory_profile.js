@@ -9,12 +9,12 @@
 // profview's pv_extras (allocation/free times, event counts). Tool state
 // in the URL: memory_id, step_from, step_to.
 
-import { getToolData, toolDataUrl, isAbort } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { h, clear } from '../dom.js';
 import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { showError, showMessage, showProgress } from '../status.js';
+import { loadToolData, showError, showMessage } from '../status.js';
 import { createTable } from '../table.js';
 
 const STYLESHEET = 'views/memory_profile.css';
@@ -281,17 +281,10 @@ export async function mount(el, state) {
     const inst = { controller: new AbortController(), chart: null, table: null, state, gen: 0 };
     current = inst;
     const signal = inst.controller.signal;
-    showProgress(el, 'Loading the memory profile…');
-    let data;
-    try {
-        data = await getToolData(state.run, state.tool, state.host, { pv_extras: 1 }, { signal });
-    } catch (e) {
-        if (isAbort(e) || signal.aborted)
-            return;
-        showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-        return;
-    }
-    if (signal.aborted)
+    const data = await loadToolData(el, state, { pv_extras: 1 }, {
+        signal, label: 'Loading the memory profile…',
+        retry: () => { unmount(); mount(el, state); } });
+    if (data === undefined)
         return;
     const ids = (data && data.memoryIds) || [];
     if (ids.length === 0) {

@@ -5,11 +5,10 @@
 //
 // The reading functions are pure (no DOM) so they can be tested under node.
 
-import { getToolData, isAbort } from '../api.js';
 import { createChart } from '../chart.js';
 import { h } from '../dom.js';
 import * as router from '../router.js';
-import { showError, showProgress } from '../status.js';
+import { loadToolData, showError } from '../status.js';
 
 // Categories of the step table in the reference's column order, with the
 // words the page uses for them.
@@ -286,18 +285,9 @@ export function stepView({ progress, minTables, render }) {
         const inst = { controller: new AbortController(), chart: null, tables: [] };
         current = inst;
         const signal = inst.controller.signal;
-        showProgress(el, progress);
-        let data;
-        try {
-            data = await getToolData(state.run, state.tool, state.host, stepParams(state),
-                                     { signal });
-        } catch (e) {
-            if (isAbort(e) || signal.aborted)
-                return;
-            showError(el, e, { retry: () => { unmount(); mount(el, state); } });
-            return;
-        }
-        if (signal.aborted || inst !== current)
+        const data = await loadToolData(el, state, stepParams(state), {
+            signal, label: progress, retry: () => { unmount(); mount(el, state); } });
+        if (data === undefined || inst !== current)
             return;
         if (!Array.isArray(data) || data.length < minTables || !isGenericStepTable(data[1])) {
             // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
