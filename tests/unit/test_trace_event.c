@@ -360,6 +360,149 @@ START_TEST(test_chrome_write_window)
 }
 END_TEST
 
+/* ---- what the reference's grouping adds (XProf 2.24.2) ---------------------- */
+
+/* An ungrouped host profile (no group_id stats):
+ *   python (1): train 1000+9000 (_r 1, step_num 3)
+ *                 EagerExecute 2000+3000 (is_func 0: op by op)
+ *                   a/MatMul:MatMul 2500+1000
+ *                 EagerExecute 6000+2000 (is_func 1: a function)
+ *                   b/Add:AddV2 6500+500
+ *                 FunctionRun 8500+100 (producer _pt 1, _p 77)
+ *   worker (2): ThreadpoolListener::StartRegion 3000+0 (consumer _ct 1, _c 77)
+ *               ThreadpoolListener::StopRegion 3400+0 */
+static pv_model *fixture_ungrouped(bool grouped)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t py = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t wk = pv_builder_track(b, host, 2, "worker", 0);
+    uint32_t m_train = pv_builder_meta(b, host, 1, "train", NULL);
+    uint32_t m_eager = pv_builder_meta(b, host, 2, "EagerExecute", NULL);
+    uint32_t m_matmul = pv_builder_meta(b, host, 3, "a/MatMul:MatMul", NULL);
+    uint32_t m_add = pv_builder_meta(b, host, 4, "b/Add:AddV2", NULL);
+    uint32_t m_run = pv_builder_meta(b, host, 5, "FunctionRun", NULL);
+    uint32_t m_start = pv_builder_meta(b, host, 6, "ThreadpoolListener::StartRegion", NULL);
+    uint32_t m_stop = pv_builder_meta(b, host, 7, "ThreadpoolListener::StopRegion", NULL);
+    uint64_t e = pv_builder_event(b, py, m_train, 1000, 9000);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    pv_builder_event_stat_i64(b, e, "step_num", 3);
+    if (grouped)
+        pv_builder_event_stat_i64(b, e, "group_id", 5);
+    e = pv_builder_event(b, py, m_eager, 2000, 3000);
+    pv_builder_event_stat_i64(b, e, "is_func", 0);
+    pv_builder_event(b, py, m_matmul, 2500, 1000);
+    e = pv_builder_event(b, py, m_eager, 6000, 2000);
+    pv_builder_event_stat_i64(b, e, "is_func", 1);
+    pv_builder_event(b, py, m_add, 6500, 500);
+    e = pv_builder_event(b, py, m_run, 8500, 100);
+    pv_builder_event_stat_i64(b, e, "_pt", 1);
+    pv_builder_event_stat_u64(b, e, "_p", 77);
+    e = pv_builder_event(b, wk, m_start, 3000, 0);
+    pv_builder_event_stat_i64(b, e, "_ct", 1);
+    pv_builder_event_stat_u64(b, e, "_c", 77);
+    pv_builder_event(b, wk, m_stop, 3400, 0);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    return m;
+}
+
+static json_t *chrome_json(const pv_model *m)
+{
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
+    json_error_t jerr;
+    json_t *j = json_loadb(b.data, b.len, 0, &jerr);
+    ck_assert_msg(j != NULL, "%s", jerr.text);
+    pv_buf_fini(&b);
+    return j;
+}
+
+/* The one non-metadata event of that name (any phase). */
+static json_t *event_named(json_t *ev, const char *name)
+{
+    json_t *found = NULL;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *e = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *n = json_string_value(json_object_get(e, "name"));
+        if (ph == NULL || strcmp(ph, "M") == 0 || n == NULL || strcmp(n, name) != 0)
+            continue;
+        ck_assert_msg(found == NULL, "two events named %s", name);
+        found = e;
+    }
+    ck_assert_msg(found != NULL, "no event named %s", name);
+    return found;
+}
+
+static const char *arg_str(json_t *e, const char *name)
+{
+    return json_string_value(json_object_get(json_object_get(e, "args"), name));
+}
+
+START_TEST(test_chrome_reference_grouping)
+{
+    pv_model *m = fixture_ungrouped(false);
+    json_t *j = chrome_json(m);
+    json_t *ev = json_object_get(j, "traceEvents");
+    /* step root renamed "<name> <step_num>" */
+    json_t *train = event_named(ev, "train 3");
+    ck_assert_str_eq(arg_str(train, "step_name"), "train 3");
+    ck_assert_str_eq(arg_str(train, "step_num"), "3");
+    ck_assert_str_eq(arg_str(train, "group_id"), "0");
+    /* is_eager: under the op-by-op EagerExecute 1, under the function 0 */
+    ck_assert_str_eq(arg_str(event_named(ev, "a/MatMul:MatMul"), "is_eager"), "1");
+    ck_assert_str_eq(arg_str(event_named(ev, "b/Add:AddV2"), "is_eager"), "0");
+    ck_assert_ptr_null(arg_str(event_named(ev, "FunctionRun"), "is_eager"));
+    /* flows: producer out (low bits 2), consumer in (1), one id */
+    const char *out = arg_str(event_named(ev, "FunctionRun"), "flow");
+    json_t *start = event_named(ev, "ThreadpoolListener::StartRegion");
+    const char *in = arg_str(start, "flow");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_nonnull(in);
+    unsigned long long fo = strtoull(out, NULL, 10), fi = strtoull(in, NULL, 10);
+    ck_assert_uint_eq(fo & 3u, 2);
+    ck_assert_uint_eq(fi & 3u, 1);
+    ck_assert_uint_eq(fo >> 2, fi >> 2);
+    ck_assert_ptr_null(arg_str(train, "flow"));
+    /* zero durations are thread-scoped instants without dur */
+    ck_assert_str_eq(json_string_value(json_object_get(start, "ph")), "i");
+    ck_assert_str_eq(json_string_value(json_object_get(start, "s")), "t");
+    ck_assert_ptr_null(json_object_get(start, "dur"));
+    ck_assert(json_number_value(json_object_get(start, "ts")) == 0.003);
+    /* one Region from StartRegion to StopRegion, on its thread, no args */
+    json_t *region = event_named(ev, "ThreadpoolListener::Region");
+    ck_assert_str_eq(json_string_value(json_object_get(region, "ph")), "X");
+    ck_assert(json_number_value(json_object_get(region, "ts")) == 0.003);
+    ck_assert(json_number_value(json_object_get(region, "dur")) == 0.0004);
+    ck_assert_int_eq(json_integer_value(json_object_get(region, "tid")), 2);
+    ck_assert_ptr_null(json_object_get(region, "args"));
+    json_decref(j);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A file TensorFlow grouped already (group_id stats): the reference adds
+ * no step name, is_eager or flow; the Region is still made. */
+START_TEST(test_chrome_grouped_file_kept)
+{
+    pv_model *m = fixture_ungrouped(true);
+    json_t *j = chrome_json(m);
+    json_t *ev = json_object_get(j, "traceEvents");
+    json_t *train = event_named(ev, "train");
+    ck_assert_str_eq(arg_str(train, "group_id"), "5");
+    ck_assert_ptr_null(arg_str(train, "step_name"));
+    ck_assert_ptr_null(arg_str(event_named(ev, "a/MatMul:MatMul"), "is_eager"));
+    ck_assert_ptr_null(arg_str(event_named(ev, "FunctionRun"), "flow"));
+    event_named(ev, "ThreadpoolListener::Region");
+    json_decref(j);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_event");
@@ -380,6 +523,8 @@ static Suite *suite(void)
     tc = tcase_create("pv_trace_chrome_write");
     tcase_add_test(tc, test_chrome_write_whole);
     tcase_add_test(tc, test_chrome_write_window);
+    tcase_add_test(tc, test_chrome_reference_grouping);
+    tcase_add_test(tc, test_chrome_grouped_file_kept);
     suite_add_tcase(s, tc);
     return s;
 }
