@@ -125,3 +125,14 @@ export function downloadText(filename, text, mime = 'text/plain') {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+// Adds the stylesheet of a view (web/views/<view>.css) to the page once.
+// Returns its link element, so a view can wait for it to load.
+export function ensureStylesheet(view) {
+    const old = document.querySelector(`link[data-view="${view}"]`);
+    if (old)
+        return old;
+    const link = h('link', { rel: 'stylesheet', href: `views/${view}.css`, 'data-view': view });
+    document.head.append(link);
+    return link;
+}

@@ -10,12 +10,12 @@
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { h, clear } from '../dom.js';
+import { clear, ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
 import { createTable, isDataTable } from '../table.js';
-import { chartFollower, ensureStylesheet } from './kernel_stats.js';
+import { chartFollower } from './kernel_stats.js';
 
 const TOP_TYPES = 12;
 
@@ -244,7 +244,7 @@ function destroyParts(inst) {
 }
 
 export async function mount(el, state) {
-    ensureStylesheet();
+    ensureStylesheet('kernel_stats');
     const inst = { controller: new AbortController(), charts: [], tables: [] };
     current = inst;
     const signal = inst.controller.signal;

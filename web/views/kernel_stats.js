@@ -14,23 +14,15 @@
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { h, clear } from '../dom.js';
+import { clear, ensureStylesheet, h } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
 import { createTable } from '../table.js';
 
-export const STYLESHEET = 'views/kernel_stats.css';
 const TOP_KERNELS = 10;
 const NAME_CHARS = 48;  // chart labels are cut here; the tooltip has the full name
 
 let current = null;  // the mounted instance
-
-export function ensureStylesheet() {
-    if (document.querySelector('link[data-view="kernel_stats"]'))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'kernel_stats' }));
-}
 
 // ---- summaries (pure) ------------------------------------------------------------
 
@@ -325,7 +317,7 @@ function destroyParts(inst) {
 }
 
 export async function mount(el, state) {
-    ensureStylesheet();
+    ensureStylesheet('kernel_stats');
     const inst = { controller: new AbortController(), destroyed: false };
     current = inst;
     await load(el, state, inst, undefined);

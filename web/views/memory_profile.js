@@ -11,13 +11,12 @@
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { h, clear } from '../dom.js';
+import { clear, ensureStylesheet, h } from '../dom.js';
 import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
 import { loadToolData, showError, showMessage } from '../status.js';
 import { createTable } from '../table.js';
 
-const STYLESHEET = 'views/memory_profile.css';
 const MIB = 1024 * 1024;
 const PS_PER_MS = 1e9;
 // A never-freed allocation opens the trace this far either side of its
@@ -33,13 +32,6 @@ const NO_EVENTS_HINT = 'They come from TensorFlow\'s BFC allocators (GPU memory,
     'tf.profiler.experimental.start(logdir, options=ProfilerOptions(host_tracer_level=3)).';
 
 let current = null;  // the mounted instance
-
-function ensureStylesheet() {
-    if (document.querySelector('link[data-view="memory_profile"]'))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'memory_profile' }));
-}
 
 // ---- reading the JSON (pure) ---------------------------------------------------
 
@@ -277,7 +269,7 @@ function renderAllocator(inst, body, data, id) {
 }
 
 export async function mount(el, state) {
-    ensureStylesheet();
+    ensureStylesheet('memory_profile');
     const inst = { controller: new AbortController(), chart: null, table: null, state, gen: 0 };
     current = inst;
     const signal = inst.controller.signal;

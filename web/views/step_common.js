@@ -6,7 +6,7 @@
 // The reading functions are pure (no DOM) so they can be tested under node.
 
 import { createChart } from '../chart.js';
-import { h } from '../dom.js';
+import { ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
 import { loadToolData, showError } from '../status.js';
 
@@ -260,15 +260,6 @@ export async function stepChart(box, state, allSteps, allSeries, yLabel) {
 
 // ---- the view's life cycle ---------------------------------------------------
 
-const STYLESHEET = 'views/step_common.css';
-
-function ensureStylesheet() {
-    if (document.querySelector('link[data-view="step_common"]'))
-        return;
-    document.head.append(h('link', { rel: 'stylesheet', href: STYLESHEET,
-                                     'data-view': 'step_common' }));
-}
-
 // The mount/unmount pair of a step view: loads the tool's array of
 // DataTables, hands a profile whose step table is not the GPU/CPU layout
 // (TPU, legacy JSON) to the generic table view, and otherwise calls
@@ -281,7 +272,7 @@ export function stepView({ progress, minTables, render }) {
     const isCurrent = (inst) => inst === current;
 
     async function mount(el, state) {
-        ensureStylesheet();
+        ensureStylesheet('step_common');
         const inst = { controller: new AbortController(), chart: null, tables: [] };
         current = inst;
         const signal = inst.controller.signal;

@@ -9,7 +9,7 @@
 // on the page.
 
 import * as api from '../api.js';
-import { h, clear } from '../dom.js';
+import { clear, ensureStylesheet, h } from '../dom.js';
 import { formatCount, formatDurationPs } from '../format.js';
 import { showError, showMessage, showProgress } from '../status.js';
 import { BOX_RGB } from '../draw/colors.js';
@@ -35,7 +35,6 @@ import '../timeline/ticks.js';
 import '../timeline/tile_cache.js';
 import '../timeline/viewport.js';
 
-const STYLESHEET = 'views/trace_viewer.css';
 const BUTTON_ZOOM = 2;
 const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
     'Shift+wheel or wheel over the names: scroll tracks · click a name: collapse · ' +
@@ -45,14 +44,6 @@ const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to rang
 let current = null;  // the mounted instance
 
 // The stylesheet of this view, added to the page once. Returns its <link>.
-function ensureStylesheet() {
-    const old = document.querySelector('link[data-view="trace_viewer"]');
-    if (old)
-        return old;
-    const link = h('link', { rel: 'stylesheet', href: STYLESHEET, 'data-view': 'trace_viewer' });
-    document.head.append(link);
-    return link;
-}
 
 // Colours and fonts for the canvas, read from the page's CSS so light and
 // dark themes both work.
@@ -146,7 +137,8 @@ class TraceView {
 
     async start() {
         const { run, host } = this.state;
-        this.styleLink = ensureStylesheet();   // fetched while the track list is on its way
+        // fetched while the track list is on its way
+        this.styleLink = ensureStylesheet('trace_viewer');
         showProgress(this.el, 'Loading the trace…');
         let meta;
         try {
