@@ -33,6 +33,24 @@
     "XLA ops: XProf names device ops from the HLO protos, which profview does not "    \
     "read yet; device rows and ranks differ " OP_STATS_TEST
 
+/* Trace viewer gaps on the JAX device profiles (finding 3 f). */
+#define JAX_GPU "shared/jax_rocm_mi300/*"
+#define TPU "shared/jax_tpu_v6e_inference/*"
+#define GPU_DERIVED                                                                     \
+    "not built yet: the per-stream device lines XProf derives from the kernels' "      \
+    "hlo_op / hlo_module / tf_op / name scope / source stats (\"XLA Ops - from #16\", " \
+    "Framework Ops, Framework Name Scope, XLA Modules, Source code), TODO(#3)"
+#define TPU_DERIVED                                                                     \
+    "not built yet: the Framework Ops, Framework Name Scope and Source code lines "    \
+    "XProf derives on each TPU, TODO(#3)"
+#define TPU_ASYNC                                                                       \
+    "not built yet: XProf lays the TPU's async events (_a with a flow, async-copy) "   \
+    "out in \"Host Offload Ops row N\" lines without a flow arg; profview writes them " \
+    "on their own line with their flow, TODO(#3)"
+#define TPU_GROUPS                                                                      \
+    "not built yet: TPU device step grouping (XProf groups TPU ops by the Steps / "    \
+    "XLA Modules lines; the model groups host events only, issue #2), TODO(#3)"
+
 const pv_jc_rule pv_compare_rules[] = {
     /* ---- how rows are matched ------------------------------------------ */
     {"framework_op_stats", NULL, "*/rows", PV_JC_KEYED, "host_or_device,operation",
@@ -103,6 +121,32 @@ const pv_jc_rule pv_compare_rules[] = {
      * partition: each of our groups always meets the same one of XProf's
      * and back. */
     {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_PARTITION, NULL, NULL, NULL},
+
+    /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
+    /* What is left of finding 3 f (docs/compare.md): lines XProf derives on
+     * JAX GPU and TPU devices, the TPU's async-event rows and TPU step
+     * grouping. Every other trace difference is compared as above. */
+    {"trace_viewer", JAX_GPU, "/n_events", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
+    {"trace_viewer", JAX_GPU, "/names/*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
+    {"trace_viewer", JAX_GPU, "/threads/*/* - from #*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
+    {"trace_viewer", JAX_GPU, "/sample/* - from #*@*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/n_events", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/names/*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/threads/*/Framework Ops", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/threads/*/Framework Name Scope", PV_JC_ACCEPT, NULL, TPU_DERIVED,
+     NULL},
+    {"trace_viewer", TPU, "/threads/*/Source code", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/sample/*/Framework Ops@*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/sample/*/Framework Name Scope@*", PV_JC_ACCEPT, NULL, TPU_DERIVED,
+     NULL},
+    {"trace_viewer", TPU, "/sample/*/Source code@*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    {"trace_viewer", TPU, "/threads/*/Host Offload Ops row *", PV_JC_ACCEPT, NULL, TPU_ASYNC,
+     NULL},
+    {"trace_viewer", TPU, "/sample/*/Host Offload Ops row *@*", PV_JC_ACCEPT, NULL, TPU_ASYNC,
+     NULL},
+    {"trace_viewer", TPU, "/n_with_flow", PV_JC_ACCEPT, NULL, TPU_ASYNC, NULL},
+    {"trace_viewer", TPU, "/sample//device:TPU:*/args/group_id", PV_JC_ACCEPT, NULL, TPU_GROUPS,
+     NULL},
 
     /* ---- accepted: framework op stats ---------------------------------- */
     {"framework_op_stats", OLD_TF_GPU, "*/rows\\[Device|*", PV_JC_ACCEPT, NULL, NO_DEVICE_OP,
