@@ -71,28 +71,48 @@ static pv_source source_of(const pv_host_file *f)
     return (pv_source){f->path, f->size_bytes, f->mtime_ns};
 }
 
+/* Fills rs with the answer kept under key and returns true, or false. */
+static bool cached_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+{
+    pv_buf cached;
+    pv_buf_init(&cached, MAX_LEGACY_BYTES * 4);
+    if (pv_disk_cache_get(rq->app->disk, key, &cached) != 0) {
+        pv_buf_fini(&cached);
+        return false;
+    }
+    rs->status = 200;
+    rs->content_type = "application/json";
+    rs->body = pv_buf_take(&cached, &rs->len);
+    if (rs->body == NULL)
+        rs->body = pv_xstrdup("");
+    return true;
+}
+
+static void keep_answer(pv_request *rq, const pv_response *rs, const pv_cache_key *key)
+{
+    if (rs->status == 200 && !rs->body_is_gzip && rs->content_type != NULL &&
+        strcmp(rs->content_type, "application/json") == 0)
+        pv_disk_cache_put(rq->app->disk, key, rs->body, rs->len);
+}
+
+/* "data:<tool>?<the request's own parameters>": what a cached answer is. */
+static const char *answer_what(pv_request *rq, const char *tool)
+{
+    static const char *const skip[] = {"run", "host", "tag", "tool", NULL};
+    return pv_arena_printf(&rq->arena, "data:%s?%s", tool, pv_http_query_canonical(rq, skip));
+}
+
 /* A tool's answer depends only on the source file and the request's
  * parameters, so a 200 JSON answer is kept on disk: after a restart the
  * same request is answered without decoding the profile again. */
 static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file *xplane,
                              const char *tool, pv_model_tool_fn fn)
 {
-    static const char *const skip[] = {"run", "host", "tag", "tool", NULL};
     pv_source src = source_of(xplane);
     pv_cache_key key = {xplane->path, xplane->size_bytes, xplane->mtime_ns,
-                        pv_arena_printf(&rq->arena, "data:%s?%s", tool,
-                                        pv_http_query_canonical(rq, skip))};
-    pv_buf cached;
-    pv_buf_init(&cached, MAX_LEGACY_BYTES * 4);
-    if (pv_disk_cache_get(rq->app->disk, &key, &cached) == 0) {
-        rs->status = 200;
-        rs->content_type = "application/json";
-        rs->body = pv_buf_take(&cached, &rs->len);
-        if (rs->body == NULL)
-            rs->body = pv_xstrdup("");
+                        answer_what(rq, tool)};
+    if (cached_answer(rq, rs, &key))
         return;
-    }
-    pv_buf_fini(&cached);
     const pv_model *m;
     pv_model_entry *entry;
     pv_error err = {0};
@@ -102,16 +122,15 @@ static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file
     }
     fn(rq, rs, m);
     pv_model_store_put(rq->app->models, entry);
-    if (rs->status == 200 && !rs->body_is_gzip && rs->content_type != NULL &&
-        strcmp(rs->content_type, "application/json") == 0)
-        pv_disk_cache_put(rq->app->disk, &key, rs->body, rs->len);
+    keep_answer(rq, rs, &key);
 }
 
 #define ALL_HOSTS "ALL_HOSTS"
 
 /* Answers tool for every host of run with an XSpace, combined, holding
- * all their models at once. Not kept on disk: the answer depends on
- * several files. */
+ * all their models at once. The answer is kept on disk under the first
+ * file, with every other file's identity in what was computed, so a
+ * change to any host's file is a new key. */
 static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run *run,
                                    const char *tool)
 {
@@ -139,6 +158,15 @@ static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run
         pv_respond_error(rs, 404, "unknown host", detail);
         return;
     }
+    /* One host's keys start "data:", so this one never equals them. */
+    const char *what = pv_arena_printf(&rq->arena, ALL_HOSTS " %s", answer_what(rq, tool));
+    for (size_t i = 1; i < n; i++)
+        what = pv_arena_printf(&rq->arena, "%s|%s:%llu:%lld", what, xplanes[i]->path,
+                               (unsigned long long)xplanes[i]->size_bytes,
+                               (long long)xplanes[i]->mtime_ns);
+    pv_cache_key key = {xplanes[0]->path, xplanes[0]->size_bytes, xplanes[0]->mtime_ns, what};
+    if (cached_answer(rq, rs, &key))
+        return;
     const pv_model **models = pv_arena_zalloc(&rq->arena, n * sizeof *models);
     pv_model_entry **entries = pv_arena_zalloc(&rq->arena, n * sizeof *entries);
     size_t held = 0;
@@ -154,6 +182,7 @@ static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run
         pv_respond_pv_error(rs, &err);
     for (size_t i = 0; i < held; i++)
         pv_model_store_put(rq->app->models, entries[i]);
+    keep_answer(rq, rs, &key);
 }
 
 /* The ALL_HOSTS pseudo host (FORMATS.md §5). Returns false, answering
