@@ -8,12 +8,11 @@
 // Data: the reference's input_pipeline_analyzer array of 5 DataTables
 // (FORMATS.md §4.4) with profview's pv_* additions.
 
-import { toolDataUrl } from '../api.js';
-import { h, clear } from '../dom.js';
+import { h } from '../dom.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle, parseStepTable,
-    stepChart, stepParams, stepView, stripTags, summarize, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, stepAdvice, stepChart,
+    stepView, stepViewBody, stripTags, summarize, verdictBox,
 } from './step_common.js';
 
 // ---- the iterator tree (pure) --------------------------------------------------
@@ -148,24 +147,9 @@ async function render(inst, el, state, data, isCurrent) {
     const [, stepDt, hostDt, recDt, diag] = data;
     const { props, steps, fromTrace } = parseStepTable(stepDt);
     const hw = props.hardware_type || 'CPU_ONLY';
-    const total = steps.reduce((a, s) => a + s.stepMs, 0);
-    const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
-    const advice = steps.length ? adviceFor({
-        inputPct: share('infeedTimeMs'), launchPct: share('kernelLaunchTimeMs'),
-        otherPct: share('otherTimeMs'), computePct: share('deviceComputeTimeMs'),
-        collectivesPct: share('deviceCollectivesTimeMs'), precision: '',
-        inputAdvice: (hostDt.p || {}).pv_bottleneck_advice, hasDevice: hw !== 'CPU_ONLY',
-    }) : [];
-
-    clear(el);
-    el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Input pipeline analyzer' }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
-                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    const toggle = hostStepsToggle(state, hw, fromTrace, (s) => { unmount(); mount(el, s); });
-    if (toggle)
-        el.append(toggle);
-    const body = h('div', { class: 'view-body' });
-    el.append(body);
+    const advice = stepAdvice(steps, hw, '', (hostDt.p || {}).pv_bottleneck_advice);
+    const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace,
+                              (s) => { unmount(); mount(el, s); });
     body.append(verdictBox(props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
 

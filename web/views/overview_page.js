@@ -8,12 +8,11 @@
 // §4.3) with profview's pv_* additions. A part the profile cannot support
 // (no steps, no device) is said in words, never drawn as zeros.
 
-import { toolDataUrl } from '../api.js';
-import { h, clear } from '../dom.js';
+import { h } from '../dom.js';
 import { createTable } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, adviceFor, card, diagnosticsList, hostStepsToggle, parseStepTable,
-    stepChart, stepParams, stepView, stripTags, summarize, usedCategories, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, stepAdvice, stepChart,
+    stepView, stepViewBody, stripTags, summarize, usedCategories, verdictBox,
 } from './step_common.js';
 
 const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
@@ -98,24 +97,9 @@ async function render(inst, el, state, data, isCurrent) {
     const ap = analysis.p || {};
     const hw = props.hardware_type || 'CPU_ONLY';
 
-    const total = steps.reduce((a, s) => a + s.stepMs, 0);
-    const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
-    const advice = steps.length ? adviceFor({
-        inputPct: share('infeedTimeMs'), launchPct: share('kernelLaunchTimeMs'),
-        otherPct: share('otherTimeMs'), computePct: share('deviceComputeTimeMs'),
-        collectivesPct: share('deviceCollectivesTimeMs'), precision: rp.precision_statement,
-        inputAdvice: rp.pv_input_advice, hasDevice: hw !== 'CPU_ONLY',
-    }) : [];
-
-    clear(el);
-    el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Overview' }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
-                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    const toggle = hostStepsToggle(state, hw, fromTrace, (s) => { unmount(); mount(el, s); });
-    if (toggle)
-        el.append(toggle);
-    const body = h('div', { class: 'view-body' });
-    el.append(body);
+    const advice = stepAdvice(steps, hw, rp.precision_statement, rp.pv_input_advice);
+    const body = stepViewBody(el, state, 'Overview', hw, fromTrace,
+                              (s) => { unmount(); mount(el, s); });
     body.append(verdictBox(rp.statement || props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));

@@ -5,8 +5,9 @@
 //
 // The reading functions are pure (no DOM) so they can be tested under node.
 
+import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { ensureStylesheet, h } from '../dom.js';
+import { clear, ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
 import { loadToolData, showError } from '../status.js';
 
@@ -130,7 +131,39 @@ export function adviceFor(t) {
     return out;
 }
 
+// The advice for these steps (adviceFor) from the share of step time in
+// each category; none without steps. precision and inputAdvice are the
+// statements the tool's tables carry (may be empty).
+export function stepAdvice(steps, hw, precision, inputAdvice) {
+    if (!steps.length)
+        return [];
+    const total = steps.reduce((a, s) => a + s.stepMs, 0);
+    const share = (id) => (total > 0 ? 100 * steps.reduce((a, s) => a + s.cats[id], 0) / total : 0);
+    return adviceFor({
+        inputPct: share('infeedTimeMs'), launchPct: share('kernelLaunchTimeMs'),
+        otherPct: share('otherTimeMs'), computePct: share('deviceComputeTimeMs'),
+        collectivesPct: share('deviceCollectivesTimeMs'), precision, inputAdvice,
+        hasDevice: hw !== 'CPU_ONLY',
+    });
+}
+
 // ---- DOM -------------------------------------------------------------------
+
+// Replaces el's content with a step view's head (title, a link to the raw
+// data, the host-steps switch where it applies; remount as for
+// hostStepsToggle) and returns the body for the rest of the view.
+export function stepViewBody(el, state, title, hw, fromTrace, remount) {
+    clear(el);
+    el.append(h('div', { class: 'view-head' }, h('h2', { text: title }),
+        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
+                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    const toggle = hostStepsToggle(state, hw, fromTrace, remount);
+    if (toggle)
+        el.append(toggle);
+    const body = h('div', { class: 'view-body' });
+    el.append(body);
+    return body;
+}
 
 // The request parameters for the step analysis the URL asks for.
 export function stepParams(state) {
