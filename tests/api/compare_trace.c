@@ -3,9 +3,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NAME_CAP 1024
+#define FLOW_WITH_MAX 8   /* partners listed per sampled event */
 
 /* "pid" -> process name and "pid/tid" -> thread name, from the metadata
  * events. */
@@ -68,6 +70,55 @@ static json_t *event_fields(const json_t *e)
     return f;
 }
 
+/* The flow an event belongs to: its "args.flow" without the two direction
+ * bits (FORMATS.md §3.4), as a key; false when it has none. */
+static bool flow_key(const json_t *e, char *buf, size_t cap)
+{
+    const json_t *f = json_object_get(json_object_get(e, "args"), "flow");
+    unsigned long long v;
+    if (json_is_string(f))
+        v = strtoull(json_string_value(f), NULL, 10);
+    else if (json_is_integer(f))
+        v = (unsigned long long)json_integer_value(f);
+    else
+        return false;
+    snprintf(buf, cap, "%llu", v >> 2);
+    return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "flow_partners": how many other events share e's flow, and "flow_with":
+ * the first FLOW_WITH_MAX of their keys in sorted order. Flow ids are the
+ * producer's choice; which events a flow joins is not. */
+static void add_flow_partners(json_t *fields, const json_t *flows, const char *fkey,
+                              const char *self)
+{
+    const json_t *members = json_object_get(flows, fkey);
+    size_t n = json_array_size(members);
+    const char **keys = calloc(n + 1, sizeof *keys);
+    size_t k = 0;
+    bool self_seen = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *m = json_string_value(json_array_get(members, i));
+        if (!self_seen && strcmp(m, self) == 0) {
+            self_seen = true;
+            continue;
+        }
+        keys[k++] = m;
+    }
+    qsort(keys, k, sizeof *keys, cmp_str);
+    json_t *with = json_array();
+    for (size_t i = 0; i < k && i < FLOW_WITH_MAX; i++)
+        json_array_append_new(with, json_string(keys[i]));
+    json_object_set_new(fields, "flow_partners", json_integer((json_int_t)k));
+    json_object_set_new(fields, "flow_with", with);
+    free(keys);
+}
+
 static void count(json_t *obj, const char *key)
 {
     json_t *n = json_object_get(obj, key);
@@ -89,6 +140,22 @@ json_t *pv_trace_summary(const json_t *trace, const json_t *pick, size_t max_sam
         if (ph != NULL && strcmp(ph, "M") != 0)
             n_events++;
     }
+    /* flow id -> keys of the events it joins */
+    json_t *flows = json_object();
+    json_array_foreach(events, i, e) {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        char fkey[32], thread[NAME_CAP], key[2 * NAME_CAP];
+        if (ph == NULL || strcmp(ph, "M") == 0 || !flow_key(e, fkey, sizeof fkey))
+            continue;
+        thread_of(e, procs, threads, thread, sizeof thread);
+        event_key(e, thread, key, sizeof key);
+        json_t *members = json_object_get(flows, fkey);
+        if (members == NULL) {
+            members = json_array();
+            json_object_set_new(flows, fkey, members);
+        }
+        json_array_append_new(members, json_string(key));
+    }
     size_t stride = max_sample > 0 && n_events > max_sample ? n_events / max_sample : 1;
     const json_t *wanted = json_object_get(pick, "sample");
     json_t *per_thread = json_object(), *names = json_object(), *sample = json_object();
@@ -106,10 +173,16 @@ json_t *pv_trace_summary(const json_t *trace, const json_t *pick, size_t max_sam
         count(names, name ? name : "");
         event_key(e, thread, key, sizeof key);
         bool take = wanted != NULL ? json_object_get(wanted, key) != NULL : k % stride == 0;
-        if (take && json_object_get(sample, key) == NULL)
-            json_object_set_new(sample, key, event_fields(e));
+        if (take && json_object_get(sample, key) == NULL) {
+            json_t *fields = event_fields(e);
+            char fkey[32];
+            if (flow_key(e, fkey, sizeof fkey))
+                add_flow_partners(fields, flows, fkey, key);
+            json_object_set_new(sample, key, fields);
+        }
         k++;
     }
+    json_decref(flows);
     json_decref(procs);
     json_decref(threads);
     json_t *meta = json_object_get(trace, "metadata");

@@ -8,12 +8,16 @@
  *    "n_with_flow": events that carry "args.flow" (start or end of a flow),
  *    "threads":   {"<process name>/<thread name>": events on it},
  *    "names":     {"<event name>": how many events carry it},
- *    "sample":    {"<process>/<thread>@<ts>#<name>": {"ph", "dur", "args"}}}
+ *    "sample":    {"<process>/<thread>@<ts>#<name>": {"ph", "dur", "args",
+ *                  and for an event with a flow: "flow_partners" (how many
+ *                  other events share its flow id) and "flow_with" (the
+ *                  first 8 of their keys, sorted)}}}
  *
  * Threads and processes are named, not numbered: pid and tid values are
  * the producer's choice. "args.flow" values are left out of the sample
- * (the reference draws flow ids afresh on every conversion); only how
- * many events carry one is compared. The reference's summary picks at most
+ * (the reference draws flow ids afresh on every conversion); how many
+ * events carry one, and which events each sampled flow joins, are
+ * compared. The reference's summary picks at most
  * max_sample events spread evenly over its event list; ours takes the
  * events with the same keys, so a missing one shows as a missing key. */
 #ifndef PV_TESTS_COMPARE_TRACE_H
