@@ -224,20 +224,6 @@ END_TEST
 
 /* The legacy converter against protoc's decoding of the same
  * tensorflow_stats.pb (the TSV files): the same rows, values as written. */
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 START_TEST(test_pv_legacy_op_stats_vs_protoc)
 {
     PV_NEED_TESTDATA("test_pv_legacy_op_stats_vs_protoc");
@@ -251,7 +237,7 @@ START_TEST(test_pv_legacy_op_stats_vs_protoc)
         snprintf(tsv, sizeof tsv, "%s/tests/data/op_stats/%s.tf_stats.tsv", PV_SRCDIR,
                  cases[i][1]);
         size_t len;
-        uint8_t *data = read_all(path, &len);
+        uint8_t *data = pv_test_read_file(path, &len);
         pv_arena a;
         pv_arena_init(&a, 1 << 16);
         pv_op_stats_result r;

@@ -320,16 +320,7 @@ static uint8_t *slurp(const char *rel, size_t *len)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/logdirs/%s", PV_TESTDATA, rel);
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
+    return pv_test_read_file(path, len);
 }
 
 /* The steps and input ops are the file's; the summaries are recomputed

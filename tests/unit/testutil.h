@@ -4,7 +4,9 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 /* True when ../shared/testdata is beside the checkout. Tests that need it
@@ -22,6 +24,22 @@ static inline bool pv_test_have_testdata(void)
             return;                                                                         \
         }                                                                                   \
     } while (0)
+
+/* The whole file at path in a malloc'd buffer of *len bytes (plus one
+ * spare byte); the test fails when it cannot be opened or read. */
+static inline uint8_t *pv_test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
 
 /* Runs a suite, prints Check's summary line, returns the process exit code. */
 static inline int pv_test_run(Suite *s)
