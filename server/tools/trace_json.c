@@ -136,14 +136,23 @@ static int nonfinite(pv__jw *w, double v)
     return 1;
 }
 
-void pv__jw_f64(pv__jw *w, double v)
+/* Writes v when it needs no digits after the point: NaN or an infinity as
+ * a string, an integer exactly. Returns 1 when written, 0 otherwise. */
+static int whole(pv__jw *w, double v)
 {
     if (nonfinite(w, v))
-        return;
+        return 1;
     if (v == floor(v) && fabs(v) <= (double)SAFE_INT) {
         pv__jw_i64(w, (int64_t)v);
-        return;
+        return 1;
     }
+    return 0;
+}
+
+void pv__jw_f64(pv__jw *w, double v)
+{
+    if (whole(w, v))
+        return;
     char tmp[40];
     int n = snprintf(tmp, sizeof tmp, "%.17g", v);
     pv__jw_raw(w, tmp, (size_t)n);
@@ -151,12 +160,8 @@ void pv__jw_f64(pv__jw *w, double v)
 
 void pv__jw_f64_short(pv__jw *w, double v)
 {
-    if (nonfinite(w, v))
+    if (whole(w, v))
         return;
-    if (v == floor(v) && fabs(v) <= (double)SAFE_INT) {
-        pv__jw_i64(w, (int64_t)v);
-        return;
-    }
     char tmp[40];
     int n = 0;
     for (int prec = 6; prec <= 17; prec++) {
