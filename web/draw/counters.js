@@ -2,6 +2,8 @@
 // step chart scaled to the counter's min..max over the whole trace, so the
 // height means the same thing in every tile and at every zoom. Pure.
 
+import { pieceSpan } from './slices.js';
+
 const PAD_PX = 4;
 
 // view: as in slices.js. row: a counter row of layout.js (row.counter has
@@ -11,13 +13,10 @@ export function drawCounter(ctx, piece, row, view, theme) {
     const c = piece.tile.counters.get(row.counter.id);
     if (!c || c.t.length === 0)
         return;
-    const vp = view.vp;
-    const scale = vp.widthPx / (vp.endPs - vp.startPs);
-    const xOf = (ps) => view.x0 + (ps - vp.startPs) * scale;
-    const cx0 = Math.max(view.clipX0, xOf(piece.clipStart));
-    const cx1 = Math.min(view.clipX1, xOf(piece.clipEnd));
-    if (cx1 <= cx0)
+    const span = pieceSpan(piece, view);
+    if (!span)
         return;
+    const { xOf, cx0, cx1 } = span;
     const min = Math.min(0, Number(row.counter.min) || 0);
     const max = Number(row.counter.max) || 0;
     const range = max > min ? max - min : 1;

@@ -31,6 +31,18 @@ export function newBatches() {
     };
 }
 
+// Where a tile piece lies on the canvas: {scale (px per ps), xOf(ps) (the
+// canvas x of a time), cx0, cx1 (the visible x range of the piece)}, or
+// null when no part of it is visible.
+export function pieceSpan(piece, view) {
+    const vp = view.vp;
+    const scale = vp.widthPx / (vp.endPs - vp.startPs);
+    const xOf = (ps) => view.x0 + (ps - vp.startPs) * scale;
+    const cx0 = Math.max(view.clipX0, xOf(piece.clipStart));
+    const cx1 = Math.min(view.clipX1, xOf(piece.clipEnd));
+    return cx1 <= cx0 ? null : { scale, xOf, cx0, cx1 };
+}
+
 // view: {x0 (canvas x of time startPs), vp: {startPs, endPs, widthPx},
 //   rowPx, yOf(contentY) -> canvas y, clipX0, clipX1 (time area in canvas x)}
 // row: a thread row of layout.js. piece: {tile, clipStart, clipEnd}.
@@ -41,13 +53,10 @@ export function collectSlices(batches, piece, row, view, labels = true) {
     const t = piece.tile.tracks.get(row.track);
     if (!t)
         return;
-    const vp = view.vp;
-    const scale = vp.widthPx / (vp.endPs - vp.startPs);
-    const xOf = (ps) => view.x0 + (ps - vp.startPs) * scale;
-    const cx0 = Math.max(view.clipX0, xOf(piece.clipStart));
-    const cx1 = Math.min(view.clipX1, xOf(piece.clipEnd));
-    if (cx1 <= cx0)
+    const span = pieceSpan(piece, view);
+    if (!span)
         return;
+    const { scale, xOf, cx0, cx1 } = span;
     const top = view.yOf(row.y);
     const shown = row.shownDepths;
     const h = view.rowPx - 1;
