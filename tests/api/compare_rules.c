@@ -38,11 +38,12 @@
 #define TPU "shared/jax_tpu_v6e_inference/*"
 #define GPU_DERIVED                                                                     \
     "not built yet: the per-stream device lines XProf derives from the kernels' "      \
-    "hlo_op / hlo_module / tf_op / name scope / source stats (\"XLA Ops - from #16\", " \
-    "Framework Ops, Framework Name Scope, XLA Modules, Source code), TODO(#3)"
+    "hlo_op / hlo_module stats and the HLO protos' op_name and source metadata "       \
+    "(\"XLA Ops - from #16\", Framework Ops, Framework Name Scope, XLA Modules, "       \
+    "Source code), TODO(#3)"
 #define TPU_DERIVED                                                                     \
     "not built yet: the Framework Ops, Framework Name Scope and Source code lines "    \
-    "XProf derives on each TPU, TODO(#3)"
+    "XProf derives on each TPU from the HLO protos' metadata, TODO(#3)"
 #define TPU_ASYNC                                                                       \
     "not built yet: XProf lays the TPU's async events (_a with a flow, async-copy) "   \
     "out in \"Host Offload Ops row N\" lines without a flow arg; profview writes them " \
