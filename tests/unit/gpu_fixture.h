@@ -28,6 +28,7 @@
 #define PV_TESTS_GPU_FIXTURE_H
 
 #include "model/builder.h"
+#include "model_fixture.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -100,11 +101,7 @@ static inline pv_model *fx_gpu_model(void)
     uint64_t h6 = pv_builder_event(b, tfd, hp, 100000000, 5000000);
     pv_builder_event_stat_i64(b, h6, "is_eager", 1);
 
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
+    return pv_test_finish(b);
 }
 
 /* A CPU-only profile: one host thread with one op. */

@@ -3,6 +3,7 @@
  * sequence in the test, following FORMATS.md §4.7 (the reference's rules),
  * and is explained next to the assertion. */
 #include "model/builder.h"
+#include "model_fixture.h"
 #include "tools/memory_profile.h"
 #include "testutil.h"
 
@@ -61,11 +62,7 @@ static pv_model *build(const ev_spec *evs, size_t n)
         if (s->group >= 0)
             pv_builder_event_stat_i64(b, e, "group_id", s->group);
     }
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
+    return pv_test_finish(b);
 }
 
 static pv_arena arena;

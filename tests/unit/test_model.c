@@ -4,21 +4,12 @@
 #include "ingest/ingest.h"
 #include "model/builder.h"
 #include "model/serialize.h"
+#include "model_fixture.h"
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static pv_model *finish(pv_model_builder *b)
-{
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert_ptr_nonnull(m);
-    ck_assert(pv_model_is_sane(m));
-    return m;
-}
 
 /* ---- pv_builder_finish: order and nesting ---------------------------------- */
 
@@ -36,7 +27,7 @@ START_TEST(test_builder_finish_sorts_and_nests)
         uint32_t meta = pv_builder_meta(b, p, i + 1, names[i], NULL);
         pv_builder_event(b, t, meta, start[i], dur[i]);
     }
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     ck_assert_uint_eq(m->n_events, 4);
     const char *order[] = {"B", "C", "A", "D"};
     uint16_t depth[] = {0, 1, 1, 1};
@@ -69,7 +60,7 @@ START_TEST(test_builder_finish_partial_overlap)
     pv_builder_event(b, t, meta, 0, 100);
     pv_builder_event(b, t, meta, 50, 100);
     pv_builder_event(b, t, meta, 120, 10);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     ck_assert_uint_eq(m->ev_depth[0], 0);
     ck_assert_uint_eq(m->ev_depth[1], 1);
     ck_assert_uint_eq(m->ev_depth[2], 2);
@@ -95,7 +86,7 @@ START_TEST(test_builder_finish_regroups_tracks)
     pv_builder_event_stat_i64(b, e1, "x", 1);
     pv_builder_event_stat_i64(b, e2, "y", 2);
     pv_builder_event_stat_i64(b, e1, "z", 3);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     ck_assert_uint_eq(m->planes[1].kind, PV_PLANE_GPU);
     ck_assert_int_eq(m->planes[1].device_ordinal, 3);
     ck_assert_uint_eq(m->planes[0].first_track, 0);
@@ -127,7 +118,7 @@ START_TEST(test_builder_finish_late_stat_in_order)
     uint64_t e1 = pv_builder_event(b, t, meta, 20, 10);
     pv_builder_event_stat_i64(b, e1, "b", 2);
     pv_builder_event_stat_i64(b, e0, "c", 3);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     ck_assert_uint_eq(m->ev_stat_off[1], 2);
     ck_assert_uint_eq(m->ev_stat_off[2], 3);
     ck_assert_int_eq(pv_model_event_stat(m, 0, pv_model_str_find(m, "c"))->v.i64, 3);
@@ -179,7 +170,7 @@ START_TEST(test_builder_finish_extras)
     pv_builder_event(b, t, plain, 20, 1);
     e = pv_builder_event(b, t, op, 30, 1);
     pv_builder_event_stat_u64(b, e, "correlation_id", 77);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
 
     const pv_event_extra *x = pv_model_event_extra(m, 0);
     ck_assert_ptr_nonnull(x);
@@ -244,7 +235,7 @@ START_TEST(test_builder_finish_groups_steps)
     pv_builder_event(b, th, op, 5000, 1);
     e = pv_builder_event(b, ts, kern, 300, 50);
     pv_builder_event_stat_u64(b, e, "correlation_id", 9);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
 
     int32_t expect[] = {0, 0, 1, 1, PV_NO_GROUP, 0};
     for (uint64_t i = 0; i < 6; i++)
@@ -281,7 +272,7 @@ START_TEST(test_builder_finish_groups_loop_iterations)
     }
     uint64_t e = pv_builder_event(b, ta, user, 1000, 10);
     pv_builder_event_stat_i64(b, e, "_r", 1);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     /* track a: [0] [200] [1000]; track b: [210] */
     ck_assert_int_eq(m->ev_group[0], 0);
     ck_assert_int_eq(m->ev_group[1], 1);
@@ -304,7 +295,7 @@ START_TEST(test_model_lookups)
     for (int i = 0; i < 5; i++)
         pv_builder_event(b, t, meta, 5000 + 100 * i, 10);
     pv_builder_hostname(b, "host-a", 6);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     const pv_track *tr = &m->tracks[0];
     ck_assert_int_eq(tr->timestamp_ns, 5);
     ck_assert_uint_eq(pv_model_track_lower_bound(m, tr, 5150), 2);
@@ -324,7 +315,7 @@ END_TEST
 
 START_TEST(test_model_empty)
 {
-    pv_model *m = finish(pv_builder_new());
+    pv_model *m = pv_test_finish(pv_builder_new());
     ck_assert_uint_eq(m->n_events, 0);
     ck_assert_int_eq(m->min_ps, 0);
     ck_assert_int_eq(m->max_ps, 0);
@@ -404,7 +395,7 @@ START_TEST(test_model_save_round_trip)
     uint8_t blob[] = {1, 2, 3};
     pv_builder_plane_stat_bytes(b, p, "Hlo Proto", blob, sizeof blob);
     pv_builder_hostname(b, "h", 1);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     pv_error err = {0};
     ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
     pv_model *back = NULL;
@@ -442,7 +433,7 @@ static int load_damaged(size_t cut, size_t flip, pv_error *err)
     uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
     uint32_t t = pv_builder_track(b, p, 1, "t", 0);
     pv_builder_event(b, t, pv_builder_meta(b, p, 1, "op", NULL), 0, 1);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     ck_assert_int_eq(pv_model_save(m, tmp_path(), err), 0);
     pv_model_free(m);
     FILE *f = fopen(tmp_path(), "rb");

@@ -2,6 +2,7 @@
  * overview.c on small hand-built models. Every expected number below was
  * worked out by hand from the events listed in each fixture (times in
  * microseconds; 1 us = 1e6 ps). */
+#include "model_fixture.h"
 #include "testutil.h"
 
 #include "model/builder.h"
@@ -28,15 +29,6 @@ static uint64_t ev(pv_model_builder *b, uint32_t track, uint32_t plane, const ch
     return e;
 }
 
-static pv_model *finish(pv_model_builder *b)
-{
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
-}
-
 /* CPU only, one step of 100 us marked by "train 0" (group 0):
  *   IteratorGetNext:IteratorGetNext  10..30   -> waiting for input 20
  *   Conv2D:Conv2D                    30..80   -> host compute 50
@@ -56,7 +48,7 @@ static pv_model *cpu_model(void)
     ev(b, t2, host, "Iterator::Model", 12, 16, 0);
     ev(b, t2, host, "Iterator::Model::Map", 14, 10, 0);
     ev(b, t2, host, "Iterator::Model::Map::TFRecord", 15, 4, 0);
-    return finish(b);
+    return pv_test_finish(b);
 }
 
 START_TEST(test_pv_tool_steps_cpu_breakdown)
@@ -164,7 +156,7 @@ static pv_model *gpu_model(void)
     pv_builder_event_stat_u64(b, k, "correlation_id", 3);
     uint32_t steps = pv_builder_track(b, gpu, 0xdeadbeefLL, "Steps", 0);
     ev(b, steps, gpu, "0", 0, 100, 0);
-    return finish(b);
+    return pv_test_finish(b);
 }
 
 START_TEST(test_pv_tool_steps_gpu_with_host)
@@ -252,7 +244,7 @@ START_TEST(test_pv_tool_steps_gpu_intersection)
     pv_builder_event_stat_u64(b, k, "correlation_id", 2);
     uint32_t steps = pv_builder_track(b, gpu, 0xdeadbeefLL, "Steps", 0);
     ev(b, steps, gpu, "0", 0, 100, 0);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_steps_result r;
@@ -280,7 +272,7 @@ START_TEST(test_pv_step_analysis_compute_summary)
     ev(b, t, host, "MatMul:MatMul", 100, 20, 0);
     ev(b, t, host, "train", 200, 30, 1);
     ev(b, t, host, "MatMul:MatMul", 200, 30, 1);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_steps_result r;
@@ -311,7 +303,7 @@ START_TEST(test_pv_tool_input_pipeline_no_markers)
     uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
     uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
     ev(b, t, host, "MatMul:MatMul", 0, 10, -1);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_overview_result r;
@@ -349,7 +341,7 @@ START_TEST(test_pv_tool_overview_task_environment)
     pv_builder_plane_stat_u64(b, env, "profile_stop_time", 3500000000u);
     static const uint8_t opts[] = {0x08, 0x01, 0x10, 0x03};
     pv_builder_plane_stat_bytes(b, env, "profile_options", opts, sizeof opts);
-    pv_model *m = finish(b);
+    pv_model *m = pv_test_finish(b);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_overview_result r;

@@ -4,6 +4,7 @@
  * the Chrome trace JSON (trace_chrome). Every expected value below is
  * worked out by hand from the fixture. */
 #include "model/builder.h"
+#include "model_fixture.h"
 #include "tools/trace_chrome.h"
 #include "tools/trace_event.h"
 #include "tools/trace_index.h"
@@ -64,11 +65,7 @@ static pv_model *fixture(void)
     pv_builder_event_stat_u64(b, e, "flow", (7u << 2) | 1u);
     pv_builder_event(b, steps, m_step, 2000, 600);
 
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
+    return pv_test_finish(b);
 }
 
 static uint64_t ev_named(const pv_model *m, const char *name)

@@ -2,6 +2,7 @@
  * level, tile edges, instants, deep nesting, and the pyramid agreeing with
  * tiles cut directly from the model. */
 #include "model/builder.h"
+#include "model_fixture.h"
 #include "tools/trace_tiles.h"
 #include "testutil.h"
 
@@ -26,11 +27,7 @@ static pv_model *one_track(const ev_spec *ev, size_t n)
         uint32_t meta = pv_builder_meta(b, pl, (int64_t)i + 1, name, NULL);
         pv_builder_event(b, tr, meta, ev[i].start_ps, ev[i].dur_ps);
     }
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
+    return pv_test_finish(b);
 }
 
 /* The event id starting at start_ps (starts are unique in the fixtures). */
@@ -311,11 +308,7 @@ static pv_model *random_model(uint64_t seed)
     uint32_t t = pv_builder_track(b, pl, 99, "marks", 0);
     for (int64_t k = 0; k <= 8; k++)
         pv_builder_event(b, t, meta[0], k << 23, 0);
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
-    ck_assert(pv_model_is_sane(m));
-    return m;
+    return pv_test_finish(b);
 }
 
 START_TEST(test_tile_identity_every_level)
