@@ -448,6 +448,13 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
                 da.is_eager = 0;  /* kernels: eager only under an op-by-op host op */
             da.flow = event_flow(c, e, host);
         }
+        /* An async event (_a) with a flow becomes an async trace event in
+         * XProf, which its Chrome JSON leaves out (the TPU's async-copy
+         * events); the tile routes keep it. */
+        const pv_event_extra *x = pv_model_event_extra(m, e);
+        if (x != NULL && (x->flags & PV_EXTRA_ASYNC) &&
+            (da.flow != 0 || (x->flags & PV_EXTRA_FLOW)))
+            continue;
         const pv_stat *sn =
             c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
         const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)

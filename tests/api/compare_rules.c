@@ -43,11 +43,10 @@
     "Source code), TODO(#3)"
 #define TPU_DERIVED                                                                     \
     "not built yet: the Framework Ops, Framework Name Scope and Source code lines "    \
-    "XProf derives on each TPU from the HLO protos' metadata, TODO(#3)"
-#define TPU_ASYNC                                                                       \
-    "not built yet: XProf lays the TPU's async events (_a with a flow, async-copy) "   \
-    "out in \"Host Offload Ops row N\" lines without a flow arg; profview writes them " \
-    "on their own line with their flow, TODO(#3)"
+    "XProf derives on each TPU from the ops' tf_op and source_info stats, TODO(#3)"
+#define TPU_OFFLOAD                                                                     \
+    "not built yet: the \"Host Offload Ops row N\" lines XProf lays the TPU's "         \
+    "host-offload ops (offload-copy.N) out in, TODO(#3)"
 #define TPU_GROUPS                                                                      \
     "not built yet: TPU device step grouping (XProf groups TPU ops by the Steps / "    \
     "XLA Modules lines; the model groups host events only, issue #2), TODO(#3)"
@@ -125,7 +124,7 @@ const pv_jc_rule pv_compare_rules[] = {
 
     /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
     /* What is left of finding 3 f (docs/compare.md): lines XProf derives on
-     * JAX GPU and TPU devices, the TPU's async-event rows and TPU step
+     * JAX GPU and TPU devices, the TPU's host-offload rows and TPU step
      * grouping. Every other trace difference is compared as above. */
     {"trace_viewer", JAX_GPU, "/n_events", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
     {"trace_viewer", JAX_GPU, "/names/*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
@@ -141,11 +140,10 @@ const pv_jc_rule pv_compare_rules[] = {
     {"trace_viewer", TPU, "/sample/*/Framework Name Scope@*", PV_JC_ACCEPT, NULL, TPU_DERIVED,
      NULL},
     {"trace_viewer", TPU, "/sample/*/Source code@*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/threads/*/Host Offload Ops row *", PV_JC_ACCEPT, NULL, TPU_ASYNC,
+    {"trace_viewer", TPU, "/threads/*/Host Offload Ops row *", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
      NULL},
-    {"trace_viewer", TPU, "/sample/*/Host Offload Ops row *@*", PV_JC_ACCEPT, NULL, TPU_ASYNC,
+    {"trace_viewer", TPU, "/sample/*/Host Offload Ops row *@*", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
      NULL},
-    {"trace_viewer", TPU, "/n_with_flow", PV_JC_ACCEPT, NULL, TPU_ASYNC, NULL},
     {"trace_viewer", TPU, "/sample//device:TPU:*/args/group_id", PV_JC_ACCEPT, NULL, TPU_GROUPS,
      NULL},
 
