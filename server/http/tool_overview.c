@@ -6,7 +6,8 @@
  * step, as TensorFlow 2.x did, which is what shows input waits and kernel
  * launch time on GPU profiles; the page offers it as a switch.
  * pv_http_legacy_overview answers the same tools from the per-tool .pb
- * files older TensorFlow wrote (api_data.c calls it for those files). */
+ * files older TensorFlow wrote (api_data.c calls it for those files).
+ * The _multi handlers answer the ALL_HOSTS pseudo host. */
 #include "http/legacy_file.h"
 #include "http/tool_table.h"
 #include "tools/input_pipeline_legacy.h"
@@ -59,6 +60,36 @@ void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model
     pv_input_pipeline_result r;
     pv_error err = {0};
     if (pv_tool_input_pipeline(m, &q, &rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    respond(rs, pv_input_pipeline_to_json(&r));
+}
+
+void pv_http_tool_overview_multi(pv_request *rq, pv_response *rs, const pv_model *const *models,
+                                 size_t n_models)
+{
+    pv_overview_query q;
+    if (!steps_query(rq, rs, &q.steps))
+        return;
+    pv_overview_result r;
+    pv_error err = {0};
+    if (pv_tool_overview_multi(models, n_models, &q, &rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    respond(rs, pv_overview_to_json(&r));
+}
+
+void pv_http_tool_input_pipeline_multi(pv_request *rq, pv_response *rs,
+                                       const pv_model *const *models, size_t n_models)
+{
+    pv_input_pipeline_query q;
+    if (!steps_query(rq, rs, &q.steps))
+        return;
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    if (pv_tool_input_pipeline_multi(models, n_models, &q, &rq->arena, &r, &err) != 0) {
         pv_respond_pv_error(rs, &err);
         return;
     }

@@ -28,6 +28,10 @@ void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *
 void pv_http_tool_trace_viewer_streaming(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_overview(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model *m);
+void pv_http_tool_overview_multi(pv_request *rq, pv_response *rs, const pv_model *const *models,
+                                 size_t n_models);
+void pv_http_tool_input_pipeline_multi(pv_request *rq, pv_response *rs,
+                                       const pv_model *const *models, size_t n_models);
 /* overview_page (overview true) or input_pipeline_analyzer from a legacy
  * overview_page.pb / input_pipeline.pb at path (tool_overview.c). */
 void pv_http_legacy_overview(pv_response *rs, const char *path, bool overview);

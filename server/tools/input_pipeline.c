@@ -153,21 +153,32 @@ static void input_breakdown(pv_input_pipeline_result *r)
     b->unclassified_non_enqueue_us = rest > 0 ? rest : 0;
 }
 
-static void diagnostics(const pv_model *m, pv_arena *a, pv_input_pipeline_result *r)
+static void diagnostics(const pv_model *const *ms, size_t n_models, pv_arena *a,
+                        pv_input_pipeline_result *r)
 {
     /* Dropped incomplete steps are not reported: the reference's
      * "steps dropped" warning counts steps lost in the multi-host
      * intersection only. */
-    size_t cap = (size_t)m->n_errors + m->n_warnings + 1;
+    size_t cap = 2;
+    for (size_t k = 0; k < n_models; k++)
+        cap += (size_t)ms[k]->n_errors + ms[k]->n_warnings;
     r->diagnostics = pv_arena_zalloc(a, cap * sizeof *r->diagnostics);
-    for (uint32_t i = 0; i < m->n_warnings; i++)
-        r->diagnostics[r->n_diagnostics++] =
-            (pv_diagnostic){"WARNING", pv_model_str(m, m->warnings[i])};
+    for (size_t k = 0; k < n_models; k++)
+        for (uint32_t i = 0; i < ms[k]->n_warnings; i++)
+            r->diagnostics[r->n_diagnostics++] =
+                (pv_diagnostic){"WARNING", pv_model_str(ms[k], ms[k]->warnings[i])};
+    if (r->n_steps_dropped > 0)
+        r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){
+            "WARNING", pv_arena_printf(a, "%zu step(s) were dropped because not every host "
+                                          "recorded them; only the steps common to all hosts "
+                                          "are shown.",
+                                       r->n_steps_dropped)};
     if (r->steps.n_steps == 0)
         r->diagnostics[r->n_diagnostics++] = (pv_diagnostic){"WARNING", NO_STEP_MARKER};
-    for (uint32_t i = 0; i < m->n_errors; i++)
-        r->diagnostics[r->n_diagnostics++] =
-            (pv_diagnostic){"ERROR", pv_model_str(m, m->errors[i])};
+    for (size_t k = 0; k < n_models; k++)
+        for (uint32_t i = 0; i < ms[k]->n_errors; i++)
+            r->diagnostics[r->n_diagnostics++] =
+                (pv_diagnostic){"ERROR", pv_model_str(ms[k], ms[k]->errors[i])};
 }
 
 int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, pv_arena *a,
@@ -178,7 +189,13 @@ int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, 
     if (rc != 0)
         return rc;
     pv_steps_host_ops(m, a, &out->host_ops);
+    pv__input_pipeline_finish(&m, 1, a, out);
+    return 0;
+}
 
+void pv__input_pipeline_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
+                               pv_input_pipeline_result *out)
+{
     out->input_ops = pv_arena_zalloc(a, (out->host_ops.n_ops + 1) * sizeof *out->input_ops);
     for (size_t i = 0; i < out->host_ops.n_ops; i++) {
         int cat = input_category(&out->host_ops.ops[i]);
@@ -213,6 +230,5 @@ int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, 
         out->bottleneck_advice =
             pv__input_advice(a, out->bottleneck, out->analysis.bottleneck.input_percent);
     }
-    diagnostics(m, a, out);
-    return 0;
+    diagnostics(ms, n_models, a, out);
 }

@@ -62,6 +62,7 @@ typedef struct pv_input_pipeline_result {
     const char *bottleneck_advice;
     size_t n_diagnostics;
     pv_diagnostic *diagnostics;
+    size_t n_steps_dropped;   /* ALL_HOSTS: steps not every host recorded */
 } pv_input_pipeline_result;
 
 /* ---- computation and output ----------------------------------------- */
@@ -86,5 +87,19 @@ const char *pv_input_cat_name(uint32_t cat);
 /* Advice for the input op with the most self time, naming it and the
  * numbers; arena-owned. Cannot fail. */
 const char *pv__input_advice(pv_arena *a, const pv_input_op *b, double input_percent);
+
+/* Everything after the steps and host ops (steps, host_ops and
+ * n_steps_dropped already filled in out): input ops, breakdown, verdict
+ * and the diagnostics of every model. For overview_multi.c. */
+void pv__input_pipeline_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
+                               pv_input_pipeline_result *out);
+
+/* ALL_HOSTS (overview_multi.c): the first host's steps limited to the
+ * steps every host recorded (matched by name; the others are counted in
+ * n_steps_dropped), and every host's host ops added up. n_models >= 1.
+ * Returns 0; cannot fail on sane models. */
+int pv_tool_input_pipeline_multi(const pv_model *const *ms, size_t n_models,
+                                 const pv_input_pipeline_query *q, pv_arena *a,
+                                 pv_input_pipeline_result *out, pv_error *err);
 
 #endif

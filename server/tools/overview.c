@@ -195,6 +195,14 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
     if (rc != 0)
         return rc;
     pv_steps_device_ops(m, a, &out->device_ops);
+    pv__overview_finish(&m, 1, a, out);
+    return 0;
+}
+
+void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
+                         pv_overview_result *out)
+{
+    const pv_model *m = ms[0];
     const pv_op_db *host = &out->ip.host_ops;
     const pv_op_db *dev = &out->device_ops;
 
@@ -247,10 +255,15 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
 
     out->device_type = device_type(m, out->ip.steps.hardware);
     out->device_core_count = out->ip.steps.n_device_planes;
-    out->n_hostnames = m->n_hostnames;
-    out->hostnames = pv_arena_zalloc(a, (m->n_hostnames + 1u) * sizeof *out->hostnames);
-    for (uint32_t i = 0; i < m->n_hostnames; i++)
-        out->hostnames[i] = pv_model_str(m, m->hostnames[i]);
+    /* The run environment lists every host's names; the first host
+     * speaks for the device kind and the profiling session. */
+    size_t n_names = 0;
+    for (size_t k = 0; k < n_models; k++)
+        n_names += ms[k]->n_hostnames;
+    out->hostnames = pv_arena_zalloc(a, (n_names + 1u) * sizeof *out->hostnames);
+    for (size_t k = 0; k < n_models; k++)
+        for (uint32_t i = 0; i < ms[k]->n_hostnames; i++)
+            out->hostnames[out->n_hostnames++] = pv_model_str(ms[k], ms[k]->hostnames[i]);
+    out->task_count = (uint32_t)n_models;
     task_environment(m, out);
-    return 0;
 }

@@ -39,6 +39,7 @@ typedef struct pv_overview_result {
     /* run environment */
     const char *device_type;        /* "CPU", "GPU", "Nvidia GPU (Ampere)", "TPU ..." */
     uint32_t device_core_count;
+    uint32_t task_count;            /* profiles combined (ALL_HOSTS); 0 reads as 1 */
     uint32_t n_hostnames;
     const char **hostnames;         /* borrowed from the model */
     /* From the "Task Environment" plane when the profiler wrote one. */
@@ -50,6 +51,18 @@ typedef struct pv_overview_result {
 /* Fills out. q may be NULL. Returns 0; cannot fail on a sane model. */
 int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
                      pv_overview_result *out, pv_error *err);
+
+/* ALL_HOSTS (overview_multi.c): the combined input pipeline result of
+ * pv_tool_input_pipeline_multi, every host's device ops added up, and
+ * the device core count summed over hosts. n_models >= 1. Returns 0. */
+int pv_tool_overview_multi(const pv_model *const *ms, size_t n_models,
+                           const pv_overview_query *q, pv_arena *a, pv_overview_result *out,
+                           pv_error *err);
+
+/* Shared with overview_multi.c: everything after ip and device_ops are
+ * filled in (top ops, shares, statements, environment). */
+void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
+                         pv_overview_result *out);
 
 /* The reference's array of 7 entries (FORMATS.md §4.3). New reference. */
 json_t *pv_overview_to_json(const pv_overview_result *r);

@@ -82,7 +82,11 @@ static json_t *run_environment_table(const pv_overview_result *r)
     pv_dt_col(t, "start_time", "string", "start_time", NULL);
     pv_dt_col(t, "bns_address", "string", "bns_address", NULL);
     pv_dt_prop(t, "host_count", "1");
-    pv_dt_prop(t, "task_count", "1 (num tasks per host = 1)");
+    /* The reference counts the combined profiles as tasks of one host. */
+    unsigned tasks = r->task_count > 0 ? r->task_count : 1u;
+    char task_count[64];
+    snprintf(task_count, sizeof task_count, "%u (num tasks per host = %u)", tasks, tasks);
+    pv_dt_prop(t, "task_count", task_count);
     pv_dt_prop(t, "device_type", r->device_type);
     pv_dt_propf(t, "device_core_count", 0, (double)r->device_core_count);
     /* The reference decides "training" from HLO modules, which GPU/CPU

@@ -130,12 +130,15 @@ END_TEST
 
 START_TEST(test_hosts)
 {
+    /* overview_page combines hosts too (issue 4): ALL_HOSTS comes last. */
     json_t *j = get_json("/data/plugin/profile/hosts?run=job/bad&tag=overview_page", 200);
-    ck_assert_uint_eq(json_array_size(j), 2);
+    ck_assert_uint_eq(json_array_size(j), 3);
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 0), "hostname")),
                      "empty");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 1), "hostname")),
                      "garbage");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 2), "hostname")),
+                     "ALL_HOSTS");
     json_decref(j);
     j = get_json("/data/plugin/profile/hosts?run=legacy%20run&tag=trace_viewer", 200);
     ck_assert_uint_eq(json_array_size(j), 0);
@@ -283,7 +286,9 @@ START_TEST(test_bad_profile_reported)
      * that do not combine hosts, and runs without two XSpaces, say so. */
     expect_error("/data/plugin/profile/data?run=job/bad&tag=kernel_stats&host=ALL_HOSTS", 422,
                  "empty.xplane.pb");
-    expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page&host=ALL_HOSTS", 404,
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=overview_page&host=ALL_HOSTS", 422,
+                 "empty.xplane.pb");
+    expect_error("/data/plugin/profile/data?run=job/bad&tag=memory_profile&host=ALL_HOSTS", 404,
                  "ALL_HOSTS");
     expect_error("/data/plugin/profile/data?run=legacy%20run&tag=kernel_stats&host=ALL_HOSTS",
                  404, "needs at least two");
