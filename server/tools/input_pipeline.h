@@ -95,8 +95,10 @@ void pv__input_pipeline_finish(const pv_model *const *ms, size_t n_models, pv_ar
                                pv_input_pipeline_result *out);
 
 /* ALL_HOSTS (overview_multi.c): the first host's steps limited to the
- * steps every host recorded (matched by name; the others are counted in
- * n_steps_dropped), and every host's host ops added up. n_models >= 1.
+ * run of steps every host shares once lined up by time
+ * (step_intersection.h; the first host's others are counted in
+ * n_steps_dropped), the step-time summary from each shared step's
+ * slowest host, and every host's host ops added up. n_models >= 1.
  * Returns 0; cannot fail on sane models. */
 int pv_tool_input_pipeline_multi(const pv_model *const *ms, size_t n_models,
                                  const pv_input_pipeline_query *q, pv_arena *a,

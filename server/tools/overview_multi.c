@@ -1,11 +1,13 @@
 /* overview_multi: the ALL_HOSTS overview page and input pipeline analyzer
  * (reference: xprof/convert/multi_xplanes_to_op_stats.cc with
  * op_stats_combiner.cc and step_intersection.cc). Each host is analysed
- * on its own; the step table keeps the first host's per-step breakdown
- * for the steps every host recorded, as the reference's combined step
- * database reads its per-step numbers from the first host's core, and
- * the op tables add every host's ops up by name. */
+ * on its own; the hosts' steps are lined up by time (step_intersection.h)
+ * and the step table keeps the first host's per-step breakdown for the
+ * steps every host shares, as the reference's combined step database
+ * reads its per-step numbers from the first host's core; the op tables
+ * add every host's ops up by name. */
 #include "tools/overview.h"
+#include "tools/step_intersection.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,15 +66,6 @@ static void op_db_combine(const pv_op_db *dbs, size_t n_dbs, pv_arena *a, pv_op_
     out->ops = all;
 }
 
-/* The step's duration on that host, or -1 when the host lacks it. */
-static int64_t step_dur_ps(const pv_steps_result *r, const char *name)
-{
-    for (size_t i = 0; i < r->n_steps; i++)
-        if (strcmp(r->steps[i].name, name) == 0)
-            return r->steps[i].dur_ps;
-    return -1;
-}
-
 /* Mean, sample deviation, minimum and maximum in ms, as the step
  * breakdown summarises. */
 static pv_step_summary summarize_ms(const int64_t *ps, size_t n)
@@ -100,10 +93,11 @@ static pv_step_summary summarize_ms(const int64_t *ps, size_t n)
     return s;
 }
 
-/* The per-host steps, the first host's limited to the common ones in
- * out->steps, and the device cores summed over hosts in *n_cores.
- * (*step_ps)[i] is the longest host's duration of kept step i: the
- * reference's step-time summary reads the aligned step's time, which is
+/* The per-host steps lined up (step_intersection.h); out->steps holds
+ * the first host's share of the common run and n_steps_dropped its
+ * steps outside it; the device cores are summed over hosts in *n_cores.
+ * (*step_ps)[i] is the longest host's duration of common step i: the
+ * reference's step-time summary reads the combined step's time, which is
  * the slowest host's, while the rows keep the first host's breakdown. */
 static int common_steps(const pv_model *const *ms, size_t n_models, const pv_steps_query *q,
                         pv_arena *a, pv_input_pipeline_result *out, uint32_t *n_cores,
@@ -117,22 +111,18 @@ static int common_steps(const pv_model *const *ms, size_t n_models, const pv_ste
             return rc;
         *n_cores += per[k].n_device_planes;
     }
+    size_t *first = pv_arena_zalloc(a, n_models * sizeof *first);
+    size_t n = pv_step_intersection(per, n_models, a, first);
     out->steps = per[0];
-    *step_ps = pv_arena_zalloc(a, (per[0].n_steps + 1) * sizeof **step_ps);
-    size_t kept = 0;
-    for (size_t i = 0; i < per[0].n_steps; i++) {
-        int64_t longest = per[0].steps[i].dur_ps;
-        for (size_t k = 1; k < n_models && longest >= 0; k++) {
-            int64_t d = step_dur_ps(&per[k], per[0].steps[i].name);
-            longest = d < 0 ? -1 : (d > longest ? d : longest);
+    out->steps.steps = per[0].steps + first[0];
+    out->steps.n_steps = n;
+    out->n_steps_dropped = per[0].n_steps - n;
+    *step_ps = pv_arena_zalloc(a, (n + 1) * sizeof **step_ps);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n_models; k++) {
+            int64_t d = per[k].steps[first[k] + i].dur_ps;
+            (*step_ps)[i] = d > (*step_ps)[i] ? d : (*step_ps)[i];
         }
-        if (longest < 0)
-            continue;
-        (*step_ps)[kept] = longest;
-        out->steps.steps[kept++] = per[0].steps[i];
-    }
-    out->n_steps_dropped = per[0].n_steps - kept;
-    out->steps.n_steps = kept;
     return 0;
 }
 

@@ -12,7 +12,9 @@
  *   train group 1  100..110  -> step "1", 10 us
  *   host ops: MatMul 2 runs, self 30; thread span 0..110 = 110
  *
- * ALL_HOSTS: steps "0" and "1" are common, "2" (A only) is dropped. The
+ * ALL_HOSTS: B's steps span less time (0..110), so B is the chief; A
+ * lines up with B best at no offset (overlaps 10 + 10), so steps "0"
+ * and "1" are common and "2" (A only) is dropped. The
  * rows keep the first host's breakdown; the step-time summary takes each
  * step's slowest host: 20 and 30 -> average 25, sample deviation
  * sqrt(2 * 5^2 / 1) = 7.0710678, minimum 20, maximum 30. Host ops add
@@ -22,6 +24,7 @@
 
 #include "model/builder.h"
 #include "tools/overview.h"
+#include "tools/step_intersection.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,12 +140,48 @@ START_TEST(test_overview_multi)
 }
 END_TEST
 
+/* Lining up by time, not by name: X has steps of 50 at 0, 100, 200 and
+ * 300; Y (the chief, span 150) at 105 and 205. Sliding X's sequence:
+ * X1/Y0 and X2/Y1 overlap 45 + 45 = 90, every other offset 0, so X's
+ * shared run starts at its step 1 and two steps are shared. */
+static void add_steps(pv_steps_result *r, pv_step *s, const int64_t *begin_us, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i] = (pv_step){.group_id = (int64_t)i, .name = "s", .begin_ps = begin_us[i] * US,
+                         .dur_ps = 50 * US};
+    *r = (pv_steps_result){.n_steps = n, .steps = s};
+}
+
+START_TEST(test_step_intersection_by_time)
+{
+    static const int64_t x_us[] = {0, 100, 200, 300}, y_us[] = {105, 205};
+    pv_step xs[4], ys[2];
+    pv_steps_result per[2];
+    add_steps(&per[0], xs, x_us, 4);
+    add_steps(&per[1], ys, y_us, 2);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    size_t first[2] = {9, 9};
+    ck_assert_uint_eq(pv_step_intersection(per, 2, &a, first), 2);
+    ck_assert_uint_eq(first[0], 1);
+    ck_assert_uint_eq(first[1], 0);
+    /* A host without steps shares nothing. */
+    per[1].n_steps = 0;
+    ck_assert_uint_eq(pv_step_intersection(per, 2, &a, first), 0);
+    /* One host shares all its steps with itself. */
+    ck_assert_uint_eq(pv_step_intersection(per, 1, &a, first), 4);
+    ck_assert_uint_eq(first[0], 0);
+    pv_arena_fini(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("all_hosts_steps");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_input_pipeline_multi_common_steps);
     tcase_add_test(tc, test_overview_multi);
+    tcase_add_test(tc, test_step_intersection_by_time);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }
