@@ -2,6 +2,7 @@
  * run_tools, hosts, config, version, capture_profile) and the native
  * /api/index and /healthz. They answer from the index snapshot alone. */
 #include "http/http.h"
+#include "http/target.h"
 #include "http/tool_table.h"
 
 #include <stdio.h>
@@ -22,13 +23,7 @@ static const pv_run *want_run(pv_request *rq, pv_response *rs, const pv_index *i
         pv_respond_error(rs, 400, "missing parameter", "run is required");
         return NULL;
     }
-    const pv_run *run = pv_index_run_find(ix, name);
-    if (run == NULL) {
-        char detail[600];
-        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", name);
-        pv_respond_error(rs, 404, "unknown run", detail);
-    }
-    return run;
+    return pv_http_target_find_run(rs, ix, name);
 }
 
 void pv_serve_runs(pv_request *rq, pv_response *rs)

@@ -11,6 +11,17 @@ void pv_http_target_release(pv_request *rq, pv_http_target *t)
     t->ix = NULL;
 }
 
+const pv_run *pv_http_target_find_run(pv_response *rs, const pv_index *ix, const char *name)
+{
+    const pv_run *run = pv_index_run_find(ix, name);
+    if (run == NULL) {
+        char detail[600];
+        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", name);
+        pv_respond_error(rs, 404, "unknown run", detail);
+    }
+    return run;
+}
+
 /* Resolves ?run=&host=(&tag=). On failure fills rs, releases, returns -1.
  * Run, host and tool are looked up by exact name in the index, so no
  * parameter ever becomes part of a file path. */
@@ -35,10 +46,8 @@ int pv_http_target_resolve(pv_request *rq, pv_response *rs, bool need_tool, pv_h
     t->ix = pv_index_store_acquire(rq->app->index);
     t->tool = tool;
     char detail[1200];
-    t->run = pv_index_run_find(t->ix, run);
+    t->run = pv_http_target_find_run(rs, t->ix, run);
     if (t->run == NULL) {
-        snprintf(detail, sizeof detail, "no run named \"%.500s\" in the logdir", run);
-        pv_respond_error(rs, 404, "unknown run", detail);
         pv_http_target_release(rq, t);
         return -1;
     }

@@ -19,6 +19,8 @@ typedef struct pv_http_target {
 /* Resolves ?run=&host=(&tag=). host may be left out when the run has one.
  * Returns 0, or -1 with rs filled (400/404) and nothing held. */
 int pv_http_target_resolve(pv_request *rq, pv_response *rs, bool need_tool, pv_http_target *t);
+/* The run named name in ix, or NULL with rs filled (404 naming it). */
+const pv_run *pv_http_target_find_run(pv_response *rs, const pv_index *ix, const char *name);
 /* Releases the snapshot. A zeroed or already released target is fine. */
 void pv_http_target_release(pv_request *rq, pv_http_target *t);
 
