@@ -261,9 +261,22 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
         return;
     }
     rs->cache_control = "no-store";
-    pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202,
-                    json_pack("{s:s, s:I, s:I}", "state",
-                              st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
-                              (json_int_t)st.done_bytes, "total_bytes",
-                              (json_int_t)st.total_bytes));
+    /* The trace index is built after the model is ready, so "state" says
+     * when the other tools can answer and "trace_index" when the trace
+     * viewer can; the byte counts are what the memory budget sees. */
+    static const char *const index_state[] = {"building", "ready", "failed"};
+    json_t *j = json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:I}", "state",
+                          st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
+                          (json_int_t)st.done_bytes, "total_bytes", (json_int_t)st.total_bytes,
+                          "trace_index", index_state[st.companion_state], "model_bytes",
+                          (json_int_t)st.model_bytes, "trace_index_bytes",
+                          (json_int_t)st.companion_bytes, "held_bytes",
+                          (json_int_t)pv_model_store_bytes(rq->app->models), "budget_bytes",
+                          (json_int_t)pv_model_store_budget(rq->app->models));
+    if (j != NULL && st.companion_state == PV_LOAD_FAILED) {
+        char msg[1200];
+        pv_error_format(&st.companion_err, msg, sizeof msg);
+        json_object_set_new(j, "trace_index_error", json_string(msg));
+    }
+    pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202, j);
 }

@@ -26,6 +26,7 @@ typedef struct trace_req {
     const pv_model *m;
     const pv_trace_index *ix;
     const pv_host_file *xplane;
+    pv_model_entry *entry;
     pv_trace_hold *hold;
 } trace_req;
 
@@ -81,12 +82,11 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
     }
     const pv_trace_index *ix;
     pv_trace_hold *hold;
-    if (pv_trace_cache_get(rq->app->traces, &src, m, &ix, &hold, &err) != 0) {
+    if (pv_trace_cache_get(rq->app->models, entry, &ix, &hold, &err) != 0) {
         pv_respond_pv_error(rs, &err);
     } else {
-        trace_req tr = {rq, rs, m, ix, xplane, hold};
+        trace_req tr = {rq, rs, m, ix, xplane, entry, hold};
         fn(&tr);
-        pv_trace_cache_put(rq->app->traces, hold);
     }
     pv_model_store_put(rq->app->models, entry);
     pv_http_target_release(rq, &t);
@@ -169,8 +169,7 @@ static void do_tile(trace_req *tr)
     tr->rs->cache_control = "public, max-age=31536000, immutable";
     char *gz;
     size_t gz_len;
-    if (pv_trace_cache_tile_get(tr->rq->app->traces, tr->hold, (uint32_t)level, index, &gz,
-                                &gz_len) == 0) {
+    if (pv_trace_cache_tile_get(tr->hold, (uint32_t)level, index, &gz, &gz_len) == 0) {
         tr->rs->status = 200;
         tr->rs->content_type = "application/json";
         tr->rs->body = gz;
@@ -205,8 +204,8 @@ static void do_tile(trace_req *tr)
         pv_buf out;
         pv_buf_init(&out, TILE_MAX_BYTES);
         if (gzip_fast(body.data, body.len, &out) == 0) {
-            pv_trace_cache_tile_put(tr->rq->app->traces, tr->hold, (uint32_t)level, index,
-                                    out.data, out.len);
+            pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
+                                    index, out.data, out.len);
             pv_buf_fini(&body);
             tr->rs->body = pv_buf_take(&out, &tr->rs->len);
             tr->rs->body_is_gzip = true;

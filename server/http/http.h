@@ -21,14 +21,12 @@
 struct MHD_Connection;
 struct pv_model_store;
 struct pv_disk_cache;
-struct pv_trace_cache;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
     pv_index_store *index;
-    struct pv_model_store *models;
+    struct pv_model_store *models; /* models and their trace indexes */
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
-    struct pv_trace_cache *traces; /* trace viewer indexes; NULL = build per request */
 } pv_app;
 
 typedef struct pv_request {

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RUN "run=tf_keras_gpu_gcp/train/2022_11_04_21_26_12&host=instance-ecbm"
 
@@ -210,6 +211,54 @@ START_TEST(test_tensorboard_trace_routes)
 }
 END_TEST
 
+/* ---- helper "index" (#3): trace index built at load, one memory budget ---- */
+
+/* /api/load of RUN once the model and its trace index are settled. */
+static json_t *load_settled(void)
+{
+    for (int i = 0; i < 300; i++) {
+        pv_test_reply r;
+        ck_assert_int_eq(pv_test_get(&srv, "GET", "/api/load?" RUN, NULL, &r), 0);
+        json_t *j = json_loadb(r.body, r.len, 0, NULL);
+        pv_test_reply_free(&r);
+        ck_assert_ptr_nonnull(j);
+        const char *ix = json_string_value(json_object_get(j, "trace_index"));
+        ck_assert_ptr_nonnull(ix);
+        if (strcmp(ix, "building") != 0)
+            return j;
+        json_decref(j);
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
+    ck_abort_msg("the trace index was not built in 30 s");
+    return NULL;
+}
+
+START_TEST(test_index_built_at_load)
+{
+    PV_NEED_TESTDATA("test_index_built_at_load");
+    /* No trace route is asked before the index is reported ready. */
+    json_t *j = load_settled();
+    ck_assert_str_eq(json_string_value(json_object_get(j, "state")), "ready");
+    ck_assert_str_eq(json_string_value(json_object_get(j, "trace_index")), "ready");
+    json_int_t model = json_integer_value(json_object_get(j, "model_bytes"));
+    json_int_t index = json_integer_value(json_object_get(j, "trace_index_bytes"));
+    ck_assert_int_gt(model, 0);
+    ck_assert_int_gt(index, 0);
+    /* the only profile this server loaded: the budget holds exactly both */
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "held_bytes")), model + index);
+    ck_assert_int_gt(json_integer_value(json_object_get(j, "budget_bytes")), 0);
+    json_decref(j);
+    /* meta is answered from that index: nothing new is built or held */
+    json_t *meta = get_json("/api/trace/meta?" RUN, 200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(meta, "n_events")), expected("n_events"));
+    json_decref(meta);
+    j = load_settled();
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "trace_index_bytes")), index);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "held_bytes")), model + index);
+    json_decref(j);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_api");
@@ -221,6 +270,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tile_served_again_from_cache);
     tcase_add_test(tc, test_bad_requests);
     tcase_add_test(tc, test_tensorboard_trace_routes);
+    tcase_add_test(tc, test_index_built_at_load);
     suite_add_tcase(s, tc);
     return s;
 }
