@@ -43,6 +43,11 @@ typedef struct pv_response {
     size_t len;
     bool body_static;          /* body points at data that outlives the request */
     bool body_is_gzip;         /* body is already gzip-encoded */
+    /* The body is len bytes of body_fd from body_offset (body unused); the
+     * server sends them from the file and closes body_fd. */
+    bool body_from_fd;
+    int body_fd;
+    uint64_t body_offset;
     const char *etag;          /* strong ETag without quotes; computed when NULL */
     const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
     const char *disposition;   /* Content-Disposition, or NULL */
@@ -80,6 +85,10 @@ const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
 const char *pv_http_query_canonical(pv_request *rq, const char *const *skip);
 /* Request header value or NULL. */
 const char *pv_http_header(pv_request *rq, const char *name);
+/* Whether the request's If-None-Match names the strong tag a 200 answer
+ * with this tag and an already gzip-encoded body would get (server.c), so
+ * a handler can answer 304 before reading a stored body. */
+bool pv_http_not_modified_gz(pv_request *rq, const char *tag);
 
 /* ---- responses (respond.c) ------------------------------------------------ */
 
