@@ -19,8 +19,10 @@
 #include "tools/trace_chrome.h"
 
 #include "tools/tf_op_name.h"
+#include "tools/trace_derived.h"
 #include "tools/trace_json.h"
 #include "tools/trace_meta.h"
+#include "tools/trace_visibility.h"
 #include "util/arena.h"
 #include "util/hash.h"
 
@@ -61,6 +63,11 @@ typedef struct chrome_ctx {
     uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
     uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
     uint64_t n_written;
+    pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
+    pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
+    bool collecting;         /* first pass: hand candidates to vis, write nothing */
+    uint32_t vis_row;        /* vis row of the track being walked */
+    size_t n_candidates;     /* second pass: candidates seen so far */
 } chrome_ctx;
 
 /* Stats the reference keeps out of the trace viewer's args (FORMATS §3.3). */
@@ -154,7 +161,39 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
 }
 
 
-static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta)
+static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
+                              size_t sort_index)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
+        pv__jw_i64(w, pid);
+        pv__jw_lit(w, ",\"tid\":");
+        pv__jw_i64(w, tid);
+        if (pass == 0) {
+            pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+            pv__jw_str(w, name);
+        } else {
+            pv__jw_lit(w, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+            pv__jw_u64(w, sort_index);
+        }
+        pv__jw_lit(w, "}},");
+    }
+}
+
+/* The derived lines of a plane shown after track `after` (UINT32_MAX:
+ * after all of the plane's tracks), as XProf orders them. */
+static void write_derived_meta(pv__jw *w, const pv_trace_derived *dv, uint32_t plane,
+                               uint32_t after, int64_t pid, size_t *sort_index)
+{
+    for (size_t i = 0; i < dv->n_tracks; i++) {
+        const pv_derived_track *t = &dv->tracks[i];
+        if (t->plane == plane && t->after_track == after)
+            write_thread_meta(w, pid, t->line_id, t->name, (*sort_index)++);
+    }
+}
+
+static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta,
+                           const pv_trace_derived *dv)
 {
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
@@ -167,23 +206,15 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
         pv__jw_lit(w, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
         pv__jw_u64(w, i);
         pv__jw_lit(w, "}},");
+        size_t sort_index = 0;
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &m->tracks[p->tracks[k]];
-            for (int pass = 0; pass < 2; pass++) {
-                pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
-                pv__jw_i64(w, p->pid);
-                pv__jw_lit(w, ",\"tid\":");
-                pv__jw_i64(w, t->display_id);
-                if (pass == 0) {
-                    pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
-                    pv__jw_str(w, pv_model_str(m, t->display_name ? t->display_name : t->name));
-                } else {
-                    pv__jw_lit(w, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-                    pv__jw_u64(w, k);
-                }
-                pv__jw_lit(w, "}},");
-            }
+            write_thread_meta(w, p->pid, t->display_id,
+                              pv_model_str(m, t->display_name ? t->display_name : t->name),
+                              sort_index++);
+            write_derived_meta(w, dv, p->plane, p->tracks[k], p->pid, &sort_index);
         }
+        write_derived_meta(w, dv, p->plane, UINT32_MAX, p->pid, &sort_index);
     }
 }
 
@@ -290,6 +321,21 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     c->n_written++;
 }
 
+/* Whether a candidate event is written: it overlaps the window and, when
+ * decimating, survives XProf's visibility rule. In the collecting pass it
+ * is handed to the decider and nothing is written. */
+static bool want(chrome_ctx *c, int64_t start_ps, int64_t dur_ps, const char *name,
+                 uint64_t flow)
+{
+    if (c->vis == NULL)
+        return pv_trace_vis_overlaps(&c->span, start_ps, dur_ps);
+    if (c->collecting) {
+        pv_trace_vis_add(c->vis, c->vis_row, start_ps, dur_ps, name, flow);
+        return false;
+    }
+    return pv_trace_vis_kept(c->vis, c->n_candidates++);
+}
+
 static uint8_t classify_meta(const pv_model *m, uint32_t i)
 {
     static const char *const implicit_roots[] = {"FunctionRun", "SessionRun", "RunGraph",
@@ -352,6 +398,16 @@ static uint64_t event_flow(const chrome_ctx *c, uint64_t e, bool host)
     return 0;
 }
 
+/* The event's own flow stat (a file TensorFlow grouped carries them), 0
+ * when none. */
+static uint64_t flow_stat(const chrome_ctx *c, uint64_t e)
+{
+    const pv_stat *s = c->s_flow != 0 ? pv_model_event_stat(c->m, e, c->s_flow) : NULL;
+    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+        return 0;
+    return s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+}
+
 static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
 {
     const pv_stat *s = c->s_is_func != 0 ? pv_model_event_stat(c->m, e, c->s_is_func) : NULL;
@@ -407,8 +463,7 @@ typedef struct eager_frame {
     bool op_by_op;
 } eager_frame;
 
-static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
-                        const pv_track *t, eager_frame *eager)
+static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_frame *eager)
 {
     const pv_model *m = c->m;
     uint32_t kind = m->planes[t->plane].kind;
@@ -429,14 +484,14 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
         if (mk == META_START_REGION) {
             region_start = s;
         } else if (mk == META_STOP_REGION && region_start != INT64_MIN) {
-            if (region_start < q->end_ps && s >= q->start_ps) {
+            if (want(c, region_start, s - region_start, "ThreadpoolListener::Region", 0)) {
                 write_head(c, pid, t->display_id, region_start, s - region_start,
                            "ThreadpoolListener::Region");
                 pv__jw_lit(c->w, "},");
             }
             region_start = INT64_MIN;
         }
-        if (s >= q->end_ps || end < q->start_ps || mk == META_HIDDEN)
+        if (mk == META_HIDDEN || !pv_trace_vis_overlaps(&c->span, s, d))
             continue;
         derived_args da = {NULL, -1, 0};
         if (c->derive) {
@@ -460,10 +515,89 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
         const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
                            : da.step_name != NULL                ? da.step_name
                                                                  : pv_model_event_name(m, e);
+        if (!want(c, s, d, name, da.flow != 0 ? da.flow : flow_stat(c, e)))
+            continue;
         write_head(c, pid, t->display_id, s, d, name);
         write_args(c, e, &da);
         pv__jw_lit(c->w, "},");
     }
+}
+
+/* The events of one derived line (trace_derived.h) in the window: group_id
+ * and long_name as XProf writes them on its derived events, and on
+ * host-offload rows the async mark, the bytes of the done op and the shape
+ * of the start op. */
+static void write_derived_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
+                                const pv_derived_track *t)
+{
+    const pv_model *m = c->m;
+    uint32_t s_bytes = pv_model_str_find(m, "raw_bytes_accessed");
+    uint32_t s_shape = pv_model_str_find(m, "shape_with_layout");
+    for (uint64_t i = 0; i < t->n_events; i++) {
+        const pv_derived_event *e = &t->events[i];
+        if (e->start_ps >= q->end_ps || e->start_ps + e->dur_ps < q->start_ps)
+            continue;
+        write_head(c, pid, t->line_id, e->start_ps, e->dur_ps, e->name);
+        bool offload = e->done_event != PV_DERIVED_NO_EVENT;
+        if (e->group_id == PV_NO_GROUP && e->long_name == NULL && !offload) {
+            pv__jw_lit(c->w, "},");
+            continue;
+        }
+        bool first = true;
+        pv__jw_lit(c->w, ",\"args\":{");
+        if (e->group_id != PV_NO_GROUP)
+            write_int_arg(c, &first, "group_id", (uint64_t)e->group_id);
+        if (offload)
+            write_int_arg(c, &first, "_a", 1);
+        if (e->long_name != NULL) {
+            pv__jw_lit(c->w, first ? "\"long_name\":" : ",\"long_name\":");
+            pv__jw_str(c->w, e->long_name);
+            first = false;
+        }
+        const pv_stat *bytes =
+            offload && s_bytes != 0 ? pv_model_event_stat(m, e->done_event, s_bytes) : NULL;
+        const pv_stat *shape =
+            offload && s_shape != 0 ? pv_model_event_stat(m, e->start_event, s_shape) : NULL;
+        for (int k = 0; k < 2; k++) {
+            const pv_stat *st = k == 0 ? bytes : shape;
+            if (st == NULL)
+                continue;
+            pv__jw_lit(c->w, first ? "\"" : ",\"");
+            pv__jw_lit(c->w, k == 0 ? "raw_bytes_accessed\":" : "shape_with_layout\":");
+            write_stat_value(c->w, m, st, c->native);
+            first = false;
+        }
+        pv__jw_lit(c->w, "}},");
+    }
+}
+
+/* The window and, for trace_viewer@ with a resolution on a model big
+ * enough, the decimation: a first pass over every track in the track
+ * list's order hands the candidates to the decider and writes nothing. */
+static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_trace_meta *meta,
+                        eager_frame *eager)
+{
+    pv_trace_vis_window win = {c->m->min_ps, c->m->max_ps, q->start_ps, q->end_ps,
+                               q->resolution};
+    pv_trace_vis_span_of(&win, &c->span);
+    if (!q->streaming) {
+        c->span = (pv_trace_vis_span){INT64_MIN, INT64_MAX, false, 0};
+        return;
+    }
+    if (c->span.resolution_ps == 0 || c->m->n_events < q->filter_min_events)
+        return;
+    c->vis = pv_trace_vis_new(&c->span);
+    c->collecting = true;
+    for (size_t i = 0; i < meta->n_processes; i++) {
+        const pv_trace_process *p = &meta->processes[i];
+        for (size_t k = 0; k < p->n_threads; k++) {
+            const pv_track *t = &c->m->tracks[p->tracks[k]];
+            c->vis_row = pv_trace_vis_row(c->vis, p->pid, t->display_id, false);
+            write_track(c, p->pid, t, eager);
+        }
+    }
+    c->collecting = false;
+    pv_trace_vis_decide(c->vis);
 }
 
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
@@ -495,16 +629,21 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     c.derive = true;
     for (uint64_t i = 0; s_group != 0 && i < m->n_stats && c.derive; i++)
         c.derive = m->stats[i].name != s_group;
+    /* The lines XProf derives on the devices of a file it groups itself. */
+    pv_trace_derived dv = {0, NULL};
+    if (c.derive)
+        pv_trace_derive(m, &a, &dv);
     find_group_roots(&c, &a);
     uint64_t max_events = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++)
         if (m->tracks[t].n_events > max_events)
             max_events = m->tracks[t].n_events;
     eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
+    plan_window(&c, q, &meta, eager);
 
     pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
     if (q->streaming) {
-        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":false,"
+        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":true,"
                        "\"fullTimespan\":[");
         pv__jw_f64(&w, (double)m->min_ps / 1e9);
         pv__jw_raw(&w, ",", 1);
@@ -512,11 +651,14 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
         pv__jw_lit(&w, "],");
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
-    write_metadata(&w, m, &meta);
+    write_metadata(&w, m, &meta, &dv);
     for (size_t i = 0; i < meta.n_processes && w.rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
         for (size_t k = 0; k < p->n_threads; k++)
-            write_track(&c, q, p->pid, &m->tracks[p->tracks[k]], eager);
+            write_track(&c, p->pid, &m->tracks[p->tracks[k]], eager);
+        for (size_t k = 0; k < dv.n_tracks; k++)
+            if (dv.tracks[k].plane == p->plane)
+                write_derived_track(&c, q, p->pid, &dv.tracks[k]);
     }
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
@@ -524,6 +666,7 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
         pv__jw_u64(&w, c.n_written);
     }
     pv__jw_lit(&w, "}");
+    pv_trace_vis_free(c.vis);
     pv_arena_fini(&a);
     if (pv__jw_flush(&w) != 0)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
