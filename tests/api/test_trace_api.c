@@ -259,6 +259,54 @@ START_TEST(test_index_built_at_load)
 }
 END_TEST
 
+/* A fine tile (past the kept levels, so made per request) comes gzip'd
+ * with a tag that does not depend on who asks or when, and the same tile
+ * uncompressed for a client without gzip; If-None-Match gets 304. */
+START_TEST(test_tile_tag_and_revalidation)
+{
+    PV_NEED_TESTDATA("test_tile_tag_and_revalidation");
+    json_t *meta = get_json("/api/trace/meta?" RUN, 200, NULL);
+    json_int_t max_level = json_integer_value(json_object_get(meta, "max_level"));
+    json_decref(meta);
+    ck_assert_int_ge(max_level, 12);
+    char path[300], inm[200], tag1[64], tag2[64], plain_tag[64], enc[32];
+    snprintf(path, sizeof path, "/api/trace/tile?" RUN "&level=%lld&index=%lld",
+             (long long)max_level, (long long)(1ll << max_level) / 2);
+    pv_test_reply a, b, c, d;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &c), 0);
+    ck_assert_int_eq(a.status, 200);
+    ck_assert_ptr_nonnull(pv_test_header(&a, "content-encoding", enc, sizeof enc));
+    ck_assert_str_eq(enc, "gzip");
+    ck_assert_ptr_nonnull(pv_test_header(&a, "etag", tag1, sizeof tag1));
+    ck_assert_ptr_nonnull(pv_test_header(&b, "etag", tag2, sizeof tag2));
+    ck_assert_ptr_nonnull(pv_test_header(&c, "etag", plain_tag, sizeof plain_tag));
+    ck_assert_str_eq(tag1, tag2);
+    ck_assert_uint_eq(a.len, b.len);
+    ck_assert(memcmp(a.body, b.body, a.len) == 0);
+    /* the plain variant has its own tag: the gzip one without "-gz" */
+    ck_assert_uint_eq(strlen(tag1), strlen(plain_tag) + 3);
+    ck_assert(strncmp(tag1, plain_tag, strlen(plain_tag) - 1) == 0);
+    json_t *j = json_loadb(c.body, c.len, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "level")), max_level);
+    json_decref(j);
+    snprintf(inm, sizeof inm, "Accept-Encoding: gzip\r\nIf-None-Match: %s\r\n", tag1);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(d.status, 304);
+    ck_assert_uint_eq(d.len, 0);
+    pv_test_reply_free(&d);
+    snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", plain_tag);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(d.status, 304);
+    pv_test_reply_free(&a);
+    pv_test_reply_free(&b);
+    pv_test_reply_free(&c);
+    pv_test_reply_free(&d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_api");
@@ -271,6 +319,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bad_requests);
     tcase_add_test(tc, test_tensorboard_trace_routes);
     tcase_add_test(tc, test_index_built_at_load);
+    tcase_add_test(tc, test_tile_tag_and_revalidation);
     suite_add_tcase(s, tc);
     return s;
 }
