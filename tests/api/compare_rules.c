@@ -71,6 +71,9 @@ const pv_jc_rule pv_compare_rules[] = {
     {"memory_profile", NULL, "*Ps", PV_JC_EXACT, NULL, "a time stamp", NULL},
     {"memory_profile", NULL, "*numOccurrences", PV_JC_EXACT, NULL, "a count", NULL},
     {"memory_profile", NULL, "*Index", PV_JC_EXACT, NULL, "an index", NULL},
+    /* step ids: the model numbers its step groups in XProf's order
+     * (server/model/group.c, issue #2), so they must be equal. */
+    {"memory_profile", NULL, "*/stepId", PV_JC_EXACT, NULL, "a step id", NULL},
 
     /* ---- accepted: overview page and input pipeline ---------------------- */
     {"overview_page", NULL, "\\[0\\]/p/device_duty_cycle*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
@@ -96,12 +99,6 @@ const pv_jc_rule pv_compare_rules[] = {
      OVERVIEW_TEST, NULL},
 
     /* ---- accepted: memory profile ---------------------------------------- */
-    /* step ids: profview numbers the model's step groups, XProf its own
-     * (issue #2), so they are compared as a partition, as
-     * test_memory_profile_real.c does; allocations before the first step
-     * have step 0 on both sides, which in XProf is also its first step,
-     * so the pair (0, 0) is left out of the partition. */
-    {"memory_profile", NULL, "*/stepId", PV_JC_PARTITION, "0", NULL, NULL},
     {"memory_profile", NULL, "*/memoryProfileSnapshots\\[*\\]/timeOffsetPs", PV_JC_ACCEPT, NULL,
      "identical allocations at the peak: XProf keeps an arbitrary one as the representative "
      "(its time, address and stats at that moment) " MEMORY_TEST, NULL},
@@ -115,12 +112,9 @@ const pv_jc_rule pv_compare_rules[] = {
      "(its time, address and stats at that moment) " MEMORY_TEST, NULL},
 
     /* ---- trace viewer ------------------------------------------------------ */
-    /* group ids: profview numbers the model's step groups (it also makes
-     * groups for tf.data roots that XProf leaves out, issue #2), XProf its
-     * own, so the sampled events' group_id args are compared as a
-     * partition: each of our groups always meets the same one of XProf's
-     * and back. */
-    {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_PARTITION, NULL, NULL, NULL},
+    /* group ids: the model numbers its step groups in XProf's order
+     * (server/model/group.c, issue #2), so they must be equal. */
+    {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_EXACT, NULL, "a group id", NULL},
 
     /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
     /* What is left of finding 3 f (docs/compare.md): lines XProf derives on
