@@ -314,6 +314,11 @@ static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t d
     size_t len = strlen(full);
     pv_tf_op op;
     pv_tf_op_parse(full, len, &op);
+    if (op.name_len == 0 && op.category != PV_TF_OP_UNKNOWN) {
+        /* ":" (an instruction without op_name and op_type): XProf's parser
+         * finds no TF or JAX name in it and shows it whole. */
+        op = (pv_tf_op){PV_TF_OP_UNKNOWN, full, len, "", 0};
+    }
     if (op.category == PV_TF_OP_TENSORFLOW || op.category == PV_TF_OP_JAX) {
         size_t n = 0, from = 0;
         for (size_t i = 0; i < op.name_len && n < LEVELS_MAX; i++) {
@@ -356,6 +361,45 @@ static void fw_lines_init(fw_lines *f, pv_arena *a, bool gpu, int64_t scope_id, 
     f->scope.deps[f->scope.n_deps++] = &f->op;
     dline_init(&f->source, a, gpu, source_id, PV_TRACK_DERIVED_OTHER,
                pv_arena_printf(a, "Source code%s", suffix));
+}
+
+/* ---- XProf's event order ------------------------------------------------------------ */
+
+typedef struct sorted_event {
+    int64_t start_ps, dur_ps;
+    uint64_t ev;
+} sorted_event;
+
+static int cmp_sorted(const void *pa, const void *pb)
+{
+    const sorted_event *a = pa, *b = pb;
+    if (a->start_ps != b->start_ps)
+        return a->start_ps < b->start_ps ? -1 : 1;
+    if (a->dur_ps != b->dur_ps)
+        return a->dur_ps < b->dur_ps ? -1 : 1;
+    return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+/* The events of tracks [first, first + n) in the order XProf's
+ * GetSortedEvents gives them: by start, shorter first among equal starts
+ * (a zero-length copy-start comes before the copy-done that starts with
+ * it), file order among equals. pv_xmalloc'd; *n_out events. */
+static sorted_event *sorted_events(const pv_model *m, uint32_t first, uint32_t n,
+                                   size_t *n_out)
+{
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < n; k++)
+        total += m->tracks[first + k].n_events;
+    sorted_event *v = pv_xmalloc((total + 1) * sizeof *v);
+    size_t c = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const pv_track *t = &m->tracks[first + k];
+        for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++)
+            v[c++] = (sorted_event){m->ev_start_ps[e], m->ev_dur_ps[e], e};
+    }
+    pv_sort(v, c, sizeof *v, cmp_sorted);
+    *n_out = c;
+    return v;
 }
 
 /* ---- GPU: per stream ------------------------------------------------------------------ */
@@ -428,7 +472,10 @@ static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t tr
                pv_arena_printf(g->a, "XLA Modules%s", suffix));
     mod.deps[mod.n_deps++] = &f.scope;
     mod.deps[mod.n_deps++] = &hlo;
-    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+    size_t n_sorted;
+    sorted_event *v = sorted_events(m, track, 1, &n_sorted);
+    for (size_t i = 0; i < n_sorted; i++) {
+        uint64_t e = v[i].ev;
         /* Only kernels (and CUDA graph runs) carry ops; memcpys do not. */
         uint64_t graph = 0;
         if (stat_text(m, e, g->ids.kernel_details)[0] == '\0' &&
@@ -481,6 +528,7 @@ static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t tr
             dline_add(&f.source, &nm, 1, s, d, grp);
         }
     }
+    free(v);
     /* XProf's display order: the stream, then its lines by line id. */
     emit_line(o, &f.scope, plane, track);
     emit_line(o, &f.op, plane, track);
@@ -680,48 +728,64 @@ static void offload_emit(offload *h, out_tracks *o, pv_arena *a, uint32_t plane)
 
 /* ---- TPU: lines from stats -------------------------------------------------------------- */
 
-typedef struct tpu_item {
-    int64_t start_ps, dur_ps;
-    uint64_t ev;
-} tpu_item;
+/* The groups of a TPU plane's ops while the model has none for them
+ * (issue #2 groups host events only): XProf makes one group per event of
+ * the plane's "XLA Modules" line (a program run), numbered from 0 in time
+ * order, and an op belongs to the run it starts in. Events come in time
+ * order, so one cursor walks the runs. */
+typedef struct run_groups {
+    const pv_track *modules;  /* NULL: the plane's own groups are used */
+    uint64_t next;            /* first run that has not ended yet */
+} run_groups;
 
-static int cmp_tpu_item(const void *pa, const void *pb)
+static run_groups run_groups_of(const pv_model *m, const pv_plane *p)
 {
-    const tpu_item *a = pa, *b = pb;
-    if (a->start_ps != b->start_ps)
-        return a->start_ps < b->start_ps ? -1 : 1;
-    if (a->dur_ps != b->dur_ps)
-        return a->dur_ps > b->dur_ps ? -1 : 1;
-    return a->ev < b->ev ? -1 : a->ev > b->ev;
+    run_groups r = {NULL, 0};
+    for (uint32_t k = 0; k < p->n_tracks; k++) {
+        const pv_track *t = &m->tracks[p->first_track + k];
+        for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++)
+            if (m->ev_group[e] != PV_NO_GROUP)
+                return r;
+    }
+    for (uint32_t k = 0; k < p->n_tracks && r.modules == NULL; k++)
+        if (m->tracks[p->first_track + k].kind == PV_TRACK_XLA_MODULES)
+            r.modules = &m->tracks[p->first_track + k];
+    return r;
 }
 
-/* XProf's DeriveLinesFromStats: every event of the plane, in time order
- * (longer first among equal starts), async ones left out. */
+static int64_t run_group(const pv_model *m, run_groups *r, uint64_t e)
+{
+    if (r->modules == NULL)
+        return m->ev_group[e];
+    const pv_track *t = r->modules;
+    int64_t s = m->ev_start_ps[e];
+    while (r->next < t->n_events && m->ev_start_ps[t->first_event + r->next] +
+                                            m->ev_dur_ps[t->first_event + r->next] <= s)
+        r->next++;
+    if (r->next < t->n_events && m->ev_start_ps[t->first_event + r->next] <= s)
+        return (int64_t)r->next;
+    return PV_NO_GROUP;
+}
+
+/* XProf's DeriveLinesFromStats: every event of the plane in XProf's
+ * order, async ones left out. */
 static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids,
                              out_tracks *o, uint32_t plane)
 {
     const pv_plane *p = &m->planes[plane];
-    uint64_t total = 0;
-    for (uint32_t k = 0; k < p->n_tracks; k++)
-        total += m->tracks[p->first_track + k].n_events;
-    tpu_item *v = pv_xmalloc((total + 1) * sizeof *v);
-    size_t n = 0;
-    for (uint32_t k = 0; k < p->n_tracks; k++) {
-        const pv_track *t = &m->tracks[p->first_track + k];
-        for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++)
-            v[n++] = (tpu_item){m->ev_start_ps[e], m->ev_dur_ps[e], e};
-    }
-    pv_sort(v, n, sizeof *v, cmp_tpu_item);
+    size_t n;
+    sorted_event *v = sorted_events(m, p->first_track, p->n_tracks, &n);
     fw_lines f;
     fw_lines_init(&f, a, false, LINE_NAME_SCOPE, LINE_TF_OP, LINE_SOURCE, "");
     offload h;
     memset(&h, 0, sizeof h);
+    run_groups runs = run_groups_of(m, p);
     for (size_t i = 0; i < n; i++) {
         uint64_t e = v[i].ev;
         const pv_event_extra *x = pv_model_event_extra(m, e);
         if (x != NULL && (x->flags & PV_EXTRA_ASYNC))
             continue;
-        int64_t grp = m->ev_group[e];
+        int64_t grp = run_group(m, &runs, e);
         if (x != NULL && x->tf_op != 0)
             add_tf_op(&f, pv_model_str(m, x->tf_op), v[i].start_ps, v[i].dur_ps, grp);
         const char *src = stat_text(m, e, ids->source_info);
@@ -772,7 +836,7 @@ void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
     *out = (pv_trace_derived){0, NULL};
     stat_ids ids = {pv_model_str_find(m, "kernel_details"),
                     pv_model_str_find(m, "cuda_graph_exec_id"),
-                    pv_model_str_find(m, "program_id"), pv_model_str_find(m, "source_info")};
+                    pv_model_str_find(m, "program_id"), pv_model_str_find(m, "source")};
     out_tracks o = {NULL, 0, 0};
     pv_hlo_names hlo;
     bool have_hlo = false;
