@@ -491,7 +491,9 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
             }
             region_start = INT64_MIN;
         }
-        if (mk == META_HIDDEN || !pv_trace_vis_overlaps(&c->span, s, d))
+        /* With decimation every event counts (XProf assigns zoom levels
+         * over the whole trace); want() then checks the window. */
+        if (mk == META_HIDDEN || (c->vis == NULL && !pv_trace_vis_overlaps(&c->span, s, d)))
             continue;
         derived_args da = {NULL, -1, 0};
         if (c->derive) {

@@ -17,6 +17,9 @@ typedef struct pv_trace_chrome_query {
     bool streaming;      /* trace_viewer@: native arg types, window, extra fields */
     int64_t start_ps;    /* absolute window; events overlapping it are written */
     int64_t end_ps;      /* INT64_MIN / INT64_MAX for the whole trace */
+    uint64_t resolution; /* trace_viewer@: slots per row (trace_visibility.h); 0: all */
+    uint64_t filter_min_events; /* decimate only models with at least this many
+                                   events (XProf: PV_TRACE_VIS_MIN_EVENTS) */
 } pv_trace_chrome_query;
 
 /* Appends the JSON to b. Returns 0, or PV_ETOOBIG when b's cap is hit
