@@ -32,8 +32,13 @@
 //       what a frame costs from one to the next
 //   trace_pan_draw_median / _p95 ms the timeline's JavaScript spent
 //       drawing a frame (paced run; rasterising the canvas comes later)
-// and, from a DevTools trace of one more hold in the paced browser, per
-// frame (medians over the frames of that hold):
+// and, from a DevTools trace of one more hold in each browser (names
+// with _unthrottled_ for the second), per frame, medians over the frames
+// of that hold:
+//   trace_pan_commit_interval_median / _p95  ms from one frame whose
+//       commit handed a new canvas to the compositor to the next: frames
+//       actually produced (unthrottled, an animation frame whose commit
+//       is skipped is not one)
 //   trace_pan_main_frame_median / _p95  the renderer main thread's work
 //       on a frame (ProxyMain::BeginMainFrame: animation-frame callbacks,
 //       style, layout, paint and the commit)
@@ -43,6 +48,8 @@
 //   trace_pan_viz_draw_median    the compositor in the GPU process putting
 //       the frame together (Display::DrawAndSwap; software compositing,
 //       so its cost grows with the area that changed)
+// Tracing slows frames a little; the untraced holds above are the ones
+// to quote for intervals.
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -300,25 +307,33 @@ function traceFrames(events) {
 }
 
 // One more hold of D under a DevTools trace: the work per frame on the
-// renderer's main thread and in the compositor (see the header).
-async function panStages(browser, page) {
+// renderer's main thread and in the compositor, and how often a frame
+// reached the compositor (see the header). prefix: trace_pan or
+// trace_pan_unthrottled.
+async function panStages(browser, page, prefix) {
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await panHolds(page, 1);
     const { frames, viz } = traceFrames(
         JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
     const sorted = (k) => frames.map((f) => f[k]).sort((x, y) => x - y);
     const main = sorted('ms');
-    out('trace_pan_traced_frames', main.length, 'frames');
-    out('trace_pan_main_frame_median', pct(main, 0.5), 'ms');
-    out('trace_pan_main_frame_p95', pct(main, 0.95), 'ms');
-    out('trace_pan_main_raf_median', pct(sorted('raf'), 0.5), 'ms');
-    out('trace_pan_main_commit_median', pct(sorted('commit'), 0.5), 'ms');
-    out('trace_pan_viz_draw_median', pct(viz.sort((x, y) => x - y), 0.5), 'ms');
+    // Frames whose commit handed a new canvas to the compositor, and the
+    // ms from one such commit to the next.
+    const committed = frames.filter((f) => f.commit > 0);
+    const gaps = committed.slice(1).map((f, i) => (f.t1 - committed[i].t1) / 1000)
+        .sort((x, y) => x - y);
+    out(`${prefix}_traced_frames`, main.length, 'frames');
+    out(`${prefix}_commit_interval_median`, pct(gaps, 0.5), 'ms');
+    out(`${prefix}_commit_interval_p95`, pct(gaps, 0.95), 'ms');
+    out(`${prefix}_main_frame_median`, pct(main, 0.5), 'ms');
+    out(`${prefix}_main_frame_p95`, pct(main, 0.95), 'ms');
+    out(`${prefix}_main_raf_median`, pct(sorted('raf'), 0.5), 'ms');
+    out(`${prefix}_main_commit_median`, pct(sorted('commit'), 0.5), 'ms');
+    out(`${prefix}_viz_draw_median`, pct(viz.sort((x, y) => x - y), 0.5), 'ms');
 }
 
 // Pans with 50 tracks on screen. paced: the browser is paced at 60 Hz
-// (then the track count and the traced stages are reported too); else it
-// runs unthrottled and only its intervals and drawing times are.
+// (then the track count is reported too), else it runs unthrottled.
 async function panFrames(browser, base, meta, paced) {
     // A window tall enough for 50 thread tracks (or all there are).
     const layout = computeLayout(meta);
@@ -351,8 +366,7 @@ async function panFrames(browser, base, meta, paced) {
     out(`${name.interval}_p95`, pct(intervals, 0.95), 'ms');
     out(`${name.rest}_draw_median`, pct(draws, 0.5), 'ms');
     out(`${name.rest}_draw_p95`, pct(draws, 0.95), 'ms');
-    if (paced)
-        await panStages(browser, page);
+    await panStages(browser, page, name.rest);
     await ctx.close();
 }
 
