@@ -228,7 +228,10 @@ static int cmp_event(const void *pa, const void *pb)
     const pv_derived_event *a = pa, *b = pb;
     if (a->start_ps != b->start_ps)
         return a->start_ps < b->start_ps ? -1 : 1;
-    return a->dur_ps > b->dur_ps ? -1 : a->dur_ps < b->dur_ps;
+    if (a->dur_ps != b->dur_ps)
+        return a->dur_ps > b->dur_ps ? -1 : 1;
+    /* equal spans: the order they were made in (outer scope first) */
+    return a->depth < b->depth ? -1 : a->depth > b->depth;
 }
 
 /* Sorts the events of a finished line, gives them depths and moves them
@@ -239,6 +242,8 @@ static void emit_events(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t aft
 {
     if (n == 0)
         return;
+    for (size_t i = 0; i < n; i++)
+        ev[i].depth = (uint32_t)i;  /* creation order, the sort's last key */
     pv_sort(ev, n, sizeof *ev, cmp_event);
     int64_t *open_end = pv_xmalloc(n * sizeof *open_end);
     size_t depth = 0, n_depths = 0;
