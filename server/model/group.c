@@ -142,23 +142,31 @@ static void match_keys(keys *ks, pv__edges *es)
 }
 
 /* Launch -> execute needs both ends untyped: the reference makes a
- * KernelLaunch / KernelExecute only of events it has no other type for. */
+ * KernelLaunch / KernelExecute only of events it has no other type for.
+ * node (NULL: each event is its own) says which forest node stands for
+ * an event: producer/consumer stats count for that node, the other edges
+ * only join events that are nodes themselves (group_tpu.c). */
 static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kinds,
-                          keys *ks, pv__edges *es)
+                          const uint64_t *node, keys *ks, pv__edges *es)
 {
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         bool host = m->planes[tr->plane].kind == PV_PLANE_HOST;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            uint64_t self = node != NULL ? node[e] : e;
+            if (self == PV__NO_EVENT)
+                continue;
+            int64_t a, b;
+            if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
+                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 0);
+            if (ev_int(m, e, nm->ct, &a) && ev_int(m, e, nm->c, &b))
+                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 1);
+            if (self != e)
+                continue;
             uint8_t kind = kinds[m->ev_meta[e]];
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (x != NULL && (x->flags & PV_EXTRA_CORRELATION) && !(kind & PV__GK_TYPED))
                 add_key(ks, 1, x->correlation_id, e, host ? 0 : 1);
-            int64_t a, b;
-            if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
-                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, e, 0);
-            if (ev_int(m, e, nm->ct, &a) && ev_int(m, e, nm->c, &b))
-                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, e, 1);
             if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_int(m, e, nm->id, &a) &&
                 ev_int(m, e, nm->iter, &b))
                 add_key(ks, 3 + ((uint64_t)a << 8), (uint64_t)b, e,
@@ -203,6 +211,21 @@ static bool is_tf_data_step(const pv_model *m, const names *nm, const id_set *id
 
 /* ---- roots (§3.7 step 4) ------------------------------------------------- */
 
+typedef struct grouping {
+    pv_model *m;
+    pv__model_store *s;
+    names nm;
+    const uint8_t *kinds;
+    const uint8_t *tpu_roles; /* per plane, PV__TPU_*; NULL when no TPU plane */
+    const uint64_t *node;     /* per event, see pv__tpu_nodes; NULL likewise */
+    pv__forest f;
+    pv__walk w;
+    int32_t *group;          /* the model's ev_group column */
+    pv_step_group *groups;
+    size_t n_groups, cap_groups;
+} grouping;
+
+
 typedef struct root {
     int64_t level;
     int64_t start_ps;
@@ -224,14 +247,23 @@ static int root_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : (x->ev > y->ev);
 }
 
-/* The root level of e: its _r stat, else 1 for a marked root (a
- * TraceContext); 0 when e is no root. */
-static int64_t root_level(const pv_model *m, const names *nm, uint64_t e)
+/* True when e lies on a TPU plane. */
+static bool on_tpu(const grouping *g, uint64_t e)
 {
-    if (!(ev_flags(m, e) & PV_EXTRA_STEP_ROOT))
+    if (g->tpu_roles == NULL)
+        return false;
+    return g->tpu_roles[g->m->tracks[pv_model_event_track(g->m, e)].plane] != PV__TPU_NONE;
+}
+
+/* The root level of e: its _r stat, else 1 for a marked root (a
+ * TraceContext); 0 when e is no root. Events on TPU planes never are:
+ * the reference reads no root level there. */
+static int64_t root_level(const grouping *g, uint64_t e)
+{
+    if (!(ev_flags(g->m, e) & PV_EXTRA_STEP_ROOT) || on_tpu(g, e))
         return 0;
     int64_t level = 1;
-    ev_int(m, e, nm->r, &level);
+    ev_int(g->m, e, g->nm.r, &level);
     return level > 0 ? level : 0;
 }
 
@@ -276,11 +308,12 @@ static void loop_roots(const pv_model *m, const names *nm, const uint8_t *kinds,
 }
 
 /* Events marked as roots (_r > 0 or TraceContext), tf.data steps left out. */
-static void marked_roots(const pv_model *m, const names *nm, const id_set *tf_data, roots *out)
+static void marked_roots(const grouping *g, const id_set *tf_data, roots *out)
 {
+    const pv_model *m = g->m;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        int64_t level = root_level(m, nm, e);
-        if (level == 0 || is_tf_data_step(m, nm, tf_data, e))
+        int64_t level = root_level(g, e);
+        if (level == 0 || is_tf_data_step(m, &g->nm, tf_data, e))
             continue;
         root r = {level, m->ev_start_ps[e], e};
         PV__PUSH(out->v, out->n, out->cap, r);
@@ -305,39 +338,27 @@ static bool loop_ops_present(const pv_model *m, const pv__model_store *s)
 
 /* ---- groups (§3.7 steps 5-6) --------------------------------------------- */
 
-typedef struct grouping {
-    pv_model *m;
-    pv__model_store *s;
-    names nm;
-    const uint8_t *kinds;
-    pv__forest f;
-    pv__walk w;
-    int32_t *group;          /* the model's ev_group column */
-    pv_step_group *groups;
-    size_t n_groups, cap_groups;
-} grouping;
 
 typedef struct stat_question {
-    const pv_model *m;
+    const grouping *g;
     uint32_t name;           /* stat name id */
     int64_t level;           /* for same_level_root */
-    const names *nm;
 } stat_question;
 
 static bool has_stat(const void *ctx, uint64_t e)
 {
     const stat_question *q = ctx;
-    const pv_stat *st = pv_model_event_stat(q->m, e, q->name);
+    const pv_stat *st = pv_model_event_stat(q->g->m, e, q->name);
     if (st == NULL)
         return false;
-    return q->name == q->nm->graph_type ? st->type == PV_STAT_STR
-                                        : st->type == PV_STAT_I64 || st->type == PV_STAT_U64;
+    return q->name == q->g->nm.graph_type ? st->type == PV_STAT_STR
+                                          : st->type == PV_STAT_I64 || st->type == PV_STAT_U64;
 }
 
 static bool same_level_root(const void *ctx, uint64_t e)
 {
     const stat_question *q = ctx;
-    return root_level(q->m, q->nm, e) == q->level;
+    return root_level(q->g, e) == q->level;
 }
 
 /* The first event up the forest from r (r included) with stat `name`. */
@@ -345,13 +366,14 @@ static uint64_t context_stat(grouping *g, uint64_t r, uint32_t name)
 {
     if (name == 0)
         return PV__NO_EVENT;
-    stat_question q = {g->m, name, 0, &g->nm};
+    stat_question q = {g, name, 0};
     return pv__forest_find_up(&g->f, &g->w, r, true, has_stat, &q, WALK_VISITS_MAX);
 }
 
 /* The reference's group name: "<graph_type> " when an ancestor (or r)
  * has one, else "<root name> " unless r is an implicit root (FunctionRun,
- * ...), then iter_num, else step_num, found the same way, else the id. */
+ * ..., or a TPU step), then iter_num, else step_num, found the same way,
+ * else the id. */
 static pv_step_group name_group(grouping *g, uint64_t r, int64_t group_id)
 {
     const pv_model *m = g->m;
@@ -359,7 +381,7 @@ static pv_step_group name_group(grouping *g, uint64_t r, int64_t group_id)
     uint64_t e = context_stat(g, r, g->nm.graph_type);
     if (e != PV__NO_EVENT)
         prefix = g->s->strs.strs[pv_model_event_stat(m, e, g->nm.graph_type)->v.str];
-    else if (!(g->kinds[m->ev_meta[r]] & PV__GK_IMPLICIT_ROOT))
+    else if (!(g->kinds[m->ev_meta[r]] & PV__GK_IMPLICIT_ROOT) && !on_tpu(g, r))
         prefix = g->s->strs.strs[m->metas[m->ev_meta[r]].name];
     int64_t num = group_id;
     uint32_t which = g->nm.iter;
@@ -400,14 +422,17 @@ static void propagate(grouping *g, uint64_t r, int32_t gid)
     }
 }
 
-/* Opens group number n_groups at root r and spreads it. */
-static int32_t new_group(grouping *g, uint64_t r)
+/* Opens group gid (at most n_groups) at root r and spreads it; an id
+ * opened again (TPU cores in lock step) takes the later root's name, as
+ * the reference's group table does. */
+static void open_group(grouping *g, uint64_t r, int32_t gid)
 {
-    int32_t gid = (int32_t)g->n_groups;
     propagate(g, r, gid);
     pv_step_group sg = name_group(g, r, gid);
-    PV__PUSH(g->groups, g->n_groups, g->cap_groups, sg);
-    return gid;
+    if ((size_t)gid < g->n_groups)
+        g->groups[gid] = sg;
+    else
+        PV__PUSH(g->groups, g->n_groups, g->cap_groups, sg);
 }
 
 /* A root is grouped unless it has a group already or an ancestor root of
@@ -416,9 +441,39 @@ static bool root_needs_group(grouping *g, const root *r)
 {
     if (g->group[r->ev] != PV_NO_GROUP)
         return false;
-    stat_question q = {g->m, 0, r->level, &g->nm};
+    stat_question q = {g, 0, r->level};
     return pv__forest_find_up(&g->f, &g->w, r->ev, false, same_level_root, &q,
                               WALK_VISITS_MAX) == PV__NO_EVENT;
+}
+
+/* The TPU cores' steps, when the host reached none of them: each core
+ * numbers its ungrouped steps from the next free id, so step k of every
+ * core shares group first + k. */
+static void lockstep_tpu_steps(grouping *g)
+{
+    const pv_model *m = g->m;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        uint32_t t = g->tpu_roles[p] == PV__TPU_TENSOR_CORE
+                         ? pv__tpu_grouping_track(m, g->s, p)
+                         : UINT32_MAX;
+        for (uint64_t e = 0; t != UINT32_MAX && e < m->tracks[t].n_events; e++)
+            if (g->group[m->tracks[t].first_event + e] != PV_NO_GROUP)
+                return;
+    }
+    size_t first = g->n_groups;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        uint32_t t = g->tpu_roles[p] == PV__TPU_TENSOR_CORE
+                         ? pv__tpu_grouping_track(m, g->s, p)
+                         : UINT32_MAX;
+        if (t == UINT32_MAX)
+            continue;
+        size_t gid = first;
+        const pv_track *tr = &m->tracks[t];
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            if (g->group[e] == PV_NO_GROUP && gid < (size_t)INT32_MAX)
+                open_group(g, e, (int32_t)gid++);
+        }
+    }
 }
 
 static void compute_groups(grouping *g)
@@ -429,24 +484,28 @@ static void compute_groups(grouping *g)
     id_set tf_data = {0};
     roots rs = {0};
     tf_data_ids(m, &g->nm, g->kinds, &tf_data);
-    collect_edges(m, &g->nm, g->kinds, &ks, &es);
+    collect_edges(m, &g->nm, g->kinds, g->node, &ks, &es);
     loop_roots(m, &g->nm, g->kinds, &tf_data, &ks, &es, &rs);
     /* Loop roots, when any, replace the marked ones and each opens a
      * group even when an earlier iteration reached it (the reference
      * numbers them all). */
     bool loops = rs.n > 0;
     if (!loops)
-        marked_roots(m, &g->nm, &tf_data, &rs);
+        marked_roots(g, &tf_data, &rs);
     pv_sort(rs.v, rs.n, sizeof *rs.v, root_cmp);
     free(ks.v);
     free(tf_data.v);
-    pv__forest_build(m, &es, &g->f);
+    pv__forest_build(m, g->tpu_roles, &es, &g->f);
     pv__walk_init(&g->w, m->n_events);
     for (size_t i = 0; i < rs.n && g->n_groups < (size_t)INT32_MAX; i++) {
         if (loops || root_needs_group(g, &rs.v[i]))
-            new_group(g, rs.v[i].ev);
+            open_group(g, rs.v[i].ev, (int32_t)g->n_groups);
     }
     free(rs.v);
+    if (g->tpu_roles != NULL) {
+        lockstep_tpu_steps(g);
+        pv__tpu_group_lines(m, g->s, g->tpu_roles, g->group);
+    }
 }
 
 /* Groups named by the file: step_name / iter_num / step_num of an event
@@ -529,10 +588,22 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
         names_init(&g.nm, s);
         uint8_t *kinds = pv__group_meta_kinds(m, s);
         g.kinds = kinds;
+        uint8_t *roles = pv__tpu_plane_roles(m, s);
+        uint64_t *node = NULL;
+        bool tpu = false;
+        for (uint32_t p = 0; p < m->n_planes; p++)
+            tpu = tpu || roles[p] != PV__TPU_NONE;
+        if (tpu) {
+            g.tpu_roles = roles;
+            node = pv__tpu_nodes(m, s, roles);
+            g.node = node;
+        }
         compute_groups(&g);
-        pv__group_mark_eager(m, s, &g.f, &g.w, kinds);
+        pv__group_mark_eager(m, s, &g.f, &g.w, kinds, g.tpu_roles);
         pv__forest_free(&g.f);
         pv__walk_fini(&g.w);
+        free(node);
+        free(roles);
         free(kinds);
     }
     pv_sort(g.groups, g.n_groups, sizeof *g.groups, group_cmp);

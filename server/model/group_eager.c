@@ -82,7 +82,7 @@ static void mark(pv_model *m, pv__model_store *s, const uint64_t *evs, size_t n)
 }
 
 void pv__group_mark_eager(pv_model *m, pv__model_store *s, const pv__forest *f, pv__walk *w,
-                          const uint8_t *kinds)
+                          const uint8_t *kinds, const uint8_t *tpu_roles)
 {
     bool any = false;
     for (uint32_t i = 0; i < m->n_metas && !any; i++)
@@ -96,6 +96,8 @@ void pv__group_mark_eager(pv_model *m, pv__model_store *s, const pv__forest *f, 
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         bool host = m->planes[tr->plane].kind == PV_PLANE_HOST;
+        if (tpu_roles != NULL && tpu_roles[tr->plane] != PV__TPU_NONE)
+            continue;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             uint8_t kind = kinds[m->ev_meta[e]];
             const pv_event_extra *x = pv_model_event_extra(m, e);

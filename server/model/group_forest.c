@@ -18,7 +18,7 @@ void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to)
     PV__PUSH(es->v, es->n, es->cap, e);
 }
 
-static int64_t end_of(const pv_model *m, uint64_t e)
+int64_t pv__event_end_ps(const pv_model *m, uint64_t e)
 {
     int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
     /* Saturate: hostile durations must not wrap into the past. */
@@ -31,7 +31,7 @@ static bool is_async(const pv_model *m, uint64_t e)
     return x != NULL && (x->flags & PV_EXTRA_ASYNC) != 0;
 }
 
-static void nest(const pv_model *m, uint64_t *parent)
+static void nest(const pv_model *m, const uint8_t *tpu_roles, uint64_t *parent)
 {
     uint64_t *stack = NULL;
     size_t cap = 0;
@@ -39,16 +39,16 @@ static void nest(const pv_model *m, uint64_t *parent)
         parent[e] = PV__NO_EVENT;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
-        if (m->planes[tr->plane].kind == PV_PLANE_TPU)
+        if (tpu_roles != NULL && tpu_roles[tr->plane] != PV__TPU_NONE)
             continue;
         size_t sp = 0;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (is_async(m, e))
                 continue;
-            int64_t start = m->ev_start_ps[e], end = end_of(m, e);
+            int64_t start = m->ev_start_ps[e], end = pv__event_end_ps(m, e);
             while (sp > 0) {
                 uint64_t p = stack[sp - 1];
-                if (m->ev_start_ps[p] <= start && end <= end_of(m, p)) {
+                if (m->ev_start_ps[p] <= start && end <= pv__event_end_ps(m, p)) {
                     parent[e] = p;
                     break;
                 }
@@ -70,13 +70,14 @@ static int up_cmp(const void *a, const void *b)
     return x->from < y->from ? -1 : (x->from > y->from);
 }
 
-void pv__forest_build(const pv_model *m, pv__edges *es, pv__forest *f)
+void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es,
+                      pv__forest *f)
 {
     uint64_t n = m->n_events;
     memset(f, 0, sizeof *f);
     f->n = n;
     f->nest_parent = pv_xmalloc((n ? n : 1) * sizeof *f->nest_parent);
-    nest(m, f->nest_parent);
+    nest(m, tpu_roles, f->nest_parent);
 
     uint64_t *off = pv_xcalloc(n + 1, sizeof *off);
     for (uint64_t e = 0; e < n; e++)

@@ -57,12 +57,26 @@ enum {
     PV__GK_TRACE_CONTEXT = 1u << 7  /* TraceContext (a level-1 root) */
 };
 
+/* What a plane is to TPU grouping (pv__tpu_plane_roles). */
+enum {
+    PV__TPU_NONE = 0,        /* not a TPU plane: grouped as a host or GPU plane */
+    PV__TPU_NO_CORE = 1,     /* "/device:TPU:..." naming no core: no nodes at all */
+    PV__TPU_TENSOR_CORE = 2, /* "/device:TPU:N" */
+    PV__TPU_SPARSE_CORE = 3  /* "/device:TPU:N SparseCore M" */
+};
+
+/* The end of event e (start + duration, saturated). Cannot fail. */
+int64_t pv__event_end_ps(const pv_model *m, uint64_t e);
+
 /* Appends an edge. Cannot fail (aborts when memory runs out). */
 void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to);
 
 /* Builds the forest from the model's lines and es (consumed: its storage
- * is taken over or freed, *es is left empty). Cannot fail. */
-void pv__forest_build(const pv_model *m, pv__edges *es, pv__forest *f);
+ * is taken over or freed, *es is left empty). Planes whose tpu_roles entry
+ * is not PV__TPU_NONE get no nesting (tpu_roles may be NULL: none is a
+ * TPU plane). Cannot fail. */
+void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es,
+                      pv__forest *f);
 void pv__forest_free(pv__forest *f);
 
 void pv__walk_init(pv__walk *w, uint64_t n_events);
@@ -73,9 +87,30 @@ uint8_t *pv__group_meta_kinds(const pv_model *m, const pv__model_store *s);
 
 /* Marks eagerly executed TF ops and kernels (FORMATS.md §3.7 step 7):
  * PV_EXTRA_EAGER on each one whose nearest EagerExecute up the forest ran
- * op by op. Events without an extra row get one. Cannot fail. */
+ * op by op. Events without an extra row get one. TPU planes (tpu_roles
+ * not PV__TPU_NONE; NULL: none) are left out: their events are no TF ops
+ * or kernels to the reference. Cannot fail. */
 void pv__group_mark_eager(pv_model *m, pv__model_store *s, const pv__forest *f, pv__walk *w,
-                          const uint8_t *kinds);
+                          const uint8_t *kinds, const uint8_t *tpu_roles);
+
+/* ---- TPU planes (group_tpu.c) ---- */
+
+/* PV__TPU_* per plane (caller frees). Cannot fail. */
+uint8_t *pv__tpu_plane_roles(const pv_model *m, const pv__model_store *s);
+
+/* The track of plane's grouping line (non-empty Steps, else non-empty XLA
+ * Modules, or their Sparse Core names), or UINT32_MAX when none. */
+uint32_t pv__tpu_grouping_track(const pv_model *m, const pv__model_store *s, uint32_t plane);
+
+/* Per event, the forest node that stands for it: itself off TPU planes
+ * and on a grouping line, the grouping event including it on a TPU
+ * plane's other lines, PV__NO_EVENT when none (caller frees). */
+uint64_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8_t *roles);
+
+/* Gives each event on a TPU plane's other lines without a group the group
+ * of the grouping event overlapping it. Cannot fail. */
+void pv__tpu_group_lines(const pv_model *m, const pv__model_store *s, const uint8_t *roles,
+                         int32_t *group);
 
 /* Walks up from e (e itself first when include_self) breadth first,
  * nesting parent before edge parents, and returns the first event for

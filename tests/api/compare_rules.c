@@ -41,9 +41,6 @@
     "picosecond in; profview takes them in file order, so the rows differ while the "  \
     "copies (start, duration, name, args) are the same 600 per TPU "                   \
     "(test_trace_derived.c)"
-#define TPU_GROUPS                                                                      \
-    "not built yet: TPU device step grouping (XProf groups TPU ops by the Steps / "    \
-    "XLA Modules lines; the model groups host events only, issue #2), TODO(#3)"
 
 const pv_jc_rule pv_compare_rules[] = {
     /* ---- how rows are matched ------------------------------------------ */
@@ -112,14 +109,12 @@ const pv_jc_rule pv_compare_rules[] = {
 
     /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
     /* What is left of finding 3 f (docs/compare.md): the rows the TPU's
-     * host-offload copies are laid out in, and TPU step grouping. Every
-     * other trace difference, the derived device lines included, is
-     * compared as above. */
+     * host-offload copies are laid out in. Every other trace difference,
+     * the derived device lines and TPU group ids included, is compared as
+     * above. */
     {"trace_viewer", TPU, "/threads/*/Host Offload Ops row *", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
      NULL},
     {"trace_viewer", TPU, "/sample/*/Host Offload Ops row *@*", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
-     NULL},
-    {"trace_viewer", TPU, "/sample//device:TPU:*/args/group_id", PV_JC_ACCEPT, NULL, TPU_GROUPS,
      NULL},
 
     /* ---- accepted: framework op stats ---------------------------------- */

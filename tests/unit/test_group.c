@@ -237,6 +237,110 @@ START_TEST(test_group_no_eager_when_grouped)
 }
 END_TEST
 
+/* Events of one line, added in order: names[i] at start[i] for dur[i]. */
+static void add_events(pv_model_builder *b, uint32_t plane, uint32_t track, int64_t first_meta,
+                       const char *const *names, const int64_t *start, const int64_t *dur,
+                       int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t meta = pv_builder_meta(b, plane, first_meta + i, names[i], NULL);
+        pv_builder_event(b, track, meta, start[i], dur[i]);
+    }
+}
+
+/* No host roots. TPU:0 "XLA Modules": m0a [0,+100], m0b [100,+100], m0c
+ * [300,+50]; "XLA Ops": op1 [10,+20] (with _r=1, which counts for
+ * nothing on a TPU), op2 [100,+0], op3 [250,+10], op4 [320,+5]. TPU:1
+ * "XLA Modules": m1a [0,+50], m1b [60,+50]; "XLA Ops": op5 [70,+5].
+ * No core step was reached from the host, so each core numbers its
+ * modules from 0: m0a 0, m0b 1, m0c 2; m1a 0, m1b 1. Ops take the first
+ * module overlapping them, end points included: op1 0, op2 0 (m0a still
+ * touches it at 100), op3 none (a gap), op4 2, op5 1. Three groups,
+ * named by number only ("0", "1", "2"). */
+START_TEST(test_group_tpu_lockstep)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t tpu0 = pv_builder_plane(b, 1, "/device:TPU:0");
+    uint32_t tpu1 = pv_builder_plane(b, 2, "/device:TPU:1");
+    uint32_t mod0 = pv_builder_track(b, tpu0, 1, "XLA Modules", 0);
+    uint32_t ops0 = pv_builder_track(b, tpu0, 2, "XLA Ops", 0);
+    uint32_t mod1 = pv_builder_track(b, tpu1, 1, "XLA Modules", 0);
+    uint32_t ops1 = pv_builder_track(b, tpu1, 2, "XLA Ops", 0);
+    const char *m0[] = {"m0a", "m0b", "m0c"};
+    int64_t m0s[] = {0, 100, 300}, m0d[] = {100, 100, 50};
+    add_events(b, tpu0, mod0, 1, m0, m0s, m0d, 3);
+    uint64_t e = pv_builder_event(b, ops0, pv_builder_meta(b, tpu0, 10, "op1", NULL), 10, 20);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    const char *o0[] = {"op2", "op3", "op4"};
+    int64_t o0s[] = {100, 250, 320}, o0d[] = {0, 10, 5};
+    add_events(b, tpu0, ops0, 11, o0, o0s, o0d, 3);
+    const char *m1[] = {"m1a", "m1b"};
+    int64_t m1s[] = {0, 60}, m1d[] = {50, 50};
+    add_events(b, tpu1, mod1, 1, m1, m1s, m1d, 2);
+    const char *o1[] = {"op5"};
+    int64_t o1s[] = {70}, o1d[] = {5};
+    add_events(b, tpu1, ops1, 10, o1, o1s, o1d, 1);
+    pv_model *m = pv_test_finish(b);
+
+    const char *name[] = {"m0a", "m0b", "m0c", "m1a", "m1b", "op1", "op2", "op3", "op4", "op5"};
+    int32_t want[] = {0, 1, 2, 0, 1, 0, 0, PV_NO_GROUP, 2, 1};
+    for (int i = 0; i < 10; i++)
+        ck_assert_msg(m->ev_group[find(m, name[i])] == want[i], "%s: group %d, want %d",
+                      name[i], m->ev_group[find(m, name[i])], want[i]);
+    ck_assert_uint_eq(m->n_groups, 3);
+    ck_assert_str_eq(group_name(m, 0), "0");
+    ck_assert_str_eq(group_name(m, 2), "2");
+    pv_model_free(m);
+}
+END_TEST
+
+/* Host thread: train [0,+1000] with _r=1 and producer (_pt 5, _p 1).
+ * TPU:0 "Steps": s1 [0,+100], s2 [120,+80], s3 [300,+50]; "XLA Ops":
+ * c1 [20,+10] and c2 [130,+10], both consumers (_ct 5, _c 1), which
+ * count for the steps including them (s1, s2); a [105,+10] (between s1
+ * and s2), z [310,+5] (in s3). train -> group 0 "train 0", reaching s1
+ * and s2 through the context; s3 is reached by nothing, and no lock
+ * step numbering happens since a core step has a group. The Steps line
+ * groups the rest with s1..s2 as one span [0,200] (same group) and s3
+ * left out (no group): c1, c2 and a get 0, z none. */
+START_TEST(test_group_tpu_steps_from_host)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t tpu = pv_builder_plane(b, 1, "/device:TPU:0");
+    uint32_t th = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t steps = pv_builder_track(b, tpu, 1, "Steps", 0);
+    uint32_t ops = pv_builder_track(b, tpu, 2, "XLA Ops", 0);
+    uint64_t e = pv_builder_event(b, th, pv_builder_meta(b, host, 1, "train", NULL), 0, 1000);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    pv_builder_event_stat_i64(b, e, "_pt", 5);
+    pv_builder_event_stat_u64(b, e, "_p", 1);
+    const char *sn[] = {"s1", "s2", "s3"};
+    int64_t ss[] = {0, 120, 300}, sd[] = {100, 80, 50};
+    add_events(b, tpu, steps, 1, sn, ss, sd, 3);
+    const char *on[] = {"c1", "c2", "a", "z"};
+    int64_t os[] = {20, 130, 105, 310}, od[] = {10, 10, 10, 5};
+    for (int i = 0; i < 4; i++) {
+        uint32_t meta = pv_builder_meta(b, tpu, 10 + i, on[i], NULL);
+        e = pv_builder_event(b, ops, meta, os[i], od[i]);
+        if (i < 2) {
+            pv_builder_event_stat_i64(b, e, "_ct", 5);
+            pv_builder_event_stat_u64(b, e, "_c", 1);
+        }
+    }
+    pv_model *m = pv_test_finish(b);
+
+    const char *name[] = {"train", "s1", "s2", "s3", "c1", "c2", "a", "z"};
+    int32_t want[] = {0, 0, 0, PV_NO_GROUP, 0, 0, 0, PV_NO_GROUP};
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(m->ev_group[find(m, name[i])] == want[i], "%s: group %d, want %d",
+                      name[i], m->ev_group[find(m, name[i])], want[i]);
+    ck_assert_uint_eq(m->n_groups, 1);
+    ck_assert_str_eq(group_name(m, 0), "train 0");
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *group_suite(void)
 {
     Suite *s = suite_create("group");
@@ -246,6 +350,8 @@ static Suite *group_suite(void)
     tcase_add_test(tc, test_group_levels_ancestry_names);
     tcase_add_test(tc, test_group_marks_eager);
     tcase_add_test(tc, test_group_no_eager_when_grouped);
+    tcase_add_test(tc, test_group_tpu_lockstep);
+    tcase_add_test(tc, test_group_tpu_steps_from_host);
     suite_add_tcase(s, tc);
     return s;
 }
