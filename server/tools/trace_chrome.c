@@ -25,7 +25,9 @@
 #include "tools/trace_visibility.h"
 #include "util/arena.h"
 #include "util/hash.h"
+#include "util/mem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NO_EVENT UINT64_MAX
@@ -63,6 +65,7 @@ typedef struct chrome_ctx {
     uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
     uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
     uint64_t n_written;
+    uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
     pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
     pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
     bool collecting;         /* first pass: hand candidates to vis, write nothing */
@@ -193,7 +196,7 @@ static void write_derived_meta(pv__jw *w, const pv_trace_derived *dv, uint32_t p
 }
 
 static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta,
-                           const pv_trace_derived *dv)
+                           const pv_trace_derived *dv, bool streaming)
 {
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
@@ -209,9 +212,11 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
         size_t sort_index = 0;
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &m->tracks[p->tracks[k]];
-            write_thread_meta(w, p->pid, t->display_id,
-                              pv_model_str(m, t->display_name ? t->display_name : t->name),
-                              sort_index++);
+            /* trace_viewer@ writes a _counters_ line as counters, not a thread. */
+            if (!streaming || t->kind != PV_TRACK_COUNTERS)
+                write_thread_meta(w, p->pid, t->display_id,
+                                  pv_model_str(m, t->display_name ? t->display_name : t->name),
+                                  sort_index++);
             write_derived_meta(w, dv, p->plane, p->tracks[k], p->pid, &sort_index);
         }
         write_derived_meta(w, dv, p->plane, UINT32_MAX, p->pid, &sort_index);
@@ -463,9 +468,130 @@ typedef struct eager_frame {
     bool op_by_op;
 } eager_frame;
 
+/* Whether a stat of a counter sample is one of its values: XProf leaves
+ * out what it leaves out of args, the grouping's ids and bytes. */
+static bool counter_value_stat(const chrome_ctx *c, const pv_stat *s)
+{
+    const char *name = pv_model_str(c->m, s->name);
+    return s->type != PV_STAT_BYTES && !internal_stat(name) && strcmp(name, "group_id") != 0 &&
+           s->name != c->s_flow && strcmp(name, "_a") != 0;
+}
+
+/* A counter sample's values, in XProf's arg order: long_name when a display
+ * name was used, the metadata's stats its own do not repeat, its own.
+ * Writes the values (with a leading comma each) when w is set; returns the
+ * first value's name (NULL: no values). */
+static const char *counter_values(chrome_ctx *c, uint64_t e, pv__jw *w)
+{
+    const pv_model *m = c->m;
+    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
+    const pv_stat *own = m->stats + m->ev_stat_off[e];
+    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+    const char *first = NULL;
+    if (meta->display_name != 0) {
+        first = "long_name";
+        if (w != NULL) {
+            pv__jw_raw(w, ",", 1);
+            pv__jw_str(w, pv_model_str(m, meta->name));
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const pv_stat *st = pass == 0 ? m->stats + meta->first_stat : own;
+        uint64_t n = pass == 0 ? meta->n_stats : n_own;
+        for (uint64_t i = 0; i < n; i++) {
+            bool shadowed = false;
+            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
+                shadowed = own[k].name == st[i].name;
+            if (shadowed || !counter_value_stat(c, &st[i]))
+                continue;
+            if (first == NULL)
+                first = pv_model_str(m, st[i].name);
+            if (w != NULL) {
+                pv__jw_raw(w, ",", 1);
+                write_stat_value(w, m, &st[i], true);
+            }
+        }
+    }
+    return first;
+}
+
+/* The vis row of counter series name in this line, declared on first use
+ * (XProf keys counter rows by pid and name). */
+static uint32_t counter_row(chrome_ctx *c, int64_t pid, const char **names, uint32_t *rows,
+                            size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0)
+            return rows[i];
+    names[*n] = name;
+    rows[*n] = pv_trace_vis_row(c->vis, pid, 0, true);
+    return rows[(*n)++];
+}
+
+/* A _counters_ line in trace_viewer@ as XProf writes it: each run of
+ * samples with the same name is one {"ph":"C","event_stats":first value's
+ * name,"entries":[[ts, values...], ...]} object on the plane's pid. */
+static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
+{
+    const pv_model *m = c->m;
+    const char **names = c->collecting ? pv_xcalloc(t->n_events + 1, sizeof *names) : NULL;
+    uint32_t *rows = c->collecting ? pv_xcalloc(t->n_events + 1, sizeof *rows) : NULL;
+    size_t n_series = 0;
+    const char *open = NULL;
+    bool first_entry = true;
+    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+        if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN)
+            continue;
+        const pv_stat *sn =
+            c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
+        const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
+                                                                 : pv_model_event_name(m, e);
+        if (c->collecting)
+            c->vis_row = counter_row(c, pid, names, rows, &n_series, name);
+        if (!want(c, m->ev_start_ps[e], 0, name, 0))
+            continue;
+        if (open == NULL || strcmp(open, name) != 0) {
+            if (open != NULL)
+                pv__jw_lit(c->w, "]},");
+            pv__jw_lit(c->w, "{\"pid\":");
+            pv__jw_i64(c->w, pid);
+            pv__jw_lit(c->w, ",\"name\":");
+            pv__jw_str(c->w, name);
+            pv__jw_lit(c->w, ",\"ph\":\"C\"");
+            const char *stat = counter_values(c, e, NULL);
+            if (stat != NULL) {
+                pv__jw_lit(c->w, ",\"event_stats\":");
+                pv__jw_str(c->w, stat);
+            }
+            pv__jw_lit(c->w, ",\"entries\":[");
+            open = name;
+            first_entry = true;
+        }
+        c->n_written++;
+        c->n_counter_samples++;
+        if (counter_values(c, e, NULL) == NULL)
+            continue;  /* XProf counts a sample without values but writes none */
+        if (!first_entry)
+            pv__jw_raw(c->w, ",", 1);
+        first_entry = false;
+        pv__jw_raw(c->w, "[", 1);
+        write_us(c->w, m->ev_start_ps[e]);
+        counter_values(c, e, c->w);
+        pv__jw_raw(c->w, "]", 1);
+    }
+    if (open != NULL)
+        pv__jw_lit(c->w, "]},");
+    free(names);
+    free(rows);
+}
+
 static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_frame *eager)
 {
     const pv_model *m = c->m;
+    if (t->kind == PV_TRACK_COUNTERS && c->native) {
+        write_counters(c, pid, t);
+        return;
+    }
     uint32_t kind = m->planes[t->plane].kind;
     bool host = kind == PV_PLANE_HOST;
     bool device = kind == PV_PLANE_GPU || kind == PV_PLANE_TPU;
@@ -653,7 +779,7 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
         pv__jw_lit(&w, "],");
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
-    write_metadata(&w, m, &meta, &dv);
+    write_metadata(&w, m, &meta, &dv, q->streaming);
     for (size_t i = 0; i < meta.n_processes && w.rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
         for (size_t k = 0; k < p->n_threads; k++)
@@ -666,6 +792,8 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");
         pv__jw_u64(&w, c.n_written);
+        pv__jw_lit(&w, ",\"showCounterMessage\":\"\",\"totalCounterEvents\":");
+        pv__jw_u64(&w, c.n_counter_samples);
     }
     pv__jw_lit(&w, "}");
     pv_trace_vis_free(c.vis);

@@ -231,6 +231,113 @@ START_TEST(test_chrome_resolution)
 }
 END_TEST
 
+/* A TPU plane whose _counters_ line holds "HBM used" at 100, 200, 210 ps
+ * (bytes 1000, 1500, 1600) and "temp" at 300 (celsius 40.5, with a
+ * group_id XProf keeps out of the values), plus one ordinary stream. */
+static pv_model *model_counters(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t tpu = pv_builder_plane(b, 3, "/device:TPU:0");
+    uint32_t ops = pv_builder_track(b, tpu, 2, "XLA Ops", 0);
+    uint32_t ctr = pv_builder_track(b, tpu, 9, "_counters_", 0);
+    uint32_t m_hbm = pv_builder_meta(b, tpu, 1, "HBM used", NULL);
+    uint32_t m_temp = pv_builder_meta(b, tpu, 2, "temp", NULL);
+    uint32_t m_op = pv_builder_meta(b, tpu, 3, "fusion", NULL);
+    pv_builder_event(b, ops, m_op, 100, 50);
+    const int64_t t[] = {100, 200, 210}, bytes[] = {1000, 1500, 1600};
+    for (int i = 0; i < 3; i++) {
+        uint64_t e = pv_builder_event(b, ctr, m_hbm, t[i], 0);
+        pv_builder_event_stat_i64(b, e, "bytes", bytes[i]);
+    }
+    uint64_t e = pv_builder_event(b, ctr, m_temp, 300, 0);
+    pv_builder_event_stat_i64(b, e, "group_id", 4);
+    pv_builder_event_stat_f64(b, e, "celsius", 40.5);
+    return pv_test_finish(b);
+}
+
+static json_t *streaming_json(const pv_model *m, const pv_trace_chrome_query *q)
+{
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    ck_assert_int_eq(pv_trace_chrome_write(m, q, &b, NULL), 0);
+    json_error_t jerr;
+    json_t *j = json_loads(b.data, 0, &jerr);
+    ck_assert_msg(j != NULL, "%s", jerr.text);
+    pv_buf_fini(&b);
+    return j;
+}
+
+/* The counter objects of an answer, as one compact string. */
+static char *counters_text(json_t *j)
+{
+    json_t *out = json_array();
+    json_t *events = json_object_get(j, "traceEvents");
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        if (ph != NULL && strcmp(ph, "C") == 0)
+            json_array_append(out, e);
+    }
+    char *text = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+    json_decref(out);
+    return text;
+}
+
+START_TEST(test_chrome_counters)
+{
+    pv_model *m = model_counters();
+    pv_trace_chrome_query q = {true, INT64_MIN, INT64_MAX, 0, 0};
+    json_t *j = streaming_json(m, &q);
+    /* no thread for the _counters_ line: only XLA Ops (tid 2) */
+    json_t *events = json_object_get(j, "traceEvents");
+    json_int_t pid = -1;
+    size_t n_threads = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name != NULL && strcmp(name, "thread_name") == 0) {
+            n_threads++;
+            ck_assert_int_eq(json_integer_value(json_object_get(e, "tid")), 2);
+        }
+        if (name != NULL && strcmp(name, "process_name") == 0)
+            pid = json_integer_value(json_object_get(e, "pid"));
+    }
+    ck_assert_uint_eq(n_threads, 1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "[{\"entries\":[[0.0001,1000],[0.0002,1500],[0.00021,1600]],"
+             "\"event_stats\":\"bytes\",\"name\":\"HBM used\",\"ph\":\"C\",\"pid\":%lld},"
+             "{\"entries\":[[0.0003,40.5]],\"event_stats\":\"celsius\",\"name\":\"temp\","
+             "\"ph\":\"C\",\"pid\":%lld}]",
+             (long long)pid, (long long)pid);
+    char *got = counters_text(j);
+    ck_assert_str_eq(got, want);
+    free(got);
+    /* 1 op + 4 samples */
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "returnedEventsSize")), 5);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "totalCounterEvents")), 4);
+    json_decref(j);
+    /* Trace [100, 300], resolution 10: r = 20, levels 0..11 read. HBM:
+     * 100 first (level 0), 200 is 100 after (level 10), 210 only 10 after
+     * (level 11, read) and dropped by the filter (10 < 20); temp first of
+     * its series. */
+    q.resolution = 10;
+    j = streaming_json(m, &q);
+    got = counters_text(j);
+    snprintf(want, sizeof want,
+             "[{\"entries\":[[0.0001,1000],[0.0002,1500]],"
+             "\"event_stats\":\"bytes\",\"name\":\"HBM used\",\"ph\":\"C\",\"pid\":%lld},"
+             "{\"entries\":[[0.0003,40.5]],\"event_stats\":\"celsius\",\"name\":\"temp\","
+             "\"ph\":\"C\",\"pid\":%lld}]",
+             (long long)pid, (long long)pid);
+    ck_assert_str_eq(got, want);
+    free(got);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "totalCounterEvents")), 3);
+    json_decref(j);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_visibility");
@@ -241,6 +348,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_counter_samples);
     tcase_add_test(tc, test_flow_keeps_both_ends);
     tcase_add_test(tc, test_chrome_resolution);
+    tcase_add_test(tc, test_chrome_counters);
     suite_add_tcase(s, tc);
     return s;
 }
