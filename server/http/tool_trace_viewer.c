@@ -63,7 +63,9 @@ static int count_param(pv_request *rq, pv_response *rs, const char *name, uint64
     return 0;
 }
 
-static void serve(pv_request *rq, pv_response *rs, const pv_model *m, bool streaming)
+/* models: one per host, in the run's order. */
+static void serve(pv_request *rq, pv_response *rs, const pv_model *const *models, size_t n,
+                  bool streaming)
 {
     pv_trace_chrome_query q = {streaming, INT64_MIN, INT64_MAX, 0, PV_TRACE_VIS_MIN_EVENTS};
     if (streaming && (ms_param(rq, rs, "start_time_ms", INT64_MIN, &q.start_ps) != 0 ||
@@ -75,7 +77,13 @@ static void serve(pv_request *rq, pv_response *rs, const pv_model *m, bool strea
     pv_buf b;
     pv_buf_init(&b, TRACE_JSON_MAX_BYTES);
     pv_error err = {0};
-    if (pv_trace_chrome_write(m, &q, &b, &err) != 0) {
+    /* Each host named as its XSpace names itself (profview does not hand
+     * the file names to combined tools). */
+    const char **hosts = pv_arena_zalloc(&rq->arena, (n + 1) * sizeof *hosts);
+    for (size_t i = 0; i < n; i++)
+        if (models[i]->n_hostnames > 0)
+            hosts[i] = pv_model_str(models[i], models[i]->hostnames[0]);
+    if (pv_trace_chrome_write_hosts(models, hosts, n, &q, &b, &err) != 0) {
         pv_buf_fini(&b);
         pv_respond_pv_error(rs, &err);
         return;
@@ -87,10 +95,22 @@ static void serve(pv_request *rq, pv_response *rs, const pv_model *m, bool strea
 
 void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *m)
 {
-    serve(rq, rs, m, false);
+    serve(rq, rs, &m, 1, false);
 }
 
 void pv_http_tool_trace_viewer_streaming(pv_request *rq, pv_response *rs, const pv_model *m)
 {
-    serve(rq, rs, m, true);
+    serve(rq, rs, &m, 1, true);
+}
+
+void pv_http_tool_trace_viewer_multi(pv_request *rq, pv_response *rs,
+                                     const pv_model *const *models, size_t n_models)
+{
+    serve(rq, rs, models, n_models, false);
+}
+
+void pv_http_tool_trace_viewer_streaming_multi(pv_request *rq, pv_response *rs,
+                                               const pv_model *const *models, size_t n_models)
+{
+    serve(rq, rs, models, n_models, true);
 }

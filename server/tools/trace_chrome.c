@@ -196,14 +196,22 @@ static void write_derived_meta(pv__jw *w, const pv_trace_derived *dv, uint32_t p
 }
 
 static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta,
-                           const pv_trace_derived *dv, bool streaming)
+                           const pv_trace_derived *dv, bool streaming, const char *host)
 {
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, p->pid);
         pv__jw_lit(w, ",\"name\":\"process_name\",\"args\":{\"name\":");
-        pv__jw_str(w, pv_model_str(m, m->planes[p->plane].name));
+        const char *plane_name = pv_model_str(m, m->planes[p->plane].name);
+        if (host != NULL) {
+            /* XProf's multi-host trace names each process "<host> <plane>". */
+            char both[1024];
+            snprintf(both, sizeof both, "%s %s", host, plane_name);
+            pv__jw_str(w, both);
+        } else {
+            pv__jw_str(w, plane_name);
+        }
         pv__jw_lit(w, "}},{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, p->pid);
         pv__jw_lit(w, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
@@ -728,16 +736,31 @@ static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_
     pv_trace_vis_decide(c->vis);
 }
 
-int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
-                          pv_error *err)
+/* What the hosts of one answer add up to. */
+typedef struct chrome_totals {
+    uint64_t n_written;
+    uint64_t n_counter_samples;
+} chrome_totals;
+
+/* One host's metadata and events. pid_base is added to every pid; host,
+ * when set, starts every process name. */
+static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw *wp,
+                       int64_t pid_base, const char *host, chrome_totals *tot)
 {
-    pv__jw w;
-    pv__jw_init(&w, b);
+    pv__jw *w = wp;
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
-    pv_tool_trace_meta(m, &a, &meta, err);
-    chrome_ctx c = {.m = m, .w = &w, .native = q->streaming};
+    pv_tool_trace_meta(m, &a, &meta, NULL);
+    if (pid_base != 0) {
+        pv_trace_process *ps = pv_arena_alloc(&a, (meta.n_processes + 1) * sizeof *ps);
+        for (size_t i = 0; i < meta.n_processes; i++) {
+            ps[i] = meta.processes[i];
+            ps[i].pid += pid_base;
+        }
+        meta.processes = ps;
+    }
+    chrome_ctx c = {.m = m, .w = w, .native = q->streaming};
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
         c.meta_kind[i] = classify_meta(m, i);
@@ -768,19 +791,8 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
             max_events = m->tracks[t].n_events;
     eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
     plan_window(&c, q, &meta, eager);
-
-    pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
-    if (q->streaming) {
-        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":true,"
-                       "\"fullTimespan\":[");
-        pv__jw_f64(&w, (double)m->min_ps / 1e9);
-        pv__jw_raw(&w, ",", 1);
-        pv__jw_f64(&w, (double)m->max_ps / 1e9);
-        pv__jw_lit(&w, "],");
-    }
-    pv__jw_lit(&w, "\"traceEvents\":[");
-    write_metadata(&w, m, &meta, &dv, q->streaming);
-    for (size_t i = 0; i < meta.n_processes && w.rc == 0; i++) {
+    write_metadata(w, m, &meta, &dv, q->streaming, host);
+    for (size_t i = 0; i < meta.n_processes && w->rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
         for (size_t k = 0; k < p->n_threads; k++)
             write_track(&c, p->pid, &m->tracks[p->tracks[k]], eager);
@@ -788,16 +800,53 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
             if (dv.tracks[k].plane == p->plane)
                 write_derived_track(&c, q, p->pid, &dv.tracks[k]);
     }
+    tot->n_written += c.n_written;
+    tot->n_counter_samples += c.n_counter_samples;
+    pv_trace_vis_free(c.vis);
+    pv_arena_fini(&a);
+}
+
+int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
+                          pv_error *err)
+{
+    return pv_trace_chrome_write_hosts(&m, NULL, 1, q, b, err);
+}
+
+int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const *hosts,
+                                size_t n, const pv_trace_chrome_query *q, pv_buf *b,
+                                pv_error *err)
+{
+    pv__jw w;
+    pv__jw_init(&w, b);
+    int64_t min_ps = INT64_MAX, max_ps = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        min_ps = models[i]->min_ps < min_ps ? models[i]->min_ps : min_ps;
+        max_ps = models[i]->max_ps > max_ps ? models[i]->max_ps : max_ps;
+    }
+    pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
+    if (q->streaming) {
+        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":true,"
+                       "\"fullTimespan\":[");
+        pv__jw_f64(&w, (double)min_ps / 1e9);
+        pv__jw_raw(&w, ",", 1);
+        pv__jw_f64(&w, (double)max_ps / 1e9);
+        pv__jw_lit(&w, "],");
+    }
+    pv__jw_lit(&w, "\"traceEvents\":[");
+    chrome_totals tot = {0, 0};
+    /* Several hosts: pids as XProf numbers them, 1000 x the host's place
+     * (from 1) + the plane's pid, names after the host. */
+    for (size_t i = 0; i < n && w.rc == 0; i++)
+        write_host(models[i], q, &w, n > 1 ? 1000 * (int64_t)(i + 1) : 0,
+                   n > 1 && hosts != NULL ? hosts[i] : NULL, &tot);
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");
-        pv__jw_u64(&w, c.n_written);
+        pv__jw_u64(&w, tot.n_written);
         pv__jw_lit(&w, ",\"showCounterMessage\":\"\",\"totalCounterEvents\":");
-        pv__jw_u64(&w, c.n_counter_samples);
+        pv__jw_u64(&w, tot.n_counter_samples);
     }
     pv__jw_lit(&w, "}");
-    pv_trace_vis_free(c.vis);
-    pv_arena_fini(&a);
     if (pv__jw_flush(&w) != 0)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                             "the trace JSON is larger than %zu bytes", b->max);

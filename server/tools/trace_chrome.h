@@ -27,4 +27,13 @@ typedef struct pv_trace_chrome_query {
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
                           pv_error *err);
 
+/* The same for several hosts of one run in one answer (the reference's
+ * hosts= and ALL_HOSTS): each host's processes get pid 1000 x (its place
+ * in models, from 1) + the plane's pid, and names "<host> <plane>" when
+ * hosts (may be NULL, or hold NULLs) names it. Each host is windowed and
+ * decimated on its own. Returns 0, or PV_ETOOBIG (b is then empty). */
+int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const *hosts,
+                                size_t n, const pv_trace_chrome_query *q, pv_buf *b,
+                                pv_error *err);
+
 #endif

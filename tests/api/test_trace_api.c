@@ -345,6 +345,42 @@ START_TEST(test_tile_tag_and_revalidation)
 }
 END_TEST
 
+/* Both hosts of the multi-worker run in one answer, as XProf 2.24.2's
+ * converter answers trace_viewer@ for the two files (41,262 events, 12,857
+ * on each host CPU; pids 1000 x the host's place + the plane's pid). */
+START_TEST(test_trace_viewer_all_hosts)
+{
+    PV_NEED_TESTDATA("test_trace_viewer_all_hosts");
+    json_t *j = get_json("/data/plugin/profile/data?run=tf2_gpu_multi_worker/GPU-multi-worker"
+                         "&host=ALL_HOSTS&tag=trace_viewer%40&resolution=0",
+                         200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "returnedEventsSize")), 41262);
+    json_t *ev = json_object_get(j, "traceEvents");
+    size_t host1 = 0, host2 = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *e = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        if (ph == NULL || strcmp(ph, "M") == 0)
+            continue;
+        json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+        host1 += pid == 1701;
+        host2 += pid == 2701;
+    }
+    ck_assert_uint_eq(host1, 12857);
+    ck_assert_uint_eq(host2, 12857);
+    json_decref(j);
+    /* XProf offers only the real hosts for the trace viewer */
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&srv, "GET",
+                                 "/data/plugin/profile/hosts?run=tf2_gpu_multi_worker/"
+                                 "GPU-multi-worker&tag=trace_viewer%40",
+                                 NULL, &r),
+                     0);
+    ck_assert_ptr_null(strstr(r.body, "ALL_HOSTS"));
+    pv_test_reply_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_api");
@@ -357,6 +393,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bad_requests);
     tcase_add_test(tc, test_tensorboard_trace_routes);
     tcase_add_test(tc, test_trace_viewer_resolution);
+    tcase_add_test(tc, test_trace_viewer_all_hosts);
     tcase_add_test(tc, test_index_built_at_load);
     tcase_add_test(tc, test_tile_tag_and_revalidation);
     suite_add_tcase(s, tc);
