@@ -164,6 +164,13 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
 }
 
 
+/* A line's display id as XProf's trace writes it: a 32-bit resource id,
+ * so TensorFlow's derived lines (display id 0xDEADBEEF..) stay positive. */
+static uint64_t chrome_tid(int64_t display_id)
+{
+    return (uint32_t)display_id;
+}
+
 static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
                               size_t sort_index)
 {
@@ -171,7 +178,7 @@ static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *n
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, pid);
         pv__jw_lit(w, ",\"tid\":");
-        pv__jw_i64(w, tid);
+        pv__jw_u64(w, chrome_tid(tid));
         if (pass == 0) {
             pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
             pv__jw_str(w, name);
@@ -322,7 +329,7 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     pv__jw_lit(w, dur_ps > 0 ? "{\"ph\":\"X\",\"pid\":" : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
     pv__jw_i64(w, pid);
     pv__jw_lit(w, ",\"tid\":");
-    pv__jw_i64(w, tid);
+    pv__jw_u64(w, chrome_tid(tid));
     pv__jw_lit(w, ",\"ts\":");
     write_us(w, start_ps);
     if (dur_ps > 0) {
@@ -740,7 +747,8 @@ static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_
         const pv_trace_process *p = &meta->processes[i];
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &c->m->tracks[p->tracks[k]];
-            c->vis_row = pv_trace_vis_row(c->vis, p->pid, t->display_id, false);
+            c->vis_row = pv_trace_vis_row(c->vis, p->pid, (int64_t)chrome_tid(t->display_id),
+                                          false);
             write_track(c, p->pid, t, eager);
         }
         plan_derived(c, dv, p);
@@ -847,11 +855,14 @@ int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
     chrome_totals tot = {0, 0};
-    /* Several hosts: pids as XProf numbers them, 1000 x the host's place
-     * (from 1) + the plane's pid, names after the host. */
+    /* trace_viewer@ (and any answer of several hosts): pids as XProf's
+     * streaming converter numbers them, 1000 x the host's place (from 1)
+     * + the plane's pid, names after the host. The legacy trace_viewer
+     * of one host keeps the plain pids, as XProf's does. */
+    bool numbered = q->streaming || n > 1;
     for (size_t i = 0; i < n && w.rc == 0; i++)
-        write_host(models[i], q, &w, n > 1 ? 1000 * (int64_t)(i + 1) : 0,
-                   n > 1 && hosts != NULL ? hosts[i] : NULL, &tot);
+        write_host(models[i], q, &w, numbered ? 1000 * (int64_t)(i + 1) : 0,
+                   numbered && hosts != NULL ? hosts[i] : NULL, &tot);
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");
