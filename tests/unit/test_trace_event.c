@@ -98,7 +98,7 @@ START_TEST(test_trace_meta_order)
     ck_assert_uint_eq(h->n_threads, 2);
     ck_assert_str_eq(track_name(m, h->tracks[0]), "worker");    /* tid 50 before 100 */
     ck_assert_str_eq(track_name(m, h->tracks[1]), "python3");
-    ck_assert_int_eq(g->pid, 1);                                  /* 1 + ordinal 0 */
+    ck_assert_int_eq(g->pid, 3);   /* XProf: 1 + the plane id 2 (the TPU golden: 3, 11, ..) */
     ck_assert_uint_eq(g->n_threads, 3);
     ck_assert_str_eq(track_name(m, g->tracks[0]), "Steps");     /* derived first */
     ck_assert_str_eq(track_name(m, g->tracks[1]), "Stream #3");
@@ -317,7 +317,7 @@ START_TEST(test_chrome_write_whole)
     ck_assert_ptr_nonnull(k);
     ck_assert(json_real_value(json_object_get(k, "ts")) == 0.002);
     ck_assert(json_real_value(json_object_get(k, "dur")) == 0.0005);
-    ck_assert_int_eq(json_integer_value(json_object_get(k, "pid")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(k, "pid")), 3);
     ck_assert_int_eq(json_integer_value(json_object_get(k, "tid")), 7);
     ck_assert_str_eq(
         json_string_value(json_object_get(json_object_get(k, "args"), "correlation_id")), "42");
