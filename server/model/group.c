@@ -50,13 +50,13 @@ static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
 {
     if (name == 0)
         return false;
-    const pv_stat *st = pv_model_event_stat(m, e, name);
-    if (st == NULL)
+    pv_stat st;
+    if (!pv_model_event_stat(m, e, name, &st))
         return false;
-    if (st->type == PV_STAT_I64)
-        *v = st->v.i64;
-    else if (st->type == PV_STAT_U64)
-        *v = (int64_t)st->v.u64;
+    if (st.type == PV_STAT_I64)
+        *v = st.v.i64;
+    else if (st.type == PV_STAT_U64)
+        *v = (int64_t)st.v.u64;
     else
         return false;
     return true;
@@ -233,9 +233,16 @@ static pv_step_group name_group(const pv_model *m, pv__model_store *s, const uin
     int64_t num = group_id;
     bool have_num = false;
     for (uint64_t e = r; e != NONE; e = parent[e]) {
-        const pv_stat *gt = graph_type ? pv_model_event_stat(m, e, graph_type) : NULL;
-        if (prefix == 0 && gt != NULL && gt->type == PV_STAT_STR)
-            prefix = gt->v.str;
+        pv_stat gt;
+        size_t len;
+        const char *text;
+        if (prefix == 0 && graph_type != 0 && pv_model_event_stat(m, e, graph_type, &gt)) {
+            /* the model's strings are not published yet: intern, not look up */
+            if (gt.type == PV_STAT_STR)
+                prefix = gt.v.str;
+            else if (gt.type == PV_STAT_WSTR && (text = pv_model_stat_text(m, &gt, &len)) != NULL)
+                prefix = pv__strtab_intern(&s->strs, text, len);
+        }
         if (!have_num)
             have_num = ev_int(m, e, iter, &num) || ev_int(m, e, step, &num);
     }
@@ -381,16 +388,16 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
             else
                 pv__idmap_put(&sparse, (uint64_t)group[e], k);
         }
-        const pv_event_extra *x = pv_model_event_extra(m, e);
+        const pv_step_info *x = pv_model_step_info(m, pv_model_event_extra(m, e));
         pv_step_group *sg = &(*groups)[k];
-        if (x != NULL && sg->name == 0 && x->step_name != 0)
+        if (sg->name == 0 && x->step_name != 0)
             sg->name = x->step_name;
         /* step_num is the user's step counter; iter_num is a loop
          * iteration, used only when no event of the group says more. */
-        if (x != NULL && x->step_num >= 0 && rank[k] < 2) {
+        if (x->step_num >= 0 && rank[k] < 2) {
             sg->step_num = x->step_num;
             rank[k] = 2;
-        } else if (x != NULL && x->iter_num >= 0 && rank[k] < 1) {
+        } else if (x->iter_num >= 0 && rank[k] < 1) {
             sg->step_num = x->iter_num;
             rank[k] = 1;
         }

@@ -17,8 +17,7 @@
 
 static const pv_memory_details *details_of(const pv_model *m, uint64_t ev)
 {
-    const pv_event_extra *x = pv_model_event_extra(m, ev);
-    return x != NULL ? &x->memory : NULL;
+    return pv_model_memory(m, pv_model_event_extra(m, ev));
 }
 
 static uint32_t activity_of(const pv_model *m, uint64_t ev)
@@ -81,6 +80,7 @@ pv_memory_meta pv_memory_snapshot_meta(const pv_model *m, const pv_memory_snapsh
     pv_memory_meta mt = {0};
     const pv_memory_details *own = details_of(m, s->event);
     const pv_event_extra *src = pv_model_event_extra(m, s->meta_event);
+    const pv_memory_details *src_md = pv_model_memory(m, src);
     mt.activity = activity_of(m, s->event);
     mt.step_id = s->step_id;
     if (own != NULL) {
@@ -89,9 +89,9 @@ pv_memory_meta pv_memory_snapshot_meta(const pv_model *m, const pv_memory_snapsh
         mt.address = own->address;
     }
     mt.tf_op_name = pv_model_str(m, src != NULL ? src->tf_op : 0);
-    mt.region_type = pv_model_str(m, src != NULL ? src->memory.region_type : 0);
-    mt.tensor_shape = pv_model_str(m, src != NULL ? src->memory.shape : 0);
-    mt.data_type = pv_memory_data_type_name(src != NULL ? src->memory.data_type : 0, a);
+    mt.region_type = pv_model_str(m, src_md != NULL ? src_md->region_type : 0);
+    mt.tensor_shape = pv_model_str(m, src_md != NULL ? src_md->shape : 0);
+    mt.data_type = pv_memory_data_type_name(src_md != NULL ? src_md->data_type : 0, a);
     return mt;
 }
 

@@ -23,7 +23,9 @@
 #include "tools/trace_meta.h"
 #include "util/arena.h"
 #include "util/hash.h"
+#include "util/mem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NO_EVENT UINT64_MAX
@@ -61,7 +63,26 @@ typedef struct chrome_ctx {
     uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
     uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
     uint64_t n_written;
+    pv_stat *own;            /* own stats of event own_ev (one event cached: */
+    size_t n_own, cap_own;   /*   flows and args read them several times) */
+    uint64_t own_ev;
 } chrome_ctx;
+
+/* Event e's own stats, in c->own; returns how many. */
+static size_t own_stats(chrome_ctx *c, uint64_t e)
+{
+    if (c->own_ev == e)
+        return c->n_own;
+    size_t n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
+    if (n > c->cap_own) {
+        c->cap_own = n;
+        c->own = pv_xrealloc(c->own, n * sizeof *c->own);
+        n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
+    }
+    c->own_ev = e;
+    c->n_own = n;
+    return n;
+}
 
 /* Stats the reference keeps out of the trace viewer's args (FORMATS §3.3). */
 static bool internal_stat(const char *name)
@@ -114,7 +135,8 @@ static void write_us(pv__jw *w, int64_t ps)
 static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, bool native)
 {
     char tmp[48];
-    if (!native && s->type != PV_STAT_STR)
+    bool is_str = s->type == PV_STAT_STR || s->type == PV_STAT_WSTR;
+    if (!native && !is_str)
         pv__jw_raw(w, "\"", 1);
     switch (s->type) {
     case PV_STAT_I64:
@@ -140,7 +162,14 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
     case PV_STAT_STR:
         pv__jw_str(w, pv_model_str(m, s->v.str));
         break;
+    case PV_STAT_WSTR: {
+        size_t len;
+        const char *text = pv_model_stat_text(m, s, &len);
+        pv__jw_strn(w, text != NULL ? text : "", len);
+        break;
+    }
     case PV_STAT_BYTES:
+    case PV_STAT_WBYTES:
         /* XProf 2.24.2 does not say how long; the event route (api/trace/
          * event) does. */
         pv__jw_lit(w, native ? "\"<opaque bytes>\"" : "<opaque bytes>");
@@ -149,7 +178,7 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
         pv__jw_lit(w, native ? "null" : "");
         break;
     }
-    if (!native && s->type != PV_STAT_STR)
+    if (!native && !is_str)
         pv__jw_raw(w, "\"", 1);
 }
 
@@ -214,8 +243,8 @@ static void write_args(chrome_ctx *c, uint64_t e, const derived_args *d)
     const pv_model *m = c->m;
     pv__jw *w = c->w;
     const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_stat *own = m->stats + m->ev_stat_off[e];
-    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+    const pv_stat *own = c->own;
+    uint64_t n_own = own_stats(c, e);
     bool first = true;
     pv__jw_lit(w, ",\"args\":{");
     if (m->ev_group[e] != PV_NO_GROUP) {
@@ -313,12 +342,13 @@ static uint8_t classify_meta(const pv_model *m, uint32_t i)
 
 /* An integer stat among the event's own stats (not its metadata's: the
  * reference adds flows from what each occurrence carries). */
-static bool own_int(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
+static bool own_int(chrome_ctx *c, uint64_t e, uint32_t name, uint64_t *v)
 {
     if (name == 0)
         return false;
-    for (uint64_t i = m->ev_stat_off[e]; i < m->ev_stat_off[e + 1]; i++) {
-        const pv_stat *s = &m->stats[i];
+    uint64_t n = own_stats(c, e);
+    for (uint64_t i = 0; i < n; i++) {
+        const pv_stat *s = &c->own[i];
         if (s->name != name)
             continue;
         if (s->type == PV_STAT_I64 || s->type == PV_STAT_U64) {
@@ -340,23 +370,24 @@ static uint64_t encode_flow(uint64_t category, uint64_t id, uint32_t direction)
  * its producer stats, else its correlation_id (out on the host, in on a
  * device); 0 when none. Producer and consumer ends of one context get the
  * same id, so the pairs can be followed in the JSON. */
-static uint64_t event_flow(const chrome_ctx *c, uint64_t e, bool host)
+static uint64_t event_flow(chrome_ctx *c, uint64_t e, bool host)
 {
     uint64_t type = 0, id = 0;
-    if (own_int(c->m, e, c->s_ct, &type) && own_int(c->m, e, c->s_c, &id))
+    if (own_int(c, e, c->s_ct, &type) && own_int(c, e, c->s_c, &id))
         return encode_flow(type, id, FLOW_IN);
-    if (own_int(c->m, e, c->s_pt, &type) && own_int(c->m, e, c->s_p, &id))
+    if (own_int(c, e, c->s_pt, &type) && own_int(c, e, c->s_p, &id))
         return encode_flow(type, id, FLOW_OUT);
-    if (own_int(c->m, e, c->s_corr, &id))
+    if (own_int(c, e, c->s_corr, &id))
         return encode_flow(FLOW_CATEGORY_LAUNCH, id, host ? FLOW_OUT : FLOW_IN);
     return 0;
 }
 
 static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
 {
-    const pv_stat *s = c->s_is_func != 0 ? pv_model_event_stat(c->m, e, c->s_is_func) : NULL;
-    return s != NULL && ((s->type == PV_STAT_I64 && s->v.i64 == 0) ||
-                         (s->type == PV_STAT_U64 && s->v.u64 == 0));
+    pv_stat s;
+    if (c->s_is_func == 0 || !pv_model_event_stat(c->m, e, c->s_is_func, &s))
+        return false;
+    return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
 }
 
 /* Each group's root: the step-root event that started it. Groups are made
@@ -378,7 +409,7 @@ static void find_group_roots(chrome_ctx *c, pv_arena *a)
             continue;
         size_t g = (size_t)(sg - m->groups);
         uint64_t lv = 1;
-        own_int(m, e, c->s_r, &lv);
+        own_int(c, e, c->s_r, &lv);
         uint64_t r = c->group_root[g];
         bool better = r == NO_EVENT || (int64_t)lv > level[g] ||
                       ((int64_t)lv == level[g] && m->ev_start_ps[e] < m->ev_start_ps[r]);
@@ -444,7 +475,7 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
             if (host && mk == META_TF_OP)
                 da.is_eager = n_eager > 0 && eager[n_eager - 1].op_by_op;
             uint64_t corr;
-            if (device && own_int(m, e, c->s_corr, &corr))
+            if (device && own_int(c, e, c->s_corr, &corr))
                 da.is_eager = 0;  /* kernels: eager only under an op-by-op host op */
             da.flow = event_flow(c, e, host);
         }
@@ -455,11 +486,13 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
         if (x != NULL && (x->flags & PV_EXTRA_ASYNC) &&
             (da.flow != 0 || (x->flags & PV_EXTRA_FLOW)))
             continue;
-        const pv_stat *sn =
-            c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
-        const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
-                           : da.step_name != NULL                ? da.step_name
-                                                                 : pv_model_event_name(m, e);
+        pv_stat sn;
+        uint32_t sn_id = c->s_step_name != 0 && pv_model_event_stat(m, e, c->s_step_name, &sn)
+                             ? pv_model_stat_str_id(m, &sn)
+                             : 0;
+        const char *name = sn_id != 0             ? pv_model_str(m, sn_id)
+                           : da.step_name != NULL ? da.step_name
+                                                  : pv_model_event_name(m, e);
         write_head(c, pid, t->display_id, s, d, name);
         write_args(c, e, &da);
         pv__jw_lit(c->w, "},");
@@ -475,7 +508,9 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
     pv_tool_trace_meta(m, &a, &meta, err);
-    chrome_ctx c = {.m = m, .w = &w, .native = q->streaming};
+    chrome_ctx c = {.m = m, .w = &w, .native = q->streaming, .cap_own = 16,
+                    .own_ev = UINT64_MAX};
+    c.own = pv_xmalloc(c.cap_own * sizeof *c.own);
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
         c.meta_kind[i] = classify_meta(m, i);
@@ -491,10 +526,7 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     c.s_flow = pv_model_str_find(m, "flow");
     /* A file that carries group ids was grouped by TensorFlow already; the
      * reference then adds nothing, and neither do we. */
-    uint32_t s_group = pv_model_str_find(m, "group_id");
-    c.derive = true;
-    for (uint64_t i = 0; s_group != 0 && i < m->n_stats && c.derive; i++)
-        c.derive = m->stats[i].name != s_group;
+    c.derive = !m->has_group_stats;
     find_group_roots(&c, &a);
     uint64_t max_events = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++)
@@ -525,6 +557,7 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     }
     pv__jw_lit(&w, "}");
     pv_arena_fini(&a);
+    free(c.own);
     if (pv__jw_flush(&w) != 0)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                             "the trace JSON is larger than %zu bytes", b->max);
