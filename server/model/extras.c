@@ -113,8 +113,9 @@ typedef struct work {
 } work;
 
 typedef struct ctx {
-    pv_model *m;
+    const pv_model *m;
     pv__strtab *strs;
+    bool read_only;         /* a finished model: find strings, never intern */
     pv_stat *own;           /* the current event's own stats */
     size_t cap_own;
     const uint8_t *wk;      /* string id -> enum wk */
@@ -150,7 +151,10 @@ static uint32_t stat_str(ctx *c, const pv_stat *s)
         return 0;
     size_t len;
     const char *text = pv_model_stat_text(c->m, s, &len);
-    return text != NULL ? pv__strtab_intern(c->strs, text, len) : 0;
+    if (text == NULL)
+        return 0;
+    return c->read_only ? pv__strtab_find(c->strs, text, len)
+                        : pv__strtab_intern(c->strs, text, len);
 }
 
 /* ---- value parsers ------------------------------------------------------ */
@@ -308,7 +312,8 @@ static void apply_memory(ctx *c, work *w, int wk, const pv_stat *s)
     case WK_DEVICE_ORDINAL:
         if (is_int) {
             int n = snprintf(num, sizeof num, "%lld", (long long)i);
-            md->memory_id = pv__strtab_intern(c->strs, num, (size_t)n);
+            md->memory_id = c->read_only ? pv__strtab_find(c->strs, num, (size_t)n)
+                                         : pv__strtab_intern(c->strs, num, (size_t)n);
         }
         break;
     case WK_BYTES_RESERVED: md->bytes_reserved = i; break;
@@ -416,7 +421,7 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
 
 static uint8_t *meta_flags(ctx *c, uint32_t *memcpy_kind)
 {
-    pv_model *m = c->m;
+    const pv_model *m = c->m;
     uint8_t *flags = pv_xcalloc(m->n_metas ? m->n_metas : 1, 1);
     for (uint32_t i = 0; i < m->n_metas; i++) {
         const pv_event_meta *meta = &m->metas[i];
@@ -483,8 +488,6 @@ typedef struct side_rows {
     size_t n_kernels, cap_kernels;
     uint32_t *slots;          /* kernel index + 1; 0 empty */
     size_t n_slots;           /* power of two */
-    pv_memory_details *memories;
-    size_t n_memories, cap_memories;
     pv_step_info *steps;
     size_t n_steps, cap_steps;
 } side_rows;
@@ -525,12 +528,10 @@ static uint32_t kernel_row(side_rows *r, const pv_kernel_details *k)
 static pv_event_extra commit(side_rows *r, work *w)
 {
     pv_event_extra x = w->x;
-    if (x.flags & PV_EXTRA_KERNEL) {
+    /* Memory details are not kept: pv_model_event_memory reads them again
+     * from the event's stats (their strings were interned just now). */
+    if (x.flags & PV_EXTRA_KERNEL)
         x.detail = kernel_row(r, &w->kernel);
-    } else if (x.flags & PV_EXTRA_MEMORY) {
-        PV__PUSH(r->memories, r->n_memories, r->cap_memories, w->memory);
-        x.detail = (uint32_t)(r->n_memories - 1);
-    }
     if (w->step.step_name != 0 || w->step.step_id >= 0 || w->step.iter_num >= 0 ||
         w->step.step_num >= 0) {
         PV__PUSH(r->steps, r->n_steps, r->cap_steps, w->step);
@@ -544,14 +545,11 @@ static void side_rows_publish(side_rows *r, pv_model *m, pv__model_store *s)
 {
     free(r->slots);
     void *cols[] = {r->kernels = r->kernels ? r->kernels : pv_xcalloc(1, sizeof *r->kernels),
-                    r->memories = r->memories ? r->memories : pv_xcalloc(1, sizeof *r->memories),
                     r->steps = r->steps ? r->steps : pv_xcalloc(1, sizeof *r->steps)};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         pv__store_keep(s, cols[i]);
     m->kernels = r->kernels;
     m->n_kernels = (uint32_t)r->n_kernels;
-    m->memories = r->memories;
-    m->n_memories = (uint32_t)r->n_memories;
     m->step_infos = r->steps;
     m->n_step_infos = (uint32_t)r->n_steps;
 }
@@ -568,23 +566,61 @@ static size_t own_stats(ctx *c, uint32_t plane, uint64_t e)
     return n;
 }
 
+void pv__wk_index(pv__model_store *s)
+{
+    s->n_wk = s->strs.n;
+    s->wk = pv_xcalloc(s->n_wk ? s->n_wk : 1, 1);
+    for (int i = 1; i < WK_COUNT; i++) {
+        uint32_t id = pv__strtab_find(&s->strs, wk_names[i], strlen(wk_names[i]));
+        if (id != 0)
+            s->wk[id] = (uint8_t)i;
+    }
+    pv__store_keep(s, s->wk);
+}
+
+bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *out)
+{
+    const pv_event_extra *x = pv_model_event_extra(m, ev);
+    if (x == NULL || !(x->flags & PV_EXTRA_MEMORY))
+        return false;
+    pv__model_store *s = m->priv;
+    ctx c = {.m = m, .strs = &s->strs, .read_only = true, .wk = s->wk, .n_wk = s->n_wk};
+    work w;
+    extra_init(&w, (x->flags & PV_EXTRA_MEM_ALLOC) ? NAME_MEM_ALLOC : NAME_MEM_FREE,
+               PV_MEMCPY_NONE);
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    for (uint32_t k = 0; k < meta->n_stats; k++) {
+        const pv_stat *st = &m->stats[meta->first_stat + k];
+        int wk = wk_of(&c, st->name);
+        if (wk >= WK_ALLOCATOR_NAME)
+            apply_memory(&c, &w, wk, st);
+    }
+    pv_stat own[32];
+    size_t n = pv_model_event_own_stats(m, ev, own, 32);
+    for (size_t k = 0; k < n && k < 32; k++) {
+        int wk = wk_of(&c, own[k].name);
+        if (wk >= WK_ALLOCATOR_NAME)
+            apply_memory(&c, &w, wk, &own[k]);
+    }
+    *out = w.memory;
+    return true;
+}
+
 int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err)
 {
     (void)err;
-    ctx c = {m, &s->strs, NULL, 0, NULL, s->strs.n, {0}, NULL, NULL};
+    ctx c = {.m = m, .strs = &s->strs};
     static const char *const id_stats[] = PV_MODEL_ID_STATS;
+    _Static_assert(sizeof id_stats / sizeof id_stats[0] <= sizeof c.id_stats / sizeof c.id_stats[0],
+                   "room for every PV_MODEL_ID_STATS name");
     for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++)
         c.id_stats[i] = pv__strtab_find(&s->strs, id_stats[i], strlen(id_stats[i]));
     pv__grow((void **)&c.own, &c.cap_own, 64, sizeof *c.own);
     c.kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *c.kernel_cache);
     c.memcpy_cache = c.kernel_cache + PARSE_CACHE;
-    uint8_t *wk = pv_xcalloc(c.n_wk, 1);
-    for (int i = 1; i < WK_COUNT; i++) {
-        uint32_t id = pv__strtab_find(&s->strs, wk_names[i], strlen(wk_names[i]));
-        if (id != 0)
-            wk[id] = (uint8_t)i;
-    }
-    c.wk = wk;
+    pv__wk_index(s);
+    c.wk = s->wk;
+    c.n_wk = s->n_wk;
     uint32_t *memcpy_kind = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *memcpy_kind);
     uint8_t *mflags = meta_flags(&c, memcpy_kind);
 
@@ -643,7 +679,6 @@ int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_erro
         PV__PUSH(extras, n_extras, cap_extras, commit(&rows, &cur));
         extra_of[e] = (uint32_t)(n_extras - 1);
     }
-    free(wk);
     free(c.own);
     free(meta_group);
     *have_groups = any_group;

@@ -371,8 +371,7 @@ static size_t model_bytes(const pv_model *m, const pv__model_store *s)
         bytes += n * sizeof(uint64_t);
     bytes += m->n_stat_names * sizeof(pv_stat_name);
     bytes += (size_t)m->n_stats * sizeof(pv_stat) + m->n_extras * sizeof(pv_event_extra);
-    bytes += m->n_kernels * sizeof(pv_kernel_details) +
-             m->n_memories * sizeof(pv_memory_details) + m->n_step_infos * sizeof(pv_step_info);
+    bytes += m->n_kernels * sizeof(pv_kernel_details) + m->n_step_infos * sizeof(pv_step_info);
     bytes += m->n_tracks * sizeof(pv_track) + m->n_planes * sizeof(pv_plane) +
              m->n_metas * sizeof(pv_event_meta) + m->n_groups * sizeof(pv_step_group);
     return bytes;

@@ -73,13 +73,6 @@ const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra
     return &m->kernels[x->detail];
 }
 
-const pv_memory_details *pv_model_memory(const pv_model *m, const pv_event_extra *x)
-{
-    if (x == NULL || !(x->flags & PV_EXTRA_MEMORY) || x->detail >= m->n_memories)
-        return NULL;
-    return &m->memories[x->detail];
-}
-
 const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *x)
 {
     static const pv_step_info none = {0, -1, -1, -1};
@@ -209,7 +202,6 @@ bool pv_model_is_sane(const pv_model *m)
     for (uint32_t i = 0; i < m->n_extras; i++) {
         const pv_event_extra *x = &m->extras[i];
         if (((x->flags & PV_EXTRA_KERNEL) && x->detail >= m->n_kernels) ||
-            ((x->flags & PV_EXTRA_MEMORY) && x->detail >= m->n_memories) ||
             (x->step != PV_NO_STEP && x->step >= m->n_step_infos))
             return false;
     }

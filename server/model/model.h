@@ -200,9 +200,9 @@ typedef struct pv_step_info {
 /* Well-known stats of one event, merged from its metadata's stats and its
  * own (own stats win). Only events with at least one of them get a row.
  * Rows are many (every kernel, memcpy and op), so the larger details sit
- * in side tables behind `detail` and `step`: read them with
- * pv_model_kernel, pv_model_memory and pv_model_step_info. An event is a
- * kernel or a MemoryAllocation/Deallocation, never both. */
+ * in side tables behind `detail` and `step` (pv_model_kernel,
+ * pv_model_step_info), or are read from the stats again
+ * (pv_model_event_memory). */
 typedef struct pv_event_extra {
     uint16_t flags;            /* PV_EXTRA_* */
     uint8_t memcpy_kind;       /* pv_memcpy_kind */
@@ -213,8 +213,7 @@ typedef struct pv_event_extra {
     uint64_t memcpy_bytes;
     uint32_t hlo_op;           /* string id of hlo_op; 0 none */
     uint32_t hlo_module;       /* string id; 0 none */
-    uint32_t detail;           /* kernels[] (PV_EXTRA_KERNEL) or memories[]
-                                  (PV_EXTRA_MEMORY) */
+    uint32_t detail;           /* kernels[] with PV_EXTRA_KERNEL */
     uint32_t step;             /* step_infos[], or PV_NO_STEP */
 } pv_event_extra;
 
@@ -272,8 +271,6 @@ struct pv_model {
     const pv_event_extra *extras;
     uint32_t n_kernels;
     const pv_kernel_details *kernels;   /* distinct launch details */
-    uint32_t n_memories;
-    const pv_memory_details *memories;  /* one per memory event */
     uint32_t n_step_infos;
     const pv_step_info *step_infos;
 
@@ -318,11 +315,16 @@ const char *pv_model_event_name(const pv_model *m, uint64_t ev);
 const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev);
 
 /* The side rows of an extra row: kernel details (NULL unless
- * PV_EXTRA_KERNEL), memory details (NULL unless PV_EXTRA_MEMORY), and
- * step fields (never NULL: a row of "none" values when it has none). */
+ * PV_EXTRA_KERNEL) and step fields (never NULL: a row of "none" values
+ * when it has none). */
 const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra *x);
-const pv_memory_details *pv_model_memory(const pv_model *m, const pv_event_extra *x);
 const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *x);
+
+/* The memory details of a MemoryAllocation / MemoryDeallocation event
+ * (PV_EXTRA_MEMORY), decoded from its stats on each call: a profile can
+ * hold millions of them and only the memory profile reads them. Returns
+ * false (and leaves *out) for any other event. */
+bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *out);
 
 /* The track holding event ev (binary search over tracks). */
 uint32_t pv_model_event_track(const pv_model *m, uint64_t ev);

@@ -163,10 +163,16 @@ typedef struct pv__model_store {
      * stat metadata 1, 2, 3, ..., so reading stats needs no search */
     uint32_t *dense;
     uint32_t *dense_first, *dense_n;
+    uint8_t *wk;             /* string id -> well-known stat (extras.c) */
+    size_t n_wk;
 } pv__model_store;
 
 /* Records a column in the store so pv_model_free releases it. */
 void pv__store_keep(pv__model_store *s, void *p);
+
+/* Builds the store's table of well-known stat names (finish and load;
+ * pv_model_event_memory reads it). */
+void pv__wk_index(pv__model_store *s);
 
 /* Builds the store's dense stat-name tables from m->stat_names (finish
  * and load call it; they are not saved). */

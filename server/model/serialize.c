@@ -22,7 +22,7 @@ enum {
     C_STRINGS, C_STR_BYTES, C_PLANES, C_TRACKS, C_METAS, C_META_CHILDREN, C_EVENTS, C_STATS,
     C_BLOBS, C_BLOB_BYTES, C_EXTRAS, C_GROUPS, C_HOSTNAMES, C_ERRORS, C_WARNINGS, C_DEPTH_POOL,
     C_MIN_PS, C_MAX_PS, C_MEM_BYTES, C_STAT_NAMES, C_HAS_STAT_OFF, C_HAS_WIRE, C_SRC_LEN,
-    C_HAS_GROUP_STATS, C_KERNELS, C_MEMORIES, C_STEP_INFOS, C_COUNT
+    C_HAS_GROUP_STATS, C_KERNELS, C_STEP_INFOS, C_COUNT
 };
 
 /* Mixes the struct sizes of this build, and its byte order, into 32 bits. */
@@ -32,7 +32,7 @@ static uint32_t fingerprint(void)
     uint64_t sizes[] = {sizeof(pv_plane), sizeof(pv_track), sizeof(pv_event_meta),
                         sizeof(pv_stat), sizeof(pv_event_extra), sizeof(pv_step_group),
                         sizeof(pv_blob), sizeof(pv_stat_name), sizeof(pv_kernel_details),
-                        sizeof(pv_memory_details), sizeof(pv_step_info),
+                        sizeof(pv_step_info),
                         *(const uint8_t *)&probe};
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -204,7 +204,6 @@ static void write_payload(writer *w, const pv_model *m)
     c[C_SRC_LEN] = m->src_len;
     c[C_HAS_GROUP_STATS] = m->has_group_stats;
     c[C_KERNELS] = m->n_kernels;
-    c[C_MEMORIES] = m->n_memories;
     c[C_STEP_INFOS] = m->n_step_infos;
     w_section(w, c, sizeof c);
 
@@ -264,7 +263,6 @@ static void write_payload(writer *w, const pv_model *m)
     w_pad(w);
     w_section(w, m->extras, m->n_extras * sizeof *m->extras);
     w_section(w, m->kernels, m->n_kernels * sizeof *m->kernels);
-    w_section(w, m->memories, m->n_memories * sizeof *m->memories);
     w_section(w, m->step_infos, m->n_step_infos * sizeof *m->step_infos);
     w_section(w, m->groups, m->n_groups * sizeof *m->groups);
     w_section(w, m->hostnames, m->n_hostnames * sizeof *m->hostnames);
@@ -398,7 +396,6 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
     const uint8_t *blob_data = r_section(r, c[C_BLOB_BYTES], 1);
     m->extras = r_section(r, c[C_EXTRAS], sizeof(pv_event_extra));
     m->kernels = r_section(r, c[C_KERNELS], sizeof(pv_kernel_details));
-    m->memories = r_section(r, c[C_MEMORIES], sizeof(pv_memory_details));
     m->step_infos = r_section(r, c[C_STEP_INFOS], sizeof(pv_step_info));
     m->groups = r_section(r, c[C_GROUPS], sizeof(pv_step_group));
     m->hostnames = r_section(r, c[C_HOSTNAMES], sizeof(uint32_t));
@@ -409,10 +406,9 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
             return false;
     }
     if (r->bad || r->p != r->end || c[C_STAT_NAMES] > UINT32_MAX || c[C_KERNELS] > UINT32_MAX ||
-        c[C_MEMORIES] > UINT32_MAX || c[C_STEP_INFOS] > UINT32_MAX)
+        c[C_STEP_INFOS] > UINT32_MAX)
         return false;
     m->n_kernels = (uint32_t)c[C_KERNELS];
-    m->n_memories = (uint32_t)c[C_MEMORIES];
     m->n_step_infos = (uint32_t)c[C_STEP_INFOS];
     m->n_stat_names = (uint32_t)c[C_STAT_NAMES];
     m->has_group_stats = c[C_HAS_GROUP_STATS] != 0;
@@ -550,6 +546,7 @@ int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_err
     if (c == NULL || !bind_columns(m, s, c, &r))
         return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
     pv__stat_names_index(m, s);
+    pv__wk_index(s);
     if (c[C_HAS_WIRE] != 0) {
         int rc = map_source(m, s, src_path, c[C_SRC_LEN], err);
         if (rc != 0) {

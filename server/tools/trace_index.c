@@ -112,9 +112,11 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             if (!(ex->flags & PV_EXTRA_MEMORY) ||
                 !(ex->flags & (PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEM_FREE)))
                 continue;
-            const pv_memory_details *md = pv_model_memory(m, ex);
-            series_key k = {t->plane, 0, md->memory_id};
-            double v = (double)md->bytes_allocated + (double)md->bytes_reserved;
+            pv_memory_details md;
+            if (!pv_model_event_memory(m, e, &md))
+                continue;
+            series_key k = {t->plane, 0, md.memory_id};
+            double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
     }

@@ -178,14 +178,14 @@ START_TEST(test_builder_finish_extras)
     ck_assert_ptr_nonnull(x);
     ck_assert_uint_eq(x->flags & (PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC),
                       PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC);
-    const pv_memory_details *md = pv_model_memory(m, x);
-    ck_assert_ptr_nonnull(md);
+    pv_memory_details md;
+    ck_assert(pv_model_event_memory(m, 0, &md));
     ck_assert_ptr_null(pv_model_kernel(m, x));
-    ck_assert_str_eq(pv_model_str(m, md->memory_id), "GPU_0_bfc");
-    ck_assert_int_eq(md->bytes_allocated, 4096);
-    ck_assert_uint_eq(md->address, 0xdead00);
-    ck_assert(md->fragmentation == 0.25);
-    ck_assert_int_eq(md->data_type, 1);
+    ck_assert_str_eq(pv_model_str(m, md.memory_id), "GPU_0_bfc");
+    ck_assert_int_eq(md.bytes_allocated, 4096);
+    ck_assert_uint_eq(md.address, 0xdead00);
+    ck_assert(md.fragmentation == 0.25);
+    ck_assert_int_eq(md.data_type, 1);
     ck_assert_int_eq(m->ev_group[0], 3);
     ck_assert_uint_eq(m->n_groups, 1);
     ck_assert_int_eq(m->groups[0].group_id, 3);
@@ -205,7 +205,7 @@ START_TEST(test_builder_finish_extras)
     ck_assert_uint_eq(x->correlation_id, 77);
     ck_assert_int_eq(pv_model_step_info(m, x)->step_id, -1);
     ck_assert_ptr_null(pv_model_kernel(m, x));
-    ck_assert_ptr_null(pv_model_memory(m, x));
+    ck_assert(!pv_model_event_memory(m, 3, &md));
     pv_model_free(m);
 }
 END_TEST
@@ -372,8 +372,6 @@ static void assert_same_model(const pv_model *a, const pv_model *b)
     SAME_COLUMN(a, b, stat_names, a->n_stat_names);
     ck_assert_uint_eq(a->n_kernels, b->n_kernels);
     SAME_COLUMN(a, b, kernels, a->n_kernels);
-    ck_assert_uint_eq(a->n_memories, b->n_memories);
-    SAME_COLUMN(a, b, memories, a->n_memories);
     ck_assert_uint_eq(a->n_step_infos, b->n_step_infos);
     SAME_COLUMN(a, b, step_infos, a->n_step_infos);
     ck_assert(a->has_group_stats == b->has_group_stats);
