@@ -4,8 +4,9 @@
 // unit` lines and asserts nothing.
 //
 //   node bench/trace_frame.mjs --bin BUILD/profview --gen BUILD/bench/gen_xspace \
-//        [--events 1000000,3000000] [--pan-gpus 23] [--work /tmp/dir]
+//        [--events 1000000,3000000] [--pan-gpus 23] [--pan-repeat 3] [--work /tmp/dir]
 //
+// (--events '' skips the first-frame part and measures only the pan.)
 // For each event count it generates an XSpace with bench/gen_xspace (file
 // size scaled from a small calibration file), starts profview on it, has
 // the server ingest it (api/load), then measures:
@@ -19,14 +20,36 @@
 //       browser), and trace_js_heap_<N> its JS heap (CDP)
 // Then, on a profile with --pan-gpus GPUs (5 host threads + 2 streams per
 // GPU, so 23 GPUs give 51 tracks), with a window tall enough for 50
-// tracks, it holds D, then A, then D for 3 s each (--pan-repeat) and reports
+// tracks, it holds D, then A, then D for 3 s each (--pan-repeat), twice:
+// in a browser paced at 60 Hz as a screen would pace it, and in one
+// started with --disable-frame-rate-limit --disable-gpu-vsync, where a
+// frame starts as soon as the previous one is done. It reports
 //   trace_pan_tracks_visible     thread tracks on screen
-//   trace_pan_frame_interval_median / _p95  ms between animation frames
-//       (headless Chromium paces frames at 60 Hz, so 16.7 is the floor; the
-//       flags that lift the cap made frames slower, not faster, here)
-//   trace_pan_draw_median / _p95 ms the timeline spent drawing a frame
-//       (its JavaScript; rasterising the canvas comes after, inside the
-//       frame interval)
+//   trace_pan_frame_interval_median / _p95  ms between animation frames,
+//       paced (16.7 is the floor: the median says whether frames made it)
+//   trace_pan_unthrottled_interval_median / _p95  the same unthrottled
+//       (and trace_pan_unthrottled_draw_median / _p95):
+//       what a frame costs from one to the next
+//   trace_pan_draw_median / _p95 ms the timeline's JavaScript spent
+//       drawing a frame (paced run; rasterising the canvas comes later)
+// and, from a DevTools trace of one more hold in each browser (names
+// with _unthrottled_ for the second), per frame, medians over the frames
+// of that hold:
+//   trace_pan_commit_interval_median / _p95  ms from one frame whose
+//       commit handed a new canvas to the compositor to the next: frames
+//       actually produced (unthrottled, an animation frame whose commit
+//       is skipped is not one)
+//   trace_pan_main_frame_median / _p95  the renderer main thread's work
+//       on a frame (ProxyMain::BeginMainFrame: animation-frame callbacks,
+//       style, layout, paint and the commit)
+//   trace_pan_main_raf_median    of which the animation-frame callbacks
+//   trace_pan_main_commit_median of which the commit (rasterising the
+//       canvas's recorded drawing into its bitmap and handing it over)
+//   trace_pan_viz_draw_median    the compositor in the GPU process putting
+//       the frame together (Display::DrawAndSwap; software compositing,
+//       so its cost grows with the area that changed)
+// Tracing slows frames a little; the untraced holds above are the ones
+// to quote for intervals.
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +65,12 @@ const { chromium } = await import(PLAYWRIGHT);
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
               '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Frames start when the previous one is done, not at the next vsync.
+const UNTHROTTLED = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
+// Enough to find the frame stages of the renderer and the compositor, and
+// light enough not to slow the frames much (no per-draw-call categories).
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc',
+                          'viz', 'benchmark'];
 const TOOL = 'trace_viewer@';
 const RULER_PX = 26;      // timeline.js
 const PAN_HOLD_MS = 3000;
@@ -201,7 +230,111 @@ async function firstFrame(browser, base, n) {
     await ctx.close();
 }
 
-async function panFrames(browser, base, meta) {
+// Holds D, then A, then D ... (repeat holds of PAN_HOLD_MS) and returns
+// [[ms since the previous animation frame, the timeline's drawing ms]]
+// for the frames during the holds. Alternating keeps the window in the
+// same part of the trace; the short pauses between holds are not counted.
+async function panHolds(page, repeat) {
+    await page.evaluate(() => {
+        const root = document.querySelector('.tv');
+        window.benchFrames = [];
+        window.benchStop = false;
+        let last = 0;
+        const loop = (t) => {
+            if (last)
+                window.benchFrames.push([t - last, Number(root.dataset.frameMs)]);
+            last = t;
+            if (!window.benchStop)
+                requestAnimationFrame(loop);
+        };
+        requestAnimationFrame(loop);
+    });
+    let frames = [];
+    for (let r = 0; r < repeat; r++) {
+        await page.evaluate(() => { window.benchFrames = []; });
+        const key = r % 2 === 0 ? 'd' : 'a';
+        await page.keyboard.down(key);
+        await page.waitForTimeout(PAN_HOLD_MS);
+        await page.keyboard.up(key);
+        frames = frames.concat(await page.evaluate(() => window.benchFrames));
+        await page.waitForTimeout(300);
+    }
+    await page.evaluate(() => { window.benchStop = true; });
+    return frames;
+}
+
+// The renderer main thread's frames in a DevTools trace: for each
+// ProxyMain::BeginMainFrame, its ms and the ms of the animation-frame
+// callbacks (FireAnimationFrame) and of the commit (Commit) inside it.
+// Where several renderers ran (pages closed before), the busiest one.
+// Also the compositor's Display::DrawAndSwap ms, one per frame it drew.
+function traceFrames(events) {
+    const names = new Map();
+    for (const e of events) {
+        if (e.ph === 'M' && e.name === 'thread_name')
+            names.set(`${e.pid}/${e.tid}`, e.args.name);
+    }
+    const mains = new Map();
+    const viz = [];
+    for (const e of events) {
+        const k = `${e.pid}/${e.tid}`;
+        if (e.ph !== 'X')
+            continue;
+        if (names.get(k) === 'VizCompositorThread' && e.name === 'Display::DrawAndSwap')
+            viz.push(e.dur / 1000);
+        if (names.get(k) !== 'CrRendererMain')
+            continue;
+        if (!mains.has(k))
+            mains.set(k, []);
+        mains.get(k).push(e);
+    }
+    let busiest = [];
+    for (const l of mains.values()) {
+        if (l.length > busiest.length)
+            busiest = l;
+    }
+    const frames = busiest.filter((e) => e.name === 'ProxyMain::BeginMainFrame')
+        .map((f) => ({ t0: f.ts, t1: f.ts + f.dur, ms: f.dur / 1000, raf: 0, commit: 0 }));
+    for (const e of busiest) {
+        const part = e.name === 'FireAnimationFrame' ? 'raf' : e.name === 'Commit' ? 'commit' : '';
+        if (!part)
+            continue;
+        const f = frames.find((g) => e.ts >= g.t0 && e.ts < g.t1);
+        if (f)
+            f[part] += e.dur / 1000;
+    }
+    return { frames, viz };
+}
+
+// One more hold of D under a DevTools trace: the work per frame on the
+// renderer's main thread and in the compositor, and how often a frame
+// reached the compositor (see the header). prefix: trace_pan or
+// trace_pan_unthrottled.
+async function panStages(browser, page, prefix) {
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await panHolds(page, 1);
+    const { frames, viz } = traceFrames(
+        JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
+    const sorted = (k) => frames.map((f) => f[k]).sort((x, y) => x - y);
+    const main = sorted('ms');
+    // Frames whose commit handed a new canvas to the compositor, and the
+    // ms from one such commit to the next.
+    const committed = frames.filter((f) => f.commit > 0);
+    const gaps = committed.slice(1).map((f, i) => (f.t1 - committed[i].t1) / 1000)
+        .sort((x, y) => x - y);
+    out(`${prefix}_traced_frames`, main.length, 'frames');
+    out(`${prefix}_commit_interval_median`, pct(gaps, 0.5), 'ms');
+    out(`${prefix}_commit_interval_p95`, pct(gaps, 0.95), 'ms');
+    out(`${prefix}_main_frame_median`, pct(main, 0.5), 'ms');
+    out(`${prefix}_main_frame_p95`, pct(main, 0.95), 'ms');
+    out(`${prefix}_main_raf_median`, pct(sorted('raf'), 0.5), 'ms');
+    out(`${prefix}_main_commit_median`, pct(sorted('commit'), 0.5), 'ms');
+    out(`${prefix}_viz_draw_median`, pct(viz.sort((x, y) => x - y), 0.5), 'ms');
+}
+
+// Pans with 50 tracks on screen. paced: the browser is paced at 60 Hz
+// (then the track count is reported too), else it runs unthrottled.
+async function panFrames(browser, base, meta, paced) {
     // A window tall enough for 50 thread tracks (or all there are).
     const layout = computeLayout(meta);
     const threads = layout.rows.filter((r) => r.kind === 'thread');
@@ -217,46 +350,23 @@ async function panFrames(browser, base, meta) {
     const w = Math.floor(meta.span_ps / 64);
     await page.goto(base + hashOf(`?start=${w}&end=${2 * w}`));
     await page.waitForSelector('.tv[data-complete="true"]', { timeout: 120000 });
-    const tracksOnScreen = await page.evaluate(() => {
-        const c = document.querySelector('.tv-scroll');
-        return c.clientHeight;
-    });
+    const canvasPx = await page.evaluate(() => document.querySelector('.tv-scroll').clientHeight);
     await page.locator('.tv-canvas').hover({ position: { x: 800, y: 200 } });
-    await page.evaluate(() => {
-        const root = document.querySelector('.tv');
-        window.benchFrames = [];
-        let last = 0;
-        const loop = (t) => {
-            if (last)
-                window.benchFrames.push([t - last, Number(root.dataset.frameMs)]);
-            last = t;
-            if (!window.benchStop)
-                requestAnimationFrame(loop);
-        };
-        requestAnimationFrame(loop);
-    });
-    // Alternate directions so the window stays in the same part of the
-    // trace; frames of the short pauses between holds are not counted.
-    let frames = [];
-    for (let r = 0; r < PAN_REPEAT; r++) {
-        await page.evaluate(() => { window.benchFrames = []; });
-        const key = r % 2 === 0 ? 'd' : 'a';
-        await page.keyboard.down(key);
-        await page.waitForTimeout(PAN_HOLD_MS);
-        await page.keyboard.up(key);
-        frames = frames.concat(await page.evaluate(() => window.benchFrames));
-        await page.waitForTimeout(300);
-    }
-    await page.evaluate(() => { window.benchStop = true; });
+    const frames = await panHolds(page, PAN_REPEAT);
     const intervals = frames.map((f) => f[0]).sort((a, b) => a - b);
     const draws = frames.map((f) => f[1]).filter(Number.isFinite).sort((a, b) => a - b);
-    out('trace_pan_tracks_visible', visible, 'tracks');
-    out('trace_pan_canvas_height', tracksOnScreen, 'px');
-    out('trace_pan_frames', frames.length, 'frames');
-    out('trace_pan_frame_interval_median', pct(intervals, 0.5), 'ms');
-    out('trace_pan_frame_interval_p95', pct(intervals, 0.95), 'ms');
-    out('trace_pan_draw_median', pct(draws, 0.5), 'ms');
-    out('trace_pan_draw_p95', pct(draws, 0.95), 'ms');
+    const name = paced ? { interval: 'trace_pan_frame_interval', rest: 'trace_pan' }
+        : { interval: 'trace_pan_unthrottled_interval', rest: 'trace_pan_unthrottled' };
+    if (paced) {
+        out('trace_pan_tracks_visible', visible, 'tracks');
+        out('trace_pan_canvas_height', canvasPx, 'px');
+    }
+    out(`${name.rest}_frames`, frames.length, 'frames');
+    out(`${name.interval}_median`, pct(intervals, 0.5), 'ms');
+    out(`${name.interval}_p95`, pct(intervals, 0.95), 'ms');
+    out(`${name.rest}_draw_median`, pct(draws, 0.5), 'ms');
+    out(`${name.rest}_draw_p95`, pct(draws, 0.95), 'ms');
+    await panStages(browser, page, name.rest);
     await ctx.close();
 }
 
@@ -291,7 +401,14 @@ async function main() {
         srv = await startServer(panDir);
         const meta = await ingest(srv.url);
         out('trace_pan_profile_events', meta.n_events, 'events');
-        await panFrames(browser, srv.url, meta);
+        await panFrames(browser, srv.url, meta, true);
+        const free = await chromium.launch({ executablePath: '/usr/bin/chromium',
+                                             args: ARGS.concat(UNTHROTTLED) });
+        try {
+            await panFrames(free, srv.url, meta, false);
+        } finally {
+            await free.close();
+        }
         srv.stop();
     } finally {
         await browser.close();

@@ -198,15 +198,15 @@ int main(int argc, char **argv)
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
     pv_disk_cache_init(&disk, pv_cfg.cache_dir);
-    /* Trace indexes (tile pyramids) get a quarter of the model budget on top of it. */
-    pv_app app = {.index = &index, .models = pv_model_store_new(pv_cfg.memory_budget, &disk),
-                  .disk = &disk, .traces = pv_trace_cache_new(pv_cfg.memory_budget / 4)};
+    /* One budget covers every model and its trace index. */
+    pv_app app = {.index = &index,
+                  .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
+                  .disk = &disk};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
         pv_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "profview: %s\n", msg);
-        pv_trace_cache_free(app.traces);
         pv_model_store_free(app.models);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
@@ -242,7 +242,6 @@ int main(int argc, char **argv)
     }
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
-    pv_trace_cache_free(app.traces);
     pv_model_store_free(app.models);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);

@@ -176,6 +176,55 @@ static int write_exact(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* Opens the entry file at path and checks its header and key against
+ * key. Returns the descriptor positioned at the payload, with its length
+ * and CRC, or -1: *why is then set when the entry is corrupt (the caller
+ * removes it) and left NULL when it is absent or another key's. */
+static int open_entry(const char *path, const char *key, size_t key_len, uint64_t *plen,
+                      uint32_t *pcrc, const char **why)
+{
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    unsigned char hdr[HEADER_BYTES];
+    char *stored_key = NULL;
+    if (read_exact(fd, hdr, sizeof hdr) != 0 || memcmp(hdr, "PVCACHE1", 8) != 0 ||
+        get_u32(hdr + 8) != 1) {
+        *why = "bad header";
+        goto fail;
+    }
+    uint32_t klen = get_u32(hdr + 12);
+    *plen = get_u64(hdr + 16);
+    *pcrc = get_u32(hdr + 24);
+    if (klen != key_len)
+        goto fail;
+    if (*plen > MAX_PAYLOAD_BYTES) {
+        *why = "entry too large";
+        goto fail;
+    }
+    stored_key = pv_xmalloc(klen);
+    if (read_exact(fd, stored_key, klen) != 0 || crc_of(stored_key, klen) != get_u32(hdr + 28)) {
+        *why = "truncated or corrupt key";
+        goto fail;
+    }
+    /* A different key with the same hash is not corruption: leave it. */
+    if (memcmp(stored_key, key, klen) != 0)
+        goto fail;
+    free(stored_key);
+    return fd;
+fail:
+    free(stored_key);
+    close(fd);
+    return -1;
+}
+
+static void drop_corrupt(const char *path, const char *why)
+{
+    pv_log(PV_LOG_WARN, "cache entry %s is corrupt (%s); rebuilding it", path, why);
+    unlink(path);
+}
+
 int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
 {
     if (c->dir == NULL)
@@ -184,31 +233,16 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
     char *key = key_text(c, k, &key_len);
     char *path = entry_path(c, key, key_len, "pvc");
     int rc = PV_ENOTFOUND;
+    uint64_t plen = 0;
+    uint32_t pcrc = 0;
     const char *why = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    unsigned char hdr[HEADER_BYTES];
-    char *stored_key = NULL;
+    int fd = open_entry(path, key, key_len, &plen, &pcrc, &why);
     if (fd < 0)
         goto done;
-    if (read_exact(fd, hdr, sizeof hdr) != 0 || memcmp(hdr, "PVCACHE1", 8) != 0 ||
-        get_u32(hdr + 8) != 1) {
-        why = "bad header";
+    if (plen > out->max - out->len) {
+        why = "entry too large";
         goto done;
     }
-    uint32_t klen = get_u32(hdr + 12);
-    uint64_t plen = get_u64(hdr + 16);
-    if (klen != key_len || plen > MAX_PAYLOAD_BYTES || plen > out->max - out->len) {
-        why = klen != key_len ? NULL : "entry too large";
-        goto done;
-    }
-    stored_key = pv_xmalloc(klen);
-    if (read_exact(fd, stored_key, klen) != 0 || crc_of(stored_key, klen) != get_u32(hdr + 28)) {
-        why = "truncated or corrupt key";
-        goto done;
-    }
-    /* A different key with the same hash is not corruption: leave it. */
-    if (memcmp(stored_key, key, klen) != 0)
-        goto done;
     size_t start = out->len;
     char chunk[65536];
     uint64_t left = plen;
@@ -221,7 +255,7 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
         pv_buf_add(out, chunk, take);
         left -= take;
     }
-    if (why == NULL && crc_of(out->data + start, (size_t)plen) != get_u32(hdr + 24))
+    if (why == NULL && crc_of(out->data + start, (size_t)plen) != pcrc)
         why = "checksum mismatch";
     if (why != NULL)
         out->len = start;
@@ -230,18 +264,70 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
 done:
     if (fd >= 0)
         close(fd);
-    if (why != NULL) {
-        pv_log(PV_LOG_WARN, "cache entry %s is corrupt (%s); rebuilding it", path, why);
-        unlink(path);
-    }
-    free(stored_key);
+    if (why != NULL)
+        drop_corrupt(path, why);
     free(path);
     free(key);
     return rc;
 }
 
+int pv_disk_cache_open(const pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *out)
+{
+    out->fd = -1;
+    if (c->dir == NULL)
+        return PV_ENOTFOUND;
+    size_t key_len;
+    char *key = key_text(c, k, &key_len);
+    char *path = entry_path(c, key, key_len, "pvc");
+    const char *why = NULL;
+    int fd = open_entry(path, key, key_len, &out->len, &out->crc, &why);
+    struct stat st;
+    out->offset = HEADER_BYTES + key_len;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_size != out->offset + out->len)) {
+        why = "truncated";
+        close(fd);
+        fd = -1;
+    }
+    if (why != NULL)
+        drop_corrupt(path, why);
+    free(path);
+    free(key);
+    out->fd = fd;
+    return fd >= 0 ? 0 : PV_ENOTFOUND;
+}
+
+int pv_disk_cache_check(const pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *e)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    unsigned char chunk[65536];
+    uint64_t done = 0;
+    while (done < e->len) {
+        size_t take = e->len - done > sizeof chunk ? sizeof chunk : (size_t)(e->len - done);
+        ssize_t r = pread(e->fd, chunk, take, (off_t)(e->offset + done));
+        if (r <= 0)
+            break;
+        crc = crc32(crc, chunk, (uInt)r);
+        done += (uint64_t)r;
+    }
+    if (done == e->len && (uint32_t)crc == e->crc)
+        return 0;
+    close(e->fd);
+    e->fd = -1;
+    char *path = pv_disk_cache_file(c, k, "pvc");
+    if (path != NULL)
+        drop_corrupt(path, done == e->len ? "checksum mismatch" : "truncated");
+    free(path);
+    return PV_ENOTFOUND;
+}
+
 int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void *data,
                       size_t len)
+{
+    return pv_disk_cache_put2(c, k, NULL, 0, data, len);
+}
+
+int pv_disk_cache_put2(const pv_disk_cache *c, const pv_cache_key *k, const void *head,
+                       size_t head_len, const void *data, size_t len)
 {
     if (c->dir == NULL)
         return 0;
@@ -255,15 +341,19 @@ int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void 
     memcpy(hdr, "PVCACHE1", 8);
     put_u32(hdr + 8, 1);
     put_u32(hdr + 12, (uint32_t)key_len);
-    put_u64(hdr + 16, (uint64_t)len);
-    put_u32(hdr + 24, crc_of(data, len));
+    put_u64(hdr + 16, (uint64_t)head_len + (uint64_t)len);
+    uLong crc = head_len == 0 ? crc_of(data, len)
+                              : crc32_combine(crc_of(head, head_len), crc_of(data, len),
+                                              (z_off_t)len);
+    put_u32(hdr + 24, (uint32_t)crc);
     put_u32(hdr + 28, crc_of(key, key_len));
     int rc = 0;
     /* mkstemp gives each writer its own temporary name, so two threads
      * storing the same entry cannot interleave their bytes. */
     int fd = mkstemp(tmp);
     bool ok = fd >= 0 && write_exact(fd, hdr, sizeof hdr) == 0 &&
-              write_exact(fd, key, key_len) == 0 && write_exact(fd, data, len) == 0;
+              write_exact(fd, key, key_len) == 0 && write_exact(fd, head, head_len) == 0 &&
+              write_exact(fd, data, len) == 0;
     if (fd >= 0 && close(fd) != 0)
         ok = false;
     if (ok && (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0))

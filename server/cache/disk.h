@@ -51,5 +51,27 @@ int pv_disk_cache_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out
  * without the cache). */
 int pv_disk_cache_put(const pv_disk_cache *c, const pv_cache_key *k, const void *data,
                       size_t len);
+/* The same with the payload given as head followed by data, so a caller
+ * can put a small header before a large body without copying it. */
+int pv_disk_cache_put2(const pv_disk_cache *c, const pv_cache_key *k, const void *head,
+                       size_t head_len, const void *data, size_t len);
+
+/* ---- streaming a large entry ----------------------------------------------
+ * A large payload (a compressed tool result) is served straight from its
+ * file instead of being read into memory: open checks the header, the key
+ * and the file's length; check reads the payload once for its CRC. */
+typedef struct pv_disk_entry {
+    int fd;             /* open on the entry file; the caller closes it */
+    uint64_t offset;    /* where the payload starts in the file */
+    uint64_t len;       /* payload bytes */
+    uint32_t crc;       /* CRC-32 the payload must have */
+} pv_disk_entry;
+
+/* Returns 0 with out filled, or PV_ENOTFOUND when there is no valid entry
+ * (a corrupt one is removed). */
+int pv_disk_cache_open(const pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *out);
+/* Checks the payload of an opened entry against its CRC. Returns 0, or
+ * PV_ENOTFOUND after closing e->fd and removing the entry. */
+int pv_disk_cache_check(const pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *e);
 
 #endif

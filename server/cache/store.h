@@ -7,13 +7,21 @@
  * model would pass it, the least recently used models that no request is
  * holding are dropped first. A file that failed to load keeps its error
  * until the file changes (size or mtime), so a broken file is not decoded
- * again and again. Thread-safe: one mutex guards the table. */
+ * again and again.
+ *
+ * A companion (the trace viewer's index) may be built from every model on
+ * its loader thread right after the model is published, so requests that
+ * need only the model do not wait for it and the first request that needs
+ * the companion usually finds it ready. The companion lives and dies with
+ * its model: one budget covers both, and the LRU drops both together.
+ * Thread-safe: one mutex guards the table. */
 #ifndef PV_CACHE_STORE_H
 #define PV_CACHE_STORE_H
 
 #include "model/model.h"
 #include "util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +39,22 @@ typedef struct pv_load_status {
     uint64_t done_bytes;     /* bytes of the source decoded so far */
     uint64_t total_bytes;    /* size of the source */
     pv_error err;            /* set when state is PV_LOAD_FAILED */
+    /* The companion: LOADING until built (or while the model loads),
+     * FAILED with its error in companion_err; READY when there is none. */
+    pv_load_state companion_state;
+    pv_error companion_err;
+    size_t model_bytes;      /* 0 until the model is ready */
+    size_t companion_bytes;  /* 0 until the companion is built */
 } pv_load_status;
+
+/* What a store builds beside each model. build runs on the loader thread
+ * with the model held; it returns 0 with *out and the bytes it holds, or
+ * an error code with err filled (the model stays usable). free releases
+ * what build made. */
+typedef struct pv_model_companion {
+    int (*build)(const pv_model *m, void **out, size_t *bytes, pv_error *err);
+    void (*free)(void *companion);
+} pv_model_companion;
 
 /* The identity of a source file: a change in size or mtime is a new file. */
 typedef struct pv_source {
@@ -42,12 +65,15 @@ typedef struct pv_source {
 
 struct pv_disk_cache;
 
-/* budget_bytes bounds the models held together (0 = unbounded). When disk
+/* budget_bytes bounds the models and their companions held together
+ * (0 = unbounded). companion (borrowed, may be NULL for none) is built
+ * beside every model. When disk
  * is not NULL (borrowed; must outlive the store), every decoded model is
  * saved there and a later load of the same source reads the saved model
  * instead of decoding again; a saved model that fails its checks is
  * removed and rebuilt. */
-pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk);
+pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk,
+                                   const pv_model_companion *companion);
 /* Waits for loader threads, frees every model. NULL is fine. */
 void pv_model_store_free(pv_model_store *s);
 
@@ -62,7 +88,21 @@ int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model *
                        pv_model_entry **entry, pv_error *err);
 void pv_model_store_put(pv_model_store *s, pv_model_entry *entry);
 
-/* Bytes held by loaded models (for the API and tests). */
+/* Waits until the companion of a held entry is built. Returns 0 with *out
+ * (valid while the entry is held), or the builder's error with err filled;
+ * PV_ENOTFOUND when the store has no companion. */
+int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **out,
+                             pv_error *err);
+
+/* Counts bytes a held entry's companion took on after it was built (e.g.
+ * a finished tile it keeps) in the budget. Drops nothing: returns true
+ * when they fit the budget, else false and nothing is counted (the caller
+ * does not keep them). */
+bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t bytes);
+
+/* Bytes held by loaded models and their companions (for the API and tests). */
 size_t pv_model_store_bytes(pv_model_store *s);
+/* The budget given at creation (0 = unbounded). */
+size_t pv_model_store_budget(const pv_model_store *s);
 
 #endif

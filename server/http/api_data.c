@@ -12,11 +12,14 @@
 #include "http/legacy_file.h"
 #include "http/target.h"
 #include "http/tool_table.h"
+#include "util/gzip.h"
+#include "util/hash.h"
 #include "util/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_LEGACY_BYTES ((size_t)1 << 30)
 
@@ -71,9 +74,60 @@ static pv_source source_of(const pv_host_file *f)
     return (pv_source){f->path, f->size_bytes, f->mtime_ns};
 }
 
+/* Answers from GZ_KEEP_MIN_BYTES up are kept gzip-compressed, after 17
+ * bytes holding their ETag (16 hex digits of the hash server.c gives the
+ * uncompressed body, and a newline): a repeat is sent from the file as it
+ * is, with no hashing, compressing or reading into memory, and a
+ * revalidation is answered 304 from the tag alone. */
+#define GZ_KEEP_MIN_BYTES ((size_t)1 << 20)
+#define TAG_BYTES 17
+
+static pv_cache_key gz_key(pv_request *rq, const pv_cache_key *key)
+{
+    pv_cache_key g = *key;
+    g.what = pv_arena_printf(&rq->arena, "gz %s", key->what);
+    return g;
+}
+
+static bool cached_gz_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+{
+    pv_cache_key gk = gz_key(rq, key);
+    pv_disk_entry e;
+    if (pv_disk_cache_open(rq->app->disk, &gk, &e) != 0)
+        return false;
+    char tag[TAG_BYTES];
+    if (e.len < TAG_BYTES || pread(e.fd, tag, TAG_BYTES, (off_t)e.offset) != TAG_BYTES ||
+        tag[TAG_BYTES - 1] != '\n') {
+        close(e.fd);
+        return false;
+    }
+    tag[TAG_BYTES - 1] = '\0';
+    rs->status = 200;
+    rs->content_type = "application/json";
+    rs->etag = pv_arena_strdup(&rq->arena, tag);
+    rs->body_is_gzip = true;
+    if (pv_http_not_modified_gz(rq, tag)) {
+        close(e.fd);
+        rs->body = pv_xstrdup("");
+        return true;
+    }
+    if (pv_disk_cache_check(rq->app->disk, &gk, &e) != 0) {
+        rs->etag = NULL;
+        rs->body_is_gzip = false;
+        return false;
+    }
+    rs->body_from_fd = true;
+    rs->body_fd = e.fd;
+    rs->body_offset = e.offset + TAG_BYTES;
+    rs->len = (size_t)(e.len - TAG_BYTES);
+    return true;
+}
+
 /* Fills rs with the answer kept under key and returns true, or false. */
 static bool cached_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 {
+    if (cached_gz_answer(rq, rs, key))
+        return true;
     pv_buf cached;
     pv_buf_init(&cached, MAX_LEGACY_BYTES * 4);
     if (pv_disk_cache_get(rq->app->disk, key, &cached) != 0) {
@@ -88,10 +142,39 @@ static bool cached_answer(pv_request *rq, pv_response *rs, const pv_cache_key *k
     return true;
 }
 
-static void keep_answer(pv_request *rq, const pv_response *rs, const pv_cache_key *key)
+/* Keeps a large answer compressed with its tag and swaps rs's body for
+ * the compressed one, so the identity body is freed before the response
+ * is queued and this request does not compress it again. */
+static void keep_gz_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 {
-    if (rs->status == 200 && !rs->body_is_gzip && rs->content_type != NULL &&
-        strcmp(rs->content_type, "application/json") == 0)
+    char tag[TAG_BYTES + 1];
+    snprintf(tag, sizeof tag, "%016llx\n",
+             (unsigned long long)pv_hash_bytes(PV_HASH_SEED, rs->body, rs->len));
+    pv_buf gz;
+    pv_buf_init(&gz, rs->len + rs->len / 8 + 1024);
+    if (pv_gzip_compress(rs->body, rs->len, &gz, NULL) != 0) {
+        pv_buf_fini(&gz);
+        return;
+    }
+    pv_cache_key gk = gz_key(rq, key);
+    pv_disk_cache_put2(rq->app->disk, &gk, tag, TAG_BYTES, gz.data, gz.len);
+    tag[TAG_BYTES - 1] = '\0';
+    rs->etag = pv_arena_strdup(&rq->arena, tag);
+    if (!rs->body_static)
+        free(rs->body);
+    rs->body_static = false;
+    rs->body = pv_buf_take(&gz, &rs->len);
+    rs->body_is_gzip = true;
+}
+
+static void keep_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+{
+    if (rs->status != 200 || rs->body_is_gzip || rs->body_from_fd || rs->content_type == NULL ||
+        strcmp(rs->content_type, "application/json") != 0)
+        return;
+    if (rs->len >= GZ_KEEP_MIN_BYTES && rq->app->disk->dir != NULL)
+        keep_gz_answer(rq, rs, key);
+    else
         pv_disk_cache_put(rq->app->disk, key, rs->body, rs->len);
 }
 
@@ -261,9 +344,22 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
         return;
     }
     rs->cache_control = "no-store";
-    pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202,
-                    json_pack("{s:s, s:I, s:I}", "state",
-                              st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
-                              (json_int_t)st.done_bytes, "total_bytes",
-                              (json_int_t)st.total_bytes));
+    /* The trace index is built after the model is ready, so "state" says
+     * when the other tools can answer and "trace_index" when the trace
+     * viewer can; the byte counts are what the memory budget sees. */
+    static const char *const index_state[] = {"building", "ready", "failed"};
+    json_t *j = json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:I}", "state",
+                          st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
+                          (json_int_t)st.done_bytes, "total_bytes", (json_int_t)st.total_bytes,
+                          "trace_index", index_state[st.companion_state], "model_bytes",
+                          (json_int_t)st.model_bytes, "trace_index_bytes",
+                          (json_int_t)st.companion_bytes, "held_bytes",
+                          (json_int_t)pv_model_store_bytes(rq->app->models), "budget_bytes",
+                          (json_int_t)pv_model_store_budget(rq->app->models));
+    if (j != NULL && st.companion_state == PV_LOAD_FAILED) {
+        char msg[1200];
+        pv_error_format(&st.companion_err, msg, sizeof msg);
+        json_object_set_new(j, "trace_index_error", json_string(msg));
+    }
+    pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202, j);
 }

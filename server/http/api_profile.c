@@ -60,6 +60,10 @@ static bool offers_all_hosts(const pv_run *run, const char *tool)
 {
     if (pv_tool_table_find_multi(tool) == NULL || pv_run_host_find(run, "ALL_HOSTS") != NULL)
         return false;
+    /* XProf lists only the real hosts for the trace viewer, which takes
+     * several through hosts=; ALL_HOSTS still answers when asked. */
+    if (strncmp(tool, "trace_viewer", 12) == 0)
+        return false;
     size_t n = 0;
     for (size_t i = 0; i < run->n_hosts; i++)
         n += pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE) != NULL;

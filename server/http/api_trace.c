@@ -9,14 +9,15 @@
 #include "tools/trace_event.h"
 #include "tools/trace_meta.h"
 #include "tools/trace_tiles.h"
+#include "cache/disk.h"
+#include "util/gzip.h"
 #include "util/hash.h"
+#include "util/mem.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define TILE_MAX_BYTES ((size_t)1 << 30)
 
@@ -26,6 +27,7 @@ typedef struct trace_req {
     const pv_model *m;
     const pv_trace_index *ix;
     const pv_host_file *xplane;
+    pv_model_entry *entry;
     pv_trace_hold *hold;
 } trace_req;
 
@@ -81,15 +83,22 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
     }
     const pv_trace_index *ix;
     pv_trace_hold *hold;
-    if (pv_trace_cache_get(rq->app->traces, &src, m, &ix, &hold, &err) != 0) {
+    if (pv_trace_cache_get(rq->app->models, entry, &ix, &hold, &err) != 0) {
         pv_respond_pv_error(rs, &err);
     } else {
-        trace_req tr = {rq, rs, m, ix, xplane, hold};
+        trace_req tr = {rq, rs, m, ix, xplane, entry, hold};
         fn(&tr);
-        pv_trace_cache_put(rq->app->traces, hold);
     }
     pv_model_store_put(rq->app->models, entry);
     pv_http_target_release(rq, &t);
+}
+
+/* The identity of the request's source file. */
+static uint64_t source_hash(const trace_req *tr)
+{
+    uint64_t h = pv_hash_bytes(PV_HASH_SEED, tr->xplane->path, strlen(tr->xplane->path));
+    h = pv_hash_bytes(h, &tr->xplane->size_bytes, sizeof tr->xplane->size_bytes);
+    return pv_hash_bytes(h, &tr->xplane->mtime_ns, sizeof tr->xplane->mtime_ns);
 }
 
 /* ---- meta --------------------------------------------------------------------- */
@@ -108,11 +117,8 @@ static void do_meta(trace_req *tr)
         return;
     }
     /* Lets the client tell tiles of a changed file apart (&v= on tile URLs). */
-    uint64_t h = pv_hash_bytes(PV_HASH_SEED, tr->xplane->path, strlen(tr->xplane->path));
-    h = pv_hash_bytes(h, &tr->xplane->size_bytes, sizeof tr->xplane->size_bytes);
-    h = pv_hash_bytes(h, &tr->xplane->mtime_ns, sizeof tr->xplane->mtime_ns);
     char id[20];
-    snprintf(id, sizeof id, "%016llx", (unsigned long long)h);
+    snprintf(id, sizeof id, "%016llx", (unsigned long long)source_hash(tr));
     json_object_set_new(j, "source_id", json_string(id));
     pv_respond_json(tr->rs, 200, j);
 }
@@ -124,39 +130,16 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs)
 
 /* ---- tile ---------------------------------------------------------------------- */
 
-/* gzip at level 1: a coarse tile is up to a few MB of digits, which zlib's
- * default level compresses about three times slower for ~20% less; the
- * first view of a profile waits on these, and they are kept compressed.
- * Returns 0, or -1 (out then holds nothing useful). */
-static int gzip_fast(const char *src, size_t len, pv_buf *out)
+/* A tile's strong ETag, known before the tile is made: a tile is a pure
+ * function of its source file and of the program that encodes it, so a
+ * revalidation is answered without computing it and no body is hashed. */
+static const char *tile_tag(const trace_req *tr, uint64_t level, uint64_t index)
 {
-    z_stream z = {0};
-    if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return -1;
-    if (len > UINT_MAX) {
-        deflateEnd(&z);
-        return -1;
-    }
-    uLong bound = deflateBound(&z, (uLong)len);
-    if (bound > out->max || bound > UINT_MAX) {
-        deflateEnd(&z);
-        return -1;
-    }
-    unsigned char *dst = malloc(bound);
-    if (dst == NULL) {
-        deflateEnd(&z);
-        return -1;
-    }
-    z.next_in = (Bytef *)(uintptr_t)src;
-    z.avail_in = (uInt)len;
-    z.next_out = dst;
-    z.avail_out = (uInt)bound;
-    int rc = deflate(&z, Z_FINISH);
-    size_t n = (size_t)bound - z.avail_out;
-    deflateEnd(&z);
-    rc = rc == Z_STREAM_END && pv_buf_add(out, dst, n) == 0 ? 0 : -1;
-    free(dst);
-    return rc;
+    const char *program = tr->rq->app->disk->program;
+    uint64_t h = pv_hash_bytes(source_hash(tr), program, strlen(program));
+    h = pv_hash_bytes(h, &level, sizeof level);
+    h = pv_hash_bytes(h, &index, sizeof index);
+    return pv_arena_printf(&tr->rq->arena, "%016llx", (unsigned long long)h);
 }
 
 static void do_tile(trace_req *tr)
@@ -167,10 +150,17 @@ static void do_tile(trace_req *tr)
     if (uint_param(tr->rq, tr->rs, "index", 0, (1ull << level) - 1, &index) != 0)
         return;
     tr->rs->cache_control = "public, max-age=31536000, immutable";
+    tr->rs->etag = tile_tag(tr, level, index);
+    if (pv_http_not_modified_gz(tr->rq, tr->rs->etag)) {
+        tr->rs->status = 200;
+        tr->rs->content_type = "application/json";
+        tr->rs->body = pv_xstrdup("");
+        tr->rs->body_is_gzip = true;
+        return;
+    }
     char *gz;
     size_t gz_len;
-    if (pv_trace_cache_tile_get(tr->rq->app->traces, tr->hold, (uint32_t)level, index, &gz,
-                                &gz_len) == 0) {
+    if (pv_trace_cache_tile_get(tr->hold, (uint32_t)level, index, &gz, &gz_len) == 0) {
         tr->rs->status = 200;
         tr->rs->content_type = "application/json";
         tr->rs->body = gz;
@@ -200,20 +190,21 @@ static void do_tile(trace_req *tr)
     }
     tr->rs->status = 200;
     tr->rs->content_type = "application/json";
-    if (level < PV_TRACE_CACHE_TILE_LEVELS) {
-        /* Compressed once here, kept, and served compressed from then on. */
-        pv_buf out;
-        pv_buf_init(&out, TILE_MAX_BYTES);
-        if (gzip_fast(body.data, body.len, &out) == 0) {
-            pv_trace_cache_tile_put(tr->rq->app->traces, tr->hold, (uint32_t)level, index,
-                                    out.data, out.len);
-            pv_buf_fini(&body);
-            tr->rs->body = pv_buf_take(&out, &tr->rs->len);
-            tr->rs->body_is_gzip = true;
-            return;
-        }
-        pv_buf_fini(&out);
+    /* Compressed here at level 1 (a fine tile is made per request, and the
+     * server would spend longer at its default level than on the tile
+     * itself); the coarse ones are kept and served compressed from then on. */
+    pv_buf out;
+    pv_buf_init(&out, TILE_MAX_BYTES);
+    if (pv_gzip_compress_level(body.data, body.len, 1, &out, NULL) == 0) {
+        if (level < PV_TRACE_CACHE_TILE_LEVELS)
+            pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
+                                    index, out.data, out.len);
+        pv_buf_fini(&body);
+        tr->rs->body = pv_buf_take(&out, &tr->rs->len);
+        tr->rs->body_is_gzip = true;
+        return;
     }
+    pv_buf_fini(&out);
     tr->rs->body = pv_buf_take(&body, &tr->rs->len);
 }
 

@@ -21,14 +21,12 @@
 struct MHD_Connection;
 struct pv_model_store;
 struct pv_disk_cache;
-struct pv_trace_cache;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
     pv_index_store *index;
-    struct pv_model_store *models;
+    struct pv_model_store *models; /* models and their trace indexes */
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
-    struct pv_trace_cache *traces; /* trace viewer indexes; NULL = build per request */
 } pv_app;
 
 typedef struct pv_request {
@@ -45,6 +43,11 @@ typedef struct pv_response {
     size_t len;
     bool body_static;          /* body points at data that outlives the request */
     bool body_is_gzip;         /* body is already gzip-encoded */
+    /* The body is len bytes of body_fd from body_offset (body unused); the
+     * server sends them from the file and closes body_fd. */
+    bool body_from_fd;
+    int body_fd;
+    uint64_t body_offset;
     const char *etag;          /* strong ETag without quotes; computed when NULL */
     const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
     const char *disposition;   /* Content-Disposition, or NULL */
@@ -82,6 +85,10 @@ const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
 const char *pv_http_query_canonical(pv_request *rq, const char *const *skip);
 /* Request header value or NULL. */
 const char *pv_http_header(pv_request *rq, const char *name);
+/* Whether the request's If-None-Match names the strong tag a 200 answer
+ * with this tag and an already gzip-encoded body would get (server.c), so
+ * a handler can answer 304 before reading a stored body. */
+bool pv_http_not_modified_gz(pv_request *rq, const char *tag);
 
 /* ---- responses (respond.c) ------------------------------------------------ */
 

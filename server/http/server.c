@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #define MAX_BODY_BYTES ((size_t)4 << 30)
 #define MIN_GZIP_BYTES 256
@@ -61,6 +62,38 @@ static bool etag_matches(const char *inm, const char *tag)
         if (p > inm && p[-1] == '"' && p[n] == '"')
             return true;
     return false;
+}
+
+bool pv_http_not_modified_gz(pv_request *rq, const char *tag)
+{
+    char bare[48];
+    snprintf(bare, sizeof bare, "%s%s", tag, accepts_gzip(rq) ? "-gz" : "");
+    return etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare);
+}
+
+/* Reads a body kept in a file into memory, for the clients that need it
+ * decompressed. Returns false (and answers 500) when the file fails. */
+static bool body_into_memory(pv_response *rs)
+{
+    char *mem = rs->len <= MAX_BODY_BYTES ? malloc(rs->len + 1) : NULL;
+    size_t done = 0;
+    while (mem != NULL && done < rs->len) {
+        ssize_t r = pread(rs->body_fd, mem + done, rs->len - done,
+                          (off_t)(rs->body_offset + done));
+        if (r <= 0)
+            break;
+        done += (size_t)r;
+    }
+    close(rs->body_fd);
+    rs->body_from_fd = false;
+    if (mem == NULL || done < rs->len) {
+        free(mem);
+        pv_respond_error(rs, 500, "internal error", "a cached answer could not be read");
+        return false;
+    }
+    rs->body = mem;
+    rs->body_static = false;
+    return true;
 }
 
 static void finish_body(pv_request *rq, pv_response *rs, bool gzip_ok, char **body,
@@ -124,17 +157,37 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
     struct MHD_Response *r;
     unsigned status = rs->status;
     bool ok_status = status == 200;
-    if (ok_status && etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare)) {
+    bool not_modified =
+        ok_status && etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare);
+    if (rs->body_from_fd && (not_modified || head)) {
+        close(rs->body_fd);
+        rs->body_from_fd = false;
+        rs->body = NULL;
+        rs->len = 0;
+    } else if (rs->body_from_fd && !(rs->body_is_gzip && gzip_ok) && !body_into_memory(rs)) {
+        ok_status = not_modified = false;
+        status = rs->status;
+    }
+    if (not_modified) {
         if (!rs->body_static)
             free(rs->body);
         r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
         status = MHD_HTTP_NOT_MODIFIED;
     } else {
-        char *body;
-        size_t len;
-        bool owned, gz;
-        finish_body(rq, rs, gzip_ok, &body, &len, &owned, &gz);
-        if (head) {
+        char *body = NULL;
+        size_t len = 0;
+        bool owned = false, gz = rs->body_is_gzip;
+        if (!rs->body_from_fd)
+            finish_body(rq, rs, gzip_ok, &body, &len, &owned, &gz);
+        if (rs->body_from_fd) {
+            /* Sent with sendfile where the kernel can; MHD closes the file. */
+            r = MHD_create_response_from_fd_at_offset64(rs->len, rs->body_fd,
+                                                        rs->body_offset);
+            if (r == NULL) {
+                close(rs->body_fd);
+                r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+            }
+        } else if (head) {
             if (owned)
                 free(body);
             r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);

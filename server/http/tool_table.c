@@ -11,8 +11,9 @@ typedef struct tool_entry {
 
 static const tool_entry tools[] = {
     {"memory_profile", pv_http_tool_memory_profile, NULL},
-    {"trace_viewer", pv_http_tool_trace_viewer, NULL},
-    {"trace_viewer@", pv_http_tool_trace_viewer_streaming, NULL},
+    {"trace_viewer", pv_http_tool_trace_viewer, pv_http_tool_trace_viewer_multi},
+    {"trace_viewer@", pv_http_tool_trace_viewer_streaming,
+     pv_http_tool_trace_viewer_streaming_multi},
     {"overview_page", pv_http_tool_overview, pv_http_tool_overview_multi},
     {"input_pipeline_analyzer", pv_http_tool_input_pipeline, pv_http_tool_input_pipeline_multi},
     {"kernel_stats", pv_http_tool_kernel_stats, pv_http_tool_kernel_stats_multi},

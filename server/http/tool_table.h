@@ -26,6 +26,11 @@ pv_multi_tool_fn pv_tool_table_find_multi(const char *tool);
 void pv_http_tool_memory_profile(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_trace_viewer_streaming(pv_request *rq, pv_response *rs, const pv_model *m);
+/* ALL_HOSTS: every host's trace in one Chrome JSON (tool_trace_viewer.c). */
+void pv_http_tool_trace_viewer_multi(pv_request *rq, pv_response *rs,
+                                     const pv_model *const *models, size_t n_models);
+void pv_http_tool_trace_viewer_streaming_multi(pv_request *rq, pv_response *rs,
+                                               const pv_model *const *models, size_t n_models);
 void pv_http_tool_overview(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_input_pipeline(pv_request *rq, pv_response *rs, const pv_model *m);
 void pv_http_tool_overview_multi(pv_request *rq, pv_response *rs, const pv_model *const *models,

@@ -1,10 +1,13 @@
 /* tool_trace_viewer: /data?tag=trace_viewer and tag=trace_viewer@, the
  * TensorBoard routes, answered with Chrome trace JSON and no event cap so
  * scripts written against TensorBoard keep working. trace_viewer@ honours
- * start_time_ms/end_time_ms (milliseconds in the same base as "ts");
- * resolution is accepted but every event of the window is returned. */
+ * start_time_ms/end_time_ms (milliseconds in the same base as "ts") and
+ * resolution (default 8000, as the plugin sends), decimating as XProf does
+ * on profiles of at least 500,000 events (docs/trace_api.md); the
+ * profview-only visibility_threshold changes that bound. */
 #include "http/tool_table.h"
 #include "tools/trace_chrome.h"
+#include "tools/trace_visibility.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,21 +32,58 @@ static int ms_param(pv_request *rq, pv_response *rs, const char *name, int64_t d
         pv_respond_error(rs, 400, "bad parameter", "start_time_ms and end_time_ms are numbers");
         return -1;
     }
+    /* XProf converts with a plain cast, which truncates. */
     if (ms != 0)
-        *out = (int64_t)llround(ms * 1e9);
+        *out = (int64_t)(ms * 1e9);
     return 0;
 }
 
-static void serve(pv_request *rq, pv_response *rs, const pv_model *m, bool streaming)
+/* A count parameter (resolution, visibility_threshold): a non-negative
+ * number, a fraction cut off as XProf does; absent gives def. */
+static int count_param(pv_request *rq, pv_response *rs, const char *name, uint64_t def,
+                       uint64_t *out)
 {
-    pv_trace_chrome_query q = {streaming, INT64_MIN, INT64_MAX};
+    bool bad = false;
+    const char *v = pv_http_param(rq, name, &bad);
+    *out = def;
+    if (v == NULL && !bad)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    double x = bad ? -1 : strtod(v, &end);
+    if (bad || end == v || *end != 0 || errno != 0 || !isfinite(x) || x < 0 || x >= 1.8e19) {
+        pv_respond_error(rs, 400, "bad parameter",
+                         "resolution and visibility_threshold are non-negative numbers");
+        return -1;
+    }
+    /* Integers are read exactly; strtod would round those above 2^53. */
+    char *iend = NULL;
+    unsigned long long u = strtoull(v, &iend, 10);
+    *out = *iend == 0 && v[0] != '-' ? (uint64_t)u : (uint64_t)x;
+    return 0;
+}
+
+/* models: one per host, in the run's order. */
+static void serve(pv_request *rq, pv_response *rs, const pv_model *const *models, size_t n,
+                  bool streaming)
+{
+    pv_trace_chrome_query q = {streaming, INT64_MIN, INT64_MAX, 0, PV_TRACE_VIS_MIN_EVENTS};
     if (streaming && (ms_param(rq, rs, "start_time_ms", INT64_MIN, &q.start_ps) != 0 ||
-                      ms_param(rq, rs, "end_time_ms", INT64_MAX, &q.end_ps) != 0))
+                      ms_param(rq, rs, "end_time_ms", INT64_MAX, &q.end_ps) != 0 ||
+                      count_param(rq, rs, "resolution", 8000, &q.resolution) != 0 ||
+                      count_param(rq, rs, "visibility_threshold", PV_TRACE_VIS_MIN_EVENTS,
+                                  &q.filter_min_events) != 0))
         return;
     pv_buf b;
     pv_buf_init(&b, TRACE_JSON_MAX_BYTES);
     pv_error err = {0};
-    if (pv_trace_chrome_write(m, &q, &b, &err) != 0) {
+    /* Each host named as its XSpace names itself (profview does not hand
+     * the file names to combined tools). */
+    const char **hosts = pv_arena_zalloc(&rq->arena, (n + 1) * sizeof *hosts);
+    for (size_t i = 0; i < n; i++)
+        if (models[i]->n_hostnames > 0)
+            hosts[i] = pv_model_str(models[i], models[i]->hostnames[0]);
+    if (pv_trace_chrome_write_hosts(models, hosts, n, &q, &b, &err) != 0) {
         pv_buf_fini(&b);
         pv_respond_pv_error(rs, &err);
         return;
@@ -55,10 +95,22 @@ static void serve(pv_request *rq, pv_response *rs, const pv_model *m, bool strea
 
 void pv_http_tool_trace_viewer(pv_request *rq, pv_response *rs, const pv_model *m)
 {
-    serve(rq, rs, m, false);
+    serve(rq, rs, &m, 1, false);
 }
 
 void pv_http_tool_trace_viewer_streaming(pv_request *rq, pv_response *rs, const pv_model *m)
 {
-    serve(rq, rs, m, true);
+    serve(rq, rs, &m, 1, true);
+}
+
+void pv_http_tool_trace_viewer_multi(pv_request *rq, pv_response *rs,
+                                     const pv_model *const *models, size_t n_models)
+{
+    serve(rq, rs, models, n_models, false);
+}
+
+void pv_http_tool_trace_viewer_streaming_multi(pv_request *rq, pv_response *rs,
+                                               const pv_model *const *models, size_t n_models)
+{
+    serve(rq, rs, models, n_models, true);
 }

@@ -1,18 +1,17 @@
 /* group: step grouping (FORMATS.md §3.7). When the file already carries
  * group_id stats (TF/XLA post-processing wrote them) they are used as is
  * and only the group table is filled. Otherwise group ids are computed
- * the way the reference does for GPU/CPU profiles: a forest from time
- * nesting plus launch->execute (correlation_id), producer->consumer
- * (_pt/_p -> _ct/_c) and ExecutorState::Process -> IteratorGetNext
- * edges; roots from _r / TraceContext sorted by level then start; a BFS
- * from each root labels what has no group yet.
- *
- * When TF while-loop iterations exist, their earliest events are the
- * roots instead (§3.7 step 4, alternative).
- *
- * Not done (TODO(#2)): the tf.data captured-function root filter of §3.7
- * step 4, and eagerness (step 7). */
-#include "model/model_priv.h"
+ * the way the reference does (openxla group_events.cc, GroupTfEvents):
+ * a forest from line nesting plus launch->execute (correlation_id),
+ * producer->consumer (_pt/_p -> _ct/_c) and ExecutorState::Process ->
+ * IteratorGetNext edges (group_forest.c); roots from _r / TraceContext,
+ * less those whose `id` is a tf.data captured function's step id, sorted
+ * by level then start; a root with an ancestor root of its level is left
+ * to that ancestor; group ids 0, 1, ... in root order, each spread down
+ * the forest to what has no group yet. When TF while-loop iterations
+ * exist, their earliest events are the roots instead. Then eagerness
+ * (group_eager.c) and, on TPU planes, the device steps (group_tpu.c). */
+#include "model/group_forest.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -20,13 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT64_MAX
 #define CONTEXT_FANOUT_MAX 64   /* §3.7: wider producer/consumer contexts are noise */
 #define EDGES_PER_KEY_MAX 4096
-
-typedef struct edge {
-    uint64_t from, to;
-} edge;
+/* An upward question (root ancestry, group name) looks at no more events
+ * than this; real ancestries are a few dozen. */
+#define WALK_VISITS_MAX 65536
 
 typedef struct keyed {
     uint64_t k1, k2;        /* (type, id) or (id, iter_num) */
@@ -34,16 +31,32 @@ typedef struct keyed {
     int side;               /* 0 producer/parent, 1 consumer/child */
 } keyed;
 
-typedef struct graph {
-    edge *edges;
-    size_t n_edges, cap_edges;
-    keyed *keys;
-    size_t n_keys, cap_keys;
-} graph;
+typedef struct keys {
+    keyed *v;
+    size_t n, cap;
+} keys;
+
+/* String ids of the stats grouping reads; 0 when the file has none. */
+typedef struct names {
+    uint32_t pt, p, ct, c, id, iter, step, graph_type, r;
+} names;
 
 static uint32_t sid(const pv__model_store *s, const char *name)
 {
     return pv__strtab_find(&s->strs, name, strlen(name));
+}
+
+static void names_init(names *n, const pv__model_store *s)
+{
+    n->pt = sid(s, "_pt");
+    n->p = sid(s, "_p");
+    n->ct = sid(s, "_ct");
+    n->c = sid(s, "_c");
+    n->id = sid(s, "id");
+    n->iter = sid(s, "iter_num");
+    n->step = sid(s, "step_num");
+    n->graph_type = sid(s, "graph_type");
+    n->r = sid(s, "_r");
 }
 
 static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
@@ -62,6 +75,28 @@ static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
     return true;
 }
 
+/* ---- the file's own fields (the model's typed step stats) ---------------- */
+
+/* The typed flags of event e (PV_EXTRA_*), 0 when it has no extra row. */
+static uint32_t ev_flags(const pv_model *m, uint64_t e)
+{
+    const pv_event_extra *x = pv_model_event_extra(m, e);
+    return x != NULL ? x->flags : 0;
+}
+
+/* The step fields TF wrote on event e: step_name id (0 none), step_num
+ * and iter_num (-1 none). */
+static void ev_step_fields(const pv_model *m, uint64_t e, uint32_t *step_name,
+                           int64_t *step_num, int64_t *iter_num)
+{
+    const pv_step_info *x = pv_model_step_info(m, pv_model_event_extra(m, e));
+    *step_name = x->step_name;
+    *step_num = x->step_num;
+    *iter_num = x->iter_num;
+}
+
+/* ---- inter-thread edges (§3.7 step 3) ------------------------------------ */
+
 static int keyed_cmp(const void *a, const void *b)
 {
     const keyed *x = a, *y = b;
@@ -74,16 +109,22 @@ static int keyed_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : (x->ev > y->ev);
 }
 
+static void add_key(keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
+{
+    keyed k = {k1, k2, ev, side};
+    PV__PUSH(ks->v, ks->n, ks->cap, k);
+}
+
 /* Adds an edge from every side-0 entry to every side-1 entry with the
  * same key, skipping keys with too many on both sides. */
-static void match_keys(graph *g)
+static void match_keys(keys *ks, pv__edges *es)
 {
-    pv_sort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
+    pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
     size_t i = 0;
-    while (i < g->n_keys) {
+    while (i < ks->n) {
         size_t j = i, mid = i;
-        while (j < g->n_keys && g->keys[j].k1 == g->keys[i].k1 && g->keys[j].k2 == g->keys[i].k2) {
-            if (g->keys[j].side == 0)
+        while (j < ks->n && ks->v[j].k1 == ks->v[i].k1 && ks->v[j].k2 == ks->v[i].k2) {
+            if (ks->v[j].side == 0)
                 mid = j + 1;
             j++;
         }
@@ -91,60 +132,110 @@ static void match_keys(graph *g)
         /* The product cap keeps a hostile file from asking for n^2 edges. */
         bool wide = n_from >= CONTEXT_FANOUT_MAX && n_to >= CONTEXT_FANOUT_MAX;
         if (!wide && n_from * n_to <= EDGES_PER_KEY_MAX) {
-            for (size_t a = i; a < mid; a++) {
-                for (size_t b = mid; b < j; b++) {
-                    edge e = {g->keys[a].ev, g->keys[b].ev};
-                    PV__PUSH(g->edges, g->n_edges, g->cap_edges, e);
-                }
-            }
+            for (size_t a = i; a < mid; a++)
+                for (size_t b = mid; b < j; b++)
+                    pv__edges_push(es, ks->v[a].ev, ks->v[b].ev);
         }
         i = j;
     }
-    g->n_keys = 0;
+    ks->n = 0;
 }
 
-static void add_key(graph *g, uint64_t k1, uint64_t k2, uint64_t ev, int side)
+/* Launch -> execute needs both ends untyped: the reference makes a
+ * KernelLaunch / KernelExecute only of events it has no other type for.
+ * node (NULL: each event is its own) says which forest node stands for
+ * an event: producer/consumer stats count for that node, the other edges
+ * only join events that are nodes themselves (group_tpu.c). */
+static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kinds,
+                          const uint64_t *node, keys *ks, pv__edges *es)
 {
-    keyed k = {k1, k2, ev, side};
-    PV__PUSH(g->keys, g->n_keys, g->cap_keys, k);
-}
-
-/* Collects the inter-thread edges of §3.7 step 3. */
-static void collect_edges(const pv_model *m, const pv__model_store *s, graph *g)
-{
-    uint32_t pt = sid(s, "_pt"), p = sid(s, "_p"), ct = sid(s, "_ct"), c = sid(s, "_c");
-    uint32_t id = sid(s, "id"), iter = sid(s, "iter_num");
-    uint32_t exec = sid(s, "ExecutorState::Process");
-    uint32_t next1 = sid(s, "IteratorGetNextOp::DoCompute");
-    uint32_t next2 = sid(s, "IteratorGetNextAsOptionalOp::DoCompute");
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         bool host = m->planes[tr->plane].kind == PV_PLANE_HOST;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
-            const pv_event_extra *x = pv_model_event_extra(m, e);
-            if (x != NULL && (x->flags & PV_EXTRA_CORRELATION))
-                add_key(g, 1, x->correlation_id, e, host ? 0 : 1);
+            uint64_t self = node != NULL ? node[e] : e;
+            if (self == PV__NO_EVENT)
+                continue;
             int64_t a, b;
-            if (ev_int(m, e, pt, &a) && ev_int(m, e, p, &b))
-                add_key(g, 2 + ((uint64_t)a << 8), (uint64_t)b, e, 0);
-            if (ev_int(m, e, ct, &a) && ev_int(m, e, c, &b))
-                add_key(g, 2 + ((uint64_t)a << 8), (uint64_t)b, e, 1);
-            uint32_t name = m->metas[m->ev_meta[e]].name;
-            if (name != 0 && (name == exec || name == next1 || name == next2) &&
-                ev_int(m, e, id, &a) && ev_int(m, e, iter, &b))
-                add_key(g, 3 + ((uint64_t)a << 8), (uint64_t)b, e, name == exec ? 0 : 1);
+            if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
+                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 0);
+            if (ev_int(m, e, nm->ct, &a) && ev_int(m, e, nm->c, &b))
+                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 1);
+            if (self != e)
+                continue;
+            uint8_t kind = kinds[m->ev_meta[e]];
+            const pv_event_extra *x = pv_model_event_extra(m, e);
+            if (x != NULL && (x->flags & PV_EXTRA_CORRELATION) && !(kind & PV__GK_TYPED))
+                add_key(ks, 1, x->correlation_id, e, host ? 0 : 1);
+            if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_int(m, e, nm->id, &a) &&
+                ev_int(m, e, nm->iter, &b))
+                add_key(ks, 3 + ((uint64_t)a << 8), (uint64_t)b, e,
+                        (kind & PV__GK_PROCESS) ? 0 : 1);
         }
     }
-    match_keys(g);
+    match_keys(ks, es);
 }
 
-/* ---- roots and BFS ------------------------------------------------------- */
+/* ---- tf.data step ids ------------------------------------------------------ */
+
+typedef struct id_set {
+    int64_t *v;
+    size_t n, cap;
+} id_set;
+
+static int i64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* The `id` of every tf.data captured function run: steps of the input
+ * pipeline, never training steps, so roots carrying one are skipped. */
+static void tf_data_ids(const pv_model *m, const names *nm, const uint8_t *kinds, id_set *ids)
+{
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        int64_t id;
+        if ((kinds[m->ev_meta[e]] & PV__GK_CAPTURED_FN) && ev_int(m, e, nm->id, &id))
+            PV__PUSH(ids->v, ids->n, ids->cap, id);
+    }
+    pv_sort(ids->v, ids->n, sizeof *ids->v, i64_cmp);
+}
+
+static bool is_tf_data_step(const pv_model *m, const names *nm, const id_set *ids, uint64_t e)
+{
+    int64_t id;
+    if (ids->n == 0 || !ev_int(m, e, nm->id, &id))
+        return false;
+    return bsearch(&id, ids->v, ids->n, sizeof *ids->v, i64_cmp) != NULL;
+}
+
+/* ---- roots (§3.7 step 4) ------------------------------------------------- */
+
+typedef struct grouping {
+    pv_model *m;
+    pv__model_store *s;
+    names nm;
+    const uint8_t *kinds;
+    const uint8_t *tpu_roles; /* per plane, PV__TPU_*; NULL when no TPU plane */
+    const uint64_t *node;     /* per event, see pv__tpu_nodes; NULL likewise */
+    pv__forest f;
+    pv__walk w;
+    int32_t *group;          /* the model's ev_group column */
+    pv_step_group *groups;
+    size_t n_groups, cap_groups;
+} grouping;
+
 
 typedef struct root {
     int64_t level;
     int64_t start_ps;
     uint64_t ev;
 } root;
+
+typedef struct roots {
+    root *v;
+    size_t n, cap;
+} roots;
 
 static int root_cmp(const void *a, const void *b)
 {
@@ -156,55 +247,77 @@ static int root_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : (x->ev > y->ev);
 }
 
-/* §3.7 step 4, the while-loop alternative: ExecutorState::Process events
- * carrying (id, iter_num), for ids that iterate past 0. Each iteration's
- * earliest event becomes a root with an edge to the iteration's other
- * events. Returns the roots and their count, or NULL and 0. */
-static root *loop_roots(const pv_model *m, const pv__model_store *s, graph *g, size_t *n_out)
+/* True when e lies on a TPU plane. */
+static bool on_tpu(const grouping *g, uint64_t e)
 {
-    uint32_t exec = sid(s, "ExecutorState::Process"), id = sid(s, "id");
-    uint32_t iter = sid(s, "iter_num");
-    *n_out = 0;
-    if (exec == 0 || id == 0 || iter == 0)
-        return NULL;
+    if (g->tpu_roles == NULL)
+        return false;
+    return g->tpu_roles[g->m->tracks[pv_model_event_track(g->m, e)].plane] != PV__TPU_NONE;
+}
+
+/* The root level of e: its _r stat, else 1 for a marked root (a
+ * TraceContext); 0 when e is no root. Events on TPU planes never are:
+ * the reference reads no root level there. */
+static int64_t root_level(const grouping *g, uint64_t e)
+{
+    if (!(ev_flags(g->m, e) & PV_EXTRA_STEP_ROOT) || on_tpu(g, e))
+        return 0;
+    int64_t level = 1;
+    ev_int(g->m, e, g->nm.r, &level);
+    return level > 0 ? level : 0;
+}
+
+/* §3.7 step 4, the while-loop alternative: ExecutorState::Process events
+ * carrying (id, iter_num), tf.data ids left out, for ids that iterate
+ * past 0. Each iteration's earliest event becomes a root with an edge to
+ * the iteration's other events. */
+static void loop_roots(const pv_model *m, const names *nm, const uint8_t *kinds,
+                       const id_set *tf_data, keys *ks, pv__edges *es, roots *out)
+{
     for (uint64_t e = 0; e < m->n_events; e++) {
         int64_t a, b;
-        if (m->metas[m->ev_meta[e]].name == exec && ev_int(m, e, id, &a) &&
-            ev_int(m, e, iter, &b))
-            add_key(g, (uint64_t)a, (uint64_t)b, e, 0);
+        if ((kinds[m->ev_meta[e]] & PV__GK_PROCESS) && ev_int(m, e, nm->id, &a) &&
+            ev_int(m, e, nm->iter, &b) && !is_tf_data_step(m, nm, tf_data, e))
+            add_key(ks, (uint64_t)a, (uint64_t)b, e, 0);
     }
-    pv_sort(g->keys, g->n_keys, sizeof *g->keys, keyed_cmp);
-    root *roots = NULL;
-    size_t n_roots = 0, cap_roots = 0;
-    for (size_t i = 0; i < g->n_keys;) {
+    pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
+    for (size_t i = 0; i < ks->n;) {
         size_t id_end = i;
         bool iterates = false;
-        while (id_end < g->n_keys && g->keys[id_end].k1 == g->keys[i].k1) {
-            iterates |= g->keys[id_end].k2 != 0;
+        while (id_end < ks->n && ks->v[id_end].k1 == ks->v[i].k1) {
+            iterates |= ks->v[id_end].k2 != 0;
             id_end++;
         }
         for (size_t j = i; iterates && j < id_end;) {
             size_t it_end = j, first = j;
-            while (it_end < id_end && g->keys[it_end].k2 == g->keys[j].k2) {
-                if (m->ev_start_ps[g->keys[it_end].ev] < m->ev_start_ps[g->keys[first].ev])
+            while (it_end < id_end && ks->v[it_end].k2 == ks->v[j].k2) {
+                if (m->ev_start_ps[ks->v[it_end].ev] < m->ev_start_ps[ks->v[first].ev])
                     first = it_end;
                 it_end++;
             }
-            root r = {1, m->ev_start_ps[g->keys[first].ev], g->keys[first].ev};
-            PV__PUSH(roots, n_roots, cap_roots, r);
-            for (size_t k = j; k < it_end; k++) {
-                if (k == first)
-                    continue;
-                edge ed = {g->keys[first].ev, g->keys[k].ev};
-                PV__PUSH(g->edges, g->n_edges, g->cap_edges, ed);
-            }
+            root r = {1, m->ev_start_ps[ks->v[first].ev], ks->v[first].ev};
+            PV__PUSH(out->v, out->n, out->cap, r);
+            for (size_t k = j; k < it_end; k++)
+                if (k != first)
+                    pv__edges_push(es, ks->v[first].ev, ks->v[k].ev);
             j = it_end;
         }
         i = id_end;
     }
-    g->n_keys = 0;
-    *n_out = n_roots;
-    return roots;
+    ks->n = 0;
+}
+
+/* Events marked as roots (_r > 0 or TraceContext), tf.data steps left out. */
+static void marked_roots(const grouping *g, const id_set *tf_data, roots *out)
+{
+    const pv_model *m = g->m;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        int64_t level = root_level(g, e);
+        if (level == 0 || is_tf_data_step(m, &g->nm, tf_data, e))
+            continue;
+        root r = {level, m->ev_start_ps[e], e};
+        PV__PUSH(out->v, out->n, out->cap, r);
+    }
 }
 
 static bool loop_ops_present(const pv_model *m, const pv__model_store *s)
@@ -223,129 +336,188 @@ static bool loop_ops_present(const pv_model *m, const pv__model_store *s)
     return false;
 }
 
-/* Group name "<graph_type or root name> <iter_num|step_num|group id>". */
-static pv_step_group name_group(const pv_model *m, pv__model_store *s, const uint64_t *parent,
-                                uint64_t r, int64_t group_id)
+/* ---- groups (§3.7 steps 5-6) --------------------------------------------- */
+
+
+typedef struct stat_question {
+    const grouping *g;
+    uint32_t name;           /* stat name id */
+    int64_t level;           /* for same_level_root */
+} stat_question;
+
+static bool has_stat(const void *ctx, uint64_t e)
 {
-    uint32_t graph_type = sid(s, "graph_type");
-    uint32_t iter = sid(s, "iter_num"), step = sid(s, "step_num");
-    uint32_t prefix = 0;
-    int64_t num = group_id;
-    bool have_num = false;
-    for (uint64_t e = r; e != NONE; e = parent[e]) {
-        pv_stat gt;
-        size_t len;
-        const char *text;
-        if (prefix == 0 && graph_type != 0 && pv_model_event_stat(m, e, graph_type, &gt)) {
-            /* the model's strings are not published yet: intern, not look up */
-            if (gt.type == PV_STAT_STR)
-                prefix = gt.v.str;
-            else if (gt.type == PV_STAT_WSTR && (text = pv_model_stat_text(m, &gt, &len)) != NULL)
-                prefix = pv__strtab_intern(&s->strs, text, len);
-        }
-        if (!have_num)
-            have_num = ev_int(m, e, iter, &num) || ev_int(m, e, step, &num);
-    }
-    if (prefix == 0)
-        prefix = m->metas[m->ev_meta[r]].name;
-    char buf[64];
-    int n = snprintf(buf, sizeof buf, " %lld", (long long)num);
-    const char *p = s->strs.strs[prefix];
-    size_t plen = strlen(p);
-    char *name = pv_xmalloc(plen + (size_t)n + 1);
-    memcpy(name, p, plen);
-    memcpy(name + plen, buf, (size_t)n + 1);
-    pv_step_group g = {group_id, pv__strtab_intern(&s->strs, name, plen + (size_t)n), num};
-    free(name);
-    return g;
+    const stat_question *q = ctx;
+    pv_stat st;
+    if (!pv_model_event_stat(q->g->m, e, q->name, &st))
+        return false;
+    return q->name == q->g->nm.graph_type ? st.type == PV_STAT_STR || st.type == PV_STAT_WSTR
+                                          : st.type == PV_STAT_I64 || st.type == PV_STAT_U64;
 }
 
-static void compute_groups(pv_model *m, pv__model_store *s, const uint64_t *parent,
-                           int32_t *group, pv_step_group **groups, size_t *n_groups)
+static bool same_level_root(const void *ctx, uint64_t e)
 {
-    size_t n = m->n_events;
-    graph g = {0};
-    collect_edges(m, s, &g);
-    size_t n_roots = 0;
-    root *roots = loop_roots(m, s, &g, &n_roots);
+    const stat_question *q = ctx;
+    return root_level(q->g, e) == q->level;
+}
 
-    /* children CSR: nesting children then edge targets */
-    uint64_t *off = pv_xcalloc(n + 1, sizeof *off);
-    for (uint64_t e = 0; e < n; e++) {
-        const pv_event_extra *x = pv_model_event_extra(m, e);
-        bool async = x != NULL && (x->flags & PV_EXTRA_ASYNC);
-        if (parent[e] != NONE && !async)
-            off[parent[e] + 1]++;
-    }
-    for (size_t i = 0; i < g.n_edges; i++)
-        off[g.edges[i].from + 1]++;
-    for (size_t i = 0; i < n; i++)
-        off[i + 1] += off[i];
-    uint64_t *kids = pv_xmalloc((off[n] ? off[n] : 1) * sizeof *kids);
-    uint64_t *fill = pv_xmalloc((n ? n : 1) * sizeof *fill);
-    memcpy(fill, off, n * sizeof *fill);
-    for (uint64_t e = 0; e < n; e++) {
-        const pv_event_extra *x = pv_model_event_extra(m, e);
-        bool async = x != NULL && (x->flags & PV_EXTRA_ASYNC);
-        if (parent[e] != NONE && !async)
-            kids[fill[parent[e]]++] = e;
-    }
-    for (size_t i = 0; i < g.n_edges; i++)
-        kids[fill[g.edges[i].from]++] = g.edges[i].to;
-    free(g.edges);
-    free(g.keys);
+/* The first event up the forest from r (r included) with stat `name`. */
+static uint64_t context_stat(grouping *g, uint64_t r, uint32_t name)
+{
+    if (name == 0)
+        return PV__NO_EVENT;
+    stat_question q = {g, name, 0};
+    return pv__forest_find_up(&g->f, &g->w, r, true, has_stat, &q, WALK_VISITS_MAX);
+}
 
-    uint32_t r_name = sid(s, "_r");
-    size_t cap_roots = n_roots;
-    bool marked = n_roots == 0;   /* loop roots, when any, replace marked ones */
-    for (uint64_t e = 0; marked && e < n; e++) {
-        const pv_event_extra *x = pv_model_event_extra(m, e);
-        if (x == NULL || !(x->flags & PV_EXTRA_STEP_ROOT))
-            continue;
-        int64_t level = 1;
-        ev_int(m, e, r_name, &level);
-        root r = {level, m->ev_start_ps[e], e};
-        PV__PUSH(roots, n_roots, cap_roots, r);
-    }
-    pv_sort(roots, n_roots, sizeof *roots, root_cmp);
+/* The string id of a graph_type value; one read from the file is
+ * interned (the model's strings are not published yet). */
+static uint32_t graph_type_sid(grouping *g, const pv_stat *st)
+{
+    if (st->type == PV_STAT_STR)
+        return st->v.str;
+    size_t len;
+    const char *text = pv_model_stat_text(g->m, st, &len);
+    return text != NULL ? pv__strtab_intern(&g->s->strs, text, len) : 0;
+}
 
-    size_t cap_groups = 0;
-    uint64_t *queue = fill;   /* reused: each event is queued at most once */
-    for (size_t i = 0; i < n_roots; i++) {
-        uint64_t r = roots[i].ev;
-        if (group[r] != PV_NO_GROUP || *n_groups >= (size_t)INT32_MAX)
-            continue;
-        bool shadowed = false;
-        for (uint64_t a = parent[r]; a != NONE && !shadowed; a = parent[a]) {
-            const pv_event_extra *x = pv_model_event_extra(m, a);
-            int64_t level = 1;
-            if (x != NULL && (x->flags & PV_EXTRA_STEP_ROOT)) {
-                ev_int(m, a, r_name, &level);
-                shadowed = level == roots[i].level;
-            }
-        }
-        if (shadowed)
-            continue;
-        int32_t gid = (int32_t)*n_groups;
-        pv_step_group sg = name_group(m, s, parent, r, gid);
-        PV__PUSH(*groups, *n_groups, cap_groups, sg);
-        size_t head = 0, tail = 0;
-        group[r] = gid;
-        queue[tail++] = r;
-        while (head < tail) {
-            uint64_t e = queue[head++];
-            for (uint64_t k = off[e]; k < off[e + 1]; k++) {
-                if (group[kids[k]] == PV_NO_GROUP) {
-                    group[kids[k]] = gid;
-                    queue[tail++] = kids[k];
-                }
+/* The reference's group name: "<graph_type> " when an ancestor (or r)
+ * has one, else "<root name> " unless r is an implicit root (FunctionRun,
+ * ..., or a TPU step), then iter_num, else step_num, found the same way,
+ * else the id. */
+static pv_step_group name_group(grouping *g, uint64_t r, int64_t group_id)
+{
+    const pv_model *m = g->m;
+    const char *prefix = "";
+    uint64_t e = context_stat(g, r, g->nm.graph_type);
+    pv_stat gt;
+    if (e != PV__NO_EVENT && pv_model_event_stat(m, e, g->nm.graph_type, &gt))
+        prefix = g->s->strs.strs[graph_type_sid(g, &gt)];
+    else if (!(g->kinds[m->ev_meta[r]] & PV__GK_IMPLICIT_ROOT) && !on_tpu(g, r))
+        prefix = g->s->strs.strs[m->metas[m->ev_meta[r]].name];
+    int64_t num = group_id;
+    uint32_t which = g->nm.iter;
+    e = context_stat(g, r, which);
+    if (e == PV__NO_EVENT) {
+        which = g->nm.step;
+        e = context_stat(g, r, which);
+    }
+    if (e != PV__NO_EVENT)
+        ev_int(m, e, which, &num);
+    size_t plen = strlen(prefix);
+    char *name = pv_xmalloc(plen + 32);
+    int n = snprintf(name, plen + 32, "%s%s%lld", prefix, plen > 0 ? " " : "", (long long)num);
+    pv_step_group sg = {group_id, pv__strtab_intern(&g->s->strs, name, (size_t)n), num};
+    free(name);
+    return sg;
+}
+
+/* Gives r's group to r and everything below it that has none; the walk
+ * stops at events already grouped. */
+static void propagate(grouping *g, uint64_t r, int32_t gid)
+{
+    if (g->group[r] != PV_NO_GROUP)
+        return;
+    uint64_t *queue = g->w.queue;
+    size_t head = 0, tail = 0;
+    g->group[r] = gid;
+    queue[tail++] = r;
+    while (head < tail) {
+        uint64_t e = queue[head++];
+        for (uint64_t k = g->f.kid_off[e]; k < g->f.kid_off[e + 1]; k++) {
+            uint64_t kid = g->f.kids[k];
+            if (g->group[kid] == PV_NO_GROUP) {
+                g->group[kid] = gid;
+                queue[tail++] = kid;
             }
         }
     }
-    free(roots);
-    free(kids);
-    free(fill);
-    free(off);
+}
+
+/* Opens group gid (at most n_groups) at root r and spreads it; an id
+ * opened again (TPU cores in lock step) takes the later root's name, as
+ * the reference's group table does. */
+static void open_group(grouping *g, uint64_t r, int32_t gid)
+{
+    propagate(g, r, gid);
+    pv_step_group sg = name_group(g, r, gid);
+    if ((size_t)gid < g->n_groups)
+        g->groups[gid] = sg;
+    else
+        PV__PUSH(g->groups, g->n_groups, g->cap_groups, sg);
+}
+
+/* A root is grouped unless it has a group already or an ancestor root of
+ * the same level will take it. */
+static bool root_needs_group(grouping *g, const root *r)
+{
+    if (g->group[r->ev] != PV_NO_GROUP)
+        return false;
+    stat_question q = {g, 0, r->level};
+    return pv__forest_find_up(&g->f, &g->w, r->ev, false, same_level_root, &q,
+                              WALK_VISITS_MAX) == PV__NO_EVENT;
+}
+
+/* The TPU cores' steps, when the host reached none of them: each core
+ * numbers its ungrouped steps from the next free id, so step k of every
+ * core shares group first + k. */
+static void lockstep_tpu_steps(grouping *g)
+{
+    const pv_model *m = g->m;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        uint32_t t = g->tpu_roles[p] == PV__TPU_TENSOR_CORE
+                         ? pv__tpu_grouping_track(m, g->s, p)
+                         : UINT32_MAX;
+        for (uint64_t e = 0; t != UINT32_MAX && e < m->tracks[t].n_events; e++)
+            if (g->group[m->tracks[t].first_event + e] != PV_NO_GROUP)
+                return;
+    }
+    size_t first = g->n_groups;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        uint32_t t = g->tpu_roles[p] == PV__TPU_TENSOR_CORE
+                         ? pv__tpu_grouping_track(m, g->s, p)
+                         : UINT32_MAX;
+        if (t == UINT32_MAX)
+            continue;
+        size_t gid = first;
+        const pv_track *tr = &m->tracks[t];
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
+            if (g->group[e] == PV_NO_GROUP && gid < (size_t)INT32_MAX)
+                open_group(g, e, (int32_t)gid++);
+        }
+    }
+}
+
+static void compute_groups(grouping *g)
+{
+    pv_model *m = g->m;
+    keys ks = {0};
+    pv__edges es = {0};
+    id_set tf_data = {0};
+    roots rs = {0};
+    tf_data_ids(m, &g->nm, g->kinds, &tf_data);
+    collect_edges(m, &g->nm, g->kinds, g->node, &ks, &es);
+    loop_roots(m, &g->nm, g->kinds, &tf_data, &ks, &es, &rs);
+    /* Loop roots, when any, replace the marked ones and each opens a
+     * group even when an earlier iteration reached it (the reference
+     * numbers them all). */
+    bool loops = rs.n > 0;
+    if (!loops)
+        marked_roots(g, &tf_data, &rs);
+    pv_sort(rs.v, rs.n, sizeof *rs.v, root_cmp);
+    free(ks.v);
+    free(tf_data.v);
+    pv__forest_build(m, g->tpu_roles, &es, &g->f);
+    pv__walk_init(&g->w, m->n_events);
+    for (size_t i = 0; i < rs.n && g->n_groups < (size_t)INT32_MAX; i++) {
+        if (loops || root_needs_group(g, &rs.v[i]))
+            open_group(g, rs.v[i].ev, (int32_t)g->n_groups);
+    }
+    free(rs.v);
+    if (g->tpu_roles != NULL) {
+        lockstep_tpu_steps(g);
+        pv__tpu_group_lines(m, g->s, g->tpu_roles, g->group);
+    }
 }
 
 /* Groups named by the file: step_name / iter_num / step_num of an event
@@ -388,17 +560,19 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
             else
                 pv__idmap_put(&sparse, (uint64_t)group[e], k);
         }
-        const pv_step_info *x = pv_model_step_info(m, pv_model_event_extra(m, e));
+        uint32_t step_name;
+        int64_t step_num, iter_num;
+        ev_step_fields(m, e, &step_name, &step_num, &iter_num);
         pv_step_group *sg = &(*groups)[k];
-        if (sg->name == 0 && x->step_name != 0)
-            sg->name = x->step_name;
+        if (sg->name == 0 && step_name != 0)
+            sg->name = step_name;
         /* step_num is the user's step counter; iter_num is a loop
          * iteration, used only when no event of the group says more. */
-        if (x->step_num >= 0 && rank[k] < 2) {
-            sg->step_num = x->step_num;
+        if (step_num >= 0 && rank[k] < 2) {
+            sg->step_num = step_num;
             rank[k] = 2;
-        } else if (x->iter_num >= 0 && rank[k] < 1) {
-            sg->step_num = x->iter_num;
+        } else if (iter_num >= 0 && rank[k] < 1) {
+            sg->step_num = iter_num;
             rank[k] = 1;
         }
     }
@@ -417,18 +591,38 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
                     pv_error *err)
 {
     (void)err;
-    int32_t *group = (int32_t *)m->ev_group;
-    pv_step_group *groups = NULL;
-    size_t n_groups = 0;
-    if (have_groups)
-        table_from_file(m, group, &groups, &n_groups);
-    else if (parent != NULL && !loop_ops_present(m, s))
-        compute_groups(m, s, parent, group, &groups, &n_groups);
-    pv_sort(groups, n_groups, sizeof *groups, group_cmp);
-    if (groups == NULL)
-        groups = pv_xcalloc(1, sizeof *groups);   /* never NULL, see finish.c */
-    pv__store_keep(s, groups);
-    m->groups = groups;
-    m->n_groups = (uint32_t)n_groups;
+    grouping g = {.m = m, .s = s, .group = (int32_t *)m->ev_group};
+    /* parent is only a signal here: the forest nests events the way the
+     * reference does (group_forest.c), which is not quite the depth rule. */
+    if (have_groups) {
+        table_from_file(m, g.group, &g.groups, &g.n_groups);
+    } else if (parent != NULL && !loop_ops_present(m, s)) {
+        names_init(&g.nm, s);
+        uint8_t *kinds = pv__group_meta_kinds(m, s);
+        g.kinds = kinds;
+        uint8_t *roles = pv__tpu_plane_roles(m, s);
+        uint64_t *node = NULL;
+        bool tpu = false;
+        for (uint32_t p = 0; p < m->n_planes; p++)
+            tpu = tpu || roles[p] != PV__TPU_NONE;
+        if (tpu) {
+            g.tpu_roles = roles;
+            node = pv__tpu_nodes(m, s, roles);
+            g.node = node;
+        }
+        compute_groups(&g);
+        pv__group_mark_eager(m, s, &g.f, &g.w, kinds, g.tpu_roles);
+        pv__forest_free(&g.f);
+        pv__walk_fini(&g.w);
+        free(node);
+        free(roles);
+        free(kinds);
+    }
+    pv_sort(g.groups, g.n_groups, sizeof *g.groups, group_cmp);
+    if (g.groups == NULL)
+        g.groups = pv_xcalloc(1, sizeof *g.groups);   /* never NULL, see finish.c */
+    pv__store_keep(s, g.groups);
+    m->groups = g.groups;
+    m->n_groups = (uint32_t)g.n_groups;
     return 0;
 }

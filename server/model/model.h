@@ -351,7 +351,8 @@ uint32_t pv_model_stat_str_id(const pv_model *m, const pv_stat *s);
 
 /* Stats whose string values get a string id at ingest, for tools that key
  * on them: the well-known stats of FORMATS.md §3.3 and these. */
-#define PV_MODEL_ID_STATS {"level 0", "equation", "shape", "graph_type", "long_name"}
+#define PV_MODEL_ID_STATS                                                               \
+    {"level 0", "equation", "shape", "graph_type", "long_name", "source_info"}
 
 /* First event id in [t->first_event, +n_events) whose start is >= start_ps
  * (binary search); returns first_event + n_events when none. */

@@ -28,14 +28,19 @@ static void read_metadata(pv__wire m, pv_arena *a, pv_hlo_instr *in, bool *bad)
 {
     uint32_t f, t;
     while (pv__wire_next(&m, &f, &t)) {
-        if ((f == 1 || f == 2) && t == 2) {
+        if ((f == 1 || f == 2 || f == 3) && t == 2) {
             pv__wire s = pv__wire_bytes(&m);
             if (!s.bad) {
                 if (f == 1)
                     in->op_type = arena_str(a, s);
-                else
+                else if (f == 2)
                     in->op_name = arena_str(a, s);
+                else
+                    in->source_file = arena_str(a, s);
             }
+        } else if (f == 4 && t == 0) {
+            /* int32 on the wire: a negative line is sign-extended to 64 bits */
+            in->source_line = (int32_t)(uint32_t)pv__wire_varint(&m);
         } else {
             pv__wire_skip(&m, t);
         }
@@ -45,7 +50,7 @@ static void read_metadata(pv__wire m, pv_arena *a, pv_hlo_instr *in, bool *bad)
 
 static bool read_instruction(pv__wire w, collect *c, uint64_t program_id)
 {
-    pv_hlo_instr in = {program_id, "", "", ""};
+    pv_hlo_instr in = {program_id, "", "", "", "", 0};
     bool bad = false;
     uint32_t f, t;
     while (pv__wire_next(&w, &f, &t)) {

@@ -4,10 +4,12 @@
  *
  * Only what kernel_stats and op_stats need is read: for every instruction
  * of every computation (fused ones too) its name and the op_type/op_name
- * of its OpMetadata. Wire fields read (xla/service/hlo.proto):
+ * and source_file/source_line of its OpMetadata. Wire fields read
+ * (xla/service/hlo.proto):
  *   HloProto.hlo_module = 1 -> HloModuleProto.computations = 3
  *   -> HloComputationProto.instructions = 2 -> HloInstructionProto
- *   {name = 1, metadata = 7 -> OpMetadata {op_type = 1, op_name = 2}}.
+ *   {name = 1, metadata = 7 -> OpMetadata {op_type = 1, op_name = 2,
+ *   source_file = 3, source_line = 4}}.
  * Everything else is skipped. A proto that does not parse (truncated,
  * wrong wire types) is left out whole and counted in n_bad: bad input
  * never stops the tool that asked.
@@ -29,6 +31,8 @@ typedef struct pv_hlo_instr {
     const char *name;        /* instruction name, e.g. "fusion.3" */
     const char *op_name;     /* OpMetadata.op_name, e.g. "jit(f)/dot_general"; "" none */
     const char *op_type;     /* OpMetadata.op_type; "" none */
+    const char *source_file; /* OpMetadata.source_file; "" none */
+    int32_t source_line;     /* OpMetadata.source_line; 0 none */
 } pv_hlo_instr;
 
 typedef struct pv_hlo_names {

@@ -19,8 +19,10 @@
 #include "tools/trace_chrome.h"
 
 #include "tools/tf_op_name.h"
+#include "tools/trace_derived.h"
 #include "tools/trace_json.h"
 #include "tools/trace_meta.h"
+#include "tools/trace_visibility.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/mem.h"
@@ -63,9 +65,15 @@ typedef struct chrome_ctx {
     uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
     uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
     uint64_t n_written;
+    uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
     pv_stat *own;            /* own stats of event own_ev (one event cached: */
     size_t n_own, cap_own;   /*   flows and args read them several times) */
     uint64_t own_ev;
+    pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
+    pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
+    bool collecting;         /* first pass: hand candidates to vis, write nothing */
+    uint32_t vis_row;        /* vis row of the track being walked */
+    size_t n_candidates;     /* second pass: candidates seen so far */
 } chrome_ctx;
 
 /* Event e's own stats, in c->own; returns how many. */
@@ -183,36 +191,70 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
 }
 
 
-static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta)
+static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
+                              size_t sort_index)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
+        pv__jw_i64(w, pid);
+        pv__jw_lit(w, ",\"tid\":");
+        pv__jw_i64(w, tid);
+        if (pass == 0) {
+            pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+            pv__jw_str(w, name);
+        } else {
+            pv__jw_lit(w, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
+            pv__jw_u64(w, sort_index);
+        }
+        pv__jw_lit(w, "}},");
+    }
+}
+
+/* The derived lines of a plane shown after track `after` (UINT32_MAX:
+ * after all of the plane's tracks), as XProf orders them. */
+static void write_derived_meta(pv__jw *w, const pv_trace_derived *dv, uint32_t plane,
+                               uint32_t after, int64_t pid, size_t *sort_index)
+{
+    for (size_t i = 0; i < dv->n_tracks; i++) {
+        const pv_derived_track *t = &dv->tracks[i];
+        if (t->plane == plane && t->after_track == after)
+            write_thread_meta(w, pid, t->line_id, t->name, (*sort_index)++);
+    }
+}
+
+static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta,
+                           const pv_trace_derived *dv, bool streaming, const char *host)
 {
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, p->pid);
         pv__jw_lit(w, ",\"name\":\"process_name\",\"args\":{\"name\":");
-        pv__jw_str(w, pv_model_str(m, m->planes[p->plane].name));
+        const char *plane_name = pv_model_str(m, m->planes[p->plane].name);
+        if (host != NULL) {
+            /* XProf's multi-host trace names each process "<host> <plane>". */
+            char both[1024];
+            snprintf(both, sizeof both, "%s %s", host, plane_name);
+            pv__jw_str(w, both);
+        } else {
+            pv__jw_str(w, plane_name);
+        }
         pv__jw_lit(w, "}},{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, p->pid);
         pv__jw_lit(w, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
         pv__jw_u64(w, i);
         pv__jw_lit(w, "}},");
+        size_t sort_index = 0;
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &m->tracks[p->tracks[k]];
-            for (int pass = 0; pass < 2; pass++) {
-                pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
-                pv__jw_i64(w, p->pid);
-                pv__jw_lit(w, ",\"tid\":");
-                pv__jw_i64(w, t->display_id);
-                if (pass == 0) {
-                    pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
-                    pv__jw_str(w, pv_model_str(m, t->display_name ? t->display_name : t->name));
-                } else {
-                    pv__jw_lit(w, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-                    pv__jw_u64(w, k);
-                }
-                pv__jw_lit(w, "}},");
-            }
+            /* trace_viewer@ writes a _counters_ line as counters, not a thread. */
+            if (!streaming || t->kind != PV_TRACK_COUNTERS)
+                write_thread_meta(w, p->pid, t->display_id,
+                                  pv_model_str(m, t->display_name ? t->display_name : t->name),
+                                  sort_index++);
+            write_derived_meta(w, dv, p->plane, p->tracks[k], p->pid, &sort_index);
         }
+        write_derived_meta(w, dv, p->plane, UINT32_MAX, p->pid, &sort_index);
     }
 }
 
@@ -243,8 +285,8 @@ static void write_args(chrome_ctx *c, uint64_t e, const derived_args *d)
     const pv_model *m = c->m;
     pv__jw *w = c->w;
     const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_stat *own = c->own;
     uint64_t n_own = own_stats(c, e);
+    const pv_stat *own = c->own;
     bool first = true;
     pv__jw_lit(w, ",\"args\":{");
     if (m->ev_group[e] != PV_NO_GROUP) {
@@ -319,6 +361,21 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     c->n_written++;
 }
 
+/* Whether a candidate event is written: it overlaps the window and, when
+ * decimating, survives XProf's visibility rule. In the collecting pass it
+ * is handed to the decider and nothing is written. */
+static bool want(chrome_ctx *c, int64_t start_ps, int64_t dur_ps, const char *name,
+                 uint64_t flow)
+{
+    if (c->vis == NULL)
+        return pv_trace_vis_overlaps(&c->span, start_ps, dur_ps);
+    if (c->collecting) {
+        pv_trace_vis_add(c->vis, c->vis_row, start_ps, dur_ps, name, flow);
+        return false;
+    }
+    return pv_trace_vis_kept(c->vis, c->n_candidates++);
+}
+
 static uint8_t classify_meta(const pv_model *m, uint32_t i)
 {
     static const char *const implicit_roots[] = {"FunctionRun", "SessionRun", "RunGraph",
@@ -382,6 +439,26 @@ static uint64_t event_flow(chrome_ctx *c, uint64_t e, bool host)
     return 0;
 }
 
+/* The event's own flow stat (a file TensorFlow grouped carries them), 0
+ * when none. */
+static uint64_t flow_stat(const chrome_ctx *c, uint64_t e)
+{
+    pv_stat s;
+    if (c->s_flow == 0 || !pv_model_event_stat(c->m, e, c->s_flow, &s) ||
+        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
+        return 0;
+    return s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
+}
+
+/* The string id of the event's step_name stat, 0 when none. */
+static uint32_t step_name_id(const chrome_ctx *c, uint64_t e)
+{
+    pv_stat sn;
+    if (c->s_step_name == 0 || !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
+        return 0;
+    return pv_model_stat_str_id(c->m, &sn);
+}
+
 static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
 {
     pv_stat s;
@@ -438,10 +515,128 @@ typedef struct eager_frame {
     bool op_by_op;
 } eager_frame;
 
-static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
-                        const pv_track *t, eager_frame *eager)
+/* Whether a stat of a counter sample is one of its values: XProf leaves
+ * out what it leaves out of args, the grouping's ids and bytes. */
+static bool counter_value_stat(const chrome_ctx *c, const pv_stat *s)
+{
+    const char *name = pv_model_str(c->m, s->name);
+    return s->type != PV_STAT_BYTES && !internal_stat(name) && strcmp(name, "group_id") != 0 &&
+           s->name != c->s_flow && strcmp(name, "_a") != 0;
+}
+
+/* A counter sample's values, in XProf's arg order: long_name when a display
+ * name was used, the metadata's stats its own do not repeat, its own.
+ * Writes the values (with a leading comma each) when w is set; returns the
+ * first value's name (NULL: no values). */
+static const char *counter_values(chrome_ctx *c, uint64_t e, pv__jw *w)
 {
     const pv_model *m = c->m;
+    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
+    uint64_t n_own = own_stats(c, e);
+    const pv_stat *own = c->own;
+    const char *first = NULL;
+    if (meta->display_name != 0) {
+        first = "long_name";
+        if (w != NULL) {
+            pv__jw_raw(w, ",", 1);
+            pv__jw_str(w, pv_model_str(m, meta->name));
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const pv_stat *st = pass == 0 ? m->stats + meta->first_stat : own;
+        uint64_t n = pass == 0 ? meta->n_stats : n_own;
+        for (uint64_t i = 0; i < n; i++) {
+            bool shadowed = false;
+            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
+                shadowed = own[k].name == st[i].name;
+            if (shadowed || !counter_value_stat(c, &st[i]))
+                continue;
+            if (first == NULL)
+                first = pv_model_str(m, st[i].name);
+            if (w != NULL) {
+                pv__jw_raw(w, ",", 1);
+                write_stat_value(w, m, &st[i], true);
+            }
+        }
+    }
+    return first;
+}
+
+/* The vis row of counter series name in this line, declared on first use
+ * (XProf keys counter rows by pid and name). */
+static uint32_t counter_row(chrome_ctx *c, int64_t pid, const char **names, uint32_t *rows,
+                            size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0)
+            return rows[i];
+    names[*n] = name;
+    rows[*n] = pv_trace_vis_row(c->vis, pid, 0, true);
+    return rows[(*n)++];
+}
+
+/* A _counters_ line in trace_viewer@ as XProf writes it: each run of
+ * samples with the same name is one {"ph":"C","event_stats":first value's
+ * name,"entries":[[ts, values...], ...]} object on the plane's pid. */
+static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
+{
+    const pv_model *m = c->m;
+    const char **names = c->collecting ? pv_xcalloc(t->n_events + 1, sizeof *names) : NULL;
+    uint32_t *rows = c->collecting ? pv_xcalloc(t->n_events + 1, sizeof *rows) : NULL;
+    size_t n_series = 0;
+    const char *open = NULL;
+    bool first_entry = true;
+    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+        if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN)
+            continue;
+        uint32_t sn_id = step_name_id(c, e);
+        const char *name = sn_id != 0 ? pv_model_str(m, sn_id) : pv_model_event_name(m, e);
+        if (c->collecting)
+            c->vis_row = counter_row(c, pid, names, rows, &n_series, name);
+        if (!want(c, m->ev_start_ps[e], 0, name, 0))
+            continue;
+        if (open == NULL || strcmp(open, name) != 0) {
+            if (open != NULL)
+                pv__jw_lit(c->w, "]},");
+            pv__jw_lit(c->w, "{\"pid\":");
+            pv__jw_i64(c->w, pid);
+            pv__jw_lit(c->w, ",\"name\":");
+            pv__jw_str(c->w, name);
+            pv__jw_lit(c->w, ",\"ph\":\"C\"");
+            const char *stat = counter_values(c, e, NULL);
+            if (stat != NULL) {
+                pv__jw_lit(c->w, ",\"event_stats\":");
+                pv__jw_str(c->w, stat);
+            }
+            pv__jw_lit(c->w, ",\"entries\":[");
+            open = name;
+            first_entry = true;
+        }
+        c->n_written++;
+        c->n_counter_samples++;
+        if (counter_values(c, e, NULL) == NULL)
+            continue;  /* XProf counts a sample without values but writes none */
+        if (!first_entry)
+            pv__jw_raw(c->w, ",", 1);
+        first_entry = false;
+        pv__jw_raw(c->w, "[", 1);
+        write_us(c->w, m->ev_start_ps[e]);
+        counter_values(c, e, c->w);
+        pv__jw_raw(c->w, "]", 1);
+    }
+    if (open != NULL)
+        pv__jw_lit(c->w, "]},");
+    free(names);
+    free(rows);
+}
+
+static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_frame *eager)
+{
+    const pv_model *m = c->m;
+    if (t->kind == PV_TRACK_COUNTERS && c->native) {
+        write_counters(c, pid, t);
+        return;
+    }
     uint32_t kind = m->planes[t->plane].kind;
     bool host = kind == PV_PLANE_HOST;
     bool device = kind == PV_PLANE_GPU || kind == PV_PLANE_TPU;
@@ -460,14 +655,16 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
         if (mk == META_START_REGION) {
             region_start = s;
         } else if (mk == META_STOP_REGION && region_start != INT64_MIN) {
-            if (region_start < q->end_ps && s >= q->start_ps) {
+            if (want(c, region_start, s - region_start, "ThreadpoolListener::Region", 0)) {
                 write_head(c, pid, t->display_id, region_start, s - region_start,
                            "ThreadpoolListener::Region");
                 pv__jw_lit(c->w, "},");
             }
             region_start = INT64_MIN;
         }
-        if (s >= q->end_ps || end < q->start_ps || mk == META_HIDDEN)
+        /* With decimation every event counts (XProf assigns zoom levels
+         * over the whole trace); want() then checks the window. */
+        if (mk == META_HIDDEN || (c->vis == NULL && !pv_trace_vis_overlaps(&c->span, s, d)))
             continue;
         derived_args da = {NULL, -1, 0};
         if (c->derive) {
@@ -486,29 +683,121 @@ static void write_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t p
         if (x != NULL && (x->flags & PV_EXTRA_ASYNC) &&
             (da.flow != 0 || (x->flags & PV_EXTRA_FLOW)))
             continue;
-        pv_stat sn;
-        uint32_t sn_id = c->s_step_name != 0 && pv_model_event_stat(m, e, c->s_step_name, &sn)
-                             ? pv_model_stat_str_id(m, &sn)
-                             : 0;
+        uint32_t sn_id = step_name_id(c, e);
         const char *name = sn_id != 0             ? pv_model_str(m, sn_id)
                            : da.step_name != NULL ? da.step_name
                                                   : pv_model_event_name(m, e);
+        if (!want(c, s, d, name, da.flow != 0 ? da.flow : flow_stat(c, e)))
+            continue;
         write_head(c, pid, t->display_id, s, d, name);
         write_args(c, e, &da);
         pv__jw_lit(c->w, "},");
     }
 }
 
-int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
-                          pv_error *err)
+/* The events of one derived line (trace_derived.h) in the window: group_id
+ * and long_name as XProf writes them on its derived events, and on
+ * host-offload rows the async mark, the bytes of the done op and the shape
+ * of the start op. */
+static void write_derived_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
+                                const pv_derived_track *t)
 {
-    pv__jw w;
-    pv__jw_init(&w, b);
+    const pv_model *m = c->m;
+    uint32_t s_bytes = pv_model_str_find(m, "raw_bytes_accessed");
+    uint32_t s_shape = pv_model_str_find(m, "shape_with_layout");
+    for (uint64_t i = 0; i < t->n_events; i++) {
+        const pv_derived_event *e = &t->events[i];
+        if (e->start_ps >= q->end_ps || e->start_ps + e->dur_ps < q->start_ps)
+            continue;
+        write_head(c, pid, t->line_id, e->start_ps, e->dur_ps, e->name);
+        bool offload = e->done_event != PV_DERIVED_NO_EVENT;
+        if (e->group_id == PV_NO_GROUP && e->long_name == NULL && !offload) {
+            pv__jw_lit(c->w, "},");
+            continue;
+        }
+        bool first = true;
+        pv__jw_lit(c->w, ",\"args\":{");
+        if (e->group_id != PV_NO_GROUP)
+            write_int_arg(c, &first, "group_id", (uint64_t)e->group_id);
+        if (offload)
+            write_int_arg(c, &first, "_a", 1);
+        if (e->long_name != NULL) {
+            pv__jw_lit(c->w, first ? "\"long_name\":" : ",\"long_name\":");
+            pv__jw_str(c->w, e->long_name);
+            first = false;
+        }
+        pv_stat found[2];
+        bool have[2] = {offload && s_bytes != 0 &&
+                            pv_model_event_stat(m, e->done_event, s_bytes, &found[0]),
+                        offload && s_shape != 0 &&
+                            pv_model_event_stat(m, e->start_event, s_shape, &found[1])};
+        for (int k = 0; k < 2; k++) {
+            const pv_stat *st = &found[k];
+            if (!have[k])
+                continue;
+            pv__jw_lit(c->w, first ? "\"" : ",\"");
+            pv__jw_lit(c->w, k == 0 ? "raw_bytes_accessed\":" : "shape_with_layout\":");
+            write_stat_value(c->w, m, st, c->native);
+            first = false;
+        }
+        pv__jw_lit(c->w, "}},");
+    }
+}
+
+/* The window and, for trace_viewer@ with a resolution on a model big
+ * enough, the decimation: a first pass over every track in the track
+ * list's order hands the candidates to the decider and writes nothing. */
+static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_trace_meta *meta,
+                        eager_frame *eager)
+{
+    pv_trace_vis_window win = {c->m->min_ps, c->m->max_ps, q->start_ps, q->end_ps,
+                               q->resolution};
+    pv_trace_vis_span_of(&win, &c->span);
+    if (!q->streaming) {
+        c->span = (pv_trace_vis_span){INT64_MIN, INT64_MAX, false, 0};
+        return;
+    }
+    if (c->span.resolution_ps == 0 || c->m->n_events < q->filter_min_events)
+        return;
+    c->vis = pv_trace_vis_new(&c->span);
+    c->collecting = true;
+    for (size_t i = 0; i < meta->n_processes; i++) {
+        const pv_trace_process *p = &meta->processes[i];
+        for (size_t k = 0; k < p->n_threads; k++) {
+            const pv_track *t = &c->m->tracks[p->tracks[k]];
+            c->vis_row = pv_trace_vis_row(c->vis, p->pid, t->display_id, false);
+            write_track(c, p->pid, t, eager);
+        }
+    }
+    c->collecting = false;
+    pv_trace_vis_decide(c->vis);
+}
+
+/* What the hosts of one answer add up to. */
+typedef struct chrome_totals {
+    uint64_t n_written;
+    uint64_t n_counter_samples;
+} chrome_totals;
+
+/* One host's metadata and events. pid_base is added to every pid; host,
+ * when set, starts every process name. */
+static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw *wp,
+                       int64_t pid_base, const char *host, chrome_totals *tot)
+{
+    pv__jw *w = wp;
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
-    pv_tool_trace_meta(m, &a, &meta, err);
-    chrome_ctx c = {.m = m, .w = &w, .native = q->streaming, .cap_own = 16,
+    pv_tool_trace_meta(m, &a, &meta, NULL);
+    if (pid_base != 0) {
+        pv_trace_process *ps = pv_arena_alloc(&a, (meta.n_processes + 1) * sizeof *ps);
+        for (size_t i = 0; i < meta.n_processes; i++) {
+            ps[i] = meta.processes[i];
+            ps[i].pid += pid_base;
+        }
+        meta.processes = ps;
+    }
+    chrome_ctx c = {.m = m, .w = w, .native = q->streaming, .cap_own = 16,
                     .own_ev = UINT64_MAX};
     c.own = pv_xmalloc(c.cap_own * sizeof *c.own);
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
@@ -527,37 +816,74 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
     /* A file that carries group ids was grouped by TensorFlow already; the
      * reference then adds nothing, and neither do we. */
     c.derive = !m->has_group_stats;
+    /* The lines XProf derives on the devices of a file it groups itself. */
+    pv_trace_derived dv = {0, NULL};
+    if (c.derive)
+        pv_trace_derive(m, &a, &dv);
     find_group_roots(&c, &a);
     uint64_t max_events = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++)
         if (m->tracks[t].n_events > max_events)
             max_events = m->tracks[t].n_events;
     eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
+    plan_window(&c, q, &meta, eager);
+    write_metadata(w, m, &meta, &dv, q->streaming, host);
+    for (size_t i = 0; i < meta.n_processes && w->rc == 0; i++) {
+        const pv_trace_process *p = &meta.processes[i];
+        for (size_t k = 0; k < p->n_threads; k++)
+            write_track(&c, p->pid, &m->tracks[p->tracks[k]], eager);
+        for (size_t k = 0; k < dv.n_tracks; k++)
+            if (dv.tracks[k].plane == p->plane)
+                write_derived_track(&c, q, p->pid, &dv.tracks[k]);
+    }
+    tot->n_written += c.n_written;
+    tot->n_counter_samples += c.n_counter_samples;
+    pv_trace_vis_free(c.vis);
+    pv_arena_fini(&a);
+    free(c.own);
+}
 
+int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
+                          pv_error *err)
+{
+    return pv_trace_chrome_write_hosts(&m, NULL, 1, q, b, err);
+}
+
+int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const *hosts,
+                                size_t n, const pv_trace_chrome_query *q, pv_buf *b,
+                                pv_error *err)
+{
+    pv__jw w;
+    pv__jw_init(&w, b);
+    int64_t min_ps = INT64_MAX, max_ps = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        min_ps = models[i]->min_ps < min_ps ? models[i]->min_ps : min_ps;
+        max_ps = models[i]->max_ps > max_ps ? models[i]->max_ps : max_ps;
+    }
     pv__jw_lit(&w, "{\"displayTimeUnit\":\"ns\",\"metadata\":{\"highres-ticks\":true},");
     if (q->streaming) {
-        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":false,"
+        pv__jw_lit(&w, "\"codeLink\":\"\",\"useNewBackend\":false,\"filteredByVisibility\":true,"
                        "\"fullTimespan\":[");
-        pv__jw_f64(&w, (double)m->min_ps / 1e9);
+        pv__jw_f64(&w, (double)min_ps / 1e9);
         pv__jw_raw(&w, ",", 1);
-        pv__jw_f64(&w, (double)m->max_ps / 1e9);
+        pv__jw_f64(&w, (double)max_ps / 1e9);
         pv__jw_lit(&w, "],");
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
-    write_metadata(&w, m, &meta);
-    for (size_t i = 0; i < meta.n_processes && w.rc == 0; i++) {
-        const pv_trace_process *p = &meta.processes[i];
-        for (size_t k = 0; k < p->n_threads; k++)
-            write_track(&c, q, p->pid, &m->tracks[p->tracks[k]], eager);
-    }
+    chrome_totals tot = {0, 0};
+    /* Several hosts: pids as XProf numbers them, 1000 x the host's place
+     * (from 1) + the plane's pid, names after the host. */
+    for (size_t i = 0; i < n && w.rc == 0; i++)
+        write_host(models[i], q, &w, n > 1 ? 1000 * (int64_t)(i + 1) : 0,
+                   n > 1 && hosts != NULL ? hosts[i] : NULL, &tot);
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");
-        pv__jw_u64(&w, c.n_written);
+        pv__jw_u64(&w, tot.n_written);
+        pv__jw_lit(&w, ",\"showCounterMessage\":\"\",\"totalCounterEvents\":");
+        pv__jw_u64(&w, tot.n_counter_samples);
     }
     pv__jw_lit(&w, "}");
-    pv_arena_fini(&a);
-    free(c.own);
     if (pv__jw_flush(&w) != 0)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                             "the trace JSON is larger than %zu bytes", b->max);

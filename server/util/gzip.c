@@ -6,8 +6,14 @@
 
 int pv_gzip_compress(const void *src, size_t len, pv_buf *out, pv_error *err)
 {
+    return pv_gzip_compress_level(src, len, 6, out, err);
+}
+
+int pv_gzip_compress_level(const void *src, size_t len, int level, pv_buf *out,
+                           pv_error *err)
+{
     z_stream z = {0};
-    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return pv_error_set(err, PV_ENOMEM, NULL, PV_NO_OFFSET, "zlib could not start");
     z.next_in = (Bytef *)(uintptr_t)src;
     size_t left = len;

@@ -34,22 +34,13 @@
     "read yet; device rows and ranks differ " OP_STATS_TEST
 
 /* Trace viewer gaps on the JAX device profiles (finding 3 f). */
-#define JAX_GPU "shared/jax_rocm_mi300/*"
 #define TPU "shared/jax_tpu_v6e_inference/*"
-#define GPU_DERIVED                                                                     \
-    "not built yet: the per-stream device lines XProf derives from the kernels' "      \
-    "hlo_op / hlo_module stats and the HLO protos' op_name and source metadata "       \
-    "(\"XLA Ops - from #16\", Framework Ops, Framework Name Scope, XLA Modules, "       \
-    "Source code), TODO(#3)"
-#define TPU_DERIVED                                                                     \
-    "not built yet: the Framework Ops, Framework Name Scope and Source code lines "    \
-    "XProf derives on each TPU from the ops' tf_op and source_info stats, TODO(#3)"
 #define TPU_OFFLOAD                                                                     \
-    "not built yet: the \"Host Offload Ops row N\" lines XProf lays the TPU's "         \
-    "host-offload ops (offload-copy.N) out in, TODO(#3)"
-#define TPU_GROUPS                                                                      \
-    "not built yet: TPU device step grouping (XProf groups TPU ops by the Steps / "    \
-    "XLA Modules lines; the model groups host events only, issue #2), TODO(#3)"
+    "host-offload rows: which \"Host Offload Ops row N\" a copy lands in depends on "  \
+    "the order XProf's unstable sort leaves zero-length copy-done ops of the same "    \
+    "picosecond in; profview takes them in file order, so the rows differ while the "  \
+    "copies (start, duration, name, args) are the same 600 per TPU "                   \
+    "(test_trace_derived.c)"
 
 const pv_jc_rule pv_compare_rules[] = {
     /* ---- how rows are matched ------------------------------------------ */
@@ -71,6 +62,9 @@ const pv_jc_rule pv_compare_rules[] = {
     {"memory_profile", NULL, "*Ps", PV_JC_EXACT, NULL, "a time stamp", NULL},
     {"memory_profile", NULL, "*numOccurrences", PV_JC_EXACT, NULL, "a count", NULL},
     {"memory_profile", NULL, "*Index", PV_JC_EXACT, NULL, "an index", NULL},
+    /* step ids: the model numbers its step groups in XProf's order
+     * (server/model/group.c, issue #2), so they must be equal. */
+    {"memory_profile", NULL, "*/stepId", PV_JC_EXACT, NULL, "a step id", NULL},
 
     /* ---- accepted: overview page and input pipeline ---------------------- */
     {"overview_page", NULL, "\\[0\\]/p/device_duty_cycle*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
@@ -96,12 +90,6 @@ const pv_jc_rule pv_compare_rules[] = {
      OVERVIEW_TEST, NULL},
 
     /* ---- accepted: memory profile ---------------------------------------- */
-    /* step ids: profview numbers the model's step groups, XProf its own
-     * (issue #2), so they are compared as a partition, as
-     * test_memory_profile_real.c does; allocations before the first step
-     * have step 0 on both sides, which in XProf is also its first step,
-     * so the pair (0, 0) is left out of the partition. */
-    {"memory_profile", NULL, "*/stepId", PV_JC_PARTITION, "0", NULL, NULL},
     {"memory_profile", NULL, "*/memoryProfileSnapshots\\[*\\]/timeOffsetPs", PV_JC_ACCEPT, NULL,
      "identical allocations at the peak: XProf keeps an arbitrary one as the representative "
      "(its time, address and stats at that moment) " MEMORY_TEST, NULL},
@@ -115,36 +103,18 @@ const pv_jc_rule pv_compare_rules[] = {
      "(its time, address and stats at that moment) " MEMORY_TEST, NULL},
 
     /* ---- trace viewer ------------------------------------------------------ */
-    /* group ids: profview numbers the model's step groups (it also makes
-     * groups for tf.data roots that XProf leaves out, issue #2), XProf its
-     * own, so the sampled events' group_id args are compared as a
-     * partition: each of our groups always meets the same one of XProf's
-     * and back. */
-    {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_PARTITION, NULL, NULL, NULL},
+    /* group ids: the model numbers its step groups in XProf's order
+     * (server/model/group.c, issue #2), so they must be equal. */
+    {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_EXACT, NULL, "a group id", NULL},
 
     /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
-    /* What is left of finding 3 f (docs/compare.md): lines XProf derives on
-     * JAX GPU and TPU devices, the TPU's host-offload rows and TPU step
-     * grouping. Every other trace difference is compared as above. */
-    {"trace_viewer", JAX_GPU, "/n_events", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
-    {"trace_viewer", JAX_GPU, "/names/*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
-    {"trace_viewer", JAX_GPU, "/threads/*/* - from #*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
-    {"trace_viewer", JAX_GPU, "/sample/* - from #*@*", PV_JC_ACCEPT, NULL, GPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/n_events", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/names/*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/threads/*/Framework Ops", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/threads/*/Framework Name Scope", PV_JC_ACCEPT, NULL, TPU_DERIVED,
-     NULL},
-    {"trace_viewer", TPU, "/threads/*/Source code", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/sample/*/Framework Ops@*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
-    {"trace_viewer", TPU, "/sample/*/Framework Name Scope@*", PV_JC_ACCEPT, NULL, TPU_DERIVED,
-     NULL},
-    {"trace_viewer", TPU, "/sample/*/Source code@*", PV_JC_ACCEPT, NULL, TPU_DERIVED, NULL},
+    /* What is left of finding 3 f (docs/compare.md): the rows the TPU's
+     * host-offload copies are laid out in. Every other trace difference,
+     * the derived device lines and TPU group ids included, is compared as
+     * above. */
     {"trace_viewer", TPU, "/threads/*/Host Offload Ops row *", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
      NULL},
     {"trace_viewer", TPU, "/sample/*/Host Offload Ops row *@*", PV_JC_ACCEPT, NULL, TPU_OFFLOAD,
-     NULL},
-    {"trace_viewer", TPU, "/sample//device:TPU:*/args/group_id", PV_JC_ACCEPT, NULL, TPU_GROUPS,
      NULL},
 
     /* ---- accepted: framework op stats ---------------------------------- */

@@ -496,3 +496,96 @@ describe('slices', () => {
         assert.deepEqual(b.box[2], [40, 0, 20, 17]);
     });
 });
+
+// A 2D context that records what is drawn: every method call as [name,
+// ...args] and every property set as ['set', name, value]. measureText
+// makes each character 6 px wide.
+function recordingCtx() {
+    const calls = [];
+    const props = {};
+    return new Proxy(props, {
+        get(t, k) {
+            if (k === 'calls')
+                return calls;
+            if (k === 'measureText')
+                return (s) => ({ width: s.length * 6 });
+            if (k in t)
+                return t[k];
+            return (...a) => calls.push([k, ...a]);
+        },
+        set(t, k, v) {
+            t[k] = v;
+            calls.push(['set', k, v]);
+            return true;
+        },
+    });
+}
+
+describe('drawing for a fast pan', () => {
+    test('flatten works a translucent colour out against the background', async () => {
+        const { flatten, parseColor } = await import('../../web/draw/colors.js');
+        // 70 * 0.5 + 255 * 0.5 = 162.5 -> 163; 90 -> 172.5 -> 173; 120 -> 187.5 -> 188.
+        assert.equal(flatten('rgba(70, 90, 120, 0.5)', '#fff'), 'rgb(163, 173, 188)');
+        // Dark page #0f1419 = (15, 20, 25) under rgba(31, 78, 121, 0.10):
+        // 3.1 + 13.5 = 16.6 -> 17; 7.8 + 18 = 25.8 -> 26; 12.1 + 22.5 = 34.6 -> 35.
+        assert.equal(flatten('rgba(31,78,121,0.10)', '#0f1419'), 'rgb(17, 26, 35)');
+        // Opaque stays itself: #abc = (0xaa, 0xbb, 0xcc) = (170, 187, 204).
+        assert.equal(flatten('#abc', '#000000'), 'rgb(170, 187, 204)');
+        // What cannot be parsed, or a background that is not opaque, is left alone.
+        assert.equal(flatten('red', '#fff'), 'red');
+        assert.equal(flatten('rgba(1, 2, 3, 0.5)', 'rgba(0, 0, 0, 0.5)'), 'rgba(1, 2, 3, 0.5)');
+        assert.deepEqual(parseColor(' rgb(1, 2, 3) '), [1, 2, 3, 1]);
+        assert.equal(parseColor('var(--bg)'), null);
+    });
+
+    test('rectangles are filled on whole pixels, opaque', async () => {
+        const { fillBatches, newBatches } = await import('../../web/draw/slices.js');
+        const b = newBatches();
+        // x 10.4 .. 14.7 -> 10 .. 15 (5 px); x 20.2 .. 20.4 -> 20, at least 1 px;
+        // y 3.6 -> 4.
+        b.ev[2].push(10.4, 3.6, 4.3, 17, 20.2, 0, 0.2, 17);
+        // A box of opacity step 0: alpha 0.15 + 0.85 * (0.5 / 8) = 0.203, written
+        // with two decimals as 0.20, of (70, 90, 120) over white:
+        // 255 - 0.2 * (255 - c) = 218, 222, 228.
+        b.box[0].push(0, 0, 1, 17);
+        const ctx = recordingCtx();
+        fillBatches(ctx, b, { boxRgb: '70, 90, 120', bg: '#ffffff' });
+        const rects = ctx.calls.filter((c) => c[0] === 'fillRect');
+        const styles = ctx.calls.filter((c) => c[0] === 'set' && c[1] === 'fillStyle');
+        assert.deepEqual(rects, [['fillRect', 0, 0, 1, 17], ['fillRect', 10, 4, 5, 17],
+                                 ['fillRect', 20, 0, 1, 17]]);
+        assert.deepEqual(styles.map((c) => c[2]), ['rgb(218, 222, 228)', PALETTE[2]]);
+    });
+
+    test('a frame that keeps the names column draws only the time area', async () => {
+        const { drawFrame } = await import('../../web/draw/frame.js');
+        const meta = { processes: [{ pid: 1, name: 'host', threads: [
+            { tid: 10, track: 0, name: 'python3', n_events: 0, depths: 1 }] }] };
+        const theme = { bg: '#ffffff', processBg: 'rgba(0, 0, 0, 0.5)', boxRgb: '0, 0, 0',
+                        grid: '#eee', separator: '#ddd', gutterBg: '#f4f6f8', fg: '#000',
+                        muted: '#555', border: '#ccc', rulerBg: '#f4f6f8', rulerFg: '#555',
+                        font: '12px sans-serif', boldFont: '600 12px sans-serif',
+                        labelFont: '11px sans-serif', labelFg: '#000', charPx: 6 };
+        const scene = (gutterKept) => ({
+            width: 400, height: 100, gutterPx: 100, rulerPx: 26, scrollY: 0,
+            vp: { startPs: 0, endPs: 3000, widthPx: 300 }, layout: computeLayout(meta),
+            pieces: [], ticks: computeTicks(0, 3000, 300), theme, hover: null,
+            selection: null, flows: [], range: null, complete: false, gutterKept });
+        const texts = (ctx) => ctx.calls.filter((c) => c[0] === 'fillText').map((c) => c[1]);
+        const full = recordingCtx();
+        drawFrame(full, scene(false));
+        assert.ok(texts(full).includes('python3'), 'a full frame names the thread');
+        assert.ok(!full.calls.some((c) => c[0] === 'clip'));
+        const kept = recordingCtx();
+        drawFrame(kept, scene(true));
+        assert.ok(!texts(kept).includes('python3'), 'the names column is left as it was');
+        // Clipped to x 100 .. 400 (the time area), all 100 px of height, and
+        // the clip is undone at the end.
+        assert.deepEqual(kept.calls.find((c) => c[0] === 'rect'), ['rect', 100, 0, 300, 100]);
+        assert.equal(kept.calls.findIndex((c) => c[0] === 'clip') >= 0, true);
+        assert.equal(kept.calls[kept.calls.length - 1][0], 'restore');
+        // The process band is opaque: black at 0.5 over white = 127.5 -> 128.
+        assert.ok(kept.calls.some((c) => c[0] === 'set' && c[1] === 'fillStyle' &&
+                                          c[2] === 'rgb(128, 128, 128)'));
+    });
+});

@@ -1,7 +1,8 @@
 /* Unit tests of the on-disk cache: a stored entry reads back exactly; a
  * changed source (size, mtime) or a different computation misses; a
  * corrupt or truncated entry is reported absent and removed, never
- * served; a cache that cannot be created is off and harmless. */
+ * served; a cache that cannot be created is off and harmless; an entry
+ * stored in two parts is opened for streaming and checked in place. */
 #include "cache/disk.h"
 #include "testutil.h"
 
@@ -9,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[128];
@@ -124,6 +126,62 @@ START_TEST(test_disk_cache_get_rejects_truncated)
 }
 END_TEST
 
+START_TEST(test_disk_cache_open_streams_put2)
+{
+    /* head + data stored as one payload: get sees the concatenation, open
+     * points at it in the file, check accepts it (CRC of both parts). */
+    ck_assert_int_eq(pv_disk_cache_put2(&cache, &key, "0123456789abcdef\n", 17, payload,
+                                        strlen(payload)),
+                     0);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), 0);
+    ck_assert_uint_eq(out.len, 17 + strlen(payload));
+    ck_assert(memcmp(out.data, "0123456789abcdef\n", 17) == 0);
+    ck_assert(memcmp(out.data + 17, payload, strlen(payload)) == 0);
+    pv_buf_fini(&out);
+    pv_disk_entry e;
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &key, &e), 0);
+    ck_assert_uint_eq(e.len, 17 + strlen(payload));
+    char got[128] = {0};
+    ck_assert_int_eq(pread(e.fd, got, strlen(payload), (off_t)e.offset + 17),
+                     (ssize_t)strlen(payload));
+    ck_assert_str_eq(got, payload);
+    ck_assert_int_eq(pv_disk_cache_check(&cache, &key, &e), 0);
+    close(e.fd);
+    pv_cache_key other = key;
+    other.what = "data:kernel_stats?";
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &other, &e), PV_ENOTFOUND);
+}
+END_TEST
+
+START_TEST(test_disk_cache_check_rejects_corrupt)
+{
+    ck_assert_int_eq(pv_disk_cache_put2(&cache, &key, "t\n", 2, payload, strlen(payload)), 0);
+    char path[400];
+    only_entry(path, sizeof path);
+    int fd = open(path, O_RDWR);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_gt(lseek(fd, -1, SEEK_END), 0);
+    ck_assert_int_eq(write(fd, "X", 1), 1);
+    close(fd);
+    /* open checks only the header and length; check reads the payload */
+    pv_disk_entry e;
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &key, &e), 0);
+    ck_assert_int_eq(pv_disk_cache_check(&cache, &key, &e), PV_ENOTFOUND);
+    ck_assert_int_eq(e.fd, -1);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    /* a file cut short fails open already */
+    ck_assert_int_eq(pv_disk_cache_put2(&cache, &key, "t\n", 2, payload, strlen(payload)), 0);
+    only_entry(path, sizeof path);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(truncate(path, st.st_size - 1), 0);
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &key, &e), PV_ENOTFOUND);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
 START_TEST(test_disk_cache_init_off)
 {
     pv_disk_cache off;
@@ -148,6 +206,8 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_disk_cache_get_rejects_corrupt);
     tcase_add_test(tc, test_disk_cache_get_rejects_truncated);
     tcase_add_test(tc, test_disk_cache_init_off);
+    tcase_add_test(tc, test_disk_cache_open_streams_put2);
+    tcase_add_test(tc, test_disk_cache_check_rejects_corrupt);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -25,10 +25,8 @@
  *    keeps whichever one its hash map yields first; profview keeps the
  *    earliest. So rows are compared by their metadata, not by which
  *    snapshot (address, time) represents them.
- *  - Step ids are the model's step groups. Where the model's grouping
- *    numbers groups differently from XProf's (issue #2), step ids are
- *    compared as a partition (each of ours is one of XProf's and back)
- *    rather than as numbers; the table below says where. */
+ *  - Step ids are the model's step groups, numbered in XProf's order
+ *    (issue #2), so they are compared as numbers everywhere. */
 #include "ingest/ingest.h"
 #include "tools/memory_profile.h"
 #include "gz_file.h"
@@ -131,34 +129,7 @@ static void compare_stats(json_t *x, json_t *y, const char *what)
     }
 }
 
-/* Step ids seen as (ours, reference) pairs, for runs whose numbering
- * differs: the partition into steps must still be the same, so each of our
- * ids maps to one reference id and back. */
-#define MAX_STEP_PAIRS 4096
-static long long step_pairs[MAX_STEP_PAIRS][2];
-static size_t n_step_pairs;
-
-static void same_partition(long long mine, long long ref, const char *what)
-{
-    /* Events before the first step get step 0 on both sides (last valid
-     * step + 1), which in XProf is also its first real step and here is
-     * not: the one place the partitions may differ. */
-    if (mine == 0 && ref == 0)
-        return;
-    for (size_t i = 0; i < n_step_pairs; i++) {
-        bool a = step_pairs[i][0] == mine, b = step_pairs[i][1] == ref;
-        ck_assert_msg(a == b, "%s: our step %lld is the reference's %lld, but we also saw "
-                      "%lld ~ %lld", what, mine, ref, step_pairs[i][0], step_pairs[i][1]);
-        if (a)
-            return;
-    }
-    ck_assert_uint_lt(n_step_pairs, MAX_STEP_PAIRS);
-    step_pairs[n_step_pairs][0] = mine;
-    step_pairs[n_step_pairs][1] = ref;
-    n_step_pairs++;
-}
-
-static void compare_meta(json_t *x, json_t *y, bool old_tf, bool steps, const char *what)
+static void compare_meta(json_t *x, json_t *y, bool old_tf, const char *what)
 {
     static const char *const keys[] = {"memoryActivity", "allocationBytes", "requestedBytes",
                                        "regionType", "dataType", "tensorShape"};
@@ -168,15 +139,12 @@ static void compare_meta(json_t *x, json_t *y, bool old_tf, bool steps, const ch
     }
     ck_assert_msg(strcmp(op_name(x, false), op_name(y, old_tf)) == 0, "%s op: %s vs %s", what,
                   op_name(x, false), op_name(y, old_tf));
-    if (steps)
-        ck_assert_msg(strcmp(sget(x, "stepId"), sget(y, "stepId")) == 0, "%s step: %s vs %s",
-                      what, sget(x, "stepId"), sget(y, "stepId"));
-    else
-        same_partition(iget(x, "stepId"), iget(y, "stepId"), what);
+    ck_assert_msg(strcmp(sget(x, "stepId"), sget(y, "stepId")) == 0, "%s step: %s vs %s", what,
+                  sget(x, "stepId"), sget(y, "stepId"));
 }
 
 /* Compares our JSON with a reference JSON allocator by allocator. */
-static void compare(json_t *mine, json_t *ref, bool old_tf, bool steps, const char *name)
+static void compare(json_t *mine, json_t *ref, bool old_tf, const char *name)
 {
     if (json_object_size(ref) == 0) {
         ck_assert_msg(json_object_size(mine) == 0, "%s: reference is empty, ours is not", name);
@@ -196,7 +164,6 @@ static void compare(json_t *mine, json_t *ref, bool old_tf, bool steps, const ch
         const char *id = json_string_value(json_array_get(ids, i));
         char what[700];
         snprintf(what, sizeof what, "%s [%s]", name, id);
-        n_step_pairs = 0;
         json_t *a = json_object_get(json_object_get(mine, "memoryProfilePerAllocator"), id);
         json_t *b = json_object_get(json_object_get(ref, "memoryProfilePerAllocator"), id);
         json_t *sa = json_object_get(a, "profileSummary");
@@ -213,7 +180,7 @@ static void compare(json_t *mine, json_t *ref, bool old_tf, bool steps, const ch
         ck_assert_msg(json_array_size(ra) == json_array_size(rb), "%s: %zu vs %zu rows", what,
                       json_array_size(ra), json_array_size(rb));
         for (size_t k = 0; k < json_array_size(ra); k++) {
-            compare_meta(row_meta(a, k), row_meta(b, k), old_tf, steps, what);
+            compare_meta(row_meta(a, k), row_meta(b, k), old_tf, what);
             ck_assert_str_eq(sget(json_array_get(ra, k), "numOccurrences"),
                              sget(json_array_get(rb, k), "numOccurrences"));
         }
@@ -229,7 +196,7 @@ static void compare(json_t *mine, json_t *ref, bool old_tf, bool steps, const ch
             compare_stats(json_object_get(x, "aggregationStats"),
                           json_object_get(y, "aggregationStats"), what);
             compare_meta(json_object_get(x, "activityMetadata"),
-                         json_object_get(y, "activityMetadata"), false, steps, what);
+                         json_object_get(y, "activityMetadata"), false, what);
             ck_assert_str_eq(sget(json_object_get(x, "activityMetadata"), "address"),
                              sget(json_object_get(y, "activityMetadata"), "address"));
         }
@@ -247,7 +214,7 @@ static void check_tf_file(const char *dir, const char *host)
     ck_assert_msg(ref != NULL, "cannot read %s", tf);
     pv_model *m;
     json_t *mine = ours(xplane, &m);
-    compare(mine, ref, true, true, tf);
+    compare(mine, ref, true, tf);
     json_decref(mine);
     json_decref(ref);
     pv_model_free(m);
@@ -269,12 +236,6 @@ START_TEST(test_pv_tool_memory_profile_tf_cpu)
 END_TEST
 
 /* ---- XProf's golden output ---------------------------------------------------- */
-
-/* Runs where the model numbers its step groups differently from XProf
- * (issue #2: it makes more groups than steps, e.g. ours 0, 34, 68, ... for
- * XProf's 0, 1, 2, ...): step ids are compared as a partition, not as
- * numbers. */
-static const char *const steps_differ[] = {"/keras_input_bound/", "/multi_host/"};
 
 static int n_golden, n_skipped;
 
@@ -312,16 +273,11 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
         printf("note: no profile for %s\n", path);
         return 0;
     }
-    bool steps = true;
-    for (size_t i = 0; i < sizeof steps_differ / sizeof steps_differ[0]; i++) {
-        if (strstr(path, steps_differ[i]) != NULL)
-            steps = false;
-    }
     json_t *ref = load_gz_json(path);
     ck_assert_msg(ref != NULL, "cannot read %s", path);
     pv_model *m;
     json_t *mine = ours(xplane, &m);
-    compare(mine, ref, false, steps, path);
+    compare(mine, ref, false, path);
     json_decref(mine);
     json_decref(ref);
     pv_model_free(m);

@@ -1,127 +1,174 @@
-/* Tests of tool_trace_cache: an index is built once per file identity,
- * shared while held, dropped least-recently-used when the budget needs
- * room (never while held), and coarse tiles are kept and copied out. */
+/* Tests of tool_trace_cache as the model store's companion: the trace
+ * index is built by the loader without any trace request and is the same
+ * index a fresh build gives; one budget covers models and indexes, and the
+ * least recently used model is dropped with its index (never a held one);
+ * coarse tiles are kept, copied out and charged to the budget. The files
+ * are real profiles of the reference corpus in tests/data/reference. */
+#include "cache/disk.h"
 #include "http/tool_trace_cache.h"
-#include "model/builder.h"
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
-static pv_model *small_model(int n)
+#define REF PV_SRCDIR "/tests/data/reference/"
+#define FILE_A REF "tf_memory/plugins/profile/2026_11_29_17_36_35/vm.xplane.pb"
+#define FILE_B REF "jax_train/plugins/profile/2026_11_29_17_36_39/vm.xplane.pb"
+
+static pv_source source_of(const char *path)
 {
-    pv_model_builder *b = pv_builder_new();
-    uint32_t pl = pv_builder_plane(b, 1, "/host:CPU");
-    uint32_t tr = pv_builder_track(b, pl, 1, "t", 0);
-    uint32_t meta = pv_builder_meta(b, pl, 1, "e", NULL);
-    for (int i = 0; i < n; i++)
-        pv_builder_event(b, tr, meta, (int64_t)i * 100, 50);
-    pv_model *m = NULL;
-    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
-    return m;
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    return (pv_source){path, (uint64_t)st.st_size,
+                       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
 }
 
-START_TEST(test_cache_get_shares_one_index)
+/* Polls (never gets) src until its model and index are both settled. */
+static pv_load_status settle(pv_model_store *s, const pv_source *src)
 {
-    pv_model *m = small_model(100);
-    pv_trace_cache *c = pv_trace_cache_new(0);
-    pv_source src = {"/x/a.xplane.pb", 10, 1};
+    pv_load_status st;
+    for (int i = 0; i < 3000; i++) {
+        pv_model_store_poll(s, src, &st);
+        if (st.state != PV_LOAD_LOADING && st.companion_state != PV_LOAD_LOADING)
+            return st;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    ck_abort_msg("%s did not load in 30 s", src->path);
+    return st;
+}
+
+START_TEST(test_store_builds_index_at_load)
+{
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(0, &off, pv_trace_companion());
+    pv_source a = source_of(FILE_A);
+    pv_load_status st = settle(s, &a);
+    ck_assert_int_eq(st.state, PV_LOAD_READY);
+    ck_assert_int_eq(st.companion_state, PV_LOAD_READY);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &e, NULL), 0);
+    /* The kept index is the one a fresh build of the same model gives. */
+    pv_trace_index *fresh = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &fresh, NULL), 0);
+    ck_assert_uint_gt(fresh->bytes, 0);
+    ck_assert_uint_eq(st.companion_bytes, fresh->bytes);
+    ck_assert_uint_eq(st.model_bytes, m->mem_bytes);
+    ck_assert_uint_eq(pv_model_store_bytes(s), m->mem_bytes + fresh->bytes);
     const pv_trace_index *i1, *i2;
     pv_trace_hold *h1, *h2;
-    ck_assert_int_eq(pv_trace_cache_get(c, &src, m, &i1, &h1, NULL), 0);
-    ck_assert_int_eq(pv_trace_cache_get(c, &src, m, &i2, &h2, NULL), 0);
+    ck_assert_int_eq(pv_trace_cache_get(s, e, &i1, &h1, NULL), 0);
+    ck_assert_int_eq(pv_trace_cache_get(s, e, &i2, &h2, NULL), 0);
     ck_assert_ptr_eq(i1, i2);
-    ck_assert_uint_eq(pv_trace_cache_bytes(c), i1->bytes);
-    /* a changed file (new mtime) is a new index */
-    pv_source changed = {"/x/a.xplane.pb", 10, 2};
-    const pv_trace_index *i3;
-    pv_trace_hold *h3;
-    ck_assert_int_eq(pv_trace_cache_get(c, &changed, m, &i3, &h3, NULL), 0);
-    ck_assert_ptr_ne(i1, i3);
-    pv_trace_cache_put(c, h1);
-    pv_trace_cache_put(c, h2);
-    pv_trace_cache_put(c, h3);
-    pv_trace_cache_free(c);
-    pv_model_free(m);
+    ck_assert_uint_eq(i1->n_corr, fresh->n_corr);
+    ck_assert_uint_eq(i1->n_counters, fresh->n_counters);
+    pv_trace_index_free(fresh);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
 }
 END_TEST
 
-START_TEST(test_cache_budget_evicts_unheld_only)
+/* Model + index bytes of one file, loaded alone. */
+static size_t size_alone(const pv_source *src)
 {
-    pv_model *m = small_model(1000);
-    pv_source a = {"/x/a.xplane.pb", 1, 1}, b = {"/x/b.xplane.pb", 1, 1};
-    /* Measure one index, then allow a little more than one. */
-    pv_trace_cache *probe = pv_trace_cache_new(0);
-    const pv_trace_index *ix;
-    pv_trace_hold *h;
-    ck_assert_int_eq(pv_trace_cache_get(probe, &a, m, &ix, &h, NULL), 0);
-    size_t one = ix->bytes;
-    pv_trace_cache_put(probe, h);
-    pv_trace_cache_free(probe);
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(0, &off, pv_trace_companion());
+    pv_load_status st = settle(s, src);
+    ck_assert_uint_gt(st.companion_bytes, 0);
+    size_t n = st.model_bytes + st.companion_bytes;
+    ck_assert_uint_eq(pv_model_store_bytes(s), n);
+    pv_model_store_free(s);
+    return n;
+}
 
-    pv_trace_cache *c = pv_trace_cache_new(one + one / 2);
-    const pv_trace_index *ia, *ib;
-    pv_trace_hold *ha, *hb;
-    ck_assert_int_eq(pv_trace_cache_get(c, &a, m, &ia, &ha, NULL), 0);
-    /* a is held: b cannot evict it, so b is built for this request only */
-    ck_assert_int_eq(pv_trace_cache_get(c, &b, m, &ib, &hb, NULL), 0);
-    ck_assert_uint_eq(pv_trace_cache_bytes(c), one);
-    pv_trace_cache_put(c, hb);
-    pv_trace_cache_put(c, ha);
-    /* a unheld: b evicts it and stays */
-    ck_assert_int_eq(pv_trace_cache_get(c, &b, m, &ib, &hb, NULL), 0);
-    ck_assert_uint_eq(pv_trace_cache_bytes(c), one);
-    pv_trace_cache_put(c, hb);
-    const pv_trace_index *ib2;
-    ck_assert_int_eq(pv_trace_cache_get(c, &b, m, &ib2, &hb, NULL), 0);
-    ck_assert_ptr_eq(ib, ib2);   /* b is the one kept */
-    pv_trace_cache_put(c, hb);
-    pv_trace_cache_free(c);
-    pv_model_free(m);
+START_TEST(test_store_budget_drops_model_and_index_together)
+{
+    pv_source a = source_of(FILE_A), b = source_of(FILE_B);
+    size_t size_a = size_alone(&a), size_b = size_alone(&b);
+    /* Both models fit, but not both with their indexes. */
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(size_a + size_b - 1, &off, pv_trace_companion());
+    ck_assert_uint_eq(pv_model_store_budget(s), size_a + size_b - 1);
+    const pv_model *m;
+    pv_model_entry *ea, *eb;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &ea, NULL), 0);
+    settle(s, &a);
+    /* a is held: b's index cannot drop it, so both stay, over budget */
+    pv_load_status st = settle(s, &b);
+    ck_assert_int_eq(st.companion_state, PV_LOAD_READY);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + size_b);
+    pv_model_store_put(s, ea);
+    pv_model_store_free(s);
+
+    s = pv_model_store_new(size_a + size_b - 1, &off, pv_trace_companion());
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &ea, NULL), 0);
+    settle(s, &a);
+    pv_model_store_put(s, ea);
+    /* a unheld and least recently used: b's index drops a's model and
+     * index together, and only b is left */
+    st = settle(s, &b);
+    ck_assert_int_eq(st.companion_state, PV_LOAD_READY);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_b);
+    ck_assert_int_eq(pv_model_store_get(s, &b, &m, &eb, NULL), 0);
+    pv_model_store_put(s, eb);
+    /* asking for a again starts a new load (it was dropped) */
+    pv_model_store_poll(s, &a, &st);
+    ck_assert(st.state == PV_LOAD_LOADING || st.model_bytes + st.companion_bytes < size_a);
+    pv_model_store_free(s);
 }
 END_TEST
 
 START_TEST(test_cache_tiles)
 {
-    pv_model *m = small_model(10);
-    pv_trace_cache *c = pv_trace_cache_new(0);
-    pv_source src = {"/x/a.xplane.pb", 10, 1};
+    pv_disk_cache off = {0};
+    pv_source a = source_of(FILE_A);
+    size_t size_a = size_alone(&a);
+    /* room for the model, its index and 4 bytes of tiles */
+    pv_model_store *s = pv_model_store_new(size_a + 4, &off, pv_trace_companion());
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &e, NULL), 0);
     const pv_trace_index *ix;
     pv_trace_hold *h;
-    ck_assert_int_eq(pv_trace_cache_get(c, &src, m, &ix, &h, NULL), 0);
+    ck_assert_int_eq(pv_trace_cache_get(s, e, &ix, &h, NULL), 0);
     char *gz;
     size_t len;
-    ck_assert_int_eq(pv_trace_cache_tile_get(c, h, 3, 5, &gz, &len), PV_ENOTFOUND);
-    pv_trace_cache_tile_put(c, h, 3, 5, "abc", 3);
-    ck_assert_int_eq(pv_trace_cache_tile_get(c, h, 3, 5, &gz, &len), 0);
+    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 5, &gz, &len), PV_ENOTFOUND);
+    pv_trace_cache_tile_put(s, e, h, 3, 5, "abc", 3);
+    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 5, &gz, &len), 0);
     ck_assert_uint_eq(len, 3);
     ck_assert(memcmp(gz, "abc", 3) == 0);
     free(gz);
-    ck_assert_int_eq(pv_trace_cache_tile_get(c, h, 3, 4, &gz, &len), PV_ENOTFOUND);
+    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 4, &gz, &len), PV_ENOTFOUND);
     /* levels past the cached ones are not kept */
-    pv_trace_cache_tile_put(c, h, PV_TRACE_CACHE_TILE_LEVELS, 0, "x", 1);
-    ck_assert_int_eq(pv_trace_cache_tile_get(c, h, PV_TRACE_CACHE_TILE_LEVELS, 0, &gz, &len),
+    pv_trace_cache_tile_put(s, e, h, PV_TRACE_CACHE_TILE_LEVELS, 0, "x", 1);
+    ck_assert_int_eq(pv_trace_cache_tile_get(h, PV_TRACE_CACHE_TILE_LEVELS, 0, &gz, &len),
                      PV_ENOTFOUND);
-    ck_assert_uint_eq(pv_trace_cache_bytes(c), ix->bytes + 3);
-    pv_trace_cache_put(c, h);
-    /* without a cache every request builds its own index, nothing is kept */
-    ck_assert_int_eq(pv_trace_cache_get(NULL, &src, m, &ix, &h, NULL), 0);
-    pv_trace_cache_tile_put(NULL, h, 0, 0, "abc", 3);
-    ck_assert_int_eq(pv_trace_cache_tile_get(NULL, h, 0, 0, &gz, &len), PV_ENOTFOUND);
-    pv_trace_cache_put(NULL, h);
-    pv_trace_cache_free(c);
-    pv_model_free(m);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 3);
+    /* 2 more bytes would pass the budget: not kept, not counted */
+    pv_trace_cache_tile_put(s, e, h, 3, 4, "de", 2);
+    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 4, &gz, &len), PV_ENOTFOUND);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 3);
+    pv_load_status st;
+    pv_model_store_poll(s, &a, &st);
+    ck_assert_uint_eq(st.companion_bytes, ix->bytes + 3);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
 }
 END_TEST
 
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_cache");
-    TCase *tc = tcase_create("pv_trace_cache_get");
-    tcase_add_test(tc, test_cache_get_shares_one_index);
-    tcase_add_test(tc, test_cache_budget_evicts_unheld_only);
+    TCase *tc = tcase_create("pv_model_store_companion");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_store_builds_index_at_load);
+    tcase_add_test(tc, test_store_budget_drops_model_and_index_together);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_cache_tile_get");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cache_tiles);
     suite_add_tcase(s, tc);
     return s;

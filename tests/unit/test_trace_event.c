@@ -301,7 +301,7 @@ START_TEST(test_chrome_write_whole)
     pv_model *m = fixture();
     pv_buf b;
     pv_buf_init(&b, 1 << 20);
-    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX, 0, 0};
     ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
     json_error_t jerr;
     json_t *j = json_loads(b.data, 0, &jerr);
@@ -339,7 +339,7 @@ START_TEST(test_chrome_write_window)
     pv_buf b;
     pv_buf_init(&b, 1 << 20);
     /* [2400, 4500): kern (to 2500), Steps "1" (to 2600), producer (4000) */
-    pv_trace_chrome_query q = {true, 2400, 4500};
+    pv_trace_chrome_query q = {true, 2400, 4500, 0, 0};
     ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
     json_t *j = json_loads(b.data, 0, NULL);
     ck_assert_ptr_nonnull(j);
@@ -414,7 +414,7 @@ static json_t *chrome_json(const pv_model *m)
 {
     pv_buf b;
     pv_buf_init(&b, 1 << 20);
-    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX, 0, 0};
     ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
     json_error_t jerr;
     json_t *j = json_loadb(b.data, b.len, 0, &jerr);

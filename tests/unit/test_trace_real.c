@@ -247,7 +247,7 @@ START_TEST(test_real_chrome_matches_tensorflow)
     load(p, ".trace.json.gz", tf_path, sizeof tf_path);
     pv_buf b;
     pv_buf_init(&b, (size_t)1 << 30);
-    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX};
+    pv_trace_chrome_query q = {false, INT64_MIN, INT64_MAX, 0, 0};
     ck_assert_int_eq(pv_trace_chrome_write(m, &q, &b, NULL), 0);
     json_t *ours = json_loadb(b.data, b.len, 0, NULL);
     ck_assert_ptr_nonnull(ours);

@@ -51,3 +51,38 @@ export function boxStep(fraction) {
 export function boxStepFill(step, rgb = BOX_RGB) {
     return boxFill((step + 0.5) / BOX_STEPS, rgb);
 }
+
+// ---- opaque fills ------------------------------------------------------------
+//
+// The software rasteriser (headless Chromium, machines without a GPU)
+// blends a translucent fill pixel by pixel; an opaque one is a plain copy.
+// Boxes and process bands sit straight on the background, so their
+// translucent colours are worked out once against it and drawn opaque.
+
+// [r, g, b, a] of a CSS colour written #rgb, #rrggbb, rgb() or rgba()
+// (a 1 unless given), or null for anything else (a colour name, a
+// variable). Cannot fail.
+export function parseColor(css) {
+    const s = String(css || '').trim();
+    let m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s);
+    if (m) {
+        const hex = m[1].length === 3 ? m[1].replace(/./g, '$&$&') : m[1];
+        return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).concat(1);
+    }
+    m = /^rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)$/i.exec(s);
+    if (!m)
+        return null;
+    return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+}
+
+// The opaque colour that css drawn over the background bg shows, as
+// "rgb(r, g, b)"; css itself when either cannot be parsed or bg is not
+// opaque. Cannot fail.
+export function flatten(css, bg) {
+    const c = parseColor(css);
+    const b = parseColor(bg);
+    if (!c || !b || b[3] !== 1)
+        return css;
+    const mix = (i) => Math.round(c[i] * c[3] + b[i] * (1 - c[3]));
+    return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
+}

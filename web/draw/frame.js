@@ -7,12 +7,14 @@
 //   pieces: [{tile, clipStart, clipEnd}] (timeline/tile_cache.js cover()),
 //   ticks (timeline/ticks.js), theme, hover, selection (events as in
 //   overlay.js, or null), flows ([{from, to}]), range ({t0, t1} or null),
-//   complete (every tile of the frame is at its own level)}
-// Order: grid, process bands, slices, counters, outlines and arrows, range,
+//   complete (every tile of the frame is at its own level), gutterKept
+//   (see drawFrame)}
+// Order: process bands, grid, slices, counters, outlines and arrows, range,
 // then the gutter and ruler on top so events never cover names or times.
 
 import { formatDurationPs } from '../format.js';
 import { ROW_PX } from '../timeline/layout.js';
+import { flatten } from './colors.js';
 import { drawCounter } from './counters.js';
 import { drawGutter } from './gutter.js';
 import { drawFlows, drawOutline, drawRange } from './overlay.js';
@@ -79,13 +81,30 @@ function drawEmptyNote(ctx, view, theme) {
     ctx.fillText(text, x, view.rulerPx + 16);
 }
 
+// scene.gutterKept: the names column (and the ruler's corner above it)
+// on the canvas is still what this scene would draw there (same rows,
+// scroll, size and theme), so the frame leaves it alone: everything else
+// is clipped to the time area. The canvas then changes, and has to be
+// rasterised and composited, only where time is shown.
 export function drawFrame(ctx, scene) {
     const view = frameView(scene);
     const theme = scene.theme;
     const rows = visibleRows(scene.layout, scene.scrollY, scene.height - scene.rulerPx);
+    if (scene.gutterKept) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(view.x0, 0, scene.width - view.x0, scene.height);
+        ctx.clip();
+    }
 
     ctx.fillStyle = theme.bg;
     ctx.fillRect(0, 0, scene.width, scene.height);
+    // Bands first and opaque (colors.js flatten), then the grid over them.
+    ctx.fillStyle = flatten(theme.processBg, theme.bg);
+    for (const r of rows) {
+        if (r.kind === 'process')
+            ctx.fillRect(view.x0, Math.round(view.yOf(r.y)), scene.width - view.x0, r.h);
+    }
     drawGrid(ctx, scene.ticks, view, theme);
 
     const batches = newBatches();
@@ -95,8 +114,6 @@ export function drawFrame(ctx, scene) {
     for (const r of rows) {
         const y = view.yOf(r.y);
         if (r.kind === 'process') {
-            ctx.fillStyle = theme.processBg;
-            ctx.fillRect(view.x0, y, scene.width - view.x0, r.h);
             if (r.collapsed)
                 collectSummary(batches, scene.pieces, r, view);
         } else if (r.kind === 'thread') {
@@ -127,6 +144,9 @@ export function drawFrame(ctx, scene) {
     if (scene.range)
         drawRange(ctx, scene.range, view, theme);
 
-    drawGutter(ctx, rows, view, theme);
+    if (!scene.gutterKept)
+        drawGutter(ctx, rows, view, theme);
     drawRuler(ctx, scene.ticks, view, theme);
+    if (scene.gutterKept)
+        ctx.restore();
 }

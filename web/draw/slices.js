@@ -15,7 +15,7 @@
 // screen cannot show them one by one, and merging them keeps a frame's
 // rectangles bounded by its width.
 
-import { PALETTE, BOX_STEPS, boxStep, boxStepFill } from './colors.js';
+import { PALETTE, BOX_STEPS, boxStep, boxStepFill, flatten } from './colors.js';
 
 const LABEL_MIN_PX = 28;   // narrower events get no label
 const MERGE_PX = 2;        // narrower events may merge into a run (see newRuns)
@@ -159,19 +159,29 @@ function newRuns(batches, levels, yOf, h) {
     };
 }
 
+// Fills rectangles on whole pixels: a rectangle with a fractional edge
+// gets an anti-aliased edge, which the software rasteriser fills far more
+// slowly, and a half-shaded edge pixel tells nothing about an event.
 function fillList(ctx, style, r) {
     if (r.length === 0)
         return;
     ctx.fillStyle = style;
-    for (let i = 0; i < r.length; i += 4)
-        ctx.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]);
+    for (let i = 0; i < r.length; i += 4) {
+        const x0 = Math.round(r[i]);
+        const x1 = Math.max(x0 + 1, Math.round(r[i] + r[i + 2]));
+        ctx.fillRect(x0, Math.round(r[i + 1]), x1 - x0, r[i + 3]);
+    }
 }
 
 // Fills the collected rectangles: boxes first, events over them.
-// theme.boxRgb: the boxes' hue ("r, g, b").
+// theme.boxRgb: the boxes' hue ("r, g, b"); theme.bg: the background the
+// boxes are drawn on, so their shades can be drawn opaque (colors.js
+// flatten).
 export function fillBatches(ctx, batches, theme) {
-    for (let s = 0; s < BOX_STEPS; s++)
-        fillList(ctx, boxStepFill(s, theme.boxRgb), batches.box[s]);
+    for (let s = 0; s < BOX_STEPS; s++) {
+        if (batches.box[s].length > 0)
+            fillList(ctx, flatten(boxStepFill(s, theme.boxRgb), theme.bg), batches.box[s]);
+    }
     for (let c = 0; c < PALETTE.length; c++)
         fillList(ctx, PALETTE[c], batches.ev[c]);
 }

@@ -54,6 +54,7 @@ export class Timeline {
         this.raf = 0;
         this.panDir = 1;       // +1 after a pan to later times, -1 to earlier
         this.complete = false;
+        this.gutterDrawn = null;  // what the names column on the canvas was drawn from
         this.destroyed = false;
         this.cache = new TileCache({
             load: opts.loadTile,
@@ -186,6 +187,7 @@ export class Timeline {
         if (!force && width === this.size.width && height === this.size.height)
             return;
         this.size = { width, height };
+        this.gutterDrawn = null;
         const r = sizeCanvas(this.o.canvas, width, height);
         this.ctx = r.ctx;
         this.vp = V.resize(this.vp, Math.max(1, width - GUTTER_PX));
@@ -248,12 +250,20 @@ export class Timeline {
 
         const complete = this.pieces.length === last - first + 1 &&
             this.pieces.every((p) => p.tile.level === level);
+        // A pan changes only the time area: the names column stays as drawn
+        // while rows, scroll, size and theme do.
+        const scrollY = this.o.scroll.scrollTop;
+        const g = this.gutterDrawn;
+        const gutterKept = Boolean(g && g.ctx === this.ctx && g.layout === this.layout &&
+            g.scrollY === scrollY && g.theme === this.theme);
+        this.gutterDrawn = { ctx: this.ctx, layout: this.layout, scrollY, theme: this.theme };
         drawFrame(this.ctx, {
             width: this.size.width,
             height: this.size.height,
             gutterPx: GUTTER_PX,
             rulerPx: RULER_PX,
-            scrollY: this.o.scroll.scrollTop,
+            scrollY,
+            gutterKept,
             vp,
             layout: this.layout,
             pieces: this.pieces,

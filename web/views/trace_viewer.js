@@ -47,12 +47,15 @@ let current = null;  // the mounted instance
 
 // Colours and fonts for the canvas, read from the page's CSS so light and
 // dark themes both work.
-function readTheme(el, canvas) {
+function readTheme(el) {
     const cs = getComputedStyle(el);
     const v = (name, fallback) => (cs.getPropertyValue(name).trim() || fallback);
     const family = cs.fontFamily || 'sans-serif';
     const font = `12px ${family}`;
-    const ctx = canvas.getContext('2d');
+    // A scratch canvas, not the timeline's: the first getContext call on a
+    // canvas fixes its options, and the timeline's must be opaque (see
+    // timeline.js) or the compositor blends it over the page every frame.
+    const ctx = el.ownerDocument.createElement('canvas').getContext('2d');
     ctx.font = font;
     const sample = 'abcdefghijklmnopqrstuvwxyz_ABCDEF0123456789.:/';
     const charPx = (ctx.measureText(sample).width / sample.length) * 1.05;
@@ -174,7 +177,7 @@ class TraceView {
             spacer: ui.spacer,
             canvas: ui.canvas,
             meta: this.meta,
-            theme: readTheme(ui.root, ui.canvas),
+            theme: readTheme(ui.root),
             loadTile: async (level, index, signal) =>
                 decodeTile(await api.traceTile(run, host, level, index, { signal, version })),
             onViewChange: (vp) => this.viewChanged(vp),
@@ -190,7 +193,7 @@ class TraceView {
         if (!this.styleLink.sheet) {
             this.styleLink.addEventListener('load', () => {
                 if (this.timeline && !this.signal.aborted)
-                    this.timeline.setTheme(readTheme(ui.root, ui.canvas));
+                    this.timeline.setTheme(readTheme(ui.root));
             }, { once: true });
         }
         this.search = new TraceSearch({
