@@ -214,8 +214,40 @@ static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file
  * all their models at once. The answer is kept on disk under the first
  * file, with every other file's identity in what was computed, so a
  * change to any host's file is a new key. */
+/* The XSpaces of the hosts a hosts= list names, in its order; n_out 0
+ * with rs filled (404) when one has none. */
+static const pv_host_file **listed_xplanes(pv_request *rq, pv_response *rs, const pv_run *run,
+                                           const char *list, size_t *n_out)
+{
+    size_t cap = 1;
+    for (const char *p = list; *p != '\0'; p++)
+        cap += *p == ',';
+    const pv_host_file **xplanes = pv_arena_zalloc(&rq->arena, (cap + 1) * sizeof *xplanes);
+    char *names = pv_arena_strdup(&rq->arena, list);
+    size_t n = 0;
+    for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
+         name = strtok_r(NULL, ",", &save)) {
+        const pv_host *h = pv_run_host_find(run, name);
+        xplanes[n] = h != NULL ? pv_host_file_find(h, PV_FILE_XPLANE) : NULL;
+        if (xplanes[n] == NULL) {
+            char detail[600];
+            snprintf(detail, sizeof detail, "run \"%.200s\" has no .xplane.pb for host \"%.200s\"",
+                     run->name, name);
+            pv_respond_error(rs, 404, "unknown host", detail);
+            *n_out = 0;
+            return NULL;
+        }
+        n++;
+    }
+    if (n == 0)
+        pv_respond_error(rs, 404, "unknown host", "hosts= names no host");
+    *n_out = n;
+    return xplanes;
+}
+
+/* list: the hosts= parameter (trace viewer), or NULL for ALL_HOSTS. */
 static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run *run,
-                                   const char *tool)
+                                   const char *tool, const char *list)
 {
     char detail[600];
     pv_multi_tool_fn fn = pv_tool_table_find_multi(tool);
@@ -227,13 +259,19 @@ static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run
         pv_respond_error(rs, 404, "unknown host", detail);
         return;
     }
-    const pv_host_file **xplanes = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) *
-                                                                   sizeof *xplanes);
+    const pv_host_file **xplanes = NULL;
     size_t n = 0;
-    for (size_t i = 0; i < run->n_hosts; i++)
-        if ((xplanes[n] = pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE)) != NULL)
-            n++;
-    if (n < 2) {
+    if (list != NULL) {
+        xplanes = listed_xplanes(rq, rs, run, list, &n);
+        if (n == 0)
+            return;
+    } else {
+        xplanes = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *xplanes);
+        for (size_t i = 0; i < run->n_hosts; i++)
+            if ((xplanes[n] = pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE)) != NULL)
+                n++;
+    }
+    if (list == NULL && n < 2) {
         snprintf(detail, sizeof detail,
                  "run \"%.400s\" has %zu host(s) with an .xplane.pb; " ALL_HOSTS
                  " needs at least two",
@@ -268,9 +306,10 @@ static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run
     keep_answer(rq, rs, &key);
 }
 
-/* The ALL_HOSTS pseudo host (FORMATS.md §5). Returns false, answering
- * nothing, when the request does not name it or the run has a real host
- * of that name. */
+/* The ALL_HOSTS pseudo host (FORMATS.md §5), and the trace viewer's
+ * hosts=h1,h2 (which, as in XProf, wins over host=). Returns false,
+ * answering nothing, when the request names neither or the run has a real
+ * host called ALL_HOSTS. */
 static bool serve_all_hosts(pv_request *rq, pv_response *rs)
 {
     bool bad = false;
@@ -279,13 +318,17 @@ static bool serve_all_hosts(pv_request *rq, pv_response *rs)
     const char *tool = pv_http_param(rq, "tag", &bad);
     if (tool == NULL && !bad)
         tool = pv_http_param(rq, "tool", &bad);
-    if (bad || host == NULL || strcmp(host, ALL_HOSTS) != 0 || run_name == NULL || tool == NULL)
+    const char *list = pv_http_param(rq, "hosts", &bad);
+    if (list != NULL && (tool == NULL || strncmp(tool, "trace_viewer", 12) != 0))
+        list = NULL;
+    bool all = host != NULL && strcmp(host, ALL_HOSTS) == 0;
+    if (bad || (!all && list == NULL) || run_name == NULL || tool == NULL)
         return false;
     pv_index *ix = pv_index_store_acquire(rq->app->index);
     const pv_run *run = pv_index_run_find(ix, run_name);
-    bool mine = run != NULL && pv_run_host_find(run, ALL_HOSTS) == NULL;
+    bool mine = run != NULL && (list != NULL || pv_run_host_find(run, ALL_HOSTS) == NULL);
     if (mine)
-        serve_all_hosts_models(rq, rs, run, tool);
+        serve_all_hosts_models(rq, rs, run, tool, list);
     pv_index_store_release(rq->app->index, ix);
     return mine;
 }

@@ -5,7 +5,9 @@
  * resolution (default 8000, as the plugin sends), decimating as XProf does
  * on profiles of at least 500,000 events (docs/trace_api.md); the
  * profview-only visibility_threshold changes that bound. */
+#include "http/target.h"
 #include "http/tool_table.h"
+#include "index/index.h"
 #include "tools/trace_chrome.h"
 #include "tools/trace_visibility.h"
 
@@ -13,6 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TRACE_JSON_MAX_BYTES ((size_t)4 << 30)
 
@@ -63,6 +66,43 @@ static int count_param(pv_request *rq, pv_response *rs, const char *name, uint64
     return 0;
 }
 
+/* The file host names of the n models, as the reference names processes:
+ * the hosts= list, else (ALL_HOSTS) the run's hosts with an XSpace in
+ * order, else the host asked for or the run's only one. NULLs where
+ * unknown; the names live in the request's arena. */
+static const char **host_names(pv_request *rq, size_t n)
+{
+    const char **names = pv_arena_zalloc(&rq->arena, (n + 1) * sizeof *names);
+    bool bad = false;
+    const char *list = pv_http_param(rq, "hosts", &bad);
+    const char *host = pv_http_param(rq, "host", &bad);
+    const char *run_name = pv_http_param(rq, "run", &bad);
+    if (bad)
+        return names;
+    if (list != NULL) {
+        char *copy = pv_arena_strdup(&rq->arena, list);
+        size_t i = 0;
+        for (char *save = NULL, *name = strtok_r(copy, ",", &save); name != NULL && i < n;
+             name = strtok_r(NULL, ",", &save))
+            names[i++] = name;
+        return names;
+    }
+    if (host != NULL && strcmp(host, "ALL_HOSTS") != 0) {
+        names[0] = host;
+        return names;
+    }
+    if (run_name == NULL)
+        return names;
+    pv_index *ix = pv_index_store_acquire(rq->app->index);
+    const pv_run *run = pv_index_run_find(ix, run_name);
+    size_t k = 0;
+    for (size_t i = 0; run != NULL && i < run->n_hosts && k < n; i++)
+        if (n == 1 || pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE) != NULL)
+            names[k++] = pv_arena_strdup(&rq->arena, run->hosts[i].name);
+    pv_index_store_release(rq->app->index, ix);
+    return names;
+}
+
 /* models: one per host, in the run's order. */
 static void serve(pv_request *rq, pv_response *rs, const pv_model *const *models, size_t n,
                   bool streaming)
@@ -77,12 +117,7 @@ static void serve(pv_request *rq, pv_response *rs, const pv_model *const *models
     pv_buf b;
     pv_buf_init(&b, TRACE_JSON_MAX_BYTES);
     pv_error err = {0};
-    /* Each host named as its XSpace names itself (profview does not hand
-     * the file names to combined tools). */
-    const char **hosts = pv_arena_zalloc(&rq->arena, (n + 1) * sizeof *hosts);
-    for (size_t i = 0; i < n; i++)
-        if (models[i]->n_hostnames > 0)
-            hosts[i] = pv_model_str(models[i], models[i]->hostnames[0]);
+    const char **hosts = host_names(rq, n);
     if (pv_trace_chrome_write_hosts(models, hosts, n, &q, &b, &err) != 0) {
         pv_buf_fini(&b);
         pv_respond_pv_error(rs, &err);

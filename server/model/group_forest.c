@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Upward walks of one model together: real ancestries are a few dozen
+ * events, so this never binds on a real profile. */
+#define WALK_BUDGET_PER_EVENT 64u
+#define WALK_BUDGET_BASE 1000000u
+
 void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to)
 {
     pv__edge e = {from, to};
@@ -121,6 +126,7 @@ void pv__walk_init(pv__walk *w, uint64_t n_events)
     w->stamp = pv_xcalloc(n_events ? n_events : 1, sizeof *w->stamp);
     w->gen = 0;
     w->queue = pv_xmalloc((n_events ? n_events : 1) * sizeof *w->queue);
+    w->budget = WALK_BUDGET_PER_EVENT * n_events + WALK_BUDGET_BASE;
 }
 
 void pv__walk_fini(pv__walk *w)
@@ -161,7 +167,8 @@ uint64_t pv__forest_find_up(const pv__forest *f, pv__walk *w, uint64_t e, bool i
     size_t head = 0, tail = 0;
     w->stamp[e] = w->gen;
     w->queue[tail++] = e;
-    while (head < tail && head < max_visits) {
+    while (head < tail && head < max_visits && w->budget > 0) {
+        w->budget--;
         uint64_t v = w->queue[head++];
         /* e itself is queued either way: its parents come next. */
         if ((v != e || include_self) && match(ctx, v))

@@ -42,6 +42,7 @@ typedef struct pv__walk {
     uint32_t *stamp;        /* per event: generation that last visited it */
     uint32_t gen;           /* current generation */
     uint64_t *queue;        /* n entries */
+    uint64_t budget;        /* visits left to all upward walks together */
 } pv__walk;
 
 /* What an event's metadata name makes it for grouping (the reference's
@@ -116,7 +117,10 @@ void pv__tpu_group_lines(const pv_model *m, const pv__model_store *s, const uint
  * nesting parent before edge parents, and returns the first event for
  * which match(ctx, event) is true, or PV__NO_EVENT. At most max_visits
  * events are looked at, so a hostile graph cannot make one question cost
- * the whole model. */
+ * the whole model, and all walks together look at no more than the
+ * walk's budget (a few dozen visits per event): past it every walk
+ * answers PV__NO_EVENT, so a hostile file costs linear time and gets
+ * coarser groups, never a hang. */
 uint64_t pv__forest_find_up(const pv__forest *f, pv__walk *w, uint64_t e, bool include_self,
                             bool (*match)(const void *ctx, uint64_t ev), const void *ctx,
                             uint64_t max_visits);

@@ -191,6 +191,13 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
 }
 
 
+/* A line's display id as XProf's trace writes it: a 32-bit resource id,
+ * so TensorFlow's derived lines (display id 0xDEADBEEF..) stay positive. */
+static uint64_t chrome_tid(int64_t display_id)
+{
+    return (uint32_t)display_id;
+}
+
 static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
                               size_t sort_index)
 {
@@ -198,7 +205,7 @@ static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *n
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, pid);
         pv__jw_lit(w, ",\"tid\":");
-        pv__jw_i64(w, tid);
+        pv__jw_u64(w, chrome_tid(tid));
         if (pass == 0) {
             pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
             pv__jw_str(w, name);
@@ -349,7 +356,7 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     pv__jw_lit(w, dur_ps > 0 ? "{\"ph\":\"X\",\"pid\":" : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
     pv__jw_i64(w, pid);
     pv__jw_lit(w, ",\"tid\":");
-    pv__jw_i64(w, tid);
+    pv__jw_u64(w, chrome_tid(tid));
     pv__jw_lit(w, ",\"ts\":");
     write_us(w, start_ps);
     if (dur_ps > 0) {
@@ -695,19 +702,18 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
     }
 }
 
-/* The events of one derived line (trace_derived.h) in the window: group_id
- * and long_name as XProf writes them on its derived events, and on
- * host-offload rows the async mark, the bytes of the done op and the shape
- * of the start op. */
-static void write_derived_track(chrome_ctx *c, const pv_trace_chrome_query *q, int64_t pid,
-                                const pv_derived_track *t)
+/* The events of one derived line (trace_derived.h) that want() keeps:
+ * group_id and long_name as XProf writes them on its derived events, and
+ * on host-offload rows the async mark, the bytes of the done op and the
+ * shape of the start op. */
+static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_derived_track *t)
 {
     const pv_model *m = c->m;
     uint32_t s_bytes = pv_model_str_find(m, "raw_bytes_accessed");
     uint32_t s_shape = pv_model_str_find(m, "shape_with_layout");
     for (uint64_t i = 0; i < t->n_events; i++) {
         const pv_derived_event *e = &t->events[i];
-        if (e->start_ps >= q->end_ps || e->start_ps + e->dur_ps < q->start_ps)
+        if (!want(c, e->start_ps, e->dur_ps, e->name, 0))
             continue;
         write_head(c, pid, t->line_id, e->start_ps, e->dur_ps, e->name);
         bool offload = e->done_event != PV_DERIVED_NO_EVENT;
@@ -744,11 +750,24 @@ static void write_derived_track(chrome_ctx *c, const pv_trace_chrome_query *q, i
     }
 }
 
+/* The collecting pass over a plane's derived lines, in the order they are
+ * written. */
+static void plan_derived(chrome_ctx *c, const pv_trace_derived *dv, const pv_trace_process *p)
+{
+    for (size_t k = 0; k < dv->n_tracks; k++) {
+        if (dv->tracks[k].plane != p->plane)
+            continue;
+        /* derived line ids are below 2^32: the tid as written */
+        c->vis_row = pv_trace_vis_row(c->vis, p->pid, dv->tracks[k].line_id, false);
+        write_derived_track(c, p->pid, &dv->tracks[k]);
+    }
+}
+
 /* The window and, for trace_viewer@ with a resolution on a model big
  * enough, the decimation: a first pass over every track in the track
  * list's order hands the candidates to the decider and writes nothing. */
 static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_trace_meta *meta,
-                        eager_frame *eager)
+                        const pv_trace_derived *dv, eager_frame *eager)
 {
     pv_trace_vis_window win = {c->m->min_ps, c->m->max_ps, q->start_ps, q->end_ps,
                                q->resolution};
@@ -765,9 +784,11 @@ static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_
         const pv_trace_process *p = &meta->processes[i];
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &c->m->tracks[p->tracks[k]];
-            c->vis_row = pv_trace_vis_row(c->vis, p->pid, t->display_id, false);
+            c->vis_row = pv_trace_vis_row(c->vis, p->pid, (int64_t)chrome_tid(t->display_id),
+                                          false);
             write_track(c, p->pid, t, eager);
         }
+        plan_derived(c, dv, p);
     }
     c->collecting = false;
     pv_trace_vis_decide(c->vis);
@@ -826,7 +847,7 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
         if (m->tracks[t].n_events > max_events)
             max_events = m->tracks[t].n_events;
     eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
-    plan_window(&c, q, &meta, eager);
+    plan_window(&c, q, &meta, &dv, eager);
     write_metadata(w, m, &meta, &dv, q->streaming, host);
     for (size_t i = 0; i < meta.n_processes && w->rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
@@ -834,7 +855,7 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
             write_track(&c, p->pid, &m->tracks[p->tracks[k]], eager);
         for (size_t k = 0; k < dv.n_tracks; k++)
             if (dv.tracks[k].plane == p->plane)
-                write_derived_track(&c, q, p->pid, &dv.tracks[k]);
+                write_derived_track(&c, p->pid, &dv.tracks[k]);
     }
     tot->n_written += c.n_written;
     tot->n_counter_samples += c.n_counter_samples;
@@ -871,11 +892,14 @@ int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const
     }
     pv__jw_lit(&w, "\"traceEvents\":[");
     chrome_totals tot = {0, 0};
-    /* Several hosts: pids as XProf numbers them, 1000 x the host's place
-     * (from 1) + the plane's pid, names after the host. */
+    /* trace_viewer@ (and any answer of several hosts): pids as XProf's
+     * streaming converter numbers them, 1000 x the host's place (from 1)
+     * + the plane's pid, names after the host. The legacy trace_viewer
+     * of one host keeps the plain pids, as XProf's does. */
+    bool numbered = q->streaming || n > 1;
     for (size_t i = 0; i < n && w.rc == 0; i++)
-        write_host(models[i], q, &w, n > 1 ? 1000 * (int64_t)(i + 1) : 0,
-                   n > 1 && hosts != NULL ? hosts[i] : NULL, &tot);
+        write_host(models[i], q, &w, numbered ? 1000 * (int64_t)(i + 1) : 0,
+                   numbered && hosts != NULL ? hosts[i] : NULL, &tot);
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");

@@ -28,10 +28,12 @@ int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_
                           pv_error *err);
 
 /* The same for several hosts of one run in one answer (the reference's
- * hosts= and ALL_HOSTS): each host's processes get pid 1000 x (its place
- * in models, from 1) + the plane's pid, and names "<host> <plane>" when
- * hosts (may be NULL, or hold NULLs) names it. Each host is windowed and
- * decimated on its own. Returns 0, or PV_ETOOBIG (b is then empty). */
+ * hosts= and ALL_HOSTS). In trace_viewer@, or with several hosts, each
+ * host's processes get pid 1000 x (its place in models, from 1) + the
+ * plane's pid and names "<host> <plane>" when hosts (may be NULL, or hold
+ * NULLs) names it, as XProf's streaming converter writes them. Each host is
+ * windowed and decimated on its own. Returns 0, or PV_ETOOBIG (b is then
+ * empty). pv_trace_chrome_write is this for one unnamed host. */
 int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const *hosts,
                                 size_t n, const pv_trace_chrome_query *q, pv_buf *b,
                                 pv_error *err);

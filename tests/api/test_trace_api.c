@@ -347,7 +347,8 @@ END_TEST
 
 /* Both hosts of the multi-worker run in one answer, as XProf 2.24.2's
  * converter answers trace_viewer@ for the two files (41,262 events, 12,857
- * on each host CPU; pids 1000 x the host's place + the plane's pid). */
+ * on each host CPU; pids 1000 x the host's place + the plane's pid,
+ * process names "<host> <plane>"). */
 START_TEST(test_trace_viewer_all_hosts)
 {
     PV_NEED_TESTDATA("test_trace_viewer_all_hosts");
@@ -369,6 +370,26 @@ START_TEST(test_trace_viewer_all_hosts)
     ck_assert_uint_eq(host1, 12857);
     ck_assert_uint_eq(host2, 12857);
     json_decref(j);
+    /* hosts= picks hosts in its order: the second file becomes host 1 */
+    j = get_json("/data/plugin/profile/data?run=tf2_gpu_multi_worker/GPU-multi-worker"
+                 "&hosts=34.83.195.180_6003,34.83.195.179_6003&tag=trace_viewer%40&resolution=0",
+                 200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "returnedEventsSize")), 41262);
+    ev = json_object_get(j, "traceEvents");
+    const char *first_host = NULL;
+    for (size_t i = 0; i < json_array_size(ev) && first_host == NULL; i++) {
+        json_t *e = json_array_get(ev, i);
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name != NULL && strcmp(name, "process_name") == 0 &&
+            json_integer_value(json_object_get(e, "pid")) == 1701)
+            first_host = json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+    }
+    ck_assert_ptr_nonnull(first_host);
+    ck_assert_str_eq(first_host, "34.83.195.180_6003 /host:CPU");
+    json_decref(j);
+    json_decref(get_json("/data/plugin/profile/data?run=tf2_gpu_multi_worker/GPU-multi-worker"
+                         "&hosts=nope&tag=trace_viewer%40",
+                         404, NULL));
     /* XProf offers only the real hosts for the trace viewer */
     pv_test_reply r;
     ck_assert_int_eq(pv_test_get(&srv, "GET",

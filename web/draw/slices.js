@@ -11,24 +11,27 @@
 // frames a second with Path2D to 60 with fillRect, bench/trace_frame.mjs). Labels
 // come after, on top. An event narrower than a pixel still gets one pixel
 // (an instant stays visible); neighbouring narrow events on one level are
-// drawn as one shaded run (newRuns), like the server's aggregate boxes: the
+// drawn as one shaded run (Runs), like the server's aggregate boxes: the
 // screen cannot show them one by one, and merging them keeps a frame's
 // rectangles bounded by its width.
 
 import { PALETTE, BOX_STEPS, boxStep, boxStepFill, flatten } from './colors.js';
 
 const LABEL_MIN_PX = 28;   // narrower events get no label
-const MERGE_PX = 2;        // narrower events may merge into a run (see newRuns)
+const MERGE_PX = 2;        // narrower events may merge into a run (see Runs)
 const LABEL_PAD_PX = 3;
 
 // Empty batches for one frame.
 export function newBatches() {
-    return {
+    const b = {
         ev: PALETTE.map(() => []),     // [x, y, w, h, x, y, w, h, ...]
         box: Array.from({ length: BOX_STEPS }, () => []),
         labels: [],  // [x, y, w, text]
         labelled: new Set(),  // event ids already labelled in this frame
+        runs: null,  // the frame's Runs
     };
+    b.runs = new Runs(b);
+    return b;
 }
 
 // Where a tile piece lies on the canvas: {scale (px per ps), xOf(ps) (the
@@ -61,7 +64,8 @@ export function collectSlices(batches, piece, row, view, labels = true) {
     const shown = row.shownDepths;
     const h = view.rowPx - 1;
 
-    const runs = newRuns(batches, shown, (d) => top + d * view.rowPx, h);
+    const runs = batches.runs;
+    runs.start(shown, top, view.rowPx, h);
     const box = t.box;
     for (let i = 0; i < box.n; i++) {
         const d = box.depth[i];
@@ -117,46 +121,68 @@ export function collectSlices(batches, piece, row, view, labels = true) {
 // previous one's end joins its run instead of becoming a rectangle of its
 // own. A run of one event keeps its colour; a longer run, or any box, is
 // drawn as a box, shaded by the share of its pixels its events cover.
-// color -1 marks a box.
-function newRuns(batches, levels, yOf, h) {
-    const x0s = new Float64Array(levels);
-    const x1s = new Float64Array(levels);
-    const busy = new Float64Array(levels);
-    const n = new Uint32Array(levels);
-    const color = new Int32Array(levels);
-    const flush = (d) => {
-        if (n[d] === 0)
+// color -1 marks a box. One Runs serves every track of a frame (start()
+// before each), so a frame allocates its level arrays once, not per track.
+class Runs {
+    constructor(batches) {
+        this.batches = batches;
+        this.grow(8);
+    }
+
+    grow(levels) {
+        this.x0s = new Float64Array(levels);
+        this.x1s = new Float64Array(levels);
+        this.busy = new Float64Array(levels);
+        this.n = new Uint32Array(levels);
+        this.color = new Int32Array(levels);
+    }
+
+    // A track whose level d has its top at canvas y top + d * rowPx, h tall.
+    start(levels, top, rowPx, h) {
+        if (levels > this.n.length)
+            this.grow(levels);
+        this.n.fill(0, 0, levels);
+        this.levels = levels;
+        this.top = top;
+        this.rowPx = rowPx;
+        this.h = h;
+    }
+
+    flush(d) {
+        const n = this.n[d];
+        if (n === 0)
             return;
-        const w = Math.max(1, x1s[d] - x0s[d]);
-        if (n[d] === 1 && color[d] >= 0)
-            batches.ev[color[d]].push(x0s[d], yOf(d), w, h);
+        const x0 = this.x0s[d];
+        const w = Math.max(1, this.x1s[d] - x0);
+        const y = this.top + d * this.rowPx;
+        if (n === 1 && this.color[d] >= 0)
+            this.batches.ev[this.color[d]].push(x0, y, w, this.h);
         else
-            batches.box[boxStep(busy[d] / w)].push(x0s[d], yOf(d), w, h);
-        n[d] = 0;
-    };
-    return {
-        add(d, x0, x1, busyPx, c) {
-            const end = Math.max(x1, x0 + 1);
-            if (n[d] > 0 && x0 <= x1s[d] + 1) {
-                x1s[d] = Math.max(x1s[d], end);
-                busy[d] += busyPx;
-                n[d] += 1;
-                color[d] = -1;
-                return;
-            }
-            flush(d);
-            x0s[d] = x0;
-            x1s[d] = end;
-            busy[d] = busyPx;
-            n[d] = 1;
-            color[d] = c;
-        },
-        flush,
-        flushAll() {
-            for (let d = 0; d < levels; d++)
-                flush(d);
-        },
-    };
+            this.batches.box[boxStep(this.busy[d] / w)].push(x0, y, w, this.h);
+        this.n[d] = 0;
+    }
+
+    add(d, x0, x1, busyPx, c) {
+        const end = Math.max(x1, x0 + 1);
+        if (this.n[d] > 0 && x0 <= this.x1s[d] + 1) {
+            this.x1s[d] = Math.max(this.x1s[d], end);
+            this.busy[d] += busyPx;
+            this.n[d] += 1;
+            this.color[d] = -1;
+            return;
+        }
+        this.flush(d);
+        this.x0s[d] = x0;
+        this.x1s[d] = end;
+        this.busy[d] = busyPx;
+        this.n[d] = 1;
+        this.color[d] = c;
+    }
+
+    flushAll() {
+        for (let d = 0; d < this.levels; d++)
+            this.flush(d);
+    }
 }
 
 // Fills rectangles on whole pixels: a rectangle with a fractional edge
