@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         pv_model_free(m);
         m = NULL;
         if (rc == 0)
-            rc = pv_model_load(tmp, &m, &err);
+            rc = pv_model_load(tmp, argv[i], &m, &err);
         double s2 = now_s(CLOCK_MONOTONIC);
         unlink(tmp);
         if (rc != 0) {

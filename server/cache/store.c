@@ -125,7 +125,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv
     *saved_path = NULL;
     if (cached != NULL && access(cached, R_OK) == 0) {
         pv_error lerr = {0};
-        if (pv_model_load(cached, m, &lerr) == 0) {
+        if (pv_model_load(cached, e->path, m, &lerr) == 0) {
             atomic_store(&e->progress.done_bytes, e->size_bytes);
             free(cached);
             return 0;

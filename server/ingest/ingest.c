@@ -1,10 +1,12 @@
 /* ingest: the format table, sniffing, and running a decoder over a
  * read-only mapping of the file. */
 #include "ingest/ingest.h"
-#include "ingest/mapguard.h"
+#include "util/mapguard.h"
+#include "util/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -85,7 +87,10 @@ void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
  * decode (see mapguard.h) can still free it. */
 static _Thread_local pv_model_builder *decoding;
 
-static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
+/* Decodes src into *out. The model reads its events' stats from src
+ * later (model.h); the caller hands the bytes to it on success. */
+static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model **out,
+                      pv_error *err)
 {
     *out = NULL;
     if (src->len == 0)
@@ -99,6 +104,7 @@ static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
     if (decode == NULL)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "not a supported profile format");
     pv_model_builder *b = pv_builder_new();
+    pv_builder_source(b, src->data, src->len, owner);
     decoding = b;
     int rc = decode(src, b, err);
     decoding = NULL;
@@ -120,12 +126,21 @@ static int ingest_src(const pv_ingest_src *src, pv_model **out, pv_error *err)
 int pv_ingest_buffer(const uint8_t *data, size_t len, const char *path_for_errors,
                      pv_progress *progress, pv_model **out, pv_error *err)
 {
-    pv_ingest_src src = {data, len, path_for_errors ? path_for_errors : "", progress, false};
     if (progress != NULL) {
         progress->total_bytes = len;
         atomic_store_explicit(&progress->done_bytes, 0, memory_order_relaxed);
     }
-    return ingest_src(&src, out, err);
+    /* The model outlives the caller's buffer: it keeps a copy. */
+    uint8_t *copy = pv_xmalloc(len ? len : 1);
+    if (len > 0)
+        memcpy(copy, data, len);
+    pv_ingest_src src = {copy, len, path_for_errors ? path_for_errors : "", progress, false};
+    int rc = ingest_src(&src, PV_SRC_NONE, out, err);
+    if (rc == 0)
+        pv_model_own_source(*out, PV_SRC_MALLOC);
+    else
+        free(copy);
+    return rc;
 }
 
 int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err)
@@ -168,7 +183,7 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
     pv_ingest_src src = {map, len, path, progress, true};
     pv_map_guard guard;
     if (PV_MAP_GUARD_ARM(&guard, map, len) == 0) {
-        rc = ingest_src(&src, out, err);
+        rc = ingest_src(&src, PV_SRC_MAPPED_BORROWED, out, err);
     } else {
         pv_builder_free(decoding);
         decoding = NULL;
@@ -176,7 +191,12 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
                           "the file shrank while it was being read (is it being rewritten?)");
     }
     pv_map_guard_disarm(&guard);
-    munmap(map, len);
+    if (rc == 0) {
+        pv_model_own_source(*out, PV_SRC_MAPPED);
+        madvise(map, len, MADV_NORMAL);   /* later reads are random */
+    } else {
+        munmap(map, len);
+    }
 fail_open:
     close(fd);
     return rc;

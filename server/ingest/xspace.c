@@ -18,6 +18,10 @@
  *   XStatMetadata   1 id  2 name; 3 description ignored
  *   map entries     1 key  2 value
  *
+ * Events' own stats are checked here but not kept: the model reads them
+ * from the file when a tool asks (model.h), and finish decodes the
+ * well-known ones. Metadata and plane stats are kept.
+ *
  * A plane is read in three passes over its bytes, because serialized
  * field order puts lines (3) before the metadata (4, 5) they refer to:
  * pass 1 the id, name and stat metadata, pass 2 event metadata and plane
@@ -195,8 +199,10 @@ static uint32_t stat_name(const dec *d, uint64_t id)
     return s == PV_IDTAB_NONE ? 0 : s;
 }
 
-/* Decodes one XStat. A stat with no value reads as int64 0. */
-static bool decode_stat(dec *d, const uint8_t *data, size_t len, pv_stat *out)
+/* Decodes one XStat. A stat with no value reads as int64 0. With keep
+ * false it only checks the bytes (an event's own stat: read again later
+ * from the file), so nothing is interned or copied. */
+static bool decode_stat(dec *d, const uint8_t *data, size_t len, bool keep, pv_stat *out)
 {
     rd r = {data, data + len};
     field f;
@@ -218,10 +224,10 @@ static bool decode_stat(dec *d, const uint8_t *data, size_t len, pv_stat *out)
             break;
         case 3: out->type = PV_STAT_U64; out->v.u64 = f.v; break;
         case 4: out->type = PV_STAT_I64; out->v.i64 = (int64_t)f.v; break;
-        case 5: out->type = PV_STAT_STR; out->v.str = intern(d, &f); break;
+        case 5: out->type = PV_STAT_STR; out->v.str = keep ? intern(d, &f) : 0; break;
         case 6:
             out->type = PV_STAT_BYTES;
-            out->v.blob = pv_builder_blob(d->b, f.data, f.len);
+            out->v.blob = keep ? pv_builder_blob(d->b, f.data, f.len) : 0;
             break;
         default: out->type = PV_STAT_STR; out->v.str = stat_name(d, f.v); break;
         }
@@ -327,7 +333,7 @@ static bool decode_event_meta(dec *d, const field *entry)
     while (next_field(d, &v, "XEventMetadata", &f)) {
         if (f.num == 5) {
             pv_stat s;
-            if (!expect(d, &f, "XEventMetadata", 2) || !decode_stat(d, f.data, f.len, &s))
+            if (!expect(d, &f, "XEventMetadata", 2) || !decode_stat(d, f.data, f.len, true, &s))
                 return false;
             pv_builder_meta_stat(d->b, meta, s);
         } else if (f.num == 6 && !decode_children(d, meta, &f)) {
@@ -388,73 +394,59 @@ static inline bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t 
     return false;
 }
 
-static uint32_t stat_name(const dec *d, uint64_t id);
-
-static inline bool fast_stat(dec *d, const uint8_t *p, const uint8_t *end, pv_stat *out)
+/* Checks one XStat's framing: known one-byte tags, well-formed varints,
+ * lengths inside the stat. */
+static inline bool fast_stat(const uint8_t *p, const uint8_t *end)
 {
-    uint64_t mid = 0, v = 0;
-    out->type = PV_STAT_I64;
-    out->v.i64 = 0;
+    uint64_t v;
     while (p < end) {
         uint8_t tag = *p++;
         switch (tag) {
         case 0x08:
-            if (!fast_varint(&p, end, &mid))
-                return false;
-            break;
-        case 0x11:
-            if (end - p < 8)
-                return false;
-            memcpy(&out->v.f64, p, 8);
-            out->type = PV_STAT_F64;
-            p += 8;
-            break;
         case 0x18:
         case 0x20:
         case 0x38:
             if (!fast_varint(&p, end, &v))
                 return false;
-            if (tag == 0x18) {
-                out->type = PV_STAT_U64;
-                out->v.u64 = v;
-            } else if (tag == 0x20) {
-                out->type = PV_STAT_I64;
-                out->v.i64 = (int64_t)v;
-            } else {
-                out->type = PV_STAT_STR;
-                out->v.str = stat_name(d, v);
-            }
+            break;
+        case 0x11:
+            if (end - p < 8)
+                return false;
+            p += 8;
             break;
         case 0x2a:
         case 0x32:
             if (!fast_varint(&p, end, &v) || v > (uint64_t)(end - p))
                 return false;
-            if (tag == 0x2a) {
-                out->type = PV_STAT_STR;
-                out->v.str = pv_builder_intern(d->b, (const char *)p, (size_t)v);
-            } else {
-                out->type = PV_STAT_BYTES;
-                out->v.blob = pv_builder_blob(d->b, p, (size_t)v);
-            }
             p += v;
             break;
         default:
             return false;
         }
     }
-    out->name = stat_name(d, mid);
     return true;
 }
 
-#define FAST_STATS_MAX 64
+/* The largest XEvent whose place the model can record (model.h). */
+#define MAX_EVENT_BYTES ((1u << 24) - 1)
 
-/* One XEvent in one pass: scalars, then the stats kept aside until the
- * event exists. Returns false to ask for the general decoder. */
-static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uint8_t *p,
-                              const uint8_t *end, bool *done)
+/* Records where the newest event's message is, for its stats. */
+static bool event_wire(dec *d, const field *ef)
 {
+    if (ef->len > MAX_EVENT_BYTES)
+        return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)", ef->len,
+                    MAX_EVENT_BYTES);
+    pv_builder_event_wire(d->b, (uint64_t)(ef->data - d->src->data), ef->len);
+    return true;
+}
+
+/* One XEvent in one pass: scalars, and its stats checked. Returns false
+ * to ask for the general decoder. */
+static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
+                              bool *done)
+{
+    const uint8_t *p = ef->data, *end = ef->data + ef->len;
     uint64_t v[6] = {0};
-    pv_stat *stats = pv_builder_stats_reserve(d->b, FAST_STATS_MAX);
     size_t n = 0;
     bool aggregate = false;
     *done = false;
@@ -472,9 +464,9 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uin
             aggregate |= tag == 0x28;
             break;
         case 0x22:
-            if (!fast_varint(&p, end, &x) || x > (uint64_t)(end - p) || n == FAST_STATS_MAX)
+            if (!fast_varint(&p, end, &x) || x > (uint64_t)(end - p))
                 return false;
-            if (!fast_stat(d, p, p + x, &stats[n]))
+            if (!fast_stat(p, p + x))
                 return false;
             n++;
             p += x;
@@ -486,13 +478,11 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const uin
     *done = true;
     if (aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
-    if (pv_builder_n_events(d->b) >= MAX_EVENTS)
+    if (pv_builder_n_events(d->b) >= MAX_EVENTS || ef->len > MAX_EVENT_BYTES)
         return false;
-    uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
-                                   sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
-    (void)ev;  /* the newest event: the stats written in place become its own */
-    pv_builder_stats_commit(d->b, n);
-    return true;
+    pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]), sat_add(line_ps, (int64_t)v[2]),
+                     (int64_t)v[3]);
+    return n == 0 || event_wire(d, ef);
 }
 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
@@ -513,7 +503,7 @@ static bool progress(dec *d, const field *ef)
 static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef)
 {
     bool done;
-    if (fast_event(d, track, line_ps, ef->data, ef->data + ef->len, &done)) {
+    if (fast_event(d, track, line_ps, ef, &done)) {
         if (pv_builder_n_events(d->b) >= d->next_progress)
             return progress(d, ef);
         return true;
@@ -549,11 +539,10 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         if (f.num != 4)
             continue;
         pv_stat s;
-        if (!decode_stat(d, f.data, f.len, &s))
+        if (!decode_stat(d, f.data, f.len, false, &s))
             return false;
-        pv_builder_event_stat(d->b, ev, s);
     }
-    return d->rc == 0;
+    return d->rc == 0 && event_wire(d, ef);
 }
 
 static bool decode_line(dec *d, const field *lf)
@@ -635,6 +624,9 @@ static bool decode_plane(dec *d, const field *pf)
         return false;
     pv__idtab_seal(&d->stat_names);
     d->plane = pv_builder_plane_sid(d->b, id, name);
+    for (size_t i = 0; i < d->stat_names.n; i++)
+        pv_builder_plane_stat_name(d->b, d->plane, d->stat_names.entries[i].id,
+                                   d->stat_names.entries[i].val);
 
     for (size_t i = 0; i < d->n_later; i++) {
         r.p = d->later[i];
@@ -644,7 +636,7 @@ static bool decode_plane(dec *d, const field *pf)
             return false;
         if (f.num == 6) {
             pv_stat s;
-            if (!decode_stat(d, f.data, f.len, &s))
+            if (!decode_stat(d, f.data, f.len, true, &s))
                 return false;
             pv_builder_plane_stat(d->b, d->plane, s);
         }

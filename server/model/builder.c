@@ -33,6 +33,9 @@ void pv_builder_free(pv_model_builder *b)
     free(b->ev_dur_ps);
     free(b->ev_meta);
     free(b->ev_stat_first);
+    free(b->ev_wire);
+    free(b->stat_names);
+    pv__source_release(b->src, b->src_len, b->src_owner);
     free(b->runs);
     free(b->stats);
     free(b->late);
@@ -52,10 +55,10 @@ uint64_t pv_builder_n_events(const pv_model_builder *b)
 
 uint64_t pv_builder_mem_bound(const pv_model_builder *b)
 {
-    /* per event: start, dur, meta, depth, stat offset, group, extra index,
-     * depth index, and at worst one extra row */
+    /* per event: start, dur, meta, depth, stat offset, wire place, group,
+     * extra index, depth index, and at worst one extra row */
     uint64_t per_event = 2 * sizeof(int64_t) + 4 * sizeof(uint32_t) + sizeof(uint16_t) +
-                         sizeof(uint64_t) + sizeof(pv_event_extra);
+                         2 * sizeof(uint64_t) + sizeof(pv_event_extra);
     return b->n_events * per_event + (b->n_stats + b->n_late) * sizeof(pv_stat) +
            b->strs.arena.total_bytes + b->blob_arena.total_bytes;
 }
@@ -263,14 +266,20 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
         pv__grow((void **)&b->ev_start_ps, &cap, b->n_events + 1, sizeof *b->ev_start_ps);
         b->ev_dur_ps = pv_xrealloc(b->ev_dur_ps, cap * sizeof *b->ev_dur_ps);
         b->ev_meta = pv_xrealloc(b->ev_meta, cap * sizeof *b->ev_meta);
-        b->ev_stat_first = pv_xrealloc(b->ev_stat_first, cap * sizeof *b->ev_stat_first);
+        if (b->ev_stat_first != NULL)
+            b->ev_stat_first = pv_xrealloc(b->ev_stat_first, cap * sizeof *b->ev_stat_first);
+        if (b->ev_wire != NULL)
+            b->ev_wire = pv_xrealloc(b->ev_wire, cap * sizeof *b->ev_wire);
         b->cap_events = cap;
     }
     uint64_t ev = b->n_events++;
     b->ev_start_ps[ev] = start_ps;
     b->ev_dur_ps[ev] = dur_ps;
     b->ev_meta[ev] = meta;
-    b->ev_stat_first[ev] = b->n_stats;
+    if (b->ev_stat_first != NULL)
+        b->ev_stat_first[ev] = b->n_stats;
+    if (b->ev_wire != NULL)
+        b->ev_wire[ev] = 0;
     if (b->n_runs > 0 && b->runs[b->n_runs - 1].track == track) {
         b->runs[b->n_runs - 1].n++;
     } else {
@@ -280,8 +289,43 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
     return ev;
 }
 
+/* The stat-offset column exists once some event has array stats (a
+ * decoded XSpace never does); until then every event had none, so it
+ * starts as zeros. */
+static void need_stat_first(pv_model_builder *b)
+{
+    if (b->ev_stat_first == NULL)
+        b->ev_stat_first = pv_xcalloc(b->cap_events ? b->cap_events : 1,
+                                      sizeof *b->ev_stat_first);
+}
+
+void pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len)
+{
+    if (b->n_events == 0)
+        return;
+    if (b->ev_wire == NULL)
+        b->ev_wire = pv_xcalloc(b->cap_events, sizeof *b->ev_wire);
+    b->ev_wire[b->n_events - 1] = offset << PV__WIRE_LEN_BITS | len;
+}
+
+void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
+                       pv_source_owner owner)
+{
+    pv__source_release(b->src, b->src_len, b->src_owner);
+    b->src = data;
+    b->src_len = len;
+    b->src_owner = owner;
+}
+
+void pv_builder_plane_stat_name(pv_model_builder *b, uint32_t plane, int64_t id, uint32_t name)
+{
+    pv__plane_stat_name sn = {plane, (uint32_t)b->n_stat_names, {id, name, 0}};
+    PV__PUSH(b->stat_names, b->n_stat_names, b->cap_stat_names, sn);
+}
+
 void pv_builder_event_stat(pv_model_builder *b, uint64_t ev, pv_stat s)
 {
+    need_stat_first(b);
     if (ev + 1 == b->n_events) {
         PV__PUSH(b->stats, b->n_stats, b->cap_stats, s);
     } else {
@@ -294,6 +338,7 @@ void pv_builder_event_stat(pv_model_builder *b, uint64_t ev, pv_stat s)
 
 void pv_builder_event_stats(pv_model_builder *b, const pv_stat *s, size_t n)
 {
+    need_stat_first(b);
     pv__grow((void **)&b->stats, &b->cap_stats, b->n_stats + n, sizeof *b->stats);
     memcpy(b->stats + b->n_stats, s, n * sizeof *s);
     b->n_stats += n;
@@ -301,6 +346,7 @@ void pv_builder_event_stats(pv_model_builder *b, const pv_stat *s, size_t n)
 
 pv_stat *pv_builder_stats_reserve(pv_model_builder *b, size_t n)
 {
+    need_stat_first(b);
     pv__grow((void **)&b->stats, &b->cap_stats, b->n_stats + n, sizeof *b->stats);
     return b->stats + b->n_stats;
 }

@@ -89,6 +89,30 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
 
 /* ---- stats -------------------------------------------------------------- */
 
+/* Who releases a source handed to pv_builder_source. */
+typedef enum pv_source_owner {
+    PV_SRC_NONE,      /* not owned: the caller keeps it alive longer than the model */
+    PV_SRC_MAPPED,    /* a mapping: munmap */
+    PV_SRC_MALLOC,    /* a malloc'd copy: free */
+    PV_SRC_MAPPED_BORROWED /* a file mapping the caller releases (its pages
+                              may be dropped and read again) */
+} pv_source_owner;
+
+/* Gives the builder (then the model) the bytes events' stats are read
+ * from later (pv_model_event_own_stats). The builder owns them per
+ * owner from here on, also when it is freed unfinished. */
+void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
+                       pv_source_owner owner);
+/* Makes a finished model the owner of the source it was built with (a
+ * decoder that keeps the bytes until the model exists hands them over
+ * only once nothing can fail). */
+void pv_model_own_source(pv_model *m, pv_source_owner owner);
+/* The newest event's own stats are the XEvent message at
+ * source[offset .. offset + len) (len < 2^24, offset < 2^40). */
+void pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len);
+/* Plane's XStatMetadata id names string name (later ids win). */
+void pv_builder_plane_stat_name(pv_model_builder *b, uint32_t plane, int64_t id, uint32_t name);
+
 /* Adds a stat to an event. Fastest when ev is the newest event. name is a
  * string id; for PV_STAT_STR v.str is a string id, for PV_STAT_BYTES
  * v.blob a pv_builder_blob index. */

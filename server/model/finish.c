@@ -8,6 +8,7 @@
  * model without a copy. Anything else pays one permutation. */
 #include "model/model_priv.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -143,6 +144,10 @@ static uint64_t *event_permutation(const pv_model_builder *b, const uint32_t *ne
 static void layout_event_stats(pv_model_builder *b, const uint64_t *perm, uint64_t **off_out)
 {
     size_t n = b->n_events;
+    if (b->ev_stat_first == NULL) {
+        *off_out = NULL;   /* no event has array stats (need_stat_first) */
+        return;
+    }
     if (perm == NULL && b->n_late == 0) {
         uint64_t *off = pv_xrealloc(b->ev_stat_first, (n + 1) * sizeof *off);
         off[n] = b->n_stats;
@@ -205,6 +210,43 @@ static void append_owned(pv_model_builder *b, const pv__owned_stat *os, size_t n
         b->stats[fill[os[i].owner]++] = os[i].stat;
     b->n_stats = (size_t)at;
     free(fill);
+}
+
+/* ---- stat names --------------------------------------------------------- */
+
+static int cmp_plane_stat_name(const void *pa, const void *pb)
+{
+    const pv__plane_stat_name *a = pa, *b = pb;
+    if (a->plane != b->plane)
+        return a->plane < b->plane ? -1 : 1;
+    if (a->sn.id != b->sn.id)
+        return a->sn.id < b->sn.id ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Sorts the planes' stat names by id, keeps the last of equal ids and
+ * gives each plane its range. */
+static pv_stat_name *layout_stat_names(pv_model_builder *b, uint32_t *n_out)
+{
+    pv_sort(b->stat_names, b->n_stat_names, sizeof *b->stat_names, cmp_plane_stat_name);
+    pv_stat_name *out = pv_xmalloc((b->n_stat_names ? b->n_stat_names : 1) * sizeof *out);
+    uint32_t n = 0;
+    for (size_t i = 0; i < b->n_planes; i++)
+        b->planes[i].first_stat_name = b->planes[i].n_stat_names = 0;
+    for (size_t i = 0; i < b->n_stat_names; i++) {
+        const pv__plane_stat_name *x = &b->stat_names[i];
+        bool replaced_later = i + 1 < b->n_stat_names && b->stat_names[i + 1].plane == x->plane &&
+                              b->stat_names[i + 1].sn.id == x->sn.id;
+        if (replaced_later || x->plane >= b->n_planes)
+            continue;
+        pv_plane *pl = &b->planes[x->plane];
+        if (pl->n_stat_names == 0)
+            pl->first_stat_name = n;
+        pl->n_stat_names++;
+        out[n++] = x->sn;
+    }
+    *n_out = n;
+    return out;
 }
 
 /* ---- metadata children -------------------------------------------------- */
@@ -316,25 +358,20 @@ static void *nonnull(void *p, size_t elem)
     return p != NULL ? p : pv_xcalloc(1, elem);
 }
 
-static bool any_group_stat(const pv_model *m, uint32_t group_name)
-{
-    if (group_name == 0)
-        return false;
-    for (uint64_t i = 0; i < m->n_stats; i++) {
-        if (m->stats[i].name == group_name)
-            return true;
-    }
-    return false;
-}
-
 static size_t model_bytes(const pv_model *m, const pv__model_store *s)
 {
     size_t n = m->n_events;
     size_t bytes = sizeof *m + sizeof *s + pv__strtab_bytes(&s->strs) +
                    s->blob_arena.total_bytes;
     bytes += n * (2 * sizeof(int64_t) + sizeof(uint32_t) * 3 + sizeof(uint16_t) +
-                  sizeof(uint64_t) + sizeof(int32_t));
+                  sizeof(int32_t));
+    if (m->ev_stat_off != NULL)
+        bytes += (n + 1) * sizeof(uint64_t);
+    if (m->ev_wire != NULL)
+        bytes += n * sizeof(uint64_t);
+    bytes += m->n_stat_names * sizeof(pv_stat_name);
     bytes += (size_t)m->n_stats * sizeof(pv_stat) + m->n_extras * sizeof(pv_event_extra);
+    bytes += m->n_kernels * sizeof(pv_kernel_details) + m->n_step_infos * sizeof(pv_step_info);
     bytes += m->n_tracks * sizeof(pv_track) + m->n_planes * sizeof(pv_plane) +
              m->n_metas * sizeof(pv_event_meta) + m->n_groups * sizeof(pv_step_group);
     return bytes;
@@ -357,6 +394,8 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
         PERMUTE_COLUMN(b->ev_start_ps, perm, n);
         PERMUTE_COLUMN(b->ev_dur_ps, perm, n);
         PERMUTE_COLUMN(b->ev_meta, perm, n);
+        if (b->ev_wire != NULL)
+            PERMUTE_COLUMN(b->ev_wire, perm, n);
     }
     uint64_t *stat_off = NULL;
     layout_event_stats(b, perm, &stat_off);
@@ -391,6 +430,8 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     free(plane_first);
     free(plane_n);
     uint32_t *kids = resolve_children(b);
+    uint32_t n_stat_names = 0;
+    pv_stat_name *stat_names = layout_stat_names(b, &n_stat_names);
 
     /* Hand the columns over; the store frees them with the model. */
     b->planes = nonnull(b->planes, sizeof *b->planes);
@@ -416,6 +457,13 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     m->ev_dur_ps = b->ev_dur_ps;
     m->ev_meta = b->ev_meta;
     m->ev_stat_off = stat_off;
+    m->ev_wire = b->ev_wire;
+    m->n_stat_names = n_stat_names;
+    m->stat_names = stat_names;
+    m->src = s->src = b->src;
+    m->src_len = s->src_len = b->src_len;
+    s->src_owner = b->src_owner;
+    b->src = NULL;
     m->n_stats = b->n_stats;
     m->stats = b->stats;
     m->n_blobs = (uint32_t)b->n_blobs;
@@ -427,8 +475,8 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     m->n_warnings = (uint32_t)b->n_warnings;
     m->warnings = b->warnings;
     void *owned[] = {b->planes, b->tracks, b->metas, kids, b->ev_start_ps, b->ev_dur_ps,
-                     b->ev_meta, stat_off, b->stats, b->blobs, b->hostnames, b->errors,
-                     b->warnings};
+                     b->ev_meta, stat_off, b->ev_wire, stat_names, b->stats, b->blobs,
+                     b->hostnames, b->errors, b->warnings};
     for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
         pv__store_keep(s, owned[i]);
     s->strs = b->strs;
@@ -440,6 +488,7 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     b->ev_start_ps = NULL;
     b->ev_dur_ps = NULL;
     b->ev_meta = NULL;
+    b->ev_wire = NULL;
     b->stats = NULL;
     b->blobs = NULL;
     b->hostnames = NULL;
@@ -462,11 +511,12 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     m->min_ps = m->n_events > 0 ? min_ps : 0;
     m->max_ps = m->n_events > 0 ? max_ps : 0;
 
-    rc = pv__extras_build(m, s, err);
+    pv__stat_names_index(m, s);
+    bool have_groups = false;
+    rc = pv__extras_build(m, s, &have_groups, err);
     if (rc != 0)
         goto fail;
-    uint32_t group_name = pv__strtab_find(&s->strs, "group_id", 8);
-    bool have_groups = any_group_stat(m, group_name);
+    m->has_group_stats = have_groups;
     uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
     pv__store_keep(s, depth);
     m->ev_depth = depth;

@@ -63,13 +63,13 @@ static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
 {
     if (name == 0)
         return false;
-    const pv_stat *st = pv_model_event_stat(m, e, name);
-    if (st == NULL)
+    pv_stat st;
+    if (!pv_model_event_stat(m, e, name, &st))
         return false;
-    if (st->type == PV_STAT_I64)
-        *v = st->v.i64;
-    else if (st->type == PV_STAT_U64)
-        *v = (int64_t)st->v.u64;
+    if (st.type == PV_STAT_I64)
+        *v = st.v.i64;
+    else if (st.type == PV_STAT_U64)
+        *v = (int64_t)st.v.u64;
     else
         return false;
     return true;
@@ -89,10 +89,10 @@ static uint32_t ev_flags(const pv_model *m, uint64_t e)
 static void ev_step_fields(const pv_model *m, uint64_t e, uint32_t *step_name,
                            int64_t *step_num, int64_t *iter_num)
 {
-    const pv_event_extra *x = pv_model_event_extra(m, e);
-    *step_name = x != NULL ? x->step_name : 0;
-    *step_num = x != NULL ? x->step_num : -1;
-    *iter_num = x != NULL ? x->iter_num : -1;
+    const pv_step_info *x = pv_model_step_info(m, pv_model_event_extra(m, e));
+    *step_name = x->step_name;
+    *step_num = x->step_num;
+    *iter_num = x->iter_num;
 }
 
 /* ---- inter-thread edges (§3.7 step 3) ------------------------------------ */
@@ -348,11 +348,11 @@ typedef struct stat_question {
 static bool has_stat(const void *ctx, uint64_t e)
 {
     const stat_question *q = ctx;
-    const pv_stat *st = pv_model_event_stat(q->g->m, e, q->name);
-    if (st == NULL)
+    pv_stat st;
+    if (!pv_model_event_stat(q->g->m, e, q->name, &st))
         return false;
-    return q->name == q->g->nm.graph_type ? st->type == PV_STAT_STR
-                                          : st->type == PV_STAT_I64 || st->type == PV_STAT_U64;
+    return q->name == q->g->nm.graph_type ? st.type == PV_STAT_STR || st.type == PV_STAT_WSTR
+                                          : st.type == PV_STAT_I64 || st.type == PV_STAT_U64;
 }
 
 static bool same_level_root(const void *ctx, uint64_t e)
@@ -370,6 +370,17 @@ static uint64_t context_stat(grouping *g, uint64_t r, uint32_t name)
     return pv__forest_find_up(&g->f, &g->w, r, true, has_stat, &q, WALK_VISITS_MAX);
 }
 
+/* The string id of a graph_type value; one read from the file is
+ * interned (the model's strings are not published yet). */
+static uint32_t graph_type_sid(grouping *g, const pv_stat *st)
+{
+    if (st->type == PV_STAT_STR)
+        return st->v.str;
+    size_t len;
+    const char *text = pv_model_stat_text(g->m, st, &len);
+    return text != NULL ? pv__strtab_intern(&g->s->strs, text, len) : 0;
+}
+
 /* The reference's group name: "<graph_type> " when an ancestor (or r)
  * has one, else "<root name> " unless r is an implicit root (FunctionRun,
  * ..., or a TPU step), then iter_num, else step_num, found the same way,
@@ -379,8 +390,9 @@ static pv_step_group name_group(grouping *g, uint64_t r, int64_t group_id)
     const pv_model *m = g->m;
     const char *prefix = "";
     uint64_t e = context_stat(g, r, g->nm.graph_type);
-    if (e != PV__NO_EVENT)
-        prefix = g->s->strs.strs[pv_model_event_stat(m, e, g->nm.graph_type)->v.str];
+    pv_stat gt;
+    if (e != PV__NO_EVENT && pv_model_event_stat(m, e, g->nm.graph_type, &gt))
+        prefix = g->s->strs.strs[graph_type_sid(g, &gt)];
     else if (!(g->kinds[m->ev_meta[r]] & PV__GK_IMPLICIT_ROOT) && !on_tpu(g, r))
         prefix = g->s->strs.strs[m->metas[m->ev_meta[r]].name];
     int64_t num = group_id;

@@ -33,11 +33,10 @@ static bool is_eager_execute(const void *ctx, uint64_t e)
 /* The reference counts a function as compiled unless is_func says 0. */
 static bool runs_op_by_op(const pv_model *m, uint32_t is_func, uint64_t e)
 {
-    const pv_stat *st = is_func != 0 ? pv_model_event_stat(m, e, is_func) : NULL;
-    if (st == NULL)
+    pv_stat st;
+    if (is_func == 0 || !pv_model_event_stat(m, e, is_func, &st))
         return false;
-    return (st->type == PV_STAT_I64 && st->v.i64 == 0) ||
-           (st->type == PV_STAT_U64 && st->v.u64 == 0);
+    return (st.type == PV_STAT_I64 && st.v.i64 == 0) || (st.type == PV_STAT_U64 && st.v.u64 == 0);
 }
 
 /* Sets PV_EXTRA_EAGER on each of the n events in evs, giving the ones
@@ -67,14 +66,8 @@ static void mark(pv_model *m, pv__model_store *s, const uint64_t *evs, size_t n)
                 continue;
             pv_event_extra *x = &extras[m->n_extras];
             memset(x, 0, sizeof *x);
-            x->step_id = -1;
-            x->iter_num = -1;
-            x->step_num = -1;
-            for (int k = 0; k < 3; k++) {
-                x->kernel.grid[k] = 1;
-                x->kernel.block[k] = 1;
-            }
-            x->kernel.occupancy_pct = -1.0;
+            x->detail = UINT32_MAX;
+            x->step = PV_NO_STEP;
             ev_extra[e] = m->n_extras++;
         }
         extras[ev_extra[e]].flags |= PV_EXTRA_EAGER;

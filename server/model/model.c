@@ -1,6 +1,7 @@
 /* model: lookups over a finished model, its release and its sanity check. */
 #include "model/model_priv.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,9 +20,25 @@ void pv_model_free(pv_model *m)
         pv_arena_fini(&s->blob_arena);
         if (s->map != NULL)
             munmap(s->map, s->map_len);
+        pv__source_release(s->src, s->src_len, s->src_owner);
         free(s);
     }
     free(m);
+}
+
+void pv_model_own_source(pv_model *m, pv_source_owner owner)
+{
+    ((pv__model_store *)m->priv)->src_owner = owner;
+}
+
+void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner)
+{
+    if (data == NULL)
+        return;
+    if (owner == PV_SRC_MAPPED)
+        munmap((void *)(uintptr_t)data, len);
+    else if (owner == PV_SRC_MALLOC)
+        free((void *)(uintptr_t)data);
 }
 
 /* ---- lookups ------------------------------------------------------------ */
@@ -49,6 +66,21 @@ const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev)
     return x == PV_NO_EXTRA ? NULL : &m->extras[x];
 }
 
+const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra *x)
+{
+    if (x == NULL || !(x->flags & PV_EXTRA_KERNEL) || x->detail >= m->n_kernels)
+        return NULL;
+    return &m->kernels[x->detail];
+}
+
+const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *x)
+{
+    static const pv_step_info none = {0, -1, -1, -1};
+    if (x == NULL || x->step == PV_NO_STEP || x->step >= m->n_step_infos)
+        return &none;
+    return &m->step_infos[x->step];
+}
+
 uint32_t pv_model_event_track(const pv_model *m, uint64_t ev)
 {
     uint32_t lo = 0, hi = m->n_tracks;
@@ -65,26 +97,6 @@ uint32_t pv_model_event_track(const pv_model *m, uint64_t ev)
             return mid;
     }
     return lo < m->n_tracks ? lo : (m->n_tracks ? m->n_tracks - 1 : 0);
-}
-
-static const pv_stat *find_in(const pv_stat *s, uint64_t n, uint32_t name_id)
-{
-    const pv_stat *found = NULL;
-    for (uint64_t i = 0; i < n; i++) {
-        if (s[i].name == name_id)
-            found = &s[i];
-    }
-    return found;
-}
-
-const pv_stat *pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id)
-{
-    const pv_stat *own = find_in(m->stats + m->ev_stat_off[ev],
-                                 m->ev_stat_off[ev + 1] - m->ev_stat_off[ev], name_id);
-    if (own != NULL)
-        return own;
-    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
-    return find_in(m->stats + meta->first_stat, meta->n_stats, name_id);
 }
 
 uint64_t pv_model_track_lower_bound(const pv_model *m, const pv_track *t, int64_t start_ps)
@@ -162,7 +174,8 @@ bool pv_model_is_sane(const pv_model *m)
         const pv_plane *pl = &m->planes[p];
         if (pl->first_track != track || pl->name >= m->n_strings)
             return false;
-        if (pl->first_stat + pl->n_stats > m->n_stats)
+        if (pl->first_stat + pl->n_stats > m->n_stats ||
+            (uint64_t)pl->first_stat_name + pl->n_stat_names > m->n_stat_names)
             return false;
         track += pl->n_tracks;
     }
@@ -174,15 +187,25 @@ bool pv_model_is_sane(const pv_model *m)
             return false;
         ev += m->tracks[t].n_events;
     }
-    if (ev != m->n_events || m->ev_stat_off[0] != 0)
+    if (ev != m->n_events || (m->ev_stat_off != NULL && m->ev_stat_off[0] != 0))
+        return false;
+    if (m->ev_wire != NULL && m->src == NULL)
         return false;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        if (m->ev_meta[e] >= m->n_metas || m->ev_stat_off[e + 1] < m->ev_stat_off[e])
+        if (m->ev_meta[e] >= m->n_metas)
+            return false;
+        if (m->ev_stat_off != NULL && m->ev_stat_off[e + 1] < m->ev_stat_off[e])
             return false;
         if (m->ev_extra[e] != PV_NO_EXTRA && m->ev_extra[e] >= m->n_extras)
             return false;
     }
-    if (m->n_events > 0 && m->ev_stat_off[m->n_events] > m->n_stats)
+    for (uint32_t i = 0; i < m->n_extras; i++) {
+        const pv_event_extra *x = &m->extras[i];
+        if (((x->flags & PV_EXTRA_KERNEL) && x->detail >= m->n_kernels) ||
+            (x->step != PV_NO_STEP && x->step >= m->n_step_infos))
+            return false;
+    }
+    if (m->ev_stat_off != NULL && m->n_events > 0 && m->ev_stat_off[m->n_events] > m->n_stats)
         return false;
     for (uint32_t i = 0; i < m->n_metas; i++) {
         const pv_event_meta *meta = &m->metas[i];

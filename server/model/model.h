@@ -9,10 +9,14 @@
  *              in which each depth's events are sorted and never overlap.
  *   events  -> columns indexed by event id (stable for the life of the
  *              model, so the UI can ask for one event's details later).
- *   stats   -> one flat array; an event's own stats are
- *              stats[stat_off[e] .. stat_off[e+1]); metadata and plane
- *              stats are ranges of the same array. ref_value stats are
- *              resolved at ingest and appear as PV_STAT_STR.
+ *   stats   -> metadata and plane stats are ranges of one flat array;
+ *              ref_value stats are resolved at ingest (PV_STAT_STR).
+ *              An event's own stats are read on demand
+ *              (pv_model_event_own_stats): from the array when the
+ *              model was built with them (Chrome JSON, tests), else
+ *              straight from the source file's bytes, which the model
+ *              keeps mapped: a decoded copy of every stat would cost
+ *              more memory than the file itself.
  *   strings -> interned once; id 0 is "".
  * Well-known stats (FORMATS.md §3.3) are decoded once into typed fields:
  * group_id per event, and a sparse pv_event_extra row for events that
@@ -37,7 +41,12 @@ typedef enum pv_stat_type {
     PV_STAT_U64 = 2,
     PV_STAT_F64 = 3,
     PV_STAT_STR = 4,   /* v.str is a string id (also for resolved ref_value) */
-    PV_STAT_BYTES = 5  /* v.blob is an index into model->blobs */
+    PV_STAT_BYTES = 5, /* v.blob is an index into model->blobs */
+    /* Read from the source file, not interned: v.wire packs the value's
+     * place in the file (offset << 24 | length). Read the bytes with
+     * pv_model_stat_text. Only own event stats have these types. */
+    PV_STAT_WSTR = 6,
+    PV_STAT_WBYTES = 7
 } pv_stat_type;
 
 typedef struct pv_stat {
@@ -49,8 +58,17 @@ typedef struct pv_stat {
         double f64;
         uint32_t str;
         uint32_t blob;
+        uint64_t wire;
     } v;
 } pv_stat;
+
+/* The name of an XStatMetadata id of one plane, so own stats read from
+ * the file later get their names (and ref_values their strings). */
+typedef struct pv_stat_name {
+    int64_t id;        /* XStatMetadata.id */
+    uint32_t name;     /* string id */
+    uint32_t pad;
+} pv_stat_name;
 
 typedef struct pv_blob {
     const uint8_t *data; /* bytes_value payload, owned by the model */
@@ -77,6 +95,8 @@ typedef struct pv_plane {
     uint32_t n_tracks;
     uint64_t first_stat;    /* plane-level stats in model->stats */
     uint32_t n_stats;
+    uint32_t first_stat_name; /* stat_names[first .. +n), sorted by id */
+    uint32_t n_stat_names;
 } pv_plane;
 
 /* Derived lines added by TF/XLA post-processing, recognised by name and id
@@ -142,6 +162,9 @@ typedef enum pv_memcpy_kind {
  * host event (FORMATS.md §4.7). Missing integers are 0, strings 0 (""). */
 typedef struct pv_memory_details {
     uint32_t memory_id;        /* string id: allocator_name, or the ordinal as text */
+    int32_t data_type;         /* TF DataType enum value */
+    uint32_t region_type;      /* string id */
+    uint32_t shape;            /* string id */
     int64_t bytes_reserved;    /* stack_reserved_bytes */
     int64_t bytes_allocated;   /* heap_allocated_bytes */
     int64_t bytes_available;   /* free_memory_bytes */
@@ -150,9 +173,6 @@ typedef struct pv_memory_details {
     int64_t requested_bytes;
     int64_t allocation_bytes;
     uint64_t address;
-    uint32_t region_type;      /* string id */
-    int32_t data_type;         /* TF DataType enum value */
-    uint32_t shape;            /* string id */
 } pv_memory_details;
 
 enum {
@@ -168,31 +188,36 @@ enum {
     PV_EXTRA_FLOW        = 1u << 9    /* flow is set */
 };
 
-/* Well-known stats of one event, merged from its metadata's stats and its
- * own (own stats win). Only events with at least one of them get a row.
- * A row costs as much as a few events, so kernel and memory details share
- * storage: an event is a kernel or a MemoryAllocation/Deallocation, never
- * both. Read kernel only when flags has PV_EXTRA_KERNEL and memory only
- * when it has PV_EXTRA_MEMORY. */
-typedef struct pv_event_extra {
-    uint32_t flags;            /* PV_EXTRA_* */
-    uint32_t memcpy_kind;      /* pv_memcpy_kind */
-    uint64_t correlation_id;
-    uint32_t tf_op;            /* string id of tf_op ("name:type"); 0 none */
-    uint32_t hlo_op;           /* string id of hlo_op; 0 none */
-    uint32_t hlo_module;       /* string id; 0 none */
+/* Step fields of an event that names its step (step_name, id, iter_num,
+ * step_num stats); few events have them, so they live in a side table. */
+typedef struct pv_step_info {
     uint32_t step_name;        /* string id of step_name; 0 none */
     int64_t step_id;           /* the `id` stat; -1 none */
     int64_t iter_num;          /* -1 none */
     int64_t step_num;          /* -1 none */
+} pv_step_info;
+
+/* Well-known stats of one event, merged from its metadata's stats and its
+ * own (own stats win). Only events with at least one of them get a row.
+ * Rows are many (every kernel, memcpy and op), so the larger details sit
+ * in side tables behind `detail` and `step` (pv_model_kernel,
+ * pv_model_step_info), or are read from the stats again
+ * (pv_model_event_memory). */
+typedef struct pv_event_extra {
+    uint16_t flags;            /* PV_EXTRA_* */
+    uint8_t memcpy_kind;       /* pv_memcpy_kind */
+    uint8_t reserved;
+    uint32_t tf_op;            /* string id of tf_op ("name:type"); 0 none */
+    uint64_t correlation_id;
     uint64_t flow;             /* raw flow stat (§3.4) */
     uint64_t memcpy_bytes;
-    union {
-        pv_kernel_details kernel;  /* with PV_EXTRA_KERNEL */
-        pv_memory_details memory;  /* with PV_EXTRA_MEMORY */
-    };
+    uint32_t hlo_op;           /* string id of hlo_op; 0 none */
+    uint32_t hlo_module;       /* string id; 0 none */
+    uint32_t detail;           /* kernels[] with PV_EXTRA_KERNEL */
+    uint32_t step;             /* step_infos[], or PV_NO_STEP */
 } pv_event_extra;
 
+#define PV_NO_STEP UINT32_MAX
 #define PV_NO_EXTRA UINT32_MAX
 #define PV_NO_GROUP (-1)
 
@@ -222,7 +247,12 @@ struct pv_model {
     const int64_t *ev_dur_ps;
     const uint32_t *ev_meta;      /* index into metas */
     const uint16_t *ev_depth;     /* nesting depth within its track, 0 = top */
-    const uint64_t *ev_stat_off;  /* n_events + 1 offsets into stats */
+    const uint64_t *ev_stat_off;  /* n_events + 1 offsets into stats, or NULL
+                                     when no event has stats in the array */
+    const uint64_t *ev_wire;      /* the XEvent message in src: offset << 24 |
+                                     length; NULL when the model has no
+                                     source file. Read through
+                                     pv_model_event_own_stats. */
     const int32_t *ev_group;      /* group_id, PV_NO_GROUP when none */
     const uint32_t *ev_extra;     /* index into extras, PV_NO_EXTRA when none */
 
@@ -231,8 +261,18 @@ struct pv_model {
     uint32_t n_blobs;
     const pv_blob *blobs;
 
+    uint32_t n_stat_names;
+    const pv_stat_name *stat_names; /* grouped by plane (pv_plane ranges) */
+    const uint8_t *src;           /* the source file's bytes (read-only
+                                     mapping), or NULL */
+    size_t src_len;
+
     uint32_t n_extras;
     const pv_event_extra *extras;
+    uint32_t n_kernels;
+    const pv_kernel_details *kernels;   /* distinct launch details */
+    uint32_t n_step_infos;
+    const pv_step_info *step_infos;
 
     uint32_t n_groups;
     const pv_step_group *groups;  /* sorted by group_id */
@@ -245,6 +285,8 @@ struct pv_model {
     uint32_t n_warnings;
     const uint32_t *warnings;     /* string ids */
 
+    bool has_group_stats;         /* some event or metadata carries a group_id
+                                     stat (the producer grouped steps) */
     int64_t min_ps;               /* earliest event start; 0 when no events */
     int64_t max_ps;               /* latest event end */
     size_t mem_bytes;             /* bytes this model holds, for the budget */
@@ -272,12 +314,45 @@ const char *pv_model_event_name(const pv_model *m, uint64_t ev);
 /* The extra row of an event, or NULL when it has none. */
 const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev);
 
+/* The side rows of an extra row: kernel details (NULL unless
+ * PV_EXTRA_KERNEL) and step fields (never NULL: a row of "none" values
+ * when it has none). */
+const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra *x);
+const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *x);
+
+/* The memory details of a MemoryAllocation / MemoryDeallocation event
+ * (PV_EXTRA_MEMORY), decoded from its stats on each call: a profile can
+ * hold millions of them and only the memory profile reads them. Returns
+ * false (and leaves *out) for any other event. */
+bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *out);
+
 /* The track holding event ev (binary search over tracks). */
 uint32_t pv_model_event_track(const pv_model *m, uint64_t ev);
 
+/* Writes event ev's own stats (not its metadata's), in file order, to
+ * out[0 .. cap) and returns how many it has, which may be more than cap
+ * (call again with more room). Stats read from the source file have
+ * WSTR/WBYTES strings. A source file that is unreadable (shrank since
+ * it was mapped) or malformed there yields the stats read before it. */
+size_t pv_model_event_own_stats(const pv_model *m, uint64_t ev, pv_stat *out, size_t cap);
+
 /* Finds a stat by name id among an event's metadata stats then its own
- * (own last, so it wins). Returns NULL when absent. */
-const pv_stat *pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id);
+ * (own win). Copies it to *out and returns true, or returns false. */
+bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_stat *out);
+
+/* The bytes of a STR, WSTR, BYTES or WBYTES stat and their length; NULL
+ * (and *len 0) for other types. Strings are not NUL-terminated. */
+const char *pv_model_stat_text(const pv_model *m, const pv_stat *s, size_t *len);
+
+/* The string id of a STR stat's value, or of a WSTR value that the model
+ * interned (the values of well-known stats and of PV_MODEL_ID_STATS);
+ * 0 otherwise. */
+uint32_t pv_model_stat_str_id(const pv_model *m, const pv_stat *s);
+
+/* Stats whose string values get a string id at ingest, for tools that key
+ * on them: the well-known stats of FORMATS.md §3.3 and these. */
+#define PV_MODEL_ID_STATS                                                               \
+    {"level 0", "equation", "shape", "graph_type", "long_name", "source_info"}
 
 /* First event id in [t->first_event, +n_events) whose start is >= start_ps
  * (binary search); returns first_event + n_events when none. */

@@ -82,6 +82,20 @@ typedef struct pv__owned_stat {
     pv_stat stat;
 } pv__owned_stat;
 
+/* A stat name of a plane as the decoder gave it; finish sorts them by
+ * (plane, id) and keeps the last of equal ids, like a protobuf map. */
+typedef struct pv__plane_stat_name {
+    uint32_t plane;
+    uint32_t seq;         /* order added */
+    pv_stat_name sn;
+} pv__plane_stat_name;
+
+/* ev_wire packs a place in the source: offset << 24 | length. */
+#define PV__WIRE_LEN_BITS 24u
+
+/* Releases a source the builder or model owns. */
+void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
+
 typedef struct pv__child_ref {
     uint32_t meta;        /* parent metadata index */
     int64_t child_id;     /* XEventMetadata.id of the child in the same plane */
@@ -104,8 +118,15 @@ struct pv_model_builder {
     int64_t *ev_start_ps;
     int64_t *ev_dur_ps;
     uint32_t *ev_meta;
-    uint64_t *ev_stat_first; /* index into stats of the event's first stat */
+    uint64_t *ev_stat_first; /* index into stats of the event's first stat;
+                                NULL until an event has array stats */
+    uint64_t *ev_wire;       /* place of the XEvent in src; NULL until set */
     size_t n_events, cap_events;
+    const uint8_t *src;      /* the source file's bytes, owned per src_owner */
+    size_t src_len;
+    pv_source_owner src_owner;
+    pv__plane_stat_name *stat_names;
+    size_t n_stat_names, cap_stat_names;
     pv__run *runs;
     size_t n_runs, cap_runs;
 
@@ -130,20 +151,45 @@ struct pv_model_builder {
 typedef struct pv__model_store {
     pv__strtab strs;
     pv_arena blob_arena;
-    void *arrays[32];        /* every malloc'd column, freed together */
+    void *arrays[40];        /* every malloc'd column, freed together */
     size_t n_arrays;
     void *map;               /* a loaded model file's mapping, or NULL */
     size_t map_len;
+    const uint8_t *src;      /* the source file's bytes (model->src) */
+    size_t src_len;
+    pv_source_owner src_owner;
+    /* stat metadata id -> string id + 1 (0 = unknown) for ids below
+     * dense_n[plane], at dense + dense_first[plane]: producers number
+     * stat metadata 1, 2, 3, ..., so reading stats needs no search */
+    uint32_t *dense;
+    uint32_t *dense_first, *dense_n;
+    uint8_t *wk;             /* string id -> well-known stat (extras.c) */
+    size_t n_wk;
 } pv__model_store;
 
 /* Records a column in the store so pv_model_free releases it. */
 void pv__store_keep(pv__model_store *s, void *p);
 
+/* Builds the store's table of well-known stat names (finish and load;
+ * pv_model_event_memory reads it). */
+void pv__wk_index(pv__model_store *s);
+
+/* Builds the store's dense stat-name tables from m->stat_names (finish
+ * and load call it; they are not saved). */
+void pv__stat_names_index(const pv_model *m, pv__model_store *s);
+
+/* pv_model_event_own_stats for an event of plane `plane` known to the
+ * caller, without arming a SIGBUS guard: for a caller that holds one
+ * over the source already (finish runs under the decoder's). */
+size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_stat *out,
+                           size_t cap);
+
 /* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
 
-/* Fills ev_extra/extras and ev_group from well-known stats. Returns 0 or a
- * negative PV_E* code. */
-int pv__extras_build(pv_model *m, pv__model_store *s, pv_error *err);
+/* Fills ev_extra/extras and ev_group from well-known stats; *have_groups
+ * says whether any event or metadata carries a group_id stat. Returns 0
+ * or a negative PV_E* code. */
+int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err);
 
 /* Step grouping (FORMATS.md §3.7) when no event carries a group_id:
  * assigns ev_group and fills groups. parent[e] is the enclosing event of e

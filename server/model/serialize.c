@@ -21,7 +21,8 @@ static const char magic[8] = "PVMODEL";
 enum {
     C_STRINGS, C_STR_BYTES, C_PLANES, C_TRACKS, C_METAS, C_META_CHILDREN, C_EVENTS, C_STATS,
     C_BLOBS, C_BLOB_BYTES, C_EXTRAS, C_GROUPS, C_HOSTNAMES, C_ERRORS, C_WARNINGS, C_DEPTH_POOL,
-    C_MIN_PS, C_MAX_PS, C_MEM_BYTES, C_COUNT
+    C_MIN_PS, C_MAX_PS, C_MEM_BYTES, C_STAT_NAMES, C_HAS_STAT_OFF, C_HAS_WIRE, C_SRC_LEN,
+    C_HAS_GROUP_STATS, C_KERNELS, C_STEP_INFOS, C_COUNT
 };
 
 /* Mixes the struct sizes of this build, and its byte order, into 32 bits. */
@@ -30,7 +31,9 @@ static uint32_t fingerprint(void)
     const uint64_t probe = 0x0102030405060708ull;
     uint64_t sizes[] = {sizeof(pv_plane), sizeof(pv_track), sizeof(pv_event_meta),
                         sizeof(pv_stat), sizeof(pv_event_extra), sizeof(pv_step_group),
-                        sizeof(pv_blob), *(const uint8_t *)&probe};
+                        sizeof(pv_blob), sizeof(pv_stat_name), sizeof(pv_kernel_details),
+                        sizeof(pv_step_info),
+                        *(const uint8_t *)&probe};
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         h ^= sizes[i];
@@ -195,6 +198,13 @@ static void write_payload(writer *w, const pv_model *m)
     c[C_MIN_PS] = (uint64_t)m->min_ps;
     c[C_MAX_PS] = (uint64_t)m->max_ps;
     c[C_MEM_BYTES] = m->mem_bytes;
+    c[C_STAT_NAMES] = m->n_stat_names;
+    c[C_HAS_STAT_OFF] = m->ev_stat_off != NULL;
+    c[C_HAS_WIRE] = m->ev_wire != NULL;
+    c[C_SRC_LEN] = m->src_len;
+    c[C_HAS_GROUP_STATS] = m->has_group_stats;
+    c[C_KERNELS] = m->n_kernels;
+    c[C_STEP_INFOS] = m->n_step_infos;
     w_section(w, c, sizeof c);
 
     for (uint32_t i = 0; i < m->n_strings; i++) {
@@ -235,10 +245,14 @@ static void write_payload(writer *w, const pv_model *m)
     w_section(w, m->ev_dur_ps, n * sizeof *m->ev_dur_ps);
     w_section(w, m->ev_meta, n * sizeof *m->ev_meta);
     w_section(w, m->ev_depth, n * sizeof *m->ev_depth);
-    w_section(w, m->ev_stat_off, (n + 1) * sizeof *m->ev_stat_off);
+    if (m->ev_stat_off != NULL)
+        w_section(w, m->ev_stat_off, (n + 1) * sizeof *m->ev_stat_off);
+    if (m->ev_wire != NULL)
+        w_section(w, m->ev_wire, n * sizeof *m->ev_wire);
     w_section(w, m->ev_group, n * sizeof *m->ev_group);
     w_section(w, m->ev_extra, n * sizeof *m->ev_extra);
     w_section(w, m->stats, m->n_stats * sizeof *m->stats);
+    w_section(w, m->stat_names, m->n_stat_names * sizeof *m->stat_names);
     for (uint32_t i = 0; i < m->n_blobs; i++) {
         uint64_t len = m->blobs[i].len;
         w_put(w, &len, sizeof len);
@@ -248,6 +262,8 @@ static void write_payload(writer *w, const pv_model *m)
         w_put(w, m->blobs[i].data, m->blobs[i].len);
     w_pad(w);
     w_section(w, m->extras, m->n_extras * sizeof *m->extras);
+    w_section(w, m->kernels, m->n_kernels * sizeof *m->kernels);
+    w_section(w, m->step_infos, m->n_step_infos * sizeof *m->step_infos);
     w_section(w, m->groups, m->n_groups * sizeof *m->groups);
     w_section(w, m->hostnames, m->n_hostnames * sizeof *m->hostnames);
     w_section(w, m->errors, m->n_errors * sizeof *m->errors);
@@ -368,13 +384,19 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
     m->ev_dur_ps = r_section(r, n, sizeof(int64_t));
     m->ev_meta = r_section(r, n, sizeof(uint32_t));
     m->ev_depth = r_section(r, n, sizeof(uint16_t));
-    m->ev_stat_off = r_section(r, n + 1, sizeof(uint64_t));
+    if (c[C_HAS_STAT_OFF] != 0)
+        m->ev_stat_off = r_section(r, n + 1, sizeof(uint64_t));
+    if (c[C_HAS_WIRE] != 0)
+        m->ev_wire = r_section(r, n, sizeof(uint64_t));
     m->ev_group = r_section(r, n, sizeof(int32_t));
     m->ev_extra = r_section(r, n, sizeof(uint32_t));
     m->stats = r_section(r, c[C_STATS], sizeof(pv_stat));
+    m->stat_names = r_section(r, c[C_STAT_NAMES], sizeof(pv_stat_name));
     const uint64_t *blob_len = r_section(r, c[C_BLOBS], sizeof(uint64_t));
     const uint8_t *blob_data = r_section(r, c[C_BLOB_BYTES], 1);
     m->extras = r_section(r, c[C_EXTRAS], sizeof(pv_event_extra));
+    m->kernels = r_section(r, c[C_KERNELS], sizeof(pv_kernel_details));
+    m->step_infos = r_section(r, c[C_STEP_INFOS], sizeof(pv_step_info));
     m->groups = r_section(r, c[C_GROUPS], sizeof(pv_step_group));
     m->hostnames = r_section(r, c[C_HOSTNAMES], sizeof(uint32_t));
     m->errors = r_section(r, c[C_ERRORS], sizeof(uint32_t));
@@ -383,8 +405,13 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
         if (c[i] > UINT32_MAX - 1 && i != C_EVENTS && i != C_STATS && i != C_BLOB_BYTES)
             return false;
     }
-    if (r->bad || r->p != r->end)
+    if (r->bad || r->p != r->end || c[C_STAT_NAMES] > UINT32_MAX || c[C_KERNELS] > UINT32_MAX ||
+        c[C_STEP_INFOS] > UINT32_MAX)
         return false;
+    m->n_kernels = (uint32_t)c[C_KERNELS];
+    m->n_step_infos = (uint32_t)c[C_STEP_INFOS];
+    m->n_stat_names = (uint32_t)c[C_STAT_NAMES];
+    m->has_group_stats = c[C_HAS_GROUP_STATS] != 0;
     m->n_planes = (uint32_t)c[C_PLANES];
     m->n_tracks = (uint32_t)c[C_TRACKS];
     m->n_metas = (uint32_t)c[C_METAS];
@@ -437,7 +464,36 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
     return pool_at == c[C_DEPTH_POOL];
 }
 
-int pv_model_load(const char *path, pv_model **out, pv_error *err)
+/* Maps the profile the model's events' stats are read from, checking it
+ * still has the size it had when the model was made. */
+static int map_source(pv_model *m, pv__model_store *s, const char *src_path, uint64_t src_len,
+                      pv_error *err)
+{
+    if (src_path == NULL)
+        return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET,
+                            "the model reads its profile, whose path was not given");
+    int fd = open(src_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, src_path, PV_NO_OFFSET, "cannot open: %s",
+                            strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != src_len || src_len == 0) {
+        close(fd);
+        return pv_error_set(err, PV_EFORMAT, src_path, PV_NO_OFFSET,
+                            "the profile changed since its model file was written");
+    }
+    void *map = mmap(NULL, (size_t)src_len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return pv_error_set(err, PV_EIO, src_path, PV_NO_OFFSET, "cannot map: %s",
+                            strerror(errno));
+    s->src = m->src = map;
+    s->src_len = m->src_len = (size_t)src_len;
+    s->src_owner = PV_SRC_MAPPED;
+    return 0;
+}
+
+int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_error *err)
 {
     *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -487,7 +543,18 @@ int pv_model_load(const char *path, pv_model **out, pv_error *err)
     s->map_len = len;
     reader r = {h + HEADER_BYTES, h + len, false};
     const uint64_t *c = r_section(&r, C_COUNT, sizeof(uint64_t));
-    if (c == NULL || !bind_columns(m, s, c, &r) || !pv_model_is_sane(m))
+    if (c == NULL || !bind_columns(m, s, c, &r))
+        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
+    pv__stat_names_index(m, s);
+    pv__wk_index(s);
+    if (c[C_HAS_WIRE] != 0) {
+        int rc = map_source(m, s, src_path, c[C_SRC_LEN], err);
+        if (rc != 0) {
+            pv_model_free(m);
+            return rc;
+        }
+    }
+    if (!pv_model_is_sane(m))
         return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
     *out = m;
     return 0;

@@ -25,7 +25,7 @@
 #include "model/model.h"
 #include "util/error.h"
 
-#define PV_MODEL_FILE_VERSION 2u   /* 2: four-lane checksum */
+#define PV_MODEL_FILE_VERSION 3u   /* 3: event stats read from the profile */
 
 /* Writes m to path (through path.tmp and a rename, so a reader never sees
  * a partial file). Returns 0 or PV_EIO; path is left unchanged on
@@ -33,10 +33,12 @@
 int pv_model_save(const pv_model *m, const char *path, pv_error *err);
 
 /* Reads a file written by pv_model_save into a new model (*out, free with
- * pv_model_free). The columns point into a read-only mapping of the file.
+ * pv_model_free). The columns point into a read-only mapping of the file;
+ * a model decoded from an XSpace also maps src_path, the profile it was
+ * made from, to read its events' stats (model.h).
  * Returns 0, PV_EIO (cannot open/map) or PV_EFORMAT (not a model file,
- * another version or build, truncated, or checksum mismatch); *out is
- * NULL on failure. */
-int pv_model_load(const char *path, pv_model **out, pv_error *err);
+ * another version or build, truncated, checksum mismatch, or the profile
+ * is gone or changed size); *out is NULL on failure. */
+int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_error *err);
 
 #endif

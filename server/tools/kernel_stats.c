@@ -192,10 +192,11 @@ static bool hlo_program(const pv_model *m, uint64_t ev, const stat_ids *ids, uin
 {
     if (ids->hlo->n_programs == 0 || ids->program_id == 0)
         return false;
-    const pv_stat *s = pv_model_event_stat(m, ev, ids->program_id);
-    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+    pv_stat s;
+    if (!pv_model_event_stat(m, ev, ids->program_id, &s) ||
+        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
         return false;
-    *prog = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+    *prog = s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
     return pv_hlo_names_has_program(ids->hlo, *prog);
 }
 
@@ -203,8 +204,8 @@ static uint32_t stat_str_id(const pv_model *m, uint64_t ev, uint32_t name_id)
 {
     if (name_id == 0)
         return 0;
-    const pv_stat *s = pv_model_event_stat(m, ev, name_id);
-    return s != NULL && s->type == PV_STAT_STR ? s->v.str : 0;
+    pv_stat s;
+    return pv_model_event_stat(m, ev, name_id, &s) ? pv_model_stat_str_id(m, &s) : 0;
 }
 
 static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids *ids,
@@ -220,7 +221,8 @@ static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids 
         if (xi == PV_NO_EXTRA)
             continue;
         const pv_event_extra *x = &m->extras[xi];
-        if ((x->flags & PV_EXTRA_KERNEL) == 0)
+        const pv_kernel_details *kd = pv_model_kernel(m, x);
+        if (kd == NULL)
             continue;
         agg_key k;
         memset(&k, 0, sizeof k);
@@ -232,11 +234,11 @@ static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids 
             k.prog_lo = (uint32_t)prog;
             k.prog_hi = (uint32_t)(prog >> 32);
         }
-        k.regs = x->kernel.registers_per_thread;
-        k.sshm = x->kernel.static_shmem_bytes;
-        k.dshm = x->kernel.dynamic_shmem_bytes;
-        memcpy(k.grid, x->kernel.grid, sizeof k.grid);
-        memcpy(k.block, x->kernel.block, sizeof k.block);
+        k.regs = kd->registers_per_thread;
+        k.sshm = kd->static_shmem_bytes;
+        k.dshm = kd->dynamic_shmem_bytes;
+        memcpy(k.grid, kd->grid, sizeof k.grid);
+        memcpy(k.block, kd->block, sizeof k.block);
         uint32_t eq = stat_str_id(m, ev, ids->equation);
         k.einsum = eq != 0 && pv_kernel_einsum_tensor_core_eligible(pv_model_str(m, eq));
         /* Streams often repeat one kernel back to back: try the last row
@@ -250,7 +252,7 @@ static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids 
         if (e->occurrences == 0) {
             e->min_ns = ns;
             e->max_ns = ns;
-            e->occupancy_pct = x->kernel.occupancy_pct;
+            e->occupancy_pct = kd->occupancy_pct;
         } else {
             e->min_ns = ns < e->min_ns ? ns : e->min_ns;
             e->max_ns = ns > e->max_ns ? ns : e->max_ns;

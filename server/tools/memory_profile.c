@@ -15,10 +15,14 @@
 
 /* ---- reading the model ------------------------------------------------------ */
 
-static const pv_memory_details *details_of(const pv_model *m, uint64_t ev)
+/* The memory details of ev, decoded from its stats (model.h); all zero
+ * and false when ev is not a memory event. */
+static bool details_of(const pv_model *m, uint64_t ev, pv_memory_details *md)
 {
-    const pv_event_extra *x = pv_model_event_extra(m, ev);
-    return x != NULL ? &x->memory : NULL;
+    if (pv_model_event_memory(m, ev, md))
+        return true;
+    memset(md, 0, sizeof *md);
+    return false;
 }
 
 static uint32_t activity_of(const pv_model *m, uint64_t ev)
@@ -35,16 +39,15 @@ static uint32_t activity_of(const pv_model *m, uint64_t ev)
 
 static int64_t heap_and_stack(const pv_model *m, const pv_memory_snapshot *s)
 {
-    const pv_memory_details *md = details_of(m, s->event);
-    return md->bytes_allocated + md->bytes_reserved;
+    (void)m;
+    return s->details.bytes_allocated + s->details.bytes_reserved;
 }
 
 pv_memory_stats pv_memory_snapshot_stats(const pv_model *m, const pv_memory_snapshot *s)
 {
-    const pv_memory_details *md = details_of(m, s->event);
+    (void)m;
+    const pv_memory_details *md = &s->details;
     pv_memory_stats st = {0};
-    if (md == NULL)
-        return st;
     st.stack_reserved_bytes = md->bytes_reserved;
     st.heap_allocated_bytes = md->bytes_allocated;
     st.free_memory_bytes = md->bytes_available;
@@ -79,19 +82,19 @@ pv_memory_meta pv_memory_snapshot_meta(const pv_model *m, const pv_memory_snapsh
                                        pv_arena *a)
 {
     pv_memory_meta mt = {0};
-    const pv_memory_details *own = details_of(m, s->event);
+    pv_memory_details src_md = s->details;
     const pv_event_extra *src = pv_model_event_extra(m, s->meta_event);
+    if (s->meta_event != s->event)
+        details_of(m, s->meta_event, &src_md);
     mt.activity = activity_of(m, s->event);
     mt.step_id = s->step_id;
-    if (own != NULL) {
-        mt.requested_bytes = own->requested_bytes;
-        mt.allocation_bytes = own->allocation_bytes;
-        mt.address = own->address;
-    }
+    mt.requested_bytes = s->details.requested_bytes;
+    mt.allocation_bytes = s->details.allocation_bytes;
+    mt.address = s->details.address;
     mt.tf_op_name = pv_model_str(m, src != NULL ? src->tf_op : 0);
-    mt.region_type = pv_model_str(m, src != NULL ? src->memory.region_type : 0);
-    mt.tensor_shape = pv_model_str(m, src != NULL ? src->memory.shape : 0);
-    mt.data_type = pv_memory_data_type_name(src != NULL ? src->memory.data_type : 0, a);
+    mt.region_type = pv_model_str(m, src_md.region_type);
+    mt.tensor_shape = pv_model_str(m, src_md.shape);
+    mt.data_type = pv_memory_data_type_name(src_md.data_type, a);
     return mt;
 }
 
@@ -150,7 +153,8 @@ static uint32_t host_plane(const pv_model *m)
 
 static bool is_memory_event(const pv_model *m, uint64_t ev)
 {
-    return activity_of(m, ev) != PV_MEMORY_UNKNOWN_ACTIVITY && details_of(m, ev) != NULL;
+    /* activity_of reads the flags that pv_model_event_memory checks */
+    return activity_of(m, ev) != PV_MEMORY_UNKNOWN_ACTIVITY;
 }
 
 /* UpdateProfileSummary: the lifetime peak is whatever the latest event
@@ -190,7 +194,9 @@ static int collect(const pv_model *m, uint32_t plane, pv_arena *a,
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (!is_memory_event(m, e))
                 continue;
-            size_t i = allocator_index(&set, details_of(m, e)->memory_id, a);
+            pv_memory_details md;
+            details_of(m, e, &md);
+            size_t i = allocator_index(&set, md.memory_id, a);
             if (set.n > PV_MEMORY_MAX_ALLOCATORS)
                 return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                                     "the memory events name more than %d allocators",
@@ -219,9 +225,12 @@ static int collect(const pv_model *m, uint32_t plane, pv_arena *a,
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (!is_memory_event(m, e))
                 continue;
-            const pv_memory_details *md = details_of(m, e);
+            pv_memory_details d;
+            const pv_memory_details *md = &d;
+            details_of(m, e, &d);
             pv_memory_allocator *al = &out->allocators[allocator_index(&set, md->memory_id, a)];
             pv_memory_snapshot *s = &al->snapshots[al->n_snapshots++];
+            s->details = d;
             s->time_offset_ps = m->ev_start_ps[e] - line_ps;
             s->start_ps = m->ev_start_ps[e];
             s->event = e;
@@ -308,7 +317,7 @@ static void match_frees(const pv_model *m, pv_memory_allocator *al)
     pv__addrmap_init(&pending, al->n_snapshots);
     for (size_t i = 0; i < al->n_snapshots; i++) {
         pv_memory_snapshot *s = &al->snapshots[i];
-        uint64_t addr = details_of(m, s->event)->address;
+        uint64_t addr = s->details.address;
         int64_t *alloc = pv__addrmap_find(&pending, addr);
         if (activity_of(m, s->event) == PV_MEMORY_DEALLOCATION) {
             if (alloc != NULL) {
@@ -451,7 +460,7 @@ static void find_frees(const pv_model *m, const pv_memory_allocator *al, candida
         const pv_memory_snapshot *s = &al->snapshots[j];
         if (activity_of(m, s->event) != PV_MEMORY_DEALLOCATION)
             continue;
-        uint64_t addr = details_of(m, s->event)->address;
+        uint64_t addr = s->details.address;
         int64_t *k = pv__addrmap_find(&by_addr, addr);
         if (k == NULL || (int64_t)j <= c[*k].row.snapshot)
             continue;
@@ -479,7 +488,7 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
             break;
         if (s->step_id != al->peak_step_id)
             continue;
-        const pv_memory_details *md = details_of(m, s->event);
+        const pv_memory_details *md = &s->details;
         if (activity_of(m, s->event) == PV_MEMORY_ALLOCATION) {
             pv__addrmap_put(&live, md->address, (int64_t)i);
             unmapped -= md->allocation_bytes;

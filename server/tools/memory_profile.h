@@ -77,6 +77,8 @@ typedef struct pv_memory_snapshot {
     uint64_t meta_event;         /* event whose op/region/type/shape apply: the event,
                                     or for a matched free its allocation */
     int64_t step_id;             /* group id after step-id fixing */
+    pv_memory_details details;   /* the event's, decoded once (the model reads
+                                    them from the stats on each call) */
 } pv_memory_snapshot;
 
 /* MemoryProfileSummary. */

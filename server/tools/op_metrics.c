@@ -173,10 +173,11 @@ static const pv_hlo_instr *event_instr(const dev_ctx *c, uint64_t ev, const pv_e
     *in_proto = false;
     if (x == NULL || x->hlo_op == 0 || c->hlo.n_programs == 0 || c->program_id == 0)
         return NULL;
-    const pv_stat *s = pv_model_event_stat(c->m, ev, c->program_id);
-    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+    pv_stat s;
+    if (!pv_model_event_stat(c->m, ev, c->program_id, &s) ||
+        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
         return NULL;
-    uint64_t prog = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+    uint64_t prog = s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
     if (!pv_hlo_names_has_program(&c->hlo, prog))
         return NULL;
     *in_proto = true;
@@ -202,8 +203,8 @@ static uint32_t device_op_sid(const dev_ctx *c, uint64_t ev, const pv_event_extr
     }
     if (c->level0 == 0)
         return 0;
-    const pv_stat *s = pv_model_event_stat(c->m, ev, c->level0);
-    return s != NULL && s->type == PV_STAT_STR ? s->v.str : 0;
+    pv_stat s;
+    return pv_model_event_stat(c->m, ev, c->level0, &s) ? pv_model_stat_str_id(c->m, &s) : 0;
 }
 
 static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
@@ -443,10 +444,10 @@ static bool meta_is_op(host_ctx *c, uint32_t meta)
  * absent is_func, or 1, means a compiled function. */
 static bool op_by_op(const host_ctx *c, uint64_t ev)
 {
-    const pv_stat *s = c->is_func != 0 ? pv_model_event_stat(c->m, ev, c->is_func) : NULL;
-    if (s == NULL)
+    pv_stat s;
+    if (c->is_func == 0 || !pv_model_event_stat(c->m, ev, c->is_func, &s))
         return false;
-    return (s->type == PV_STAT_I64 && s->v.i64 == 0) || (s->type == PV_STAT_U64 && s->v.u64 == 0);
+    return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
 }
 
 static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,

@@ -228,10 +228,13 @@ static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_s
     }
     if (starts_ci(name, "nccl"))
         return PV_STEP_DEVICE_COLLECTIVES;
-    const pv_stat *shape = shape_sid ? pv_model_event_stat(m, ev, shape_sid) : NULL;
-    if (shape != NULL && shape->type == PV_STAT_STR && pv_model_str(m, shape->v.str)[0] != '\0')
-        return strstr(pv_model_str(m, shape->v.str), "half") ? PV_STEP_DEVICE_COMPUTE_16
-                                                            : PV_STEP_DEVICE_COMPUTE_32;
+    pv_stat shape;
+    uint32_t shape_str = shape_sid != 0 && pv_model_event_stat(m, ev, shape_sid, &shape)
+                             ? pv_model_stat_str_id(m, &shape)
+                             : 0;
+    if (shape_str != 0)
+        return strstr(pv_model_str(m, shape_str), "half") ? PV_STEP_DEVICE_COMPUTE_16
+                                                          : PV_STEP_DEVICE_COMPUTE_32;
     return (strstr(name, "half") || strstr(name, "fp16")) ? PV_STEP_DEVICE_COMPUTE_16
                                                          : PV_STEP_DEVICE_COMPUTE_32;
 }
@@ -362,7 +365,8 @@ static void collect_host_track(collector *c, const pv_track *t, bool has_device,
         if (ipl_sid != 0) {
             while (depth > 0 && stack[depth - 1].end_ps < begin + dur)
                 depth--;
-            bool is_stage = pv_model_event_stat(m, e, ipl_sid) != NULL;
+            pv_stat stage;
+            bool is_stage = pv_model_event_stat(m, e, ipl_sid, &stage);
             bool parent_in = depth > 0 && stack[depth - 1].in_stage;
             root_stage = is_stage && !parent_in;
             if (depth == cap) {
@@ -378,7 +382,7 @@ static void collect_host_track(collector *c, const pv_track *t, bool has_device,
             continue;
         const char *name = raw_name(m, e);
         const pv_event_extra *x = pv_model_event_extra(m, e);
-        uint32_t step_name = x != NULL ? x->step_name : 0;
+        uint32_t step_name = pv_model_step_info(m, x)->step_name;
         if (is_explicit_host_marker(name) || step_name != 0) {
             keep_longest(&c->host_mark[g], begin, dur);
             c->touched[g] = true;

@@ -303,9 +303,9 @@ void pv_steps_device_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
                 const pv_event_extra *x = pv_model_event_extra(m, e);
                 uint32_t key = x != NULL ? x->tf_op : 0;
                 if (key == 0 && level0 != 0) {
-                    const pv_stat *s = pv_model_event_stat(m, e, level0);
-                    if (s != NULL && s->type == PV_STAT_STR)
-                        key = s->v.str;
+                    pv_stat s;
+                    if (pv_model_event_stat(m, e, level0, &s))
+                        key = pv_model_stat_str_id(m, &s);
                 }
                 if (key == 0)
                     key = event_name_sid(m, e);

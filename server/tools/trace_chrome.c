@@ -66,12 +66,31 @@ typedef struct chrome_ctx {
     uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
     uint64_t n_written;
     uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
+    pv_stat *own;            /* own stats of event own_ev (one event cached: */
+    size_t n_own, cap_own;   /*   flows and args read them several times) */
+    uint64_t own_ev;
     pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
     pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
     bool collecting;         /* first pass: hand candidates to vis, write nothing */
     uint32_t vis_row;        /* vis row of the track being walked */
     size_t n_candidates;     /* second pass: candidates seen so far */
 } chrome_ctx;
+
+/* Event e's own stats, in c->own; returns how many. */
+static size_t own_stats(chrome_ctx *c, uint64_t e)
+{
+    if (c->own_ev == e)
+        return c->n_own;
+    size_t n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
+    if (n > c->cap_own) {
+        c->cap_own = n;
+        c->own = pv_xrealloc(c->own, n * sizeof *c->own);
+        n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
+    }
+    c->own_ev = e;
+    c->n_own = n;
+    return n;
+}
 
 /* Stats the reference keeps out of the trace viewer's args (FORMATS §3.3). */
 static bool internal_stat(const char *name)
@@ -124,7 +143,8 @@ static void write_us(pv__jw *w, int64_t ps)
 static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, bool native)
 {
     char tmp[48];
-    if (!native && s->type != PV_STAT_STR)
+    bool is_str = s->type == PV_STAT_STR || s->type == PV_STAT_WSTR;
+    if (!native && !is_str)
         pv__jw_raw(w, "\"", 1);
     switch (s->type) {
     case PV_STAT_I64:
@@ -150,7 +170,14 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
     case PV_STAT_STR:
         pv__jw_str(w, pv_model_str(m, s->v.str));
         break;
+    case PV_STAT_WSTR: {
+        size_t len;
+        const char *text = pv_model_stat_text(m, s, &len);
+        pv__jw_strn(w, text != NULL ? text : "", len);
+        break;
+    }
     case PV_STAT_BYTES:
+    case PV_STAT_WBYTES:
         /* XProf 2.24.2 does not say how long; the event route (api/trace/
          * event) does. */
         pv__jw_lit(w, native ? "\"<opaque bytes>\"" : "<opaque bytes>");
@@ -159,7 +186,7 @@ static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, boo
         pv__jw_lit(w, native ? "null" : "");
         break;
     }
-    if (!native && s->type != PV_STAT_STR)
+    if (!native && !is_str)
         pv__jw_raw(w, "\"", 1);
 }
 
@@ -265,8 +292,8 @@ static void write_args(chrome_ctx *c, uint64_t e, const derived_args *d)
     const pv_model *m = c->m;
     pv__jw *w = c->w;
     const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_stat *own = m->stats + m->ev_stat_off[e];
-    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+    uint64_t n_own = own_stats(c, e);
+    const pv_stat *own = c->own;
     bool first = true;
     pv__jw_lit(w, ",\"args\":{");
     if (m->ev_group[e] != PV_NO_GROUP) {
@@ -379,12 +406,13 @@ static uint8_t classify_meta(const pv_model *m, uint32_t i)
 
 /* An integer stat among the event's own stats (not its metadata's: the
  * reference adds flows from what each occurrence carries). */
-static bool own_int(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
+static bool own_int(chrome_ctx *c, uint64_t e, uint32_t name, uint64_t *v)
 {
     if (name == 0)
         return false;
-    for (uint64_t i = m->ev_stat_off[e]; i < m->ev_stat_off[e + 1]; i++) {
-        const pv_stat *s = &m->stats[i];
+    uint64_t n = own_stats(c, e);
+    for (uint64_t i = 0; i < n; i++) {
+        const pv_stat *s = &c->own[i];
         if (s->name != name)
             continue;
         if (s->type == PV_STAT_I64 || s->type == PV_STAT_U64) {
@@ -406,14 +434,14 @@ static uint64_t encode_flow(uint64_t category, uint64_t id, uint32_t direction)
  * its producer stats, else its correlation_id (out on the host, in on a
  * device); 0 when none. Producer and consumer ends of one context get the
  * same id, so the pairs can be followed in the JSON. */
-static uint64_t event_flow(const chrome_ctx *c, uint64_t e, bool host)
+static uint64_t event_flow(chrome_ctx *c, uint64_t e, bool host)
 {
     uint64_t type = 0, id = 0;
-    if (own_int(c->m, e, c->s_ct, &type) && own_int(c->m, e, c->s_c, &id))
+    if (own_int(c, e, c->s_ct, &type) && own_int(c, e, c->s_c, &id))
         return encode_flow(type, id, FLOW_IN);
-    if (own_int(c->m, e, c->s_pt, &type) && own_int(c->m, e, c->s_p, &id))
+    if (own_int(c, e, c->s_pt, &type) && own_int(c, e, c->s_p, &id))
         return encode_flow(type, id, FLOW_OUT);
-    if (own_int(c->m, e, c->s_corr, &id))
+    if (own_int(c, e, c->s_corr, &id))
         return encode_flow(FLOW_CATEGORY_LAUNCH, id, host ? FLOW_OUT : FLOW_IN);
     return 0;
 }
@@ -422,17 +450,28 @@ static uint64_t event_flow(const chrome_ctx *c, uint64_t e, bool host)
  * when none. */
 static uint64_t flow_stat(const chrome_ctx *c, uint64_t e)
 {
-    const pv_stat *s = c->s_flow != 0 ? pv_model_event_stat(c->m, e, c->s_flow) : NULL;
-    if (s == NULL || (s->type != PV_STAT_I64 && s->type != PV_STAT_U64))
+    pv_stat s;
+    if (c->s_flow == 0 || !pv_model_event_stat(c->m, e, c->s_flow, &s) ||
+        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
         return 0;
-    return s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
+    return s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
+}
+
+/* The string id of the event's step_name stat, 0 when none. */
+static uint32_t step_name_id(const chrome_ctx *c, uint64_t e)
+{
+    pv_stat sn;
+    if (c->s_step_name == 0 || !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
+        return 0;
+    return pv_model_stat_str_id(c->m, &sn);
 }
 
 static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
 {
-    const pv_stat *s = c->s_is_func != 0 ? pv_model_event_stat(c->m, e, c->s_is_func) : NULL;
-    return s != NULL && ((s->type == PV_STAT_I64 && s->v.i64 == 0) ||
-                         (s->type == PV_STAT_U64 && s->v.u64 == 0));
+    pv_stat s;
+    if (c->s_is_func == 0 || !pv_model_event_stat(c->m, e, c->s_is_func, &s))
+        return false;
+    return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
 }
 
 /* Each group's root: the step-root event that started it. Groups are made
@@ -454,7 +493,7 @@ static void find_group_roots(chrome_ctx *c, pv_arena *a)
             continue;
         size_t g = (size_t)(sg - m->groups);
         uint64_t lv = 1;
-        own_int(m, e, c->s_r, &lv);
+        own_int(c, e, c->s_r, &lv);
         uint64_t r = c->group_root[g];
         bool better = r == NO_EVENT || (int64_t)lv > level[g] ||
                       ((int64_t)lv == level[g] && m->ev_start_ps[e] < m->ev_start_ps[r]);
@@ -500,8 +539,8 @@ static const char *counter_values(chrome_ctx *c, uint64_t e, pv__jw *w)
 {
     const pv_model *m = c->m;
     const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_stat *own = m->stats + m->ev_stat_off[e];
-    uint64_t n_own = m->ev_stat_off[e + 1] - m->ev_stat_off[e];
+    uint64_t n_own = own_stats(c, e);
+    const pv_stat *own = c->own;
     const char *first = NULL;
     if (meta->display_name != 0) {
         first = "long_name";
@@ -557,10 +596,8 @@ static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
     for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
         if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN)
             continue;
-        const pv_stat *sn =
-            c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
-        const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
-                                                                 : pv_model_event_name(m, e);
+        uint32_t sn_id = step_name_id(c, e);
+        const char *name = sn_id != 0 ? pv_model_str(m, sn_id) : pv_model_event_name(m, e);
         if (c->collecting)
             c->vis_row = counter_row(c, pid, names, rows, &n_series, name);
         if (!want(c, m->ev_start_ps[e], 0, name, 0))
@@ -642,7 +679,7 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
             if (host && mk == META_TF_OP)
                 da.is_eager = n_eager > 0 && eager[n_eager - 1].op_by_op;
             uint64_t corr;
-            if (device && own_int(m, e, c->s_corr, &corr))
+            if (device && own_int(c, e, c->s_corr, &corr))
                 da.is_eager = 0;  /* kernels: eager only under an op-by-op host op */
             da.flow = event_flow(c, e, host);
         }
@@ -653,11 +690,10 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
         if (x != NULL && (x->flags & PV_EXTRA_ASYNC) &&
             (da.flow != 0 || (x->flags & PV_EXTRA_FLOW)))
             continue;
-        const pv_stat *sn =
-            c->s_step_name != 0 ? pv_model_event_stat(m, e, c->s_step_name) : NULL;
-        const char *name = sn != NULL && sn->type == PV_STAT_STR ? pv_model_str(m, sn->v.str)
-                           : da.step_name != NULL                ? da.step_name
-                                                                 : pv_model_event_name(m, e);
+        uint32_t sn_id = step_name_id(c, e);
+        const char *name = sn_id != 0             ? pv_model_str(m, sn_id)
+                           : da.step_name != NULL ? da.step_name
+                                                  : pv_model_event_name(m, e);
         if (!want(c, s, d, name, da.flow != 0 ? da.flow : flow_stat(c, e)))
             continue;
         write_head(c, pid, t->display_id, s, d, name);
@@ -696,13 +732,14 @@ static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_derived_tra
             pv__jw_str(c->w, e->long_name);
             first = false;
         }
-        const pv_stat *bytes =
-            offload && s_bytes != 0 ? pv_model_event_stat(m, e->done_event, s_bytes) : NULL;
-        const pv_stat *shape =
-            offload && s_shape != 0 ? pv_model_event_stat(m, e->start_event, s_shape) : NULL;
+        pv_stat found[2];
+        bool have[2] = {offload && s_bytes != 0 &&
+                            pv_model_event_stat(m, e->done_event, s_bytes, &found[0]),
+                        offload && s_shape != 0 &&
+                            pv_model_event_stat(m, e->start_event, s_shape, &found[1])};
         for (int k = 0; k < 2; k++) {
-            const pv_stat *st = k == 0 ? bytes : shape;
-            if (st == NULL)
+            const pv_stat *st = &found[k];
+            if (!have[k])
                 continue;
             pv__jw_lit(c->w, first ? "\"" : ",\"");
             pv__jw_lit(c->w, k == 0 ? "raw_bytes_accessed\":" : "shape_with_layout\":");
@@ -781,7 +818,9 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
         }
         meta.processes = ps;
     }
-    chrome_ctx c = {.m = m, .w = w, .native = q->streaming};
+    chrome_ctx c = {.m = m, .w = w, .native = q->streaming, .cap_own = 16,
+                    .own_ev = UINT64_MAX};
+    c.own = pv_xmalloc(c.cap_own * sizeof *c.own);
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
         c.meta_kind[i] = classify_meta(m, i);
@@ -797,10 +836,7 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
     c.s_flow = pv_model_str_find(m, "flow");
     /* A file that carries group ids was grouped by TensorFlow already; the
      * reference then adds nothing, and neither do we. */
-    uint32_t s_group = pv_model_str_find(m, "group_id");
-    c.derive = true;
-    for (uint64_t i = 0; s_group != 0 && i < m->n_stats && c.derive; i++)
-        c.derive = m->stats[i].name != s_group;
+    c.derive = !m->has_group_stats;
     /* The lines XProf derives on the devices of a file it groups itself. */
     pv_trace_derived dv = {0, NULL};
     if (c.derive)
@@ -825,6 +861,7 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
     tot->n_counter_samples += c.n_counter_samples;
     pv_trace_vis_free(c.vis);
     pv_arena_fini(&a);
+    free(c.own);
 }
 
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,

@@ -285,13 +285,13 @@ typedef struct stat_ids {
 
 static bool stat_uint(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
 {
-    const pv_stat *s = name != 0 ? pv_model_event_stat(m, e, name) : NULL;
-    if (s == NULL)
+    pv_stat s;
+    if (name == 0 || !pv_model_event_stat(m, e, name, &s))
         return false;
-    if (s->type == PV_STAT_I64)
-        *v = (uint64_t)s->v.i64;
-    else if (s->type == PV_STAT_U64)
-        *v = s->v.u64;
+    if (s.type == PV_STAT_I64)
+        *v = (uint64_t)s.v.i64;
+    else if (s.type == PV_STAT_U64)
+        *v = s.v.u64;
     else
         return false;
     return true;
@@ -299,8 +299,11 @@ static bool stat_uint(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
 
 static const char *stat_text(const pv_model *m, uint64_t e, uint32_t name)
 {
-    const pv_stat *s = name != 0 ? pv_model_event_stat(m, e, name) : NULL;
-    return s != NULL && s->type == PV_STAT_STR ? pv_model_str(m, s->v.str) : "";
+    /* kernel_details and source_info values have string ids (model.h) */
+    pv_stat s;
+    if (name == 0 || !pv_model_event_stat(m, e, name, &s))
+        return "";
+    return pv_model_str(m, pv_model_stat_str_id(m, &s));
 }
 
 /* ---- framework ops (shared by GPU and TPU) ----------------------------------------- */

@@ -3,7 +3,10 @@
 
 #include "tools/trace_meta.h"
 
+#include "util/mem.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 #define SAFE_INT 9007199254740992.0   /* 2^53 */
@@ -71,10 +74,20 @@ static json_t *stat_value(const pv_model *m, const pv_stat *s)
         return json_real(s->v.f64);
     case PV_STAT_STR:
         return json_string(pv_model_str(m, s->v.str));
+    case PV_STAT_WSTR: {
+        size_t len;
+        const char *text = pv_model_stat_text(m, s, &len);
+        json_t *j = text != NULL ? json_stringn(text, len) : NULL;
+        /* not UTF-8: show what it is rather than nothing */
+        return j != NULL ? j : json_string("<not UTF-8>");
+    }
     case PV_STAT_BYTES:
-        snprintf(tmp, sizeof tmp, "<%zu bytes>",
-                 s->v.blob < m->n_blobs ? m->blobs[s->v.blob].len : 0);
+    case PV_STAT_WBYTES: {
+        size_t len;
+        (void)pv_model_stat_text(m, s, &len);
+        snprintf(tmp, sizeof tmp, "<%zu bytes>", len);
         return json_string(tmp);
+    }
     default:
         return json_null();
     }
@@ -99,7 +112,16 @@ json_t *pv_trace_event_to_json(const pv_model *m, const pv_trace_index *ix,
     const pv_track *t = &m->tracks[r->track];
     json_t *stats = json_object();
     add_stats(m, stats, m->stats + meta->first_stat, meta->n_stats);
-    add_stats(m, stats, m->stats + m->ev_stat_off[e], m->ev_stat_off[e + 1] - m->ev_stat_off[e]);
+    pv_stat own_small[32];
+    size_t n_own = pv_model_event_own_stats(m, e, own_small, 32);
+    pv_stat *own = own_small;
+    if (n_own > 32) {
+        own = pv_xmalloc(n_own * sizeof *own);
+        n_own = pv_model_event_own_stats(m, e, own, n_own);
+    }
+    add_stats(m, stats, own, n_own);
+    if (own != own_small)
+        free(own);
     json_t *step = json_null();
     if (m->ev_group[e] != PV_NO_GROUP) {
         const pv_step_group *g = pv_model_group_find(m, m->ev_group[e]);

@@ -69,8 +69,10 @@ static int cmp_sample(const void *pa, const void *pb)
 static int first_number(const pv_model *m, uint64_t ev, double *v)
 {
     const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
-    const pv_stat *ranges[2] = {m->stats + meta->first_stat, m->stats + m->ev_stat_off[ev]};
-    uint64_t lens[2] = {meta->n_stats, m->ev_stat_off[ev + 1] - m->ev_stat_off[ev]};
+    pv_stat own[16];
+    size_t n_own = pv_model_event_own_stats(m, ev, own, 16);
+    const pv_stat *ranges[2] = {m->stats + meta->first_stat, own};
+    uint64_t lens[2] = {meta->n_stats, n_own < 16 ? n_own : 16};
     for (int r = 1; r >= 0; r--) {   /* own stats win, as everywhere */
         for (uint64_t i = 0; i < lens[r]; i++) {
             const pv_stat *s = &ranges[r][i];
@@ -110,8 +112,11 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             if (!(ex->flags & PV_EXTRA_MEMORY) ||
                 !(ex->flags & (PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEM_FREE)))
                 continue;
-            series_key k = {t->plane, 0, ex->memory.memory_id};
-            double v = (double)ex->memory.bytes_allocated + (double)ex->memory.bytes_reserved;
+            pv_memory_details md;
+            if (!pv_model_event_memory(m, e, &md))
+                continue;
+            series_key k = {t->plane, 0, md.memory_id};
+            double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
     }

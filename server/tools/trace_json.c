@@ -174,7 +174,8 @@ void pv__jw_f64_short(pv__jw *w, double v)
 }
 
 /* Length of a valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
+/* Bytes of the valid UTF-8 sequence at s (at most left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t left)
 {
     unsigned char c = s[0];
     size_t n;
@@ -186,6 +187,8 @@ static size_t utf8_len(const unsigned char *s)
         n = 4;
     else
         return 0;
+    if (n > left)
+        return 0;
     for (size_t k = 1; k < n; k++)
         if ((s[k] & 0xc0) != 0x80)
             return 0;
@@ -194,17 +197,23 @@ static size_t utf8_len(const unsigned char *s)
 
 void pv__jw_str(pv__jw *w, const char *str)
 {
+    pv__jw_strn(w, str, strlen(str));
+}
+
+void pv__jw_strn(pv__jw *w, const char *str, size_t len)
+{
     static const char hex[] = "0123456789abcdef";
     const unsigned char *s = (const unsigned char *)str;
+    const unsigned char *end = s + len;
     pv__jw_raw(w, "\"", 1);
     size_t run = 0;   /* bytes at s that need no escaping, not yet written */
-    while (s[run] != 0) {
+    while (s + run < end) {
         unsigned char c = s[run];
         if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
             run++;
             continue;
         }
-        size_t ul = c >= 0x80 ? utf8_len(s + run) : 0;
+        size_t ul = c >= 0x80 ? utf8_len(s + run, (size_t)(end - (s + run))) : 0;
         if (ul > 0) {
             run += ul;
             continue;

@@ -39,6 +39,8 @@ void pv__jw_f64(pv__jw *w, double v);
 void pv__jw_f64_short(pv__jw *w, double v);
 /* s quoted and escaped; invalid UTF-8 bytes become U+FFFD. */
 void pv__jw_str(pv__jw *w, const char *s);
+/* The same for s[0 .. len), which may hold NUL bytes (written \u0000). */
+void pv__jw_strn(pv__jw *w, const char *s, size_t len);
 /* An integer stat value: as a number when |v| <= 2^53, else as a string. */
 void pv__jw_i64_safe(pv__jw *w, int64_t v);
 void pv__jw_u64_safe(pv__jw *w, uint64_t v);

@@ -210,7 +210,8 @@ START_TEST(test_group_marks_eager)
     }
     /* the MatMul had no row: the one it got keeps the defaults */
     const pv_event_extra *x = pv_model_event_extra(m, find(m, "dense/MatMul:MatMul"));
-    ck_assert_int_eq(x->step_id, -1);
+    ck_assert_int_eq(pv_model_step_info(m, x)->step_id, -1);
+    ck_assert_ptr_null(pv_model_kernel(m, x));
     ck_assert_uint_eq(x->flags, PV_EXTRA_EAGER);
     ck_assert_uint_eq(m->n_groups, 0);
     pv_model_free(m);

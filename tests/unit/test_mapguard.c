@@ -1,7 +1,7 @@
 /* Unit test of the map guard: reading a mapped page that the file no
  * longer covers raises SIGBUS; inside a guard that becomes a return to
  * the caller instead of the death of the process. */
-#include "ingest/mapguard.h"
+#include "util/mapguard.h"
 #include "testutil.h"
 
 #include <fcntl.h>

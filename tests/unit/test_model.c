@@ -96,9 +96,10 @@ START_TEST(test_builder_finish_regroups_tracks)
     ck_assert_str_eq(pv_model_event_name(m, 1), "k");
     ck_assert_uint_eq(m->ev_stat_off[1] - m->ev_stat_off[0], 1);
     ck_assert_uint_eq(m->ev_stat_off[2] - m->ev_stat_off[1], 2);
-    const pv_stat *z = pv_model_event_stat(m, 1, pv_model_str_find(m, "z"));
-    ck_assert(z != NULL && z->v.i64 == 3);
-    ck_assert_ptr_null(pv_model_event_stat(m, 0, pv_model_str_find(m, "z")));
+    pv_stat z;
+    ck_assert(pv_model_event_stat(m, 1, pv_model_str_find(m, "z"), &z) && z.v.i64 == 3);
+    ck_assert(!pv_model_event_stat(m, 0, pv_model_str_find(m, "z"), &z));
+    ck_assert_uint_eq(pv_model_event_own_stats(m, 1, NULL, 0), 2);
     ck_assert_uint_eq(pv_model_event_track(m, 0), 0);
     ck_assert_uint_eq(pv_model_event_track(m, 1), 1);
     pv_model_free(m);
@@ -121,9 +122,10 @@ START_TEST(test_builder_finish_late_stat_in_order)
     pv_model *m = pv_test_finish(b);
     ck_assert_uint_eq(m->ev_stat_off[1], 2);
     ck_assert_uint_eq(m->ev_stat_off[2], 3);
-    ck_assert_int_eq(pv_model_event_stat(m, 0, pv_model_str_find(m, "c"))->v.i64, 3);
-    ck_assert_int_eq(pv_model_event_stat(m, 1, pv_model_str_find(m, "b"))->v.i64, 2);
-    ck_assert_ptr_null(pv_model_event_stat(m, 1, pv_model_str_find(m, "c")));
+    pv_stat st;
+    ck_assert(pv_model_event_stat(m, 0, pv_model_str_find(m, "c"), &st) && st.v.i64 == 3);
+    ck_assert(pv_model_event_stat(m, 1, pv_model_str_find(m, "b"), &st) && st.v.i64 == 2);
+    ck_assert(!pv_model_event_stat(m, 1, pv_model_str_find(m, "c"), &st));
     pv_model_free(m);
 }
 END_TEST
@@ -176,11 +178,14 @@ START_TEST(test_builder_finish_extras)
     ck_assert_ptr_nonnull(x);
     ck_assert_uint_eq(x->flags & (PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC),
                       PV_EXTRA_MEMORY | PV_EXTRA_MEM_ALLOC);
-    ck_assert_str_eq(pv_model_str(m, x->memory.memory_id), "GPU_0_bfc");
-    ck_assert_int_eq(x->memory.bytes_allocated, 4096);
-    ck_assert_uint_eq(x->memory.address, 0xdead00);
-    ck_assert(x->memory.fragmentation == 0.25);
-    ck_assert_int_eq(x->memory.data_type, 1);
+    pv_memory_details md;
+    ck_assert(pv_model_event_memory(m, 0, &md));
+    ck_assert_ptr_null(pv_model_kernel(m, x));
+    ck_assert_str_eq(pv_model_str(m, md.memory_id), "GPU_0_bfc");
+    ck_assert_int_eq(md.bytes_allocated, 4096);
+    ck_assert_uint_eq(md.address, 0xdead00);
+    ck_assert(md.fragmentation == 0.25);
+    ck_assert_int_eq(md.data_type, 1);
     ck_assert_int_eq(m->ev_group[0], 3);
     ck_assert_uint_eq(m->n_groups, 1);
     ck_assert_int_eq(m->groups[0].group_id, 3);
@@ -198,8 +203,9 @@ START_TEST(test_builder_finish_extras)
     ck_assert_ptr_nonnull(x);
     ck_assert_str_eq(pv_model_str(m, x->tf_op), "dense/MatMul:MatMul");
     ck_assert_uint_eq(x->correlation_id, 77);
-    ck_assert_int_eq(x->step_id, -1);
-    ck_assert_uint_eq(x->kernel.grid[0], 1);
+    ck_assert_int_eq(pv_model_step_info(m, x)->step_id, -1);
+    ck_assert_ptr_null(pv_model_kernel(m, x));
+    ck_assert(!pv_model_event_memory(m, 3, &md));
     pv_model_free(m);
 }
 END_TEST
@@ -358,7 +364,19 @@ static void assert_same_model(const pv_model *a, const pv_model *b)
     SAME_COLUMN(a, b, ev_dur_ps, a->n_events);
     SAME_COLUMN(a, b, ev_meta, a->n_events);
     SAME_COLUMN(a, b, ev_depth, a->n_events);
-    SAME_COLUMN(a, b, ev_stat_off, a->n_events + 1);
+    ck_assert((a->ev_stat_off == NULL) == (b->ev_stat_off == NULL));
+    if (a->ev_stat_off != NULL)
+        SAME_COLUMN(a, b, ev_stat_off, a->n_events + 1);
+    ck_assert((a->ev_wire == NULL) == (b->ev_wire == NULL));
+    if (a->ev_wire != NULL)
+        SAME_COLUMN(a, b, ev_wire, a->n_events);
+    ck_assert_uint_eq(a->n_stat_names, b->n_stat_names);
+    SAME_COLUMN(a, b, stat_names, a->n_stat_names);
+    ck_assert_uint_eq(a->n_kernels, b->n_kernels);
+    SAME_COLUMN(a, b, kernels, a->n_kernels);
+    ck_assert_uint_eq(a->n_step_infos, b->n_step_infos);
+    SAME_COLUMN(a, b, step_infos, a->n_step_infos);
+    ck_assert(a->has_group_stats == b->has_group_stats);
     SAME_COLUMN(a, b, ev_group, a->n_events);
     SAME_COLUMN(a, b, ev_extra, a->n_events);
     ck_assert_uint_eq(a->n_stats, b->n_stats);
@@ -401,7 +419,7 @@ START_TEST(test_model_save_round_trip)
     pv_error err = {0};
     ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
     pv_model *back = NULL;
-    ck_assert_int_eq(pv_model_load(tmp_path(), &back, &err), 0);
+    ck_assert_int_eq(pv_model_load(tmp_path(), NULL, &back, &err), 0);
     ck_assert(pv_model_is_sane(back));
     assert_same_model(m, back);
     ck_assert_uint_eq(pv_model_str_find(back, "a:B"), pv_model_str_find(m, "a:B"));
@@ -416,11 +434,27 @@ START_TEST(test_model_save_round_trip_real)
     PV_NEED_TESTDATA("test_model_save_round_trip_real");
     pv_model *m = NULL, *back = NULL;
     pv_error err = {0};
-    ck_assert_int_eq(pv_ingest_file(PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
-                                    "tpu_inference/tpu_inference_2.xplane.pb", NULL, &m, &err), 0);
+    const char *src = PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
+                                  "tpu_inference/tpu_inference_2.xplane.pb";
+    ck_assert_int_eq(pv_ingest_file(src, NULL, &m, &err), 0);
     ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
-    ck_assert_int_eq(pv_model_load(tmp_path(), &back, &err), 0);
+    /* the model reads its events' stats from the profile: without it,
+     * or with another file in its place, it does not load */
+    ck_assert_int_eq(pv_model_load(tmp_path(), NULL, &back, &err), PV_EFORMAT);
+    ck_assert_int_eq(pv_model_load(tmp_path(), PV_SRCDIR "/tests/data/xplane/"
+                                   "crash-empty-metadata-entry.bin", &back, &err), PV_EFORMAT);
+    ck_assert_ptr_null(back);
+    ck_assert_int_eq(pv_model_load(tmp_path(), src, &back, &err), 0);
     assert_same_model(m, back);
+    /* and reads the same stats as the decoded model: every event's */
+    pv_stat sa[64], sb[64];
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        size_t na = pv_model_event_own_stats(m, e, sa, 64);
+        ck_assert_uint_eq(pv_model_event_own_stats(back, e, sb, 64), na);
+        for (size_t k = 0; k < na && k < 64; k++)
+            ck_assert(sa[k].name == sb[k].name && sa[k].type == sb[k].type &&
+                      sa[k].v.u64 == sb[k].v.u64);
+    }
     pv_model_free(back);
     pv_model_free(m);
     unlink(tmp_path());
@@ -449,7 +483,7 @@ static int load_damaged(size_t cut, size_t flip, pv_error *err)
     fwrite(buf, 1, cut < n ? cut : n, f);
     fclose(f);
     pv_model *back = (pv_model *)1;
-    int rc = pv_model_load(tmp_path(), &back, err);
+    int rc = pv_model_load(tmp_path(), NULL, &back, err);
     ck_assert(rc != 0 || back != NULL);
     ck_assert(rc == 0 || back == NULL);
     pv_model_free(rc == 0 ? back : NULL);
@@ -471,7 +505,7 @@ START_TEST(test_model_load_rejects_damage)
     ck_assert(strstr(err.reason, "another version") != NULL);
     ck_assert_int_eq(load_damaged(10, SIZE_MAX, &err), PV_EFORMAT);
     pv_model *m = NULL;
-    ck_assert_int_eq(pv_model_load("/nonexistent/model.bin", &m, &err), PV_EIO);
+    ck_assert_int_eq(pv_model_load("/nonexistent/model.bin", NULL, &m, &err), PV_EIO);
     ck_assert_ptr_null(m);
 }
 END_TEST

@@ -182,27 +182,34 @@ START_TEST(test_ingest_buffer_small_by_hand)
     ck_assert_str_eq(pv_model_event_name(m, 2), "");
     ck_assert_int_eq(m->metas[m->ev_meta[2]].id, 77);
     /* stats: kernA has 2 own, kernB 1 own, #77 none */
-    ck_assert_uint_eq(m->ev_stat_off[2] - m->ev_stat_off[1], 2);
-    const pv_stat *kd = pv_model_event_stat(m, 1, pv_model_str_find(m, "kernel_details"));
-    ck_assert_ptr_nonnull(kd);
-    ck_assert_uint_eq(kd->type, PV_STAT_STR);
-    ck_assert_str_eq(pv_model_str(m, kd->v.str),
-                     "regs:32 static_shared:0 dynamic_shared:64 grid:4,2,1 block:128,1,1");
-    const pv_stat *occ = pv_model_event_stat(m, 1, pv_model_str_find(m, "occupancy"));
-    ck_assert_ptr_nonnull(occ);
-    ck_assert(occ->type == PV_STAT_F64 && occ->v.f64 == 0.5);
-    const pv_stat *corr = pv_model_event_stat(m, 0, pv_model_str_find(m, "correlation_id"));
-    ck_assert(corr != NULL && corr->type == PV_STAT_I64 && corr->v.i64 == -1);
+    ck_assert_uint_eq(pv_model_event_own_stats(m, 1, NULL, 0), 2);
+    pv_stat kd, occ, corr;
+    ck_assert(pv_model_event_stat(m, 1, pv_model_str_find(m, "kernel_details"), &kd));
+    /* a ref_value (interned) or a string read back from the file */
+    ck_assert(kd.type == PV_STAT_STR || kd.type == PV_STAT_WSTR);
+    size_t kd_len;
+    const char *kd_text = pv_model_stat_text(m, &kd, &kd_len);
+    const char *want = "regs:32 static_shared:0 dynamic_shared:64 grid:4,2,1 block:128,1,1";
+    ck_assert_uint_eq(kd_len, strlen(want));
+    ck_assert(memcmp(kd_text, want, kd_len) == 0);
+    /* a well-known stat's value got a string id at ingest */
+    ck_assert_str_eq(pv_model_str(m, pv_model_stat_str_id(m, &kd)), want);
+    ck_assert(pv_model_event_stat(m, 1, pv_model_str_find(m, "occupancy"), &occ));
+    ck_assert(occ.type == PV_STAT_F64 && occ.v.f64 == 0.5);
+    ck_assert(pv_model_event_stat(m, 0, pv_model_str_find(m, "correlation_id"), &corr));
+    ck_assert(corr.type == PV_STAT_I64 && corr.v.i64 == -1);
     /* well-known stats decoded once */
     const pv_event_extra *x = pv_model_event_extra(m, 1);
     ck_assert_ptr_nonnull(x);
     ck_assert_uint_eq(x->correlation_id, 42);
     ck_assert(x->flags & PV_EXTRA_KERNEL);
-    ck_assert_uint_eq(x->kernel.registers_per_thread, 32);
-    ck_assert_uint_eq(x->kernel.dynamic_shmem_bytes, 64);
-    ck_assert_uint_eq(x->kernel.grid[0], 4);
-    ck_assert_uint_eq(x->kernel.grid[1], 2);
-    ck_assert_uint_eq(x->kernel.block[0], 128);
+    const pv_kernel_details *k = pv_model_kernel(m, x);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_uint_eq(k->registers_per_thread, 32);
+    ck_assert_uint_eq(k->dynamic_shmem_bytes, 64);
+    ck_assert_uint_eq(k->grid[0], 4);
+    ck_assert_uint_eq(k->grid[1], 2);
+    ck_assert_uint_eq(k->block[0], 128);
     /* children: 11 resolves, 99 does not exist */
     const pv_event_meta *ka = &m->metas[m->ev_meta[1]];
     ck_assert_uint_eq(ka->n_children, 1);
@@ -281,24 +288,27 @@ START_TEST(test_ingest_buffer_truncated_everywhere)
 }
 END_TEST
 
-/* 600000 empty events (22 00, two bytes each) in one line: every one
- * would cost a model row of over 200 bytes, more than 16x the 1.2 MB
- * file plus 64 MB, so the decoder stops with PV_ETOOBIG instead of
- * letting such files eat the server's memory. */
+/* 2,000,000 empty events (22 00, two bytes each) in one line: every one
+ * would cost a model row of 98 bytes at worst (pv_builder_mem_bound),
+ * more than 16x the 4 MB file plus 64 MB, so the decoder stops with
+ * PV_ETOOBIG instead of letting such files eat the server's memory. */
+static size_t put_varint4(uint8_t *p, size_t v)
+{
+    for (int i = 0; i < 3; i++)
+        p[i] = (uint8_t)((v >> (7 * i)) | 0x80);
+    p[3] = (uint8_t)(v >> 21);
+    return 4;
+}
+
 START_TEST(test_ingest_buffer_tiny_events_capped)
 {
-    size_t n = 600000, line_len = 2 * n;
+    size_t n = 2000000, line_len = 2 * n;
     uint8_t *b = malloc(line_len + 32);
     size_t at = 0;
     b[at++] = 0x0a;                       /* XSpace.planes */
-    size_t plane_len = 1 + 3 + line_len;  /* lines tag + 3-byte varint + events */
-    b[at++] = (uint8_t)(plane_len | 0x80);
-    b[at++] = (uint8_t)((plane_len >> 7) | 0x80);
-    b[at++] = (uint8_t)(plane_len >> 14);
+    at += put_varint4(b + at, 1 + 4 + line_len);  /* lines tag + 4-byte varint + events */
     b[at++] = 0x1a;                       /* XPlane.lines */
-    b[at++] = (uint8_t)(line_len | 0x80);
-    b[at++] = (uint8_t)((line_len >> 7) | 0x80);
-    b[at++] = (uint8_t)(line_len >> 14);
+    at += put_varint4(b + at, line_len);
     for (size_t i = 0; i < n; i++) {
         b[at++] = 0x22;                   /* XLine.events, empty */
         b[at++] = 0x00;
@@ -336,8 +346,10 @@ static bool stat_matches(const pv_model *m, uint64_t ev, const char *spec)
     char kind = eq[1];
     const char *val = eq + 3;
     uint32_t id = pv_model_str_find(m, name);
-    for (uint64_t k = m->ev_stat_off[ev]; k < m->ev_stat_off[ev + 1]; k++) {
-        const pv_stat *s = &m->stats[k];
+    pv_stat own[64];
+    size_t n_own = pv_model_event_own_stats(m, ev, own, 64);
+    for (size_t k = 0; k < n_own && k < 64; k++) {
+        const pv_stat *s = &own[k];
         if (s->name != id)
             continue;
         if (kind == 'i' && s->type == PV_STAT_I64 && s->v.i64 == strtoll(val, NULL, 10))
@@ -347,7 +359,10 @@ static bool stat_matches(const pv_model *m, uint64_t ev, const char *spec)
         if (kind == 'd' && s->type == PV_STAT_F64 &&
             fabs(s->v.f64 - strtod(val, NULL)) <= 1e-9 * (fabs(s->v.f64) + 1))
             return true;
-        if (kind == 's' && s->type == PV_STAT_STR && strcmp(pv_model_str(m, s->v.str), val) == 0)
+        size_t len;
+        const char *text = pv_model_stat_text(m, s, &len);
+        if (kind == 's' && (s->type == PV_STAT_STR || s->type == PV_STAT_WSTR) &&
+            len == strlen(val) && memcmp(text, val, len) == 0)
             return true;
     }
     return false;
@@ -365,7 +380,8 @@ static void check_plane(const pv_model *m, char **col, int n_col)
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         events += tr->n_events;
-        stats += m->ev_stat_off[tr->first_event + tr->n_events] - m->ev_stat_off[tr->first_event];
+        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
+            stats += pv_model_event_own_stats(m, e, NULL, 0);
     }
     ck_assert_uint_eq(events, strtoull(col[4], NULL, 10));
     ck_assert_uint_eq(stats, strtoull(col[5], NULL, 10));
@@ -443,8 +459,7 @@ static void check_event(const pv_model *m, char **col, int n_col)
             found = e;
     }
     ck_assert_msg(found != UINT64_MAX, "event %s at %s not found", col[7], col[4]);
-    ck_assert_uint_eq(m->ev_stat_off[found + 1] - m->ev_stat_off[found],
-                      strtoull(col[6], NULL, 10));
+    ck_assert_uint_eq(pv_model_event_own_stats(m, found, NULL, 0), strtoull(col[6], NULL, 10));
     for (int i = 8; i < n_col; i++)
         ck_assert_msg(stat_matches(m, found, col[i]), "stat %s of %s", col[i], col[7]);
 }

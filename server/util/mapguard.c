@@ -2,7 +2,7 @@
  * which range, if any, the current thread is reading. A SIGBUS anywhere
  * else keeps its default meaning (the process dies with a core), since it
  * is then our bug, not the file's. */
-#include "ingest/mapguard.h"
+#include "util/mapguard.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -17,7 +17,7 @@ static void on_sigbus(int sig, siginfo_t *info, void *ctx)
     pv_map_guard *g = active;
     const char *at = info ? (const char *)info->si_addr : NULL;
     if (g != NULL && at >= g->lo && at < g->hi) {
-        active = NULL;
+        active = g->prev;
         siglongjmp(g->jump, 1);
     }
     signal(sig, SIG_DFL);
@@ -29,7 +29,9 @@ static void install(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
+    /* SA_NODEFER: the jump out does not restore the signal mask, so the
+     * signal must not be blocked while the handler runs. */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
 }
@@ -39,11 +41,11 @@ void pv__map_guard_enter(pv_map_guard *g, const void *p, size_t len)
     pthread_once(&installed, install);
     g->lo = p;
     g->hi = (const char *)p + len;
+    g->prev = active;
     active = g;
 }
 
 void pv_map_guard_disarm(pv_map_guard *g)
 {
-    (void)g;
-    active = NULL;
+    active = g->prev;
 }

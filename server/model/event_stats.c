@@ -1,0 +1,315 @@
+/* event_stats: an event's own stats, read on demand. A model decoded from
+ * an XSpace keeps the file mapped and each event's place in it, and this
+ * file decodes the XEvent's stats from those bytes when a tool asks; a
+ * model built with stats in hand (Chrome JSON, tests) keeps them in the
+ * flat array. The decoder checked the file when it was ingested, but the
+ * bytes are read again here, so every read stays in bounds anyway, and a
+ * file that shrank under its mapping ends the read instead of the process
+ * (util/mapguard.h). */
+#include "model/model_priv.h"
+#include "util/mapguard.h"
+#include "util/mem.h"
+
+#include <string.h>
+
+
+typedef struct cursor {
+    const uint8_t *p, *end;
+} cursor;
+
+static inline bool varint(cursor *c, uint64_t *v)
+{
+    if (c->p < c->end && *c->p < 0x80) {
+        *v = *c->p++;
+        return true;
+    }
+    uint64_t x = 0;
+    for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7) {
+        uint8_t byte = *c->p++;
+        x |= (uint64_t)(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Reads one field header and value; for wire type 2, *v is the length
+ * and *data the payload. False at the end or on malformed bytes. */
+static inline bool field(cursor *c, uint32_t *num, uint32_t *wt, uint64_t *v, const uint8_t **data)
+{
+    uint64_t tag;
+    if (c->p >= c->end || !varint(c, &tag))
+        return false;
+    *num = (uint32_t)(tag >> 3);
+    *wt = (uint32_t)(tag & 7);
+    switch (*wt) {
+    case 0:
+        return varint(c, v);
+    case 1:
+    case 5: {
+        size_t n = *wt == 1 ? 8 : 4;
+        if ((size_t)(c->end - c->p) < n)
+            return false;
+        uint64_t x = 0;
+        for (size_t i = 0; i < n; i++)
+            x |= (uint64_t)c->p[i] << (8 * i);
+        *v = x;
+        c->p += n;
+        return true;
+    }
+    case 2:
+        if (!varint(c, v) || *v > (uint64_t)(c->end - c->p))
+            return false;
+        *data = c->p;
+        c->p += *v;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The string id of a stat metadata id of plane, 0 when unknown. */
+static inline uint32_t stat_name(const pv_model *m, const pv_plane *pl, int64_t id)
+{
+    const pv__model_store *st = m->priv;
+    uint32_t pi = (uint32_t)(pl - m->planes);
+    if (id >= 0 && (uint64_t)id < st->dense_n[pi]) {
+        uint32_t v = st->dense[st->dense_first[pi] + (uint64_t)id];
+        return v != 0 ? v - 1 : 0;
+    }
+    const pv_stat_name *t = m->stat_names + pl->first_stat_name;
+    size_t lo = 0, hi = pl->n_stat_names;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < pl->n_stat_names && t[lo].id == id ? t[lo].name : 0;
+}
+
+static uint64_t wire_ref(const pv_model *m, const uint8_t *data, uint64_t len)
+{
+    return (uint64_t)(data - m->src) << PV__WIRE_LEN_BITS | len;
+}
+
+/* Decodes one XStat; false when malformed. */
+static bool wire_stat(const pv_model *m, const pv_plane *pl, const uint8_t *data, size_t len,
+                      pv_stat *out)
+{
+    cursor c = {data, data + len};
+    uint32_t num, wt;
+    uint64_t v = 0, mid = 0;
+    const uint8_t *payload = NULL;
+    out->type = PV_STAT_I64;
+    out->v.i64 = 0;
+    while (field(&c, &num, &wt, &v, &payload)) {
+        if (num == 1 && wt == 0) {
+            mid = v;
+        } else if (num == 2 && wt == 1) {
+            out->type = PV_STAT_F64;
+            memcpy(&out->v.f64, &v, sizeof out->v.f64);
+        } else if (num == 3 && wt == 0) {
+            out->type = PV_STAT_U64;
+            out->v.u64 = v;
+        } else if (num == 4 && wt == 0) {
+            out->type = PV_STAT_I64;
+            out->v.i64 = (int64_t)v;
+        } else if ((num == 5 || num == 6) && wt == 2) {
+            if (v >> PV__WIRE_LEN_BITS != 0)
+                return false;
+            out->type = num == 5 ? PV_STAT_WSTR : PV_STAT_WBYTES;
+            out->v.wire = wire_ref(m, payload, v);
+        } else if (num == 7 && wt == 0) {
+            out->type = PV_STAT_STR;
+            out->v.str = stat_name(m, pl, (int64_t)v);
+        }
+    }
+    if (c.p != c.end)
+        return false;
+    out->name = stat_name(m, pl, (int64_t)mid);
+    return true;
+}
+
+/* The stats (field 4) of the XEvent message [p, end), in order. */
+static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
+                         const uint8_t *end, pv_stat *out, size_t cap)
+{
+    cursor c = {p, end};
+    uint32_t num, wt;
+    uint64_t v;
+    const uint8_t *payload = NULL;
+    size_t n = 0;
+    while (field(&c, &num, &wt, &v, &payload)) {
+        if (num != 4 || wt != 2)
+            continue;
+        pv_stat s;
+        if (!wire_stat(m, pl, payload, (size_t)v, &s))
+            break;
+        if (n < cap)
+            out[n] = s;
+        n++;
+    }
+    return n;
+}
+
+/* read_stats under a guard: a file that shrank reads as no stats. */
+static size_t guarded_read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
+                                 const uint8_t *end, pv_stat *out, size_t cap)
+{
+    volatile size_t n = 0;
+    pv_map_guard g;
+    if (PV_MAP_GUARD_ARM(&g, m->src, m->src_len) == 0)
+        n = read_stats(m, pl, p, end, out, cap);
+    pv_map_guard_disarm(&g);
+    return n;
+}
+
+/* Where event ev's message is; false when it has none. */
+static bool wire_place(const pv_model *m, uint64_t ev, const uint8_t **p, const uint8_t **end)
+{
+    uint64_t ref = m->ev_wire[ev];
+    uint64_t off = ref >> PV__WIRE_LEN_BITS, len = ref & ((1u << PV__WIRE_LEN_BITS) - 1);
+    if (len == 0 || off > m->src_len || len > m->src_len - off)
+        return false;
+    *p = m->src + off;
+    *end = m->src + off + len;
+    return true;
+}
+
+static size_t array_stats(const pv_model *m, uint64_t ev, pv_stat *out, size_t cap)
+{
+    size_t n = 0;
+    if (m->ev_stat_off != NULL) {
+        uint64_t first = m->ev_stat_off[ev], k = m->ev_stat_off[ev + 1] - first;
+        for (uint64_t i = 0; i < k; i++, n++) {
+            if (n < cap)
+                out[n] = m->stats[first + i];
+        }
+    }
+    return n;
+}
+
+size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_stat *out,
+                           size_t cap)
+{
+    size_t n = array_stats(m, ev, out, cap);
+    const uint8_t *p, *end;
+    if (m->ev_wire != NULL && wire_place(m, ev, &p, &end))
+        n += read_stats(m, &m->planes[plane], p, end, n < cap ? out + n : NULL,
+                        n < cap ? cap - n : 0);
+    return n;
+}
+
+size_t pv_model_event_own_stats(const pv_model *m, uint64_t ev, pv_stat *out, size_t cap)
+{
+    size_t n = array_stats(m, ev, out, cap);
+    const uint8_t *p, *end;
+    if (m->ev_wire != NULL && wire_place(m, ev, &p, &end)) {
+        const pv_plane *pl = &m->planes[m->tracks[pv_model_event_track(m, ev)].plane];
+        n += guarded_read_stats(m, pl, p, end, n < cap ? out + n : NULL, n < cap ? cap - n : 0);
+    }
+    return n;
+}
+
+void pv__stat_names_index(const pv_model *m, pv__model_store *s)
+{
+    s->dense_first = pv_xcalloc(m->n_planes + 1, sizeof *s->dense_first);
+    s->dense_n = pv_xcalloc(m->n_planes + 1, sizeof *s->dense_n);
+    uint64_t total = 0;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->n_stat_names == 0)
+            continue;
+        int64_t lo = m->stat_names[pl->first_stat_name].id;
+        int64_t hi = m->stat_names[pl->first_stat_name + pl->n_stat_names - 1].id;
+        /* dense only when ids are small and packed: a hostile id of 2^40
+         * keeps the binary search */
+        if (lo >= 0 && hi < 4 * (int64_t)pl->n_stat_names + 1024) {
+            s->dense_first[p] = (uint32_t)total;
+            s->dense_n[p] = (uint32_t)(hi + 1);
+            total += (uint64_t)hi + 1;
+        }
+    }
+    s->dense = pv_xcalloc(total ? total : 1, sizeof *s->dense);
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        for (uint32_t i = 0; i < pl->n_stat_names && s->dense_n[p] > 0; i++) {
+            const pv_stat_name *sn = &m->stat_names[pl->first_stat_name + i];
+            s->dense[s->dense_first[p] + (uint64_t)sn->id] = sn->name + 1;
+        }
+    }
+    pv__store_keep(s, s->dense);
+    pv__store_keep(s, s->dense_first);
+    pv__store_keep(s, s->dense_n);
+}
+
+#define OWN_STATS_ON_STACK 64
+
+bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_stat *out)
+{
+    pv_stat own[OWN_STATS_ON_STACK];
+    size_t n = pv_model_event_own_stats(m, ev, own, OWN_STATS_ON_STACK);
+    if (n > OWN_STATS_ON_STACK)
+        n = OWN_STATS_ON_STACK;   /* an event with more stats than that is hostile */
+    for (size_t i = n; i > 0; i--) {
+        if (own[i - 1].name == name_id) {
+            *out = own[i - 1];
+            return true;
+        }
+    }
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    for (uint32_t i = meta->n_stats; i > 0; i--) {
+        if (m->stats[meta->first_stat + i - 1].name == name_id) {
+            *out = m->stats[meta->first_stat + i - 1];
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *pv_model_stat_text(const pv_model *m, const pv_stat *s, size_t *len)
+{
+    switch (s->type) {
+    case PV_STAT_STR: {
+        const char *str = pv_model_str(m, s->v.str);
+        *len = strlen(str);
+        return str;
+    }
+    case PV_STAT_BYTES:
+        if (s->v.blob < m->n_blobs) {
+            *len = m->blobs[s->v.blob].len;
+            return (const char *)m->blobs[s->v.blob].data;
+        }
+        break;
+    case PV_STAT_WSTR:
+    case PV_STAT_WBYTES: {
+        uint64_t off = s->v.wire >> PV__WIRE_LEN_BITS;
+        uint64_t n = s->v.wire & ((1u << PV__WIRE_LEN_BITS) - 1);
+        if (m->src != NULL && off <= m->src_len && n <= m->src_len - off) {
+            *len = (size_t)n;
+            return (const char *)m->src + off;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    *len = 0;
+    return NULL;
+}
+
+uint32_t pv_model_stat_str_id(const pv_model *m, const pv_stat *s)
+{
+    if (s->type == PV_STAT_STR)
+        return s->v.str;
+    if (s->type != PV_STAT_WSTR)
+        return 0;
+    size_t len;
+    const char *text = pv_model_stat_text(m, s, &len);
+    const pv__model_store *st = m->priv;
+    return text != NULL && st != NULL ? pv__strtab_find(&st->strs, text, len) : 0;
+}
