@@ -17,9 +17,7 @@ static int64_t base_pid(const pv_plane *p, uint32_t index)
     case PV_PLANE_TPU: {
         /* XProf: 1 + the plane's id (a TPU's ids go 2, 10, 18, ..), and 1
          * past 500. */
-        int64_t pid = p->id >= 0 && p->id < 500 ? 1 + p->id : 1;
-        (void)index;
-        return pid;
+        return p->id >= 0 && p->id < 500 ? 1 + p->id : 1;
     }
     case PV_PLANE_CUSTOM:
         return p->id >= 0 && p->id < 200 ? 501 + p->id : 1001 + index;
