@@ -5,6 +5,8 @@
  * profview itself. */
 #include "httpc.h"
 #include "testutil.h"
+#include "util/buf.h"
+#include "util/gzip.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -402,6 +404,96 @@ START_TEST(test_trace_viewer_all_hosts)
 }
 END_TEST
 
+static int cmp_line(const void *pa, const void *pb)
+{
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    if (a == NULL || b == NULL)
+        return (a == NULL) - (b == NULL);
+    return strcmp(a, b);
+}
+
+/* (pid, tid, ts, dur, name) of every complete or instant event, and the
+ * process and thread names by id, one sorted line each: what a script
+ * reading the Chrome JSON sees, args aside (XProf 2.24.2's trace_viewer@
+ * writes only group_id and a uid there and serves the rest on click). */
+static char *event_lines(json_t *j)
+{
+    json_t *ev = json_object_get(j, "traceEvents");
+    size_t n = json_array_size(ev);
+    char **lines = calloc(n + 1, sizeof *lines);
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *name = json_string_value(json_object_get(e, "name"));
+        char line[4096];
+        long long pid = (long long)json_integer_value(json_object_get(e, "pid"));
+        long long tid = (long long)json_integer_value(json_object_get(e, "tid"));
+        if (ph == NULL || name == NULL)
+            continue;
+        if (strcmp(ph, "M") == 0 && (strcmp(name, "process_name") == 0 ||
+                                     strcmp(name, "thread_name") == 0)) {
+            const char *v = json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+            snprintf(line, sizeof line, "M %lld %lld %s %.3000s", pid, tid, name, v ? v : "");
+        } else if (strcmp(ph, "X") == 0 || strcmp(ph, "i") == 0) {
+            /* µs with 3 decimals are whole ns: exact for both writers */
+            snprintf(line, sizeof line, "E %lld %lld %.3f %.3f %.3000s", pid, tid,
+                     json_number_value(json_object_get(e, "ts")),
+                     json_number_value(json_object_get(e, "dur")), name);
+        } else {
+            continue;
+        }
+        lines[i] = strdup(line);
+        total += strlen(line) + 1;
+    }
+    qsort(lines, n, sizeof *lines, cmp_line);
+    char *out = calloc(total, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (lines[i] == NULL)
+            continue;
+        strcat(out, lines[i]);
+        strcat(out, "\n");
+        free(lines[i]);
+    }
+    free(lines);
+    return out;
+}
+
+/* The same events, threads and processes as XProf 2.24.2's own
+ * trace_viewer@ answer for this profile (the golden written by
+ * tools/reference/trace_viewer_at.py). */
+START_TEST(test_trace_viewer_streaming_golden)
+{
+    PV_NEED_TESTDATA("test_trace_viewer_streaming_golden");
+    char path[1024];
+    snprintf(path, sizeof path,
+             "%s/tests/data/reference/shared_golden/logdirs/tf_keras_gpu_gcp/train/plugins/"
+             "profile/2022_11_04_21_26_12/instance-ecbm.trace_viewer_at.json.gz",
+             PV_SRCDIR);
+    size_t len = 0;
+    uint8_t *gz = pv_test_read_file(path, &len);
+    ck_assert_ptr_nonnull(gz);
+    pv_buf plain;
+    pv_buf_init(&plain, (size_t)64 << 20);
+    ck_assert_int_eq(pv_gzip_decompress(gz, len, &plain, path, NULL), 0);
+    free(gz);
+    json_t *want = json_loadb(plain.data, plain.len, 0, NULL);
+    ck_assert_ptr_nonnull(want);
+    pv_buf_fini(&plain);
+    json_t *got = get_json("/data/plugin/profile/data?" RUN "&tag=trace_viewer%40&resolution=0",
+                           200, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(got, "returnedEventsSize")),
+                     json_integer_value(json_object_get(want, "returnedEventsSize")));
+    char *a = event_lines(want), *b = event_lines(got);
+    ck_assert_uint_gt(strlen(a), 544 * 20);   /* 544 events, 15 threads: not empty */
+    ck_assert_str_eq(b, a);
+    free(a);
+    free(b);
+    json_decref(want);
+    json_decref(got);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_api");
@@ -415,6 +507,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tensorboard_trace_routes);
     tcase_add_test(tc, test_trace_viewer_resolution);
     tcase_add_test(tc, test_trace_viewer_all_hosts);
+    tcase_add_test(tc, test_trace_viewer_streaming_golden);
     tcase_add_test(tc, test_index_built_at_load);
     tcase_add_test(tc, test_tile_tag_and_revalidation);
     suite_add_tcase(s, tc);
