@@ -20,7 +20,14 @@
 #include <string.h>
 
 #define CONTEXT_FANOUT_MAX 64   /* §3.7: wider producer/consumer contexts are noise */
-#define EDGES_PER_KEY_MAX 4096
+/* Within the reference's fan-out rule a context still costs up to 63
+ * edges per event; this keeps a hostile file's single context from
+ * costing more than a real profile's whole trace. */
+#define EDGES_PER_KEY_MAX 65536
+/* Key kinds (the low byte of keyed.k1). */
+#define KEY_LAUNCH 1u            /* correlation_id: host launch -> device kernel */
+#define KEY_CONTEXT 2u           /* (_pt, _p) -> (_ct, _c) */
+#define KEY_ITERATION 3u         /* Process (id, iter_num) -> IteratorGetNext */
 /* An upward question (root ancestry, group name) looks at no more events
  * than this; real ancestries are a few dozen. */
 #define WALK_VISITS_MAX 65536
@@ -115,8 +122,11 @@ static void add_key(keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
     PV__PUSH(ks->v, ks->n, ks->cap, k);
 }
 
-/* Adds an edge from every side-0 entry to every side-1 entry with the
- * same key, skipping keys with too many on both sides. */
+/* Adds edges between the side-0 and side-1 entries of each key. A
+ * producer/consumer context joins every producer to every consumer unless
+ * both sides are wide; the other kinds join only the last parent met (the
+ * reference keeps one parent per key, later ones replacing earlier) to
+ * every child. */
 static void match_keys(keys *ks, pv__edges *es)
 {
     pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
@@ -128,11 +138,13 @@ static void match_keys(keys *ks, pv__edges *es)
                 mid = j + 1;
             j++;
         }
-        size_t n_from = mid - i, n_to = j - mid;
-        /* The product cap keeps a hostile file from asking for n^2 edges. */
+        size_t first = i;
+        if ((ks->v[i].k1 & 0xffu) != KEY_CONTEXT && mid > i)
+            first = mid - 1;   /* events come in id order: the last parent met */
+        size_t n_from = mid - first, n_to = j - mid;
         bool wide = n_from >= CONTEXT_FANOUT_MAX && n_to >= CONTEXT_FANOUT_MAX;
         if (!wide && n_from * n_to <= EDGES_PER_KEY_MAX) {
-            for (size_t a = i; a < mid; a++)
+            for (size_t a = first; a < mid; a++)
                 for (size_t b = mid; b < j; b++)
                     pv__edges_push(es, ks->v[a].ev, ks->v[b].ev);
         }
@@ -158,18 +170,18 @@ static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kin
                 continue;
             int64_t a, b;
             if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
-                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 0);
+                add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 0);
             if (ev_int(m, e, nm->ct, &a) && ev_int(m, e, nm->c, &b))
-                add_key(ks, 2 + ((uint64_t)a << 8), (uint64_t)b, self, 1);
+                add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 1);
             if (self != e)
                 continue;
             uint8_t kind = kinds[m->ev_meta[e]];
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (x != NULL && (x->flags & PV_EXTRA_CORRELATION) && !(kind & PV__GK_TYPED))
-                add_key(ks, 1, x->correlation_id, e, host ? 0 : 1);
+                add_key(ks, KEY_LAUNCH, x->correlation_id, e, host ? 0 : 1);
             if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_int(m, e, nm->id, &a) &&
                 ev_int(m, e, nm->iter, &b))
-                add_key(ks, 3 + ((uint64_t)a << 8), (uint64_t)b, e,
+                add_key(ks, KEY_ITERATION + ((uint64_t)a << 8), (uint64_t)b, e,
                         (kind & PV__GK_PROCESS) ? 0 : 1);
         }
     }

@@ -157,6 +157,40 @@ START_TEST(test_group_levels_ancestry_names)
 }
 END_TEST
 
+/* Host thread: stepA [0,+100] and stepB [200,+100], both _r=1, each
+ * holding a cudaLaunchKernel with correlation_id 5 (at 10 and 210; a
+ * reused id). GPU stream: kernel [400,+10] with correlation_id 5. The
+ * reference keeps one launch per correlation id, the last one it meets
+ * (the one in stepB), so the kernel joins group 1 ("stepB 1"), not the
+ * group of the earlier root. */
+START_TEST(test_group_launch_last_parent)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    uint32_t th = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t ts = pv_builder_track(b, gpu, 7, "Stream #7", 0);
+    uint32_t launch = pv_builder_meta(b, host, 3, "cudaLaunchKernel", NULL);
+    uint64_t e = pv_builder_event(b, th, pv_builder_meta(b, host, 1, "stepA", NULL), 0, 100);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    e = pv_builder_event(b, th, launch, 10, 5);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 5);
+    e = pv_builder_event(b, th, pv_builder_meta(b, host, 2, "stepB", NULL), 200, 100);
+    pv_builder_event_stat_i64(b, e, "_r", 1);
+    e = pv_builder_event(b, th, launch, 210, 5);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 5);
+    e = pv_builder_event(b, ts, pv_builder_meta(b, gpu, 1, "kernel", NULL), 400, 10);
+    pv_builder_event_stat_u64(b, e, "correlation_id", 5);
+    pv_model *m = pv_test_finish(b);
+
+    ck_assert_int_eq(m->ev_group[find(m, "stepA")], 0);
+    ck_assert_int_eq(m->ev_group[find(m, "stepB")], 1);
+    ck_assert_int_eq(m->ev_group[find(m, "kernel")], 1);
+    ck_assert_str_eq(group_name(m, 1), "stepB 1");
+    pv_model_free(m);
+}
+END_TEST
+
 /* Host thread: EagerExecute [0,+1000] with is_func 0 holding
  * dense/MatMul:MatMul [100,+200] (no stats) holding cudaLaunchKernel
  * [150,+20] (correlation 5); EagerExecute [2000,+1000] with is_func 1
@@ -349,6 +383,7 @@ static Suite *group_suite(void)
     tcase_add_test(tc, test_group_skips_tf_data_roots);
     tcase_add_test(tc, test_group_loop_skips_tf_data);
     tcase_add_test(tc, test_group_levels_ancestry_names);
+    tcase_add_test(tc, test_group_launch_last_parent);
     tcase_add_test(tc, test_group_marks_eager);
     tcase_add_test(tc, test_group_no_eager_when_grouped);
     tcase_add_test(tc, test_group_tpu_lockstep);
