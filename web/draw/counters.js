@@ -2,13 +2,14 @@
 // step chart scaled to the counter's min..max over the whole trace, so the
 // height means the same thing in every tile and at every zoom. Pure.
 
+import { flatten } from './colors.js';
 import { pieceSpan } from './slices.js';
 
 const PAD_PX = 4;
 
 // view: as in slices.js. row: a counter row of layout.js (row.counter has
 // min and max). piece: {tile, clipStart, clipEnd}. theme: {counterFill,
-// counterLine}.
+// counterLine, bg}.
 export function drawCounter(ctx, piece, row, view, theme) {
     const c = piece.tile.counters.get(row.counter.id);
     if (!c || c.t.length === 0)
@@ -59,7 +60,8 @@ export function drawCounter(ctx, piece, row, view, theme) {
     area.lineTo(lastX, base);
     area.lineTo(firstX, base);
     area.closePath();
-    ctx.fillStyle = theme.counterFill;
+    // Opaque over the background (colors.js flatten): the area is wide.
+    ctx.fillStyle = flatten(theme.counterFill, theme.bg);
     ctx.fill(area);
     ctx.strokeStyle = theme.counterLine;
     ctx.lineWidth = 1;

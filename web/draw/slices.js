@@ -202,7 +202,8 @@ function fillList(ctx, style, r) {
 // Fills the collected rectangles: boxes first, events over them.
 // theme.boxRgb: the boxes' hue ("r, g, b"); theme.bg: the background the
 // boxes are drawn on, so their shades can be drawn opaque (colors.js
-// flatten).
+// flatten). A collapsed process's summary lies on its header's band, not
+// the background: its boxes come out a shade lighter than a blend would.
 export function fillBatches(ctx, batches, theme) {
     for (let s = 0; s < BOX_STEPS; s++) {
         if (batches.box[s].length > 0)

@@ -62,7 +62,9 @@ export class Timeline {
             onError: (err) => opts.onTileError && opts.onTileError(err),
         });
         // Opaque: the frame paints every pixel, and the compositor can skip
-        // blending the canvas with the page under it.
+        // blending the canvas with the page under it (and painting the page
+        // there at all). Only the first getContext call on a canvas sets its
+        // options, so nothing may call it before this (docs/trace_viewer_ui.md).
         opts.canvas.getContext('2d', { alpha: false });
         this.resizeObserver = new ResizeObserver(() => this.resize());
         this.resizeObserver.observe(opts.scroll);
