@@ -24,7 +24,8 @@
 // in a browser paced at 60 Hz as a screen would pace it, and in one
 // started with --disable-frame-rate-limit --disable-gpu-vsync, where a
 // frame starts as soon as the previous one is done. It reports
-//   trace_pan_tracks_visible     thread tracks on screen
+//   trace_pan_tracks_visible     thread tracks on screen (and
+//       trace_pan_canvas_height, the canvas's CSS px)
 //   trace_pan_frame_interval_median / _p95  ms between animation frames,
 //       paced (16.7 is the floor: the median says whether frames made it)
 //   trace_pan_unthrottled_interval_median / _p95  the same unthrottled
