@@ -116,7 +116,7 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
     if (rc != 0 && err != NULL && err->path[0] == '\0') {
         char reason[sizeof err->reason];
         memcpy(reason, err->reason, sizeof reason);
-        pv_error_set(err, rc, src->path, PV_NO_OFFSET, "%s", reason);
+        pv_error_set(err, rc, src->path, err->offset, "%s", reason);
     }
     if (rc == 0 && src->progress != NULL)
         atomic_store_explicit(&src->progress->done_bytes, src->len, memory_order_relaxed);

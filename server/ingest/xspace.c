@@ -18,9 +18,11 @@
  *   XStatMetadata   1 id  2 name; 3 description ignored
  *   map entries     1 key  2 value
  *
- * Events' own stats are checked here but not kept: the model reads them
- * from the file when a tool asks (model.h), and finish decodes the
- * well-known ones. Metadata and plane stats are kept.
+ * Events' own stats are not kept: the model reads them from the file when
+ * a tool asks (model.h). The common layout is only framed here; finish
+ * reads every stat once for the well-known ones and reports a stat that
+ * does not parse (the general path below checks them itself). Metadata
+ * and plane stats are kept.
  *
  * A plane is read in three passes over its bytes, because serialized
  * field order puts lines (3) before the metadata (4, 5) they refer to:
@@ -394,60 +396,29 @@ static inline bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t 
     return false;
 }
 
-/* Checks one XStat's framing: known one-byte tags, well-formed varints,
- * lengths inside the stat. */
-static inline bool fast_stat(const uint8_t *p, const uint8_t *end)
-{
-    uint64_t v;
-    while (p < end) {
-        uint8_t tag = *p++;
-        switch (tag) {
-        case 0x08:
-        case 0x18:
-        case 0x20:
-        case 0x38:
-            if (!fast_varint(&p, end, &v))
-                return false;
-            break;
-        case 0x11:
-            if (end - p < 8)
-                return false;
-            p += 8;
-            break;
-        case 0x2a:
-        case 0x32:
-            if (!fast_varint(&p, end, &v) || v > (uint64_t)(end - p))
-                return false;
-            p += v;
-            break;
-        default:
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The largest XEvent whose place the model can record (model.h). */
 #define MAX_EVENT_BYTES ((1u << 24) - 1)
 
-/* Records where the newest event's message is, for its stats. */
-static bool event_wire(dec *d, const field *ef)
+/* Records where the newest event's stats are: from its first stats field
+ * to the end of its message (the model skips other fields there). */
+static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat)
 {
-    if (ef->len > MAX_EVENT_BYTES)
+    size_t len = (size_t)(ef->data + ef->len - first_stat);
+    if (len > MAX_EVENT_BYTES)
         return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)", ef->len,
                     MAX_EVENT_BYTES);
-    pv_builder_event_wire(d->b, (uint64_t)(ef->data - d->src->data), ef->len);
+    pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len);
     return true;
 }
 
-/* One XEvent in one pass: scalars, and its stats checked. Returns false
- * to ask for the general decoder. */
+/* One XEvent in one pass: scalars, and where its stats are (finish reads
+ * and checks them, once). Returns false to ask for the general decoder. */
 static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
                               bool *done)
 {
     const uint8_t *p = ef->data, *end = ef->data + ef->len;
     uint64_t v[6] = {0};
-    size_t n = 0;
+    const uint8_t *first_stat = NULL;
     bool aggregate = false;
     *done = false;
     while (p < end) {
@@ -464,11 +435,10 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
             aggregate |= tag == 0x28;
             break;
         case 0x22:
+            if (first_stat == NULL)
+                first_stat = p - 1;
             if (!fast_varint(&p, end, &x) || x > (uint64_t)(end - p))
                 return false;
-            if (!fast_stat(p, p + x))
-                return false;
-            n++;
             p += x;
             break;
         default:
@@ -482,7 +452,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         return false;
     pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]), sat_add(line_ps, (int64_t)v[2]),
                      (int64_t)v[3]);
-    return n == 0 || event_wire(d, ef);
+    return first_stat == NULL || event_wire(d, ef, first_stat);
 }
 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
@@ -535,14 +505,17 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
     if (!has_stats)
         return true;
     r.p = ef->data;
+    const uint8_t *first_stat = NULL;
     while (next_field(d, &r, "XEvent", &f)) {
         if (f.num != 4)
             continue;
+        if (first_stat == NULL)
+            first_stat = f.at;
         pv_stat s;
         if (!decode_stat(d, f.data, f.len, false, &s))
             return false;
     }
-    return d->rc == 0 && event_wire(d, ef);
+    return d->rc == 0 && event_wire(d, ef, first_stat);
 }
 
 static bool decode_line(dec *d, const field *lf)

@@ -96,7 +96,8 @@ static uint64_t wire_ref(const pv_model *m, const uint8_t *data, uint64_t len)
     return (uint64_t)(data - m->src) << PV__WIRE_LEN_BITS | len;
 }
 
-/* Decodes one XStat; false when malformed. */
+/* Decodes one XStat in any layout; false when malformed (a known field
+ * with the wrong wire type counts, as in the decoder). */
 static bool wire_stat(const pv_model *m, const pv_plane *pl, const uint8_t *data, size_t len,
                       pv_stat *out)
 {
@@ -106,7 +107,10 @@ static bool wire_stat(const pv_model *m, const pv_plane *pl, const uint8_t *data
     const uint8_t *payload = NULL;
     out->type = PV_STAT_I64;
     out->v.i64 = 0;
+    static const uint8_t want[8] = {8, 0, 1, 0, 0, 2, 2, 0};   /* 8: any */
     while (field(&c, &num, &wt, &v, &payload)) {
+        if (num < 8 && want[num] != 8 && want[num] != wt)
+            return false;
         if (num == 1 && wt == 0) {
             mid = v;
         } else if (num == 2 && wt == 1) {
@@ -135,24 +139,134 @@ static bool wire_stat(const pv_model *m, const pv_plane *pl, const uint8_t *data
 }
 
 /* The stats (field 4) of the XEvent message [p, end), in order. */
-static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
-                         const uint8_t *end, pv_stat *out, size_t cap)
+/* Names of one plane's stat metadata ids, looked up once per event. */
+typedef struct names {
+    const pv_model *m;
+    const pv_plane *pl;
+    const uint32_t *dense;   /* id -> string id + 1, for ids < n_dense */
+    uint64_t n_dense;
+} names;
+
+static inline uint32_t name_of(const names *nm, uint64_t id)
 {
+    if (id < nm->n_dense) {
+        uint32_t v = nm->dense[id];
+        return v != 0 ? v - 1 : 0;
+    }
+    return stat_name(nm->m, nm->pl, (int64_t)id);
+}
+
+/* One- and two-byte varints inline; longer ones (and bad bytes) through
+ * the general reader. */
+static inline bool fast_varint(cursor *c, uint64_t *v)
+{
+    if (c->end - c->p >= 2) {
+        if (c->p[0] < 0x80) {
+            *v = *c->p++;
+            return true;
+        }
+        if (c->p[1] < 0x80) {
+            *v = (uint64_t)(c->p[0] & 0x7f) | (uint64_t)c->p[1] << 7;
+            c->p += 2;
+            return true;
+        }
+    }
+    return varint(c, v);
+}
+
+/* The layout every producer writes (one-byte tags of known fields) in
+ * one pass; false on anything else, and the caller decodes the stat with
+ * wire_stat, which reads every layout. */
+static inline bool fast_stat(const names *nm, const uint8_t *p, const uint8_t *end, pv_stat *out)
+{
+    cursor c = {p, end};
+    uint64_t mid = 0, v;
+    out->type = PV_STAT_I64;
+    out->v.i64 = 0;
+    while (c.p < c.end) {
+        uint8_t tag = *c.p++;
+        switch (tag) {
+        case 0x08:
+            if (!fast_varint(&c, &mid))
+                return false;
+            break;
+        case 0x11:
+            if (c.end - c.p < 8)
+                return false;
+            memcpy(&out->v.f64, c.p, 8);
+            out->type = PV_STAT_F64;
+            c.p += 8;
+            break;
+        case 0x18:
+        case 0x20:
+        case 0x38:
+            if (!fast_varint(&c, &v))
+                return false;
+            if (tag == 0x18) {
+                out->type = PV_STAT_U64;
+                out->v.u64 = v;
+            } else if (tag == 0x20) {
+                out->type = PV_STAT_I64;
+                out->v.i64 = (int64_t)v;
+            } else {
+                out->type = PV_STAT_STR;
+                out->v.str = name_of(nm, v);
+            }
+            break;
+        case 0x2a:
+        case 0x32:
+            if (!fast_varint(&c, &v) || v > (uint64_t)(c.end - c.p) || v >> PV__WIRE_LEN_BITS)
+                return false;
+            out->type = tag == 0x2a ? PV_STAT_WSTR : PV_STAT_WBYTES;
+            out->v.wire = wire_ref(nm->m, c.p, v);
+            c.p += v;
+            break;
+        default:
+            return false;
+        }
+    }
+    out->name = name_of(nm, mid);
+    return true;
+}
+
+/* The stats (field 4) of the XEvent message [p, end), in order; *bad
+ * (may be NULL) is set when one does not parse, and reading stops there. */
+static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
+                         const uint8_t *end, pv_stat *out, size_t cap, bool *bad)
+{
+    const pv__model_store *st = m->priv;
+    uint32_t pi = (uint32_t)(pl - m->planes);
+    names nm = {m, pl, st->dense + st->dense_first[pi], st->dense_n[pi]};
     cursor c = {p, end};
     uint32_t num, wt;
     uint64_t v;
     const uint8_t *payload = NULL;
     size_t n = 0;
-    while (field(&c, &num, &wt, &v, &payload)) {
-        if (num != 4 || wt != 2)
+    while (c.p < c.end) {
+        /* the event's scalars (fields 1, 2, 3, 5): varints to step over */
+        uint8_t tag = *c.p;
+        if (tag == 0x08 || tag == 0x10 || tag == 0x18 || tag == 0x28) {
+            c.p++;
+            if (!fast_varint(&c, &v))
+                goto malformed;
+            continue;
+        }
+        if (!field(&c, &num, &wt, &v, &payload))
+            goto malformed;
+        if (num != 4)
             continue;
         pv_stat s;
-        if (!wire_stat(m, pl, payload, (size_t)v, &s))
-            break;
+        if (wt != 2 || (!fast_stat(&nm, payload, payload + v, &s) &&
+                        !wire_stat(m, pl, payload, (size_t)v, &s)))
+            goto malformed;
         if (n < cap)
             out[n] = s;
         n++;
     }
+    return n;
+malformed:
+    if (bad != NULL)
+        *bad = true;
     return n;
 }
 
@@ -163,7 +277,7 @@ static size_t guarded_read_stats(const pv_model *m, const pv_plane *pl, const ui
     volatile size_t n = 0;
     pv_map_guard g;
     if (PV_MAP_GUARD_ARM(&g, m->src, m->src_len) == 0)
-        n = read_stats(m, pl, p, end, out, cap);
+        n = read_stats(m, pl, p, end, out, cap, NULL);
     pv_map_guard_disarm(&g);
     return n;
 }
@@ -194,13 +308,13 @@ static size_t array_stats(const pv_model *m, uint64_t ev, pv_stat *out, size_t c
 }
 
 size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_stat *out,
-                           size_t cap)
+                           size_t cap, bool *bad)
 {
     size_t n = array_stats(m, ev, out, cap);
     const uint8_t *p, *end;
     if (m->ev_wire != NULL && wire_place(m, ev, &p, &end))
         n += read_stats(m, &m->planes[plane], p, end, n < cap ? out + n : NULL,
-                        n < cap ? cap - n : 0);
+                        n < cap ? cap - n : 0, bad);
     return n;
 }
 

@@ -554,16 +554,18 @@ static void side_rows_publish(side_rows *r, pv_model *m, pv__model_store *s)
     m->n_step_infos = (uint32_t)r->n_steps;
 }
 
-/* Reads event e (of plane) own stats into c->own; returns how many.
- * Finish runs under the decoder's SIGBUS guard, so this reads unguarded. */
+/* Reads event e (of plane) own stats into c->own; returns how many, or
+ * SIZE_MAX when one in the file does not parse. Finish runs under the
+ * decoder's SIGBUS guard, so this reads unguarded. */
 static size_t own_stats(ctx *c, uint32_t plane, uint64_t e)
 {
-    size_t n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own);
-    if (n > c->cap_own) {
+    bool bad = false;
+    size_t n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own, &bad);
+    if (n > c->cap_own && !bad) {
         pv__grow((void **)&c->own, &c->cap_own, n, sizeof *c->own);
-        n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own);
+        n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own, &bad);
     }
-    return n;
+    return bad ? SIZE_MAX : n;
 }
 
 void pv__wk_index(pv__model_store *s)
@@ -608,7 +610,7 @@ bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *ou
 
 int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err)
 {
-    (void)err;
+    int rc = 0;
     ctx c = {.m = m, .strs = &s->strs};
     static const char *const id_stats[] = PV_MODEL_ID_STATS;
     _Static_assert(sizeof id_stats / sizeof id_stats[0] <= sizeof c.id_stats / sizeof c.id_stats[0],
@@ -647,7 +649,13 @@ int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_erro
             drop_read_pages(m, m->ev_wire[e] >> PV__WIRE_LEN_BITS);
         uint32_t mi = m->ev_meta[e];
         const pv_event_meta *meta = &m->metas[mi];
-        uint64_t n_own = own_stats(&c, m->tracks[track].plane, e);
+        size_t n_own = own_stats(&c, m->tracks[track].plane, e);
+        if (n_own == SIZE_MAX) {
+            rc = pv_error_set(err, PV_EFORMAT, NULL, m->ev_wire[e] >> PV__WIRE_LEN_BITS,
+                              "corrupt: a stat of a %s event is not a well-formed XStat",
+                              c.strs->strs[m->metas[m->ev_meta[e]].name]);
+            break;
+        }
         const pv_stat *own = c.own;
         const pv_stat *ms = m->stats + meta->first_stat;
         /* one pass over the own stats: the group and whether a row is due */
@@ -695,5 +703,5 @@ int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_erro
     m->extras = extras;
     m->n_extras = (uint32_t)n_extras;
     side_rows_publish(&rows, m, s);
-    return 0;
+    return rc;   /* on failure finish frees the half-built model */
 }

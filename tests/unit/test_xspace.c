@@ -262,6 +262,39 @@ START_TEST(test_ingest_buffer_wrong_wire_type)
 }
 END_TEST
 
+/* An event's stat with a known field in the wrong wire type (uint64 sent
+ * length-delimited): the decoder only frames event stats; finish reads
+ * them and names the stat's place in the file. */
+START_TEST(test_ingest_buffer_bad_event_stat)
+{
+    wbuf space = {.len = 0}, plane = {.len = 0}, line = {.len = 0}, ev = {.len = 0},
+         st = {.len = 0}, m = {.len = 0};
+    w_int(&plane, 1, 1);
+    w_str(&plane, 2, "/host:CPU");
+    w_int(&line, 1, 1);
+    w_int(&ev, 1, 10);
+    w_int(&ev, 3, 5);
+    w_int(&st, 1, 1);
+    w_bytes(&st, 3, "x", 1);
+    w_msg(&ev, 4, &st);
+    w_msg(&line, 4, &ev);
+    w_msg(&plane, 3, &line);
+    w_int(&m, 1, 10);
+    w_str(&m, 2, "op");
+    w_map_entry(&plane, 4, 10, &m);
+    w_stat_meta(&plane, 1, "bytes");
+    w_msg(&space, 1, &plane);
+    /* the stats field: tag 0x22, length 5, then 08 01 1a 01 'x' */
+    const uint8_t want[] = {0x22, 0x05, 0x08, 0x01, 0x1a, 0x01, 'x'};
+    size_t at = SIZE_MAX;
+    for (size_t i = 0; i + sizeof want <= space.len && at == SIZE_MAX; i++)
+        if (memcmp(space.data + i, want, sizeof want) == 0)
+            at = i;
+    ck_assert_uint_ne(at, SIZE_MAX);
+    expect_error(space.data, space.len, PV_EFORMAT, at, "not a well-formed XStat");
+}
+END_TEST
+
 START_TEST(test_ingest_buffer_long_varint)
 {
     /* XPlane id with an 11-byte varint starting at offset 3 */
@@ -592,6 +625,7 @@ static Suite *xspace_suite(void)
     tcase_add_test(buffer, test_ingest_buffer_length_past_end);
     tcase_add_test(buffer, test_ingest_buffer_wrong_wire_type);
     tcase_add_test(buffer, test_ingest_buffer_long_varint);
+    tcase_add_test(buffer, test_ingest_buffer_bad_event_stat);
     tcase_add_test(buffer, test_ingest_buffer_truncated_everywhere);
     tcase_add_test(buffer, test_ingest_buffer_tiny_events_capped);
     suite_add_tcase(s, buffer);
