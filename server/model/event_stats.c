@@ -19,16 +19,16 @@ typedef struct cursor {
 
 static inline bool varint(cursor *c, uint64_t *v)
 {
-    if (c->p < c->end && *c->p < 0x80) {
-        *v = *c->p++;
-        return true;
-    }
+    const uint8_t *p = c->p;
+    size_t left = (size_t)(c->end - p);
+    size_t max = left < 10 ? left : 10;
     uint64_t x = 0;
-    for (unsigned shift = 0; shift < 64 && c->p < c->end; shift += 7) {
-        uint8_t byte = *c->p++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
+    for (size_t i = 0; i < max; i++) {
+        uint8_t byte = p[i];
+        x |= (uint64_t)(byte & 0x7f) << (7 * i);
         if ((byte & 0x80) == 0) {
             *v = x;
+            c->p = p + i + 1;
             return true;
         }
     }
@@ -251,8 +251,17 @@ static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p
                 goto malformed;
             continue;
         }
-        if (!field(&c, &num, &wt, &v, &payload))
+        if (tag == 0x22) {   /* a stats field, the common case */
+            c.p++;
+            if (!fast_varint(&c, &v) || v > (uint64_t)(c.end - c.p))
+                goto malformed;
+            payload = c.p;
+            c.p += v;
+            num = 4;
+            wt = 2;
+        } else if (!field(&c, &num, &wt, &v, &payload)) {
             goto malformed;
+        }
         if (num != 4)
             continue;
         pv_stat s;

@@ -120,7 +120,7 @@ typedef struct ctx {
     size_t cap_own;
     const uint8_t *wk;      /* string id -> enum wk */
     size_t n_wk;
-    uint32_t id_stats[8];   /* names of PV_MODEL_ID_STATS, 0 when absent */
+    uint8_t *id_stat;       /* per name id below n_wk: 1 for PV_MODEL_ID_STATS */
     parsed *kernel_cache;   /* PARSE_CACHE slots each */
     parsed *memcpy_cache;
 } ctx;
@@ -458,11 +458,7 @@ static int32_t group_of(const ctx *c, const pv_stat *s, uint64_t n, int32_t grou
 
 static bool is_id_stat(const ctx *c, uint32_t name)
 {
-    for (size_t i = 0; i < sizeof c->id_stats / sizeof c->id_stats[0]; i++) {
-        if (c->id_stats[i] != 0 && c->id_stats[i] == name)
-            return true;
-    }
-    return false;
+    return name < c->n_wk && c->id_stat[name];
 }
 
 #define DROP_EVERY 65536u   /* events between dropping the pages read */
@@ -612,17 +608,19 @@ int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_erro
 {
     int rc = 0;
     ctx c = {.m = m, .strs = &s->strs};
-    static const char *const id_stats[] = PV_MODEL_ID_STATS;
-    _Static_assert(sizeof id_stats / sizeof id_stats[0] <= sizeof c.id_stats / sizeof c.id_stats[0],
-                   "room for every PV_MODEL_ID_STATS name");
-    for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++)
-        c.id_stats[i] = pv__strtab_find(&s->strs, id_stats[i], strlen(id_stats[i]));
     pv__grow((void **)&c.own, &c.cap_own, 64, sizeof *c.own);
     c.kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *c.kernel_cache);
     c.memcpy_cache = c.kernel_cache + PARSE_CACHE;
     pv__wk_index(s);
     c.wk = s->wk;
     c.n_wk = s->n_wk;
+    c.id_stat = pv_xcalloc(c.n_wk ? c.n_wk : 1, 1);
+    static const char *const id_stats[] = PV_MODEL_ID_STATS;
+    for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++) {
+        uint32_t id = pv__strtab_find(&s->strs, id_stats[i], strlen(id_stats[i]));
+        if (id != 0 && id < c.n_wk)
+            c.id_stat[id] = 1;
+    }
     uint32_t *memcpy_kind = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *memcpy_kind);
     uint8_t *mflags = meta_flags(&c, memcpy_kind);
 
@@ -688,6 +686,7 @@ int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_erro
         extra_of[e] = (uint32_t)(n_extras - 1);
     }
     free(c.own);
+    free(c.id_stat);
     free(meta_group);
     *have_groups = any_group;
     free(c.kernel_cache);
