@@ -34,8 +34,8 @@
 
 typedef struct keyed {
     uint64_t k1, k2;        /* (type, id) or (id, iter_num) */
-    uint64_t ev;
-    int side;               /* 0 producer/parent, 1 consumer/child */
+    uint32_t ev;            /* event (grouping runs below UINT32_MAX events) */
+    int32_t side;           /* 0 producer/parent, 1 consumer/child */
 } keyed;
 
 typedef struct keys {
@@ -118,7 +118,7 @@ static int keyed_cmp(const void *a, const void *b)
 
 static void add_key(keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
 {
-    keyed k = {k1, k2, ev, side};
+    keyed k = {k1, k2, (uint32_t)ev, side};
     PV__PUSH(ks->v, ks->n, ks->cap, k);
 }
 
@@ -159,14 +159,14 @@ static void match_keys(keys *ks, pv__edges *es)
  * an event: producer/consumer stats count for that node, the other edges
  * only join events that are nodes themselves (group_tpu.c). */
 static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kinds,
-                          const uint64_t *node, keys *ks, pv__edges *es)
+                          const uint32_t *node, keys *ks, pv__edges *es)
 {
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         bool host = m->planes[tr->plane].kind == PV_PLANE_HOST;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             uint64_t self = node != NULL ? node[e] : e;
-            if (self == PV__NO_EVENT)
+            if (self == PV__NO_EV32)
                 continue;
             int64_t a, b;
             if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
@@ -229,7 +229,7 @@ typedef struct grouping {
     names nm;
     const uint8_t *kinds;
     const uint8_t *tpu_roles; /* per plane, PV__TPU_*; NULL when no TPU plane */
-    const uint64_t *node;     /* per event, see pv__tpu_nodes; NULL likewise */
+    const uint32_t *node;     /* per event, see pv__tpu_nodes; NULL likewise */
     pv__forest f;
     pv__walk w;
     int32_t *group;          /* the model's ev_group column */
@@ -430,14 +430,14 @@ static void propagate(grouping *g, uint64_t r, int32_t gid)
 {
     if (g->group[r] != PV_NO_GROUP)
         return;
-    uint64_t *queue = g->w.queue;
+    uint32_t *queue = g->w.queue;
     size_t head = 0, tail = 0;
     g->group[r] = gid;
-    queue[tail++] = r;
+    queue[tail++] = (uint32_t)r;
     while (head < tail) {
         uint64_t e = queue[head++];
         for (uint64_t k = g->f.kid_off[e]; k < g->f.kid_off[e + 1]; k++) {
-            uint64_t kid = g->f.kids[k];
+            uint32_t kid = g->f.kids[k];
             if (g->group[kid] == PV_NO_GROUP) {
                 g->group[kid] = gid;
                 queue[tail++] = kid;
@@ -608,12 +608,12 @@ int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, boo
      * reference does (group_forest.c), which is not quite the depth rule. */
     if (have_groups) {
         table_from_file(m, g.group, &g.groups, &g.n_groups);
-    } else if (parent != NULL && !loop_ops_present(m, s)) {
+    } else if (parent != NULL && m->n_events < PV__NO_EV32 && !loop_ops_present(m, s)) {
         names_init(&g.nm, s);
         uint8_t *kinds = pv__group_meta_kinds(m, s);
         g.kinds = kinds;
         uint8_t *roles = pv__tpu_plane_roles(m, s);
-        uint64_t *node = NULL;
+        uint32_t *node = NULL;
         bool tpu = false;
         for (uint32_t p = 0; p < m->n_planes; p++)
             tpu = tpu || roles[p] != PV__TPU_NONE;

@@ -19,7 +19,7 @@
 
 void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to)
 {
-    pv__edge e = {from, to};
+    pv__edge e = {(uint32_t)from, (uint32_t)to};
     PV__PUSH(es->v, es->n, es->cap, e);
 }
 
@@ -36,12 +36,12 @@ static bool is_async(const pv_model *m, uint64_t e)
     return x != NULL && (x->flags & PV_EXTRA_ASYNC) != 0;
 }
 
-static void nest(const pv_model *m, const uint8_t *tpu_roles, uint64_t *parent)
+static void nest(const pv_model *m, const uint8_t *tpu_roles, uint32_t *parent)
 {
-    uint64_t *stack = NULL;
+    uint32_t *stack = NULL;
     size_t cap = 0;
     for (uint64_t e = 0; e < m->n_events; e++)
-        parent[e] = PV__NO_EVENT;
+        parent[e] = PV__NO_EV32;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         if (tpu_roles != NULL && tpu_roles[tr->plane] != PV__TPU_NONE)
@@ -52,7 +52,7 @@ static void nest(const pv_model *m, const uint8_t *tpu_roles, uint64_t *parent)
                 continue;
             int64_t start = m->ev_start_ps[e], end = pv__event_end_ps(m, e);
             while (sp > 0) {
-                uint64_t p = stack[sp - 1];
+                uint32_t p = stack[sp - 1];
                 if (m->ev_start_ps[p] <= start && end <= pv__event_end_ps(m, p)) {
                     parent[e] = p;
                     break;
@@ -61,7 +61,7 @@ static void nest(const pv_model *m, const uint8_t *tpu_roles, uint64_t *parent)
             }
             if (sp == cap)
                 pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
-            stack[sp++] = e;
+            stack[sp++] = (uint32_t)e;
         }
     }
     free(stack);
@@ -86,18 +86,18 @@ void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es
 
     uint64_t *off = pv_xcalloc(n + 1, sizeof *off);
     for (uint64_t e = 0; e < n; e++)
-        if (f->nest_parent[e] != PV__NO_EVENT)
+        if (f->nest_parent[e] != PV__NO_EV32)
             off[f->nest_parent[e] + 1]++;
     for (size_t i = 0; i < es->n; i++)
         off[es->v[i].from + 1]++;
     for (uint64_t i = 0; i < n; i++)
         off[i + 1] += off[i];
-    uint64_t *kids = pv_xmalloc((off[n] ? off[n] : 1) * sizeof *kids);
+    uint32_t *kids = pv_xmalloc((off[n] ? off[n] : 1) * sizeof *kids);
     uint64_t *fill = pv_xmalloc((n ? n : 1) * sizeof *fill);
     memcpy(fill, off, n * sizeof *fill);
     for (uint64_t e = 0; e < n; e++)
-        if (f->nest_parent[e] != PV__NO_EVENT)
-            kids[fill[f->nest_parent[e]]++] = e;
+        if (f->nest_parent[e] != PV__NO_EV32)
+            kids[fill[f->nest_parent[e]]++] = (uint32_t)e;
     for (size_t i = 0; i < es->n; i++)
         kids[fill[es->v[i].from]++] = es->v[i].to;
     free(fill);
@@ -166,20 +166,20 @@ uint64_t pv__forest_find_up(const pv__forest *f, pv__walk *w, uint64_t e, bool i
     walk_begin(w, f->n);
     size_t head = 0, tail = 0;
     w->stamp[e] = w->gen;
-    w->queue[tail++] = e;
+    w->queue[tail++] = (uint32_t)e;
     while (head < tail && head < max_visits && w->budget > 0) {
         w->budget--;
         uint64_t v = w->queue[head++];
         /* e itself is queued either way: its parents come next. */
         if ((v != e || include_self) && match(ctx, v))
             return v;
-        uint64_t p = f->nest_parent[v];
-        if (p != PV__NO_EVENT && w->stamp[p] != w->gen) {
+        uint32_t p = f->nest_parent[v];
+        if (p != PV__NO_EV32 && w->stamp[p] != w->gen) {
             w->stamp[p] = w->gen;
             w->queue[tail++] = p;
         }
         for (size_t i = up_first(f, v); i < f->n_up && f->up[i].to == v; i++) {
-            uint64_t q = f->up[i].from;
+            uint32_t q = f->up[i].from;
             if (w->stamp[q] != w->gen) {
                 w->stamp[q] = w->gen;
                 w->queue[tail++] = q;

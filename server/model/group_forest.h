@@ -16,9 +16,13 @@
 #include <stdint.h>
 
 #define PV__NO_EVENT UINT64_MAX
+/* The per-event columns here hold event ids in 32 bits (half the memory
+ * of a large profile's grouping); grouping is skipped for a model of
+ * UINT32_MAX events or more. PV__NO_EV32 is "none" in them. */
+#define PV__NO_EV32 UINT32_MAX
 
 typedef struct pv__edge {
-    uint64_t from, to;      /* parent event, child event */
+    uint32_t from, to;      /* parent event, child event */
 } pv__edge;
 
 /* A growable edge list. */
@@ -29,9 +33,9 @@ typedef struct pv__edges {
 
 typedef struct pv__forest {
     uint64_t n;             /* events */
-    uint64_t *nest_parent;  /* per event: enclosing event or PV__NO_EVENT */
+    uint32_t *nest_parent;  /* per event: enclosing event or PV__NO_EV32 */
     uint64_t *kid_off;      /* n + 1 offsets into kids */
-    uint64_t *kids;         /* per event: nested children, then edge targets */
+    uint32_t *kids;         /* per event: nested children, then edge targets */
     pv__edge *up;           /* the edges sorted by (to, from): parents by edge */
     size_t n_up;
 } pv__forest;
@@ -41,7 +45,7 @@ typedef struct pv__forest {
 typedef struct pv__walk {
     uint32_t *stamp;        /* per event: generation that last visited it */
     uint32_t gen;           /* current generation */
-    uint64_t *queue;        /* n entries */
+    uint32_t *queue;        /* n entries */
     uint64_t budget;        /* visits left to all upward walks together */
 } pv__walk;
 
@@ -105,8 +109,8 @@ uint32_t pv__tpu_grouping_track(const pv_model *m, const pv__model_store *s, uin
 
 /* Per event, the forest node that stands for it: itself off TPU planes
  * and on a grouping line, the grouping event including it on a TPU
- * plane's other lines, PV__NO_EVENT when none (caller frees). */
-uint64_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8_t *roles);
+ * plane's other lines, PV__NO_EV32 when none (caller frees). */
+uint32_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8_t *roles);
 
 /* Gives each event on a TPU plane's other lines without a group the group
  * of the grouping event overlapping it. Cannot fail. */

@@ -63,12 +63,12 @@ uint32_t pv__tpu_grouping_track(const pv_model *m, const pv__model_store *s, uin
  * grouping event whose span includes it, found by a forward scan per
  * line that gives up at the end of the grouping line. */
 static void plane_nodes(const pv_model *m, const pv_plane *p, uint32_t grouping,
-                        uint64_t *node)
+                        uint32_t *node)
 {
     const pv_track *g = &m->tracks[grouping];
     uint64_t g_end = g->first_event + g->n_events;
     for (uint64_t e = g->first_event; e < g_end; e++)
-        node[e] = e;
+        node[e] = (uint32_t)e;
     for (uint32_t t = p->first_track; t < p->first_track + p->n_tracks; t++) {
         if (t == grouping)
             continue;
@@ -81,17 +81,17 @@ static void plane_nodes(const pv_model *m, const pv_plane *p, uint32_t grouping,
             if (k == g_end)
                 break;
             if (m->ev_start_ps[k] <= start && end <= pv__event_end_ps(m, k))
-                node[e] = k;
+                node[e] = (uint32_t)k;
         }
     }
 }
 
-uint64_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8_t *roles)
+uint32_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8_t *roles)
 {
     uint64_t n = m->n_events;
-    uint64_t *node = pv_xmalloc((n ? n : 1) * sizeof *node);
+    uint32_t *node = pv_xmalloc((n ? n : 1) * sizeof *node);
     for (uint64_t e = 0; e < n; e++)
-        node[e] = e;
+        node[e] = (uint32_t)e;
     for (uint32_t p = 0; p < m->n_planes; p++) {
         if (roles[p] == PV__TPU_NONE)
             continue;
@@ -99,7 +99,7 @@ uint64_t *pv__tpu_nodes(const pv_model *m, const pv__model_store *s, const uint8
         for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
             const pv_track *tr = &m->tracks[t];
             for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
-                node[e] = PV__NO_EVENT;
+                node[e] = PV__NO_EV32;
         }
         /* A plane that names no core gets no nodes at all. */
         uint32_t g = pv__tpu_grouping_track(m, s, p);
