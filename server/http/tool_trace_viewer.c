@@ -19,26 +19,40 @@
 
 #define TRACE_JSON_MAX_BYTES ((size_t)4 << 30)
 
+/* Parameter name as a finite number in [lo, hi) into *x; 1 when absent,
+ * 0 when read, -1 (after a 400 saying why) when it is not such a number.
+ * *text is the parameter's text when read. */
+static int number_param(pv_request *rq, pv_response *rs, const char *name, double lo, double hi,
+                        const char *why, double *x, const char **text)
+{
+    bool bad = false;
+    const char *v = pv_http_param(rq, name, &bad);
+    if (v == NULL && !bad)
+        return 1;
+    char *end = NULL;
+    errno = 0;
+    *x = bad ? lo - 1 : strtod(v, &end);
+    if (bad || end == v || *end != 0 || errno != 0 || !isfinite(*x) || *x < lo || *x >= hi) {
+        pv_respond_error(rs, 400, "bad parameter", why);
+        return -1;
+    }
+    *text = v;
+    return 0;
+}
+
 /* A millisecond parameter as absolute ps; absent or 0 gives def. */
 static int ms_param(pv_request *rq, pv_response *rs, const char *name, int64_t def,
                     int64_t *out)
 {
-    bool bad = false;
-    const char *v = pv_http_param(rq, name, &bad);
+    double ms = 0;
+    const char *text;
     *out = def;
-    if (v == NULL && !bad)
-        return 0;
-    char *end = NULL;
-    errno = 0;
-    double ms = bad ? 0 : strtod(v, &end);
-    if (bad || end == v || *end != 0 || errno != 0 || !isfinite(ms) || fabs(ms) > 9.2e9) {
-        pv_respond_error(rs, 400, "bad parameter", "start_time_ms and end_time_ms are numbers");
-        return -1;
-    }
+    int rc = number_param(rq, rs, name, -9.2e9, 9.2e9,
+                          "start_time_ms and end_time_ms are numbers", &ms, &text);
     /* XProf converts with a plain cast, which truncates. */
-    if (ms != 0)
+    if (rc == 0 && ms != 0)
         *out = (int64_t)(ms * 1e9);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 /* A count parameter (resolution, visibility_threshold): a non-negative
@@ -46,19 +60,14 @@ static int ms_param(pv_request *rq, pv_response *rs, const char *name, int64_t d
 static int count_param(pv_request *rq, pv_response *rs, const char *name, uint64_t def,
                        uint64_t *out)
 {
-    bool bad = false;
-    const char *v = pv_http_param(rq, name, &bad);
+    double x = 0;
+    const char *v = NULL;
     *out = def;
-    if (v == NULL && !bad)
-        return 0;
-    char *end = NULL;
-    errno = 0;
-    double x = bad ? -1 : strtod(v, &end);
-    if (bad || end == v || *end != 0 || errno != 0 || !isfinite(x) || x < 0 || x >= 1.8e19) {
-        pv_respond_error(rs, 400, "bad parameter",
-                         "resolution and visibility_threshold are non-negative numbers");
-        return -1;
-    }
+    int rc = number_param(rq, rs, name, 0, 1.8e19,
+                          "resolution and visibility_threshold are non-negative numbers", &x,
+                          &v);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     /* Integers are read exactly; strtod would round those above 2^53. */
     char *iend = NULL;
     unsigned long long u = strtoull(v, &iend, 10);
