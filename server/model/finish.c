@@ -278,10 +278,8 @@ static uint32_t *resolve_children(pv_model_builder *b)
 /* Assigns depths track by track with a stack of open events: an event
  * nests under the innermost open one that has not ended by its start.
  * Per-depth non-overlap follows: an event only takes depth d after the
- * previous holder of d was popped, i.e. ended at or before this start.
- * parent (may be NULL) receives the enclosing event or UINT64_MAX. */
-static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, uint64_t *parent,
-                          pv_error *err)
+ * previous holder of d was popped, i.e. ended at or before this start. */
+static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_error *err)
 {
     pv_track *tracks = (pv_track *)m->tracks;
     uint64_t *stack = NULL;
@@ -302,13 +300,6 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, uint
                                     (long long)tr->line_id, PV_MAX_DEPTH);
             }
             depth[e] = (uint16_t)sp;
-            if (parent != NULL) {
-                uint64_t top = sp > 0 ? stack[sp - 1] : UINT64_MAX;
-                bool inside = top != UINT64_MAX &&
-                              end_ps(m->ev_start_ps[top], m->ev_dur_ps[top]) >=
-                                  end_ps(start, m->ev_dur_ps[e]);
-                parent[e] = inside ? top : UINT64_MAX;
-            }
             if ((uint32_t)sp > max_depth)
                 max_depth = (uint32_t)sp;
             if (sp == cap)
@@ -520,13 +511,9 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
     pv__store_keep(s, depth);
     m->ev_depth = depth;
-    uint64_t *parent = NULL;
-    if (!have_groups)
-        parent = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *parent);
-    rc = compute_depths(m, s, depth, parent, err);
+    rc = compute_depths(m, s, depth, err);
     if (rc == 0)
-        rc = pv__group_build(m, s, parent, have_groups, err);
-    free(parent);
+        rc = pv__group_build(m, s, have_groups, err);
     if (rc != 0)
         goto fail;
 

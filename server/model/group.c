@@ -599,16 +599,15 @@ static int group_cmp(const void *a, const void *b)
     return x->group_id < y->group_id ? -1 : (x->group_id > y->group_id);
 }
 
-int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, bool have_groups,
-                    pv_error *err)
+int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv_error *err)
 {
     (void)err;
     grouping g = {.m = m, .s = s, .group = (int32_t *)m->ev_group};
-    /* parent is only a signal here: the forest nests events the way the
-     * reference does (group_forest.c), which is not quite the depth rule. */
+    /* The forest nests events the way the reference does (group_forest.c),
+     * which is not quite the model's depth rule. */
     if (have_groups) {
         table_from_file(m, g.group, &g.groups, &g.n_groups);
-    } else if (parent != NULL && m->n_events < PV__NO_EV32 && !loop_ops_present(m, s)) {
+    } else if (m->n_events < PV__NO_EV32 && !loop_ops_present(m, s)) {
         names_init(&g.nm, s);
         uint8_t *kinds = pv__group_meta_kinds(m, s);
         g.kinds = kinds;

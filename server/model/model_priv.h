@@ -192,10 +192,9 @@ size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_st
  * or a negative PV_E* code. */
 int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err);
 
-/* Step grouping (FORMATS.md §3.7) when no event carries a group_id:
- * assigns ev_group and fills groups. parent[e] is the enclosing event of e
- * on its track (UINT64_MAX for none). */
-int pv__group_build(pv_model *m, pv__model_store *s, const uint64_t *parent, bool have_groups,
-                    pv_error *err);
+/* Step grouping (FORMATS.md §3.7) when no event carries a group_id
+ * (have_groups false): assigns ev_group and fills groups; otherwise the
+ * groups table comes from the file's ids. */
+int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv_error *err);
 
 #endif
