@@ -107,7 +107,7 @@ const pv_jc_rule pv_compare_rules[] = {
      * (server/model/group.c, issue #2), so they must be equal. */
     {"trace_viewer", NULL, "/sample/*/args/group_id", PV_JC_EXACT, NULL, "a group id", NULL},
 
-    /* ---- accepted: trace viewer, not built yet (TODO(#3)) ------------------ */
+    /* ---- accepted: trace viewer, an order XProf leaves to chance ---------- */
     /* What is left of finding 3 f (docs/compare.md): the rows the TPU's
      * host-offload copies are laid out in. Every other trace difference,
      * the derived device lines and TPU group ids included, is compared as
