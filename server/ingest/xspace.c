@@ -518,13 +518,39 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
     return d->rc == 0 && event_wire(d, ef, first_stat);
 }
 
+/* The next field of a line when it is an event (tag 0x22, a length that
+ * fits): *f filled and r past it. False, r untouched, for anything else,
+ * which the general reader then takes (and reports if it is bad). */
+static inline bool event_field(rd *r, field *f)
+{
+    const uint8_t *p = r->p;
+    uint64_t len;
+    if (p >= r->end || *p != 0x22)
+        return false;
+    p++;
+    if (!fast_varint(&p, r->end, &len) || len > (uint64_t)(r->end - p))
+        return false;
+    f->at = r->p;
+    f->num = 4;
+    f->wt = 2;
+    f->v = len;
+    f->data = p;
+    f->len = (size_t)len;
+    r->p = p + len;
+    return true;
+}
+
 static bool decode_line(dec *d, const field *lf)
 {
     rd r = {lf->data, lf->data + lf->len};
     field f;
     int64_t id = 0, display_id = 0, ts_ns = 0, dur_ps = 0;
     uint32_t name = 0, display = 0;
-    while (next_field(d, &r, "XLine", &f)) {
+    for (;;) {
+        if (event_field(&r, &f))
+            continue;   /* events are read in the second pass */
+        if (!next_field(d, &r, "XLine", &f))
+            break;
         /* wire type each field must have; 8 = ignore the field */
         static const uint8_t want[12] = {8, 0, 2, 0, 2, 8, 8, 8, 8, 0, 0, 2};
         if (f.num >= 12 || want[f.num] == 8)
@@ -549,7 +575,7 @@ static bool decode_line(dec *d, const field *lf)
     pv_builder_track_set(d->b, track, display_id, display, dur_ps);
     int64_t line_ps = sat_mul(ts_ns, 1000);
     r.p = lf->data;
-    while (next_field(d, &r, "XLine", &f)) {
+    while (event_field(&r, &f) || next_field(d, &r, "XLine", &f)) {
         if (f.num == 4 && !decode_event(d, track, line_ps, &f))
             return false;
     }

@@ -482,6 +482,7 @@ static void drop_read_pages(const pv_model *m, uint64_t upto)
 typedef struct side_rows {
     pv_kernel_details *kernels;
     size_t n_kernels, cap_kernels;
+    uint32_t last_kernel;     /* the row kernel_row returned last */
     uint32_t *slots;          /* kernel index + 1; 0 empty */
     size_t n_slots;           /* power of two */
     pv_step_info *steps;
@@ -493,7 +494,7 @@ static uint64_t kernel_hash(const pv_kernel_details *k)
     return pv_hash_bytes(PV_HASH_SEED, k, sizeof *k);
 }
 
-static uint32_t kernel_row(side_rows *r, const pv_kernel_details *k)
+static uint32_t kernel_row_find(side_rows *r, const pv_kernel_details *k)
 {
     if (2 * (r->n_kernels + 1) > r->n_slots) {
         size_t n = r->n_slots ? 2 * r->n_slots : 256;
@@ -518,6 +519,15 @@ static uint32_t kernel_row(side_rows *r, const pv_kernel_details *k)
     PV__PUSH(r->kernels, r->n_kernels, r->cap_kernels, *k);
     r->slots[at] = (uint32_t)r->n_kernels;
     return (uint32_t)(r->n_kernels - 1);
+}
+
+static uint32_t kernel_row(side_rows *r, const pv_kernel_details *k)
+{
+    /* a stream repeats one kernel back to back: try the last row first */
+    if (r->n_kernels > 0 && memcmp(&r->kernels[r->last_kernel], k, sizeof *k) == 0)
+        return r->last_kernel;
+    r->last_kernel = kernel_row_find(r, k);
+    return r->last_kernel;
 }
 
 /* The extra row of w, its details and step fields in the side tables. */
