@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- a tiny protobuf writer for hand-made inputs --------------------------- */
 
@@ -577,6 +578,42 @@ START_TEST(test_ingest_file_truncated_real)
 }
 END_TEST
 
+/* A profile that shrinks after it was ingested: the model reads its
+ * events' stats from the mapped file (model.h), so those reads now touch
+ * pages past the file's end. Each read ends with no stats instead of a
+ * SIGBUS that would stop the server; what the model holds itself stays. */
+START_TEST(test_model_stats_after_file_shrank)
+{
+    PV_NEED_TESTDATA("test_model_stats_after_file_shrank");
+    const char *src = PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                  "2022_11_04_21_26_12/instance-ecbm.xplane.pb";
+    char tmp[] = "/tmp/pv-test-shrink-XXXXXX";
+    int fd = mkstemp(tmp);
+    ck_assert_int_ge(fd, 0);
+    FILE *in = fopen(src, "rb");
+    ck_assert_ptr_nonnull(in);
+    static uint8_t buf[200000];
+    size_t n = fread(buf, 1, sizeof buf, in);
+    fclose(in);
+    ck_assert_uint_eq(n, 120758);  /* SOURCES.md size */
+    ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_file(tmp, NULL, &m, &err), 0);
+    uint64_t with_stats = 0;
+    for (uint64_t e = 0; e < m->n_events; e++)
+        with_stats += pv_model_event_own_stats(m, e, NULL, 0) > 0;
+    ck_assert_uint_gt(with_stats, 0);
+    ck_assert_int_eq(ftruncate(fd, 0), 0);
+    for (uint64_t e = 0; e < m->n_events; e++)
+        ck_assert_uint_eq(pv_model_event_own_stats(m, e, NULL, 0), 0);
+    ck_assert_uint_eq(m->n_events, 706);   /* SOURCES.md: 706 events */
+    pv_model_free(m);
+    close(fd);
+    unlink(tmp);
+}
+END_TEST
+
 /* ---- inputs the fuzzer found (tests/data/xplane/crash-*.bin) -------------- */
 
 /* 0a 02 22 00: one plane holding one empty event_metadata entry. It
@@ -634,6 +671,7 @@ static Suite *xspace_suite(void)
     tcase_add_test(file, test_ingest_file_missing);
     tcase_add_test(file, test_ingest_file_matches_protoc);
     tcase_add_test(file, test_ingest_file_truncated_real);
+    tcase_add_test(file, test_model_stats_after_file_shrank);
     tcase_add_test(file, test_ingest_file_other_protobuf);
     suite_add_tcase(s, file);
     TCase *crash = tcase_create("fuzz regressions");
