@@ -272,20 +272,23 @@ static uint32_t memcpy_kind_of_name(const char *name)
 
 /* ---- applying stats ------------------------------------------------------ */
 
+/* Clears what this event's stats can write: the memory details of a
+ * memory event, the kernel details of any other (never both, model.h),
+ * so a row costs less than the whole work struct to start. */
 static void extra_init(work *w, uint8_t name_flags, uint32_t memcpy_kind)
 {
-    memset(w, 0, sizeof *w);
+    memset(&w->x, 0, sizeof w->x);
     pv_event_extra *x = &w->x;
     x->detail = UINT32_MAX;
     x->step = PV_NO_STEP;
-    w->step.step_id = -1;
-    w->step.iter_num = -1;
-    w->step.step_num = -1;
+    w->step = (pv_step_info){0, -1, -1, -1};
     if (name_flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) {
-        /* memory details: all zero, already */
+        memset(&w->memory, 0, sizeof w->memory);
         x->flags |= PV_EXTRA_MEMORY;
         x->flags |= (name_flags & NAME_MEM_ALLOC) ? PV_EXTRA_MEM_ALLOC : PV_EXTRA_MEM_FREE;
     } else {
+        /* zeroed whole, padding too: rows are deduplicated by their bytes */
+        memset(&w->kernel, 0, sizeof w->kernel);
         for (int i = 0; i < 3; i++) {
             w->kernel.grid[i] = 1;
             w->kernel.block[i] = 1;
