@@ -157,119 +157,6 @@ static uint32_t stat_str(ctx *c, const pv_stat *s)
                         : pv__strtab_intern(c->strs, text, len);
 }
 
-/* ---- value parsers ------------------------------------------------------ */
-
-static uint32_t sat_u32(unsigned long long v)
-{
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-/* Parses "X,Y,Z" (missing parts stay as they were). */
-static void parse_dim3(const char *v, uint32_t out[3])
-{
-    for (int i = 0; i < 3 && *v != '\0' && *v != ' '; i++) {
-        char *end;
-        out[i] = sat_u32(strtoull(v, &end, 10));
-        if (*end != ',')
-            break;
-        v = end + 1;
-    }
-}
-
-/* kernel_details: space-separated key:value pairs (FORMATS.md §3.3);
- * older TF writes a combined "shm". */
-static void parse_kernel(const char *s, pv_kernel_details *k)
-{
-    while (*s != '\0') {
-        while (*s == ' ')
-            s++;
-        const char *colon = strchr(s, ':');
-        const char *space = strchr(s, ' ');
-        if (colon == NULL || (space != NULL && space < colon))
-            break;
-        size_t klen = (size_t)(colon - s);
-        const char *v = colon + 1;
-        if (klen == 4 && strncmp(s, "regs", 4) == 0)
-            k->registers_per_thread = sat_u32(strtoull(v, NULL, 10));
-        else if ((klen == 13 && strncmp(s, "static_shared", 13) == 0) ||
-                 (klen == 3 && strncmp(s, "shm", 3) == 0))
-            k->static_shmem_bytes = sat_u32(strtoull(v, NULL, 10));
-        else if (klen == 14 && strncmp(s, "dynamic_shared", 14) == 0)
-            k->dynamic_shmem_bytes = sat_u32(strtoull(v, NULL, 10));
-        else if (klen == 4 && strncmp(s, "grid", 4) == 0)
-            parse_dim3(v, k->grid);
-        else if (klen == 5 && strncmp(s, "block", 5) == 0)
-            parse_dim3(v, k->block);
-        else if (klen == 7 && strncmp(s, "occ_pct", 7) == 0)
-            k->occupancy_pct = strtod(v, NULL);
-        if (space == NULL)
-            break;
-        s = space + 1;
-    }
-}
-
-static bool is_host_kind(const char *v, size_t n)
-{
-    return (n == 4 && strncasecmp(v, "host", 4) == 0) ||
-           (n == 6 && strncasecmp(v, "pinned", 6) == 0) ||
-           (n == 8 && strncasecmp(v, "pageable", 8) == 0);
-}
-
-/* memcpy_details: "kind_src:K kind_dst:K size:N ..." or "kind:K size:N". */
-static void parse_memcpy(const char *s, pv_event_extra *x)
-{
-    int src = -1, dst = -1;   /* 1 host, 0 device */
-    while (*s != '\0') {
-        while (*s == ' ')
-            s++;
-        const char *colon = strchr(s, ':');
-        if (colon == NULL)
-            break;
-        const char *v = colon + 1;
-        size_t vlen = strcspn(v, " ");
-        size_t klen = (size_t)(colon - s);
-        if (klen == 4 && strncmp(s, "size", 4) == 0)
-            x->memcpy_bytes = strtoull(v, NULL, 10);
-        else if (klen == 8 && strncmp(s, "kind_src", 8) == 0)
-            src = is_host_kind(v, vlen) ? 1 : (vlen == 6 && strncasecmp(v, "device", 6) == 0 ? 0 : -1);
-        else if (klen == 8 && strncmp(s, "kind_dst", 8) == 0)
-            dst = is_host_kind(v, vlen) ? 1 : (vlen == 6 && strncasecmp(v, "device", 6) == 0 ? 0 : -1);
-        s = v + vlen;
-    }
-    if (x->memcpy_kind == PV_MEMCPY_NONE || x->memcpy_kind == PV_MEMCPY_OTHER) {
-        if (src == 1 && dst == 0)
-            x->memcpy_kind = PV_MEMCPY_H2D;
-        else if (src == 0 && dst == 1)
-            x->memcpy_kind = PV_MEMCPY_D2H;
-        else if (src == 0 && dst == 0)
-            x->memcpy_kind = PV_MEMCPY_D2D;
-        else if (src == 1 && dst == 1)
-            x->memcpy_kind = PV_MEMCPY_H2H;
-        else
-            x->memcpy_kind = PV_MEMCPY_OTHER;
-    }
-}
-
-/* Memcpy kind from an event name (MemcpyH2D, MEMCPYHToD, ...), or NONE. */
-static uint32_t memcpy_kind_of_name(const char *name)
-{
-    static const struct {
-        const char *prefix;
-        uint32_t kind;
-    } names[] = {
-        {"memcpyh2d", PV_MEMCPY_H2D}, {"memcpyhtod", PV_MEMCPY_H2D},
-        {"memcpyd2h", PV_MEMCPY_D2H}, {"memcpydtoh", PV_MEMCPY_D2H},
-        {"memcpyd2d", PV_MEMCPY_D2D}, {"memcpydtod", PV_MEMCPY_D2D},
-        {"memcpyh2h", PV_MEMCPY_H2H}, {"memcpyhtoh", PV_MEMCPY_H2H},
-        {"memcpyp2p", PV_MEMCPY_D2D},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strncasecmp(name, names[i].prefix, strlen(names[i].prefix)) == 0)
-            return names[i].kind;
-    }
-    return PV_MEMCPY_NONE;
-}
-
 /* ---- applying stats ------------------------------------------------------ */
 
 /* Clears what this event's stats can write: the memory details of a
@@ -378,7 +265,7 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
                     pc->kernel.block[k] = 1;
                 }
                 pc->kernel.occupancy_pct = -1.0;
-                parse_kernel(c->strs->strs[sid], &pc->kernel);
+                pv__parse_kernel_details(c->strs->strs[sid], &pc->kernel);
             }
             /* occupancy may come from theoretical_occupancy_pct instead */
             double occ = w->kernel.occupancy_pct;
@@ -396,7 +283,7 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
             if (pc->str != sid + 1) {
                 pv_event_extra tmp;
                 memset(&tmp, 0, sizeof tmp);
-                parse_memcpy(c->strs->strs[sid], &tmp);
+                pv__parse_memcpy_details(c->strs->strs[sid], &tmp);
                 pc->str = sid + 1;
                 pc->memcpy_kind = tmp.memcpy_kind;
                 pc->memcpy_bytes = tmp.memcpy_bytes;
@@ -435,7 +322,7 @@ static uint8_t *meta_flags(ctx *c, uint32_t *memcpy_kind)
             flags[i] |= NAME_MEM_FREE;
         else if (strcmp(name, "TraceContext") == 0)
             flags[i] |= NAME_TRACE_CONTEXT;
-        memcpy_kind[i] = memcpy_kind_of_name(name);
+        memcpy_kind[i] = pv__memcpy_kind_of_name(name);
         if (memcpy_kind[i] != PV_MEMCPY_NONE)
             flags[i] |= NAME_MEMCPY;
         for (uint32_t k = 0; k < meta->n_stats; k++) {

@@ -185,6 +185,18 @@ void pv__stat_names_index(const pv_model *m, pv__model_store *s);
 size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_stat *out,
                            size_t cap, bool *bad);
 
+/* ---- well-known stat values (details_parse.c) --------------------------- */
+
+/* kernel_details: space-separated key:value pairs into k (fields not
+ * named keep their values). */
+void pv__parse_kernel_details(const char *s, pv_kernel_details *k);
+/* memcpy_details: sets x->memcpy_bytes and, unless the name already gave
+ * one, x->memcpy_kind. */
+void pv__parse_memcpy_details(const char *s, pv_event_extra *x);
+/* The memcpy kind an event name says (MemcpyH2D, MEMCPYHToD, ...), or
+ * PV_MEMCPY_NONE. */
+uint32_t pv__memcpy_kind_of_name(const char *name);
+
 /* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
 
 /* Fills ev_extra/extras and ev_group from well-known stats; *have_groups
