@@ -19,89 +19,16 @@
 #include "tools/trace_chrome.h"
 
 #include "tools/tf_op_name.h"
+#include "tools/trace_chrome_priv.h"
 #include "tools/trace_derived.h"
 #include "tools/trace_json.h"
 #include "tools/trace_meta.h"
 #include "tools/trace_visibility.h"
 #include "util/arena.h"
-#include "util/hash.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define NO_EVENT UINT64_MAX
-#define FLOW_ID_MASK ((1ull << 56) - 1)
-#define FLOW_IN 1u
-#define FLOW_OUT 2u
-/* Category bits of a launch flow: the context type the reference gives
- * correlation_id flows (ContextType kGpuLaunch). */
-#define FLOW_CATEGORY_LAUNCH 10u
-
-/* What an event's metadata makes it, decided once per metadata. */
-enum {
-    META_PLAIN,
-    META_HIDDEN,        /* internal: never written */
-    META_TF_OP,         /* a TF op run (name "scope/op:Type"): gets is_eager */
-    META_START_REGION,  /* ThreadpoolListener::StartRegion */
-    META_STOP_REGION,   /* ThreadpoolListener::StopRegion */
-    META_EAGER_EXECUTE, /* EagerExecute: its is_func says op-by-op or function */
-    META_IMPLICIT_ROOT  /* a root the reference does not rename (FunctionRun, ...) */
-};
-
-/* Args the reference's grouping adds to one event. */
-typedef struct derived_args {
-    const char *step_name; /* NULL: none */
-    int is_eager;          /* -1: none, else 0 or 1 */
-    uint64_t flow;         /* 0: none, else the encoded flow (FORMATS §3.4) */
-} derived_args;
-
-typedef struct chrome_ctx {
-    const pv_model *m;
-    pv__jw *w;
-    bool native;             /* trace_viewer@: native arg types */
-    uint8_t *meta_kind;      /* per metadata: META_* */
-    bool derive;             /* the file had no group ids: add the grouping's args */
-    uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
-    uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
-    uint64_t n_written;
-    uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
-    pv_stat *own;            /* own stats of event own_ev (one event cached: */
-    size_t n_own, cap_own;   /*   flows and args read them several times) */
-    uint64_t own_ev;
-    pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
-    pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
-    bool collecting;         /* first pass: hand candidates to vis, write nothing */
-    uint32_t vis_row;        /* vis row of the track being walked */
-    size_t n_candidates;     /* second pass: candidates seen so far */
-} chrome_ctx;
-
-/* Event e's own stats, in c->own; returns how many. */
-static size_t own_stats(chrome_ctx *c, uint64_t e)
-{
-    if (c->own_ev == e)
-        return c->n_own;
-    size_t n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
-    if (n > c->cap_own) {
-        c->cap_own = n;
-        c->own = pv_xrealloc(c->own, n * sizeof *c->own);
-        n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
-    }
-    c->own_ev = e;
-    c->n_own = n;
-    return n;
-}
-
-/* Stats the reference keeps out of the trace viewer's args (FORMATS §3.3). */
-static bool internal_stat(const char *name)
-{
-    static const char *const hidden[] = {"_pt", "_p", "_ct", "_c", "_r", "flops",
-                                         "program_id", "symbol_id", NULL};
-    for (size_t i = 0; hidden[i] != NULL; i++)
-        if (strcmp(name, hidden[i]) == 0)
-            return true;
-    return false;
-}
 
 /* Names of events the reference hides from the trace viewer. */
 static bool internal_event(const char *name)
@@ -115,79 +42,6 @@ static bool internal_event(const char *name)
         if (strcmp(name, hidden[i]) == 0)
             return true;
     return false;
-}
-
-/* ps as exact microseconds: "12.345678" without trailing zeros. */
-static void write_us(pv__jw *w, int64_t ps)
-{
-    if (ps < 0) {
-        pv__jw_raw(w, "-", 1);
-        ps = -ps;
-    }
-    pv__jw_u64(w, (uint64_t)(ps / 1000000));
-    int64_t frac = ps % 1000000;
-    if (frac == 0)
-        return;
-    char tmp[8];
-    tmp[0] = '.';
-    for (int i = 6; i >= 1; i--) {
-        tmp[i] = (char)('0' + frac % 10);
-        frac /= 10;
-    }
-    size_t n = 7;
-    while (tmp[n - 1] == '0')
-        n--;
-    pv__jw_raw(w, tmp, n);
-}
-
-static void write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, bool native)
-{
-    char tmp[48];
-    bool is_str = s->type == PV_STAT_STR || s->type == PV_STAT_WSTR;
-    if (!native && !is_str)
-        pv__jw_raw(w, "\"", 1);
-    switch (s->type) {
-    case PV_STAT_I64:
-        if (native)
-            pv__jw_i64_safe(w, s->v.i64);
-        else
-            pv__jw_i64(w, s->v.i64);
-        break;
-    case PV_STAT_U64:
-        if (native)
-            pv__jw_u64_safe(w, s->v.u64);
-        else
-            pv__jw_u64(w, s->v.u64);
-        break;
-    case PV_STAT_F64:
-        if (native) {
-            pv__jw_f64(w, s->v.f64);
-        } else {
-            int n = snprintf(tmp, sizeof tmp, "%.17g", s->v.f64);
-            pv__jw_raw(w, tmp, (size_t)n);
-        }
-        break;
-    case PV_STAT_STR:
-        pv__jw_str(w, pv_model_str(m, s->v.str));
-        break;
-    case PV_STAT_WSTR: {
-        size_t len;
-        const char *text = pv_model_stat_text(m, s, &len);
-        pv__jw_strn(w, text != NULL ? text : "", len);
-        break;
-    }
-    case PV_STAT_BYTES:
-    case PV_STAT_WBYTES:
-        /* XProf 2.24.2 does not say how long; the event route (api/trace/
-         * event) does. */
-        pv__jw_lit(w, native ? "\"<opaque bytes>\"" : "<opaque bytes>");
-        break;
-    default:
-        pv__jw_lit(w, native ? "null" : "");
-        break;
-    }
-    if (!native && !is_str)
-        pv__jw_raw(w, "\"", 1);
 }
 
 
@@ -265,88 +119,6 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
     }
 }
 
-/* A ",name:value" arg, value an integer that the legacy route writes as a
- * string. */
-static void write_int_arg(chrome_ctx *c, bool *first, const char *name, uint64_t v)
-{
-    if (!*first)
-        pv__jw_raw(c->w, ",", 1);
-    *first = false;
-    pv__jw_str(c->w, name);
-    pv__jw_raw(c->w, ":", 1);
-    if (!c->native)
-        pv__jw_raw(c->w, "\"", 1);
-    if (c->native)
-        pv__jw_u64_safe(c->w, v);
-    else
-        pv__jw_u64(c->w, v);
-    if (!c->native)
-        pv__jw_raw(c->w, "\"", 1);
-}
-
-/* args: group_id first, then metadata stats not repeated by the event's
- * own stats, then its own, then the derived ones the file does not
- * already carry; long_name when a display name was used. */
-static void write_args(chrome_ctx *c, uint64_t e, const derived_args *d)
-{
-    const pv_model *m = c->m;
-    pv__jw *w = c->w;
-    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    uint64_t n_own = own_stats(c, e);
-    const pv_stat *own = c->own;
-    bool first = true;
-    pv__jw_lit(w, ",\"args\":{");
-    if (m->ev_group[e] != PV_NO_GROUP) {
-        pv__jw_lit(w, c->native ? "\"group_id\":" : "\"group_id\":\"");
-        pv__jw_i64(w, m->ev_group[e]);
-        if (!c->native)
-            pv__jw_raw(w, "\"", 1);
-        first = false;
-    }
-    bool has_step_name = false, has_is_eager = false, has_flow = false;
-    for (int pass = 0; pass < 2; pass++) {
-        const pv_stat *s = pass == 0 ? m->stats + meta->first_stat : own;
-        uint64_t n = pass == 0 ? meta->n_stats : n_own;
-        for (uint64_t i = 0; i < n; i++) {
-            const char *name = pv_model_str(m, s[i].name);
-            if (internal_stat(name) || strcmp(name, "group_id") == 0)
-                continue;
-            bool shadowed = false;
-            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
-                shadowed = own[k].name == s[i].name;
-            if (shadowed)
-                continue;
-            has_step_name = has_step_name || s[i].name == c->s_step_name;
-            has_is_eager = has_is_eager || s[i].name == c->s_is_eager;
-            has_flow = has_flow || s[i].name == c->s_flow;
-            if (!first)
-                pv__jw_raw(w, ",", 1);
-            first = false;
-            pv__jw_str(w, name);
-            pv__jw_raw(w, ":", 1);
-            write_stat_value(w, m, &s[i], c->native);
-        }
-    }
-    if (d->step_name != NULL && !has_step_name) {
-        if (!first)
-            pv__jw_raw(w, ",", 1);
-        first = false;
-        pv__jw_lit(w, "\"step_name\":");
-        pv__jw_str(w, d->step_name);
-    }
-    if (d->is_eager >= 0 && !has_is_eager)
-        write_int_arg(c, &first, "is_eager", (uint64_t)d->is_eager);
-    if (d->flow != 0 && !has_flow)
-        write_int_arg(c, &first, "flow", d->flow);
-    if (meta->display_name != 0) {
-        if (!first)
-            pv__jw_raw(w, ",", 1);
-        pv__jw_lit(w, "\"long_name\":");
-        pv__jw_str(w, pv_model_str(m, meta->name));
-    }
-    pv__jw_raw(w, "}", 1);
-}
-
 /* The event's head: phase, place, time and name; the caller writes args
  * (or not) and closes it. A zero duration makes an instant. */
 static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps, int64_t dur_ps,
@@ -358,10 +130,10 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     pv__jw_lit(w, ",\"tid\":");
     pv__jw_u64(w, chrome_tid(tid));
     pv__jw_lit(w, ",\"ts\":");
-    write_us(w, start_ps);
+    pv__chrome_write_us(w, start_ps);
     if (dur_ps > 0) {
         pv__jw_lit(w, ",\"dur\":");
-        write_us(w, dur_ps);
+        pv__chrome_write_us(w, dur_ps);
     }
     pv__jw_lit(w, ",\"name\":");
     pv__jw_str(w, name);
@@ -404,76 +176,6 @@ static uint8_t classify_meta(const pv_model *m, uint32_t i)
     return name[0] != '\0' && op.category == PV_TF_OP_TENSORFLOW ? META_TF_OP : META_PLAIN;
 }
 
-/* An integer stat among the event's own stats (not its metadata's: the
- * reference adds flows from what each occurrence carries). */
-static bool own_int(chrome_ctx *c, uint64_t e, uint32_t name, uint64_t *v)
-{
-    if (name == 0)
-        return false;
-    uint64_t n = own_stats(c, e);
-    for (uint64_t i = 0; i < n; i++) {
-        const pv_stat *s = &c->own[i];
-        if (s->name != name)
-            continue;
-        if (s->type == PV_STAT_I64 || s->type == PV_STAT_U64) {
-            *v = s->type == PV_STAT_I64 ? (uint64_t)s->v.i64 : s->v.u64;
-            return true;
-        }
-    }
-    return false;
-}
-
-static uint64_t encode_flow(uint64_t category, uint64_t id, uint32_t direction)
-{
-    uint64_t key[2] = {category, id};
-    uint64_t flow_id = pv_hash_bytes(PV_HASH_SEED, key, sizeof key) & FLOW_ID_MASK;
-    return (category & 63u) << 58 | flow_id << 2 | direction;
-}
-
-/* The flow the reference gives an event: from its consumer stats, else
- * its producer stats, else its correlation_id (out on the host, in on a
- * device); 0 when none. Producer and consumer ends of one context get the
- * same id, so the pairs can be followed in the JSON. */
-static uint64_t event_flow(chrome_ctx *c, uint64_t e, bool host)
-{
-    uint64_t type = 0, id = 0;
-    if (own_int(c, e, c->s_ct, &type) && own_int(c, e, c->s_c, &id))
-        return encode_flow(type, id, FLOW_IN);
-    if (own_int(c, e, c->s_pt, &type) && own_int(c, e, c->s_p, &id))
-        return encode_flow(type, id, FLOW_OUT);
-    if (own_int(c, e, c->s_corr, &id))
-        return encode_flow(FLOW_CATEGORY_LAUNCH, id, host ? FLOW_OUT : FLOW_IN);
-    return 0;
-}
-
-/* The event's own flow stat (a file TensorFlow grouped carries them), 0
- * when none. */
-static uint64_t flow_stat(const chrome_ctx *c, uint64_t e)
-{
-    pv_stat s;
-    if (c->s_flow == 0 || !pv_model_event_stat(c->m, e, c->s_flow, &s) ||
-        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
-        return 0;
-    return s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
-}
-
-/* The string id of the event's step_name stat, 0 when none. */
-static uint32_t step_name_id(const chrome_ctx *c, uint64_t e)
-{
-    pv_stat sn;
-    if (c->s_step_name == 0 || !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
-        return 0;
-    return pv_model_stat_str_id(c->m, &sn);
-}
-
-static bool is_op_by_op(const chrome_ctx *c, uint64_t e)
-{
-    pv_stat s;
-    if (c->s_is_func == 0 || !pv_model_event_stat(c->m, e, c->s_is_func, &s))
-        return false;
-    return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
-}
-
 /* Each group's root: the step-root event that started it. Groups are made
  * from roots taken by (root level, start), so the first root of a group
  * in that order is the one that named it. */
@@ -493,7 +195,7 @@ static void find_group_roots(chrome_ctx *c, pv_arena *a)
             continue;
         size_t g = (size_t)(sg - m->groups);
         uint64_t lv = 1;
-        own_int(c, e, c->s_r, &lv);
+        pv__chrome_own_int(c, e, c->s_r, &lv);
         uint64_t r = c->group_root[g];
         bool better = r == NO_EVENT || (int64_t)lv > level[g] ||
                       ((int64_t)lv == level[g] && m->ev_start_ps[e] < m->ev_start_ps[r]);
@@ -522,53 +224,6 @@ typedef struct eager_frame {
     bool op_by_op;
 } eager_frame;
 
-/* Whether a stat of a counter sample is one of its values: XProf leaves
- * out what it leaves out of args, the grouping's ids and bytes. */
-static bool counter_value_stat(const chrome_ctx *c, const pv_stat *s)
-{
-    const char *name = pv_model_str(c->m, s->name);
-    return s->type != PV_STAT_BYTES && !internal_stat(name) && strcmp(name, "group_id") != 0 &&
-           s->name != c->s_flow && strcmp(name, "_a") != 0;
-}
-
-/* A counter sample's values, in XProf's arg order: long_name when a display
- * name was used, the metadata's stats its own do not repeat, its own.
- * Writes the values (with a leading comma each) when w is set; returns the
- * first value's name (NULL: no values). */
-static const char *counter_values(chrome_ctx *c, uint64_t e, pv__jw *w)
-{
-    const pv_model *m = c->m;
-    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    uint64_t n_own = own_stats(c, e);
-    const pv_stat *own = c->own;
-    const char *first = NULL;
-    if (meta->display_name != 0) {
-        first = "long_name";
-        if (w != NULL) {
-            pv__jw_raw(w, ",", 1);
-            pv__jw_str(w, pv_model_str(m, meta->name));
-        }
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        const pv_stat *st = pass == 0 ? m->stats + meta->first_stat : own;
-        uint64_t n = pass == 0 ? meta->n_stats : n_own;
-        for (uint64_t i = 0; i < n; i++) {
-            bool shadowed = false;
-            for (uint64_t k = 0; pass == 0 && k < n_own && !shadowed; k++)
-                shadowed = own[k].name == st[i].name;
-            if (shadowed || !counter_value_stat(c, &st[i]))
-                continue;
-            if (first == NULL)
-                first = pv_model_str(m, st[i].name);
-            if (w != NULL) {
-                pv__jw_raw(w, ",", 1);
-                write_stat_value(w, m, &st[i], true);
-            }
-        }
-    }
-    return first;
-}
-
 /* The vis row of counter series name in this line, declared on first use
  * (XProf keys counter rows by pid and name). */
 static uint32_t counter_row(chrome_ctx *c, int64_t pid, const char **names, uint32_t *rows,
@@ -596,7 +251,7 @@ static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
     for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
         if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN)
             continue;
-        uint32_t sn_id = step_name_id(c, e);
+        uint32_t sn_id = pv__chrome_step_name_id(c, e);
         const char *name = sn_id != 0 ? pv_model_str(m, sn_id) : pv_model_event_name(m, e);
         if (c->collecting)
             c->vis_row = counter_row(c, pid, names, rows, &n_series, name);
@@ -610,7 +265,7 @@ static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
             pv__jw_lit(c->w, ",\"name\":");
             pv__jw_str(c->w, name);
             pv__jw_lit(c->w, ",\"ph\":\"C\"");
-            const char *stat = counter_values(c, e, NULL);
+            const char *stat = pv__chrome_counter_values(c, e, NULL);
             if (stat != NULL) {
                 pv__jw_lit(c->w, ",\"event_stats\":");
                 pv__jw_str(c->w, stat);
@@ -621,14 +276,14 @@ static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
         }
         c->n_written++;
         c->n_counter_samples++;
-        if (counter_values(c, e, NULL) == NULL)
+        if (pv__chrome_counter_values(c, e, NULL) == NULL)
             continue;  /* XProf counts a sample without values but writes none */
         if (!first_entry)
             pv__jw_raw(c->w, ",", 1);
         first_entry = false;
         pv__jw_raw(c->w, "[", 1);
-        write_us(c->w, m->ev_start_ps[e]);
-        counter_values(c, e, c->w);
+        pv__chrome_write_us(c->w, m->ev_start_ps[e]);
+        pv__chrome_counter_values(c, e, c->w);
         pv__jw_raw(c->w, "]", 1);
     }
     if (open != NULL)
@@ -658,7 +313,7 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
         while (n_eager > 0 && eager[n_eager - 1].end_ps < end)
             n_eager--;
         if (mk == META_EAGER_EXECUTE)
-            eager[n_eager++] = (eager_frame){end, is_op_by_op(c, e)};
+            eager[n_eager++] = (eager_frame){end, pv__chrome_is_op_by_op(c, e)};
         if (mk == META_START_REGION) {
             region_start = s;
         } else if (mk == META_STOP_REGION && region_start != INT64_MIN) {
@@ -679,9 +334,9 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
             if (host && mk == META_TF_OP)
                 da.is_eager = n_eager > 0 && eager[n_eager - 1].op_by_op;
             uint64_t corr;
-            if (device && own_int(c, e, c->s_corr, &corr))
+            if (device && pv__chrome_own_int(c, e, c->s_corr, &corr))
                 da.is_eager = 0;  /* kernels: eager only under an op-by-op host op */
-            da.flow = event_flow(c, e, host);
+            da.flow = pv__chrome_event_flow(c, e, host);
         }
         /* An async event (_a) with a flow becomes an async trace event in
          * XProf, which its Chrome JSON leaves out (the TPU's async-copy
@@ -690,14 +345,14 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
         if (x != NULL && (x->flags & PV_EXTRA_ASYNC) &&
             (da.flow != 0 || (x->flags & PV_EXTRA_FLOW)))
             continue;
-        uint32_t sn_id = step_name_id(c, e);
+        uint32_t sn_id = pv__chrome_step_name_id(c, e);
         const char *name = sn_id != 0             ? pv_model_str(m, sn_id)
                            : da.step_name != NULL ? da.step_name
                                                   : pv_model_event_name(m, e);
-        if (!want(c, s, d, name, da.flow != 0 ? da.flow : flow_stat(c, e)))
+        if (!want(c, s, d, name, da.flow != 0 ? da.flow : pv__chrome_flow_stat(c, e)))
             continue;
         write_head(c, pid, t->display_id, s, d, name);
-        write_args(c, e, &da);
+        pv__chrome_write_args(c, e, &da);
         pv__jw_lit(c->w, "},");
     }
 }
@@ -724,9 +379,9 @@ static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_derived_tra
         bool first = true;
         pv__jw_lit(c->w, ",\"args\":{");
         if (e->group_id != PV_NO_GROUP)
-            write_int_arg(c, &first, "group_id", (uint64_t)e->group_id);
+            pv__chrome_write_int_arg(c, &first, "group_id", (uint64_t)e->group_id);
         if (offload)
-            write_int_arg(c, &first, "_a", 1);
+            pv__chrome_write_int_arg(c, &first, "_a", 1);
         if (e->long_name != NULL) {
             pv__jw_lit(c->w, first ? "\"long_name\":" : ",\"long_name\":");
             pv__jw_str(c->w, e->long_name);
@@ -743,7 +398,7 @@ static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_derived_tra
                 continue;
             pv__jw_lit(c->w, first ? "\"" : ",\"");
             pv__jw_lit(c->w, k == 0 ? "raw_bytes_accessed\":" : "shape_with_layout\":");
-            write_stat_value(c->w, m, st, c->native);
+            pv__chrome_write_stat_value(c->w, m, st, c->native);
             first = false;
         }
         pv__jw_lit(c->w, "}},");
