@@ -15,6 +15,7 @@
  *     it (a new XLA module closes the name scopes and XLA ops; a new name
  *     scope closes the framework ops). */
 #include "tools/trace_derived.h"
+#include "tools/trace_derived_priv.h"
 
 #include "tools/hlo_names.h"
 #include "tools/tf_op_name.h"
@@ -26,58 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* XProf's derived line ids (xla/tsl/profiler/utils/trace_utils.h). */
-#define LINE_DERIVED_MIN 0xdeadbeefll
-#define LINE_NAME_SCOPE (LINE_DERIVED_MIN + 2)
-#define LINE_TF_OP (LINE_DERIVED_MIN + 3)
-#define LINE_HLO_MODULE (LINE_DERIVED_MIN + 4)
-#define LINE_HLO_OP (LINE_DERIVED_MIN + 5)
-#define LINE_SOURCE (LINE_DERIVED_MIN + 7)
-#define LINE_OFFLOAD_FIRST (LINE_DERIVED_MIN + 8)
-#define LINE_OFFLOAD_LAST (LINE_DERIVED_MIN + 48)
-#define LINE_DEVICE_MIN (LINE_DERIVED_MIN + 290)
-#define LINE_DEVICE_MAX (LINE_DEVICE_MIN + 99)
-/* Line ids one GPU stream's derived lines take (name scope .. source). */
-#define LINES_PER_STREAM (LINE_SOURCE - LINE_NAME_SCOPE + 1)
 #define LEVELS_MAX 64
-
-/* ---- growable text ---------------------------------------------------------- */
-
-typedef struct text {
-    char *p;     /* NUL-terminated once anything was added */
-    size_t len;  /* bytes, without the NUL */
-    size_t cap;
-} text;
-
-static void text_cat(text *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        t->cap = 2 * (t->len + n + 1) + 32;
-        t->p = pv_xrealloc(t->p, t->cap);
-    }
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-}
-
-static void text_set(text *t, const char *s, size_t n)
-{
-    t->len = 0;
-    text_cat(t, s, n);
-}
-
-static void text_cats(text *t, const char *s)
-{
-    text_cat(t, s, strlen(s));
-}
-
-static void text_i64(text *t, int64_t v, bool is_unsigned)
-{
-    char tmp[24];
-    int n = is_unsigned ? snprintf(tmp, sizeof tmp, "%" PRIu64, (uint64_t)v)
-                        : snprintf(tmp, sizeof tmp, "%" PRId64, v);
-    text_cat(t, tmp, n > 0 ? (size_t)n : 0);
-}
 
 /* ---- the line builder ------------------------------------------------------- */
 
@@ -218,11 +168,6 @@ static dname dname_same(const char *s, size_t n)
 
 /* ---- output ------------------------------------------------------------------- */
 
-typedef struct out_tracks {
-    pv_derived_track *v;
-    size_t n, cap;
-} out_tracks;
-
 static int cmp_event(const void *pa, const void *pb)
 {
     const pv_derived_event *a = pa, *b = pb;
@@ -234,11 +179,9 @@ static int cmp_event(const void *pa, const void *pb)
     return a->depth < b->depth ? -1 : a->depth > b->depth;
 }
 
-/* Sorts the events of a finished line, gives them depths and moves them
- * into the arena as a track; an empty line is dropped. */
-static void emit_events(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
-                        int64_t line_id, uint32_t kind, const char *name,
-                        pv_derived_event *ev, size_t n)
+void pv__derived_emit(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
+                      int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
+                      size_t n)
 {
     if (n == 0)
         return;
@@ -268,7 +211,7 @@ static void emit_events(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t aft
 
 static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after)
 {
-    emit_events(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
+    pv__derived_emit(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
     free(l->ev);
     free(l->key);
     l->ev = NULL;
@@ -591,149 +534,6 @@ static void derive_gpu_plane(gpu_ctx *g, out_tracks *o, uint32_t plane)
     free(v);
 }
 
-/* ---- TPU: host offload rows ------------------------------------------------------------ */
-
-/* The "-start" ops of one offload instruction still waiting for their
- * "-done", first in first out. */
-typedef struct offload_queue {
-    char *name;          /* "offload-copy.2" */
-    uint64_t *ev;
-    size_t head, n, cap;
-} offload_queue;
-
-typedef struct offload_row {
-    int64_t frontier_ps; /* the latest end of its events */
-    pv_derived_event *ev;
-    size_t n, cap;
-} offload_row;
-
-typedef struct offload {
-    offload_queue *q;
-    size_t n_q;
-    offload_row rows[LINE_OFFLOAD_LAST - LINE_OFFLOAD_FIRST + 1];
-    size_t n_rows;
-    text name;
-} offload;
-
-static bool has(const char *s, size_t n, const char *what)
-{
-    size_t k = strlen(what);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(s + i, what, k) == 0)
-            return true;
-    return false;
-}
-
-/* XProf's IsHostOffloadOpName: a copy or dynamic-slice start/done whose
- * HLO text puts an operand in host memory (memory space S(5)). */
-static bool is_offload_op(const pv_model *m, uint64_t e)
-{
-    static const char *const ops[] = {"copy-start", "copy-done", "dynamic-slice-start",
-                                      "dynamic-slice-done", "dynamic-update-slice-start",
-                                      "dynamic-update-slice-done", NULL};
-    const pv_event_meta *md = &m->metas[m->ev_meta[e]];
-    if (md->display_name == 0)
-        return false;
-    const char *shown = pv_model_str(m, md->display_name);
-    const char *name = pv_model_str(m, md->name);
-    if (strstr(name, "S(5)") == NULL)
-        return false;
-    for (size_t i = 0; ops[i] != NULL; i++)
-        if (has(shown, strlen(shown), ops[i]))
-            return true;
-    return false;
-}
-
-/* "copy-start.2" -> "offload-copy.2"; no ".N" counts as ".0". */
-static void offload_name(text *t, const char *op)
-{
-    const char *dot = strrchr(op, '.');
-    const char *id = dot != NULL ? dot + 1 : "0";
-    const char *cut = strstr(op, "-start");
-    if (cut == NULL)
-        cut = strstr(op, "-done");
-    size_t n = cut != NULL ? (size_t)(cut - op) : strlen(op);
-    text_set(t, "offload-", 8);
-    text_cat(t, op, n);
-    text_cats(t, ".");
-    text_cats(t, id);
-}
-
-static offload_queue *offload_find(offload *h, const char *name)
-{
-    for (size_t i = 0; i < h->n_q; i++)
-        if (strcmp(h->q[i].name, name) == 0)
-            return &h->q[i];
-    h->q = pv_xrealloc(h->q, (h->n_q + 1) * sizeof *h->q);
-    h->q[h->n_q] = (offload_queue){pv_xstrdup(name), NULL, 0, 0, 0};
-    return &h->q[h->n_q++];
-}
-
-/* XProf's ProcessHostOffloadOpEvent: a start waits in its queue; a done
- * takes the oldest start and lays start..done out on the row whose last
- * end is the earliest one not after the start (a new row when none is
- * free; the last row once all 41 are used). */
-static void offload_add(offload *h, const pv_model *m, pv_arena *a, uint64_t e)
-{
-    const char *op = pv_model_str(m, m->metas[m->ev_meta[e]].display_name);
-    offload_name(&h->name, op);
-    offload_queue *q = offload_find(h, h->name.p);
-    if (strstr(op, "-start") != NULL) {
-        if (q->n == q->cap) {
-            q->cap = q->cap == 0 ? 8 : q->cap * 2;
-            q->ev = pv_xrealloc(q->ev, q->cap * sizeof *q->ev);
-        }
-        q->ev[q->n++] = e;
-        return;
-    }
-    if (strstr(op, "-done") == NULL || q->head == q->n)
-        return;
-    uint64_t start = q->ev[q->head++];
-    int64_t begin = m->ev_start_ps[start];
-    int64_t end = m->ev_start_ps[e] + m->ev_dur_ps[e];
-    size_t row = SIZE_MAX;
-    int64_t best = begin;
-    for (size_t i = 0; i < h->n_rows; i++) {
-        if (h->rows[i].frontier_ps <= best) {
-            row = i;
-            best = h->rows[i].frontier_ps;
-        }
-    }
-    if (row == SIZE_MAX) {
-        size_t max_rows = sizeof h->rows / sizeof h->rows[0];
-        if (h->n_rows < max_rows)
-            h->rows[h->n_rows++] = (offload_row){end, NULL, 0, 0};
-        row = h->n_rows - 1;
-    }
-    offload_row *r = &h->rows[row];
-    if (end > r->frontier_ps)
-        r->frontier_ps = end;
-    if (r->n == r->cap) {
-        r->cap = r->cap == 0 ? 32 : r->cap * 2;
-        r->ev = pv_xrealloc(r->ev, r->cap * sizeof *r->ev);
-    }
-    r->ev[r->n++] = (pv_derived_event){begin,       end - begin, pv_arena_strdup(a, h->name.p),
-                                       "",          PV_NO_GROUP, 0,
-                                       start,       e};
-}
-
-static void offload_emit(offload *h, out_tracks *o, pv_arena *a, uint32_t plane)
-{
-    for (size_t i = 0; i < h->n_rows; i++) {
-        offload_row *r = &h->rows[i];
-        emit_events(o, a, plane, UINT32_MAX, LINE_OFFLOAD_FIRST + (int64_t)i,
-                    PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", i),
-                    r->ev, r->n);
-        free(r->ev);
-    }
-    for (size_t i = 0; i < h->n_q; i++) {
-        free(h->q[i].name);
-        free(h->q[i].ev);
-    }
-    free(h->q);
-    free(h->name.p);
-}
-
 /* ---- TPU: lines from stats -------------------------------------------------------------- */
 
 /* The groups of a TPU plane's ops while the model has none for them
@@ -785,7 +585,7 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
     sorted_event *v = sorted_events(m, p->first_track, p->n_tracks, &n);
     fw_lines f;
     fw_lines_init(&f, a, false, LINE_NAME_SCOPE, LINE_TF_OP, LINE_SOURCE, "");
-    offload h;
+    pv__offload h;
     memset(&h, 0, sizeof h);
     run_groups runs = run_groups_of(m, p);
     for (size_t i = 0; i < n; i++) {
@@ -801,8 +601,8 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
             dname nm = dname_same(src, strlen(src));
             dline_add(&f.source, &nm, 1, v[i].start_ps, v[i].dur_ps, grp);
         }
-        if (is_offload_op(m, e))
-            offload_add(&h, m, a, e);
+        if (pv__offload_op(m, e))
+            pv__offload_add(&h, m, a, e);
     }
     dline_close(&f.scope, 0);
     free(v);
@@ -810,7 +610,7 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
     emit_line(o, &f.scope, plane, UINT32_MAX);
     emit_line(o, &f.op, plane, UINT32_MAX);
     emit_line(o, &f.source, plane, UINT32_MAX);
-    offload_emit(&h, o, a, plane);
+    pv__offload_emit(&h, o, a, plane);
     free(f.shown.p);
 }
 
