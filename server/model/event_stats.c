@@ -2,16 +2,15 @@
  * an XSpace keeps the file mapped and each event's place in it, and this
  * file decodes the XEvent's stats from those bytes when a tool asks; a
  * model built with stats in hand (Chrome JSON, tests) keeps them in the
- * flat array. The decoder checked the file when it was ingested, but the
- * bytes are read again here, so every read stays in bounds anyway, and a
- * file that shrank under its mapping ends the read instead of the process
- * (util/mapguard.h). */
+ * flat array. Finish read and checked every stat when the file was
+ * ingested, but the bytes are read again here, so every read stays in
+ * bounds anyway, and a file that shrank under its mapping ends the read
+ * instead of the process (util/mapguard.h). */
 #include "model/model_priv.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
 
 #include <string.h>
-
 
 typedef struct cursor {
     const uint8_t *p, *end;
