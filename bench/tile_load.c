@@ -6,12 +6,13 @@
  *
  * Start profview on a logdir first (e.g. a file from bench/gen_xspace).
  * Each connection is kept alive and asks, round robin, for every tile of
- * levels 0..LEVELS-1 with Accept-Encoding: gzip; one warm-up pass fills
- * the cache, then requests run for SECONDS. Prints
+ * levels 0..LEVELS-1 in the binary form the browser asks for (format=bin),
+ * with Accept-Encoding: gzip; one warm-up pass fills the cache, then
+ * requests run for SECONDS. Prints
  *   tile_load_requests <n> requests
  *   tile_load_throughput <n> tiles/s
  *   tile_load_p50 / tile_load_p99 <ms> ms      (per request, client side)
- *   tile_load_bytes_mean <KB> KB               (gzip body)
+ *   tile_load_bytes_mean <KB> KB               (body as sent)
  * Asserts nothing (STYLE rule 19). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -114,7 +115,8 @@ static void *run(void *arg)
             t -= 1u << level;
             level++;
         }
-        snprintf(path, sizeof path, "/api/trace/tile?%s&level=%u&index=%u", w->query, level, t);
+        snprintf(path, sizeof path, "/api/trace/tile?%s&level=%u&index=%u&format=bin", w->query,
+                 level, t);
         double s = now_ms();
         long len = request(fd, path, buf, cap);
         double e = now_ms();

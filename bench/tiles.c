@@ -12,15 +12,24 @@
  *   tiles_index_bytes <MB> MB             (what the trace cache keeps)
  *   tiles_pyramid_levels <n> levels
  *   tiles_walk_p50 / _p99 / _max <ms> ms  (random walk of N_REQUESTS tile
- *                                          requests, each computed anew:
- *                                          tool + counters + JSON; thread
- *                                          CPU time, so other work on a
- *                                          shared machine does not count)
+ *                                          requests, each computed anew as
+ *                                          served to the browser: tool +
+ *                                          counters + binary encoding, which
+ *                                          is sent uncompressed; thread CPU
+ *                                          time, so other work on a shared
+ *                                          machine does not count)
  *   tiles_walk_wall_p99 <ms> ms           (the same in wall-clock time)
- *   tiles_walk_gzip_p99 <ms> ms           (the same plus gzip at level 1, as served)
- *   tiles_walk_json_p99 <KB> KB           (response size before gzip)
- *   tiles_pyramid_throughput <n> tiles/s  (levels the pyramid holds, one core,
- *                                          per second of CPU time)
+ *   tiles_walk_bin_p99 <KB> KB            (binary body size)
+ *   tiles_walk_gzip_p99 <ms> ms           (binary plus gzip level 1: not
+ *                                          served, the cost it would add)
+ *   tiles_walk_bin_gz_p99 <KB> KB         (binary size after gzip level 1)
+ *   tiles_walk_json_make_p99 <ms> ms      (the JSON form, format=json)
+ *   tiles_walk_json_gzip_p99 <ms> ms      (JSON plus gzip level 1, as
+ *                                          format=json is served)
+ *   tiles_walk_json_p99 <KB> KB           (JSON size before gzip)
+ *   tiles_walk_json_gz_p99 <KB> KB        (JSON size after gzip level 1)
+ *   tiles_pyramid_throughput <n> tiles/s  (levels the pyramid holds, binary,
+ *                                          one core, per second of CPU time)
  * The walk starts at level 0 and zooms in (40%), out (20%) or pans (40%),
  * staying inside the profile; it uses a fixed seed. Asserts nothing. */
 #include "model/builder.h"
@@ -120,10 +129,11 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* One tile as the server makes it; returns the JSON size, adds gzip
- * time to *gz_ms when gz is set. */
+/* One tile as the server makes it (bin: the binary form, else JSON);
+ * returns the body size. When gz is set, adds the compression time to
+ * *gz_ms and the compressed size to *gz_len. */
 static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t level,
-                         uint64_t index, int gz, double *gz_ms)
+                         uint64_t index, int bin, int gz, double *gz_ms, size_t *gz_len)
 {
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
@@ -133,14 +143,20 @@ static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t l
     pv_buf counters, body;
     pv_buf_init(&counters, (size_t)1 << 30);
     pv_buf_init(&body, (size_t)1 << 30);
-    pv_trace_counters_tile_json(ix, t.start_ps, t.end_ps, &counters);
-    pv_trace_tile_write_json(m, &ix->geom, &t, counters.data, &a, &body);
+    if (bin) {
+        pv_trace_counters_tile_bin(ix, t.start_ps, t.end_ps, &counters);
+        pv_trace_tile_write_bin(m, &ix->geom, &t, counters.data, counters.len, &a, &body);
+    } else {
+        pv_trace_counters_tile_json(ix, t.start_ps, t.end_ps, &counters);
+        pv_trace_tile_write_json(m, &ix->geom, &t, counters.data, &a, &body);
+    }
     size_t len = body.len;
     if (gz) {
         double t0 = cpu_ms();
         pv_buf out;
         pv_buf_init(&out, (size_t)1 << 30);
         pv_gzip_compress_level(body.data, body.len, 1, &out, NULL);
+        *gz_len = out.len;
         pv_buf_fini(&out);
         *gz_ms += cpu_ms() - t0;
     }
@@ -169,21 +185,31 @@ int main(int argc, char **argv)
     printf("tiles_pyramid_levels %u levels\n", pv_trace_pyramid_levels(ix->pyramid));
     printf("tiles_max_level %u level\n", ix->geom.max_level);
 
-    double *ms = malloc((size_t)n_req * sizeof *ms), *gms = malloc((size_t)n_req * sizeof *gms);
-    double *wall = malloc((size_t)n_req * sizeof *wall);
-    size_t *bytes = malloc((size_t)n_req * sizeof *bytes);
+    /* per request: the served (binary) form, its wall time, binary + gzip,
+     * JSON, JSON + gzip; sizes: binary, binary gz, JSON, JSON gz */
+    enum { BIN_MS, WALL_MS, BIN_GZ_MS, JSON_MS, JSON_GZ_MS, BIN_KB, BIN_GZ_KB, JSON_KB,
+           JSON_GZ_KB, N_COLS };
+    double *col[N_COLS];
+    for (int c = 0; c < N_COLS; c++)
+        col[c] = malloc((size_t)n_req * sizeof *col[c]);
     uint64_t seed = 12345;
     uint32_t level = 0;
     uint64_t index = 0, levels_seen = 0;
     for (int i = 0; i < n_req; i++) {
-        double gz = 0;
-        double w = now_ms(), s = cpu_ms();
-        bytes[i] = serve_tile(m, ix, level, index, 0, &gz);
-        ms[i] = cpu_ms() - s;
-        wall[i] = now_ms() - w;
-        s = cpu_ms();
-        serve_tile(m, ix, level, index, 1, &gz);
-        gms[i] = cpu_ms() - s;
+        for (int bin = 1; bin >= 0; bin--) {
+            double gz = 0;
+            size_t gl = 0;
+            double w = now_ms(), s = cpu_ms();
+            size_t len = serve_tile(m, ix, level, index, bin, 0, &gz, &gl);
+            col[bin ? BIN_MS : JSON_MS][i] = cpu_ms() - s;
+            if (bin)
+                col[WALL_MS][i] = now_ms() - w;
+            s = cpu_ms();
+            serve_tile(m, ix, level, index, bin, 1, &gz, &gl);
+            col[bin ? BIN_GZ_MS : JSON_GZ_MS][i] = cpu_ms() - s;
+            col[bin ? BIN_KB : JSON_KB][i] = (double)len / 1024.0;
+            col[bin ? BIN_GZ_KB : JSON_GZ_KB][i] = (double)gl / 1024.0;
+        }
         if (level > levels_seen)
             levels_seen = level;
         uint64_t r = next_rand(&seed) % 10;
@@ -199,21 +225,23 @@ int main(int argc, char **argv)
             index--;
         }
     }
-    qsort(ms, (size_t)n_req, sizeof *ms, cmp_double);
-    qsort(gms, (size_t)n_req, sizeof *gms, cmp_double);
-    qsort(wall, (size_t)n_req, sizeof *wall, cmp_double);
-    double *kb = malloc((size_t)n_req * sizeof *kb);
-    for (int i = 0; i < n_req; i++)
-        kb[i] = (double)bytes[i] / 1024.0;
-    qsort(kb, (size_t)n_req, sizeof *kb, cmp_double);
+    for (int c = 0; c < N_COLS; c++)
+        qsort(col[c], (size_t)n_req, sizeof *col[c], cmp_double);
     int p99 = (n_req * 99) / 100 - (n_req >= 100 ? 1 : 0);
     printf("tiles_walk_levels %llu deepest\n", (unsigned long long)levels_seen);
-    printf("tiles_walk_p50 %.3f ms\n", ms[n_req / 2]);
-    printf("tiles_walk_p99 %.3f ms\n", ms[p99]);
-    printf("tiles_walk_max %.3f ms\n", ms[n_req - 1]);
-    printf("tiles_walk_wall_p99 %.3f ms\n", wall[p99]);
-    printf("tiles_walk_gzip_p99 %.3f ms\n", gms[p99]);
-    printf("tiles_walk_json_p99 %.1f KB\n", kb[p99]);
+    printf("tiles_walk_p50 %.3f ms\n", col[BIN_MS][n_req / 2]);
+    printf("tiles_walk_p99 %.3f ms\n", col[BIN_MS][p99]);
+    printf("tiles_walk_max %.3f ms\n", col[BIN_MS][n_req - 1]);
+    printf("tiles_walk_wall_p99 %.3f ms\n", col[WALL_MS][p99]);
+    printf("tiles_walk_bin_p99 %.1f KB\n", col[BIN_KB][p99]);
+    printf("tiles_walk_gzip_p99 %.3f ms\n", col[BIN_GZ_MS][p99]);
+    printf("tiles_walk_bin_gz_p99 %.1f KB\n", col[BIN_GZ_KB][p99]);
+    printf("tiles_walk_json_make_p99 %.3f ms\n", col[JSON_MS][p99]);
+    printf("tiles_walk_json_gzip_p99 %.3f ms\n", col[JSON_GZ_MS][p99]);
+    printf("tiles_walk_json_p99 %.1f KB\n", col[JSON_KB][p99]);
+    printf("tiles_walk_json_gz_p99 %.1f KB\n", col[JSON_GZ_KB][p99]);
+    for (int c = 0; c < N_COLS; c++)
+        free(col[c]);
 
     /* Throughput over the precomputed levels, round robin. */
     uint32_t pl = pv_trace_pyramid_levels(ix->pyramid);
@@ -222,16 +250,12 @@ int main(int argc, char **argv)
     while (cpu_ms() - s < 1000.0) {
         for (uint32_t l = 0; l < pl; l++) {
             double gz = 0;
-            serve_tile(m, ix, l, (uint64_t)done % ((uint64_t)1 << l), 0, &gz);
+            size_t gl;
+            serve_tile(m, ix, l, (uint64_t)done % ((uint64_t)1 << l), 1, 0, &gz, &gl);
             done++;
         }
     }
     printf("tiles_pyramid_throughput %.0f tiles/s\n", done / ((cpu_ms() - s) / 1e3));
-    free(ms);
-    free(gms);
-    free(wall);
-    free(bytes);
-    free(kb);
     pv_trace_index_free(ix);
     pv_model_free(m);
     return 0;

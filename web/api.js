@@ -72,6 +72,23 @@ async function getJson(url, signal) {
     }
 }
 
+// GETs url and returns the body of a 2xx answer as an ArrayBuffer (binary
+// tiles); an error answer is still JSON.
+async function getBytes(url, signal) {
+    let resp;
+    try {
+        resp = await fetch(url, { signal });
+    } catch (e) {
+        if (isAbort(e))
+            throw e;
+        throw new ApiError(0, 'Cannot reach the profview server',
+                           `${e.message}. Is it still running?`, url);
+    }
+    if (!resp.ok)
+        throw errorFromBody(resp.status, resp.statusText, await resp.text(), url);
+    return resp.arrayBuffer();
+}
+
 function sleep(ms, signal) {
     return new Promise((resolve, reject) => {
         if (signal && signal.aborted) {
@@ -145,13 +162,13 @@ export async function traceMeta(run, host, { signal } = {}) {
     return (await getJson(buildUrl('api/trace/meta', { run, host }), signal)).body;
 }
 
-// One tile: {level, index, start_ps, end_ps, tracks, names, counters}.
-// Tiles never change for a file, so the browser's HTTP cache may answer;
-// version (the meta's source_id) keeps the answers for an older copy of
-// the file apart.
+// One tile in the binary encoding, as an ArrayBuffer for decodeTileBin
+// (timeline/tile_data.js). Tiles never change for a file, so the
+// browser's HTTP cache may answer; version (the meta's source_id) keeps
+// the answers for an older copy of the file apart.
 export async function traceTile(run, host, level, index, { signal, version } = {}) {
-    const url = buildUrl('api/trace/tile', { run, host, level, index, v: version });
-    return (await getJson(url, signal)).body;
+    const url = buildUrl('api/trace/tile', { run, host, level, index, format: 'bin', v: version });
+    return getBytes(url, signal);
 }
 
 // One event with all its stats, its step and its flow partners.

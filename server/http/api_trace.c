@@ -131,41 +131,93 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs)
 /* ---- tile ---------------------------------------------------------------------- */
 
 /* A tile's strong ETag, known before the tile is made: a tile is a pure
- * function of its source file and of the program that encodes it, so a
- * revalidation is answered without computing it and no body is hashed. */
-static const char *tile_tag(const trace_req *tr, uint64_t level, uint64_t index)
+ * function of its source file, of its encoding and of the program that
+ * encodes it, so a revalidation is answered without computing it and no
+ * body is hashed. */
+static const char *tile_tag(const trace_req *tr, uint64_t level, uint64_t index, bool bin)
 {
     const char *program = tr->rq->app->disk->program;
     uint64_t h = pv_hash_bytes(source_hash(tr), program, strlen(program));
     h = pv_hash_bytes(h, &level, sizeof level);
     h = pv_hash_bytes(h, &index, sizeof index);
+    if (bin)
+        h = pv_hash_bytes(h, "bin", 3);
     return pv_arena_printf(&tr->rq->arena, "%016llx", (unsigned long long)h);
+}
+
+/* Whether If-None-Match names tag, as a body sent as it is gets it
+ * (server.c adds "-gz" only to gzip-encoded bodies, binary tiles are
+ * not). */
+static bool tag_named(pv_request *rq, const char *tag)
+{
+    const char *inm = pv_http_header(rq, "If-None-Match");
+    char quoted[48];
+    snprintf(quoted, sizeof quoted, "\"%s\"", tag);
+    return inm != NULL && (strcmp(inm, "*") == 0 || strstr(inm, quoted) != NULL);
+}
+
+/* format=bin (what the browser asks for) or json (the default). Returns
+ * -1 with a 400 answer for anything else. */
+static int tile_format(trace_req *tr, bool *bin)
+{
+    bool bad = false;
+    const char *v = pv_http_param(tr->rq, "format", &bad);
+    *bin = v != NULL && strcmp(v, "bin") == 0;
+    if (bad || (v != NULL && !*bin && strcmp(v, "json") != 0)) {
+        pv_respond_error(tr->rs, 400, "bad parameter", "format must be bin or json");
+        return -1;
+    }
+    return 0;
+}
+
+/* The tile's body in b: binary (served as it is) or JSON. */
+static int tile_body(trace_req *tr, const pv_trace_tile *tile, bool bin, pv_buf *b)
+{
+    pv_buf counters;
+    pv_buf_init(&counters, TILE_MAX_BYTES);
+    int rc;
+    if (bin) {
+        rc = pv_trace_counters_tile_bin(tr->ix, tile->start_ps, tile->end_ps, &counters);
+        if (rc == 0)
+            rc = pv_trace_tile_write_bin(tr->m, &tr->ix->geom, tile, counters.data, counters.len,
+                                         &tr->rq->arena, b);
+    } else {
+        rc = pv_trace_counters_tile_json(tr->ix, tile->start_ps, tile->end_ps, &counters);
+        if (rc == 0)
+            rc = pv_trace_tile_write_json(tr->m, &tr->ix->geom, tile, counters.data,
+                                          &tr->rq->arena, b);
+    }
+    pv_buf_fini(&counters);
+    return rc;
 }
 
 static void do_tile(trace_req *tr)
 {
     uint64_t level, index;
+    bool bin;
     if (uint_param(tr->rq, tr->rs, "level", 0, tr->ix->geom.max_level, &level) != 0)
         return;
     if (uint_param(tr->rq, tr->rs, "index", 0, (1ull << level) - 1, &index) != 0)
         return;
+    if (tile_format(tr, &bin) != 0)
+        return;
+    const char *type = bin ? "application/octet-stream" : "application/json";
     tr->rs->cache_control = "public, max-age=31536000, immutable";
-    tr->rs->etag = tile_tag(tr, level, index);
-    if (pv_http_not_modified_gz(tr->rq, tr->rs->etag)) {
-        tr->rs->status = 200;
-        tr->rs->content_type = "application/json";
+    tr->rs->etag = tile_tag(tr, level, index, bin);
+    if (bin ? tag_named(tr->rq, tr->rs->etag) : pv_http_not_modified_gz(tr->rq, tr->rs->etag)) {
+        tr->rs->status = 200;   /* server.c turns it into the 304 */
+        tr->rs->content_type = type;
         tr->rs->body = pv_xstrdup("");
-        tr->rs->body_is_gzip = true;
+        tr->rs->body_is_gzip = !bin;
         return;
     }
-    char *gz;
-    size_t gz_len;
-    if (pv_trace_cache_tile_get(tr->hold, (uint32_t)level, index, &gz, &gz_len) == 0) {
+    char *kept;
+    size_t kept_len;
+    if (bin && pv_trace_cache_tile_get(tr->hold, (uint32_t)level, index, &kept, &kept_len) == 0) {
         tr->rs->status = 200;
-        tr->rs->content_type = "application/json";
-        tr->rs->body = gz;
-        tr->rs->len = gz_len;
-        tr->rs->body_is_gzip = true;
+        tr->rs->content_type = type;
+        tr->rs->body = kept;
+        tr->rs->len = kept_len;
         return;
     }
     pv_trace_tile_query q = {(uint32_t)level, index};
@@ -175,30 +227,30 @@ static void do_tile(trace_req *tr)
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
-    pv_buf counters, body;
-    pv_buf_init(&counters, TILE_MAX_BYTES);
+    pv_buf body;
     pv_buf_init(&body, TILE_MAX_BYTES);
-    int rc = pv_trace_counters_tile_json(tr->ix, tile.start_ps, tile.end_ps, &counters);
-    if (rc == 0)
-        rc = pv_trace_tile_write_json(tr->m, &tr->ix->geom, &tile, counters.data, &tr->rq->arena,
-                                      &body);
-    pv_buf_fini(&counters);
-    if (rc != 0) {
+    if (tile_body(tr, &tile, bin, &body) != 0) {
         pv_buf_fini(&body);
         pv_respond_error(tr->rs, 413, "too big", "the tile is larger than 1 GiB");
         return;
     }
     tr->rs->status = 200;
-    tr->rs->content_type = "application/json";
-    /* Compressed here at level 1 (a fine tile is made per request, and the
-     * server would spend longer at its default level than on the tile
-     * itself); the coarse ones are kept and served compressed from then on. */
+    tr->rs->content_type = type;
+    if (bin) {
+        /* Not compressed: its varints leave gzip ~15% to gain, for more
+         * time than making the tile (docs/trace_api.md, "Server-side
+         * costs"). The coarse ones are kept and served from then on. */
+        if (level < PV_TRACE_CACHE_TILE_LEVELS)
+            pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
+                                    index, body.data, body.len);
+        tr->rs->body = pv_buf_take(&body, &tr->rs->len);
+        return;
+    }
+    /* JSON at gzip level 1: it is made per request and the server would
+     * spend longer at the default level than on the tile itself. */
     pv_buf out;
     pv_buf_init(&out, TILE_MAX_BYTES);
     if (pv_gzip_compress_level(body.data, body.len, 1, &out, NULL) == 0) {
-        if (level < PV_TRACE_CACHE_TILE_LEVELS)
-            pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
-                                    index, out.data, out.len);
         pv_buf_fini(&body);
         tr->rs->body = pv_buf_take(&out, &tr->rs->len);
         tr->rs->body_is_gzip = true;

@@ -12,9 +12,9 @@
 struct pv_trace_hold {
     pv_trace_index *ix;
     pthread_mutex_t lock;   /* guards the tile slots */
-    char **tile_gz;         /* TILE_SLOTS gzip bodies, or NULL */
+    char **tile_body;         /* TILE_SLOTS bodies as served, or NULL */
     size_t *tile_len;
-    size_t tile_bytes;      /* held by tile_gz */
+    size_t tile_bytes;      /* held by tile_body */
 };
 
 /* Tiles of levels 0 .. PV_TRACE_CACHE_TILE_LEVELS-1, slot (1 << level) - 1 + index. */
@@ -40,10 +40,10 @@ static int build(const pv_model *m, void **out, size_t *bytes, pv_error *err)
 static void hold_free(void *p)
 {
     pv_trace_hold *h = p;
-    if (h->tile_gz != NULL)
+    if (h->tile_body != NULL)
         for (size_t i = 0; i < TILE_SLOTS; i++)
-            free(h->tile_gz[i]);
-    free(h->tile_gz);
+            free(h->tile_body[i]);
+    free(h->tile_body);
     free(h->tile_len);
     pv_trace_index_free(h->ix);
     pthread_mutex_destroy(&h->lock);
@@ -68,7 +68,7 @@ int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_
     return 0;
 }
 
-int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **gz,
+int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **body,
                             size_t *len)
 {
     if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
@@ -76,10 +76,10 @@ int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index,
     size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
     int rc = PV_ENOTFOUND;
     pthread_mutex_lock(&hold->lock);
-    if (hold->tile_gz != NULL && hold->tile_gz[slot] != NULL) {
+    if (hold->tile_body != NULL && hold->tile_body[slot] != NULL) {
         *len = hold->tile_len[slot];
-        *gz = pv_xmalloc(*len + 1);
-        memcpy(*gz, hold->tile_gz[slot], *len);
+        *body = pv_xmalloc(*len + 1);
+        memcpy(*body, hold->tile_body[slot], *len);
         rc = 0;
     }
     pthread_mutex_unlock(&hold->lock);
@@ -87,7 +87,7 @@ int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index,
 }
 
 void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
-                             uint32_t level, uint64_t index, const char *gz, size_t len)
+                             uint32_t level, uint64_t index, const char *body, size_t len)
 {
     if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
         return;
@@ -96,14 +96,14 @@ void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_
     /* The store's lock is taken inside this one and never the other way
      * round, so the two cannot deadlock. */
     if (hold->tile_bytes + len <= TILE_BYTES_PER_FILE &&
-        (hold->tile_gz == NULL || hold->tile_gz[slot] == NULL) &&
+        (hold->tile_body == NULL || hold->tile_body[slot] == NULL) &&
         (s == NULL || pv_model_store_charge(s, entry, len))) {
-        if (hold->tile_gz == NULL) {
-            hold->tile_gz = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_gz);
+        if (hold->tile_body == NULL) {
+            hold->tile_body = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_body);
             hold->tile_len = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_len);
         }
-        hold->tile_gz[slot] = pv_xmalloc(len + 1);
-        memcpy(hold->tile_gz[slot], gz, len);
+        hold->tile_body[slot] = pv_xmalloc(len + 1);
+        memcpy(hold->tile_body[slot], body, len);
         hold->tile_len[slot] = len;
         hold->tile_bytes += len;
     }

@@ -28,20 +28,21 @@ int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_
 
 /* ---- finished tiles ------------------------------------------------------
  * Tiles of the coarse levels (0 .. PV_TRACE_CACHE_TILE_LEVELS-1) are kept
- * gzip-compressed beside the index, up to a byte cap per file and within
+ * beside the index as they are served (binary tiles, which are not
+ * compressed: docs/trace_api.md), up to a byte cap per file and within
  * the store's budget, so the tiles every viewer opens first are served
- * without recomputing or compressing them. A tile never changes for a
+ * without recomputing them. A tile never changes for a
  * given file, so entries are only added, and dropped with the index. */
 #define PV_TRACE_CACHE_TILE_LEVELS 11u
 
-/* A malloc'd copy of the cached gzip body of tile (level, index) in *gz;
+/* A malloc'd copy of the cached body of tile (level, index) in *body;
  * returns 0, or PV_ENOTFOUND. */
-int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **gz,
+int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **body,
                             size_t *len);
-/* Keeps a copy of gz as tile (level, index) of the held entry when the
+/* Keeps a copy of body as tile (level, index) of the held entry when the
  * level is cached, the file's cap allows and the store's budget has room
  * (the bytes are charged to the entry). Cannot fail. */
 void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
-                             uint32_t level, uint64_t index, const char *gz, size_t len);
+                             uint32_t level, uint64_t index, const char *body, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /* trace_index: counters, flow links and the pyramid of one model. */
 #include "tools/trace_index.h"
+#include "tools/trace_bin.h"
 
 #include "tools/trace_json.h"
 #include "util/mem.h"
@@ -257,15 +258,48 @@ void pv_trace_index_free(pv_trace_index *ix)
 
 /* ---- counter points of a tile ---------------------------------------------------------- */
 
-static void point(pv__jw *w, int *first, int64_t t, double v)
+/* The points of pc a tile [ts_ps, te_ps) shows, as indices into pc's
+ * arrays (idx has room for 3 * PV_TRACE_TILE_PX + 1): the last point
+ * before the tile, then per pixel inside it the first point, the largest
+ * value and the last point. Returns how many. */
+static size_t tile_points(const pv_trace_counter *pc, int64_t ts_ps, int64_t te_ps, size_t *idx)
 {
-    pv__jw_lit(w, *first ? "[" : ",[");
-    *first = 0;
-    pv__jw_i64(w, t);
-    pv__jw_raw(w, ",", 1);
-    pv__jw_f64(w, v);
-    pv__jw_raw(w, "]", 1);
+    uint64_t width = (uint64_t)(te_ps - ts_ps);
+    size_t lo = 0, hi = pc->n_points, n = 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pc->t_ps[mid] < ts_ps)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0)
+        idx[n++] = lo - 1;
+    size_t i = lo;
+    while (i < pc->n_points && pc->t_ps[i] < te_ps) {
+        /* one pixel: its first point, then its largest value if later */
+        uint64_t px = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[i] - ts_ps) *
+                                  PV_TRACE_TILE_PX) / width);
+        size_t best = i, j = i + 1;
+        for (; j < pc->n_points && pc->t_ps[j] < te_ps; j++) {
+            uint64_t pj = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[j] - ts_ps) *
+                                      PV_TRACE_TILE_PX) / width);
+            if (pj != px)
+                break;
+            if (pc->value[j] > pc->value[best])
+                best = j;
+        }
+        idx[n++] = i;
+        if (best != i)
+            idx[n++] = best;
+        if (j - 1 != best && j - 1 != i)   /* the value the next pixel starts from */
+            idx[n++] = j - 1;
+        i = j;
+    }
+    return n;
 }
+
+#define TILE_POINTS_MAX (3 * (size_t)PV_TRACE_TILE_PX + 1)
 
 int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
                                 pv_buf *b)
@@ -273,51 +307,61 @@ int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t
     pv__jw w;
     pv__jw_init(&w, b);
     int64_t t0 = ix->geom.t0_ps;
-    uint64_t width = (uint64_t)(te_ps - ts_ps);
+    size_t *idx = pv_xmalloc(TILE_POINTS_MAX * sizeof *idx);
     pv__jw_raw(&w, "[", 1);
     int first_counter = 1;
     for (size_t c = 0; c < ix->n_counters; c++) {
         const pv_trace_counter *pc = &ix->counters[c];
-        size_t lo = 0, hi = pc->n_points;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (pc->t_ps[mid] < ts_ps)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == 0 && (pc->n_points == 0 || pc->t_ps[0] >= te_ps))
+        size_t n = tile_points(pc, ts_ps, te_ps, idx);
+        if (n == 0)
             continue;
         pv__jw_lit(&w, first_counter ? "{\"id\":" : ",{\"id\":");
         first_counter = 0;
         pv__jw_u64(&w, c);
         pv__jw_lit(&w, ",\"points\":[");
-        int first = 1;
-        if (lo > 0)
-            point(&w, &first, pc->t_ps[lo - 1] - t0, pc->value[lo - 1]);
-        size_t i = lo;
-        while (i < pc->n_points && pc->t_ps[i] < te_ps) {
-            /* one pixel: its first point, then its largest value if later */
-            uint64_t px = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[i] - ts_ps) *
-                                      PV_TRACE_TILE_PX) / width);
-            size_t best = i, j = i + 1;
-            for (; j < pc->n_points && pc->t_ps[j] < te_ps; j++) {
-                uint64_t pj = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[j] - ts_ps) *
-                                          PV_TRACE_TILE_PX) / width);
-                if (pj != px)
-                    break;
-                if (pc->value[j] > pc->value[best])
-                    best = j;
-            }
-            point(&w, &first, pc->t_ps[i] - t0, pc->value[i]);
-            if (best != i)
-                point(&w, &first, pc->t_ps[best] - t0, pc->value[best]);
-            if (j - 1 != best && j - 1 != i)   /* the value the next pixel starts from */
-                point(&w, &first, pc->t_ps[j - 1] - t0, pc->value[j - 1]);
-            i = j;
+        for (size_t k = 0; k < n; k++) {
+            pv__jw_lit(&w, k == 0 ? "[" : ",[");
+            pv__jw_i64(&w, pc->t_ps[idx[k]] - t0);
+            pv__jw_raw(&w, ",", 1);
+            pv__jw_f64(&w, pc->value[idx[k]]);
+            pv__jw_raw(&w, "]", 1);
         }
         pv__jw_lit(&w, "]}");
     }
     pv__jw_raw(&w, "]", 1);
+    free(idx);
     return pv__jw_flush(&w);
+}
+
+int pv_trace_counters_tile_bin(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                               pv_buf *b)
+{
+    pv__bw w;
+    pv__bw_init(&w, b);
+    size_t *idx = pv_xmalloc(TILE_POINTS_MAX * sizeof *idx);
+    size_t *count = pv_xmalloc((ix->n_counters + 1) * sizeof *count);
+    size_t shown = 0;
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        count[c] = tile_points(&ix->counters[c], ts_ps, te_ps, idx);
+        shown += count[c] > 0;
+    }
+    pv__bw_uv(&w, shown);
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        if (count[c] == 0)
+            continue;
+        const pv_trace_counter *pc = &ix->counters[c];
+        size_t n = tile_points(pc, ts_ps, te_ps, idx);
+        pv__bw_uv(&w, c);
+        pv__bw_uv(&w, n);
+        int64_t prev = ts_ps;
+        for (size_t k = 0; k < n; k++) {
+            pv__bw_sv(&w, pc->t_ps[idx[k]] - prev);
+            prev = pc->t_ps[idx[k]];
+        }
+        for (size_t k = 0; k < n; k++)
+            pv__bw_f64(&w, pc->value[idx[k]]);
+    }
+    free(count);
+    free(idx);
+    return pv__bw_flush(&w);
 }

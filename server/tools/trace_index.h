@@ -61,5 +61,9 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
  * point up to the tile's end are left out. Returns 0 or PV_ETOOBIG. */
 int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
                                 pv_buf *b);
+/* The same points as the counters section of a binary tile
+ * (docs/trace_api.md, "Binary tiles"), for pv_trace_tile_write_bin. */
+int pv_trace_counters_tile_bin(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                               pv_buf *b);
 
 #endif

@@ -1,46 +1,13 @@
 /* trace_tile_json: a tile as compact JSON (docs/trace_api.md). Times are
  * written relative to the profile's t0 so they stay exact as doubles;
- * names are listed once per tile and referenced by index. */
+ * names are listed once per tile and referenced by index
+ * (trace_tile_names.h). The browser reads the binary form
+ * (trace_tile_bin.c); this one is for scripts and debugging. */
 #include "tools/trace_json.h"
+#include "tools/trace_tile_names.h"
 #include "tools/trace_tiles.h"
 
 #include <string.h>
-
-/* Tile-local name numbering: an open-addressing map from meta index to
- * the position in "names". */
-typedef struct name_map {
-    uint32_t *key;     /* meta index + 1; 0 = empty slot */
-    uint32_t *val;
-    size_t mask;
-    uint32_t n;
-    uint32_t *order;   /* metas in first-seen order */
-} name_map;
-
-static void map_init(name_map *nm, size_t n_keys, pv_arena *a)
-{
-    size_t cap = 16;
-    while (cap < 2 * n_keys)
-        cap *= 2;
-    nm->key = pv_arena_zalloc(a, cap * sizeof *nm->key);
-    nm->val = pv_arena_alloc(a, cap * sizeof *nm->val);
-    nm->order = pv_arena_alloc(a, (n_keys + 1) * sizeof *nm->order);
-    nm->mask = cap - 1;
-    nm->n = 0;
-}
-
-static uint32_t map_get(name_map *nm, uint32_t meta)
-{
-    size_t h = (size_t)(meta * 2654435761u) & nm->mask;
-    while (nm->key[h] != 0) {
-        if (nm->key[h] == meta + 1)
-            return nm->val[h];
-        h = (h + 1) & nm->mask;
-    }
-    nm->key[h] = meta + 1;
-    nm->val[h] = nm->n;
-    nm->order[nm->n] = meta;
-    return nm->n++;
-}
 
 int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv_trace_tile *t,
                              const char *counters_json, pv_arena *a, pv_buf *b)
@@ -50,8 +17,8 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
     size_t n_ev = 0;
     for (size_t r = 0; r < t->n_rows; r++)
         n_ev += t->rows[r].n_events;
-    name_map nm;
-    map_init(&nm, n_ev, a);
+    pv__tile_names nm;
+    pv__tile_names_init(&nm, n_ev, a);
 
     pv__jw_lit(&w, "{\"level\":");
     pv__jw_u64(&w, t->level);
@@ -69,8 +36,9 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
         pv__jw_lit(&w, ",\"events\":[");
         for (size_t i = 0; i < row->n_events; i++) {
             uint64_t e = row->events[i];
+            uint32_t name = pv__tile_names_get(&nm, m->ev_meta[e]);
             int64_t v[5] = {(int64_t)e, m->ev_start_ps[e] - g->t0_ps, m->ev_dur_ps[e],
-                            (int64_t)m->ev_depth[e], (int64_t)map_get(&nm, m->ev_meta[e])};
+                            (int64_t)m->ev_depth[e], (int64_t)name};
             pv__jw_int_tuple(&w, i > 0, v, 5);
         }
         pv__jw_lit(&w, "],\"boxes\":[");

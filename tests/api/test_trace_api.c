@@ -5,6 +5,7 @@
  * profview itself. */
 #include "httpc.h"
 #include "testutil.h"
+#include "tile_decode.h"
 #include "util/buf.h"
 #include "util/gzip.h"
 
@@ -115,6 +116,18 @@ START_TEST(test_meta_and_tiles_account_for_every_event)
                 for (size_t b = 0; b < json_array_size(bx); b++)
                     got[id] += json_integer_value(json_array_get(json_array_get(bx, b), 3));
             }
+            /* the binary form of the same tile says the same */
+            strcat(path, "&format=bin");
+            ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &r), 0);
+            ck_assert_int_eq(r.status, 200);
+            ck_assert_ptr_nonnull(pv_test_header(&r, "content-type", cc, sizeof cc));
+            ck_assert_str_eq(cc, "application/octet-stream");
+            ck_assert_ptr_null(pv_test_header(&r, "content-encoding", cc, sizeof cc));
+            json_t *bin = pv_test_tile_from_bin((const unsigned char *)r.body, r.len);
+            ck_assert_msg(bin != NULL, "%s: not a binary tile", path);
+            ck_assert_msg(json_equal(bin, tile), "%s: differs from the JSON form", path);
+            json_decref(bin);
+            pv_test_reply_free(&r);
             json_decref(tile);
         }
         for (int id = 0; id < 64; id++)
@@ -151,9 +164,9 @@ END_TEST
 START_TEST(test_tile_served_again_from_cache)
 {
     PV_NEED_TESTDATA("test_tile_served_again_from_cache");
-    /* The first answer is computed and kept compressed; the second comes
-     * from the cache: both must be the same bytes, compressed or not. */
-    const char *path = "/api/trace/tile?" RUN "&level=1&index=1";
+    /* The first binary answer is computed and kept; the second comes from
+     * the cache: the same bytes, never gzip-encoded, for any client. */
+    const char *path = "/api/trace/tile?" RUN "&level=1&index=1&format=bin";
     pv_test_reply a, b, c;
     ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
     ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
@@ -163,16 +176,26 @@ START_TEST(test_tile_served_again_from_cache)
     ck_assert_int_eq(c.status, 200);
     ck_assert_uint_eq(a.len, b.len);
     ck_assert(memcmp(a.body, b.body, a.len) == 0);
+    ck_assert_uint_eq(a.len, c.len);
+    ck_assert(memcmp(a.body, c.body, a.len) == 0);
     char enc[64];
-    ck_assert_ptr_nonnull(pv_test_header(&b, "content-encoding", enc, sizeof enc));
-    ck_assert_str_eq(enc, "gzip");
-    json_t *j = json_loadb(c.body, c.len, 0, NULL);   /* decompressed for this client */
+    ck_assert_ptr_null(pv_test_header(&b, "content-encoding", enc, sizeof enc));
+    json_t *j = pv_test_tile_from_bin((const unsigned char *)b.body, b.len);
     ck_assert_ptr_nonnull(j);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "level")), 1);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "index")), 1);
     json_decref(j);
+    /* the JSON form is its own representation, gzip'd for this client */
+    pv_test_reply d;
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/api/trace/tile?" RUN "&level=1&index=1",
+                                 "Accept-Encoding: gzip\r\n", &d), 0);
+    ck_assert_int_eq(d.status, 200);
+    ck_assert_ptr_nonnull(pv_test_header(&d, "content-encoding", enc, sizeof enc));
+    ck_assert_str_eq(enc, "gzip");
     pv_test_reply_free(&a);
     pv_test_reply_free(&b);
     pv_test_reply_free(&c);
+    pv_test_reply_free(&d);
 }
 END_TEST
 
@@ -182,6 +205,7 @@ START_TEST(test_bad_requests)
     json_decref(get_json("/api/trace/tile?" RUN "&level=99&index=0", 400, NULL));
     json_decref(get_json("/api/trace/tile?" RUN "&level=1&index=2", 400, NULL));
     json_decref(get_json("/api/trace/tile?" RUN "&level=x", 400, NULL));
+    json_decref(get_json("/api/trace/tile?" RUN "&level=1&index=0&format=xml", 400, NULL));
     json_decref(get_json("/api/trace/event?" RUN "&id=99999999", 404, NULL));
     json_decref(get_json("/api/trace/event?" RUN, 400, NULL));
     json_decref(get_json("/api/trace/search?" RUN "&q=", 400, NULL));
@@ -301,7 +325,8 @@ END_TEST
 
 /* A fine tile (past the kept levels, so made per request) comes gzip'd
  * with a tag that does not depend on who asks or when, and the same tile
- * uncompressed for a client without gzip; If-None-Match gets 304. */
+ * uncompressed for a client without gzip; If-None-Match gets 304. The
+ * binary form has a tag of its own. */
 START_TEST(test_tile_tag_and_revalidation)
 {
     PV_NEED_TESTDATA("test_tile_tag_and_revalidation");
@@ -338,6 +363,25 @@ START_TEST(test_tile_tag_and_revalidation)
     ck_assert_uint_eq(d.len, 0);
     pv_test_reply_free(&d);
     snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", plain_tag);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(d.status, 304);
+    pv_test_reply_free(&d);
+    /* the binary form: one tag for every client (never gzip'd), not the
+     * JSON one, and 304 for it whether the client takes gzip or not */
+    char bin_tag[64];
+    strcat(path, "&format=bin");
+    pv_test_reply_free(&c);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &c), 0);
+    ck_assert_int_eq(c.status, 200);
+    ck_assert_ptr_nonnull(pv_test_header(&c, "etag", bin_tag, sizeof bin_tag));
+    ck_assert_str_ne(bin_tag, plain_tag);
+    ck_assert_str_ne(bin_tag, tag1);
+    ck_assert(strstr(bin_tag, "-gz") == NULL);
+    snprintf(inm, sizeof inm, "Accept-Encoding: gzip\r\nIf-None-Match: %s\r\n", bin_tag);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(d.status, 304);
+    pv_test_reply_free(&d);
+    snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", bin_tag);
     ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
     ck_assert_int_eq(d.status, 304);
     pv_test_reply_free(&a);

@@ -14,7 +14,7 @@ import { computeLayout, depthAt, rowAt, toggle } from '../../web/timeline/layout
 import { TraceSearch } from '../../web/timeline/search.js';
 import { computeTicks, niceStepPs } from '../../web/timeline/ticks.js';
 import { TileCache } from '../../web/timeline/tile_cache.js';
-import { decodeTile, findEvent } from '../../web/timeline/tile_data.js';
+import { decodeTile, decodeTileBin, findEvent } from '../../web/timeline/tile_data.js';
 import { formatParams, parseSelection, parseWindow,
          urlWriter } from '../../web/timeline/url_state.js';
 import * as V from '../../web/timeline/viewport.js';
@@ -163,7 +163,51 @@ const TILE_JSON = {
     counters: [{ id: 0, points: [[0, 1], [250, 3]] }],
 };
 
+// TILE_JSON in the binary encoding (docs/trace_api.md, "Binary tiles"),
+// worked out by hand: varints, zigzag deltas, little-endian doubles.
+const TILE_BIN = Uint8Array.from([
+    0x50, 0x56, 0x54, 0x31,         // "PVT1"
+    0x01, 0x00, 0x00,               // level 1, index 0, start 0
+    0xf4, 0x03,                     // end - start 500 = 3*128 + 116
+    0x01, 0x05, 0x03, 0x01,         // 1 track: track 5, 3 events, 1 box
+    0x02, 0x02, 0x02,               // ids 1, 2, 3: deltas +1 -> zz 2
+    0xc8, 0x01,                     // start 100 -> zz 200 = 128 + 72
+    0x90, 0x03,                     // 300 - 100 -> zz 400 = 3*128 + 16
+    0x85, 0x03,                     // 105 - 300 = -195 -> zz 389 = 3*128 + 5
+    0x32, 0x0a, 0x14,               // durations 50, 10, 20
+    0x00, 0x00, 0x01,               // depths
+    0x00, 0x01, 0x01,               // name indices
+    0x90, 0x03, 0x32, 0x00, 0x04, 0x14,   // box: start 200, end - start 50, depth 0, 4, busy 20
+    0x02, 0x0d,                     // 2 names in 13 bytes
+    0x4d, 0x61, 0x74, 0x4d, 0x75, 0x6c, 0x00, 0x43, 0x6f, 0x6e, 0x76, 0x32, 0x44,
+    0x01, 0x00, 0x02,               // 1 counter: id 0, 2 points
+    0x00, 0xf4, 0x03,               // t 0, then +250 -> zz 500
+    0, 0, 0, 0, 0, 0, 0xf0, 0x3f,   // 1.0
+    0, 0, 0, 0, 0, 0, 0x08, 0x40,   // 3.0
+]);
+
 describe('tile_data', () => {
+    test('decodeTileBin reads the same tile as decodeTile', () => {
+        const want = decodeTile(TILE_JSON);
+        const t = decodeTileBin(TILE_BIN.buffer);
+        assert.deepEqual(t, want);
+        assert.deepEqual([...t.tracks.get(5).ev.start], [100, 300, 105]);
+        assert.deepEqual([...t.tracks.get(5).box.end], [250]);
+        assert.deepEqual(t.names, ['MatMul', 'Conv2D']);
+    });
+
+    test('decodeTileBin keeps integers past 2^32 exact and rejects other bytes', () => {
+        // An empty tile whose span is 2^35 + 1: 0x81, then four 0x80, then 1.
+        const big = Uint8Array.from([0x50, 0x56, 0x54, 0x31, 0, 0, 0,
+                                     0x81, 0x80, 0x80, 0x80, 0x80, 0x01, 0, 0, 0, 0]);
+        const t = decodeTileBin(big);
+        assert.equal(t.endPs, 2 ** 35 + 1);
+        assert.equal(t.tracks.size, 0);
+        assert.deepEqual(t.names, []);
+        assert.throws(() => decodeTileBin(new TextEncoder().encode('{"level":0}')));
+        assert.throws(() => decodeTileBin(big.subarray(0, 10)));
+    });
+
     test('decodeTile builds columns and colours per name', () => {
         const t = decodeTile(TILE_JSON);
         const tr = t.tracks.get(5);

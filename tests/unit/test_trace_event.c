@@ -172,6 +172,43 @@ START_TEST(test_counters_tile_json)
 }
 END_TEST
 
+/* The same three tiles in the binary counters section (docs/trace_api.md,
+ * "Binary tiles"), encoded by hand. */
+START_TEST(test_counters_tile_bin)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    pv_buf b;
+    pv_buf_init(&b, 1 << 16);
+    ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 1000, 6006, &b), 0);
+    static const unsigned char whole[] = {
+        0x01, 0x00, 0x02,                          /* 1 counter: id 0, 2 points */
+        0xe8, 0x07,                                /* 1500 - 1000 -> zz 1000 = 7*128 + 104 */
+        0xb8, 0x17,                                /* 3000 - 1500 -> zz 3000 = 23*128 + 56 */
+        0, 0, 0, 0, 0, 0, 0x90, 0x40,              /* 1024.0 */
+        0, 0, 0, 0, 0, 0, 0x6c, 0x40,              /* 224.0 */
+    };
+    ck_assert_uint_eq(b.len, sizeof whole);
+    ck_assert(memcmp(b.data, whole, sizeof whole) == 0);
+    pv_buf_reset(&b);
+    ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 4000, 5000, &b), 0);
+    static const unsigned char after[] = {
+        0x01, 0x00, 0x01, 0xcf, 0x0f,              /* 3000 - 4000 -> zz 1999 = 15*128 + 79 */
+        0, 0, 0, 0, 0, 0, 0x6c, 0x40,
+    };
+    ck_assert_uint_eq(b.len, sizeof after);
+    ck_assert(memcmp(b.data, after, sizeof after) == 0);
+    pv_buf_reset(&b);
+    ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 1000, 1200, &b), 0);
+    ck_assert_uint_eq(b.len, 1);
+    ck_assert_int_eq(b.data[0], 0);
+    pv_buf_fini(&b);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- pv_tool_trace_event --------------------------------------------------------- */
 
 static pv_trace_event details(const pv_model *m, const pv_trace_index *ix, uint64_t id,
@@ -526,6 +563,7 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_counters_tile_json");
     tcase_add_test(tc, test_counters_tile_json);
+    tcase_add_test(tc, test_counters_tile_bin);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_trace_event");
     tcase_add_test(tc, test_trace_event_launch_flows);

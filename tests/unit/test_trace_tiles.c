@@ -447,6 +447,83 @@ START_TEST(test_write_json_hand)
 }
 END_TEST
 
+/* ---- pv_trace_tile_write_bin -------------------------------------------------- */
+
+/* Tile 1 of level 1 of the hand model, encoded by hand (docs/trace_api.md,
+ * "Binary tiles"): E0 and c7 cross into it from the left, so their start
+ * deltas are negative. */
+START_TEST(test_write_bin_hand)
+{
+    pv_model *m = one_track(hand, sizeof hand / sizeof hand[0]);
+    /* one track, events numbered by start: E0 is 0, c7 (starts 524000) 6 */
+    ck_assert_uint_eq(ev_at(m, 0), 0);
+    ck_assert_uint_eq(ev_at(m, 524000), 6);
+    pv_trace_geom g = pv_trace_geom_of(m);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_tile t = get_tile(m, NULL, 1, 1, &a);
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, NULL, 0, &a, &b), 0);
+    static const unsigned char expect[] = {
+        'P', 'V', 'T', '1',
+        0x01, 0x01,                  /* level 1, index 1 */
+        0x80, 0x80, 0x20,            /* start 524288 = 2^19 */
+        0x80, 0x80, 0x20,            /* end - start 524288 */
+        0x01,                        /* one track */
+        0x00, 0x02, 0x01,            /* track 0: 2 events, 1 box */
+        0x00, 0x0c,                  /* ids: 0 - 0 -> zz 0; 6 - 0 -> zz 12 */
+        0xff, 0xff, 0x3f,            /* start 0 - 524288 -> zz 2^20 - 1 */
+        0xc0, 0xfb, 0x3f,            /* 524000 - 0 -> zz 1048000 = 63*2^14 + 123*2^7 + 64 */
+        0xff, 0xff, 0x3f,            /* dur 1048575 */
+        0xe8, 0x07,                  /* dur 1000 = 7*128 + 104 */
+        0x00, 0x01,                  /* depths */
+        0x00, 0x01,                  /* names "e0", "e6" */
+        0x80, 0x9f, 0x09,            /* box start 600000 - 524288 = 75712 -> zz 151424 */
+        0x64, 0x01, 0x01, 0x64,      /* end - start 100, depth 1, count 1, busy 100 */
+        0x02, 0x05, 'e', '0', 0, 'e', '6',   /* 2 names, 5 bytes */
+        0x00,                        /* no counters */
+    };
+    ck_assert_uint_eq(b.len, sizeof expect);
+    for (size_t i = 0; i < sizeof expect; i++)
+        ck_assert_msg((unsigned char)b.data[i] == expect[i], "byte %zu: %02x, want %02x", i,
+                      (unsigned char)b.data[i], expect[i]);
+    pv_buf_fini(&b);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A tile without rows (as one of an empty region): the header, no tracks,
+ * no names, the counters section as given. Instants at 0 and 2^35 ps make
+ * the span 2^35 + 1, a six-byte varint. */
+START_TEST(test_write_bin_empty_tile)
+{
+    ev_spec two[] = {{0, 0}, {(int64_t)1 << 35, 0}};
+    pv_model *m = one_track(two, 2);
+    pv_trace_geom g = pv_trace_geom_of(m);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_tile t = get_tile(m, NULL, 0, 0, &a);
+    t.n_rows = 0;
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    const unsigned char counters[] = {0x00};
+    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, counters, 1, &a, &b), 0);
+    static const unsigned char expect[] = {
+        'P', 'V', 'T', '1', 0, 0, 0,              /* level, index, start 0 */
+        0x81, 0x80, 0x80, 0x80, 0x80, 0x01,       /* 2^35 + 1 */
+        0, 0, 0,                                  /* no tracks, no names (0 bytes) */
+        0,                                        /* the counters as given */
+    };
+    ck_assert_uint_eq(b.len, sizeof expect);
+    ck_assert(memcmp(b.data, expect, sizeof expect) == 0);
+    pv_buf_fini(&b);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_tiles");
@@ -467,6 +544,10 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_tile_write_json");
     tcase_add_test(tc, test_write_json_hand);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_trace_tile_write_bin");
+    tcase_add_test(tc, test_write_bin_hand);
+    tcase_add_test(tc, test_write_bin_empty_tile);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -15,7 +15,7 @@ import { showError, showMessage, showProgress } from '../status.js';
 import { BOX_RGB } from '../draw/colors.js';
 import { renderBox, renderDetails, tooltipText, trackNames } from '../timeline/details.js';
 import { TraceSearch } from '../timeline/search.js';
-import { decodeTile } from '../timeline/tile_data.js';
+import { decodeTileBin } from '../timeline/tile_data.js';
 import { Timeline } from '../timeline/timeline.js';
 import { formatParams, parseSelection, parseWindow, urlWriter } from '../timeline/url_state.js';
 // The modules the ones above import in turn, named here too so that the
@@ -179,7 +179,7 @@ class TraceView {
             meta: this.meta,
             theme: readTheme(ui.root),
             loadTile: async (level, index, signal) =>
-                decodeTile(await api.traceTile(run, host, level, index, { signal, version })),
+                decodeTileBin(await api.traceTile(run, host, level, index, { signal, version })),
             onViewChange: (vp) => this.viewChanged(vp),
             onClick: (hit) => this.clicked(hit),
             onHover: (hit, x, y) => this.hovered(hit, x, y),
