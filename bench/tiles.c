@@ -14,22 +14,25 @@
  *   tiles_walk_p50 / _p99 / _max <ms> ms  (random walk of N_REQUESTS tile
  *                                          requests, each computed anew as
  *                                          served to the browser: tool +
- *                                          counters + binary encoding, which
- *                                          is sent uncompressed; thread CPU
- *                                          time, so other work on a shared
- *                                          machine does not count)
+ *                                          counters + binary encoding + gzip
+ *                                          level 1 when at most 64 KiB;
+ *                                          thread CPU time, so other work on
+ *                                          a shared machine does not count)
  *   tiles_walk_wall_p99 <ms> ms           (the same in wall-clock time)
+ *   tiles_walk_sent_p99 <KB> KB           (bytes sent)
+ *   tiles_walk_make_p99 <ms> ms           (binary, never compressed)
  *   tiles_walk_bin_p99 <KB> KB            (binary body size)
- *   tiles_walk_gzip_p99 <ms> ms           (binary plus gzip level 1: not
- *                                          served, the cost it would add)
+ *   tiles_walk_gzip_p99 <ms> ms           (binary, always gzip'd at level 1)
  *   tiles_walk_bin_gz_p99 <KB> KB         (binary size after gzip level 1)
  *   tiles_walk_json_make_p99 <ms> ms      (the JSON form, format=json)
  *   tiles_walk_json_gzip_p99 <ms> ms      (JSON plus gzip level 1, as
- *                                          format=json is served)
+ *                                          format=json is served; what the
+ *                                          viewer was served before)
  *   tiles_walk_json_p99 <KB> KB           (JSON size before gzip)
  *   tiles_walk_json_gz_p99 <KB> KB        (JSON size after gzip level 1)
- *   tiles_pyramid_throughput <n> tiles/s  (levels the pyramid holds, binary,
- *                                          one core, per second of CPU time)
+ *   tiles_pyramid_throughput <n> tiles/s  (levels the pyramid holds, as
+ *                                          served, one core, per second of
+ *                                          CPU time)
  * The walk starts at level 0 and zooms in (40%), out (20%) or pans (40%),
  * staying inside the profile; it uses a fixed seed. Asserts nothing. */
 #include "model/builder.h"
@@ -130,8 +133,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* One tile as the server makes it (bin: the binary form, else JSON);
- * returns the body size. When gz is set, adds the compression time to
- * *gz_ms and the compressed size to *gz_len. */
+ * returns the body size. gz: 0 never compress, 1 always (gzip level 1),
+ * 2 as served (a binary tile only up to PV_TRACE_TILE_GZIP_MAX_BYTES);
+ * adds the compression time to *gz_ms and sets *gz_len to the size sent. */
 static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t level,
                          uint64_t index, int bin, int gz, double *gz_ms, size_t *gz_len)
 {
@@ -151,7 +155,8 @@ static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t l
         pv_trace_tile_write_json(m, &ix->geom, &t, counters.data, &a, &body);
     }
     size_t len = body.len;
-    if (gz) {
+    *gz_len = len;
+    if (gz == 1 || (gz == 2 && (!bin || len <= PV_TRACE_TILE_GZIP_MAX_BYTES))) {
         double t0 = cpu_ms();
         pv_buf out;
         pv_buf_init(&out, (size_t)1 << 30);
@@ -185,10 +190,11 @@ int main(int argc, char **argv)
     printf("tiles_pyramid_levels %u levels\n", pv_trace_pyramid_levels(ix->pyramid));
     printf("tiles_max_level %u level\n", ix->geom.max_level);
 
-    /* per request: the served (binary) form, its wall time, binary + gzip,
-     * JSON, JSON + gzip; sizes: binary, binary gz, JSON, JSON gz */
-    enum { BIN_MS, WALL_MS, BIN_GZ_MS, JSON_MS, JSON_GZ_MS, BIN_KB, BIN_GZ_KB, JSON_KB,
-           JSON_GZ_KB, N_COLS };
+    /* per request: the binary form as served (gzip'd when small), its wall
+     * time, binary never / always gzip'd, JSON, JSON + gzip; sizes: binary,
+     * binary as sent, binary gz, JSON, JSON gz */
+    enum { SERVED_MS, WALL_MS, BIN_MS, BIN_GZ_MS, JSON_MS, JSON_GZ_MS, BIN_KB, SENT_KB,
+           BIN_GZ_KB, JSON_KB, JSON_GZ_KB, N_COLS };
     double *col[N_COLS];
     for (int c = 0; c < N_COLS; c++)
         col[c] = malloc((size_t)n_req * sizeof *col[c]);
@@ -196,14 +202,17 @@ int main(int argc, char **argv)
     uint32_t level = 0;
     uint64_t index = 0, levels_seen = 0;
     for (int i = 0; i < n_req; i++) {
+        double gz = 0;
+        size_t gl = 0;
+        double w = now_ms(), s = cpu_ms();
+        serve_tile(m, ix, level, index, 1, 2, &gz, &gl);
+        col[SERVED_MS][i] = cpu_ms() - s;
+        col[WALL_MS][i] = now_ms() - w;
+        col[SENT_KB][i] = (double)gl / 1024.0;
         for (int bin = 1; bin >= 0; bin--) {
-            double gz = 0;
-            size_t gl = 0;
-            double w = now_ms(), s = cpu_ms();
+            s = cpu_ms();
             size_t len = serve_tile(m, ix, level, index, bin, 0, &gz, &gl);
             col[bin ? BIN_MS : JSON_MS][i] = cpu_ms() - s;
-            if (bin)
-                col[WALL_MS][i] = now_ms() - w;
             s = cpu_ms();
             serve_tile(m, ix, level, index, bin, 1, &gz, &gl);
             col[bin ? BIN_GZ_MS : JSON_GZ_MS][i] = cpu_ms() - s;
@@ -229,10 +238,12 @@ int main(int argc, char **argv)
         qsort(col[c], (size_t)n_req, sizeof *col[c], cmp_double);
     int p99 = (n_req * 99) / 100 - (n_req >= 100 ? 1 : 0);
     printf("tiles_walk_levels %llu deepest\n", (unsigned long long)levels_seen);
-    printf("tiles_walk_p50 %.3f ms\n", col[BIN_MS][n_req / 2]);
-    printf("tiles_walk_p99 %.3f ms\n", col[BIN_MS][p99]);
-    printf("tiles_walk_max %.3f ms\n", col[BIN_MS][n_req - 1]);
+    printf("tiles_walk_p50 %.3f ms\n", col[SERVED_MS][n_req / 2]);
+    printf("tiles_walk_p99 %.3f ms\n", col[SERVED_MS][p99]);
+    printf("tiles_walk_max %.3f ms\n", col[SERVED_MS][n_req - 1]);
     printf("tiles_walk_wall_p99 %.3f ms\n", col[WALL_MS][p99]);
+    printf("tiles_walk_sent_p99 %.1f KB\n", col[SENT_KB][p99]);
+    printf("tiles_walk_make_p99 %.3f ms\n", col[BIN_MS][p99]);
     printf("tiles_walk_bin_p99 %.1f KB\n", col[BIN_KB][p99]);
     printf("tiles_walk_gzip_p99 %.3f ms\n", col[BIN_GZ_MS][p99]);
     printf("tiles_walk_bin_gz_p99 %.1f KB\n", col[BIN_GZ_KB][p99]);
@@ -251,7 +262,7 @@ int main(int argc, char **argv)
         for (uint32_t l = 0; l < pl; l++) {
             double gz = 0;
             size_t gl;
-            serve_tile(m, ix, l, (uint64_t)done % ((uint64_t)1 << l), 1, 0, &gz, &gl);
+            serve_tile(m, ix, l, (uint64_t)done % ((uint64_t)1 << l), 1, 2, &gz, &gl);
             done++;
         }
     }

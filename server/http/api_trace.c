@@ -145,15 +145,22 @@ static const char *tile_tag(const trace_req *tr, uint64_t level, uint64_t index,
     return pv_arena_printf(&tr->rq->arena, "%016llx", (unsigned long long)h);
 }
 
-/* Whether If-None-Match names tag, as a body sent as it is gets it
- * (server.c adds "-gz" only to gzip-encoded bodies, binary tiles are
- * not). */
+/* Whether If-None-Match names tag as a body sent as it is gets it
+ * (server.c adds "-gz" only to gzip-encoded bodies, and a big binary tile
+ * is sent as it is to every client). */
 static bool tag_named(pv_request *rq, const char *tag)
 {
     const char *inm = pv_http_header(rq, "If-None-Match");
     char quoted[48];
     snprintf(quoted, sizeof quoted, "\"%s\"", tag);
     return inm != NULL && (strcmp(inm, "*") == 0 || strstr(inm, quoted) != NULL);
+}
+
+/* A kept binary tile is gzip'd when it starts with gzip's magic bytes
+ * (an uncompressed one starts with "PVT1"). */
+static bool is_gzip(const char *body, size_t len)
+{
+    return len >= 2 && (unsigned char)body[0] == 0x1f && (unsigned char)body[1] == 0x8b;
 }
 
 /* format=bin (what the browser asks for) or json (the default). Returns
@@ -204,11 +211,14 @@ static void do_tile(trace_req *tr)
     const char *type = bin ? "application/octet-stream" : "application/json";
     tr->rs->cache_control = "public, max-age=31536000, immutable";
     tr->rs->etag = tile_tag(tr, level, index, bin);
-    if (bin ? tag_named(tr->rq, tr->rs->etag) : pv_http_not_modified_gz(tr->rq, tr->rs->etag)) {
+    /* a binary tile may be sent either way (gzip'd when small), so its
+     * client may hold either tag */
+    bool gz_tag = pv_http_not_modified_gz(tr->rq, tr->rs->etag);
+    if (gz_tag || (bin && tag_named(tr->rq, tr->rs->etag))) {
         tr->rs->status = 200;   /* server.c turns it into the 304 */
         tr->rs->content_type = type;
         tr->rs->body = pv_xstrdup("");
-        tr->rs->body_is_gzip = !bin;
+        tr->rs->body_is_gzip = gz_tag;
         return;
     }
     char *kept;
@@ -218,6 +228,7 @@ static void do_tile(trace_req *tr)
         tr->rs->content_type = type;
         tr->rs->body = kept;
         tr->rs->len = kept_len;
+        tr->rs->body_is_gzip = is_gzip(kept, kept_len);
         return;
     }
     pv_trace_tile_query q = {(uint32_t)level, index};
@@ -237,13 +248,21 @@ static void do_tile(trace_req *tr)
     tr->rs->status = 200;
     tr->rs->content_type = type;
     if (bin) {
-        /* Not compressed: its varints leave gzip ~15% to gain, for more
-         * time than making the tile (docs/trace_api.md, "Server-side
-         * costs"). The coarse ones are kept and served from then on. */
+        /* gzip'd only when small (PV_TRACE_TILE_GZIP_MAX_BYTES): on a big
+         * tile it would cost more than making it, for a quarter of the
+         * bytes. The coarse ones are kept and served from then on. */
+        pv_buf out;
+        pv_buf_init(&out, TILE_MAX_BYTES);
+        bool gz = body.len <= PV_TRACE_TILE_GZIP_MAX_BYTES &&
+                  pv_gzip_compress_level(body.data, body.len, 1, &out, NULL) == 0;
+        pv_buf *sent = gz ? &out : &body;
         if (level < PV_TRACE_CACHE_TILE_LEVELS)
             pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
-                                    index, body.data, body.len);
-        tr->rs->body = pv_buf_take(&body, &tr->rs->len);
+                                    index, sent->data, sent->len);
+        tr->rs->body = pv_buf_take(sent, &tr->rs->len);
+        tr->rs->body_is_gzip = gz;
+        pv_buf_fini(&out);
+        pv_buf_fini(&body);
         return;
     }
     /* JSON at gzip level 1: it is made per request and the server would

@@ -28,8 +28,8 @@ int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_
 
 /* ---- finished tiles ------------------------------------------------------
  * Tiles of the coarse levels (0 .. PV_TRACE_CACHE_TILE_LEVELS-1) are kept
- * beside the index as they are served (binary tiles, which are not
- * compressed: docs/trace_api.md), up to a byte cap per file and within
+ * beside the index as they are served (binary tiles, gzip'd when small:
+ * docs/trace_api.md), up to a byte cap per file and within
  * the store's budget, so the tiles every viewer opens first are served
  * without recomputing them. A tile never changes for a
  * given file, so entries are only added, and dropped with the index. */

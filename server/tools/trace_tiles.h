@@ -118,6 +118,12 @@ int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
 int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv_trace_tile *t,
                              const char *counters_json, pv_arena *a, pv_buf *b);
 
+/* Binary tiles up to this size are served gzip'd (level 1, at most ~1.5 ms
+ * of CPU): small tiles are mostly names, which gzip shrinks by half or
+ * more; larger ones are mostly varints, which it shrinks by a quarter for
+ * more time than making the tile (docs/trace_api.md). */
+#define PV_TRACE_TILE_GZIP_MAX_BYTES ((size_t)64 << 10)
+
 /* Appends the tile in the binary encoding (docs/trace_api.md, "Binary
  * tiles") to b, with counters[0 .. counters_len) spliced in as the
  * counters section (pv_trace_counters_tile_bin); NULL writes an empty

@@ -63,17 +63,18 @@ static json_t *value_json(double v)
 }
 
 /* One column of n values into col[i * 5 + c]: zigzag deltas from base
- * (delta), else varints, plus the row's column 0 when add0. */
-static void column(rd *r, int64_t *col, size_t n, size_t c, int delta, int64_t base, int add0)
+ * (delta), else varints; times by unit, plus the row's column 0 when add0. */
+static void column(rd *r, int64_t *col, size_t n, size_t c, int delta, int64_t base,
+                   int64_t unit, int add0)
 {
     int64_t prev = base;
     for (size_t i = 0; i < n; i++) {
         int64_t x;
         if (delta) {
             prev += sv(r);
-            x = prev;
+            x = prev * unit;
         } else {
-            x = (int64_t)uv(r) + (add0 ? col[i * 5] : 0);
+            x = (int64_t)uv(r) * unit + (add0 ? col[i * 5] : 0);
         }
         col[i * 5 + c] = x;
     }
@@ -103,6 +104,12 @@ json_t *pv_test_tile_from_bin(const unsigned char *buf, size_t len)
     int64_t start = (int64_t)uv(&r);
     json_object_set_new(t, "start_ps", json_integer(start));
     json_object_set_new(t, "end_ps", json_integer(start + (int64_t)uv(&r)));
+    int64_t unit = (int64_t)uv(&r);
+    if (unit < 1 || r.bad) {
+        json_decref(t);
+        return NULL;
+    }
+    int64_t base = start / unit;   /* in units: the start rounded down */
     json_t *tracks = json_array();
     json_object_set_new(t, "tracks", tracks);
     uint64_t n_tracks = uv(&r);
@@ -117,17 +124,19 @@ json_t *pv_test_tile_from_bin(const unsigned char *buf, size_t len)
         }
         int64_t *col = calloc(5 * (n_ev > n_box ? n_ev : n_box) + 1, sizeof *col);
         /* events [id, start, dur, depth, name]: ids as deltas from 0,
-         * starts as deltas from the tile's start */
-        column(&r, col, n_ev, 0, 1, 0, 0);
-        column(&r, col, n_ev, 1, 1, start, 0);
-        for (size_t c = 2; c < 5; c++)
-            column(&r, col, n_ev, c, 0, 0, 0);
+         * starts as deltas from base, times in units */
+        column(&r, col, n_ev, 0, 1, 0, 1, 0);
+        column(&r, col, n_ev, 1, 1, base, unit, 0);
+        column(&r, col, n_ev, 2, 0, 0, unit, 0);
+        column(&r, col, n_ev, 3, 0, 0, 1, 0);
+        column(&r, col, n_ev, 4, 0, 0, 1, 0);
         json_object_set_new(tr, "events", rows_json(col, n_ev));
         /* boxes [start, end, depth, count, busy]: end sent as end - start */
-        column(&r, col, n_box, 0, 1, start, 0);
-        column(&r, col, n_box, 1, 0, 0, 1);
-        for (size_t c = 2; c < 5; c++)
-            column(&r, col, n_box, c, 0, 0, 0);
+        column(&r, col, n_box, 0, 1, base, unit, 0);
+        column(&r, col, n_box, 1, 0, 0, unit, 1);
+        column(&r, col, n_box, 2, 0, 0, 1, 0);
+        column(&r, col, n_box, 3, 0, 0, 1, 0);
+        column(&r, col, n_box, 4, 0, 0, unit, 0);
         json_object_set_new(tr, "boxes", rows_json(col, n_box));
         free(col);
     }

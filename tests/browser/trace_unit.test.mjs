@@ -169,6 +169,7 @@ const TILE_BIN = Uint8Array.from([
     0x50, 0x56, 0x54, 0x31,         // "PVT1"
     0x01, 0x00, 0x00,               // level 1, index 0, start 0
     0xf4, 0x03,                     // end - start 500 = 3*128 + 116
+    0x01,                           // time unit 1 ps (105 and 5 are not multiples of 10)
     0x01, 0x05, 0x03, 0x01,         // 1 track: track 5, 3 events, 1 box
     0x02, 0x02, 0x02,               // ids 1, 2, 3: deltas +1 -> zz 2
     0xc8, 0x01,                     // start 100 -> zz 200 = 128 + 72
@@ -196,10 +197,28 @@ describe('tile_data', () => {
         assert.deepEqual(t.names, ['MatMul', 'Conv2D']);
     });
 
+    test('decodeTileBin scales times by the tile\'s unit', () => {
+        // Tile [0, 10000) in units of 1000 ps: event 7 at 3000 for 2000 ps.
+        const t = decodeTileBin(Uint8Array.from([
+            0x50, 0x56, 0x54, 0x31, 0, 0, 0,
+            0x90, 0x4e,                 // span 10000 = 78*128 + 16
+            0xe8, 0x07,                 // unit 1000 = 7*128 + 104
+            0x01, 0x00, 0x01, 0x00,     // track 0: 1 event, no box
+            0x0e, 0x06, 0x02, 0x00, 0x00,   // id 7 (zz 14), start 3 (zz 6), dur 2, depth, name
+            0x01, 0x01, 0x61,           // one name, "a"
+            0x00,                       // no counters
+        ]));
+        const ev = t.tracks.get(0).ev;
+        assert.deepEqual([...ev.id], [7]);
+        assert.deepEqual([...ev.start], [3000]);
+        assert.deepEqual([...ev.dur], [2000]);
+        assert.deepEqual(t.names, ['a']);
+    });
+
     test('decodeTileBin keeps integers past 2^32 exact and rejects other bytes', () => {
         // An empty tile whose span is 2^35 + 1: 0x81, then four 0x80, then 1.
         const big = Uint8Array.from([0x50, 0x56, 0x54, 0x31, 0, 0, 0,
-                                     0x81, 0x80, 0x80, 0x80, 0x80, 0x01, 0, 0, 0, 0]);
+                                     0x81, 0x80, 0x80, 0x80, 0x80, 0x01, 0x01, 0, 0, 0, 0]);
         const t = decodeTileBin(big);
         assert.equal(t.endPs, 2 ** 35 + 1);
         assert.equal(t.tracks.size, 0);

@@ -470,6 +470,7 @@ START_TEST(test_write_bin_hand)
         0x01, 0x01,                  /* level 1, index 1 */
         0x80, 0x80, 0x20,            /* start 524288 = 2^19 */
         0x80, 0x80, 0x20,            /* end - start 524288 */
+        0x01,                        /* time unit 1 ps: E0 lasts 1048575 ps */
         0x01,                        /* one track */
         0x00, 0x02, 0x01,            /* track 0: 2 events, 1 box */
         0x00, 0x0c,                  /* ids: 0 - 0 -> zz 0; 6 - 0 -> zz 12 */
@@ -496,7 +497,8 @@ END_TEST
 
 /* A tile without rows (as one of an empty region): the header, no tracks,
  * no names, the counters section as given. Instants at 0 and 2^35 ps make
- * the span 2^35 + 1, a six-byte varint. */
+ * the span 2^35 + 1, a six-byte varint; with no times to divide, the
+ * unit is the largest, 10^6 ps. */
 START_TEST(test_write_bin_empty_tile)
 {
     ev_spec two[] = {{0, 0}, {(int64_t)1 << 35, 0}};
@@ -513,8 +515,45 @@ START_TEST(test_write_bin_empty_tile)
     static const unsigned char expect[] = {
         'P', 'V', 'T', '1', 0, 0, 0,              /* level, index, start 0 */
         0x81, 0x80, 0x80, 0x80, 0x80, 0x01,       /* 2^35 + 1 */
+        0xc0, 0x84, 0x3d,                         /* 10^6 = 61*2^14 + 4*2^7 + 64 */
         0, 0, 0,                                  /* no tracks, no names (0 bytes) */
         0,                                        /* the counters as given */
+    };
+    ck_assert_uint_eq(b.len, sizeof expect);
+    ck_assert(memcmp(b.data, expect, sizeof expect) == 0);
+    pv_buf_fini(&b);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Whole nanoseconds: the unit is 1000 ps and every time is sent in it.
+ * E at 1000 for 4000 ps holds c at 3000 for 1000 ps; t0 = 1000, span
+ * 4001, both wide at level 0 (pixel 4001 / 1024 ps). */
+START_TEST(test_write_bin_unit)
+{
+    ev_spec ns[] = {{1000, 4000}, {3000, 1000}};
+    pv_model *m = one_track(ns, 2);
+    ck_assert_uint_eq(ev_at(m, 1000), 0);
+    ck_assert_uint_eq(ev_at(m, 3000), 1);
+    pv_trace_geom g = pv_trace_geom_of(m);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_tile t = get_tile(m, NULL, 0, 0, &a);
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, NULL, 0, &a, &b), 0);
+    static const unsigned char expect[] = {
+        'P', 'V', 'T', '1', 0x00, 0x00, 0x00,   /* level 0, index 0, start 0 */
+        0xa1, 0x1f,                  /* span 4001 = 31*128 + 33 */
+        0xe8, 0x07,                  /* unit 1000 */
+        0x01, 0x00, 0x02, 0x00,      /* track 0: 2 events, no box */
+        0x00, 0x02,                  /* ids 0, 1 */
+        0x00, 0x04,                  /* starts 0, 2 units (zz 4) after */
+        0x04, 0x01,                  /* durations 4 and 1 units */
+        0x00, 0x01, 0x00, 0x01,      /* depths, names */
+        0x02, 0x05, 'e', '0', 0, 'e', '1',
+        0x00,
     };
     ck_assert_uint_eq(b.len, sizeof expect);
     ck_assert(memcmp(b.data, expect, sizeof expect) == 0);
@@ -548,6 +587,7 @@ static Suite *suite(void)
     tc = tcase_create("pv_trace_tile_write_bin");
     tcase_add_test(tc, test_write_bin_hand);
     tcase_add_test(tc, test_write_bin_empty_tile);
+    tcase_add_test(tc, test_write_bin_unit);
     suite_add_tcase(s, tc);
     return s;
 }

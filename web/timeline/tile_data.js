@@ -154,7 +154,9 @@ class Reader {
     }
 }
 
-function readEvents(r, n, startPs) {
+// Times in the tracks section are in units of `unit` ps, as deltas from
+// base (the tile's start rounded down to a multiple of unit, in units).
+function readEvents(r, n, base, unit) {
     const ev = {
         n,
         id: new Float64Array(n),
@@ -164,14 +166,20 @@ function readEvents(r, n, startPs) {
         name: new Uint32Array(n),
     };
     r.deltas(ev.id, n, 0);
-    r.deltas(ev.start, n, startPs);
+    r.deltas(ev.start, n, base);
     r.column(ev.dur, n);
+    if (unit !== 1) {
+        for (let i = 0; i < n; i++) {
+            ev.start[i] *= unit;
+            ev.dur[i] *= unit;
+        }
+    }
     r.column(ev.depth, n);
     r.column(ev.name, n);
     return ev;
 }
 
-function readBoxes(r, n, startPs) {
+function readBoxes(r, n, base, unit) {
     const box = {
         n,
         start: new Float64Array(n),
@@ -180,13 +188,19 @@ function readBoxes(r, n, startPs) {
         count: new Float64Array(n),
         busy: new Float64Array(n),
     };
-    r.deltas(box.start, n, startPs);
+    r.deltas(box.start, n, base);
     r.column(box.end, n);
-    for (let i = 0; i < n; i++)
-        box.end[i] += box.start[i];
+    for (let i = 0; i < n; i++) {
+        box.start[i] *= unit;
+        box.end[i] = box.start[i] + box.end[i] * unit;
+    }
     r.column(box.depth, n);
     r.column(box.count, n);
     r.column(box.busy, n);
+    if (unit !== 1) {
+        for (let i = 0; i < n; i++)
+            box.busy[i] *= unit;
+    }
     return box;
 }
 
@@ -203,6 +217,10 @@ export function decodeTileBin(buf) {
     const index = r.uv();
     const startPs = r.uv();
     const endPs = startPs + r.uv();
+    const unit = r.uv();
+    if (unit < 1)
+        throw new Error('tile: bad time unit');
+    const base = Math.floor(startPs / unit);
     const tracks = new Map();
     let bytes = 200;
     const nTracks = r.uv();
@@ -210,8 +228,8 @@ export function decodeTileBin(buf) {
         const track = r.uv();
         const nEv = r.uv();
         const nBox = r.uv();
-        const ev = readEvents(r, nEv, startPs);
-        const box = readBoxes(r, nBox, startPs);
+        const ev = readEvents(r, nEv, base, unit);
+        const box = readBoxes(r, nBox, base, unit);
         tracks.set(track, { ev, box });
         bytes += 100 + 40 * nEv + 40 * nBox;
     }
