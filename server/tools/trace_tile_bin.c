@@ -4,7 +4,7 @@
  * cutting the tile: here each column is a run of varints, times as
  * differences from the previous value of the same column and in the
  * tile's time unit (1000 ps when every time is whole nanoseconds, as in
- * most profiles), so a typical event takes under ten bytes, and the
+ * most profiles), so a typical event takes under ten bytes, and a big
  * tile is sent without compressing it. */
 #include "tools/trace_bin.h"
 #include "tools/trace_tile_names.h"
