@@ -144,6 +144,8 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         // server gives one (docs/trace_api.md, source_id).
         const tiles = h.guard.seen.filter((u) => u.includes('api/trace/tile?'));
         assert.ok(tiles.length > 0, 'no tile was requested');
+        // in the binary form (docs/trace_api.md, "Binary tiles")
+        assert.ok(tiles.every((u) => u.includes('format=bin')), tiles[0]);
         const sid = h.target.meta.source_id;
         if (sid !== undefined)
             assert.ok(tiles.every((u) => u.includes(`v=${sid}`)), tiles[0]);
