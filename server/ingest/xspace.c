@@ -32,6 +32,7 @@
 #include "ingest/idtab.h"
 #include "ingest/ingest.h"
 #include "util/mem.h"
+#include "util/varint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,12 +105,12 @@ static bool rd_varint_slow(dec *d, rd *r, uint64_t *v)
     return FAIL(d, PV_EFORMAT, p, "corrupt: a varint is longer than 10 bytes");
 }
 
+/* A varint of the message in r; the slow reader only runs to say what is
+ * wrong with one that does not read. */
 static inline bool rd_varint(dec *d, rd *r, uint64_t *v)
 {
-    if (r->p < r->end && *r->p < 0x80) {
-        *v = *r->p++;
+    if (pv_varint_read(&r->p, r->end, v))
         return true;
-    }
     return rd_varint_slow(d, r, v);
 }
 
@@ -365,36 +366,6 @@ static uint32_t meta_of(dec *d, int64_t id)
  * they return false without touching d->rc, and the caller reruns the
  * general decoder, which also produces the precise error. */
 
-static inline bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-    const uint8_t *p = *pp;
-    /* ids, small values and lengths: one or two bytes */
-    if (end - p >= 2) {
-        if (p[0] < 0x80) {
-            *v = p[0];
-            *pp = p + 1;
-            return true;
-        }
-        if (p[1] < 0x80) {
-            *v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-            *pp = p + 2;
-            return true;
-        }
-    }
-    uint64_t x = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
-        if (p >= end)
-            return false;
-        uint8_t byte = *p++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if ((byte & 0x80) == 0) {
-            *v = x;
-            *pp = p;
-            return true;
-        }
-    }
-    return false;
-}
 
 /* The largest XEvent whose place the model can record (model.h). */
 #define MAX_EVENT_BYTES ((1u << 24) - 1)
@@ -429,7 +400,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         case 0x10:
         case 0x18:
         case 0x28:
-            if (!fast_varint(&p, end, &x))
+            if (!pv_varint_read(&p, end, &x))
                 return false;
             v[tag >> 3] = x;
             aggregate |= tag == 0x28;
@@ -437,7 +408,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         case 0x22:
             if (first_stat == NULL)
                 first_stat = p - 1;
-            if (!fast_varint(&p, end, &x) || x > (uint64_t)(end - p))
+            if (!pv_varint_read(&p, end, &x) || x > (uint64_t)(end - p))
                 return false;
             p += x;
             break;
@@ -528,7 +499,7 @@ static inline bool event_field(rd *r, field *f)
     if (p >= r->end || *p != 0x22)
         return false;
     p++;
-    if (!fast_varint(&p, r->end, &len) || len > (uint64_t)(r->end - p))
+    if (!pv_varint_read(&p, r->end, &len) || len > (uint64_t)(r->end - p))
         return false;
     f->at = r->p;
     f->num = 4;

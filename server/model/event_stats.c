@@ -9,6 +9,7 @@
 #include "model/model_priv.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
+#include "util/varint.h"
 
 #include <string.h>
 
@@ -18,20 +19,7 @@ typedef struct cursor {
 
 static inline bool varint(cursor *c, uint64_t *v)
 {
-    const uint8_t *p = c->p;
-    size_t left = (size_t)(c->end - p);
-    size_t max = left < 10 ? left : 10;
-    uint64_t x = 0;
-    for (size_t i = 0; i < max; i++) {
-        uint8_t byte = p[i];
-        x |= (uint64_t)(byte & 0x7f) << (7 * i);
-        if ((byte & 0x80) == 0) {
-            *v = x;
-            c->p = p + i + 1;
-            return true;
-        }
-    }
-    return false;
+    return pv_varint_read(&c->p, c->end, v);
 }
 
 /* Reads one field header and value; for wire type 2, *v is the length
@@ -155,23 +143,6 @@ static inline uint32_t name_of(const names *nm, uint64_t id)
     return stat_name(nm->m, nm->pl, (int64_t)id);
 }
 
-/* One- and two-byte varints inline; longer ones (and bad bytes) through
- * the general reader. */
-static inline bool fast_varint(cursor *c, uint64_t *v)
-{
-    if (c->end - c->p >= 2) {
-        if (c->p[0] < 0x80) {
-            *v = *c->p++;
-            return true;
-        }
-        if (c->p[1] < 0x80) {
-            *v = (uint64_t)(c->p[0] & 0x7f) | (uint64_t)c->p[1] << 7;
-            c->p += 2;
-            return true;
-        }
-    }
-    return varint(c, v);
-}
 
 /* The layout every producer writes (one-byte tags of known fields) in
  * one pass; false on anything else, and the caller decodes the stat with
@@ -186,7 +157,7 @@ static inline bool fast_stat(const names *nm, const uint8_t *p, const uint8_t *e
         uint8_t tag = *c.p++;
         switch (tag) {
         case 0x08:
-            if (!fast_varint(&c, &mid))
+            if (!varint(&c, &mid))
                 return false;
             break;
         case 0x11:
@@ -199,7 +170,7 @@ static inline bool fast_stat(const names *nm, const uint8_t *p, const uint8_t *e
         case 0x18:
         case 0x20:
         case 0x38:
-            if (!fast_varint(&c, &v))
+            if (!varint(&c, &v))
                 return false;
             if (tag == 0x18) {
                 out->type = PV_STAT_U64;
@@ -214,7 +185,7 @@ static inline bool fast_stat(const names *nm, const uint8_t *p, const uint8_t *e
             break;
         case 0x2a:
         case 0x32:
-            if (!fast_varint(&c, &v) || v > (uint64_t)(c.end - c.p) || v >> PV__WIRE_LEN_BITS)
+            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p) || v >> PV__WIRE_LEN_BITS)
                 return false;
             out->type = tag == 0x2a ? PV_STAT_WSTR : PV_STAT_WBYTES;
             out->v.wire = wire_ref(nm->m, c.p, v);
@@ -246,13 +217,13 @@ static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p
         uint8_t tag = *c.p;
         if (tag == 0x08 || tag == 0x10 || tag == 0x18 || tag == 0x28) {
             c.p++;
-            if (!fast_varint(&c, &v))
+            if (!varint(&c, &v))
                 goto malformed;
             continue;
         }
         if (tag == 0x22) {   /* a stats field, the common case */
             c.p++;
-            if (!fast_varint(&c, &v) || v > (uint64_t)(c.end - c.p))
+            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p))
                 goto malformed;
             payload = c.p;
             c.p += v;
