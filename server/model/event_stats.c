@@ -340,6 +340,18 @@ void pv__stat_names_index(const pv_model *m, pv__model_store *s)
     pv__store_keep(s, s->dense_n);
 }
 
+size_t pv_model_event_own_stats_into(const pv_model *m, uint64_t ev, pv_stat **buf,
+                                     size_t *cap)
+{
+    size_t n = pv_model_event_own_stats(m, ev, *buf, *cap);
+    if (n > *cap) {
+        *cap = n;
+        *buf = pv_xrealloc(*buf, n * sizeof **buf);
+        n = pv_model_event_own_stats(m, ev, *buf, *cap);
+    }
+    return n;
+}
+
 #define OWN_STATS_ON_STACK 64
 
 bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_stat *out)

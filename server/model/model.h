@@ -336,6 +336,11 @@ uint32_t pv_model_event_track(const pv_model *m, uint64_t ev);
  * it was mapped) or malformed there yields the stats read before it. */
 size_t pv_model_event_own_stats(const pv_model *m, uint64_t ev, pv_stat *out, size_t cap);
 
+/* The same into *buf, a malloc'd array of *cap stats grown as needed
+ * (NULL and 0 to start; the caller frees it): all of ev's stats. */
+size_t pv_model_event_own_stats_into(const pv_model *m, uint64_t ev, pv_stat **buf,
+                                     size_t *cap);
+
 /* Finds a stat by name id among an event's metadata stats then its own
  * (own win). Copies it to *out and returns true, or returns false. */
 bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_stat *out);

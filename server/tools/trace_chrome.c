@@ -473,9 +473,7 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
         }
         meta.processes = ps;
     }
-    chrome_ctx c = {.m = m, .w = w, .native = q->streaming, .cap_own = 16,
-                    .own_ev = UINT64_MAX};
-    c.own = pv_xmalloc(c.cap_own * sizeof *c.own);
+    chrome_ctx c = {.m = m, .w = w, .native = q->streaming, .own_ev = UINT64_MAX};
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
     for (uint32_t i = 0; i < m->n_metas; i++)
         c.meta_kind[i] = classify_meta(m, i);

@@ -6,7 +6,6 @@
 #include "tools/trace_chrome_priv.h"
 
 #include "util/hash.h"
-#include "util/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +16,7 @@ size_t pv__chrome_own_stats(chrome_ctx *c, uint64_t e)
 {
     if (c->own_ev == e)
         return c->n_own;
-    size_t n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
-    if (n > c->cap_own) {
-        c->cap_own = n;
-        c->own = pv_xrealloc(c->own, n * sizeof *c->own);
-        n = pv_model_event_own_stats(c->m, e, c->own, c->cap_own);
-    }
+    size_t n = pv_model_event_own_stats_into(c->m, e, &c->own, &c->cap_own);
     c->own_ev = e;
     c->n_own = n;
     return n;

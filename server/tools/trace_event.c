@@ -3,11 +3,9 @@
 
 #include "tools/trace_meta.h"
 
-#include "util/mem.h"
-
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define SAFE_INT 9007199254740992.0   /* 2^53 */
 #define FLOW_DIR(v) ((v) & 3u)        /* 1 in (end), 2 out (start), 3 step */
@@ -112,16 +110,11 @@ json_t *pv_trace_event_to_json(const pv_model *m, const pv_trace_index *ix,
     const pv_track *t = &m->tracks[r->track];
     json_t *stats = json_object();
     add_stats(m, stats, m->stats + meta->first_stat, meta->n_stats);
-    pv_stat own_small[32];
-    size_t n_own = pv_model_event_own_stats(m, e, own_small, 32);
-    pv_stat *own = own_small;
-    if (n_own > 32) {
-        own = pv_xmalloc(n_own * sizeof *own);
-        n_own = pv_model_event_own_stats(m, e, own, n_own);
-    }
+    pv_stat *own = NULL;
+    size_t cap = 0;
+    size_t n_own = pv_model_event_own_stats_into(m, e, &own, &cap);
     add_stats(m, stats, own, n_own);
-    if (own != own_small)
-        free(own);
+    free(own);
     json_t *step = json_null();
     if (m->ev_group[e] != PV_NO_GROUP) {
         const pv_step_group *g = pv_model_group_find(m, m->ev_group[e]);
