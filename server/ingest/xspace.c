@@ -19,10 +19,10 @@
  *   map entries     1 key  2 value
  *
  * Events' own stats are not kept: the model reads them from the file when
- * a tool asks (model.h). The common layout is only framed here; finish
- * reads every stat once for the well-known ones and reports a stat that
- * does not parse (the general path below checks them itself). Metadata
- * and plane stats are kept.
+ * a tool asks (model.h). The common layout is only framed here; the
+ * builder reads each event's stats once, as it is added, for the
+ * well-known ones and refuses a stat that does not parse (the general
+ * path below checks them itself). Metadata and plane stats are kept.
  *
  * A plane is read in three passes over its bytes, because serialized
  * field order puts lines (3) before the metadata (4, 5) they refer to:
@@ -109,7 +109,7 @@ static bool rd_varint_slow(dec *d, rd *r, uint64_t *v)
  * wrong with one that does not read. */
 static inline bool rd_varint(dec *d, rd *r, uint64_t *v)
 {
-    if (pv_varint_read(&r->p, r->end, v))
+    if (pv_varint_in(&r->p, r->end, d->src->data + d->src->len, v))
         return true;
     return rd_varint_slow(d, r, v);
 }
@@ -370,24 +370,30 @@ static uint32_t meta_of(dec *d, int64_t id)
 /* The largest XEvent whose place the model can record (model.h). */
 #define MAX_EVENT_BYTES ((1u << 24) - 1)
 
-/* Records where the newest event's stats are: from its first stats field
- * to the end of its message (the model skips other fields there). */
-static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat)
+/* Hands the builder the newest event's stats: from its first stats field
+ * to the end of its message (the model skips other fields there). The
+ * builder reads them now and refuses one that does not parse. */
+static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id)
 {
     size_t len = (size_t)(ef->data + ef->len - first_stat);
     if (len > MAX_EVENT_BYTES)
         return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)", ef->len,
                     MAX_EVENT_BYTES);
-    pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len);
-    return true;
+    if (pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len))
+        return true;
+    return FAIL(d, PV_EFORMAT, first_stat,
+                "corrupt: a stat of an XEvent (metadata id %llu) is not a well-formed XStat",
+                (unsigned long long)meta_id);
 }
 
-/* One XEvent in one pass: scalars, and where its stats are (finish reads
- * and checks them, once). Returns false to ask for the general decoder. */
+/* One XEvent in one pass: scalars, and where its stats are (the builder
+ * reads and checks them, once). Returns false to ask for the general
+ * decoder. */
 static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
                               bool *done)
 {
     const uint8_t *p = ef->data, *end = ef->data + ef->len;
+    const uint8_t *readable = d->src->data + d->src->len;
     uint64_t v[6] = {0};
     const uint8_t *first_stat = NULL;
     bool aggregate = false;
@@ -400,7 +406,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         case 0x10:
         case 0x18:
         case 0x28:
-            if (!pv_varint_read(&p, end, &x))
+            if (!pv_varint_in(&p, end, readable, &x))
                 return false;
             v[tag >> 3] = x;
             aggregate |= tag == 0x28;
@@ -408,7 +414,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         case 0x22:
             if (first_stat == NULL)
                 first_stat = p - 1;
-            if (!pv_varint_read(&p, end, &x) || x > (uint64_t)(end - p))
+            if (!pv_varint_in(&p, end, readable, &x) || x > (uint64_t)(end - p))
                 return false;
             p += x;
             break;
@@ -423,7 +429,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
         return false;
     pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]), sat_add(line_ps, (int64_t)v[2]),
                      (int64_t)v[3]);
-    return first_stat == NULL || event_wire(d, ef, first_stat);
+    return first_stat == NULL || event_wire(d, ef, first_stat, v[1]);
 }
 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
@@ -486,20 +492,21 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         if (!decode_stat(d, f.data, f.len, false, &s))
             return false;
     }
-    return d->rc == 0 && event_wire(d, ef, first_stat);
+    return d->rc == 0 && event_wire(d, ef, first_stat, v[1]);
 }
 
 /* The next field of a line when it is an event (tag 0x22, a length that
  * fits): *f filled and r past it. False, r untouched, for anything else,
  * which the general reader then takes (and reports if it is bad). */
-static inline bool event_field(rd *r, field *f)
+static inline bool event_field(const dec *d, rd *r, field *f)
 {
     const uint8_t *p = r->p;
     uint64_t len;
     if (p >= r->end || *p != 0x22)
         return false;
     p++;
-    if (!pv_varint_read(&p, r->end, &len) || len > (uint64_t)(r->end - p))
+    if (!pv_varint_in(&p, r->end, d->src->data + d->src->len, &len) ||
+        len > (uint64_t)(r->end - p))
         return false;
     f->at = r->p;
     f->num = 4;
@@ -518,7 +525,7 @@ static bool decode_line(dec *d, const field *lf)
     int64_t id = 0, display_id = 0, ts_ns = 0, dur_ps = 0;
     uint32_t name = 0, display = 0;
     for (;;) {
-        if (event_field(&r, &f))
+        if (event_field(d, &r, &f))
             continue;   /* events are read in the second pass */
         if (!next_field(d, &r, "XLine", &f))
             break;
@@ -546,7 +553,7 @@ static bool decode_line(dec *d, const field *lf)
     pv_builder_track_set(d->b, track, display_id, display, dur_ps);
     int64_t line_ps = sat_mul(ts_ns, 1000);
     r.p = lf->data;
-    while (event_field(&r, &f) || next_field(d, &r, "XLine", &f)) {
+    while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
         if (f.num == 4 && !decode_event(d, track, line_ps, &f))
             return false;
     }

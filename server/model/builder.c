@@ -34,6 +34,9 @@ void pv_builder_free(pv_model_builder *b)
     free(b->ev_meta);
     free(b->ev_stat_first);
     free(b->ev_wire);
+    free(b->ev_group);
+    free(b->ev_extra);
+    pv__extras_free(b->extras);
     free(b->stat_names);
     pv__source_release(b->src, b->src_len, b->src_owner);
     free(b->runs);
@@ -252,6 +255,16 @@ void pv_builder_meta_child(pv_model_builder *b, uint32_t meta, int64_t child_id)
 
 void pv_builder_meta_stat(pv_model_builder *b, uint32_t meta, pv_stat s)
 {
+    /* first_stat and n_stats say where meta's stats are while they come
+     * in one run, as the decoder adds them (UINT32_MAX: they do not) */
+    pv_event_meta *em = &b->metas[meta];
+    if (em->n_stats == 0)
+        em->first_stat = b->n_meta_stats;
+    else if (em->n_stats != UINT32_MAX && em->first_stat + em->n_stats != b->n_meta_stats)
+        em->n_stats = UINT32_MAX;
+    if (em->n_stats != UINT32_MAX)
+        em->n_stats++;
+    pv__extras_changed_meta(b->extras, meta);
     pv__owned_stat o = {meta, s};
     PV__PUSH(b->meta_stats, b->n_meta_stats, b->cap_meta_stats, o);
 }
@@ -270,6 +283,10 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
             b->ev_stat_first = pv_xrealloc(b->ev_stat_first, cap * sizeof *b->ev_stat_first);
         if (b->ev_wire != NULL)
             b->ev_wire = pv_xrealloc(b->ev_wire, cap * sizeof *b->ev_wire);
+        if (b->ev_extra != NULL) {
+            b->ev_group = pv_xrealloc(b->ev_group, cap * sizeof *b->ev_group);
+            b->ev_extra = pv_xrealloc(b->ev_extra, cap * sizeof *b->ev_extra);
+        }
         b->cap_events = cap;
     }
     uint64_t ev = b->n_events++;
@@ -280,6 +297,8 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
         b->ev_stat_first[ev] = b->n_stats;
     if (b->ev_wire != NULL)
         b->ev_wire[ev] = 0;
+    if (b->ev_extra != NULL)
+        b->ev_extra[ev] = PV__EXTRA_PENDING;
     if (b->n_runs > 0 && b->runs[b->n_runs - 1].track == track) {
         b->runs[b->n_runs - 1].n++;
     } else {
@@ -299,13 +318,14 @@ static void need_stat_first(pv_model_builder *b)
                                       sizeof *b->ev_stat_first);
 }
 
-void pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len)
+bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len)
 {
-    if (b->n_events == 0)
-        return;
+    if (b->n_events == 0 || b->src == NULL || offset > b->src_len || len > b->src_len - offset)
+        return false;
     if (b->ev_wire == NULL)
         b->ev_wire = pv_xcalloc(b->cap_events, sizeof *b->ev_wire);
     b->ev_wire[b->n_events - 1] = offset << PV__WIRE_LEN_BITS | len;
+    return pv__extras_wire_event(b, b->n_events - 1, b->src + offset, b->src + offset + len);
 }
 
 void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
@@ -319,6 +339,19 @@ void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
 
 void pv_builder_plane_stat_name(pv_model_builder *b, uint32_t plane, int64_t id, uint32_t name)
 {
+    /* first_stat_name and n_stat_names say where the plane's names are
+     * while they come in one run (UINT32_MAX: they do not) */
+    if (plane < b->n_planes) {
+        pv_plane *pl = &b->planes[plane];
+        if (pl->n_stat_names == 0)
+            pl->first_stat_name = (uint32_t)b->n_stat_names;
+        else if (pl->n_stat_names != UINT32_MAX &&
+                 (size_t)pl->first_stat_name + pl->n_stat_names != b->n_stat_names)
+            pl->n_stat_names = UINT32_MAX;
+        if (pl->n_stat_names != UINT32_MAX)
+            pl->n_stat_names++;
+        pv__extras_changed_plane(b->extras, plane);
+    }
     pv__plane_stat_name sn = {plane, (uint32_t)b->n_stat_names, {id, name, 0}};
     PV__PUSH(b->stat_names, b->n_stat_names, b->cap_stat_names, sn);
 }

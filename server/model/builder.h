@@ -20,6 +20,7 @@
 #include "model/model.h"
 #include "util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,8 +109,13 @@ void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
  * only once nothing can fail). */
 void pv_model_own_source(pv_model *m, pv_source_owner owner);
 /* The newest event's own stats are the XEvent message at
- * source[offset .. offset + len) (len < 2^24, offset < 2^40). */
-void pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len);
+ * source[offset .. offset + len) (len < 2^24, offset < 2^40). Their
+ * well-known values are applied now, while the bytes are in cache, with
+ * the plane's stat names and the metadata's stats as added so far: add
+ * those first (a later change costs finish a second read of every
+ * event). False when the place is outside the source or a stat there
+ * does not parse. */
+bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len);
 /* Plane's XStatMetadata id names string name (later ids win). */
 void pv_builder_plane_stat_name(pv_model_builder *b, uint32_t plane, int64_t id, uint32_t name);
 

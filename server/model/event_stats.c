@@ -2,60 +2,16 @@
  * an XSpace keeps the file mapped and each event's place in it, and this
  * file decodes the XEvent's stats from those bytes when a tool asks; a
  * model built with stats in hand (Chrome JSON, tests) keeps them in the
- * flat array. Finish read and checked every stat when the file was
+ * flat array. Every stat was read and checked when the file was
  * ingested, but the bytes are read again here, so every read stays in
  * bounds anyway, and a file that shrank under its mapping ends the read
  * instead of the process (util/mapguard.h). */
 #include "model/model_priv.h"
+#include "model/wire_stat.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
-#include "util/varint.h"
 
 #include <string.h>
-
-typedef struct cursor {
-    const uint8_t *p, *end;
-} cursor;
-
-static inline bool varint(cursor *c, uint64_t *v)
-{
-    return pv_varint_read(&c->p, c->end, v);
-}
-
-/* Reads one field header and value; for wire type 2, *v is the length
- * and *data the payload. False at the end or on malformed bytes. */
-static inline bool field(cursor *c, uint32_t *num, uint32_t *wt, uint64_t *v, const uint8_t **data)
-{
-    uint64_t tag;
-    if (c->p >= c->end || !varint(c, &tag))
-        return false;
-    *num = (uint32_t)(tag >> 3);
-    *wt = (uint32_t)(tag & 7);
-    switch (*wt) {
-    case 0:
-        return varint(c, v);
-    case 1:
-    case 5: {
-        size_t n = *wt == 1 ? 8 : 4;
-        if ((size_t)(c->end - c->p) < n)
-            return false;
-        uint64_t x = 0;
-        for (size_t i = 0; i < n; i++)
-            x |= (uint64_t)c->p[i] << (8 * i);
-        *v = x;
-        c->p += n;
-        return true;
-    }
-    case 2:
-        if (!varint(c, v) || *v > (uint64_t)(c->end - c->p))
-            return false;
-        *data = c->p;
-        c->p += *v;
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* The string id of a stat metadata id of plane, 0 when unknown. */
 static inline uint32_t stat_name(const pv_model *m, const pv_plane *pl, int64_t id)
@@ -78,54 +34,6 @@ static inline uint32_t stat_name(const pv_model *m, const pv_plane *pl, int64_t 
     return lo < pl->n_stat_names && t[lo].id == id ? t[lo].name : 0;
 }
 
-static uint64_t wire_ref(const pv_model *m, const uint8_t *data, uint64_t len)
-{
-    return (uint64_t)(data - m->src) << PV__WIRE_LEN_BITS | len;
-}
-
-/* Decodes one XStat in any layout; false when malformed (a known field
- * with the wrong wire type counts, as in the decoder). */
-static bool wire_stat(const pv_model *m, const pv_plane *pl, const uint8_t *data, size_t len,
-                      pv_stat *out)
-{
-    cursor c = {data, data + len};
-    uint32_t num, wt;
-    uint64_t v = 0, mid = 0;
-    const uint8_t *payload = NULL;
-    out->type = PV_STAT_I64;
-    out->v.i64 = 0;
-    static const uint8_t want[8] = {8, 0, 1, 0, 0, 2, 2, 0};   /* 8: any */
-    while (field(&c, &num, &wt, &v, &payload)) {
-        if (num < 8 && want[num] != 8 && want[num] != wt)
-            return false;
-        if (num == 1 && wt == 0) {
-            mid = v;
-        } else if (num == 2 && wt == 1) {
-            out->type = PV_STAT_F64;
-            memcpy(&out->v.f64, &v, sizeof out->v.f64);
-        } else if (num == 3 && wt == 0) {
-            out->type = PV_STAT_U64;
-            out->v.u64 = v;
-        } else if (num == 4 && wt == 0) {
-            out->type = PV_STAT_I64;
-            out->v.i64 = (int64_t)v;
-        } else if ((num == 5 || num == 6) && wt == 2) {
-            if (v >> PV__WIRE_LEN_BITS != 0)
-                return false;
-            out->type = num == 5 ? PV_STAT_WSTR : PV_STAT_WBYTES;
-            out->v.wire = wire_ref(m, payload, v);
-        } else if (num == 7 && wt == 0) {
-            out->type = PV_STAT_STR;
-            out->v.str = stat_name(m, pl, (int64_t)v);
-        }
-    }
-    if (c.p != c.end)
-        return false;
-    out->name = stat_name(m, pl, (int64_t)mid);
-    return true;
-}
-
-/* The stats (field 4) of the XEvent message [p, end), in order. */
 /* Names of one plane's stat metadata ids, looked up once per event. */
 typedef struct names {
     const pv_model *m;
@@ -143,62 +51,6 @@ static inline uint32_t name_of(const names *nm, uint64_t id)
     return stat_name(nm->m, nm->pl, (int64_t)id);
 }
 
-
-/* The layout every producer writes (one-byte tags of known fields) in
- * one pass; false on anything else, and the caller decodes the stat with
- * wire_stat, which reads every layout. */
-static inline bool fast_stat(const names *nm, const uint8_t *p, const uint8_t *end, pv_stat *out)
-{
-    cursor c = {p, end};
-    uint64_t mid = 0, v;
-    out->type = PV_STAT_I64;
-    out->v.i64 = 0;
-    while (c.p < c.end) {
-        uint8_t tag = *c.p++;
-        switch (tag) {
-        case 0x08:
-            if (!varint(&c, &mid))
-                return false;
-            break;
-        case 0x11:
-            if (c.end - c.p < 8)
-                return false;
-            memcpy(&out->v.f64, c.p, 8);
-            out->type = PV_STAT_F64;
-            c.p += 8;
-            break;
-        case 0x18:
-        case 0x20:
-        case 0x38:
-            if (!varint(&c, &v))
-                return false;
-            if (tag == 0x18) {
-                out->type = PV_STAT_U64;
-                out->v.u64 = v;
-            } else if (tag == 0x20) {
-                out->type = PV_STAT_I64;
-                out->v.i64 = (int64_t)v;
-            } else {
-                out->type = PV_STAT_STR;
-                out->v.str = name_of(nm, v);
-            }
-            break;
-        case 0x2a:
-        case 0x32:
-            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p) || v >> PV__WIRE_LEN_BITS)
-                return false;
-            out->type = tag == 0x2a ? PV_STAT_WSTR : PV_STAT_WBYTES;
-            out->v.wire = wire_ref(nm->m, c.p, v);
-            c.p += v;
-            break;
-        default:
-            return false;
-        }
-    }
-    out->name = name_of(nm, mid);
-    return true;
-}
-
 /* The stats (field 4) of the XEvent message [p, end), in order; *bad
  * (may be NULL) is set when one does not parse, and reading stops there. */
 static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
@@ -207,44 +59,24 @@ static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p
     const pv__model_store *st = m->priv;
     uint32_t pi = (uint32_t)(pl - m->planes);
     names nm = {m, pl, st->dense + st->dense_first[pi], st->dense_n[pi]};
-    cursor c = {p, end};
-    uint32_t num, wt;
-    uint64_t v;
-    const uint8_t *payload = NULL;
+    pv__wire_cursor c = {p, end, m->src, m->src + m->src_len};
     size_t n = 0;
-    while (c.p < c.end) {
-        /* the event's scalars (fields 1, 2, 3, 5): varints to step over */
-        uint8_t tag = *c.p;
-        if (tag == 0x08 || tag == 0x10 || tag == 0x18 || tag == 0x28) {
-            c.p++;
-            if (!varint(&c, &v))
-                goto malformed;
-            continue;
+    uint64_t mid;
+    pv_stat s;
+    bool ref;
+    int more;
+    while ((more = pv__wire_next_stat(&c, &mid, &s, &ref)) > 0) {
+        s.name = name_of(&nm, mid);
+        if (ref) {
+            uint32_t str = name_of(&nm, s.v.u64);
+            s.v.i64 = 0;
+            s.v.str = str;
         }
-        if (tag == 0x22) {   /* a stats field, the common case */
-            c.p++;
-            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p))
-                goto malformed;
-            payload = c.p;
-            c.p += v;
-            num = 4;
-            wt = 2;
-        } else if (!field(&c, &num, &wt, &v, &payload)) {
-            goto malformed;
-        }
-        if (num != 4)
-            continue;
-        pv_stat s;
-        if (wt != 2 || (!fast_stat(&nm, payload, payload + v, &s) &&
-                        !wire_stat(m, pl, payload, (size_t)v, &s)))
-            goto malformed;
         if (n < cap)
             out[n] = s;
         n++;
     }
-    return n;
-malformed:
-    if (bad != NULL)
+    if (more < 0 && bad != NULL)
         *bad = true;
     return n;
 }

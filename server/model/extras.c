@@ -1,8 +1,16 @@
 /* extras: decoding well-known stats (FORMATS.md §3.3) once into typed
  * pv_event_extra rows and the group_id column, so tools never compare
  * stat names in a hot loop. An event's effective stats are its
- * metadata's followed by its own (§2.2), so own stats win. */
+ * metadata's followed by its own (§2.2), so own stats win.
+ *
+ * Two callers share one pv__extras: the builder, which applies each
+ * decoded event's stats as the decoder adds it (pv__extras_wire_event:
+ * the XEvent's bytes are still in cache, and the file is read once), and
+ * finish, which does the events left (ones without stats in the file,
+ * ones built with stats in hand) and all of them when something the
+ * applied ones depended on changed after (pv__extras_build). */
 #include "model/model_priv.h"
+#include "model/wire_stat.h"
 #include "util/hash.h"
 #include "util/mem.h"
 
@@ -92,6 +100,12 @@ enum {
     META_HAS_ROW_STAT = 1u << 4
 };
 
+/* What a string id is as a stat name: its enum wk in the low bits, and
+ * CLS_ID when PV_MODEL_ID_STATS lists it. */
+#define CLS_WK 0x3fu
+#define CLS_ID 0x40u
+#define CLS_UNKNOWN 0xffu   /* not looked at yet */
+
 #define PARSE_CACHE 256   /* direct-mapped, by string id */
 
 /* Producers write kernel_details and memcpy_details as refs, so a few
@@ -112,22 +126,83 @@ typedef struct work {
     pv_step_info step;
 } work;
 
+/* Kernel details repeat across millions of launches of the same kernel:
+ * one row per distinct value, found through an open-addressing table. */
+typedef struct side_rows {
+    pv_kernel_details *kernels;
+    size_t n_kernels, cap_kernels;
+    uint32_t last_kernel;     /* the row kernel_row returned last */
+    uint32_t *slots;          /* kernel index + 1; 0 empty */
+    size_t n_slots;           /* power of two */
+    pv_step_info *steps;
+    size_t n_steps, cap_steps;
+} side_rows;
+
+/* What a metadata gives each of its events, worked out at its first. */
+typedef struct meta_info {
+    bool ready;
+    uint8_t flags;          /* NAME_* and META_HAS_ROW_STAT */
+    uint8_t memcpy_kind;
+    int32_t group;          /* its group_id stat, or PV_NO_GROUP */
+    uint32_t first_stat;    /* its stats: pv__extras.meta_stats[first .. +n) */
+    uint32_t n_stats;
+} meta_info;
+
+/* A stat metadata id's name and its class. */
+typedef struct plane_name {
+    uint32_t sid;
+    uint8_t cls;
+} plane_name;
+
+struct pv__extras {
+    uint8_t *cls;             /* string id -> CLS_*, grown on demand */
+    size_t n_cls;
+    parsed *kernel_cache;     /* PARSE_CACHE slots each */
+    parsed *memcpy_cache;
+    side_rows rows;
+    pv_event_extra *extras;
+    size_t n_extras, cap_extras;
+    meta_info *metas;
+    size_t cap_metas;
+    pv_stat *meta_stats;      /* copies, with their classes */
+    uint8_t *meta_stat_cls;
+    size_t n_meta_stats, cap_meta_stats;
+    bool any_group;           /* some event or metadata has a group_id stat */
+    bool stale;               /* applied results no longer hold (model_priv.h) */
+    /* stat names of table_plane, the plane whose events came last */
+    uint32_t table_plane;
+    plane_name *dense;        /* by id, for ids below n_dense */
+    size_t n_dense;
+    pv__idmap sparse;         /* other ids -> index into sparse_names */
+    plane_name *sparse_names;
+    size_t n_sparse, cap_sparse;
+    uint8_t *plane_used;      /* planes with applied events */
+    size_t n_plane_used;
+};
+
 typedef struct ctx {
-    const pv_model *m;
+    pv__extras *x;          /* NULL for pv_model_event_memory */
     pv__strtab *strs;
     bool read_only;         /* a finished model: find strings, never intern */
-    pv_stat *own;           /* the current event's own stats */
-    size_t cap_own;
-    const uint8_t *wk;      /* string id -> enum wk */
-    size_t n_wk;
-    uint8_t *id_stat;       /* per name id below n_wk: 1 for PV_MODEL_ID_STATS */
-    parsed *kernel_cache;   /* PARSE_CACHE slots each */
-    parsed *memcpy_cache;
+    const uint8_t *src;     /* where PV_STAT_WSTR values are */
+    size_t src_len;
 } ctx;
 
-static int wk_of(const ctx *c, uint32_t name)
+/* The string id of a string stat; one read from the file is interned
+ * now (only well-known stats get here, and they repeat). */
+static uint32_t stat_str(ctx *c, const pv_stat *s)
 {
-    return name < c->n_wk ? c->wk[name] : WK_NONE;
+    if (s->type == PV_STAT_STR)
+        return s->v.str;
+    if (s->type != PV_STAT_WSTR)
+        return 0;
+    uint64_t off = s->v.wire >> PV__WIRE_LEN_BITS;
+    uint64_t len = s->v.wire & ((1u << PV__WIRE_LEN_BITS) - 1);
+    if (c->src == NULL || off > c->src_len || len > c->src_len - off)
+        return 0;
+    const char *text = (const char *)c->src + off;
+    return c->read_only ? pv__strtab_find(c->strs, text, (size_t)len)
+                        : pv__strtab_intern(c->strs, text, (size_t)len);
 }
 
 static bool stat_int(const pv_stat *s, int64_t *v)
@@ -141,20 +216,36 @@ static bool stat_int(const pv_stat *s, int64_t *v)
     return true;
 }
 
-/* The string id of a string stat; one read from the file is interned
- * now (only well-known stats get here, and they repeat). */
-static uint32_t stat_str(ctx *c, const pv_stat *s)
+/* ---- classes of stat names ---------------------------------------------- */
+
+static uint8_t cls_of_text(const char *name)
 {
-    if (s->type == PV_STAT_STR)
-        return s->v.str;
-    if (s->type != PV_STAT_WSTR)
-        return 0;
-    size_t len;
-    const char *text = pv_model_stat_text(c->m, s, &len);
-    if (text == NULL)
-        return 0;
-    return c->read_only ? pv__strtab_find(c->strs, text, len)
-                        : pv__strtab_intern(c->strs, text, len);
+    uint8_t cls = WK_NONE;
+    for (int i = 1; i < WK_COUNT; i++) {
+        if (strcmp(name, wk_names[i]) == 0) {
+            cls = (uint8_t)i;
+            break;
+        }
+    }
+    static const char *const id_stats[] = PV_MODEL_ID_STATS;
+    for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++) {
+        if (strcmp(name, id_stats[i]) == 0)
+            cls |= CLS_ID;
+    }
+    return cls;
+}
+
+static uint8_t cls_of(ctx *c, uint32_t sid)
+{
+    pv__extras *x = c->x;
+    if (sid >= x->n_cls) {
+        size_t old = x->n_cls;
+        pv__grow((void **)&x->cls, &x->n_cls, c->strs->n > sid ? c->strs->n : sid + 1, 1);
+        memset(x->cls + old, CLS_UNKNOWN, x->n_cls - old);
+    }
+    if (x->cls[sid] == CLS_UNKNOWN)
+        x->cls[sid] = cls_of_text(c->strs->strs[sid]);
+    return x->cls[sid];
 }
 
 /* ---- applying stats ------------------------------------------------------ */
@@ -223,10 +314,9 @@ static void apply_memory(ctx *c, work *w, int wk, const pv_stat *s)
     }
 }
 
-static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
+static void apply(ctx *c, work *w, int wk, const pv_stat *s, bool memory_event)
 {
     pv_event_extra *x = &w->x;
-    int wk = wk_of(c, s->name);
     int64_t i = 0;
     bool is_int = stat_int(s, &i);
     switch (wk) {
@@ -256,7 +346,7 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
         /* kernel and memory details share storage (model.h) */
         uint32_t sid = stat_str(c, s);
         if (sid != 0 && !memory_event) {
-            parsed *pc = &c->kernel_cache[sid % PARSE_CACHE];
+            parsed *pc = &c->x->kernel_cache[sid % PARSE_CACHE];
             if (pc->str != sid + 1) {
                 pc->str = sid + 1;
                 memset(&pc->kernel, 0, sizeof pc->kernel);
@@ -279,7 +369,7 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
     case WK_MEMCPY_DETAILS: {
         uint32_t sid = stat_str(c, s);
         if (sid != 0) {
-            parsed *pc = &c->memcpy_cache[sid % PARSE_CACHE];
+            parsed *pc = &c->x->memcpy_cache[sid % PARSE_CACHE];
             if (pc->str != sid + 1) {
                 pv_event_extra tmp;
                 memset(&tmp, 0, sizeof tmp);
@@ -300,84 +390,22 @@ static void apply(ctx *c, work *w, const pv_stat *s, bool memory_event)
         if (s->type == PV_STAT_F64 && !memory_event && w->kernel.occupancy_pct < 0)
             w->kernel.occupancy_pct = s->v.f64;
         break;
-    default:
-        if (memory_event && wk >= WK_ALLOCATOR_NAME)
+    case WK_ALLOCATOR_NAME:
+    case WK_INDEX_ON_HOST:
+    case WK_DEVICE_ORDINAL:
+    case WK_REGION_TYPE:
+    case WK_SHAPE:
+        /* Memory details are not kept (commit): only their strings are
+         * interned now, for pv_model_event_memory to find. */
+        if (memory_event)
             apply_memory(c, w, wk, s);
+        break;
+    default:
         break;
     }
 }
 
-/* ---- building ------------------------------------------------------------ */
-
-static uint8_t *meta_flags(ctx *c, uint32_t *memcpy_kind)
-{
-    const pv_model *m = c->m;
-    uint8_t *flags = pv_xcalloc(m->n_metas ? m->n_metas : 1, 1);
-    for (uint32_t i = 0; i < m->n_metas; i++) {
-        const pv_event_meta *meta = &m->metas[i];
-        const char *name = c->strs->strs[meta->name];
-        if (strcmp(name, "MemoryAllocation") == 0)
-            flags[i] |= NAME_MEM_ALLOC;
-        else if (strcmp(name, "MemoryDeallocation") == 0)
-            flags[i] |= NAME_MEM_FREE;
-        else if (strcmp(name, "TraceContext") == 0)
-            flags[i] |= NAME_TRACE_CONTEXT;
-        memcpy_kind[i] = pv__memcpy_kind_of_name(name);
-        if (memcpy_kind[i] != PV_MEMCPY_NONE)
-            flags[i] |= NAME_MEMCPY;
-        for (uint32_t k = 0; k < meta->n_stats; k++) {
-            if (wk_of(c, m->stats[meta->first_stat + k].name) >= WK_CORRELATION_ID)
-                flags[i] |= META_HAS_ROW_STAT;
-        }
-    }
-    return flags;
-}
-
-static int32_t group_of(const ctx *c, const pv_stat *s, uint64_t n, int32_t group, bool *seen)
-{
-    for (uint64_t k = 0; k < n; k++) {
-        int64_t v;
-        if (wk_of(c, s[k].name) != WK_GROUP_ID)
-            continue;
-        *seen = true;
-        if (stat_int(&s[k], &v))
-            group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
-    }
-    return group;
-}
-
-static bool is_id_stat(const ctx *c, uint32_t name)
-{
-    return name < c->n_wk && c->id_stat[name];
-}
-
-#define DROP_EVERY 65536u   /* events between dropping the pages read */
-
-/* Events come in file order (the decoder's case), so the file's pages
- * below the current event are done with: dropping them keeps the
- * process's resident memory near the model's size, as the decoder does.
- * Out-of-order events only read a page twice. */
-static void drop_read_pages(const pv_model *m, uint64_t upto)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t end = (size_t)upto & ~(page - 1);
-    if (end > 0 && end <= m->src_len)
-        madvise((void *)(uintptr_t)m->src, end, MADV_DONTNEED);
-}
-
 /* ---- side tables ------------------------------------------------------- */
-
-/* Kernel details repeat across millions of launches of the same kernel:
- * one row per distinct value, found through an open-addressing table. */
-typedef struct side_rows {
-    pv_kernel_details *kernels;
-    size_t n_kernels, cap_kernels;
-    uint32_t last_kernel;     /* the row kernel_row returned last */
-    uint32_t *slots;          /* kernel index + 1; 0 empty */
-    size_t n_slots;           /* power of two */
-    pv_step_info *steps;
-    size_t n_steps, cap_steps;
-} side_rows;
 
 static uint64_t kernel_hash(const pv_kernel_details *k)
 {
@@ -420,9 +448,11 @@ static uint32_t kernel_row(side_rows *r, const pv_kernel_details *k)
     return r->last_kernel;
 }
 
-/* The extra row of w, its details and step fields in the side tables. */
-static pv_event_extra commit(side_rows *r, work *w)
+/* Appends the extra row of w, its details and step fields in the side
+ * tables; returns the row's index. */
+static uint32_t commit(pv__extras *xs, work *w)
 {
+    side_rows *r = &xs->rows;
     pv_event_extra x = w->x;
     /* Memory details are not kept: pv_model_event_memory reads them again
      * from the event's stats (their strings were interned just now). */
@@ -433,35 +463,329 @@ static pv_event_extra commit(side_rows *r, work *w)
         PV__PUSH(r->steps, r->n_steps, r->cap_steps, w->step);
         x.step = (uint32_t)(r->n_steps - 1);
     }
+    PV__PUSH(xs->extras, xs->n_extras, xs->cap_extras, x);
+    return (uint32_t)(xs->n_extras - 1);
+}
+
+/* ---- metadata ---------------------------------------------------------- */
+
+/* Works out what meta gives its events from its name and its n stats. */
+static const meta_info *meta_info_set(ctx *c, uint32_t meta, uint32_t name, const pv_stat *stats,
+                                      size_t n)
+{
+    pv__extras *x = c->x;
+    if (meta >= x->cap_metas) {
+        size_t old = x->cap_metas;
+        pv__grow((void **)&x->metas, &x->cap_metas, (size_t)meta + 1, sizeof *x->metas);
+        memset(x->metas + old, 0, (x->cap_metas - old) * sizeof *x->metas);
+    }
+    meta_info *mi = &x->metas[meta];
+    const char *text = c->strs->strs[name];
+    mi->flags = 0;
+    if (strcmp(text, "MemoryAllocation") == 0)
+        mi->flags |= NAME_MEM_ALLOC;
+    else if (strcmp(text, "MemoryDeallocation") == 0)
+        mi->flags |= NAME_MEM_FREE;
+    else if (strcmp(text, "TraceContext") == 0)
+        mi->flags |= NAME_TRACE_CONTEXT;
+    mi->memcpy_kind = (uint8_t)pv__memcpy_kind_of_name(text);
+    if (mi->memcpy_kind != PV_MEMCPY_NONE)
+        mi->flags |= NAME_MEMCPY;
+    mi->group = PV_NO_GROUP;
+    mi->first_stat = (uint32_t)x->n_meta_stats;
+    mi->n_stats = (uint32_t)n;
+    pv__grow((void **)&x->meta_stats, &x->cap_meta_stats, x->n_meta_stats + n,
+             sizeof *x->meta_stats);
+    x->meta_stat_cls = pv_xrealloc(x->meta_stat_cls, x->cap_meta_stats ? x->cap_meta_stats : 1);
+    for (size_t k = 0; k < n; k++) {
+        uint8_t cls = cls_of(c, stats[k].name);
+        int wk = cls & CLS_WK;
+        int64_t v;
+        if (wk == WK_GROUP_ID) {
+            x->any_group = true;
+            if (stat_int(&stats[k], &v))
+                mi->group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
+        }
+        if (wk >= WK_CORRELATION_ID)
+            mi->flags |= META_HAS_ROW_STAT;
+        x->meta_stats[x->n_meta_stats] = stats[k];
+        x->meta_stat_cls[x->n_meta_stats++] = cls;
+    }
+    mi->ready = true;
+    return mi;
+}
+
+/* ---- one event ---------------------------------------------------------- */
+
+typedef struct event {
+    const meta_info *mi;
+    int32_t group;
+    bool row;               /* w holds a row being filled */
+    work w;
+} event;
+
+static void event_begin(event *ev, const meta_info *mi)
+{
+    ev->mi = mi;
+    ev->group = mi->group;
+    ev->row = false;
+}
+
+/* Starts ev's row: defaults, then its metadata's stats. */
+static void event_row(ctx *c, event *ev)
+{
+    const meta_info *mi = ev->mi;
+    extra_init(&ev->w, mi->flags, mi->memcpy_kind);
+    bool memory_event = (mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0;
+    for (uint32_t k = mi->first_stat; k < mi->first_stat + mi->n_stats; k++)
+        apply(c, &ev->w, c->x->meta_stat_cls[k] & CLS_WK, &c->x->meta_stats[k], memory_event);
+    ev->row = true;
+}
+
+/* One own stat of ev, of class cls. Stats before the first that needs a
+ * row only set the group, so the row starts there. */
+static inline void event_stat(ctx *c, event *ev, const pv_stat *s, uint8_t cls)
+{
+    int wk = cls & CLS_WK;
+    int64_t v;
+    if (wk == WK_GROUP_ID) {
+        c->x->any_group = true;
+        if (stat_int(s, &v))
+            ev->group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
+    }
+    if (s->type == PV_STAT_WSTR && (cls & CLS_ID))
+        (void)stat_str(c, s);
+    if (wk >= WK_CORRELATION_ID) {
+        if (!ev->row)
+            event_row(c, ev);
+        apply(c, &ev->w, wk, s, (ev->mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0);
+    }
+}
+
+static void event_end(ctx *c, event *ev, int32_t *group, uint32_t *extra)
+{
+    if (!ev->row && ev->mi->flags != 0)
+        event_row(c, ev);
+    *group = ev->group;
+    *extra = ev->row ? commit(c->x, &ev->w) : PV_NO_EXTRA;
+}
+
+/* ---- while the decoder adds events ------------------------------------- */
+
+static pv__extras *extras_new(void)
+{
+    pv__extras *x = pv_xcalloc(1, sizeof *x);
+    x->kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *x->kernel_cache);
+    x->memcpy_cache = x->kernel_cache + PARSE_CACHE;
+    x->table_plane = UINT32_MAX;
     return x;
 }
 
-/* Hands the side tables to the model. */
-static void side_rows_publish(side_rows *r, pv_model *m, pv__model_store *s)
+void pv__extras_free(pv__extras *x)
 {
-    free(r->slots);
+    if (x == NULL)
+        return;
+    free(x->cls);
+    free(x->kernel_cache);
+    free(x->rows.kernels);
+    free(x->rows.slots);
+    free(x->rows.steps);
+    free(x->extras);
+    free(x->metas);
+    free(x->meta_stats);
+    free(x->meta_stat_cls);
+    free(x->dense);
+    pv__idmap_fini(&x->sparse);
+    free(x->sparse_names);
+    free(x->plane_used);
+    free(x);
+}
+
+void pv__extras_changed_plane(pv__extras *x, uint32_t plane)
+{
+    if (x != NULL && plane < x->n_plane_used && x->plane_used[plane])
+        x->stale = true;
+}
+
+void pv__extras_changed_meta(pv__extras *x, uint32_t meta)
+{
+    if (x != NULL && meta < x->cap_metas && x->metas[meta].ready)
+        x->stale = true;
+}
+
+void pv__extras_changed_all(pv__extras *x)
+{
+    if (x != NULL)
+        x->stale = true;
+}
+
+/* Indexes plane's stat names for the events that follow; false when the
+ * builder does not hold them in one run (then finish does the plane). */
+static bool table_build(ctx *c, const pv_model_builder *b, uint32_t plane)
+{
+    pv__extras *x = c->x;
+    const pv_plane *pl = &b->planes[plane];
+    if (pl->n_stat_names == UINT32_MAX)
+        return false;
+    const pv__plane_stat_name *names = b->stat_names + pl->first_stat_name;
+    int64_t hi = -1;
+    bool dense = true;
+    for (uint32_t i = 0; i < pl->n_stat_names; i++) {
+        dense &= names[i].sn.id >= 0;
+        if (names[i].sn.id > hi)
+            hi = names[i].sn.id;
+    }
+    /* dense when ids are small and packed: a hostile id of 2^40 is looked
+     * up in the map instead */
+    dense &= hi < 4 * (int64_t)pl->n_stat_names + 1024;
+    x->n_dense = 0;
+    x->n_sparse = 0;
+    pv__idmap_fini(&x->sparse);
+    if (dense) {
+        size_t n = (size_t)(hi + 1);
+        free(x->dense);
+        x->dense = pv_xcalloc(n ? n : 1, sizeof *x->dense);
+        x->n_dense = n;
+    }
+    /* later ids win, as in a protobuf map */
+    for (uint32_t i = 0; i < pl->n_stat_names; i++) {
+        plane_name pn = {names[i].sn.name, cls_of(c, names[i].sn.name)};
+        if (dense) {
+            x->dense[names[i].sn.id] = pn;
+        } else {
+            PV__PUSH(x->sparse_names, x->n_sparse, x->cap_sparse, pn);
+            pv__idmap_put(&x->sparse, (uint64_t)names[i].sn.id, (uint32_t)(x->n_sparse - 1));
+        }
+    }
+    if (plane >= x->n_plane_used) {
+        size_t old = x->n_plane_used;
+        pv__grow((void **)&x->plane_used, &x->n_plane_used, (size_t)plane + 1, 1);
+        memset(x->plane_used + old, 0, x->n_plane_used - old);
+    }
+    x->plane_used[plane] = 1;
+    x->table_plane = plane;
+    return true;
+}
+
+static inline plane_name table_get(const pv__extras *x, uint64_t id)
+{
+    if (id < x->n_dense)
+        return x->dense[id];
+    plane_name none = {0, WK_NONE};
+    if (x->sparse.n == 0)
+        return none;
+    uint32_t i = pv__idmap_get(&x->sparse, id);
+    return i == UINT32_MAX ? none : x->sparse_names[i];
+}
+
+/* meta's info, worked out from the builder's copy of its stats when this
+ * is its first event; NULL when they are not in one run. */
+static const meta_info *builder_meta_info(ctx *c, const pv_model_builder *b, uint32_t meta)
+{
+    pv__extras *x = c->x;
+    if (meta < x->cap_metas && x->metas[meta].ready)
+        return &x->metas[meta];
+    const pv_event_meta *em = &b->metas[meta];
+    if (em->n_stats == UINT32_MAX)
+        return NULL;
+    pv_stat local[16] = {{0}};
+    pv_stat *stats = em->n_stats <= 16 ? local : pv_xmalloc(em->n_stats * sizeof *stats);
+    for (uint32_t k = 0; k < em->n_stats; k++)
+        stats[k] = b->meta_stats[em->first_stat + k].stat;
+    const meta_info *mi = meta_info_set(c, meta, em->name, stats, em->n_stats);
+    if (stats != local)
+        free(stats);
+    return mi;
+}
+
+static void columns_need(pv_model_builder *b)
+{
+    if (b->ev_extra != NULL)
+        return;
+    size_t cap = b->cap_events ? b->cap_events : 1;
+    b->ev_group = pv_xmalloc(cap * sizeof *b->ev_group);
+    b->ev_extra = pv_xmalloc(cap * sizeof *b->ev_extra);
+    for (size_t e = 0; e < b->n_events; e++)
+        b->ev_extra[e] = PV__EXTRA_PENDING;
+}
+
+bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
+                           const uint8_t *end)
+{
+    if (b->extras == NULL)
+        b->extras = extras_new();
+    pv__extras *x = b->extras;
+    if (x->stale)
+        return true;   /* finish reads and checks every event again */
+    ctx c = {x, &b->strs, false, b->src, b->src_len};
+    uint32_t meta = b->ev_meta[ev];
+    uint32_t plane = b->metas[meta].plane;
+    const meta_info *mi = NULL;
+    if ((x->table_plane != plane && !table_build(&c, b, plane)) ||
+        (mi = builder_meta_info(&c, b, meta)) == NULL) {
+        x->stale = true;
+        return true;
+    }
+    columns_need(b);
+    event e;
+    event_begin(&e, mi);
+    pv__wire_cursor wc = {p, end, b->src, b->src + b->src_len};
+    uint64_t mid;
+    pv_stat s;
+    bool ref;
+    int more;
+    while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0) {
+        plane_name pn = table_get(x, mid);
+        if (pn.cls == WK_NONE)
+            continue;
+        s.name = pn.sid;
+        if (ref) {
+            uint32_t str = table_get(x, s.v.u64).sid;
+            s.v.i64 = 0;
+            s.v.str = str;
+        }
+        event_stat(&c, &e, &s, pn.cls);
+    }
+    if (more < 0)
+        return false;
+    event_end(&c, &e, &b->ev_group[ev], &b->ev_extra[ev]);
+    return true;
+}
+
+/* ---- at finish ---------------------------------------------------------- */
+
+#define DROP_EVERY 65536u   /* events between dropping the pages read */
+
+/* Events come in file order (the decoder's case), so the file's pages
+ * below the current event are done with: dropping them keeps the
+ * process's resident memory near the model's size, as the decoder does.
+ * Out-of-order events only read a page twice. */
+static void drop_read_pages(const pv_model *m, uint64_t upto)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = (size_t)upto & ~(page - 1);
+    if (end > 0 && end <= m->src_len)
+        madvise((void *)(uintptr_t)m->src, end, MADV_DONTNEED);
+}
+
+/* Hands the side tables and rows to the model. */
+static void publish(pv__extras *x, pv_model *m, pv__model_store *s)
+{
+    side_rows *r = &x->rows;
     void *cols[] = {r->kernels = r->kernels ? r->kernels : pv_xcalloc(1, sizeof *r->kernels),
-                    r->steps = r->steps ? r->steps : pv_xcalloc(1, sizeof *r->steps)};
+                    r->steps = r->steps ? r->steps : pv_xcalloc(1, sizeof *r->steps),
+                    x->extras = x->extras ? x->extras : pv_xcalloc(1, sizeof *x->extras)};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         pv__store_keep(s, cols[i]);
     m->kernels = r->kernels;
     m->n_kernels = (uint32_t)r->n_kernels;
     m->step_infos = r->steps;
     m->n_step_infos = (uint32_t)r->n_steps;
-}
-
-/* Reads event e (of plane) own stats into c->own; returns how many, or
- * SIZE_MAX when one in the file does not parse. Finish runs under the
- * decoder's SIGBUS guard, so this reads unguarded. */
-static size_t own_stats(ctx *c, uint32_t plane, uint64_t e)
-{
-    bool bad = false;
-    size_t n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own, &bad);
-    if (n > c->cap_own && !bad) {
-        pv__grow((void **)&c->own, &c->cap_own, n, sizeof *c->own);
-        n = pv__event_own_stats(c->m, plane, e, c->own, c->cap_own, &bad);
-    }
-    return bad ? SIZE_MAX : n;
+    m->extras = x->extras;   /* never NULL, see finish.c */
+    m->n_extras = (uint32_t)x->n_extras;
+    r->kernels = NULL;
+    r->steps = NULL;
+    x->extras = NULL;
 }
 
 void pv__wk_index(pv__model_store *s)
@@ -482,125 +806,87 @@ bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *ou
     if (x == NULL || !(x->flags & PV_EXTRA_MEMORY))
         return false;
     pv__model_store *s = m->priv;
-    ctx c = {.m = m, .strs = &s->strs, .read_only = true, .wk = s->wk, .n_wk = s->n_wk};
+    ctx c = {NULL, &s->strs, true, m->src, m->src_len};
     work w;
     extra_init(&w, (x->flags & PV_EXTRA_MEM_ALLOC) ? NAME_MEM_ALLOC : NAME_MEM_FREE,
                PV_MEMCPY_NONE);
     const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
-    for (uint32_t k = 0; k < meta->n_stats; k++) {
-        const pv_stat *st = &m->stats[meta->first_stat + k];
-        int wk = wk_of(&c, st->name);
-        if (wk >= WK_ALLOCATOR_NAME)
-            apply_memory(&c, &w, wk, st);
-    }
     pv_stat own[32];
     size_t n = pv_model_event_own_stats(m, ev, own, 32);
-    for (size_t k = 0; k < n && k < 32; k++) {
-        int wk = wk_of(&c, own[k].name);
+    for (size_t k = 0; k < meta->n_stats + n && k < meta->n_stats + 32; k++) {
+        const pv_stat *st = k < meta->n_stats ? &m->stats[meta->first_stat + k]
+                                              : &own[k - meta->n_stats];
+        int wk = st->name < s->n_wk ? s->wk[st->name] : WK_NONE;
         if (wk >= WK_ALLOCATOR_NAME)
-            apply_memory(&c, &w, wk, &own[k]);
+            apply_memory(&c, &w, wk, st);
     }
     *out = w.memory;
     return true;
 }
 
-int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err)
+int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
+                     uint32_t *extra_of, pv_error *err)
 {
     int rc = 0;
-    ctx c = {.m = m, .strs = &s->strs};
-    pv__grow((void **)&c.own, &c.cap_own, 64, sizeof *c.own);
-    c.kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *c.kernel_cache);
-    c.memcpy_cache = c.kernel_cache + PARSE_CACHE;
+    if (x == NULL || x->stale || extra_of == NULL) {
+        /* nothing applied, or applied results that no longer hold */
+        pv__extras_free(x);
+        x = extras_new();
+        size_t n = m->n_events ? m->n_events : 1;
+        free(group);
+        free(extra_of);
+        group = pv_xmalloc(n * sizeof *group);
+        extra_of = pv_xmalloc(n * sizeof *extra_of);
+        for (uint64_t e = 0; e < m->n_events; e++)
+            extra_of[e] = PV__EXTRA_PENDING;
+    }
+    ctx c = {x, &s->strs, false, m->src, m->src_len};
     pv__wk_index(s);
-    c.wk = s->wk;
-    c.n_wk = s->n_wk;
-    c.id_stat = pv_xcalloc(c.n_wk ? c.n_wk : 1, 1);
-    static const char *const id_stats[] = PV_MODEL_ID_STATS;
-    for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++) {
-        uint32_t id = pv__strtab_find(&s->strs, id_stats[i], strlen(id_stats[i]));
-        if (id != 0 && id < c.n_wk)
-            c.id_stat[id] = 1;
-    }
-    uint32_t *memcpy_kind = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *memcpy_kind);
-    uint8_t *mflags = meta_flags(&c, memcpy_kind);
-
-    size_t n = m->n_events ? m->n_events : 1;
-    int32_t *group = pv_xmalloc(n * sizeof *group);
-    uint32_t *extra_of = pv_xmalloc(n * sizeof *extra_of);
-    int32_t *meta_group = pv_xmalloc((m->n_metas ? m->n_metas : 1) * sizeof *meta_group);
-    bool any_group = false;
+    /* every metadata, also those without events: a group_id on any of
+     * them counts for have_groups */
     for (uint32_t i = 0; i < m->n_metas; i++) {
-        meta_group[i] = group_of(&c, m->stats + m->metas[i].first_stat, m->metas[i].n_stats,
-                                 PV_NO_GROUP, &any_group);
+        if (i >= x->cap_metas || !x->metas[i].ready)
+            meta_info_set(&c, i, m->metas[i].name, m->stats + m->metas[i].first_stat,
+                          m->metas[i].n_stats);
     }
-    pv_event_extra *extras = NULL;
-    size_t n_extras = 0, cap_extras = 0;
-    side_rows rows;
-    memset(&rows, 0, sizeof rows);
-    work cur;
+    pv_stat *own = NULL;
+    size_t cap_own = 0;
     uint32_t track = 0;
     bool drop_pages = s->src_owner == PV_SRC_MAPPED || s->src_owner == PV_SRC_MAPPED_BORROWED;
     for (uint64_t e = 0; e < m->n_events; e++) {
+        if (extra_of[e] != PV__EXTRA_PENDING)
+            continue;
         while (e >= m->tracks[track].first_event + m->tracks[track].n_events)
             track++;
         if (drop_pages && (e & (DROP_EVERY - 1)) == 0 && m->ev_wire != NULL)
             drop_read_pages(m, m->ev_wire[e] >> PV__WIRE_LEN_BITS);
-        uint32_t mi = m->ev_meta[e];
-        const pv_event_meta *meta = &m->metas[mi];
-        size_t n_own = own_stats(&c, m->tracks[track].plane, e);
-        if (n_own == SIZE_MAX) {
+        /* Finish runs under the decoder's SIGBUS guard, so this reads
+         * unguarded. */
+        bool bad = false;
+        size_t n_own = pv__event_own_stats(m, m->tracks[track].plane, e, own, cap_own, &bad);
+        if (n_own > cap_own && !bad) {
+            pv__grow((void **)&own, &cap_own, n_own, sizeof *own);
+            n_own = pv__event_own_stats(m, m->tracks[track].plane, e, own, cap_own, &bad);
+        }
+        if (bad) {
             rc = pv_error_set(err, PV_EFORMAT, NULL, m->ev_wire[e] >> PV__WIRE_LEN_BITS,
                               "corrupt: a stat of a %s event is not a well-formed XStat",
                               c.strs->strs[m->metas[m->ev_meta[e]].name]);
             break;
         }
-        const pv_stat *own = c.own;
-        const pv_stat *ms = m->stats + meta->first_stat;
-        /* one pass over the own stats: the group and whether a row is due */
-        int32_t g = meta_group[mi];
-        bool row = mflags[mi] != 0;
-        for (uint64_t k = 0; k < n_own; k++) {
-            int w = wk_of(&c, own[k].name);
-            int64_t v;
-            if (w == WK_GROUP_ID) {
-                any_group = true;
-                if (stat_int(&own[k], &v))
-                    g = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
-            }
-            if (own[k].type == PV_STAT_WSTR && is_id_stat(&c, own[k].name))
-                (void)stat_str(&c, &own[k]);
-            row |= w >= WK_CORRELATION_ID;
-        }
-        group[e] = g;
-        if (!row) {
-            extra_of[e] = PV_NO_EXTRA;
-            continue;
-        }
-        extra_init(&cur, mflags[mi], memcpy_kind[mi]);
-        bool memory_event = (mflags[mi] & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0;
-        for (uint32_t k = 0; k < meta->n_stats; k++)
-            apply(&c, &cur, &ms[k], memory_event);
-        for (uint64_t k = 0; k < n_own; k++)
-            apply(&c, &cur, &own[k], memory_event);
-        PV__PUSH(extras, n_extras, cap_extras, commit(&rows, &cur));
-        extra_of[e] = (uint32_t)(n_extras - 1);
+        event ev;
+        event_begin(&ev, &x->metas[m->ev_meta[e]]);
+        for (size_t k = 0; k < n_own; k++)
+            event_stat(&c, &ev, &own[k], cls_of(&c, own[k].name));
+        event_end(&c, &ev, &group[e], &extra_of[e]);
     }
-    free(c.own);
-    free(c.id_stat);
-    free(meta_group);
-    *have_groups = any_group;
-    free(c.kernel_cache);
-    free(mflags);
-    free(memcpy_kind);
-    if (extras == NULL)
-        extras = pv_xcalloc(1, sizeof *extras);   /* never NULL, see finish.c */
+    free(own);
+    m->has_group_stats = x->any_group;
     pv__store_keep(s, group);
     pv__store_keep(s, extra_of);
-    pv__store_keep(s, extras);
     m->ev_group = group;
     m->ev_extra = extra_of;
-    m->extras = extras;
-    m->n_extras = (uint32_t)n_extras;
-    side_rows_publish(&rows, m, s);
+    publish(x, m, s);
+    pv__extras_free(x);
     return rc;   /* on failure finish frees the half-built model */
 }

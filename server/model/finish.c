@@ -387,7 +387,21 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
         PERMUTE_COLUMN(b->ev_meta, perm, n);
         if (b->ev_wire != NULL)
             PERMUTE_COLUMN(b->ev_wire, perm, n);
+        if (b->ev_extra != NULL) {
+            PERMUTE_COLUMN(b->ev_group, perm, n);
+            PERMUTE_COLUMN(b->ev_extra, perm, n);
+        }
     }
+    /* Stats added in hand were never applied, and an event may have both:
+     * then finish applies every event's. */
+    pv__extras *applied = b->extras;
+    int32_t *applied_group = b->ev_group;
+    uint32_t *applied_extra = b->ev_extra;
+    b->extras = NULL;
+    b->ev_group = NULL;
+    b->ev_extra = NULL;
+    if (b->ev_stat_first != NULL)
+        pv__extras_changed_all(applied);
     uint64_t *stat_off = NULL;
     layout_event_stats(b, perm, &stat_off);
     free(perm);
@@ -503,17 +517,15 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     m->max_ps = m->n_events > 0 ? max_ps : 0;
 
     pv__stat_names_index(m, s);
-    bool have_groups = false;
-    rc = pv__extras_build(m, s, &have_groups, err);
+    rc = pv__extras_build(m, s, applied, applied_group, applied_extra, err);
     if (rc != 0)
         goto fail;
-    m->has_group_stats = have_groups;
     uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
     pv__store_keep(s, depth);
     m->ev_depth = depth;
     rc = compute_depths(m, s, depth, err);
     if (rc == 0)
-        rc = pv__group_build(m, s, have_groups, err);
+        rc = pv__group_build(m, s, m->has_group_stats, err);
     if (rc != 0)
         goto fail;
 

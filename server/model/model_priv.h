@@ -96,6 +96,11 @@ typedef struct pv__plane_stat_name {
 /* Releases a source the builder or model owns. */
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 
+/* Well-known stats applied while events are added, and what finish does
+ * with them (extras.c). */
+typedef struct pv__extras pv__extras;
+#define PV__EXTRA_PENDING (UINT32_MAX - 1)
+
 typedef struct pv__child_ref {
     uint32_t meta;        /* parent metadata index */
     int64_t child_id;     /* XEventMetadata.id of the child in the same plane */
@@ -121,6 +126,9 @@ struct pv_model_builder {
     uint64_t *ev_stat_first; /* index into stats of the event's first stat;
                                 NULL until an event has array stats */
     uint64_t *ev_wire;       /* place of the XEvent in src; NULL until set */
+    pv__extras *extras;      /* well-known stats applied so far (extras.c) */
+    int32_t *ev_group;       /* what they gave each event; NULL until then */
+    uint32_t *ev_extra;      /*   PV__EXTRA_PENDING: left to finish */
     size_t n_events, cap_events;
     const uint8_t *src;      /* the source file's bytes, owned per src_owner */
     size_t src_len;
@@ -199,10 +207,26 @@ uint32_t pv__memcpy_kind_of_name(const char *name);
 
 /* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
 
-/* Fills ev_extra/extras and ev_group from well-known stats; *have_groups
- * says whether any event or metadata carries a group_id stat. Returns 0
+/* Applies the well-known stats of builder event ev, whose XEvent bytes
+ * are [p, end) in b->src; false when a stat there does not parse. The
+ * results wait in b->ev_group and b->ev_extra for finish. */
+bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
+                           const uint8_t *end);
+/* The builder calls these when a plane's stat names or a metadata's stats
+ * change: results applied with the old ones no longer hold, and finish
+ * applies every event again. x may be NULL. */
+void pv__extras_changed_plane(pv__extras *x, uint32_t plane);
+void pv__extras_changed_meta(pv__extras *x, uint32_t meta);
+void pv__extras_changed_all(pv__extras *x);
+void pv__extras_free(pv__extras *x);
+
+/* Fills ev_extra/extras, ev_group and has_group_stats from well-known
+ * stats: takes over x (may be NULL) and the columns it filled while
+ * events were added (in model order, NULL when none; events marked
+ * PV__EXTRA_PENDING, or all when x went stale, are done here). Returns 0
  * or a negative PV_E* code. */
-int pv__extras_build(pv_model *m, pv__model_store *s, bool *have_groups, pv_error *err);
+int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
+                     uint32_t *extra_of, pv_error *err);
 
 /* Step grouping (FORMATS.md §3.7) when no event carries a group_id
  * (have_groups false): assigns ev_group and fills groups; otherwise the

@@ -24,20 +24,22 @@ static inline uint64_t pv__varint_join8(uint64_t w, unsigned n)
     return x;
 }
 
-/* pv_varint_read for a varint of three bytes or more, out of line so the
+/* pv_varint_in for a varint of three bytes or more, out of line so the
  * short path stays small enough to inline everywhere. */
 __attribute__((noinline)) static bool pv__varint_read_long(const uint8_t **p, const uint8_t *end,
-                                                          uint64_t *v)
+                                                          const uint8_t *readable, uint64_t *v)
 {
     const uint8_t *s = *p;
     size_t left = (size_t)(end - s);
-    if (left >= 8) {
+    if (readable - s >= 8) {
         uint64_t w = (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 |
                      (uint64_t)s[3] << 24 | (uint64_t)s[4] << 32 | (uint64_t)s[5] << 40 |
                      (uint64_t)s[6] << 48 | (uint64_t)s[7] << 56;
         uint64_t stops = ~w & 0x8080808080808080ull;
         if (stops != 0) {
             unsigned n = (unsigned)__builtin_ctzll(stops) / 8 + 1;
+            if (n > left)
+                return false;
             *v = pv__varint_join8(w, n);
             *p = s + n;
             return true;
@@ -61,24 +63,32 @@ __attribute__((noinline)) static bool pv__varint_read_long(const uint8_t **p, co
 
 /* Reads the varint at *p (before end) into *v and moves *p past it.
  * False, *p unchanged, when it runs past end or is longer than 64 bits
- * (ten bytes, the last one 0 or 1). One- and two-byte varints (tags, ids,
- * small values, lengths) take the short path. */
-static inline bool pv_varint_read(const uint8_t **p, const uint8_t *end, uint64_t *v)
+ * (ten bytes, the last one 0 or 1). The bytes up to `readable` (at or
+ * after end) may be loaded, never used: a varint at the end of a small
+ * message (a stat's value) still gets the 8-byte load when the file goes
+ * on. One- and two-byte varints (tags, ids, small values, lengths) take
+ * the short path. */
+static inline bool pv_varint_in(const uint8_t **p, const uint8_t *end, const uint8_t *readable,
+                                uint64_t *v)
 {
     const uint8_t *s = *p;
-    if (end - s >= 2) {
-        if (s[0] < 0x80) {
-            *v = s[0];
-            *p = s + 1;
-            return true;
-        }
-        if (s[1] < 0x80) {
-            *v = (uint64_t)(s[0] & 0x7f) | (uint64_t)s[1] << 7;
-            *p = s + 2;
-            return true;
-        }
+    if (s < end && s[0] < 0x80) {
+        *v = s[0];
+        *p = s + 1;
+        return true;
     }
-    return pv__varint_read_long(p, end, v);
+    if (end - s >= 2 && s[1] < 0x80) {
+        *v = (uint64_t)(s[0] & 0x7f) | (uint64_t)s[1] << 7;
+        *p = s + 2;
+        return true;
+    }
+    return pv__varint_read_long(p, end, readable, v);
+}
+
+/* pv_varint_in with nothing readable past end. */
+static inline bool pv_varint_read(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    return pv_varint_in(p, end, end, v);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* Unit test of util/varint.h against a plain encoder: every length from
  * one to ten bytes, at the edges of each length, read with many bytes
- * after it (the 8-byte load) and with none (the byte loop), and the
- * malformed cases the decoder must refuse. */
+ * after it (the 8-byte load) and with none (the byte loop), with bytes
+ * readable past the message's end or not, and the malformed cases the
+ * decoder must refuse. */
 #include "util/varint.h"
 #include "testutil.h"
 
@@ -19,19 +20,22 @@ static size_t encode(uint64_t v, uint8_t *out)
     return n;
 }
 
-/* Reads v back with `tail` bytes of 0xff after it. */
+/* Reads v back with `tail` bytes of 0xff after it inside the message,
+ * and as many again readable past the message's end. */
 static void check_round_trip(uint64_t v, size_t tail)
 {
-    uint8_t buf[32];
+    uint8_t buf[48];
     memset(buf, 0xff, sizeof buf);
     size_t n = encode(v, buf);
-    const uint8_t *p = buf;
-    uint64_t got = 0;
-    ck_assert_msg(pv_varint_read(&p, buf + n + tail, &got), "value %llu tail %zu refused",
-                  (unsigned long long)v, tail);
-    ck_assert_msg(got == v, "value %llu tail %zu read as %llu", (unsigned long long)v, tail,
-                  (unsigned long long)got);
-    ck_assert_int_eq((int)(p - buf), (int)n);
+    for (int past = 0; past < 2; past++) {
+        const uint8_t *p = buf, *end = buf + n + tail;
+        uint64_t got = 0;
+        bool ok = past ? pv_varint_in(&p, end, end + tail, &got) : pv_varint_read(&p, end, &got);
+        ck_assert_msg(ok, "value %llu tail %zu refused", (unsigned long long)v, tail);
+        ck_assert_msg(got == v, "value %llu tail %zu read as %llu", (unsigned long long)v, tail,
+                      (unsigned long long)got);
+        ck_assert_int_eq((int)(p - buf), (int)n);
+    }
 }
 
 START_TEST(test_varint_every_length)
@@ -81,12 +85,17 @@ START_TEST(test_varint_malformed)
     buf[9] = 0x01;
     ck_assert(pv_varint_read(&p, buf + sizeof buf, &v));
     ck_assert(v == UINT64_MAX);
-    /* truncated: continuation bits up to the end, near and far from it */
+    /* truncated: continuation bits up to the end, near and far from it,
+     * also when the varint's last byte lies readable past the end */
     memset(buf, 0x80, sizeof buf);
     for (size_t len = 0; len <= 9; len++) {
         p = buf;
         ck_assert_msg(!pv_varint_read(&p, buf + len, &v), "length %zu", len);
         ck_assert_ptr_eq(p, buf);
+        buf[len] = 0x01;
+        ck_assert_msg(!pv_varint_in(&p, buf + len, buf + sizeof buf, &v), "length %zu", len);
+        ck_assert_ptr_eq(p, buf);
+        buf[len] = 0x80;
     }
 }
 END_TEST

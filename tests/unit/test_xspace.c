@@ -263,21 +263,21 @@ START_TEST(test_ingest_buffer_wrong_wire_type)
 }
 END_TEST
 
-/* An event's stat with a known field in the wrong wire type (uint64 sent
- * length-delimited): the decoder only frames event stats; finish reads
- * them and names the stat's place in the file. */
-START_TEST(test_ingest_buffer_bad_event_stat)
+/* An event's stat that does not parse: the decoder only frames event
+ * stats; the builder reads them as each event is added and the error
+ * names the stats field's place in the file. Two ways to break one: a
+ * known field in the wrong wire type (uint64 sent length-delimited), and
+ * a uint64 whose value is cut off by the end of the stat. */
+static void expect_bad_event_stat(const uint8_t *stat, size_t stat_len)
 {
     wbuf space = {.len = 0}, plane = {.len = 0}, line = {.len = 0}, ev = {.len = 0},
-         st = {.len = 0}, m = {.len = 0};
+         m = {.len = 0};
     w_int(&plane, 1, 1);
     w_str(&plane, 2, "/host:CPU");
     w_int(&line, 1, 1);
     w_int(&ev, 1, 10);
     w_int(&ev, 3, 5);
-    w_int(&st, 1, 1);
-    w_bytes(&st, 3, "x", 1);
-    w_msg(&ev, 4, &st);
+    w_bytes(&ev, 4, stat, stat_len);
     w_msg(&line, 4, &ev);
     w_msg(&plane, 3, &line);
     w_int(&m, 1, 10);
@@ -285,14 +285,23 @@ START_TEST(test_ingest_buffer_bad_event_stat)
     w_map_entry(&plane, 4, 10, &m);
     w_stat_meta(&plane, 1, "bytes");
     w_msg(&space, 1, &plane);
-    /* the stats field: tag 0x22, length 5, then 08 01 1a 01 'x' */
-    const uint8_t want[] = {0x22, 0x05, 0x08, 0x01, 0x1a, 0x01, 'x'};
+    /* the stats field: tag 0x22, its length, then the stat */
+    uint8_t want[16] = {0x22, (uint8_t)stat_len};
+    memcpy(want + 2, stat, stat_len);
     size_t at = SIZE_MAX;
-    for (size_t i = 0; i + sizeof want <= space.len && at == SIZE_MAX; i++)
-        if (memcmp(space.data + i, want, sizeof want) == 0)
+    for (size_t i = 0; i + stat_len + 2 <= space.len && at == SIZE_MAX; i++)
+        if (memcmp(space.data + i, want, stat_len + 2) == 0)
             at = i;
     ck_assert_uint_ne(at, SIZE_MAX);
     expect_error(space.data, space.len, PV_EFORMAT, at, "not a well-formed XStat");
+}
+
+START_TEST(test_ingest_buffer_bad_event_stat)
+{
+    static const uint8_t wrong_type[] = {0x08, 0x01, 0x1a, 0x01, 'x'};
+    static const uint8_t cut_value[] = {0x08, 0x01, 0x18};
+    expect_bad_event_stat(wrong_type, sizeof wrong_type);
+    expect_bad_event_stat(cut_value, sizeof cut_value);
 }
 END_TEST
 
