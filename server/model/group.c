@@ -66,20 +66,58 @@ static void names_init(names *n, const pv__model_store *s)
     n->r = sid(s, "_r");
 }
 
-static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
+static bool stat_int(const pv_stat *st, int64_t *v)
 {
-    if (name == 0)
-        return false;
-    pv_stat st;
-    if (!pv_model_event_stat(m, e, name, &st))
-        return false;
-    if (st.type == PV_STAT_I64)
-        *v = st.v.i64;
-    else if (st.type == PV_STAT_U64)
-        *v = (int64_t)st.v.u64;
+    if (st->type == PV_STAT_I64)
+        *v = st->v.i64;
+    else if (st->type == PV_STAT_U64)
+        *v = (int64_t)st->v.u64;
     else
         return false;
     return true;
+}
+
+static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
+{
+    pv_stat st;
+    return name != 0 && pv_model_event_stat(m, e, name, &st) && stat_int(&st, v);
+}
+
+#define EV_STATS_MAX 64   /* as pv_model_event_stat reads */
+
+/* One event's stats, read from the file once for several lookups (the
+ * edges below ask up to six names of every event). */
+typedef struct ev_stats {
+    pv_stat own[EV_STATS_MAX];
+    size_t n_own;
+    const pv_stat *meta;
+    uint32_t n_meta;
+} ev_stats;
+
+static void ev_stats_read(const pv_model *m, uint64_t e, ev_stats *st)
+{
+    st->n_own = pv_model_event_own_stats(m, e, st->own, EV_STATS_MAX);
+    if (st->n_own > EV_STATS_MAX)
+        st->n_own = EV_STATS_MAX;
+    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
+    st->meta = m->stats + meta->first_stat;
+    st->n_meta = meta->n_stats;
+}
+
+/* ev_int on stats read already: own stats win, the last of a name wins. */
+static bool ev_stats_int(const ev_stats *st, uint32_t name, int64_t *v)
+{
+    if (name == 0)
+        return false;
+    for (size_t i = st->n_own; i > 0; i--) {
+        if (st->own[i - 1].name == name)
+            return stat_int(&st->own[i - 1], v);
+    }
+    for (uint32_t i = st->n_meta; i > 0; i--) {
+        if (st->meta[i - 1].name == name)
+            return stat_int(&st->meta[i - 1], v);
+    }
+    return false;
 }
 
 /* ---- the file's own fields (the model's typed step stats) ---------------- */
@@ -169,9 +207,11 @@ static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kin
             if (self == PV__NO_EV32)
                 continue;
             int64_t a, b;
-            if (ev_int(m, e, nm->pt, &a) && ev_int(m, e, nm->p, &b))
+            ev_stats st;
+            ev_stats_read(m, e, &st);
+            if (ev_stats_int(&st, nm->pt, &a) && ev_stats_int(&st, nm->p, &b))
                 add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 0);
-            if (ev_int(m, e, nm->ct, &a) && ev_int(m, e, nm->c, &b))
+            if (ev_stats_int(&st, nm->ct, &a) && ev_stats_int(&st, nm->c, &b))
                 add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 1);
             if (self != e)
                 continue;
@@ -179,8 +219,8 @@ static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kin
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (x != NULL && (x->flags & PV_EXTRA_CORRELATION) && !(kind & PV__GK_TYPED))
                 add_key(ks, KEY_LAUNCH, x->correlation_id, e, host ? 0 : 1);
-            if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_int(m, e, nm->id, &a) &&
-                ev_int(m, e, nm->iter, &b))
+            if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_stats_int(&st, nm->id, &a) &&
+                ev_stats_int(&st, nm->iter, &b))
                 add_key(ks, KEY_ITERATION + ((uint64_t)a << 8), (uint64_t)b, e,
                         (kind & PV__GK_PROCESS) ? 0 : 1);
         }
