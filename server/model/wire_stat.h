@@ -100,52 +100,47 @@ static inline bool pv__wire_stat_any(const pv__wire_cursor *ev, const uint8_t *d
     return c.p == c.end;
 }
 
-/* The layout every producer writes (one-byte tags of known fields) in
- * one pass; false on anything else, and the caller reads the stat with
- * pv__wire_stat_any. */
+/* The layout every producer writes: the metadata id in one byte, then one
+ * value that runs to the stat's end (08 <id> <value tag> <value>), read
+ * in a straight line; false on anything else, and the caller reads the
+ * stat with pv__wire_stat_any. */
 static inline bool pv__wire_stat_fast(const pv__wire_cursor *ev, const uint8_t *p,
                                       const uint8_t *end, uint64_t *mid, pv_stat *out, bool *ref)
 {
+    if (end - p < 3 || p[0] != 0x08 || p[1] >= 0x80)
+        return false;
+    *mid = p[1];
+    uint8_t tag = p[2];
+    p += 3;
     uint64_t v;
-    while (p < end) {
-        uint8_t tag = *p++;
-        switch (tag) {
-        case 0x08:
-            if (!pv_varint_in(&p, end, ev->limit, mid))
-                return false;
-            break;
-        case 0x11:
-            if (end - p < 8)
-                return false;
-            memcpy(&out->v.f64, p, 8);
-            out->type = PV_STAT_F64;
-            *ref = false;
-            p += 8;
-            break;
-        case 0x18:
-        case 0x20:
-        case 0x38:
-            if (!pv_varint_in(&p, end, ev->limit, &v))
-                return false;
-            out->type = tag == 0x20 ? PV_STAT_I64 : tag == 0x18 ? PV_STAT_U64 : PV_STAT_STR;
-            out->v.u64 = v;
-            *ref = tag == 0x38;
-            break;
-        case 0x2a:
-        case 0x32:
-            if (!pv_varint_in(&p, end, ev->limit, &v) || v > (uint64_t)(end - p) ||
-                v >> PV__WIRE_LEN_BITS)
-                return false;
-            out->type = tag == 0x2a ? PV_STAT_WSTR : PV_STAT_WBYTES;
-            out->v.wire = pv__wire_ref(ev, p, v);
-            *ref = false;
-            p += v;
-            break;
-        default:
+    switch (tag) {
+    case 0x18:
+    case 0x20:
+    case 0x38:
+        if (!pv_varint_in(&p, end, ev->limit, &v) || p != end)
             return false;
-        }
+        out->type = tag == 0x20 ? PV_STAT_I64 : tag == 0x18 ? PV_STAT_U64 : PV_STAT_STR;
+        out->v.u64 = v;
+        *ref = tag == 0x38;
+        return true;
+    case 0x11:
+        if (end - p != 8)
+            return false;
+        memcpy(&out->v.f64, p, 8);
+        out->type = PV_STAT_F64;
+        *ref = false;
+        return true;
+    case 0x2a:
+    case 0x32:
+        if (!pv_varint_in(&p, end, ev->limit, &v) || v != (uint64_t)(end - p))
+            return false;
+        out->type = tag == 0x2a ? PV_STAT_WSTR : PV_STAT_WBYTES;
+        out->v.wire = pv__wire_ref(ev, p, v);
+        *ref = false;
+        return true;
+    default:
+        return false;
     }
-    return true;
 }
 
 /* The next stat (field 4) of the XEvent bytes under c, stepping over its
@@ -161,20 +156,19 @@ static inline int pv__wire_next_stat(pv__wire_cursor *c, uint64_t *mid, pv_stat 
     for (;;) {
         if (c->p >= c->end)
             return 0;
-        /* the event's scalars (fields 1, 2, 3, 5): varints to step over */
         uint8_t tag = *c->p;
-        if (tag == 0x08 || tag == 0x10 || tag == 0x18 || tag == 0x28) {
-            c->p++;
-            if (!pv_varint_in(&c->p, c->end, c->limit, &v))
-                return -1;
-            continue;
-        }
         if (tag == 0x22) {   /* a stats field, the common case */
             c->p++;
             if (!pv_varint_in(&c->p, c->end, c->limit, &v) || v > (uint64_t)(c->end - c->p))
                 return -1;
             payload = c->p;
             c->p += v;
+        } else if (tag == 0x08 || tag == 0x10 || tag == 0x18 || tag == 0x28) {
+            /* the event's scalars (fields 1, 2, 3, 5): varints to step over */
+            c->p++;
+            if (!pv_varint_in(&c->p, c->end, c->limit, &v))
+                return -1;
+            continue;
         } else if (!pv__wire_field(c, &num, &wt, &v, &payload)) {
             return -1;
         } else if (num != 4) {
@@ -182,10 +176,6 @@ static inline int pv__wire_next_stat(pv__wire_cursor *c, uint64_t *mid, pv_stat 
         } else if (wt != 2) {
             return -1;
         }
-        *mid = 0;
-        out->type = PV_STAT_I64;
-        out->v.i64 = 0;
-        *ref = false;
         if (pv__wire_stat_fast(c, payload, payload + v, mid, out, ref))
             return 1;
         *mid = 0;
