@@ -40,10 +40,14 @@ enum wk {
     WK_KERNEL_DETAILS,
     WK_MEMCPY_DETAILS,
     WK_THEORETICAL_OCC,
-    /* memory stats: only read on MemoryAllocation/Deallocation events */
+    /* memory stats: only read on MemoryAllocation/Deallocation events;
+     * these first five have strings to intern at ingest */
     WK_ALLOCATOR_NAME,
     WK_INDEX_ON_HOST,
     WK_DEVICE_ORDINAL,
+    WK_REGION_TYPE,
+    WK_SHAPE,
+    /* the rest is only read by pv_model_event_memory */
     WK_BYTES_RESERVED,
     WK_BYTES_ALLOCATED,
     WK_BYTES_AVAILABLE,
@@ -52,9 +56,7 @@ enum wk {
     WK_REQUESTED_BYTES,
     WK_ALLOCATION_BYTES,
     WK_ADDR,
-    WK_REGION_TYPE,
     WK_DATA_TYPE,
-    WK_SHAPE,
     WK_COUNT
 };
 
@@ -112,6 +114,7 @@ enum {
  * strings repeat across millions of events: parse each once. */
 typedef struct parsed {
     uint32_t str;           /* string id + 1; 0 = empty slot */
+    uint32_t kernel_row;    /* the side row holding kernel, UINT32_MAX until known */
     pv_kernel_details kernel;
     uint32_t memcpy_kind;
     uint64_t memcpy_bytes;
@@ -122,6 +125,7 @@ typedef struct parsed {
 typedef struct work {
     pv_event_extra x;
     pv_kernel_details kernel;
+    parsed *kernel_from;    /* the parsed kernel_details kernel came from */
     pv_memory_details memory;
     pv_step_info step;
 } work;
@@ -260,6 +264,7 @@ static void extra_init(work *w, uint8_t name_flags, uint32_t memcpy_kind)
     x->detail = UINT32_MAX;
     x->step = PV_NO_STEP;
     w->step = (pv_step_info){0, -1, -1, -1};
+    w->kernel_from = NULL;
     if (name_flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) {
         memset(&w->memory, 0, sizeof w->memory);
         x->flags |= PV_EXTRA_MEMORY;
@@ -349,6 +354,7 @@ static void apply(ctx *c, work *w, int wk, const pv_stat *s, bool memory_event)
             parsed *pc = &c->x->kernel_cache[sid % PARSE_CACHE];
             if (pc->str != sid + 1) {
                 pc->str = sid + 1;
+                pc->kernel_row = UINT32_MAX;
                 memset(&pc->kernel, 0, sizeof pc->kernel);
                 for (int k = 0; k < 3; k++) {
                     pc->kernel.grid[k] = 1;
@@ -360,6 +366,7 @@ static void apply(ctx *c, work *w, int wk, const pv_stat *s, bool memory_event)
             /* occupancy may come from theoretical_occupancy_pct instead */
             double occ = w->kernel.occupancy_pct;
             w->kernel = pc->kernel;
+            w->kernel_from = pc;
             if (w->kernel.occupancy_pct < 0)
                 w->kernel.occupancy_pct = occ;
             x->flags |= PV_EXTRA_KERNEL;
@@ -456,8 +463,19 @@ static uint32_t commit(pv__extras *xs, work *w)
     pv_event_extra x = w->x;
     /* Memory details are not kept: pv_model_event_memory reads them again
      * from the event's stats (their strings were interned just now). */
-    if (x.flags & PV_EXTRA_KERNEL)
-        x.detail = kernel_row(r, &w->kernel);
+    if (x.flags & PV_EXTRA_KERNEL) {
+        /* most launches keep their kernel_details' values as parsed: the
+         * parsed string remembers its row, and only the others look */
+        parsed *pc = w->kernel_from;
+        bool as_parsed = pc != NULL && memcmp(&pc->kernel, &w->kernel, sizeof w->kernel) == 0;
+        if (as_parsed && pc->kernel_row != UINT32_MAX) {
+            x.detail = pc->kernel_row;
+        } else {
+            x.detail = kernel_row(r, &w->kernel);
+            if (as_parsed)
+                pc->kernel_row = x.detail;
+        }
+    }
     if (w->step.step_name != 0 || w->step.step_id >= 0 || w->step.iter_num >= 0 ||
         w->step.step_num >= 0) {
         PV__PUSH(r->steps, r->n_steps, r->cap_steps, w->step);
@@ -537,8 +555,11 @@ static void event_row(ctx *c, event *ev)
     const meta_info *mi = ev->mi;
     extra_init(&ev->w, mi->flags, mi->memcpy_kind);
     bool memory_event = (mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0;
-    for (uint32_t k = mi->first_stat; k < mi->first_stat + mi->n_stats; k++)
-        apply(c, &ev->w, c->x->meta_stat_cls[k] & CLS_WK, &c->x->meta_stats[k], memory_event);
+    for (uint32_t k = mi->first_stat; k < mi->first_stat + mi->n_stats; k++) {
+        int wk = c->x->meta_stat_cls[k] & CLS_WK;
+        if (wk < WK_BYTES_RESERVED)
+            apply(c, &ev->w, wk, &c->x->meta_stats[k], memory_event);
+    }
     ev->row = true;
 }
 
@@ -558,7 +579,8 @@ static inline void event_stat(ctx *c, event *ev, const pv_stat *s, uint8_t cls)
     if (wk >= WK_CORRELATION_ID) {
         if (!ev->row)
             event_row(c, ev);
-        apply(c, &ev->w, wk, s, (ev->mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0);
+        if (wk < WK_BYTES_RESERVED)
+            apply(c, &ev->w, wk, s, (ev->mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0);
     }
 }
 
