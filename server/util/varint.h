@@ -8,28 +8,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The 7-bit groups of the low `n` bytes of w (little-endian, continuation
- * bits included), joined: what a varint of n <= 8 bytes holds. Three
- * rounds each halve the number of lanes, so every length costs the same
- * few instructions (timestamps, durations and ids are 3 to 8 bytes, and a
- * byte-at-a-time loop was a quarter of an ingest). */
-static inline uint64_t pv__varint_join8(uint64_t w, unsigned n)
-{
-    uint64_t x = w & 0x7f7f7f7f7f7f7f7full;
-    if (n < 8)
-        x &= (1ull << (8 * n)) - 1;
-    x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-    x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-    x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-    return x;
-}
+/* A varint read out of line: its value and length in bytes (0: none). */
+typedef struct pv__varint {
+    uint64_t v;
+    size_t n;
+} pv__varint;
 
 /* pv_varint_in for a varint of three bytes or more, out of line so the
- * short path stays small enough to inline everywhere. */
-__attribute__((noinline)) static bool pv__varint_read_long(const uint8_t **p, const uint8_t *end,
-                                                          const uint8_t *readable, uint64_t *v)
+ * short path stays small enough to inline everywhere; the result comes
+ * back in registers. Up to eight bytes take one 8-byte load where eight
+ * are readable: the first byte without a continuation bit ends it, and
+ * three rounds join the 7-bit groups (timestamps, durations and ids are
+ * 3 to 8 bytes, and a byte-at-a-time loop was a quarter of an ingest). */
+__attribute__((noinline)) static pv__varint pv__varint_read_long(const uint8_t *s,
+                                                                const uint8_t *end,
+                                                                const uint8_t *readable)
 {
-    const uint8_t *s = *p;
+    pv__varint r = {0, 0};
     size_t left = (size_t)(end - s);
     if (readable - s >= 8) {
         uint64_t w = (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 |
@@ -37,12 +32,17 @@ __attribute__((noinline)) static bool pv__varint_read_long(const uint8_t **p, co
                      (uint64_t)s[6] << 48 | (uint64_t)s[7] << 56;
         uint64_t stops = ~w & 0x8080808080808080ull;
         if (stops != 0) {
-            unsigned n = (unsigned)__builtin_ctzll(stops) / 8 + 1;
+            size_t n = (size_t)__builtin_ctzll(stops) / 8 + 1;
             if (n > left)
-                return false;
-            *v = pv__varint_join8(w, n);
-            *p = s + n;
-            return true;
+                return r;
+            /* the bytes up to the first stop, their 7-bit groups joined */
+            uint64_t x = w & (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7full;
+            x = (x & 0x007f007f007f007full) | ((x >> 1) & 0x3f803f803f803f80ull);
+            x = (x & 0x00003fff00003fffull) | ((x >> 2) & 0x0fffc0000fffc000ull);
+            x = (x & 0x000000000fffffffull) | ((x >> 4) & 0x00fffffff0000000ull);
+            r.v = x;
+            r.n = n;
+            return r;
         }
     }
     size_t max = left < 10 ? left : 10;
@@ -50,15 +50,15 @@ __attribute__((noinline)) static bool pv__varint_read_long(const uint8_t **p, co
     for (size_t i = 0; i < max; i++) {
         uint8_t byte = s[i];
         if (i == 9 && byte > 1)
-            return false;
+            return r;
         x |= (uint64_t)(byte & 0x7f) << (7 * i);
         if ((byte & 0x80) == 0) {
-            *v = x;
-            *p = s + i + 1;
-            return true;
+            r.v = x;
+            r.n = i + 1;
+            return r;
         }
     }
-    return false;
+    return r;
 }
 
 /* Reads the varint at *p (before end) into *v and moves *p past it.
@@ -82,7 +82,12 @@ static inline bool pv_varint_in(const uint8_t **p, const uint8_t *end, const uin
         *p = s + 2;
         return true;
     }
-    return pv__varint_read_long(p, end, readable, v);
+    pv__varint r = pv__varint_read_long(s, end, readable);
+    if (r.n == 0)
+        return false;
+    *v = r.v;
+    *p = s + r.n;
+    return true;
 }
 
 /* pv_varint_in with nothing readable past end. */
