@@ -211,34 +211,39 @@ START_TEST(test_builder_finish_extras)
 END_TEST
 
 /* Stats read from the source as events are added (the decoder's way).
- * Each event's bytes are two stats, counted by hand:
- *   22 04 | 08 01 20 05   stat metadata 1, int64 5
- *   22 04 | 08 02 18 09   stat metadata 2, uint64 9
- * With 1 = group_id and 2 = correlation_id known before the events, both
- * apply as each event is added. When a name or a metadata stat comes
- * after an event, the values applied early no longer hold, and finish
- * must apply them all again: the first event then has them too. */
-static const uint8_t wire_two_stats[] = {0x22, 0x04, 0x08, 0x01, 0x20, 0x05,
-                                         0x22, 0x04, 0x08, 0x02, 0x18, 0x09};
+ * The source holds two events' stats, two each, counted by hand:
+ *   bytes 0-11:  22 04 | 08 01 20 05   stat metadata 1, int64 5
+ *                22 04 | 08 02 18 09   stat metadata 2, uint64 9
+ *   bytes 12-23: the same with 6 and 8.
+ * Event A (start 100) has the first, event B (start 20, added after A)
+ * the second, so the model puts B first. With 1 = group_id and
+ * 2 = correlation_id known before the events, both apply as each event is
+ * added. When a name (late 1) or a metadata stat (late 2) comes after an
+ * event, the values applied early no longer hold, and finish must apply
+ * them all again: A then has them too. */
+static const uint8_t wire_two_events[] = {0x22, 0x04, 0x08, 0x01, 0x20, 0x05,
+                                          0x22, 0x04, 0x08, 0x02, 0x18, 0x09,
+                                          0x22, 0x04, 0x08, 0x01, 0x20, 0x06,
+                                          0x22, 0x04, 0x08, 0x02, 0x18, 0x08};
 
 static pv_model *wire_model(int late)
 {
     pv_model_builder *b = pv_builder_new();
-    pv_builder_source(b, wire_two_stats, sizeof wire_two_stats, PV_SRC_NONE);
+    pv_builder_source(b, wire_two_events, sizeof wire_two_events, PV_SRC_NONE);
     uint32_t p = pv_builder_plane(b, 0, "/device:GPU:0");
     pv_builder_plane_stat_name(b, p, 1, pv_builder_intern_cstr(b, "group_id"));
     if (late != 1)
         pv_builder_plane_stat_name(b, p, 2, pv_builder_intern_cstr(b, "correlation_id"));
     uint32_t t = pv_builder_track(b, p, 1, "stream", 0);
     uint32_t k = pv_builder_meta(b, p, 1, "kernel", NULL);
-    pv_builder_event(b, t, k, 0, 10);
-    ck_assert(pv_builder_event_wire(b, 0, sizeof wire_two_stats));
+    pv_builder_event(b, t, k, 100, 10);
+    ck_assert(pv_builder_event_wire(b, 0, 12));
     if (late == 1)
         pv_builder_plane_stat_name(b, p, 2, pv_builder_intern_cstr(b, "correlation_id"));
     if (late == 2)
         pv_builder_meta_stat_str(b, k, "tf_op", "conv:Conv2D");
     pv_builder_event(b, t, k, 20, 10);
-    ck_assert(pv_builder_event_wire(b, 0, sizeof wire_two_stats));
+    ck_assert(pv_builder_event_wire(b, 12, 12));
     return pv_test_finish(b);
 }
 
@@ -247,12 +252,13 @@ START_TEST(test_builder_wire_stats_applied)
     for (int late = 0; late < 3; late++) {
         pv_model *m = wire_model(late);
         ck_assert_uint_eq(m->n_events, 2);
+        ck_assert_int_eq(m->ev_start_ps[0], 20);
         for (uint64_t e = 0; e < 2; e++) {
             const pv_event_extra *x = pv_model_event_extra(m, e);
             ck_assert_msg(x != NULL, "late %d event %llu has no row", late,
                           (unsigned long long)e);
-            ck_assert_int_eq(m->ev_group[e], 5);
-            ck_assert_uint_eq(x->correlation_id, 9);
+            ck_assert_int_eq(m->ev_group[e], e == 0 ? 6 : 5);
+            ck_assert_uint_eq(x->correlation_id, e == 0 ? 8 : 9);
             ck_assert(x->flags & PV_EXTRA_CORRELATION);
             ck_assert_str_eq(pv_model_str(m, x->tf_op), late == 2 ? "conv:Conv2D" : "");
         }
