@@ -94,9 +94,12 @@ typedef struct ev_stats {
     uint32_t n_meta;
 } ev_stats;
 
-static void ev_stats_read(const pv_model *m, uint64_t e, ev_stats *st)
+/* Grouping runs inside finish, under the decoder's SIGBUS guard, and
+ * knows the event's plane: the read needs neither a guard of its own nor
+ * a search for the event's track. */
+static void ev_stats_read(const pv_model *m, uint32_t plane, uint64_t e, ev_stats *st)
 {
-    st->n_own = pv_model_event_own_stats(m, e, st->own, EV_STATS_MAX);
+    st->n_own = pv__event_own_stats(m, plane, e, st->own, EV_STATS_MAX, NULL);
     if (st->n_own > EV_STATS_MAX)
         st->n_own = EV_STATS_MAX;
     const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
@@ -208,7 +211,7 @@ static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kin
                 continue;
             int64_t a, b;
             ev_stats st;
-            ev_stats_read(m, e, &st);
+            ev_stats_read(m, tr->plane, e, &st);
             if (ev_stats_int(&st, nm->pt, &a) && ev_stats_int(&st, nm->p, &b))
                 add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 0);
             if (ev_stats_int(&st, nm->ct, &a) && ev_stats_int(&st, nm->c, &b))

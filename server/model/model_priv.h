@@ -189,7 +189,7 @@ void pv__stat_names_index(const pv_model *m, pv__model_store *s);
 /* pv_model_event_own_stats for an event of plane `plane` known to the
  * caller, without arming a SIGBUS guard: for a caller that holds one
  * over the source already (finish runs under the decoder's). Sets *bad
- * when a stat in the file does not parse. */
+ * (may be NULL) when a stat in the file does not parse. */
 size_t pv__event_own_stats(const pv_model *m, uint32_t plane, uint64_t ev, pv_stat *out,
                            size_t cap, bool *bad);
 
