@@ -112,6 +112,9 @@ uint32_t pv__memcpy_kind_of_name(const char *name)
         {"memcpyh2h", PV_MEMCPY_H2H}, {"memcpyhtoh", PV_MEMCPY_H2H},
         {"memcpyp2p", PV_MEMCPY_D2D},
     };
+    /* every metadata's name comes here once: most are no memcpy at all */
+    if (strncasecmp(name, "memcpy", 6) != 0)
+        return PV_MEMCPY_NONE;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strncasecmp(name, names[i].prefix, strlen(names[i].prefix)) == 0)
             return names[i].kind;
