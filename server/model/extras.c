@@ -222,18 +222,24 @@ static bool stat_int(const pv_stat *s, int64_t *v)
 
 /* ---- classes of stat names ---------------------------------------------- */
 
-static uint8_t cls_of_text(const char *name)
+/* No well-known name is longer; the names of ref_value stat metadata
+ * are the strings they stand for, often long, and thousands of them. */
+#define CLS_NAME_MAX 32
+
+static uint8_t cls_of_text(const char *name, size_t len)
 {
     uint8_t cls = WK_NONE;
+    if (len > CLS_NAME_MAX)
+        return cls;
     for (int i = 1; i < WK_COUNT; i++) {
-        if (strcmp(name, wk_names[i]) == 0) {
+        if (name[0] == wk_names[i][0] && strcmp(name, wk_names[i]) == 0) {
             cls = (uint8_t)i;
             break;
         }
     }
     static const char *const id_stats[] = PV_MODEL_ID_STATS;
     for (size_t i = 0; i < sizeof id_stats / sizeof id_stats[0]; i++) {
-        if (strcmp(name, id_stats[i]) == 0)
+        if (name[0] == id_stats[i][0] && strcmp(name, id_stats[i]) == 0)
             cls |= CLS_ID;
     }
     return cls;
@@ -248,7 +254,7 @@ static uint8_t cls_of(ctx *c, uint32_t sid)
         memset(x->cls + old, CLS_UNKNOWN, x->n_cls - old);
     }
     if (x->cls[sid] == CLS_UNKNOWN)
-        x->cls[sid] = cls_of_text(c->strs->strs[sid]);
+        x->cls[sid] = cls_of_text(c->strs->strs[sid], c->strs->lens[sid]);
     return x->cls[sid];
 }
 
