@@ -1,0 +1,142 @@
+/* extras_add: applying a decoded event's well-known stats as the builder
+ * adds it (pv__extras_wire_event), while its bytes are in cache, with the
+ * plane's stat names and the metadata's stats added so far. */
+#include "model/extras_priv.h"
+#include "model/wire_stat.h"
+#include "util/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Indexes plane's stat names for the events that follow; false when the
+ * builder does not hold them in one run (then finish does the plane). */
+static bool table_build(pv__xctx *c, const pv_model_builder *b, uint32_t plane)
+{
+    pv__extras *x = c->x;
+    const pv_plane *pl = &b->planes[plane];
+    if (pl->n_stat_names == UINT32_MAX)
+        return false;
+    const pv__plane_stat_name *names = b->stat_names + pl->first_stat_name;
+    int64_t hi = -1;
+    bool dense = true;
+    for (uint32_t i = 0; i < pl->n_stat_names; i++) {
+        dense &= names[i].sn.id >= 0;
+        if (names[i].sn.id > hi)
+            hi = names[i].sn.id;
+    }
+    /* dense when ids are small and packed: a hostile id of 2^40 is looked
+     * up in the map instead */
+    dense &= hi < 4 * (int64_t)pl->n_stat_names + 1024;
+    x->n_dense = 0;
+    x->n_sparse = 0;
+    pv__idmap_fini(&x->sparse);
+    if (dense) {
+        size_t n = (size_t)(hi + 1);
+        free(x->dense);
+        x->dense = pv_xcalloc(n ? n : 1, sizeof *x->dense);
+        x->n_dense = n;
+    }
+    /* later ids win, as in a protobuf map */
+    for (uint32_t i = 0; i < pl->n_stat_names; i++) {
+        pv__xname pn = {names[i].sn.name, pv__x_cls(c, names[i].sn.name)};
+        if (dense) {
+            x->dense[names[i].sn.id] = pn;
+        } else {
+            PV__PUSH(x->sparse_names, x->n_sparse, x->cap_sparse, pn);
+            pv__idmap_put(&x->sparse, (uint64_t)names[i].sn.id, (uint32_t)(x->n_sparse - 1));
+        }
+    }
+    if (plane >= x->n_plane_used) {
+        size_t old = x->n_plane_used;
+        pv__grow((void **)&x->plane_used, &x->n_plane_used, (size_t)plane + 1, 1);
+        memset(x->plane_used + old, 0, x->n_plane_used - old);
+    }
+    x->plane_used[plane] = 1;
+    x->table_plane = plane;
+    return true;
+}
+
+static inline pv__xname table_get(const pv__extras *x, uint64_t id)
+{
+    if (id < x->n_dense)
+        return x->dense[id];
+    pv__xname none = {0, WK_NONE};
+    if (x->sparse.n == 0)
+        return none;
+    uint32_t i = pv__idmap_get(&x->sparse, id);
+    return i == UINT32_MAX ? none : x->sparse_names[i];
+}
+
+/* meta's info, worked out from the builder's copy of its stats when this
+ * is its first event; NULL when they are not in one run. */
+static const pv__xmeta *builder_meta_info(pv__xctx *c, const pv_model_builder *b, uint32_t meta)
+{
+    pv__extras *x = c->x;
+    if (meta < x->cap_metas && x->metas[meta].ready)
+        return &x->metas[meta];
+    const pv_event_meta *em = &b->metas[meta];
+    if (em->n_stats == UINT32_MAX)
+        return NULL;
+    pv_stat local[16] = {{0}};
+    pv_stat *stats = em->n_stats <= 16 ? local : pv_xmalloc(em->n_stats * sizeof *stats);
+    for (uint32_t k = 0; k < em->n_stats; k++)
+        stats[k] = b->meta_stats[em->first_stat + k].stat;
+    const pv__xmeta *mi = pv__x_meta_set(c, meta, em->name, stats, em->n_stats);
+    if (stats != local)
+        free(stats);
+    return mi;
+}
+
+static void columns_need(pv_model_builder *b)
+{
+    if (b->ev_extra != NULL)
+        return;
+    size_t cap = b->cap_events ? b->cap_events : 1;
+    b->ev_group = pv_xmalloc(cap * sizeof *b->ev_group);
+    b->ev_extra = pv_xmalloc(cap * sizeof *b->ev_extra);
+    for (size_t e = 0; e < b->n_events; e++)
+        b->ev_extra[e] = PV__EXTRA_PENDING;
+}
+
+bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
+                           const uint8_t *end)
+{
+    if (b->extras == NULL)
+        b->extras = pv__x_new();
+    pv__extras *x = b->extras;
+    if (x->stale)
+        return true;   /* finish reads and checks every event again */
+    pv__xctx c = {x, &b->strs, false, b->src, b->src_len};
+    uint32_t meta = b->ev_meta[ev];
+    uint32_t plane = b->metas[meta].plane;
+    const pv__xmeta *mi = NULL;
+    if ((x->table_plane != plane && !table_build(&c, b, plane)) ||
+        (mi = builder_meta_info(&c, b, meta)) == NULL) {
+        x->stale = true;
+        return true;
+    }
+    columns_need(b);
+    pv__xevent e;
+    pv__x_event_begin(&e, mi);
+    pv__wire_cursor wc = {p, end, b->src, b->src + b->src_len};
+    uint64_t mid;
+    pv_stat s;
+    bool ref;
+    int more;
+    while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0) {
+        pv__xname pn = table_get(x, mid);
+        if (pn.cls == WK_NONE)
+            continue;
+        s.name = pn.sid;
+        if (ref) {
+            uint32_t str = table_get(x, s.v.u64).sid;
+            s.v.i64 = 0;
+            s.v.str = str;
+        }
+        pv__x_event_stat(&c, &e, &s, pn.cls);
+    }
+    if (more < 0)
+        return false;
+    pv__x_event_end(&c, &e, &b->ev_group[ev], &b->ev_extra[ev]);
+    return true;
+}

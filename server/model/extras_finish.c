@@ -1,0 +1,134 @@
+/* extras_finish: well-known stats at finish (the events the builder did
+ * not apply, or all of them), and a memory event's details on demand. */
+#include "model/extras_priv.h"
+#include "util/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DROP_EVERY 65536u   /* events between dropping the pages read */
+
+/* Events come in file order (the decoder's case), so the file's pages
+ * below the current event are done with: dropping them keeps the
+ * process's resident memory near the model's size, as the decoder does.
+ * Out-of-order events only read a page twice. */
+static void drop_read_pages(const pv_model *m, uint64_t upto)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = (size_t)upto & ~(page - 1);
+    if (end > 0 && end <= m->src_len)
+        madvise((void *)(uintptr_t)m->src, end, MADV_DONTNEED);
+}
+
+/* Hands the side tables and rows to the model. */
+static void publish(pv__extras *x, pv_model *m, pv__model_store *s)
+{
+    pv__xrows *r = &x->rows;
+    void *cols[] = {r->kernels = r->kernels ? r->kernels : pv_xcalloc(1, sizeof *r->kernels),
+                    r->steps = r->steps ? r->steps : pv_xcalloc(1, sizeof *r->steps),
+                    x->extras = x->extras ? x->extras : pv_xcalloc(1, sizeof *x->extras)};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        pv__store_keep(s, cols[i]);
+    m->kernels = r->kernels;
+    m->n_kernels = (uint32_t)r->n_kernels;
+    m->step_infos = r->steps;
+    m->n_step_infos = (uint32_t)r->n_steps;
+    m->extras = x->extras;   /* never NULL, see finish.c */
+    m->n_extras = (uint32_t)x->n_extras;
+    r->kernels = NULL;
+    r->steps = NULL;
+    x->extras = NULL;
+}
+
+bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *out)
+{
+    const pv_event_extra *x = pv_model_event_extra(m, ev);
+    if (x == NULL || !(x->flags & PV_EXTRA_MEMORY))
+        return false;
+    pv__model_store *s = m->priv;
+    pv__xctx c = {NULL, &s->strs, true, m->src, m->src_len};
+    pv__xwork w;
+    pv__x_row_init(&w, (x->flags & PV_EXTRA_MEM_ALLOC) ? NAME_MEM_ALLOC : NAME_MEM_FREE,
+               PV_MEMCPY_NONE);
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    pv_stat own[32];
+    size_t n = pv_model_event_own_stats(m, ev, own, 32);
+    for (size_t k = 0; k < meta->n_stats + n && k < meta->n_stats + 32; k++) {
+        const pv_stat *st = k < meta->n_stats ? &m->stats[meta->first_stat + k]
+                                              : &own[k - meta->n_stats];
+        int wk = st->name < s->n_wk ? s->wk[st->name] : WK_NONE;
+        if (wk >= WK_ALLOCATOR_NAME)
+            pv__x_apply_memory(&c, &w, wk, st);
+    }
+    *out = w.memory;
+    return true;
+}
+
+int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
+                     uint32_t *extra_of, pv_error *err)
+{
+    int rc = 0;
+    if (x == NULL || x->stale || extra_of == NULL) {
+        /* nothing applied, or applied results that no longer hold */
+        pv__extras_free(x);
+        x = pv__x_new();
+        size_t n = m->n_events ? m->n_events : 1;
+        free(group);
+        free(extra_of);
+        group = pv_xmalloc(n * sizeof *group);
+        extra_of = pv_xmalloc(n * sizeof *extra_of);
+        for (uint64_t e = 0; e < m->n_events; e++)
+            extra_of[e] = PV__EXTRA_PENDING;
+    }
+    pv__xctx c = {x, &s->strs, false, m->src, m->src_len};
+    pv__wk_index(s);
+    /* every metadata, also those without events: a group_id on any of
+     * them counts for have_groups */
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        if (i >= x->cap_metas || !x->metas[i].ready)
+            pv__x_meta_set(&c, i, m->metas[i].name, m->stats + m->metas[i].first_stat,
+                          m->metas[i].n_stats);
+    }
+    pv_stat *own = NULL;
+    size_t cap_own = 0;
+    uint32_t track = 0;
+    bool drop_pages = s->src_owner == PV_SRC_MAPPED || s->src_owner == PV_SRC_MAPPED_BORROWED;
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        if (extra_of[e] != PV__EXTRA_PENDING)
+            continue;
+        while (e >= m->tracks[track].first_event + m->tracks[track].n_events)
+            track++;
+        if (drop_pages && (e & (DROP_EVERY - 1)) == 0 && m->ev_wire != NULL)
+            drop_read_pages(m, m->ev_wire[e] >> PV__WIRE_LEN_BITS);
+        /* Finish runs under the decoder's SIGBUS guard, so this reads
+         * unguarded. */
+        bool bad = false;
+        size_t n_own = pv__event_own_stats(m, m->tracks[track].plane, e, own, cap_own, &bad);
+        if (n_own > cap_own && !bad) {
+            pv__grow((void **)&own, &cap_own, n_own, sizeof *own);
+            n_own = pv__event_own_stats(m, m->tracks[track].plane, e, own, cap_own, &bad);
+        }
+        if (bad) {
+            rc = pv_error_set(err, PV_EFORMAT, NULL, m->ev_wire[e] >> PV__WIRE_LEN_BITS,
+                              "corrupt: a stat of a %s event is not a well-formed XStat",
+                              c.strs->strs[m->metas[m->ev_meta[e]].name]);
+            break;
+        }
+        pv__xevent ev;
+        pv__x_event_begin(&ev, &x->metas[m->ev_meta[e]]);
+        for (size_t k = 0; k < n_own; k++)
+            pv__x_event_stat(&c, &ev, &own[k], pv__x_cls(&c, own[k].name));
+        pv__x_event_end(&c, &ev, &group[e], &extra_of[e]);
+    }
+    free(own);
+    m->has_group_stats = x->any_group;
+    pv__store_keep(s, group);
+    pv__store_keep(s, extra_of);
+    m->ev_group = group;
+    m->ev_extra = extra_of;
+    publish(x, m, s);
+    pv__extras_free(x);
+    return rc;   /* on failure finish frees the half-built model */
+}
