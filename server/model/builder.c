@@ -332,7 +332,7 @@ bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len)
     return pv__extras_wire_event(b, b->n_events - 1, b->src + offset, b->src + offset + len);
 }
 
-/* A source's events, guessed from its size: real profiles spend 30 to 120
+/* A source's events, guessed from its size: real profiles spend 30 to 130
  * bytes an event, so room for len / 32 spares a small file's decode the
  * copies of growing its columns (a twentieth of it for an 800 KB TPU
  * profile). Large files' columns grow by remapping, without copies, so
