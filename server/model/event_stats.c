@@ -151,9 +151,7 @@ void pv__stat_names_index(const pv_model *m, pv__model_store *s)
             continue;
         int64_t lo = m->stat_names[pl->first_stat_name].id;
         int64_t hi = m->stat_names[pl->first_stat_name + pl->n_stat_names - 1].id;
-        /* dense only when ids are small and packed: a hostile id of 2^40
-         * keeps the binary search */
-        if (lo >= 0 && hi < 4 * (int64_t)pl->n_stat_names + 1024) {
+        if (pv__stat_ids_dense(lo, hi, pl->n_stat_names)) {
             s->dense_first[p] = (uint32_t)total;
             s->dense_n[p] = (uint32_t)(hi + 1);
             total += (uint64_t)hi + 1;
@@ -223,15 +221,8 @@ const char *pv_model_stat_text(const pv_model *m, const pv_stat *s, size_t *len)
         }
         break;
     case PV_STAT_WSTR:
-    case PV_STAT_WBYTES: {
-        uint64_t off = s->v.wire >> PV__WIRE_LEN_BITS;
-        uint64_t n = s->v.wire & ((1u << PV__WIRE_LEN_BITS) - 1);
-        if (m->src != NULL && off <= m->src_len && n <= m->src_len - off) {
-            *len = (size_t)n;
-            return (const char *)m->src + off;
-        }
-        break;
-    }
+    case PV_STAT_WBYTES:
+        return pv__wire_text(m->src, m->src_len, s->v.wire, len);
     default:
         break;
     }

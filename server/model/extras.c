@@ -57,13 +57,12 @@ uint32_t pv__x_stat_str(pv__xctx *c, const pv_stat *s)
         return s->v.str;
     if (s->type != PV_STAT_WSTR)
         return 0;
-    uint64_t off = s->v.wire >> PV__WIRE_LEN_BITS;
-    uint64_t len = s->v.wire & ((1u << PV__WIRE_LEN_BITS) - 1);
-    if (c->src == NULL || off > c->src_len || len > c->src_len - off)
+    size_t len;
+    const char *text = pv__wire_text(c->src, c->src_len, s->v.wire, &len);
+    if (text == NULL)
         return 0;
-    const char *text = (const char *)c->src + off;
-    return c->read_only ? pv__strtab_find(c->strs, text, (size_t)len)
-                        : pv__strtab_intern(c->strs, text, (size_t)len);
+    return c->read_only ? pv__strtab_find(c->strs, text, len)
+                        : pv__strtab_intern(c->strs, text, len);
 }
 
 /* ---- classes of stat names ---------------------------------------------- */
@@ -142,7 +141,7 @@ void pv__x_apply_memory(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s)
 {
     pv_memory_details *md = &w->memory;
     int64_t i = 0;
-    bool is_int = pv__x_stat_int(s, &i);
+    bool is_int = pv__stat_int(s, &i);
     char num[32];
     switch (wk) {
     case WK_ALLOCATOR_NAME: md->memory_id = pv__x_stat_str(c, s); break;
@@ -175,7 +174,7 @@ void pv__x_apply(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s, bool memor
 {
     pv_event_extra *x = &w->x;
     int64_t i = 0;
-    bool is_int = pv__x_stat_int(s, &i);
+    bool is_int = pv__stat_int(s, &i);
     switch (wk) {
     case WK_CORRELATION_ID:
         if (is_int) {
@@ -373,7 +372,7 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
         int64_t v;
         if (wk == WK_GROUP_ID) {
             x->any_group = true;
-            if (pv__x_stat_int(&stats[k], &v))
+            if (pv__stat_int(&stats[k], &v))
                 mi->group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
         }
         if (wk >= WK_CORRELATION_ID)

@@ -17,16 +17,12 @@ static bool table_build(pv__xctx *c, const pv_model_builder *b, uint32_t plane)
     if (pl->n_stat_names == UINT32_MAX)
         return false;
     const pv__plane_stat_name *names = b->stat_names + pl->first_stat_name;
-    int64_t hi = -1;
-    bool dense = true;
+    int64_t lo = 0, hi = -1;
     for (uint32_t i = 0; i < pl->n_stat_names; i++) {
-        dense &= names[i].sn.id >= 0;
-        if (names[i].sn.id > hi)
-            hi = names[i].sn.id;
+        lo = names[i].sn.id < lo ? names[i].sn.id : lo;
+        hi = names[i].sn.id > hi ? names[i].sn.id : hi;
     }
-    /* dense when ids are small and packed: a hostile id of 2^40 is looked
-     * up in the map instead */
-    dense &= hi < 4 * (int64_t)pl->n_stat_names + 1024;
+    bool dense = pv__stat_ids_dense(lo, hi, pl->n_stat_names);
     x->n_dense = 0;
     x->n_sparse = 0;
     pv__idmap_fini(&x->sparse);

@@ -173,17 +173,6 @@ void pv__x_event_row(pv__xctx *c, pv__xevent *ev);
 /* ev's group and extra row (PV_NO_EXTRA when it needs none). */
 void pv__x_event_end(pv__xctx *c, pv__xevent *ev, int32_t *group, uint32_t *extra);
 
-static inline bool pv__x_stat_int(const pv_stat *s, int64_t *v)
-{
-    if (s->type == PV_STAT_I64)
-        *v = s->v.i64;
-    else if (s->type == PV_STAT_U64)
-        *v = (int64_t)s->v.u64;
-    else
-        return false;
-    return true;
-}
-
 static inline void pv__x_event_begin(pv__xevent *ev, const pv__xmeta *mi)
 {
     ev->mi = mi;
@@ -199,7 +188,7 @@ static inline void pv__x_event_stat(pv__xctx *c, pv__xevent *ev, const pv_stat *
     int64_t v;
     if (wk == WK_GROUP_ID) {
         c->x->any_group = true;
-        if (pv__x_stat_int(s, &v))
+        if (pv__stat_int(s, &v))
             ev->group = v >= 0 && v <= INT32_MAX ? (int32_t)v : PV_NO_GROUP;
     }
     if (s->type == PV_STAT_WSTR && (cls & CLS_ID))

@@ -66,21 +66,10 @@ static void names_init(names *n, const pv__model_store *s)
     n->r = sid(s, "_r");
 }
 
-static bool stat_int(const pv_stat *st, int64_t *v)
-{
-    if (st->type == PV_STAT_I64)
-        *v = st->v.i64;
-    else if (st->type == PV_STAT_U64)
-        *v = (int64_t)st->v.u64;
-    else
-        return false;
-    return true;
-}
-
 static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
 {
     pv_stat st;
-    return name != 0 && pv_model_event_stat(m, e, name, &st) && stat_int(&st, v);
+    return name != 0 && pv_model_event_stat(m, e, name, &st) && pv__stat_int(&st, v);
 }
 
 #define EV_STATS_MAX 64   /* as pv_model_event_stat reads */
@@ -114,11 +103,11 @@ static bool ev_stats_int(const ev_stats *st, uint32_t name, int64_t *v)
         return false;
     for (size_t i = st->n_own; i > 0; i--) {
         if (st->own[i - 1].name == name)
-            return stat_int(&st->own[i - 1], v);
+            return pv__stat_int(&st->own[i - 1], v);
     }
     for (uint32_t i = st->n_meta; i > 0; i--) {
         if (st->meta[i - 1].name == name)
-            return stat_int(&st->meta[i - 1], v);
+            return pv__stat_int(&st->meta[i - 1], v);
     }
     return false;
 }

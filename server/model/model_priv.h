@@ -93,6 +93,39 @@ typedef struct pv__plane_stat_name {
 /* ev_wire packs a place in the source: offset << 24 | length. */
 #define PV__WIRE_LEN_BITS 24u
 
+/* The text of a PV_STAT_WSTR / PV_STAT_WBYTES value in the source
+ * [src, src + src_len): NULL (and *len 0) when it lies outside. */
+static inline const char *pv__wire_text(const uint8_t *src, size_t src_len, uint64_t wire,
+                                        size_t *len)
+{
+    uint64_t off = wire >> PV__WIRE_LEN_BITS, n = wire & ((1u << PV__WIRE_LEN_BITS) - 1);
+    *len = 0;
+    if (src == NULL || off > src_len || n > src_len - off)
+        return NULL;
+    *len = (size_t)n;
+    return (const char *)src + off;
+}
+
+/* An integer stat's value (int64 or uint64) in *v; false for other types. */
+static inline bool pv__stat_int(const pv_stat *s, int64_t *v)
+{
+    if (s->type == PV_STAT_I64)
+        *v = s->v.i64;
+    else if (s->type == PV_STAT_U64)
+        *v = (int64_t)s->v.u64;
+    else
+        return false;
+    return true;
+}
+
+/* Whether a plane's n stat metadata ids, lo to hi, are small and packed
+ * enough for a table indexed by id: a hostile id of 2^40 is looked up in
+ * a map or by search instead. */
+static inline bool pv__stat_ids_dense(int64_t lo, int64_t hi, size_t n)
+{
+    return lo >= 0 && hi < 4 * (int64_t)n + 1024;
+}
+
 /* Releases a source the builder or model owns. */
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 
