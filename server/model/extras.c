@@ -20,6 +20,10 @@
 
 static const char *const wk_names[WK_COUNT] = {
     [WK_GROUP_ID] = "group_id",
+    [WK_PT] = "_pt",
+    [WK_P] = "_p",
+    [WK_CT] = "_ct",
+    [WK_C] = "_c",
     [WK_CORRELATION_ID] = "correlation_id",
     [WK_TF_OP] = "tf_op",
     [WK_HLO_OP] = "hlo_op",
@@ -361,6 +365,7 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
     if (mi->memcpy_kind != PV_MEMCPY_NONE)
         mi->flags |= NAME_MEMCPY;
     mi->group = PV_NO_GROUP;
+    mi->contexts.has = mi->contexts.ints = 0;
     mi->first_stat = (uint32_t)x->n_meta_stats;
     mi->n_stats = (uint32_t)n;
     pv__grow((void **)&x->meta_stats, &x->cap_meta_stats, x->n_meta_stats + n,
@@ -377,6 +382,8 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
         }
         if (wk >= WK_CORRELATION_ID)
             mi->flags |= META_HAS_ROW_STAT;
+        else if (wk >= WK_PT)
+            pv__x_context(&mi->contexts, wk, &stats[k]);
         x->meta_stats[x->n_meta_stats] = stats[k];
         x->meta_stat_cls[x->n_meta_stats++] = cls;
     }
@@ -400,8 +407,41 @@ void pv__x_event_row(pv__xctx *c, pv__xevent *ev)
     ev->row = true;
 }
 
-void pv__x_event_end(pv__xctx *c, pv__xevent *ev, int32_t *group, uint32_t *extra)
+/* A context name's value for ev: its own last stat of the name, else its
+ * metadata's, as an event's effective stats go (an own stat that is no
+ * integer hides the metadata's). */
+static bool context_value(const pv__xevent *ev, int wk, int64_t *v)
 {
+    const pv__xcontexts *from = (ev->own.has & CTX_OF(wk)) ? &ev->own : &ev->mi->contexts;
+    *v = from->v[wk - WK_PT];
+    return (from->ints & CTX_OF(wk)) != 0;
+}
+
+/* Keys event e as a producer (_pt, _p) and a consumer (_ct, _c) for step
+ * grouping, which runs only when no event has a group_id. */
+static void context_keys(pv__extras *x, const pv__xevent *ev, uint64_t e)
+{
+    if ((ev->own.has | ev->mi->contexts.has) == 0 || e >= UINT32_MAX)
+        return;
+    if (x->any_group) {
+        free(x->contexts.v);
+        memset(&x->contexts, 0, sizeof x->contexts);
+        return;
+    }
+    for (int side = 0; side < 2; side++) {
+        int64_t type, id;
+        if (context_value(ev, side ? WK_CT : WK_PT, &type) &&
+            context_value(ev, side ? WK_C : WK_P, &id)) {
+            pv__keyed k = {PV__KEY_CONTEXT + ((uint64_t)type << 8), (uint64_t)id, (uint32_t)e,
+                           side};
+            PV__PUSH(x->contexts.v, x->contexts.n, x->contexts.cap, k);
+        }
+    }
+}
+
+void pv__x_event_end(pv__xctx *c, pv__xevent *ev, uint64_t e, int32_t *group, uint32_t *extra)
+{
+    context_keys(c->x, ev, e);
     if (!ev->row && ev->mi->flags != 0)
         pv__x_event_row(c, ev);
     *group = ev->group;
@@ -424,6 +464,7 @@ void pv__extras_free(pv__extras *x)
     if (x == NULL)
         return;
     free(x->cls);
+    free(x->contexts.v);
     free(x->kernel_cache);
     free(x->rows.kernels);
     free(x->rows.slots);

@@ -133,6 +133,6 @@ bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
     }
     if (more < 0)
         return false;
-    pv__x_event_end(&c, &e, &b->ev_group[ev], &b->ev_extra[ev]);
+    pv__x_event_end(&c, &e, ev, &b->ev_group[ev], &b->ev_extra[ev]);
     return true;
 }

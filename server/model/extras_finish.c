@@ -66,8 +66,20 @@ bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *ou
     return true;
 }
 
+void pv__extras_renumber(pv__extras *x, const uint64_t *perm, size_t n)
+{
+    if (x == NULL || x->contexts.n == 0 || n >= UINT32_MAX)
+        return;
+    uint32_t *new_id = pv_xmalloc(n * sizeof *new_id);
+    for (size_t i = 0; i < n; i++)
+        new_id[perm[i]] = (uint32_t)i;
+    for (size_t k = 0; k < x->contexts.n; k++)
+        x->contexts.v[k].ev = new_id[x->contexts.v[k].ev];
+    free(new_id);
+}
+
 int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
-                     uint32_t *extra_of, pv_error *err)
+                     uint32_t *extra_of, pv__keys *contexts, pv_error *err)
 {
     int rc = 0;
     if (x == NULL || x->stale || extra_of == NULL) {
@@ -120,10 +132,14 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *gr
         pv__x_event_begin(&ev, &x->metas[m->ev_meta[e]]);
         for (size_t k = 0; k < n_own; k++)
             pv__x_event_stat(&c, &ev, &own[k], pv__x_cls(&c, own[k].name));
-        pv__x_event_end(&c, &ev, &group[e], &extra_of[e]);
+        pv__x_event_end(&c, &ev, e, &group[e], &extra_of[e]);
     }
     free(own);
     m->has_group_stats = x->any_group;
+    if (!x->any_group) {
+        *contexts = x->contexts;
+        memset(&x->contexts, 0, sizeof x->contexts);
+    }
     pv__store_keep(s, group);
     pv__store_keep(s, extra_of);
     m->ev_group = group;

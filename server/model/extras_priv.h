@@ -11,6 +11,11 @@
 enum pv__wk {
     WK_NONE,
     WK_GROUP_ID,
+    /* producer/consumer contexts: only step grouping reads them (CTX_*) */
+    WK_PT,
+    WK_P,
+    WK_CT,
+    WK_C,
     /* stats from here on give an event an extra row */
     WK_CORRELATION_ID,
     WK_TF_OP,
@@ -96,6 +101,17 @@ typedef struct pv__xrows {
     size_t n_steps, cap_steps;
 } pv__xrows;
 
+/* The context stats in the order of their WK_ values, as bits. */
+#define CTX_OF(wk) (1u << ((wk) - WK_PT))
+#define CTX_N 4
+
+/* Context stats seen: a bit per CTX_OF in `has`, the same bit in `ints`
+ * when the last one of that name was an integer, then in v. */
+typedef struct pv__xcontexts {
+    uint8_t has, ints;
+    int64_t v[CTX_N];
+} pv__xcontexts;
+
 /* What a metadata gives each of its events, worked out at its first. */
 typedef struct pv__xmeta {
     bool ready;
@@ -104,6 +120,7 @@ typedef struct pv__xmeta {
     int32_t group;          /* its group_id stat, or PV_NO_GROUP */
     uint32_t first_stat;    /* its stats: pv__extras.meta_stats[first .. +n) */
     uint32_t n_stats;
+    pv__xcontexts contexts;
 } pv__xmeta;
 
 /* A stat metadata id's name and its class. */
@@ -126,6 +143,7 @@ struct pv__extras {
     uint8_t *meta_stat_cls;
     size_t n_meta_stats, cap_meta_stats;
     bool any_group;           /* some event or metadata has a group_id stat */
+    pv__keys contexts;        /* events' context keys, while !any_group */
     bool stale;               /* applied results no longer hold (model_priv.h) */
     /* stat names of table_plane, the plane whose events came last */
     uint32_t table_plane;
@@ -150,6 +168,7 @@ typedef struct pv__xevent {
     const pv__xmeta *mi;
     int32_t group;
     bool row;               /* w holds a row being filled */
+    pv__xcontexts own;      /* its own context stats */
     pv__xwork w;
 } pv__xevent;
 
@@ -170,14 +189,28 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
                                 size_t n);
 /* Starts ev's row: defaults, then its metadata's stats. */
 void pv__x_event_row(pv__xctx *c, pv__xevent *ev);
-/* ev's group and extra row (PV_NO_EXTRA when it needs none). */
-void pv__x_event_end(pv__xctx *c, pv__xevent *ev, int32_t *group, uint32_t *extra);
+/* ev's group and extra row (PV_NO_EXTRA when it needs none); its
+ * context keys under event id e. */
+void pv__x_event_end(pv__xctx *c, pv__xevent *ev, uint64_t e, int32_t *group, uint32_t *extra);
+
+/* Notes a context stat (wk WK_PT .. WK_C) in cx. */
+static inline void pv__x_context(pv__xcontexts *cx, int wk, const pv_stat *s)
+{
+    uint8_t bit = (uint8_t)CTX_OF(wk);
+    cx->has |= bit;
+    if (pv__stat_int(s, &cx->v[wk - WK_PT]))
+        cx->ints |= bit;
+    else
+        cx->ints &= (uint8_t)~bit;
+}
 
 static inline void pv__x_event_begin(pv__xevent *ev, const pv__xmeta *mi)
 {
     ev->mi = mi;
     ev->group = mi->group;
     ev->row = false;
+    ev->own.has = 0;
+    ev->own.ints = 0;
 }
 
 /* One own stat of ev, of class cls. Stats before the first that needs a
@@ -198,6 +231,8 @@ static inline void pv__x_event_stat(pv__xctx *c, pv__xevent *ev, const pv_stat *
             pv__x_event_row(c, ev);
         if (wk < WK_BYTES_RESERVED)
             pv__x_apply(c, &ev->w, wk, s, (ev->mi->flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) != 0);
+    } else if (wk >= WK_PT) {
+        pv__x_context(&ev->own, wk, s);
     }
 }
 

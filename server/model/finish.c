@@ -402,6 +402,8 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     b->ev_extra = NULL;
     if (b->ev_stat_first != NULL)
         pv__extras_changed_all(applied);
+    if (perm != NULL)
+        pv__extras_renumber(applied, perm, b->n_events);
     uint64_t *stat_off = NULL;
     layout_event_stats(b, perm, &stat_off);
     free(perm);
@@ -517,15 +519,17 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     m->max_ps = m->n_events > 0 ? max_ps : 0;
 
     pv__stat_names_index(m, s);
-    rc = pv__extras_build(m, s, applied, applied_group, applied_extra, err);
-    if (rc != 0)
-        goto fail;
-    uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
-    pv__store_keep(s, depth);
-    m->ev_depth = depth;
-    rc = compute_depths(m, s, depth, err);
+    pv__keys contexts = {0};
+    rc = pv__extras_build(m, s, applied, applied_group, applied_extra, &contexts, err);
+    if (rc == 0) {
+        uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
+        pv__store_keep(s, depth);
+        m->ev_depth = depth;
+        rc = compute_depths(m, s, depth, err);
+    }
     if (rc == 0)
-        rc = pv__group_build(m, s, m->has_group_stats, err);
+        rc = pv__group_build(m, s, m->has_group_stats, &contexts, err);
+    free(contexts.v);
     if (rc != 0)
         goto fail;
 

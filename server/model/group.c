@@ -24,28 +24,13 @@
  * edges per event; this keeps a hostile file's single context from
  * costing more than a real profile's whole trace. */
 #define EDGES_PER_KEY_MAX 65536
-/* Key kinds (the low byte of keyed.k1). */
-#define KEY_LAUNCH 1u            /* correlation_id: host launch -> device kernel */
-#define KEY_CONTEXT 2u           /* (_pt, _p) -> (_ct, _c) */
-#define KEY_ITERATION 3u         /* Process (id, iter_num) -> IteratorGetNext */
 /* An upward question (root ancestry, group name) looks at no more events
  * than this; real ancestries are a few dozen. */
 #define WALK_VISITS_MAX 65536
 
-typedef struct keyed {
-    uint64_t k1, k2;        /* (type, id) or (id, iter_num) */
-    uint32_t ev;            /* event (grouping runs below UINT32_MAX events) */
-    int32_t side;           /* 0 producer/parent, 1 consumer/child */
-} keyed;
-
-typedef struct keys {
-    keyed *v;
-    size_t n, cap;
-} keys;
-
 /* String ids of the stats grouping reads; 0 when the file has none. */
 typedef struct names {
-    uint32_t pt, p, ct, c, id, iter, step, graph_type, r;
+    uint32_t id, iter, step, graph_type, r;
 } names;
 
 static uint32_t sid(const pv__model_store *s, const char *name)
@@ -55,10 +40,6 @@ static uint32_t sid(const pv__model_store *s, const char *name)
 
 static void names_init(names *n, const pv__model_store *s)
 {
-    n->pt = sid(s, "_pt");
-    n->p = sid(s, "_p");
-    n->ct = sid(s, "_ct");
-    n->c = sid(s, "_c");
     n->id = sid(s, "id");
     n->iter = sid(s, "iter_num");
     n->step = sid(s, "step_num");
@@ -70,46 +51,6 @@ static bool ev_int(const pv_model *m, uint64_t e, uint32_t name, int64_t *v)
 {
     pv_stat st;
     return name != 0 && pv_model_event_stat(m, e, name, &st) && pv__stat_int(&st, v);
-}
-
-#define EV_STATS_MAX 64   /* as pv_model_event_stat reads */
-
-/* One event's stats, read from the file once for several lookups (the
- * edges below ask up to six names of every event). */
-typedef struct ev_stats {
-    pv_stat own[EV_STATS_MAX];
-    size_t n_own;
-    const pv_stat *meta;
-    uint32_t n_meta;
-} ev_stats;
-
-/* Grouping runs inside finish, under the decoder's SIGBUS guard, and
- * knows the event's plane: the read needs neither a guard of its own nor
- * a search for the event's track. */
-static void ev_stats_read(const pv_model *m, uint32_t plane, uint64_t e, ev_stats *st)
-{
-    st->n_own = pv__event_own_stats(m, plane, e, st->own, EV_STATS_MAX, NULL);
-    if (st->n_own > EV_STATS_MAX)
-        st->n_own = EV_STATS_MAX;
-    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    st->meta = m->stats + meta->first_stat;
-    st->n_meta = meta->n_stats;
-}
-
-/* ev_int on stats read already: own stats win, the last of a name wins. */
-static bool ev_stats_int(const ev_stats *st, uint32_t name, int64_t *v)
-{
-    if (name == 0)
-        return false;
-    for (size_t i = st->n_own; i > 0; i--) {
-        if (st->own[i - 1].name == name)
-            return pv__stat_int(&st->own[i - 1], v);
-    }
-    for (uint32_t i = st->n_meta; i > 0; i--) {
-        if (st->meta[i - 1].name == name)
-            return pv__stat_int(&st->meta[i - 1], v);
-    }
-    return false;
 }
 
 /* ---- the file's own fields (the model's typed step stats) ---------------- */
@@ -136,7 +77,7 @@ static void ev_step_fields(const pv_model *m, uint64_t e, uint32_t *step_name,
 
 static int keyed_cmp(const void *a, const void *b)
 {
-    const keyed *x = a, *y = b;
+    const pv__keyed *x = a, *y = b;
     if (x->k1 != y->k1)
         return x->k1 < y->k1 ? -1 : 1;
     if (x->k2 != y->k2)
@@ -146,9 +87,9 @@ static int keyed_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : (x->ev > y->ev);
 }
 
-static void add_key(keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
+static void add_key(pv__keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
 {
-    keyed k = {k1, k2, (uint32_t)ev, side};
+    pv__keyed k = {k1, k2, (uint32_t)ev, side};
     PV__PUSH(ks->v, ks->n, ks->cap, k);
 }
 
@@ -157,7 +98,7 @@ static void add_key(keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
  * both sides are wide; the other kinds join only the last parent met (the
  * reference keeps one parent per key, later ones replacing earlier) to
  * every child. */
-static void match_keys(keys *ks, pv__edges *es)
+static void match_keys(pv__keys *ks, pv__edges *es)
 {
     pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
     size_t i = 0;
@@ -169,7 +110,7 @@ static void match_keys(keys *ks, pv__edges *es)
             j++;
         }
         size_t first = i;
-        if ((ks->v[i].k1 & 0xffu) != KEY_CONTEXT && mid > i)
+        if ((ks->v[i].k1 & 0xffu) != PV__KEY_CONTEXT && mid > i)
             first = mid - 1;   /* events come in id order: the last parent met */
         size_t n_from = mid - first, n_to = j - mid;
         bool wide = n_from >= CONTEXT_FANOUT_MAX && n_to >= CONTEXT_FANOUT_MAX;
@@ -183,37 +124,39 @@ static void match_keys(keys *ks, pv__edges *es)
     ks->n = 0;
 }
 
-/* Launch -> execute needs both ends untyped: the reference makes a
- * KernelLaunch / KernelExecute only of events it has no other type for.
- * node (NULL: each event is its own) says which forest node stands for
- * an event: producer/consumer stats count for that node, the other edges
- * only join events that are nodes themselves (group_tpu.c). */
+/* ks holds the producer/consumer keys the builder made of each event's
+ * context stats; the launch and iteration keys join them here. Launch ->
+ * execute needs both ends untyped: the reference makes a KernelLaunch /
+ * KernelExecute only of events it has no other type for. node (NULL:
+ * each event is its own) says which forest node stands for an event:
+ * producer/consumer stats count for that node, the other edges only join
+ * events that are nodes themselves (group_tpu.c). */
 static void collect_edges(const pv_model *m, const names *nm, const uint8_t *kinds,
-                          const uint32_t *node, keys *ks, pv__edges *es)
+                          const uint32_t *node, pv__keys *ks, pv__edges *es)
 {
+    size_t kept = 0;
+    for (size_t i = 0; i < ks->n; i++) {
+        uint32_t self = node != NULL ? node[ks->v[i].ev] : ks->v[i].ev;
+        if (self != PV__NO_EV32) {
+            ks->v[kept] = ks->v[i];
+            ks->v[kept++].ev = self;
+        }
+    }
+    ks->n = kept;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         bool host = m->planes[tr->plane].kind == PV_PLANE_HOST;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
-            uint64_t self = node != NULL ? node[e] : e;
-            if (self == PV__NO_EV32)
+            if (node != NULL && node[e] != e)
                 continue;
             int64_t a, b;
-            ev_stats st;
-            ev_stats_read(m, tr->plane, e, &st);
-            if (ev_stats_int(&st, nm->pt, &a) && ev_stats_int(&st, nm->p, &b))
-                add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 0);
-            if (ev_stats_int(&st, nm->ct, &a) && ev_stats_int(&st, nm->c, &b))
-                add_key(ks, KEY_CONTEXT + ((uint64_t)a << 8), (uint64_t)b, self, 1);
-            if (self != e)
-                continue;
             uint8_t kind = kinds[m->ev_meta[e]];
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (x != NULL && (x->flags & PV_EXTRA_CORRELATION) && !(kind & PV__GK_TYPED))
-                add_key(ks, KEY_LAUNCH, x->correlation_id, e, host ? 0 : 1);
-            if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_stats_int(&st, nm->id, &a) &&
-                ev_stats_int(&st, nm->iter, &b))
-                add_key(ks, KEY_ITERATION + ((uint64_t)a << 8), (uint64_t)b, e,
+                add_key(ks, PV__KEY_LAUNCH, x->correlation_id, e, host ? 0 : 1);
+            if ((kind & (PV__GK_PROCESS | PV__GK_GET_NEXT)) && ev_int(m, e, nm->id, &a) &&
+                ev_int(m, e, nm->iter, &b))
+                add_key(ks, PV__KEY_ITERATION + ((uint64_t)a << 8), (uint64_t)b, e,
                         (kind & PV__GK_PROCESS) ? 0 : 1);
         }
     }
@@ -316,7 +259,7 @@ static int64_t root_level(const grouping *g, uint64_t e)
  * past 0. Each iteration's earliest event becomes a root with an edge to
  * the iteration's other events. */
 static void loop_roots(const pv_model *m, const names *nm, const uint8_t *kinds,
-                       const id_set *tf_data, keys *ks, pv__edges *es, roots *out)
+                       const id_set *tf_data, pv__keys *ks, pv__edges *es, roots *out)
 {
     for (uint64_t e = 0; e < m->n_events; e++) {
         int64_t a, b;
@@ -532,10 +475,11 @@ static void lockstep_tpu_steps(grouping *g)
     }
 }
 
-static void compute_groups(grouping *g)
+static void compute_groups(grouping *g, pv__keys *contexts)
 {
     pv_model *m = g->m;
-    keys ks = {0};
+    pv__keys ks = *contexts;
+    memset(contexts, 0, sizeof *contexts);
     pv__edges es = {0};
     id_set tf_data = {0};
     roots rs = {0};
@@ -631,7 +575,8 @@ static int group_cmp(const void *a, const void *b)
     return x->group_id < y->group_id ? -1 : (x->group_id > y->group_id);
 }
 
-int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv_error *err)
+int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv__keys *contexts,
+                    pv_error *err)
 {
     (void)err;
     grouping g = {.m = m, .s = s, .group = (int32_t *)m->ev_group};
@@ -653,7 +598,7 @@ int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv_error 
             node = pv__tpu_nodes(m, s, roles);
             g.node = node;
         }
-        compute_groups(&g);
+        compute_groups(&g, contexts);
         pv__group_mark_eager(m, s, &g.f, &g.w, kinds, g.tpu_roles);
         pv__forest_free(&g.f);
         pv__walk_fini(&g.w);

@@ -134,6 +134,25 @@ void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 typedef struct pv__extras pv__extras;
 #define PV__EXTRA_PENDING (UINT32_MAX - 1)
 
+/* A key of step grouping's inter-thread edges (group.c): the events of
+ * one (k1, k2) are joined, side 0 to side 1. Producer/consumer contexts
+ * (the `_pt`/`_p` and `_ct`/`_c` stats) are keyed as the builder applies
+ * stats, so grouping does not read every event's stats again. */
+typedef struct pv__keyed {
+    uint64_t k1, k2;        /* the kind in k1's low byte, then the ids */
+    uint32_t ev;            /* event (grouping runs below UINT32_MAX events) */
+    int32_t side;           /* 0 producer/parent, 1 consumer/child */
+} pv__keyed;
+
+typedef struct pv__keys {
+    pv__keyed *v;
+    size_t n, cap;
+} pv__keys;
+
+#define PV__KEY_LAUNCH 1u       /* correlation_id: host launch -> device kernel */
+#define PV__KEY_CONTEXT 2u      /* (_pt, _p) -> (_ct, _c) */
+#define PV__KEY_ITERATION 3u    /* Process (id, iter_num) -> IteratorGetNext */
+
 typedef struct pv__child_ref {
     uint32_t meta;        /* parent metadata index */
     int64_t child_id;     /* XEventMetadata.id of the child in the same plane */
@@ -252,18 +271,25 @@ void pv__extras_changed_plane(pv__extras *x, uint32_t plane);
 void pv__extras_changed_meta(pv__extras *x, uint32_t meta);
 void pv__extras_changed_all(pv__extras *x);
 void pv__extras_free(pv__extras *x);
+/* Finish reorders events: perm[new id] = builder id (n events). Renumbers
+ * what x holds by event id. x may be NULL. */
+void pv__extras_renumber(pv__extras *x, const uint64_t *perm, size_t n);
 
 /* Fills ev_extra/extras, ev_group and has_group_stats from well-known
  * stats: takes over x (may be NULL) and the columns it filled while
  * events were added (in model order, NULL when none; events marked
- * PV__EXTRA_PENDING, or all when x went stale, are done here). Returns 0
- * or a negative PV_E* code. */
+ * PV__EXTRA_PENDING, or all when x went stale, are done here). Hands
+ * the producer/consumer context keys of every event to *contexts (empty
+ * when some event has a group_id: grouping does not need them). Returns
+ * 0 or a negative PV_E* code. */
 int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
-                     uint32_t *extra_of, pv_error *err);
+                     uint32_t *extra_of, pv__keys *contexts, pv_error *err);
 
 /* Step grouping (FORMATS.md §3.7) when no event carries a group_id
- * (have_groups false): assigns ev_group and fills groups; otherwise the
- * groups table comes from the file's ids. */
-int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv_error *err);
+ * (have_groups false): assigns ev_group and fills groups from the
+ * model and the context keys (consumed); otherwise the groups table
+ * comes from the file's ids. */
+int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv__keys *contexts,
+                    pv_error *err);
 
 #endif

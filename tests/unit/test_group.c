@@ -376,6 +376,68 @@ START_TEST(test_group_tpu_steps_from_host)
 }
 END_TEST
 
+/* Contexts read from the source as events are added (the decoder's
+ * way), counted by hand. Stat metadata 1 _r, 2 _pt, 3 _p, 4 _ct, 5 _c;
+ * each stat below is `22 04 08 <id> 20 <int64>`:
+ *   bytes 0-17:  _r 1, _pt 7, _p 3   (step)
+ *   bytes 18-29: _ct 7, _c 3         (c1)
+ *   bytes 30-35: _ct 7               (c2)
+ * Metadata "consumer" has its own _c 99. Thread A: step [0,+1000]. Thread
+ * B, added in this order: c1 [500,+100], x [100,+50] (no stats), c2
+ * [300,+50], so the model reorders B to x, c2, c1. c1's own _c 3 wins
+ * over the metadata's: the context (7, 3) joins it to step, group 0. c2
+ * takes _c 99 from its metadata: no producer, no group; nor has x. With
+ * late set, the metadata's _c comes after the events, so finish applies
+ * every event's stats again; the groups must not change. */
+static const uint8_t wire_contexts[] = {
+    0x22, 0x04, 0x08, 0x01, 0x20, 0x01, 0x22, 0x04, 0x08, 0x02, 0x20, 0x07,
+    0x22, 0x04, 0x08, 0x03, 0x20, 0x03, 0x22, 0x04, 0x08, 0x04, 0x20, 0x07,
+    0x22, 0x04, 0x08, 0x05, 0x20, 0x03, 0x22, 0x04, 0x08, 0x04, 0x20, 0x07};
+
+static int32_t group_at(const pv_model *m, int64_t start_ps)
+{
+    for (uint64_t e = 0; e < m->n_events; e++)
+        if (m->ev_start_ps[e] == start_ps)
+            return m->ev_group[e];
+    ck_abort_msg("no event at %lld", (long long)start_ps);
+    return 0;
+}
+
+START_TEST(test_group_contexts_from_wire)
+{
+    for (int late = 0; late < 2; late++) {
+        pv_model_builder *b = pv_builder_new();
+        pv_builder_source(b, wire_contexts, sizeof wire_contexts, PV_SRC_NONE);
+        uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+        const char *names[] = {"_r", "_pt", "_p", "_ct", "_c"};
+        for (int i = 0; i < 5; i++)
+            pv_builder_plane_stat_name(b, p, i + 1, pv_builder_intern_cstr(b, names[i]));
+        uint32_t ta = pv_builder_track(b, p, 1, "A", 0), tb = pv_builder_track(b, p, 2, "B", 0);
+        uint32_t step = pv_builder_meta(b, p, 1, "step", NULL);
+        uint32_t consumer = pv_builder_meta(b, p, 2, "consumer", NULL);
+        uint32_t other = pv_builder_meta(b, p, 3, "x", NULL);
+        if (!late)
+            pv_builder_meta_stat_i64(b, consumer, "_c", 99);
+        pv_builder_event(b, ta, step, 0, 1000);
+        ck_assert(pv_builder_event_wire(b, 0, 18));
+        pv_builder_event(b, tb, consumer, 500, 100);
+        ck_assert(pv_builder_event_wire(b, 18, 12));
+        pv_builder_event(b, tb, other, 100, 50);
+        pv_builder_event(b, tb, consumer, 300, 50);
+        ck_assert(pv_builder_event_wire(b, 30, 6));
+        if (late)
+            pv_builder_meta_stat_i64(b, consumer, "_c", 99);
+        pv_model *m = pv_test_finish(b);
+        ck_assert_int_eq(group_at(m, 0), 0);
+        ck_assert_int_eq(group_at(m, 500), 0);
+        ck_assert_int_eq(group_at(m, 100), PV_NO_GROUP);
+        ck_assert_int_eq(group_at(m, 300), PV_NO_GROUP);
+        ck_assert_uint_eq(m->n_groups, 1);
+        pv_model_free(m);
+    }
+}
+END_TEST
+
 static Suite *group_suite(void)
 {
     Suite *s = suite_create("group");
@@ -388,6 +450,7 @@ static Suite *group_suite(void)
     tcase_add_test(tc, test_group_no_eager_when_grouped);
     tcase_add_test(tc, test_group_tpu_lockstep);
     tcase_add_test(tc, test_group_tpu_steps_from_host);
+    tcase_add_test(tc, test_group_contexts_from_wire);
     suite_add_tcase(s, tc);
     return s;
 }
