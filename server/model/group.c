@@ -75,17 +75,18 @@ static void ev_step_fields(const pv_model *m, uint64_t e, uint32_t *step_name,
 
 /* ---- inter-thread edges (§3.7 step 3) ------------------------------------ */
 
-static int keyed_cmp(const void *a, const void *b)
+static inline bool keyed_before(const pv__keyed *x, const pv__keyed *y)
 {
-    const pv__keyed *x = a, *y = b;
     if (x->k1 != y->k1)
-        return x->k1 < y->k1 ? -1 : 1;
+        return x->k1 < y->k1;
     if (x->k2 != y->k2)
-        return x->k2 < y->k2 ? -1 : 1;
+        return x->k2 < y->k2;
     if (x->side != y->side)
-        return x->side - y->side;
-    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+        return x->side < y->side;
+    return x->ev < y->ev;
 }
+
+PV_MERGE_SORT(sort_keys, pv__keyed, keyed_before)
 
 static void add_key(pv__keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int side)
 {
@@ -100,7 +101,7 @@ static void add_key(pv__keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int sid
  * every child. */
 static void match_keys(pv__keys *ks, pv__edges *es)
 {
-    pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
+    sort_keys(ks->v, ks->n);
     size_t i = 0;
     while (i < ks->n) {
         size_t j = i, mid = i;
@@ -224,15 +225,17 @@ typedef struct roots {
     size_t n, cap;
 } roots;
 
-static int root_cmp(const void *a, const void *b)
+/* Higher levels first, then by start. */
+static inline bool root_before(const root *x, const root *y)
 {
-    const root *x = a, *y = b;
     if (x->level != y->level)
-        return x->level > y->level ? -1 : 1;
+        return x->level > y->level;
     if (x->start_ps != y->start_ps)
-        return x->start_ps < y->start_ps ? -1 : 1;
-    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+        return x->start_ps < y->start_ps;
+    return x->ev < y->ev;
 }
+
+PV_MERGE_SORT(sort_roots, root, root_before)
 
 /* True when e lies on a TPU plane. */
 static bool on_tpu(const grouping *g, uint64_t e)
@@ -267,7 +270,7 @@ static void loop_roots(const pv_model *m, const names *nm, const uint8_t *kinds,
             ev_int(m, e, nm->iter, &b) && !is_tf_data_step(m, nm, tf_data, e))
             add_key(ks, (uint64_t)a, (uint64_t)b, e, 0);
     }
-    pv_sort(ks->v, ks->n, sizeof *ks->v, keyed_cmp);
+    sort_keys(ks->v, ks->n);
     for (size_t i = 0; i < ks->n;) {
         size_t id_end = i;
         bool iterates = false;
@@ -492,7 +495,7 @@ static void compute_groups(grouping *g, pv__keys *contexts)
     bool loops = rs.n > 0;
     if (!loops)
         marked_roots(g, &tf_data, &rs);
-    pv_sort(rs.v, rs.n, sizeof *rs.v, root_cmp);
+    sort_roots(rs.v, rs.n);
     free(ks.v);
     free(tf_data.v);
     pv__forest_build(m, g->tpu_roles, &es, &g->f);

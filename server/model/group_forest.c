@@ -23,13 +23,6 @@ void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to)
     PV__PUSH(es->v, es->n, es->cap, e);
 }
 
-int64_t pv__event_end_ps(const pv_model *m, uint64_t e)
-{
-    int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
-    /* Saturate: hostile durations must not wrap into the past. */
-    return d > 0 && s > INT64_MAX - d ? INT64_MAX : s + (d > 0 ? d : 0);
-}
-
 static bool is_async(const pv_model *m, uint64_t e)
 {
     const pv_event_extra *x = pv_model_event_extra(m, e);
@@ -67,13 +60,12 @@ static void nest(const pv_model *m, const uint8_t *tpu_roles, uint32_t *parent)
     free(stack);
 }
 
-static int up_cmp(const void *a, const void *b)
+static inline bool up_before(const pv__edge *x, const pv__edge *y)
 {
-    const pv__edge *x = a, *y = b;
-    if (x->to != y->to)
-        return x->to < y->to ? -1 : 1;
-    return x->from < y->from ? -1 : (x->from > y->from);
+    return x->to != y->to ? x->to < y->to : x->from < y->from;
 }
+
+PV_MERGE_SORT(sort_up, pv__edge, up_before)
 
 void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es,
                       pv__forest *f)
@@ -104,7 +96,7 @@ void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es
     f->kid_off = off;
     f->kids = kids;
 
-    pv_sort(es->v, es->n, sizeof *es->v, up_cmp);
+    sort_up(es->v, es->n);
     f->up = es->v;
     f->n_up = es->n;
     memset(es, 0, sizeof *es);
@@ -245,21 +237,24 @@ uint8_t *pv__group_meta_kinds(const pv_model *m, const pv__model_store *s)
         {"MapAndBatchConsume", 0}, {"ParseExampleProduce", 0}, {"ParseExampleConsume", 0},
         {"ParallelBatchProduce", 0}, {"ParallelBatchConsume", 0},
     };
+    /* Strings are interned once: a name is known when its id is. */
+    uint8_t *kind_of_sid = pv_xcalloc(s->strs.n ? s->strs.n : 1, 1);
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        uint32_t sid = pv__strtab_find(&s->strs, known[k].name, strlen(known[k].name));
+        if (sid != 0)
+            kind_of_sid[sid] = (uint8_t)(known[k].kind | PV__GK_TYPED);
+    }
     uint8_t *kinds = pv_xcalloc(m->n_metas ? m->n_metas : 1, 1);
     for (uint32_t i = 0; i < m->n_metas; i++) {
-        const char *name = s->strs.strs[m->metas[i].name];
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-            if (strcmp(name, known[k].name) == 0) {
-                kinds[i] = (uint8_t)(known[k].kind | PV__GK_TYPED);
-                break;
-            }
-        }
+        kinds[i] = kind_of_sid[m->metas[i].name];
         if (kinds[i] != 0)
             continue;
+        const char *name = s->strs.strs[m->metas[i].name];
         if (strncmp(name, "Iterator::", 10) == 0)
             kinds[i] = PV__GK_TYPED;   /* a tf.data iterator */
         else if (is_tf_op(name))
             kinds[i] = PV__GK_TYPED | PV__GK_TF_OP;
     }
+    free(kind_of_sid);
     return kinds;
 }

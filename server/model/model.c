@@ -60,12 +60,6 @@ const char *pv_model_event_name(const pv_model *m, uint64_t ev)
     return pv_model_str(m, meta->display_name != 0 ? meta->display_name : meta->name);
 }
 
-const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev)
-{
-    uint32_t x = m->ev_extra[ev];
-    return x == PV_NO_EXTRA ? NULL : &m->extras[x];
-}
-
 const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra *x)
 {
     if (x == NULL || !(x->flags & PV_EXTRA_KERNEL) || x->detail >= m->n_kernels)

@@ -312,7 +312,11 @@ uint32_t pv_model_str_find(const pv_model *m, const char *s);
 const char *pv_model_event_name(const pv_model *m, uint64_t ev);
 
 /* The extra row of an event, or NULL when it has none. */
-const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev);
+static inline const pv_event_extra *pv_model_event_extra(const pv_model *m, uint64_t ev)
+{
+    uint32_t x = m->ev_extra[ev];
+    return x == PV_NO_EXTRA ? NULL : &m->extras[x];
+}
 
 /* The side rows of an extra row: kernel details (NULL unless
  * PV_EXTRA_KERNEL) and step fields (never NULL: a row of "none" values
