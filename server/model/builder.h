@@ -106,7 +106,8 @@ void pv_builder_source(pv_model_builder *b, const uint8_t *data, size_t len,
                        pv_source_owner owner);
 /* Makes a finished model the owner of the source it was built with (a
  * decoder that keeps the bytes until the model exists hands them over
- * only once nothing can fail). */
+ * only once nothing can fail). A malloc'd source counts in the model's
+ * mem_bytes from then on. */
 void pv_model_own_source(pv_model *m, pv_source_owner owner);
 /* The newest event's own stats are the XEvent message at
  * source[offset .. offset + len) (len < 2^24, offset < 2^40). Their

@@ -113,7 +113,7 @@ uint32_t pv__memcpy_kind_of_name(const char *name)
         {"memcpyp2p", PV_MEMCPY_D2D},
     };
     /* every metadata's name comes here once: most are no memcpy at all */
-    if (strncasecmp(name, "memcpy", 6) != 0)
+    if ((name[0] | 0x20) != 'm' || strncasecmp(name, "memcpy", 6) != 0)
         return PV_MEMCPY_NONE;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strncasecmp(name, names[i].prefix, strlen(names[i].prefix)) == 0)

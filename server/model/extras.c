@@ -174,6 +174,18 @@ void pv__x_apply_memory(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s)
     }
 }
 
+/* The parse cache slot of string sid; the caches are made at the first
+ * details stat (many profiles have none, and a small file's ingest would
+ * spend a tenth of its time clearing them). */
+static pv__xparsed *parse_slot(pv__extras *x, bool memcpy_details, uint32_t sid)
+{
+    if (x->kernel_cache == NULL) {
+        x->kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *x->kernel_cache);
+        x->memcpy_cache = x->kernel_cache + PARSE_CACHE;
+    }
+    return &(memcpy_details ? x->memcpy_cache : x->kernel_cache)[sid % PARSE_CACHE];
+}
+
 void pv__x_apply(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s, bool memory_event)
 {
     pv_event_extra *x = &w->x;
@@ -206,7 +218,7 @@ void pv__x_apply(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s, bool memor
         /* kernel and memory details share storage (model.h) */
         uint32_t sid = pv__x_stat_str(c, s);
         if (sid != 0 && !memory_event) {
-            pv__xparsed *pc = &c->x->kernel_cache[sid % PARSE_CACHE];
+            pv__xparsed *pc = parse_slot(c->x, false, sid);
             if (pc->str != sid + 1) {
                 pc->str = sid + 1;
                 pc->kernel_row = UINT32_MAX;
@@ -231,7 +243,7 @@ void pv__x_apply(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s, bool memor
     case WK_MEMCPY_DETAILS: {
         uint32_t sid = pv__x_stat_str(c, s);
         if (sid != 0) {
-            pv__xparsed *pc = &c->x->memcpy_cache[sid % PARSE_CACHE];
+            pv__xparsed *pc = parse_slot(c->x, true, sid);
             if (pc->str != sid + 1) {
                 pv_event_extra tmp;
                 memset(&tmp, 0, sizeof tmp);
@@ -355,11 +367,11 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
     pv__xmeta *mi = &x->metas[meta];
     const char *text = c->strs->strs[name];
     mi->flags = 0;
-    if (strcmp(text, "MemoryAllocation") == 0)
+    if (text[0] == 'M' && strcmp(text, "MemoryAllocation") == 0)
         mi->flags |= NAME_MEM_ALLOC;
-    else if (strcmp(text, "MemoryDeallocation") == 0)
+    else if (text[0] == 'M' && strcmp(text, "MemoryDeallocation") == 0)
         mi->flags |= NAME_MEM_FREE;
-    else if (strcmp(text, "TraceContext") == 0)
+    else if (text[0] == 'T' && strcmp(text, "TraceContext") == 0)
         mi->flags |= NAME_TRACE_CONTEXT;
     mi->memcpy_kind = (uint8_t)pv__memcpy_kind_of_name(text);
     if (mi->memcpy_kind != PV_MEMCPY_NONE)
@@ -368,9 +380,11 @@ const pv__xmeta *pv__x_meta_set(pv__xctx *c, uint32_t meta, uint32_t name, const
     mi->contexts.has = mi->contexts.ints = 0;
     mi->first_stat = (uint32_t)x->n_meta_stats;
     mi->n_stats = (uint32_t)n;
+    size_t cap = x->cap_meta_stats;
     pv__grow((void **)&x->meta_stats, &x->cap_meta_stats, x->n_meta_stats + n,
              sizeof *x->meta_stats);
-    x->meta_stat_cls = pv_xrealloc(x->meta_stat_cls, x->cap_meta_stats ? x->cap_meta_stats : 1);
+    if (x->cap_meta_stats != cap || x->meta_stat_cls == NULL)
+        x->meta_stat_cls = pv_xrealloc(x->meta_stat_cls, x->cap_meta_stats ? x->cap_meta_stats : 1);
     for (size_t k = 0; k < n; k++) {
         uint8_t cls = pv__x_cls(c, stats[k].name);
         int wk = cls & CLS_WK;
@@ -453,8 +467,6 @@ void pv__x_event_end(pv__xctx *c, pv__xevent *ev, uint64_t e, int32_t *group, ui
 pv__extras *pv__x_new(void)
 {
     pv__extras *x = pv_xcalloc(1, sizeof *x);
-    x->kernel_cache = pv_xcalloc(2 * PARSE_CACHE, sizeof *x->kernel_cache);
-    x->memcpy_cache = x->kernel_cache + PARSE_CACHE;
     x->table_plane = UINT32_MAX;
     return x;
 }

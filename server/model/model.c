@@ -28,7 +28,10 @@ void pv_model_free(pv_model *m)
 
 void pv_model_own_source(pv_model *m, pv_source_owner owner)
 {
-    ((pv__model_store *)m->priv)->src_owner = owner;
+    pv__model_store *s = m->priv;
+    if (owner == PV_SRC_MALLOC && s->src_owner != PV_SRC_MALLOC)
+        m->mem_bytes += s->src_len;
+    s->src_owner = owner;
 }
 
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner)
