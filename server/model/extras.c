@@ -11,11 +11,11 @@
  * applied ones depended on changed after (extras_finish.c). This file
  * holds what both apply with. */
 #include "model/extras_priv.h"
+#include "util/decimal.h"
 #include "util/hash.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 static const char *const wk_names[WK_COUNT] = {
@@ -146,15 +146,16 @@ void pv__x_apply_memory(pv__xctx *c, pv__xwork *w, int wk, const pv_stat *s)
     pv_memory_details *md = &w->memory;
     int64_t i = 0;
     bool is_int = pv__stat_int(s, &i);
-    char num[32];
+    char num[PV_I64_TEXT_MAX];
     switch (wk) {
     case WK_ALLOCATOR_NAME: md->memory_id = pv__x_stat_str(c, s); break;
     case WK_INDEX_ON_HOST:
     case WK_DEVICE_ORDINAL:
         if (is_int) {
-            int n = snprintf(num, sizeof num, "%lld", (long long)i);
-            md->memory_id = c->read_only ? pv__strtab_find(c->strs, num, (size_t)n)
-                                         : pv__strtab_intern(c->strs, num, (size_t)n);
+            char *text = pv_fmt_i64(num + sizeof num, i);
+            size_t n = (size_t)(num + sizeof num - text);
+            md->memory_id = c->read_only ? pv__strtab_find(c->strs, text, n)
+                                         : pv__strtab_intern(c->strs, text, n);
         }
         break;
     case WK_BYTES_RESERVED: md->bytes_reserved = i; break;

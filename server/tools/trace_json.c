@@ -3,6 +3,7 @@
  * multi-million-event trace. */
 #include "tools/trace_json.h"
 
+#include "util/decimal.h"
 #include "util/error.h"
 
 #include <math.h>
@@ -40,20 +41,6 @@ void pv__jw_raw(pv__jw *w, const char *s, size_t n)
     w->n += n;
 }
 
-/* Writes v in decimal at the end of buf (which has room for 21 bytes
- * before end); returns where it starts. */
-static char *fmt_i64(char *end, int64_t v)
-{
-    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        *--end = (char)('0' + mag % 10);
-        mag /= 10;
-    } while (mag != 0);
-    if (v < 0)
-        *--end = '-';
-    return end;
-}
-
 void pv__jw_int_tuple(pv__jw *w, int comma, const int64_t *v, size_t n)
 {
     char out[8 * 22 + 4];
@@ -63,7 +50,7 @@ void pv__jw_int_tuple(pv__jw *w, int comma, const int64_t *v, size_t n)
     out[len++] = '[';
     for (size_t i = 0; i < n && i < 8; i++) {
         char tmp[24];
-        char *s = fmt_i64(tmp + sizeof tmp, v[i]);
+        char *s = pv_fmt_i64(tmp + sizeof tmp, v[i]);
         size_t k = (size_t)(tmp + sizeof tmp - s);
         if (i > 0)
             out[len++] = ',';
