@@ -97,8 +97,13 @@ static void columns_need(pv_model_builder *b)
 bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
                            const uint8_t *end)
 {
-    if (b->extras == NULL)
+    if (b->extras == NULL) {
+        /* Most events of a profile get a row (kernels, ops): room for the
+         * builder's guess of its events spares copies of a growing table. */
         b->extras = pv__x_new();
+        pv__grow((void **)&b->extras->extras, &b->extras->cap_extras, b->cap_events,
+                 sizeof *b->extras->extras);
+    }
     pv__extras *x = b->extras;
     if (x->stale)
         return true;   /* finish reads and checks every event again */

@@ -282,7 +282,7 @@ static uint32_t *resolve_children(pv_model_builder *b)
 static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_error *err)
 {
     pv_track *tracks = (pv_track *)m->tracks;
-    uint64_t *stack = NULL;
+    int64_t *stack = NULL;   /* ends of the open events */
     size_t cap = 0;
     size_t pool_len = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
@@ -291,7 +291,7 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
         uint32_t max_depth = 0;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             int64_t start = m->ev_start_ps[e];
-            while (sp > 0 && end_ps(m->ev_start_ps[stack[sp - 1]], m->ev_dur_ps[stack[sp - 1]]) <= start)
+            while (sp > 0 && stack[sp - 1] <= start)
                 sp--;
             if (sp > PV_MAX_DEPTH) {
                 free(stack);
@@ -304,7 +304,7 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
                 max_depth = (uint32_t)sp;
             if (sp == cap)
                 pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
-            stack[sp++] = e;
+            stack[sp++] = end_ps(start, m->ev_dur_ps[e]);
         }
         tr->n_depths = tr->n_events > 0 ? max_depth + 1 : 0;
         pool_len += tr->n_depths + 1;

@@ -75,6 +75,7 @@ static void ev_step_fields(const pv_model *m, uint64_t e, uint32_t *step_name,
 
 /* ---- inter-thread edges (§3.7 step 3) ------------------------------------ */
 
+
 static inline bool keyed_before(const pv__keyed *x, const pv__keyed *y)
 {
     if (x->k1 != y->k1)
@@ -101,7 +102,8 @@ static void add_key(pv__keys *ks, uint64_t k1, uint64_t k2, uint64_t ev, int sid
  * every child. */
 static void match_keys(pv__keys *ks, pv__edges *es)
 {
-    sort_keys(ks->v, ks->n);
+    if (!pv__keys_group(ks))
+        sort_keys(ks->v, ks->n);
     size_t i = 0;
     while (i < ks->n) {
         size_t j = i, mid = i;
@@ -110,13 +112,18 @@ static void match_keys(pv__keys *ks, pv__edges *es)
                 mid = j + 1;
             j++;
         }
-        size_t first = i;
-        if ((ks->v[i].k1 & 0xffu) != PV__KEY_CONTEXT && mid > i)
-            first = mid - 1;   /* events come in id order: the last parent met */
-        size_t n_from = mid - first, n_to = j - mid;
+        size_t first = i, last = mid;
+        if ((ks->v[i].k1 & 0xffu) != PV__KEY_CONTEXT && mid > i) {
+            /* the last parent met: the one latest in event order */
+            for (size_t a = i; a < mid; a++)
+                if (ks->v[a].ev > ks->v[first].ev)
+                    first = a;
+            last = first + 1;
+        }
+        size_t n_from = last - first, n_to = j - mid;
         bool wide = n_from >= CONTEXT_FANOUT_MAX && n_to >= CONTEXT_FANOUT_MAX;
         if (!wide && n_from * n_to <= EDGES_PER_KEY_MAX) {
-            for (size_t a = first; a < mid; a++)
+            for (size_t a = first; a < last; a++)
                 for (size_t b = mid; b < j; b++)
                     pv__edges_push(es, ks->v[a].ev, ks->v[b].ev);
         }

@@ -29,12 +29,18 @@ static bool is_async(const pv_model *m, uint64_t e)
     return x != NULL && (x->flags & PV_EXTRA_ASYNC) != 0;
 }
 
-static void nest(const pv_model *m, const uint8_t *tpu_roles, uint32_t *parent)
+/* An event open on a line while nest() walks it. */
+typedef struct open_event {
+    uint32_t ev;
+    int64_t start_ps, end_ps;
+} open_event;
+
+/* Fills parent and counts each event's nested children in kids[e + 1]. */
+static void nest(const pv_model *m, const uint8_t *tpu_roles, uint32_t *parent, uint64_t *kids)
 {
-    uint32_t *stack = NULL;
+    open_event *stack = NULL;
     size_t cap = 0;
-    for (uint64_t e = 0; e < m->n_events; e++)
-        parent[e] = PV__NO_EV32;
+    memset(parent, 0xff, m->n_events * sizeof *parent);   /* PV__NO_EV32 */
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         if (tpu_roles != NULL && tpu_roles[tr->plane] != PV__TPU_NONE)
@@ -43,18 +49,19 @@ static void nest(const pv_model *m, const uint8_t *tpu_roles, uint32_t *parent)
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (is_async(m, e))
                 continue;
-            int64_t start = m->ev_start_ps[e], end = pv__event_end_ps(m, e);
+            open_event o = {(uint32_t)e, m->ev_start_ps[e], pv__event_end_ps(m, e)};
             while (sp > 0) {
-                uint32_t p = stack[sp - 1];
-                if (m->ev_start_ps[p] <= start && end <= pv__event_end_ps(m, p)) {
-                    parent[e] = p;
+                const open_event *p = &stack[sp - 1];
+                if (p->start_ps <= o.start_ps && o.end_ps <= p->end_ps) {
+                    parent[e] = p->ev;
+                    kids[p->ev + 1]++;
                     break;
                 }
                 sp--;
             }
             if (sp == cap)
                 pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
-            stack[sp++] = (uint32_t)e;
+            stack[sp++] = o;
         }
     }
     free(stack);
@@ -74,12 +81,8 @@ void pv__forest_build(const pv_model *m, const uint8_t *tpu_roles, pv__edges *es
     memset(f, 0, sizeof *f);
     f->n = n;
     f->nest_parent = pv_xmalloc((n ? n : 1) * sizeof *f->nest_parent);
-    nest(m, tpu_roles, f->nest_parent);
-
     uint64_t *off = pv_xcalloc(n + 1, sizeof *off);
-    for (uint64_t e = 0; e < n; e++)
-        if (f->nest_parent[e] != PV__NO_EV32)
-            off[f->nest_parent[e] + 1]++;
+    nest(m, tpu_roles, f->nest_parent, off);
     for (size_t i = 0; i < es->n; i++)
         off[es->v[i].from + 1]++;
     for (uint64_t i = 0; i < n; i++)

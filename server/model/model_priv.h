@@ -149,6 +149,21 @@ typedef struct pv__keys {
     size_t n, cap;
 } pv__keys;
 
+/* Puts keys with equal (k1, k2) next to each other, side 0 before side 1,
+ * each side in the order the keys came; the groups' order is unspecified.
+ * Drops the keys of a group that lacks either side (it joins nothing).
+ * False, keys untouched, when their ids collide too much to group fast:
+ * then sort them (group_keys.c). */
+bool pv__keys_group(pv__keys *ks);
+/* The hash pv__keys_group places a key's (k1, k2) by (the low bits pick
+ * its slot of a power-of-two table with at least two per key). */
+static inline uint64_t pv__keys_hash(uint64_t k1, uint64_t k2)
+{
+    uint64_t h = (k1 ^ 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+    h ^= k2 * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
+
 #define PV__KEY_LAUNCH 1u       /* correlation_id: host launch -> device kernel */
 #define PV__KEY_CONTEXT 2u      /* (_pt, _p) -> (_ct, _c) */
 #define PV__KEY_ITERATION 3u    /* Process (id, iter_num) -> IteratorGetNext */

@@ -4,9 +4,11 @@
  * eagerness. Every expected value was worked out by hand from the events
  * in the test's comment, following group_events.cc's rules. */
 #include "model/builder.h"
+#include "model/model_priv.h"
 #include "model_fixture.h"
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The id of the only event named name; the test fails when there is none. */
@@ -438,6 +440,57 @@ START_TEST(test_group_contexts_from_wire)
 }
 END_TEST
 
+/* pv__keys_group on keys worked out by hand (k1, k2, ev, side):
+ *   A (1,7): ev 5 side 1, ev 2 side 0, ev 9 side 1, ev 4 side 0
+ *   B (1,8): ev 3 side 0 only            -> dropped: joins nothing
+ *   C (2,7): ev 6 side 1, ev 1 side 0
+ *   D (3,3): ev 8 side 1 only            -> dropped
+ * Left: A as 2, 4 | 5, 9 and C as 1 | 6 (each side in input order), in
+ * either order of the groups. */
+START_TEST(test_keys_group_by_hand)
+{
+    pv__keyed in[] = {{1, 7, 5, 1}, {1, 8, 3, 0}, {2, 7, 6, 1}, {1, 7, 2, 0},
+                      {3, 3, 8, 1}, {1, 7, 9, 1}, {2, 7, 1, 0}, {1, 7, 4, 0}};
+    pv__keys ks = {malloc(sizeof in), 8, 8};
+    memcpy(ks.v, in, sizeof in);
+    ck_assert(pv__keys_group(&ks));
+    ck_assert_uint_eq(ks.n, 6);
+    size_t a = ks.v[0].k2 == 7 && ks.v[0].k1 == 1 ? 0 : 2, c = a == 0 ? 4 : 0;
+    const uint32_t want_a[] = {2, 4, 5, 9}, want_c[] = {1, 6};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert(ks.v[a + i].k1 == 1 && ks.v[a + i].k2 == 7);
+        ck_assert_uint_eq(ks.v[a + i].ev, want_a[i]);
+        ck_assert_int_eq(ks.v[a + i].side, i < 2 ? 0 : 1);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert(ks.v[c + i].k1 == 2 && ks.v[c + i].k2 == 7);
+        ck_assert_uint_eq(ks.v[c + i].ev, want_c[i]);
+        ck_assert_int_eq(ks.v[c + i].side, (int)i);
+    }
+    free(ks.v);
+}
+END_TEST
+
+/* 100 keys whose ids were picked to hash to one slot of the table (256
+ * slots for 100 keys): a run of them takes more probes than the grouping
+ * allows, so it leaves the keys as they were for the caller to sort. */
+START_TEST(test_keys_group_refuses_collisions)
+{
+    pv__keys ks = {calloc(100, sizeof(pv__keyed)), 0, 100};
+    for (uint64_t id = 1; ks.n < 100; id++) {
+        if ((pv__keys_hash(PV__KEY_CONTEXT, id) & 255) == 0) {
+            pv__keyed k = {PV__KEY_CONTEXT, id, (uint32_t)ks.n, (int32_t)(ks.n & 1)};
+            ks.v[ks.n++] = k;
+        }
+    }
+    ck_assert(!pv__keys_group(&ks));
+    ck_assert_uint_eq(ks.n, 100);
+    for (size_t i = 0; i < 100; i++)
+        ck_assert_uint_eq(ks.v[i].ev, i);
+    free(ks.v);
+}
+END_TEST
+
 static Suite *group_suite(void)
 {
     Suite *s = suite_create("group");
@@ -451,6 +504,8 @@ static Suite *group_suite(void)
     tcase_add_test(tc, test_group_tpu_lockstep);
     tcase_add_test(tc, test_group_tpu_steps_from_host);
     tcase_add_test(tc, test_group_contexts_from_wire);
+    tcase_add_test(tc, test_keys_group_by_hand);
+    tcase_add_test(tc, test_keys_group_refuses_collisions);
     suite_add_tcase(s, tc);
     return s;
 }
