@@ -186,8 +186,20 @@ static int i64_cmp(const void *a, const void *b)
 
 /* The `id` of every tf.data captured function run: steps of the input
  * pipeline, never training steps, so roots carrying one are skipped. */
+/* True when some metadata is of kind (PV__GK_*): a pass over the events
+ * for that kind is then worth making. */
+static bool some_meta_is(const pv_model *m, const uint8_t *kinds, uint8_t kind)
+{
+    for (uint32_t i = 0; i < m->n_metas; i++)
+        if (kinds[i] & kind)
+            return true;
+    return false;
+}
+
 static void tf_data_ids(const pv_model *m, const names *nm, const uint8_t *kinds, id_set *ids)
 {
+    if (!some_meta_is(m, kinds, PV__GK_CAPTURED_FN))
+        return;
     for (uint64_t e = 0; e < m->n_events; e++) {
         int64_t id;
         if ((kinds[m->ev_meta[e]] & PV__GK_CAPTURED_FN) && ev_int(m, e, nm->id, &id))
@@ -271,6 +283,8 @@ static int64_t root_level(const grouping *g, uint64_t e)
 static void loop_roots(const pv_model *m, const names *nm, const uint8_t *kinds,
                        const id_set *tf_data, pv__keys *ks, pv__edges *es, roots *out)
 {
+    if (!some_meta_is(m, kinds, PV__GK_PROCESS))
+        return;
     for (uint64_t e = 0; e < m->n_events; e++) {
         int64_t a, b;
         if ((kinds[m->ev_meta[e]] & PV__GK_PROCESS) && ev_int(m, e, nm->id, &a) &&
@@ -309,6 +323,8 @@ static void marked_roots(const grouping *g, const id_set *tf_data, roots *out)
 {
     const pv_model *m = g->m;
     for (uint64_t e = 0; e < m->n_events; e++) {
+        if (!(ev_flags(m, e) & PV_EXTRA_STEP_ROOT))
+            continue;   /* root_level's first test, without a call per event */
         int64_t level = root_level(g, e);
         if (level == 0 || is_tf_data_step(m, &g->nm, tf_data, e))
             continue;
