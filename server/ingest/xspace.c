@@ -69,6 +69,7 @@ typedef struct dec {
     pv__idtab metas;         /* event metadata id -> meta index */
     uint32_t plane;
     uint64_t n_tracks;
+    uint64_t n_events;      /* events added to the builder */
     uint64_t next_progress; /* event count at which to report progress */
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
     size_t n_later, cap_later;
@@ -425,10 +426,10 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
     *done = true;
     if (aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
-    if (pv_builder_n_events(d->b) >= MAX_EVENTS || ef->len > MAX_EVENT_BYTES)
+    if (d->n_events >= MAX_EVENTS || ef->len > MAX_EVENT_BYTES)
         return false;
-    pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]), sat_add(line_ps, (int64_t)v[2]),
-                     (int64_t)v[3]);
+    d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
+                                       sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
     return first_stat == NULL || event_wire(d, ef, first_stat, v[1]);
 }
 
@@ -437,7 +438,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
  * hostile events (2 bytes each) could otherwise ask for 100x. */
 static bool progress(dec *d, const field *ef)
 {
-    d->next_progress = pv_builder_n_events(d->b) + PROGRESS_EVENTS;
+    d->next_progress = d->n_events + PROGRESS_EVENTS;
     pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
     uint64_t cap = (uint64_t)MODEL_BYTES_PER_FILE_BYTE * d->src->len + MODEL_BYTES_SLACK;
     if (pv_builder_mem_bound(d->b) > cap)
@@ -451,7 +452,7 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
 {
     bool done;
     if (fast_event(d, track, line_ps, ef, &done)) {
-        if (pv_builder_n_events(d->b) >= d->next_progress)
+        if (d->n_events >= d->next_progress)
             return progress(d, ef);
         return true;
     }
@@ -472,11 +473,12 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         return false;
     if (aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
-    if (pv_builder_n_events(d->b) >= MAX_EVENTS)
+    if (d->n_events >= MAX_EVENTS)
         return FAIL(d, PV_ETOOBIG, ef->at, "more than %llu events",
                     (unsigned long long)MAX_EVENTS);
     uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
                                    sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
+    d->n_events = ev + 1;
     if (ev >= d->next_progress && !progress(d, ef))
         return false;
     if (!has_stats)
@@ -640,6 +642,7 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     d.src = src;
     d.b = b;
     d.err = err;
+    d.n_events = pv_builder_n_events(b);
     pv__idtab_init(&d.stat_names);
     pv__idtab_init(&d.metas);
     rd r = {src->data, src->data + src->len};
