@@ -21,24 +21,46 @@ void pv__grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /* ---- string table ------------------------------------------------------- */
 
-/* Eight bytes per step instead of FNV's one: interning is a fifth of an
- * ingest on metadata-heavy files. Not for anything but this table, which
+/* Sixteen bytes per step in two independent lanes instead of FNV's one
+ * byte: interning is a fifth of an ingest on metadata-heavy files, whose
+ * names run to a hundred bytes. Not for anything but this table, which
  * compares the bytes on every hit anyway. */
+#define HASH_K1 0x87c37b91114253d5ull
+#define HASH_K2 0x4cf5ad432745937full
+
+static inline uint64_t hash_step(uint64_t h, uint64_t w)
+{
+    h = (h ^ (w * HASH_K1)) * HASH_K2;
+    return h ^ (h >> 31);
+}
+
 static uint64_t str_hash(const char *s, size_t len)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+    uint64_t a = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+    uint64_t b = 0x6a09e667f3bcc909ull;
     size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ (w * 0x87c37b91114253d5ull)) * 0x4cf5ad432745937full;
-        h ^= h >> 31;
+    for (; i + 16 <= len; i += 16) {
+        uint64_t w1, w2;
+        memcpy(&w1, s + i, 8);
+        memcpy(&w2, s + i + 8, 8);
+        a = hash_step(a, w1);
+        b = hash_step(b, w2);
     }
-    uint64_t tail = 0;
-    memcpy(&tail, s + i, len - i);
-    h = (h ^ (tail * 0x87c37b91114253d5ull)) * 0x4cf5ad432745937full;
-    h ^= h >> 29;
-    return h;
+    /* The last 1 to 15 bytes: 8-byte loads that may overlap what the
+     * loop read (the length is in the seed); a short string bytewise. */
+    uint64_t t1 = 0, t2 = 0;
+    if (len >= 8) {
+        memcpy(&t1, s + len - 8, 8);
+        if (len - i > 8)
+            memcpy(&t2, s + i, 8);
+    } else {
+        for (size_t k = 0; k < len; k++)
+            t1 |= (uint64_t)(unsigned char)s[k] << (8 * k);
+    }
+    a = hash_step(a, t1);
+    b = hash_step(b, t2);
+    uint64_t h = (a ^ (b * HASH_K1)) * HASH_K2;
+    return h ^ (h >> 29);
 }
 
 void pv__strtab_init(pv__strtab *t)
