@@ -245,6 +245,17 @@ static bool decode_stat(dec *d, const uint8_t *data, size_t len, bool keep, pv_s
 /* Splits a map entry into its key and value message. */
 static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key, rd *value)
 {
+    /* the layout every producer writes: the key, then the value to the
+     * entry's end */
+    const uint8_t *q = entry->data, *end = entry->data + entry->len;
+    uint64_t k, len;
+    if (q < end && *q++ == 0x08 && pv_varint_read(&q, end, &k) && q < end && *q++ == 0x12 &&
+        pv_varint_read(&q, end, &len) && len == (uint64_t)(end - q)) {
+        *key = k;
+        value->p = q;
+        value->end = end;
+        return true;
+    }
     rd r = {entry->data, entry->data + entry->len};
     field f;
     *key = 0;
@@ -314,7 +325,9 @@ static bool decode_event_meta(dec *d, const field *entry)
     field f;
     uint64_t id = 0;
     uint32_t name = 0, display = 0;
+    bool more = false;   /* stats or children, for a second pass */
     while (next_field(d, &v, "XEventMetadata", &f)) {
+        more |= f.num == 5 || f.num == 6;
         if (f.num == 1) {
             if (!expect(d, &f, "XEventMetadata", 0))
                 return false;
@@ -334,7 +347,7 @@ static bool decode_event_meta(dec *d, const field *entry)
                                         display);
     pv__idtab_put(&d->metas, (int64_t)key, meta);
     v.p = value;
-    while (next_field(d, &v, "XEventMetadata", &f)) {
+    while (more && next_field(d, &v, "XEventMetadata", &f)) {
         if (f.num == 5) {
             pv_stat s;
             if (!expect(d, &f, "XEventMetadata", 2) || !decode_stat(d, f.data, f.len, true, &s))
