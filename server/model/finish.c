@@ -321,12 +321,24 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
         pv_track *tr = &tracks[t];
         uint32_t *ds = pool + at;
         at += tr->n_depths + 1;
+        uint32_t *ti = index + tr->first_event;
+        tr->depth_start = ds;
+        tr->depth_index = ti;
+        if (tr->n_depths <= 1) {
+            /* a flat line (a stream, a TPU line): the index is the
+             * events in order, without counting them one by one */
+            ds[0] = 0;
+            if (tr->n_depths == 1)
+                ds[1] = (uint32_t)tr->n_events;
+            for (uint64_t i = 0; i < tr->n_events; i++)
+                ti[i] = (uint32_t)i;
+            continue;
+        }
         memset(ds, 0, (tr->n_depths + 1) * sizeof *ds);
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
             ds[depth[e] + 1]++;
         for (uint32_t d = 0; d < tr->n_depths; d++)
             ds[d + 1] += ds[d];
-        uint32_t *ti = index + tr->first_event;
         /* Walk in start order so each depth's group comes out sorted; the
          * fill cursor is ds[d], restored by the shift below. */
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
@@ -334,8 +346,6 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
         for (uint32_t d = tr->n_depths; d > 0; d--)
             ds[d] = ds[d - 1];
         ds[0] = 0;
-        tr->depth_start = ds;
-        tr->depth_index = ti;
     }
     return 0;
 }
