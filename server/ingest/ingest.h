@@ -52,9 +52,12 @@ typedef enum pv_format {
 /* ---- entry points -------------------------------------------------------- */
 
 /* Decodes the file at path into a new model (*out, free with
- * pv_model_free). Returns 0, PV_EIO (cannot open/map), PV_EFORMAT (not a
- * supported format, or corrupt), or PV_ETOOBIG (a size past a cap);
- * *out is NULL on failure. progress may be NULL. */
+ * pv_model_free). The model keeps the file mapped for its events' stats;
+ * a small one (256 KiB or less) is read into memory instead, a copy the
+ * model owns and counts in mem_bytes. Returns 0, PV_EIO (cannot
+ * open/map/read), PV_EFORMAT (not a supported format, or corrupt), or
+ * PV_ETOOBIG (a size past a cap); *out is NULL on failure. progress may
+ * be NULL. */
 int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err);
 
 /* Same for bytes already in memory; data is only read. path_for_errors

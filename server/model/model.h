@@ -15,8 +15,8 @@
  *              (pv_model_event_own_stats): from the array when the
  *              model was built with them (Chrome JSON, tests), else
  *              straight from the source file's bytes, which the model
- *              keeps mapped: a decoded copy of every stat would cost
- *              more memory than the file itself.
+ *              keeps (mapped; a small file read whole): a decoded copy
+ *              of every stat would cost more memory than the file itself.
  *   strings -> interned once; id 0 is "".
  * Well-known stats (FORMATS.md §3.3) are decoded once into typed fields:
  * group_id per event, and a sparse pv_event_extra row for events that
@@ -263,8 +263,8 @@ struct pv_model {
 
     uint32_t n_stat_names;
     const pv_stat_name *stat_names; /* grouped by plane (pv_plane ranges) */
-    const uint8_t *src;           /* the source file's bytes (read-only
-                                     mapping), or NULL */
+    const uint8_t *src;           /* the source file's bytes (a read-only
+                                     mapping or a copy), or NULL */
     size_t src_len;
 
     uint32_t n_extras;
