@@ -97,7 +97,7 @@ static size_t guarded_read_stats(const pv_model *m, const pv_plane *pl, const ui
 static bool wire_place(const pv_model *m, uint64_t ev, const uint8_t **p, const uint8_t **end)
 {
     uint64_t ref = m->ev_wire[ev];
-    uint64_t off = ref >> PV__WIRE_LEN_BITS, len = ref & ((1u << PV__WIRE_LEN_BITS) - 1);
+    uint64_t off = ref >> PV__WIRE_LEN_BITS, len = ref & PV__WIRE_LEN_MASK;
     if (len == 0 || off > m->src_len || len > m->src_len - off)
         return false;
     *p = m->src + off;

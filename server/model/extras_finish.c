@@ -81,7 +81,7 @@ void pv__extras_renumber(pv__extras *x, const uint64_t *perm, size_t n)
 /* True when event e has stats of its own, in the source or in hand. */
 static bool has_own_stats(const pv_model *m, uint64_t e)
 {
-    if (m->ev_wire != NULL && (m->ev_wire[e] & ((1u << PV__WIRE_LEN_BITS) - 1)) != 0)
+    if (m->ev_wire != NULL && (m->ev_wire[e] & PV__WIRE_LEN_MASK) != 0)
         return true;
     return m->ev_stat_off != NULL && m->ev_stat_off[e + 1] != m->ev_stat_off[e];
 }
@@ -145,7 +145,7 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *gr
             break;
         }
         pv__xevent ev;
-        pv__x_event_begin(&ev, &x->metas[m->ev_meta[e]]);
+        pv__x_event_begin(&ev, mi);
         for (size_t k = 0; k < n_own; k++)
             pv__x_event_stat(&c, &ev, &own[k], pv__x_cls(&c, own[k].name));
         pv__x_event_end(&c, &ev, e, &group[e], &extra_of[e]);

@@ -92,13 +92,14 @@ typedef struct pv__plane_stat_name {
 
 /* ev_wire packs a place in the source: offset << 24 | length. */
 #define PV__WIRE_LEN_BITS 24u
+#define PV__WIRE_LEN_MASK ((1u << PV__WIRE_LEN_BITS) - 1)
 
 /* The text of a PV_STAT_WSTR / PV_STAT_WBYTES value in the source
  * [src, src + src_len): NULL (and *len 0) when it lies outside. */
 static inline const char *pv__wire_text(const uint8_t *src, size_t src_len, uint64_t wire,
                                         size_t *len)
 {
-    uint64_t off = wire >> PV__WIRE_LEN_BITS, n = wire & ((1u << PV__WIRE_LEN_BITS) - 1);
+    uint64_t off = wire >> PV__WIRE_LEN_BITS, n = wire & PV__WIRE_LEN_MASK;
     *len = 0;
     if (src == NULL || off > src_len || n > src_len - off)
         return NULL;
