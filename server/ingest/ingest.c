@@ -68,9 +68,10 @@ pv_format pv_ingest_sniff(const uint8_t *data, size_t len)
 }
 
 /* The file's pages are dropped (and read ahead) in chunks of this many
- * bytes: a file smaller than one costs no madvise call, which is a fifth
- * of a small profile's ingest time, and a large one keeps at most this
- * much of what was read resident. A multiple of every page size. */
+ * bytes: a file smaller than one costs no madvise call (dropping a small
+ * file's pages saved little memory and made every later read of its stats
+ * fault them in again), and a large one keeps at most this much of what
+ * was read resident. A multiple of every page size. */
 #define DROP_CHUNK ((size_t)4 << 20)
 
 void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
