@@ -449,6 +449,31 @@ END_TEST
 
 /* ---- pv_trace_tile_write_bin -------------------------------------------------- */
 
+/* Writes tile (level, index) of m in binary, its rows dropped when
+ * no_rows is set and the counters section given, and checks the bytes
+ * against want. Frees m. */
+static void check_bin(pv_model *m, uint32_t level, uint64_t index, bool no_rows,
+                      const unsigned char *counters, size_t n_counters,
+                      const unsigned char *want, size_t n_want)
+{
+    pv_trace_geom g = pv_trace_geom_of(m);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_tile t = get_tile(m, NULL, level, index, &a);
+    if (no_rows)
+        t.n_rows = 0;
+    pv_buf b;
+    pv_buf_init(&b, 1 << 20);
+    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, counters, n_counters, &a, &b), 0);
+    ck_assert_uint_eq(b.len, n_want);
+    for (size_t i = 0; i < n_want; i++)
+        ck_assert_msg((unsigned char)b.data[i] == want[i], "byte %zu: %02x, want %02x", i,
+                      (unsigned char)b.data[i], want[i]);
+    pv_buf_fini(&b);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+
 /* Tile 1 of level 1 of the hand model, encoded by hand (docs/trace_api.md,
  * "Binary tiles"): E0 and c7 cross into it from the left, so their start
  * deltas are negative. */
@@ -458,13 +483,6 @@ START_TEST(test_write_bin_hand)
     /* one track, events numbered by start: E0 is 0, c7 (starts 524000) 6 */
     ck_assert_uint_eq(ev_at(m, 0), 0);
     ck_assert_uint_eq(ev_at(m, 524000), 6);
-    pv_trace_geom g = pv_trace_geom_of(m);
-    pv_arena a;
-    pv_arena_init(&a, 4096);
-    pv_trace_tile t = get_tile(m, NULL, 1, 1, &a);
-    pv_buf b;
-    pv_buf_init(&b, 1 << 20);
-    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, NULL, 0, &a, &b), 0);
     static const unsigned char expect[] = {
         'P', 'V', 'T', '1',
         0x01, 0x01,                  /* level 1, index 1 */
@@ -485,13 +503,7 @@ START_TEST(test_write_bin_hand)
         0x02, 0x05, 'e', '0', 0, 'e', '6',   /* 2 names, 5 bytes */
         0x00,                        /* no counters */
     };
-    ck_assert_uint_eq(b.len, sizeof expect);
-    for (size_t i = 0; i < sizeof expect; i++)
-        ck_assert_msg((unsigned char)b.data[i] == expect[i], "byte %zu: %02x, want %02x", i,
-                      (unsigned char)b.data[i], expect[i]);
-    pv_buf_fini(&b);
-    pv_arena_fini(&a);
-    pv_model_free(m);
+    check_bin(m, 1, 1, false, NULL, 0, expect, sizeof expect);
 }
 END_TEST
 
@@ -503,15 +515,7 @@ START_TEST(test_write_bin_empty_tile)
 {
     ev_spec two[] = {{0, 0}, {(int64_t)1 << 35, 0}};
     pv_model *m = one_track(two, 2);
-    pv_trace_geom g = pv_trace_geom_of(m);
-    pv_arena a;
-    pv_arena_init(&a, 4096);
-    pv_trace_tile t = get_tile(m, NULL, 0, 0, &a);
-    t.n_rows = 0;
-    pv_buf b;
-    pv_buf_init(&b, 1 << 20);
     const unsigned char counters[] = {0x00};
-    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, counters, 1, &a, &b), 0);
     static const unsigned char expect[] = {
         'P', 'V', 'T', '1', 0, 0, 0,              /* level, index, start 0 */
         0x81, 0x80, 0x80, 0x80, 0x80, 0x01,       /* 2^35 + 1 */
@@ -519,11 +523,7 @@ START_TEST(test_write_bin_empty_tile)
         0, 0, 0,                                  /* no tracks, no names (0 bytes) */
         0,                                        /* the counters as given */
     };
-    ck_assert_uint_eq(b.len, sizeof expect);
-    ck_assert(memcmp(b.data, expect, sizeof expect) == 0);
-    pv_buf_fini(&b);
-    pv_arena_fini(&a);
-    pv_model_free(m);
+    check_bin(m, 0, 0, true, counters, 1, expect, sizeof expect);
 }
 END_TEST
 
@@ -536,13 +536,6 @@ START_TEST(test_write_bin_unit)
     pv_model *m = one_track(ns, 2);
     ck_assert_uint_eq(ev_at(m, 1000), 0);
     ck_assert_uint_eq(ev_at(m, 3000), 1);
-    pv_trace_geom g = pv_trace_geom_of(m);
-    pv_arena a;
-    pv_arena_init(&a, 4096);
-    pv_trace_tile t = get_tile(m, NULL, 0, 0, &a);
-    pv_buf b;
-    pv_buf_init(&b, 1 << 20);
-    ck_assert_int_eq(pv_trace_tile_write_bin(m, &g, &t, NULL, 0, &a, &b), 0);
     static const unsigned char expect[] = {
         'P', 'V', 'T', '1', 0x00, 0x00, 0x00,   /* level 0, index 0, start 0 */
         0xa1, 0x1f,                  /* span 4001 = 31*128 + 33 */
@@ -555,11 +548,7 @@ START_TEST(test_write_bin_unit)
         0x02, 0x05, 'e', '0', 0, 'e', '1',
         0x00,
     };
-    ck_assert_uint_eq(b.len, sizeof expect);
-    ck_assert(memcmp(b.data, expect, sizeof expect) == 0);
-    pv_buf_fini(&b);
-    pv_arena_fini(&a);
-    pv_model_free(m);
+    check_bin(m, 0, 0, false, NULL, 0, expect, sizeof expect);
 }
 END_TEST
 
