@@ -17,8 +17,8 @@
  *   op_stats_device_cpu_time <ms> ms     (the same in CPU time)
  * Asserts nothing (STYLE rule 19). */
 #include "model/builder.h"
-#include "tools/kernel_stats.h"
-#include "tools/op_metrics.h"
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/op_stats/op_metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  *   memory_profile_timeline_points <n> points (per allocator, reference sampling)
  * Asserts nothing (STYLE rule 19). */
 #include "model/builder.h"
-#include "tools/memory_profile.h"
+#include "tools/memory_profile/memory_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

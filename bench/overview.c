@@ -15,7 +15,7 @@
  *   overview_events_per_s <n> Mevents/s  (events / best overview time)
  * Asserts nothing (STYLE rule 19). */
 #include "ingest/ingest.h"
-#include "tools/overview.h"
+#include "tools/steps/overview.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * rescan period, rescanning each time the wait times out. So the index
  * needs no watcher thread, and a signal stops the server between scans. */
 #include "cache/disk.h"
-#include "http/tool_trace_cache.h"
+#include "cache/trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"

@@ -6,7 +6,7 @@
  * pv_gpu_planes so it can say why a table is empty. The _multi handler
  * answers ALL_HOSTS with the same parameters. */
 #include "http/tool_table.h"
-#include "tools/kernel_stats.h"
+#include "tools/kernel_stats/kernel_stats.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * file path. */
 #include "http/legacy_file.h"
 #include "http/tool_table.h"
-#include "tools/legacy_stats.h"
+#include "ingest/tf_legacy/legacy_stats.h"
 
 #define MAX_LEGACY_STATS_BYTES ((size_t)512 << 20)
 

@@ -2,7 +2,7 @@
  * MemoryProfile JSON; the profview page adds pv_extras=1 to also get the
  * allocation/free times and event counts it shows. */
 #include "http/tool_table.h"
-#include "tools/memory_profile.h"
+#include "tools/memory_profile/memory_profile.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * DataTables, 500 ops per side; max_ops=N (0 = all) raises the cap for
  * profview's page. The _multi handler answers ALL_HOSTS the same way. */
 #include "http/tool_table.h"
-#include "tools/op_stats.h"
+#include "tools/op_stats/op_stats.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
  * The _multi handlers answer the ALL_HOSTS pseudo host. */
 #include "http/legacy_file.h"
 #include "http/tool_table.h"
-#include "tools/input_pipeline_legacy.h"
-#include "tools/overview.h"
+#include "ingest/tf_legacy/input_pipeline_legacy.h"
+#include "tools/steps/overview.h"
 
 #include <string.h>
 

@@ -8,8 +8,8 @@
 #include "http/target.h"
 #include "http/tool_table.h"
 #include "index/index.h"
-#include "tools/trace_chrome.h"
-#include "tools/trace_visibility.h"
+#include "tools/chrome_trace/trace_chrome.h"
+#include "tools/chrome_trace/trace_visibility.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,8 +6,8 @@
  * ASan/UBSan catch the rest. Built and run by tests/fuzz/run_legacy_stats.sh,
  * not by make check. */
 #include "model/builder.h"
-#include "tools/hlo_names.h"
-#include "tools/legacy_stats.h"
+#include "tools/common/hlo_names.h"
+#include "ingest/tf_legacy/legacy_stats.h"
 
 #include <stdlib.h>
 #include <string.h>

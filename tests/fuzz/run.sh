@@ -20,7 +20,7 @@ if [ -d "$top/../shared/testdata" ] && [ -z "$(ls -A "$corpus")" ]; then
 fi
 clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top/server" -o "$out" "$here/fuzz_xspace.c" \
-    "$top"/server/ingest/*.c "$top"/server/model/*.c \
+    "$top"/server/ingest/*.c "$top"/server/ingest/xspace/*.c "$top"/server/model/*.c \
     "$top/server/util/arena.c" "$top/server/util/error.c" "$top/server/util/hash.c" \
     "$top/server/util/mem.c" "$top/server/util/log.c" "$top/server/util/mapguard.c"
 exec "$out" -max_total_time="$secs" -max_len="${PV_FUZZ_MAX_LEN:-4000000}" -rss_limit_mb=4096 -timeout=20 \

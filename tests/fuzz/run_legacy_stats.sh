@@ -29,10 +29,11 @@ if [ -d "$top/../shared/testdata" ] && [ -z "$(ls -A "$corpus")" ]; then
 fi
 clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top/server" -o "$out" "$here/fuzz_legacy_stats.c" \
-    "$top/server/tools/legacy_stats.c" "$top/server/tools/kernel_stats.c" \
-    "$top/server/tools/kernel_stats_json.c" "$top/server/tools/op_stats.c" \
-    "$top/server/tools/op_stats_json.c" "$top/server/tools/op_metrics.c" \
-    "$top/server/tools/hlo_names.c" "$top/server/tools/tf_op_name.c" \
+    "$top/server/ingest/tf_legacy/legacy_stats.c" "$top/server/tools/kernel_stats/kernel_stats.c" \
+    "$top/server/tools/kernel_stats/kernel_stats_json.c" "$top/server/tools/op_stats/op_stats.c" \
+    "$top/server/tools/op_stats/op_stats_json.c" "$top/server/tools/op_stats/op_metrics.c" \
+    "$top/server/tools/common/hlo_names.c" "$top/server/tools/common/tf_op_name.c" \
+    "$top/server/tools/common/datatable.c" \
     "$top"/server/model/*.c \
     "$top/server/util/arena.c" "$top/server/util/error.c" "$top/server/util/hash.c" \
     "$top/server/util/mem.c" "$top/server/util/log.c" -ljansson

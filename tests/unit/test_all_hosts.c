@@ -16,8 +16,8 @@
  *   dur 1e6 -> span 4e6, op self time 3e6, IDLE 1e6 */
 #include "model/builder.h"
 #include "testutil.h"
-#include "tools/kernel_stats.h"
-#include "tools/op_stats.h"
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/op_stats/op_stats.h"
 
 #include <check.h>
 #include <string.h>

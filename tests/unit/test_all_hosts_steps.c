@@ -23,8 +23,8 @@
 #include "testutil.h"
 
 #include "model/builder.h"
-#include "tools/overview.h"
-#include "tools/step_intersection.h"
+#include "tools/steps/overview.h"
+#include "tools/steps/step_intersection.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * gpu_fixture.h (fx_xla_model): program 7 readable, program 8 cut short. */
 #include "gpu_fixture.h"
 #include "testutil.h"
-#include "tools/hlo_names.h"
+#include "tools/common/hlo_names.h"
 
 START_TEST(test_pv_hlo_names_build_reads_instructions)
 {

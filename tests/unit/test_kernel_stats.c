@@ -2,7 +2,7 @@
  * every expected row was worked out by hand from the table there. */
 #include "gpu_fixture.h"
 #include "testutil.h"
-#include "tools/kernel_stats.h"
+#include "tools/kernel_stats/kernel_stats.h"
 
 #include <string.h>
 

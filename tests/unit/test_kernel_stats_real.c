@@ -25,9 +25,9 @@
  *    Cores and JAX convolutions as eligible, by rules that are neither in
  *    FORMATS.md nor in today's xprof source; the flags are not compared. */
 #include "stats_oracle.h"
-#include "tools/kernel_stats.h"
-#include "tools/legacy_stats.h"
-#include "tools/tf_op_name.h"
+#include "tools/kernel_stats/kernel_stats.h"
+#include "ingest/tf_legacy/legacy_stats.h"
+#include "tools/common/tf_op_name.h"
 
 #include <stdio.h>
 

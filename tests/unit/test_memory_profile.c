@@ -4,7 +4,7 @@
  * and is explained next to the assertion. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/memory_profile.h"
+#include "tools/memory_profile/memory_profile.h"
 #include "testutil.h"
 
 #include <stdlib.h>

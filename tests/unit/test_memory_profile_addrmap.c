@@ -2,7 +2,7 @@
  * then a long random sequence checked against a plain array (the oracle)
  * with few distinct keys, so probe runs collide, wrap around the table and
  * lose entries from their middle. */
-#include "tools/memory_profile_addrmap.h"
+#include "tools/memory_profile/memory_profile_addrmap.h"
 #include "testutil.h"
 
 #include <stdlib.h>

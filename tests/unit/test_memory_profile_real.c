@@ -28,7 +28,7 @@
  *  - Step ids are the model's step groups, numbered in XProf's order
  *    (issue #2), so they are compared as numbers everywhere. */
 #include "ingest/ingest.h"
-#include "tools/memory_profile.h"
+#include "tools/memory_profile/memory_profile.h"
 #include "gz_file.h"
 #include "testutil.h"
 

@@ -5,7 +5,7 @@
  * "tf_data" 5 us fully covered. */
 #include "gpu_fixture.h"
 #include "testutil.h"
-#include "tools/op_stats.h"
+#include "tools/op_stats/op_stats.h"
 
 #include <string.h>
 

@@ -24,9 +24,9 @@
  *  - Against XProf the op type is part of the key too (XLA ops take theirs
  *    from the HLO proto's metadata; host ops without a type keep ""). */
 #include "stats_oracle.h"
-#include "tools/legacy_stats.h"
-#include "tools/op_stats.h"
-#include "tools/tf_op_name.h"
+#include "ingest/tf_legacy/legacy_stats.h"
+#include "tools/op_stats/op_stats.h"
+#include "tools/common/tf_op_name.h"
 
 #include <stdio.h>
 

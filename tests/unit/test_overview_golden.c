@@ -27,7 +27,7 @@
 #include "testutil.h"
 
 #include "ingest/ingest.h"
-#include "tools/overview.h"
+#include "tools/steps/overview.h"
 
 #include <glob.h>
 #include <math.h>

@@ -26,8 +26,8 @@
 #include "testutil.h"
 
 #include "ingest/ingest.h"
-#include "tools/input_pipeline_legacy.h"
-#include "tools/overview.h"
+#include "ingest/tf_legacy/input_pipeline_legacy.h"
+#include "tools/steps/overview.h"
 
 #include <glob.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 #include "testutil.h"
 
 #include "model/builder.h"
-#include "tools/overview.h"
+#include "tools/steps/overview.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Tests of tools/tf_op_name: expected splits worked out by hand from the
  * rules in FORMATS.md §3.6 (the reference's ParseTfOpFullname). */
 #include "testutil.h"
-#include "tools/tf_op_name.h"
+#include "tools/common/tf_op_name.h"
 
 #include <string.h>
 

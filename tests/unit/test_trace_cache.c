@@ -5,7 +5,7 @@
  * coarse tiles are kept, copied out and charged to the budget. The files
  * are real profiles of the reference corpus in tests/data/reference. */
 #include "cache/disk.h"
-#include "http/tool_trace_cache.h"
+#include "cache/trace_cache.h"
 #include "testutil.h"
 
 #include <stdlib.h>

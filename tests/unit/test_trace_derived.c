@@ -42,7 +42,7 @@
 #include "gz_file.h"
 #include "ingest/ingest.h"
 #include "testutil.h"
-#include "tools/trace_derived.h"
+#include "tools/chrome_trace/trace_derived.h"
 
 #include <check.h>
 #include <math.h>

@@ -5,10 +5,10 @@
  * worked out by hand from the fixture. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/trace_chrome.h"
-#include "tools/trace_event.h"
-#include "tools/trace_index.h"
-#include "tools/trace_meta.h"
+#include "tools/chrome_trace/trace_chrome.h"
+#include "tools/trace/trace_event.h"
+#include "tools/trace/trace_index.h"
+#include "tools/trace/trace_meta.h"
 #include "testutil.h"
 
 #include <jansson.h>

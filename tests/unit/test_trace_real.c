@@ -8,10 +8,10 @@
  *     dur). TensorFlow's converter hides the same internal events we do
  *     (memory allocation and tf.data producer/consumer markers). */
 #include "ingest/ingest.h"
-#include "tools/trace_chrome.h"
-#include "tools/trace_event.h"
-#include "tools/trace_index.h"
-#include "tools/trace_meta.h"
+#include "tools/chrome_trace/trace_chrome.h"
+#include "tools/trace/trace_event.h"
+#include "tools/trace/trace_index.h"
+#include "tools/trace/trace_meta.h"
 #include "gz_file.h"
 #include "testutil.h"
 

@@ -5,8 +5,8 @@
  * are 1 s, 100 ms, ... 100 ps (level 10), 10 ps (level 11), 1 ps. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/trace_chrome.h"
-#include "tools/trace_visibility.h"
+#include "tools/chrome_trace/trace_chrome.h"
+#include "tools/chrome_trace/trace_visibility.h"
 #include "testutil.h"
 
 #include <jansson.h>

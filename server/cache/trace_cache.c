@@ -1,0 +1,111 @@
+/* trace_cache: the trace index as a model store companion, with its
+ * finished coarse tiles in a slot array under a mutex of its own. */
+#include "cache/trace_cache.h"
+
+#include "util/log.h"
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pv_trace_hold {
+    pv_trace_index *ix;
+    pthread_mutex_t lock;   /* guards the tile slots */
+    char **tile_body;         /* TILE_SLOTS bodies as served, or NULL */
+    size_t *tile_len;
+    size_t tile_bytes;      /* held by tile_body */
+};
+
+/* Tiles of levels 0 .. PV_TRACE_CACHE_TILE_LEVELS-1, slot (1 << level) - 1 + index. */
+#define TILE_SLOTS ((1u << PV_TRACE_CACHE_TILE_LEVELS) - 1)
+#define TILE_BYTES_PER_FILE ((size_t)64 << 20)
+
+static int build(const pv_model *m, void **out, size_t *bytes, pv_error *err)
+{
+    pv_trace_index *ix = NULL;
+    int rc = pv_trace_index_new(m, NULL, &ix, err);
+    if (rc != 0)
+        return rc;
+    pv_trace_hold *h = pv_xcalloc(1, sizeof *h);
+    h->ix = ix;
+    pthread_mutex_init(&h->lock, NULL);
+    pv_log(PV_LOG_INFO, "trace index: %zu bytes, %u precomputed levels", ix->bytes,
+           pv_trace_pyramid_levels(ix->pyramid));
+    *out = h;
+    *bytes = ix->bytes;
+    return 0;
+}
+
+static void hold_free(void *p)
+{
+    pv_trace_hold *h = p;
+    if (h->tile_body != NULL)
+        for (size_t i = 0; i < TILE_SLOTS; i++)
+            free(h->tile_body[i]);
+    free(h->tile_body);
+    free(h->tile_len);
+    pv_trace_index_free(h->ix);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}
+
+const pv_model_companion *pv_trace_companion(void)
+{
+    static const pv_model_companion companion = {build, hold_free};
+    return &companion;
+}
+
+int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_index **out,
+                       pv_trace_hold **hold, pv_error *err)
+{
+    void *c = NULL;
+    int rc = pv_model_store_companion(s, entry, &c, err);
+    if (rc != 0)
+        return rc;
+    *hold = c;
+    *out = (*hold)->ix;
+    return 0;
+}
+
+int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **body,
+                            size_t *len)
+{
+    if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
+        return PV_ENOTFOUND;
+    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    int rc = PV_ENOTFOUND;
+    pthread_mutex_lock(&hold->lock);
+    if (hold->tile_body != NULL && hold->tile_body[slot] != NULL) {
+        *len = hold->tile_len[slot];
+        *body = pv_xmalloc(*len + 1);
+        memcpy(*body, hold->tile_body[slot], *len);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&hold->lock);
+    return rc;
+}
+
+void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
+                             uint32_t level, uint64_t index, const char *body, size_t len)
+{
+    if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
+        return;
+    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    pthread_mutex_lock(&hold->lock);
+    /* The store's lock is taken inside this one and never the other way
+     * round, so the two cannot deadlock. */
+    if (hold->tile_bytes + len <= TILE_BYTES_PER_FILE &&
+        (hold->tile_body == NULL || hold->tile_body[slot] == NULL) &&
+        (s == NULL || pv_model_store_charge(s, entry, len))) {
+        if (hold->tile_body == NULL) {
+            hold->tile_body = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_body);
+            hold->tile_len = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_len);
+        }
+        hold->tile_body[slot] = pv_xmalloc(len + 1);
+        memcpy(hold->tile_body[slot], body, len);
+        hold->tile_len[slot] = len;
+        hold->tile_bytes += len;
+    }
+    pthread_mutex_unlock(&hold->lock);
+}

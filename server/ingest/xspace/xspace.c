@@ -1,0 +1,690 @@
+/* xspace: the XSpace (<host>.xplane.pb) decoder, a hand-rolled protobuf
+ * wire-format reader over the read-only file bytes. No message is
+ * unpacked into heap objects: fields go straight into the builder's
+ * columns, so an event costs no malloc.
+ *
+ * Fields read (proto/xplane.proto; unknown fields are skipped):
+ *   XSpace          1 planes (msg)  2 errors  3 warnings  4 hostnames (str)
+ *   XPlane          1 id  2 name  3 lines (msg)  4 event_metadata (map)
+ *                   5 stat_metadata (map)  6 stats (msg)
+ *   XLine           1 id  2 name  3 timestamp_ns  4 events (msg)
+ *                   9 duration_ps  10 display_id  11 display_name
+ *   XEvent          1 metadata_id  2 offset_ps  3 duration_ps  4 stats (msg)
+ *                   5 num_occurrences (aggregate without a time: skipped)
+ *   XStat           1 metadata_id  2 double (fixed64)  3 uint64  4 int64
+ *                   5 str  6 bytes  7 ref_value (-> stat_metadata name)
+ *   XEventMetadata  1 id  2 name  4 display_name  5 stats  6 child_id
+ *                   (packed or not); 3 metadata bytes ignored
+ *   XStatMetadata   1 id  2 name; 3 description ignored
+ *   map entries     1 key  2 value
+ *
+ * Events' own stats are not kept: the model reads them from the file when
+ * a tool asks (model.h). The common layout is only framed here; the
+ * builder reads each event's stats once, as it is added, for the
+ * well-known ones and refuses a stat that does not parse (the general
+ * path below checks them itself). Metadata and plane stats are kept.
+ *
+ * A plane is read in three passes over its bytes, because serialized
+ * field order puts lines (3) before the metadata (4, 5) they refer to:
+ * pass 1 the id, name and stat metadata, pass 2 event metadata and plane
+ * stats, pass 3 the lines. Skipping a length-delimited field is O(1), so
+ * the extra passes touch only field headers. */
+#include "ingest/xspace/idtab.h"
+#include "ingest/ingest.h"
+#include "util/mem.h"
+#include "util/varint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Caps on counts from the input; each keeps our 32-bit indices valid. */
+#define MAX_EVENTS ((uint64_t)UINT32_MAX - 1)
+#define MAX_PLANES 100000u
+#define MAX_TRACKS 50000000u
+#define PROGRESS_EVENTS 65536u  /* events between progress updates */
+#define MODEL_BYTES_PER_FILE_BYTE 16u
+#define MODEL_BYTES_SLACK ((uint64_t)64 << 20)
+
+typedef struct rd {
+    const uint8_t *p, *end;
+} rd;
+
+typedef struct field {
+    const uint8_t *at;      /* first byte of the tag, for errors */
+    uint32_t num;           /* field number */
+    uint32_t wt;            /* wire type */
+    uint64_t v;             /* varint or fixed value */
+    const uint8_t *data;    /* length-delimited payload */
+    size_t len;
+} field;
+
+/* Every step returns true to go on; the first failure is kept in rc and
+ * err, and everything after it returns false without reading. */
+typedef struct dec {
+    const pv_ingest_src *src;
+    pv_model_builder *b;
+    pv_error *err;
+    int rc;                 /* 0, or the first PV_E* code */
+    pv__idtab stat_names;    /* stat metadata id -> string id of its name */
+    pv__idtab metas;         /* event metadata id -> meta index */
+    uint32_t plane;
+    uint64_t n_tracks;
+    uint64_t n_events;      /* events added to the builder */
+    uint64_t next_progress; /* event count at which to report progress */
+    const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
+    size_t n_later, cap_later;
+} dec;
+
+#define FAIL(d, code, at, ...)                                                       \
+    ((d)->rc = pv_error_set((d)->err, (code), (d)->src->path,                        \
+                            (uint64_t)((at) - (d)->src->data), __VA_ARGS__),         \
+     false)
+
+static const char *const wire_names[8] = {"varint", "fixed64", "length-delimited",
+                                          "group start", "group end", "fixed32",
+                                          "invalid (6)", "invalid (7)"};
+
+/* ---- wire format --------------------------------------------------------- */
+
+static bool rd_varint_slow(dec *d, rd *r, uint64_t *v)
+{
+    const uint8_t *p = r->p;
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 10; i++) {
+        if (p + i >= r->end)
+            return FAIL(d, PV_EFORMAT, p, "truncated: a varint runs past the end of its message");
+        uint8_t byte = p[i];
+        if (i == 9 && byte > 1)
+            return FAIL(d, PV_EFORMAT, p, "corrupt: a varint is longer than 64 bits");
+        x |= (uint64_t)(byte & 0x7f) << (7 * i);
+        if ((byte & 0x80) == 0) {
+            *v = x;
+            r->p = p + i + 1;
+            return true;
+        }
+    }
+    return FAIL(d, PV_EFORMAT, p, "corrupt: a varint is longer than 10 bytes");
+}
+
+/* A varint of the message in r; the slow reader only runs to say what is
+ * wrong with one that does not read. */
+static inline bool rd_varint(dec *d, rd *r, uint64_t *v)
+{
+    if (pv_varint_in(&r->p, r->end, d->src->data + d->src->len, v))
+        return true;
+    return rd_varint_slow(d, r, v);
+}
+
+/* Reads the next field of the message in r into *f. False at the end of
+ * the message or on an error (then d->rc is set). */
+static inline bool next_field(dec *d, rd *r, const char *msg, field *f)
+{
+    if (r->p >= r->end || d->rc != 0)
+        return false;
+    f->at = r->p;
+    uint64_t tag;
+    if (!rd_varint(d, r, &tag))
+        return false;
+    if ((tag >> 3) == 0 || (tag >> 3) > 536870911u)
+        return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s has a field numbered %llu", msg,
+                    (unsigned long long)(tag >> 3));
+    f->num = (uint32_t)(tag >> 3);
+    f->wt = (uint32_t)(tag & 7);
+    size_t left;
+    switch (f->wt) {
+    case 0:
+        return rd_varint(d, r, &f->v);
+    case 1:
+    case 5: {
+        size_t n = f->wt == 1 ? 8 : 4;
+        left = (size_t)(r->end - r->p);
+        if (left < n)
+            return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u needs %zu bytes, %zu remain",
+                        msg, f->num, n, left);
+        uint64_t v = 0;
+        for (size_t i = 0; i < n; i++)
+            v |= (uint64_t)r->p[i] << (8 * i);
+        f->v = v;
+        r->p += n;
+        return true;
+    }
+    case 2:
+        if (!rd_varint(d, r, &f->v))
+            return false;
+        left = (size_t)(r->end - r->p);
+        if (f->v > left)
+            return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u claims %llu bytes, %zu remain",
+                        msg, f->num, (unsigned long long)f->v, left);
+        f->data = r->p;
+        f->len = (size_t)f->v;
+        r->p += f->len;
+        return true;
+    default:
+        return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s field %u has wire type %s", msg, f->num,
+                    wire_names[f->wt]);
+    }
+}
+
+/* Checks a known field's wire type. */
+static inline bool expect(dec *d, const field *f, const char *msg, uint32_t wt)
+{
+    if (f->wt == wt)
+        return true;
+    return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s field %u has wire type %s, expected %s", msg,
+                f->num, wire_names[f->wt], wire_names[wt]);
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        return (a > 0) == (b > 0) ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
+static uint32_t intern(dec *d, const field *f)
+{
+    return pv_builder_intern(d->b, (const char *)f->data, f->len);
+}
+
+/* ---- stats --------------------------------------------------------------- */
+
+static uint32_t stat_name(const dec *d, uint64_t id)
+{
+    uint32_t s = pv__idtab_get(&d->stat_names, (int64_t)id);
+    return s == PV_IDTAB_NONE ? 0 : s;
+}
+
+/* Decodes one XStat. A stat with no value reads as int64 0. With keep
+ * false it only checks the bytes (an event's own stat: read again later
+ * from the file), so nothing is interned or copied. */
+static bool decode_stat(dec *d, const uint8_t *data, size_t len, bool keep, pv_stat *out)
+{
+    rd r = {data, data + len};
+    field f;
+    uint64_t mid = 0;
+    out->type = PV_STAT_I64;
+    out->v.i64 = 0;
+    while (next_field(d, &r, "XStat", &f)) {
+        /* wire type each field must have; 8 = ignore the field */
+        static const uint8_t want[8] = {8, 0, 1, 0, 0, 2, 2, 0};
+        if (f.num >= 8 || want[f.num] == 8)
+            continue;
+        if (!expect(d, &f, "XStat", want[f.num]))
+            return false;
+        switch (f.num) {
+        case 1: mid = f.v; break;
+        case 2:
+            out->type = PV_STAT_F64;
+            memcpy(&out->v.f64, &f.v, sizeof out->v.f64);
+            break;
+        case 3: out->type = PV_STAT_U64; out->v.u64 = f.v; break;
+        case 4: out->type = PV_STAT_I64; out->v.i64 = (int64_t)f.v; break;
+        case 5: out->type = PV_STAT_STR; out->v.str = keep ? intern(d, &f) : 0; break;
+        case 6:
+            out->type = PV_STAT_BYTES;
+            out->v.blob = keep ? pv_builder_blob(d->b, f.data, f.len) : 0;
+            break;
+        default: out->type = PV_STAT_STR; out->v.str = stat_name(d, f.v); break;
+        }
+    }
+    out->name = stat_name(d, mid);
+    return d->rc == 0;
+}
+
+/* ---- metadata -------------------------------------------------------------- */
+
+/* Splits a map entry into its key and value message. */
+static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key, rd *value)
+{
+    /* the layout every producer writes: the key, then the value to the
+     * entry's end */
+    const uint8_t *q = entry->data, *end = entry->data + entry->len;
+    uint64_t k, len;
+    if (q < end && *q++ == 0x08 && pv_varint_read(&q, end, &k) && q < end && *q++ == 0x12 &&
+        pv_varint_read(&q, end, &len) && len == (uint64_t)(end - q)) {
+        *key = k;
+        value->p = q;
+        value->end = end;
+        return true;
+    }
+    rd r = {entry->data, entry->data + entry->len};
+    field f;
+    *key = 0;
+    value->p = value->end = r.p;
+    while (next_field(d, &r, msg, &f)) {
+        if (f.num != 1 && f.num != 2)
+            continue;
+        if (!expect(d, &f, msg, f.num == 1 ? 0 : 2))
+            return false;
+        if (f.num == 1) {
+            *key = f.v;
+        } else {
+            value->p = f.data;
+            value->end = f.data + f.len;
+        }
+    }
+    return d->rc == 0;
+}
+
+/* One stat_metadata map entry: remembers id -> interned name. */
+static bool decode_stat_meta(dec *d, const field *entry)
+{
+    uint64_t key;
+    rd v;
+    if (!map_entry(d, entry, "stat_metadata entry", &key, &v))
+        return false;
+    field f;
+    uint32_t name = 0;
+    while (next_field(d, &v, "XStatMetadata", &f)) {
+        if (f.num != 2)
+            continue;
+        if (!expect(d, &f, "XStatMetadata", 2))
+            return false;
+        name = intern(d, &f);
+    }
+    pv__idtab_put(&d->stat_names, (int64_t)key, name);
+    return d->rc == 0;
+}
+
+/* Adds the children of meta listed in an XEventMetadata child_id field. */
+static bool decode_children(dec *d, uint32_t meta, const field *f)
+{
+    if (f->wt == 0) {
+        pv_builder_meta_child(d->b, meta, (int64_t)f->v);
+        return true;
+    }
+    if (!expect(d, f, "XEventMetadata", 2))
+        return false;
+    rd r = {f->data, f->data + f->len};
+    while (r.p < r.end) {
+        uint64_t v;
+        if (!rd_varint(d, &r, &v))
+            return false;
+        pv_builder_meta_child(d->b, meta, (int64_t)v);
+    }
+    return true;
+}
+
+/* One event_metadata map entry. */
+static bool decode_event_meta(dec *d, const field *entry)
+{
+    uint64_t key;
+    rd v;
+    if (!map_entry(d, entry, "event_metadata entry", &key, &v))
+        return false;
+    const uint8_t *value = v.p;
+    field f;
+    uint64_t id = 0;
+    uint32_t name = 0, display = 0;
+    bool more = false;   /* stats or children, for a second pass */
+    while (next_field(d, &v, "XEventMetadata", &f)) {
+        more |= f.num == 5 || f.num == 6;
+        if (f.num == 1) {
+            if (!expect(d, &f, "XEventMetadata", 0))
+                return false;
+            id = f.v;
+        } else if (f.num == 2 || f.num == 4) {
+            if (!expect(d, &f, "XEventMetadata", 2))
+                return false;
+            if (f.num == 2)
+                name = intern(d, &f);
+            else
+                display = intern(d, &f);
+        }
+    }
+    if (d->rc != 0)
+        return false;
+    uint32_t meta = pv_builder_meta_sid(d->b, d->plane, (int64_t)(id != 0 ? id : key), name,
+                                        display);
+    pv__idtab_put(&d->metas, (int64_t)key, meta);
+    v.p = value;
+    while (more && next_field(d, &v, "XEventMetadata", &f)) {
+        if (f.num == 5) {
+            pv_stat s;
+            if (!expect(d, &f, "XEventMetadata", 2) || !decode_stat(d, f.data, f.len, true, &s))
+                return false;
+            pv_builder_meta_stat(d->b, meta, s);
+        } else if (f.num == 6 && !decode_children(d, meta, &f)) {
+            return false;
+        }
+    }
+    return d->rc == 0;
+}
+
+/* ---- events and lines ------------------------------------------------------ */
+
+static uint32_t meta_of(dec *d, int64_t id)
+{
+    uint32_t m = pv__idtab_get(&d->metas, id);
+    if (m != PV_IDTAB_NONE)
+        return m;
+    /* An event whose metadata is missing keeps its id with an empty name
+     * rather than failing the whole file. */
+    m = pv_builder_meta_find(d->b, d->plane, id);
+    return m != PV_NO_META ? m : pv_builder_meta_sid(d->b, d->plane, id, 0, 0);
+}
+
+/* ---- fast paths ------------------------------------------------------------- */
+
+/* The fast paths below decode the layout every producer writes (one-byte
+ * tags, known fields, well-formed varints) in one pass. On anything else
+ * they return false without touching d->rc, and the caller reruns the
+ * general decoder, which also produces the precise error. */
+
+
+/* The largest XEvent whose place the model can record (model.h). */
+#define MAX_EVENT_BYTES ((1u << 24) - 1)
+
+/* Hands the builder the newest event's stats: from its first stats field
+ * to the end of its message (the model skips other fields there). The
+ * builder reads them now and refuses one that does not parse. */
+static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id)
+{
+    size_t len = (size_t)(ef->data + ef->len - first_stat);
+    if (len > MAX_EVENT_BYTES)
+        return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)", ef->len,
+                    MAX_EVENT_BYTES);
+    if (pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len))
+        return true;
+    return FAIL(d, PV_EFORMAT, first_stat,
+                "corrupt: a stat of an XEvent (metadata id %llu) is not a well-formed XStat",
+                (unsigned long long)meta_id);
+}
+
+/* One XEvent in one pass: scalars, and where its stats are (the builder
+ * reads and checks them, once). Returns false to ask for the general
+ * decoder. */
+static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
+                              bool *done)
+{
+    const uint8_t *p = ef->data, *end = ef->data + ef->len;
+    const uint8_t *readable = d->src->data + d->src->len;
+    uint64_t v[6] = {0};
+    const uint8_t *first_stat = NULL;
+    bool aggregate = false;
+    *done = false;
+    while (p < end) {
+        uint8_t tag = *p++;
+        uint64_t x;
+        switch (tag) {
+        case 0x08:
+        case 0x10:
+        case 0x18:
+        case 0x28:
+            if (!pv_varint_in(&p, end, readable, &x))
+                return false;
+            v[tag >> 3] = x;
+            aggregate |= tag == 0x28;
+            break;
+        case 0x22:
+            if (first_stat == NULL)
+                first_stat = p - 1;
+            if (!pv_varint_in(&p, end, readable, &x) || x > (uint64_t)(end - p))
+                return false;
+            p += x;
+            break;
+        default:
+            return false;
+        }
+    }
+    *done = true;
+    if (aggregate)
+        return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
+    if (d->n_events >= MAX_EVENTS || ef->len > MAX_EVENT_BYTES)
+        return false;
+    d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
+                                       sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
+    return first_stat == NULL || event_wire(d, ef, first_stat, v[1]);
+}
+
+/* Every PROGRESS_EVENTS events: reports progress and checks the model's
+ * worst-case size against the file's. Real profiles stay under 6x; tiny
+ * hostile events (2 bytes each) could otherwise ask for 100x. */
+static bool progress(dec *d, const field *ef)
+{
+    d->next_progress = d->n_events + PROGRESS_EVENTS;
+    pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
+    uint64_t cap = (uint64_t)MODEL_BYTES_PER_FILE_BYTE * d->src->len + MODEL_BYTES_SLACK;
+    if (pv_builder_mem_bound(d->b) > cap)
+        return FAIL(d, PV_ETOOBIG, ef->at,
+                    "the model would need more than %llu bytes (%ux the file): "
+                    "too many tiny events", (unsigned long long)cap, MODEL_BYTES_PER_FILE_BYTE);
+    return true;
+}
+
+static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef)
+{
+    bool done;
+    if (fast_event(d, track, line_ps, ef, &done)) {
+        if (d->n_events >= d->next_progress)
+            return progress(d, ef);
+        return true;
+    }
+    rd r = {ef->data, ef->data + ef->len};
+    field f;
+    uint64_t v[6] = {0};    /* by field number: metadata_id, offset_ps, duration_ps */
+    bool aggregate = false, has_stats = false;
+    while (next_field(d, &r, "XEvent", &f)) {
+        if (f.num > 5)
+            continue;
+        if (!expect(d, &f, "XEvent", f.num == 4 ? 2 : 0))
+            return false;
+        v[f.num] = f.v;
+        aggregate |= f.num == 5;
+        has_stats |= f.num == 4;
+    }
+    if (d->rc != 0)
+        return false;
+    if (aggregate)
+        return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
+    if (d->n_events >= MAX_EVENTS)
+        return FAIL(d, PV_ETOOBIG, ef->at, "more than %llu events",
+                    (unsigned long long)MAX_EVENTS);
+    uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
+                                   sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
+    d->n_events = ev + 1;
+    if (ev >= d->next_progress && !progress(d, ef))
+        return false;
+    if (!has_stats)
+        return true;
+    r.p = ef->data;
+    const uint8_t *first_stat = NULL;
+    while (next_field(d, &r, "XEvent", &f)) {
+        if (f.num != 4)
+            continue;
+        if (first_stat == NULL)
+            first_stat = f.at;
+        pv_stat s;
+        if (!decode_stat(d, f.data, f.len, false, &s))
+            return false;
+    }
+    return d->rc == 0 && event_wire(d, ef, first_stat, v[1]);
+}
+
+/* The next field of a line when it is an event (tag 0x22, a length that
+ * fits): *f filled and r past it. False, r untouched, for anything else,
+ * which the general reader then takes (and reports if it is bad). */
+static inline bool event_field(const dec *d, rd *r, field *f)
+{
+    const uint8_t *p = r->p;
+    uint64_t len;
+    if (p >= r->end || *p != 0x22)
+        return false;
+    p++;
+    if (!pv_varint_in(&p, r->end, d->src->data + d->src->len, &len) ||
+        len > (uint64_t)(r->end - p))
+        return false;
+    f->at = r->p;
+    f->num = 4;
+    f->wt = 2;
+    f->v = len;
+    f->data = p;
+    f->len = (size_t)len;
+    r->p = p + len;
+    return true;
+}
+
+static bool decode_line(dec *d, const field *lf)
+{
+    rd r = {lf->data, lf->data + lf->len};
+    field f;
+    int64_t id = 0, display_id = 0, ts_ns = 0, dur_ps = 0;
+    uint32_t name = 0, display = 0;
+    for (;;) {
+        if (event_field(d, &r, &f))
+            continue;   /* events are read in the second pass */
+        if (!next_field(d, &r, "XLine", &f))
+            break;
+        /* wire type each field must have; 8 = ignore the field */
+        static const uint8_t want[12] = {8, 0, 2, 0, 2, 8, 8, 8, 8, 0, 0, 2};
+        if (f.num >= 12 || want[f.num] == 8)
+            continue;
+        if (!expect(d, &f, "XLine", want[f.num]))
+            return false;
+        switch (f.num) {
+        case 1: id = (int64_t)f.v; break;
+        case 2: name = intern(d, &f); break;
+        case 3: ts_ns = (int64_t)f.v; break;
+        case 9: dur_ps = (int64_t)f.v; break;
+        case 10: display_id = (int64_t)f.v; break;
+        case 11: display = intern(d, &f); break;
+        default: break;
+        }
+    }
+    if (d->rc != 0)
+        return false;
+    if (++d->n_tracks > MAX_TRACKS)
+        return FAIL(d, PV_ETOOBIG, lf->at, "more than %u lines", MAX_TRACKS);
+    uint32_t track = pv_builder_track_sid(d->b, d->plane, id, name, ts_ns);
+    pv_builder_track_set(d->b, track, display_id, display, dur_ps);
+    int64_t line_ps = sat_mul(ts_ns, 1000);
+    r.p = lf->data;
+    while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
+        if (f.num == 4 && !decode_event(d, track, line_ps, &f))
+            return false;
+    }
+    return d->rc == 0;
+}
+
+/* ---- planes and the space -------------------------------------------------- */
+
+/* Pass 1 remembers where fields 3, 4 and 6 start (8 bytes per field, so
+ * a hostile plane cannot make this list outgrow the file by much), and
+ * passes 2 and 3 read just those fields again. */
+static void remember(dec *d, const uint8_t *at)
+{
+    if (d->n_later == d->cap_later) {
+        d->cap_later = d->cap_later < 64 ? 64 : d->cap_later * 2;
+        d->later = pv_xrealloc(d->later, d->cap_later * sizeof *d->later);
+    }
+    d->later[d->n_later++] = at;
+}
+
+static bool decode_plane(dec *d, const field *pf)
+{
+    rd r = {pf->data, pf->data + pf->len};
+    field f;
+    int64_t id = 0;
+    uint32_t name = 0;
+    pv__idtab_reset(&d->stat_names);
+    pv__idtab_reset(&d->metas);
+    d->n_later = 0;
+    while (next_field(d, &r, "XPlane", &f)) {
+        if (f.num > 6)
+            continue;
+        if (!expect(d, &f, "XPlane", f.num == 1 ? 0 : 2))
+            return false;
+        if (f.num == 1)
+            id = (int64_t)f.v;
+        else if (f.num == 2)
+            name = intern(d, &f);
+        else if (f.num == 5 && !decode_stat_meta(d, &f))
+            return false;
+        else if (f.num != 5)
+            remember(d, f.at);
+    }
+    if (d->rc != 0)
+        return false;
+    pv__idtab_seal(&d->stat_names);
+    d->plane = pv_builder_plane_sid(d->b, id, name);
+    for (size_t i = 0; i < d->stat_names.n; i++)
+        pv_builder_plane_stat_name(d->b, d->plane, d->stat_names.entries[i].id,
+                                   d->stat_names.entries[i].val);
+
+    for (size_t i = 0; i < d->n_later; i++) {
+        r.p = d->later[i];
+        if (!next_field(d, &r, "XPlane", &f))
+            return false;
+        if (f.num == 4 && !decode_event_meta(d, &f))
+            return false;
+        if (f.num == 6) {
+            pv_stat s;
+            if (!decode_stat(d, f.data, f.len, true, &s))
+                return false;
+            pv_builder_plane_stat(d->b, d->plane, s);
+        }
+    }
+    pv__idtab_seal(&d->metas);
+
+    for (size_t i = 0; i < d->n_later; i++) {
+        r.p = d->later[i];
+        if (!next_field(d, &r, "XPlane", &f))
+            return false;
+        if (f.num != 3)
+            continue;
+        if (!decode_line(d, &f))
+            return false;
+        pv_ingest_done_upto(d->src, (size_t)(f.data + f.len - d->src->data));
+    }
+    return d->rc == 0;
+}
+
+int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err)
+{
+    dec d;
+    memset(&d, 0, sizeof d);
+    d.src = src;
+    d.b = b;
+    d.err = err;
+    d.n_events = pv_builder_n_events(b);
+    pv__idtab_init(&d.stat_names);
+    pv__idtab_init(&d.metas);
+    rd r = {src->data, src->data + src->len};
+    field f;
+    uint32_t n_planes = 0;
+    while (next_field(&d, &r, "XSpace", &f)) {
+        if (f.num > 4 || !expect(&d, &f, "XSpace", 2))
+            continue;
+        if (f.num == 1) {
+            if (++n_planes > MAX_PLANES)
+                (void)FAIL(&d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
+            else
+                decode_plane(&d, &f);
+        } else if (f.num == 2) {
+            pv_builder_error(b, (const char *)f.data, f.len);
+        } else if (f.num == 3) {
+            pv_builder_warning(b, (const char *)f.data, f.len);
+        } else {
+            pv_builder_hostname(b, (const char *)f.data, f.len);
+        }
+    }
+    /* Other protobufs (the legacy per-tool .pb files) can pass the sniff
+     * and parse as an XSpace of only unknown fields: without a plane the
+     * bytes are not a profile. */
+    if (d.rc == 0 && n_planes == 0)
+        (void)FAIL(&d, PV_EFORMAT, src->data,
+                   "no XPlane in the file: a protobuf, but not an XSpace");
+    pv__idtab_fini(&d.stat_names);
+    pv__idtab_fini(&d.metas);
+    free(d.later);
+    return d.rc;
+}

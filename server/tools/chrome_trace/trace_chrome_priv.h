@@ -1,0 +1,88 @@
+/* trace_chrome_priv: the state the Chrome-JSON writer (trace_chrome.c)
+ * shares with what writes one event's args, flows and counter values
+ * (trace_chrome_args.c). Nothing outside those two files includes it. */
+#ifndef PV_TOOLS_CHROME_TRACE_TRACE_CHROME_PRIV_H
+#define PV_TOOLS_CHROME_TRACE_TRACE_CHROME_PRIV_H
+
+#include "model/model.h"
+#include "tools/trace/trace_json.h"
+#include "tools/chrome_trace/trace_visibility.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NO_EVENT UINT64_MAX
+#define FLOW_ID_MASK ((1ull << 56) - 1)
+#define FLOW_IN 1u
+#define FLOW_OUT 2u
+/* Category bits of a launch flow: the context type the reference gives
+ * correlation_id flows (ContextType kGpuLaunch). */
+#define FLOW_CATEGORY_LAUNCH 10u
+
+/* What an event's metadata makes it, decided once per metadata. */
+enum {
+    META_PLAIN,
+    META_HIDDEN,        /* internal: never written */
+    META_TF_OP,         /* a TF op run (name "scope/op:Type"): gets is_eager */
+    META_START_REGION,  /* ThreadpoolListener::StartRegion */
+    META_STOP_REGION,   /* ThreadpoolListener::StopRegion */
+    META_EAGER_EXECUTE, /* EagerExecute: its is_func says op-by-op or function */
+    META_IMPLICIT_ROOT  /* a root the reference does not rename (FunctionRun, ...) */
+};
+
+/* Args the reference's grouping adds to one event. */
+typedef struct derived_args {
+    const char *step_name; /* NULL: none */
+    int is_eager;          /* -1: none, else 0 or 1 */
+    uint64_t flow;         /* 0: none, else the encoded flow (FORMATS §3.4) */
+} derived_args;
+
+typedef struct chrome_ctx {
+    const pv_model *m;
+    pv__jw *w;
+    bool native;             /* trace_viewer@: native arg types */
+    uint8_t *meta_kind;      /* per metadata: META_* */
+    bool derive;             /* the file had no group ids: add the grouping's args */
+    uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
+    uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
+    uint64_t n_written;
+    uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
+    pv_stat *own;            /* own stats of event own_ev (one event cached: */
+    size_t n_own, cap_own;   /*   flows and args read them several times) */
+    uint64_t own_ev;
+    pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
+    pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
+    bool collecting;         /* first pass: hand candidates to vis, write nothing */
+    uint32_t vis_row;        /* vis row of the track being walked */
+    size_t n_candidates;     /* second pass: candidates seen so far */
+} chrome_ctx;
+
+/* ---- trace_chrome_args.c ------------------------------------------------ */
+
+/* Event e's own stats, in c->own (one event cached); returns how many. */
+size_t pv__chrome_own_stats(chrome_ctx *c, uint64_t e);
+/* Stats the reference keeps out of the trace viewer's args. */
+bool pv__chrome_internal_stat(const char *name);
+/* ps as exact microseconds. */
+void pv__chrome_write_us(pv__jw *w, int64_t ps);
+/* A stat's value: native JSON types (trace_viewer@) or strings. */
+void pv__chrome_write_stat_value(pv__jw *w, const pv_model *m, const pv_stat *s, bool native);
+/* A ",name:value" integer arg. */
+void pv__chrome_write_int_arg(chrome_ctx *c, bool *first, const char *name, uint64_t v);
+/* An event's args object, the reference's derived ones included. */
+void pv__chrome_write_args(chrome_ctx *c, uint64_t e, const derived_args *d);
+/* An integer among the event's own stats. */
+bool pv__chrome_own_int(chrome_ctx *c, uint64_t e, uint32_t name, uint64_t *v);
+/* The flow the reference gives an event, 0 when none. */
+uint64_t pv__chrome_event_flow(chrome_ctx *c, uint64_t e, bool host);
+/* The event's own flow stat, 0 when none. */
+uint64_t pv__chrome_flow_stat(const chrome_ctx *c, uint64_t e);
+/* The string id of the event's step_name stat, 0 when none. */
+uint32_t pv__chrome_step_name_id(const chrome_ctx *c, uint64_t e);
+/* An EagerExecute whose is_func says op-by-op. */
+bool pv__chrome_is_op_by_op(const chrome_ctx *c, uint64_t e);
+/* A counter sample's values (written when w is set); the first's name. */
+const char *pv__chrome_counter_values(chrome_ctx *c, uint64_t e, pv__jw *w);
+
+#endif

@@ -1,0 +1,486 @@
+/* trace_visibility: XProf's decimation of trace_viewer@ answers.
+ *
+ * XProf stores each event once, at the coarsest of 13 zoom levels (1 s ..
+ * 1 ps) at which it is visible over the whole trace, and counts it visible
+ * at every finer level too. A request reads the levels down to the first
+ * one at least as fine as its resolution, merges them by time and filters
+ * them once more at the request's resolution. "Visible at resolution r" is
+ * decided per row in time order:
+ *   - a counter sample: the first of its series, or r after the last kept;
+ *   - an event: lasting at least r, or the first kept at its nesting depth,
+ *     or starting r after the end of the last kept one at that depth; the
+ *     depth is counted over the kept events still open;
+ *   - an event with a flow: the first event of the flow decides for the
+ *     whole flow (kept by the rules above, or else when its end is r past
+ *     the last kept flow end of its row), and later events of the flow
+ *     follow it.
+ * We emulate both steps (levels, then the request's filter) on the events
+ * the Chrome JSON would write, in XProf's order (start, longer first, pid,
+ * tid, name), so the same events survive. */
+#include "tools/chrome_trace/trace_visibility.h"
+
+#include "util/mem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_LEVEL_STATES (PV_TRACE_VIS_LEVELS - 1) /* the finest level takes the rest */
+#define FLOW_ID_MASK ((1ull << 56) - 1)
+#define FLOW_DIR_IN 1u /* the flow's last event: its entry is forgotten */
+
+static const uint64_t layer_res_ps[PV_TRACE_VIS_LEVELS] = {
+    1000000000000ull, 100000000000ull, 10000000000ull, 1000000000ull, 100000000ull,
+    10000000ull,      1000000ull,      100000ull,      10000ull,      1000ull,
+    100ull,           10ull,           1ull};
+
+/* ---- flow id -> visible, with removal ----------------------------------------- */
+
+/* Open addressing with linear probing; removal shifts the following
+ * entries back, so no tombstones pile up over a long trace. */
+typedef struct flow_map {
+    uint64_t *key;
+    uint8_t *val;  /* 0 empty, 1 hidden, 2 visible */
+    size_t cap;    /* power of two */
+    size_t n;
+} flow_map;
+
+static size_t flow_slot(const flow_map *f, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 20) & (f->cap - 1);
+}
+
+static void flow_grow(flow_map *f)
+{
+    flow_map g = {NULL, NULL, f->cap ? f->cap * 2 : 64, 0};
+    g.key = pv_xcalloc(g.cap, sizeof *g.key);
+    g.val = pv_xcalloc(g.cap, 1);
+    for (size_t i = 0; i < f->cap; i++) {
+        if (f->val[i] == 0)
+            continue;
+        size_t s = flow_slot(&g, f->key[i]);
+        while (g.val[s] != 0)
+            s = (s + 1) & (g.cap - 1);
+        g.key[s] = f->key[i];
+        g.val[s] = f->val[i];
+        g.n++;
+    }
+    free(f->key);
+    free(f->val);
+    *f = g;
+}
+
+/* The slot of key, or of the empty slot where it would go. */
+static size_t flow_find(const flow_map *f, uint64_t key)
+{
+    size_t s = flow_slot(f, key);
+    while (f->val[s] != 0 && f->key[s] != key)
+        s = (s + 1) & (f->cap - 1);
+    return s;
+}
+
+/* Inserts key with visible unless present; returns its slot. */
+static size_t flow_emplace(flow_map *f, uint64_t key, bool visible, bool *inserted)
+{
+    if ((f->n + 1) * 2 > f->cap)
+        flow_grow(f);
+    size_t s = flow_find(f, key);
+    *inserted = f->val[s] == 0;
+    if (*inserted) {
+        f->key[s] = key;
+        f->val[s] = visible ? 2 : 1;
+        f->n++;
+    }
+    return s;
+}
+
+static void flow_erase(flow_map *f, uint64_t key)
+{
+    if (f->cap == 0)
+        return;
+    size_t s = flow_find(f, key);
+    if (f->val[s] == 0)
+        return;
+    f->val[s] = 0;
+    f->n--;
+    /* Pull back every entry of the run after s that may sit at s. */
+    size_t hole = s;
+    for (size_t i = (s + 1) & (f->cap - 1); f->val[i] != 0; i = (i + 1) & (f->cap - 1)) {
+        size_t home = flow_slot(f, f->key[i]);
+        bool movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
+        if (movable) {
+            f->key[hole] = f->key[i];
+            f->val[hole] = f->val[i];
+            f->val[i] = 0;
+            hole = i;
+        }
+    }
+}
+
+static void flow_fini(flow_map *f)
+{
+    free(f->key);
+    free(f->val);
+}
+
+/* ---- one visibility state (XProf's TraceViewerVisibility) ------------------------ */
+
+typedef struct row_state {
+    int64_t *end_ps;   /* end of the last kept event per open depth */
+    size_t n, cap;
+    int64_t last_flow_ps; /* end of the last kept flow event */
+    bool has_flow;
+    int64_t last_counter_ps; /* counter rows: time of the last kept sample */
+    bool has_counter;
+} row_state;
+
+typedef struct vis_state {
+    uint64_t res_ps;
+    row_state *rows;
+    flow_map flows;
+} vis_state;
+
+typedef struct row_info {
+    int64_t pid, tid;
+    bool counter;
+} row_info;
+
+/* An added event; sorted into XProf's order for deciding. */
+typedef struct vis_event {
+    int64_t start_ps;
+    int64_t dur_ps;
+    const char *name;
+    uint64_t flow;
+    size_t idx;    /* order of adding */
+    uint32_t row;
+    uint32_t rank; /* the row's place in (pid, counter, tid) order */
+} vis_event;
+
+struct pv_trace_vis {
+    pv_trace_vis_span span;
+    row_info *rows;
+    size_t n_rows, cap_rows;
+    vis_event *ev;
+    size_t n_ev, cap_ev;
+    uint8_t *keep; /* by idx, after deciding */
+};
+
+static void state_init(vis_state *s, uint64_t res_ps, size_t n_rows)
+{
+    s->res_ps = res_ps;
+    s->rows = pv_xcalloc(n_rows + 1, sizeof *s->rows);
+    memset(&s->flows, 0, sizeof s->flows);
+}
+
+static void state_fini(vis_state *s, size_t n_rows)
+{
+    for (size_t i = 0; i < n_rows; i++)
+        free(s->rows[i].end_ps);
+    free(s->rows);
+    flow_fini(&s->flows);
+}
+
+/* Nesting depth at begin: the kept events still open then. */
+static size_t row_depth(const row_state *r, int64_t begin_ps)
+{
+    size_t d = 0;
+    while (d < r->n && r->end_ps[d] > begin_ps)
+        d++;
+    return d;
+}
+
+static void row_set_end(row_state *r, size_t depth, int64_t end_ps)
+{
+    r->n = depth;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 8;
+        r->end_ps = pv_xrealloc(r->end_ps, r->cap * sizeof *r->end_ps);
+    }
+    r->end_ps[r->n++] = end_ps;
+}
+
+/* XProf subtracts unsigned picoseconds; a later time minus an earlier one
+ * is what the rule means, and wrapping keeps its verdict when it is not. */
+static bool gap_at_least(int64_t later, int64_t earlier, uint64_t res_ps)
+{
+    return (uint64_t)later - (uint64_t)earlier >= res_ps;
+}
+
+static bool visible_at_res(vis_state *s, const pv_trace_vis *v, const vis_event *e)
+{
+    row_state *r = &s->rows[e->row];
+    if (v->rows[e->row].counter) {
+        bool vis = !r->has_counter || gap_at_least(e->start_ps, r->last_counter_ps, s->res_ps);
+        if (vis) {
+            r->last_counter_ps = e->start_ps;
+            r->has_counter = true;
+        }
+        return vis;
+    }
+    int64_t end = e->start_ps + e->dur_ps;
+    bool vis = (uint64_t)e->dur_ps >= s->res_ps;
+    size_t depth = row_depth(r, e->start_ps);
+    if (!vis)
+        vis = depth >= r->n || gap_at_least(e->start_ps, r->end_ps[depth], s->res_ps);
+    if (e->flow != 0) {
+        uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
+        bool inserted;
+        size_t slot = flow_emplace(&s->flows, id, vis, &inserted);
+        if (!vis) {
+            if (inserted)
+                s->flows.val[slot] =
+                    !r->has_flow || gap_at_least(end, r->last_flow_ps, s->res_ps) ? 2 : 1;
+            vis = s->flows.val[slot] == 2;
+        }
+        if ((e->flow & 3u) == FLOW_DIR_IN)
+            flow_erase(&s->flows, id);
+        if (vis) {
+            r->last_flow_ps = end;
+            r->has_flow = true;
+        }
+    }
+    if (vis)
+        row_set_end(r, depth, end);
+    return vis;
+}
+
+/* Records e as visible without testing it (finer levels than its own). */
+static void set_visible(vis_state *s, const pv_trace_vis *v, const vis_event *e)
+{
+    row_state *r = &s->rows[e->row];
+    if (v->rows[e->row].counter) {
+        r->last_counter_ps = e->start_ps;
+        r->has_counter = true;
+        return;
+    }
+    int64_t end = e->start_ps + e->dur_ps;
+    if (e->flow != 0) {
+        uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
+        if ((e->flow & 3u) == FLOW_DIR_IN) {
+            flow_erase(&s->flows, id);
+        } else {
+            bool inserted;
+            flow_emplace(&s->flows, id, true, &inserted);
+        }
+        r->last_flow_ps = end;
+        r->has_flow = true;
+    }
+    row_set_end(r, row_depth(r, e->start_ps), end);
+}
+
+/* ---- public -------------------------------------------------------------------- */
+
+void pv_trace_vis_span_of(const pv_trace_vis_window *w, pv_trace_vis_span *out)
+{
+    int64_t b = w->start_ps < w->trace_begin_ps ? w->trace_begin_ps : w->start_ps;
+    int64_t e = w->end_ps > w->trace_end_ps ? w->trace_end_ps : w->end_ps;
+    out->begin_ps = b;
+    out->end_ps = e > b ? e : b;
+    out->instant = e <= b;
+    out->resolution_ps = 0;
+    if (w->resolution != 0 && !out->instant)
+        out->resolution_ps = (uint64_t)llround((double)(e - b) / (double)w->resolution);
+}
+
+bool pv_trace_vis_overlaps(const pv_trace_vis_span *s, int64_t start_ps, int64_t dur_ps)
+{
+    return s->instant || (start_ps <= s->end_ps && start_ps + dur_ps >= s->begin_ps);
+}
+
+pv_trace_vis *pv_trace_vis_new(const pv_trace_vis_span *s)
+{
+    pv_trace_vis *v = pv_xcalloc(1, sizeof *v);
+    v->span = *s;
+    return v;
+}
+
+void pv_trace_vis_free(pv_trace_vis *v)
+{
+    if (v == NULL)
+        return;
+    free(v->rows);
+    free(v->ev);
+    free(v->keep);
+    free(v);
+}
+
+uint32_t pv_trace_vis_row(pv_trace_vis *v, int64_t pid, int64_t tid, bool counter)
+{
+    if (v->n_rows == v->cap_rows) {
+        v->cap_rows = v->cap_rows ? v->cap_rows * 2 : 64;
+        v->rows = pv_xrealloc(v->rows, v->cap_rows * sizeof *v->rows);
+    }
+    v->rows[v->n_rows] = (row_info){pid, tid, counter};
+    return (uint32_t)v->n_rows++;
+}
+
+void pv_trace_vis_add(pv_trace_vis *v, uint32_t row, int64_t start_ps, int64_t dur_ps,
+                      const char *name, uint64_t flow)
+{
+    if (v->n_ev == v->cap_ev) {
+        v->cap_ev = v->cap_ev ? v->cap_ev * 2 : 1024;
+        v->ev = pv_xrealloc(v->ev, v->cap_ev * sizeof *v->ev);
+    }
+    v->ev[v->n_ev] = (vis_event){start_ps, dur_ps > 0 ? dur_ps : 0, name, flow, v->n_ev, row, 0};
+    v->n_ev++;
+}
+
+size_t pv_trace_vis_count(const pv_trace_vis *v)
+{
+    return v->n_ev;
+}
+
+bool pv_trace_vis_kept(const pv_trace_vis *v, size_t i)
+{
+    return i < v->n_ev && v->keep != NULL && v->keep[i];
+}
+
+static int cmp_row(const void *pa, const void *pb, const row_info *rows)
+{
+    const row_info *a = &rows[*(const uint32_t *)pa], *b = &rows[*(const uint32_t *)pb];
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    if (a->counter != b->counter)
+        return a->counter ? 1 : -1;
+    if (a->tid != b->tid)
+        return a->tid < b->tid ? -1 : 1;
+    return 0;
+}
+
+/* XProf's event order; the order of adding settles what it leaves open. */
+static int cmp_event(const void *pa, const void *pb)
+{
+    const vis_event *a = pa, *b = pb;
+    if (a->start_ps != b->start_ps)
+        return a->start_ps < b->start_ps ? -1 : 1;
+    if (a->dur_ps != b->dur_ps)
+        return a->dur_ps > b->dur_ps ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c != 0)
+        return c;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Rows in (pid, counter, tid) order: rank[row]. A small insertion sort:
+ * rows are threads and counter series, a few hundred at most. */
+static uint32_t *row_ranks(const pv_trace_vis *v)
+{
+    uint32_t *order = pv_xcalloc(v->n_rows + 1, sizeof *order);
+    uint32_t *rank = pv_xcalloc(v->n_rows + 1, sizeof *rank);
+    for (size_t i = 0; i < v->n_rows; i++) {
+        size_t k = i;
+        order[k] = (uint32_t)i;
+        while (k > 0 && cmp_row(&order[k - 1], &order[k], v->rows) > 0) {
+            uint32_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+            k--;
+        }
+    }
+    for (size_t i = 0; i < v->n_rows; i++)
+        rank[order[i]] = (uint32_t)i;
+    free(order);
+    return rank;
+}
+
+/* Each event's zoom level (0 .. PV_TRACE_VIS_LEVELS - 1), as XProf's store
+ * assigns it over the whole trace: flows first (their first event decides
+ * per level), then every event by its row. ev is in XProf's order. */
+static uint8_t *assign_levels(const pv_trace_vis *v)
+{
+    uint8_t *level = pv_xcalloc(v->n_ev + 1, 1);
+    vis_state st[N_LEVEL_STATES];
+    flow_map flow_vis[N_LEVEL_STATES];
+    for (int z = 0; z < N_LEVEL_STATES; z++) {
+        state_init(&st[z], layer_res_ps[z], v->n_rows);
+        memset(&flow_vis[z], 0, sizeof flow_vis[z]);
+    }
+    bool inserted;
+    for (size_t i = 0; i < v->n_ev; i++) {
+        const vis_event *e = &v->ev[i];
+        if (e->flow == 0 || v->rows[e->row].counter)
+            continue;
+        uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
+        int z = 0;
+        for (; z < N_LEVEL_STATES; z++) {
+            bool vis = visible_at_res(&st[z], v, e);
+            flow_emplace(&flow_vis[z], id, vis, &inserted);
+            if (vis)
+                break;
+        }
+        for (z++; z < N_LEVEL_STATES; z++) {
+            set_visible(&st[z], v, e);
+            flow_emplace(&flow_vis[z], id, true, &inserted);
+        }
+    }
+    /* Fresh states for the rows (the flow pass above used its own). */
+    for (int z = 0; z < N_LEVEL_STATES; z++) {
+        state_fini(&st[z], v->n_rows);
+        state_init(&st[z], layer_res_ps[z], v->n_rows);
+    }
+    for (size_t i = 0; i < v->n_ev; i++) {
+        const vis_event *e = &v->ev[i];
+        int z = 0;
+        if (e->flow != 0 && !v->rows[e->row].counter) {
+            uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
+            for (; z < N_LEVEL_STATES; z++) {
+                if (flow_vis[z].cap != 0) {
+                    size_t s = flow_find(&flow_vis[z], id);
+                    if (flow_vis[z].val[s] == 2)
+                        break;
+                }
+                if ((uint64_t)e->dur_ps >= layer_res_ps[z])
+                    break;
+            }
+            if (z < N_LEVEL_STATES)
+                set_visible(&st[z], v, e);
+        } else {
+            while (z < N_LEVEL_STATES && !visible_at_res(&st[z], v, e))
+                z++;
+        }
+        level[i] = (uint8_t)z;
+        for (z++; z < N_LEVEL_STATES; z++)
+            set_visible(&st[z], v, e);
+    }
+    for (int z = 0; z < N_LEVEL_STATES; z++) {
+        state_fini(&st[z], v->n_rows);
+        flow_fini(&flow_vis[z]);
+    }
+    return level;
+}
+
+void pv_trace_vis_decide(pv_trace_vis *v)
+{
+    const pv_trace_vis_span *s = &v->span;
+    free(v->keep);
+    v->keep = pv_xcalloc(v->n_ev + 1, 1);
+    if (s->resolution_ps == 0) {
+        for (size_t i = 0; i < v->n_ev; i++)
+            v->keep[i] = pv_trace_vis_overlaps(s, v->ev[i].start_ps, v->ev[i].dur_ps);
+        return;
+    }
+    uint32_t *rank = row_ranks(v);
+    for (size_t i = 0; i < v->n_ev; i++)
+        v->ev[i].rank = rank[v->ev[i].row];
+    free(rank);
+    qsort(v->ev, v->n_ev, sizeof *v->ev, cmp_event);
+    uint8_t *level = assign_levels(v);
+    /* The request reads levels down to the first as fine as its
+     * resolution. */
+    int read_to = 0;
+    while (read_to < PV_TRACE_VIS_LEVELS - 1 && s->resolution_ps < layer_res_ps[read_to])
+        read_to++;
+    vis_state st;
+    state_init(&st, s->resolution_ps, v->n_rows);
+    for (size_t i = 0; i < v->n_ev; i++) {
+        const vis_event *e = &v->ev[i];
+        if (level[i] > read_to || !pv_trace_vis_overlaps(s, e->start_ps, e->dur_ps))
+            continue;
+        v->keep[e->idx] = visible_at_res(&st, v, e);
+    }
+    state_fini(&st, v->n_rows);
+    free(level);
+}

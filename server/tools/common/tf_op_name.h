@@ -1,0 +1,54 @@
+/* tf_op_name: splits a framework op's full name ("scope/name:Type", a
+ * TraceMe name or a `tf_op` stat value) into category, name and type the
+ * way the reference does (FORMATS.md §3.6, ParseTfOpFullname).
+ *
+ * The result points into the input string (no allocation): name and type
+ * are (pointer, length) slices valid as long as the input is, except the
+ * fixed types of memcpy and dataset ops, which point at static strings.
+ * Pure and thread-safe; nothing here can fail. */
+#ifndef PV_TOOLS_COMMON_TF_OP_NAME_H
+#define PV_TOOLS_COMMON_TF_OP_NAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum pv_tf_op_category {
+    PV_TF_OP_UNKNOWN = 0,  /* user TraceMe or anything unparsable */
+    PV_TF_OP_TENSORFLOW,   /* name:Type with a TF-style type, or a bare name */
+    PV_TF_OP_JAX,          /* name:type with a lowercase (JAX primitive) type */
+    PV_TF_OP_DATASET,      /* Iterator::... (tf.data) */
+    PV_TF_OP_MEMCPY_H2D,
+    PV_TF_OP_MEMCPY_D2H,
+    PV_TF_OP_MEMCPY_D2D,
+    PV_TF_OP_MEMCPY_H2H
+} pv_tf_op_category;
+
+typedef struct pv_tf_op {
+    int category;       /* pv_tf_op_category */
+    const char *name;   /* op name (the whole input for unknown/dataset/memcpy) */
+    size_t name_len;    /* bytes */
+    const char *type;   /* op type; "" for unknown */
+    size_t type_len;    /* bytes */
+} pv_tf_op;
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* Parses full[0..len). Cannot fail: anything unrecognised is
+ * PV_TF_OP_UNKNOWN with name = the whole input and an empty type. */
+void pv_tf_op_parse(const char *full, size_t len, pv_tf_op *out);
+
+/* ---- the predicates the parser uses, for other tools ------------------- */
+
+/* name matches [A-Za-z0-9.][A-Za-z0-9_./>-]* */
+bool pv_tf_op_is_tf_name(const char *s, size_t len);
+/* type matches [A-Z_][a-zA-Z0-9_]* */
+bool pv_tf_op_is_tf_type(const char *s, size_t len);
+/* type matches [a-z_][a-z0-9_]*(\[.*\])? */
+bool pv_tf_op_is_jax_type(const char *s, size_t len);
+
+/* True for the infeed-enqueue op types (InfeedEnqueue, InfeedEnqueueTuple). */
+bool pv_tf_op_is_infeed_enqueue(const pv_tf_op *op);
+/* True for memcpy categories. */
+bool pv_tf_op_is_memcpy(const pv_tf_op *op);
+
+#endif

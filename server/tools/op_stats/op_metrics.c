@@ -1,0 +1,615 @@
+/* op_metrics: host and device op metrics databases (see op_metrics.h).
+ *
+ * Both builders work in two passes like kernel_stats: the per-event loop
+ * keys ops by string ids only, and the few distinct ops are named and
+ * merged by their parsed framework op name afterwards. */
+#include "tools/op_stats/op_metrics.h"
+
+#include "tools/common/hlo_names.h"
+#include "tools/common/tf_op_name.h"
+#include "util/hash.h"
+#include "util/mem.h"
+#include "util/sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPS ((size_t)1 << 30)
+
+/* ---- an insertion-ordered map from a key to an op slot ---------------------- */
+
+/* An op being aggregated. Keys are either two string ids (pass 1) or a
+ * string (pass 2); both live in the same struct to share one map. */
+typedef struct op_acc {
+    uint32_t sid;          /* pass 1: string id of the op's full name */
+    uint32_t kernel;       /* pass 1: kernel name id (device); 0 on the host */
+    const char *name;      /* pass 2: op name */
+    size_t name_len;
+    const char *type;      /* op type of the first occurrence */
+    size_t type_len;
+    bool no_provenance;    /* device: an HLO op without a framework op */
+    const pv_hlo_instr *hlo; /* device: the XLA instruction (HLO proto found) */
+    uint64_t occurrences;
+    uint64_t time_ps;
+    uint64_t self_time_ps;
+    bool is_eager;
+} op_acc;
+
+typedef struct op_map {
+    op_acc *ops;           /* n in first-seen order */
+    size_t n;
+    size_t cap;
+    uint32_t *slots;       /* index + 1; 0 empty */
+    size_t n_slots;
+    bool by_name;          /* key: (name, name_len) instead of (sid, kernel) */
+} op_map;
+
+static uint64_t acc_hash(const op_map *mp, const op_acc *k)
+{
+    if (mp->by_name)
+        return pv_hash_bytes(PV_HASH_SEED, k->name, k->name_len);
+    uint64_t h = ((uint64_t)k->sid << 32 | k->kernel) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 31);
+}
+
+static bool acc_equal(const op_map *mp, const op_acc *a, const op_acc *b)
+{
+    if (mp->by_name)
+        return a->name_len == b->name_len && memcmp(a->name, b->name, a->name_len) == 0;
+    return a->sid == b->sid && a->kernel == b->kernel;
+}
+
+static void map_rehash(op_map *mp)
+{
+    size_t n_slots = mp->n_slots == 0 ? 256 : mp->n_slots * 2;
+    free(mp->slots);
+    mp->slots = pv_xcalloc(n_slots, sizeof *mp->slots);
+    mp->n_slots = n_slots;
+    for (size_t i = 0; i < mp->n; i++) {
+        size_t s = (size_t)acc_hash(mp, &mp->ops[i]) & (n_slots - 1);
+        while (mp->slots[s] != 0)
+            s = (s + 1) & (n_slots - 1);
+        mp->slots[s] = (uint32_t)(i + 1);
+    }
+}
+
+/* The slot whose key equals k's, created as a zeroed copy of k's key when
+ * new; NULL past MAX_OPS. */
+static op_acc *map_get(op_map *mp, const op_acc *k)
+{
+    if ((mp->n + 1) * 2 > mp->n_slots)
+        map_rehash(mp);
+    size_t s = (size_t)acc_hash(mp, k) & (mp->n_slots - 1);
+    while (mp->slots[s] != 0) {
+        op_acc *o = &mp->ops[mp->slots[s] - 1];
+        if (acc_equal(mp, o, k))
+            return o;
+        s = (s + 1) & (mp->n_slots - 1);
+    }
+    if (mp->n >= MAX_OPS)
+        return NULL;
+    if (mp->n == mp->cap) {
+        mp->cap = mp->cap == 0 ? 64 : mp->cap * 2;
+        mp->ops = pv_xrealloc(mp->ops, mp->cap * sizeof *mp->ops);
+    }
+    op_acc *o = &mp->ops[mp->n];
+    memset(o, 0, sizeof *o);
+    o->sid = k->sid;
+    o->kernel = k->kernel;
+    o->name = k->name;
+    o->name_len = k->name_len;
+    mp->slots[s] = (uint32_t)(mp->n + 1);
+    mp->n++;
+    return o;
+}
+
+static void map_fini(op_map *mp)
+{
+    free(mp->ops);
+    free(mp->slots);
+}
+
+static int too_many(pv_error *err)
+{
+    return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET, "more than %zu distinct ops",
+                        MAX_OPS);
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* empty_type names ops without a type: the reference says "Unknown" on
+ * the device side and leaves the host side's empty. */
+static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_ps,
+                    const char *empty_type, pv_op_metrics_db *out)
+{
+    size_t n = mp->n + (add_idle ? 1 : 0);
+    out->ops = pv_arena_zalloc(a, (n > 0 ? n : 1) * sizeof *out->ops);
+    for (size_t i = 0; i < mp->n; i++) {
+        const op_acc *o = &mp->ops[i];
+        pv_op_metrics *r = &out->ops[i];
+        r->name = pv_arena_strndup(a, o->name, o->name_len);
+        r->type = o->type_len > 0 ? pv_arena_strndup(a, o->type, o->type_len) : empty_type;
+        r->occurrences = o->occurrences;
+        r->time_ps = o->time_ps;
+        r->self_time_ps = o->self_time_ps;
+        r->is_eager = o->is_eager;
+    }
+    if (add_idle) {
+        pv_op_metrics *r = &out->ops[mp->n];
+        r->name = "IDLE";
+        r->type = "IDLE";
+        r->time_ps = idle_ps;
+        r->self_time_ps = idle_ps;
+        r->is_idle = true;
+    }
+    out->n_ops = n;
+}
+
+/* ---- device ---------------------------------------------------------------- */
+
+/* Keys of pass 1: framework-op events use (tf_op id, kernel name id); an
+ * HLO op without a proto uses (hlo_op id, HLO_ONLY); an XLA instruction
+ * found in a proto uses (its index in the table, XLA_INSTR). String ids
+ * never reach these two values. */
+#define HLO_ONLY UINT32_MAX
+#define XLA_INSTR (UINT32_MAX - 1)
+
+typedef struct dev_ctx {
+    const pv_model *m;
+    uint32_t level0;       /* string id of the "level 0" stat name; 0 none */
+    uint32_t program_id;   /* string id of "program_id"; 0 none */
+    pv_hlo_names hlo;      /* instructions of the profile's HLO protos */
+    op_map events;         /* pass 1 (see the keys above) */
+    uint64_t total_ps;
+    uint64_t op_ps;
+} dev_ctx;
+
+/* The XLA instruction of a device event whose program has an HLO proto;
+ * *in_proto tells whether the program had one (then a NULL result means
+ * the instruction is not in it, and the reference drops the event). */
+static const pv_hlo_instr *event_instr(const dev_ctx *c, uint64_t ev, const pv_event_extra *x,
+                                       bool *in_proto)
+{
+    *in_proto = false;
+    if (x == NULL || x->hlo_op == 0 || c->hlo.n_programs == 0 || c->program_id == 0)
+        return NULL;
+    pv_stat s;
+    if (!pv_model_event_stat(c->m, ev, c->program_id, &s) ||
+        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
+        return NULL;
+    uint64_t prog = s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
+    if (!pv_hlo_names_has_program(&c->hlo, prog))
+        return NULL;
+    *in_proto = true;
+    const char *full = pv_model_str(c->m, x->hlo_op);
+    const char *p = full;
+    const char *q;
+    while ((q = strstr(p, "::")) != NULL)
+        p = q + 2;
+    return pv_hlo_names_find(&c->hlo, prog, p, strlen(p));
+}
+
+/* The string id naming the framework op of a device event, 0 when none.
+ * *hlo_only is set when only an HLO op name is known. */
+static uint32_t device_op_sid(const dev_ctx *c, uint64_t ev, const pv_event_extra *x,
+                              bool *hlo_only)
+{
+    *hlo_only = false;
+    if (x != NULL && x->tf_op != 0)
+        return x->tf_op;
+    if (x != NULL && x->hlo_op != 0) {
+        *hlo_only = true;
+        return x->hlo_op;
+    }
+    if (c->level0 == 0)
+        return 0;
+    pv_stat s;
+    return pv_model_event_stat(c->m, ev, c->level0, &s) ? pv_model_stat_str_id(c->m, &s) : 0;
+}
+
+static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
+{
+    const pv_model *m = c->m;
+    int64_t first_ps = INT64_MAX;
+    int64_t last_ps = INT64_MIN;
+    for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[t];
+        if (tr->kind != PV_TRACK_PLAIN)
+            continue;
+        for (uint64_t ev = tr->first_event; ev < tr->first_event + tr->n_events; ev++) {
+            int64_t start = m->ev_start_ps[ev];
+            int64_t dur = m->ev_dur_ps[ev] > 0 ? m->ev_dur_ps[ev] : 0;
+            first_ps = start < first_ps ? start : first_ps;
+            last_ps = start + dur > last_ps ? start + dur : last_ps;
+            const pv_event_extra *x = pv_model_event_extra(m, ev);
+            bool in_proto;
+            const pv_hlo_instr *in = event_instr(c, ev, x, &in_proto);
+            op_acc k = {0};
+            bool hlo_only = false;
+            if (in_proto) {
+                /* Every event of the instruction is an occurrence of the
+                 * device op (program, instruction); instructions missing
+                 * from the proto are dropped, as the reference does. */
+                if (in == NULL)
+                    continue;
+                k.sid = (uint32_t)(in - c->hlo.instrs);
+                k.kernel = XLA_INSTR;
+            } else {
+                k.sid = device_op_sid(c, ev, x, &hlo_only);
+                if (k.sid == 0)
+                    continue;
+                /* HLO-only ops are keyed without the kernel: their device op
+                 * is the HLO instruction, not "<op>/<kernel>". */
+                k.kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name;
+            }
+            op_acc *o = map_get(&c->events, &k);
+            if (o == NULL)
+                return too_many(err);
+            o->hlo = in_proto ? in : NULL;
+            o->no_provenance = hlo_only;
+            o->occurrences++;
+            o->time_ps += (uint64_t)dur;
+            o->self_time_ps += (uint64_t)dur;
+            o->is_eager = x != NULL && (x->flags & PV_EXTRA_EAGER) != 0;
+            c->op_ps += (uint64_t)dur;
+        }
+    }
+    if (last_ps > first_ps)
+        c->total_ps += (uint64_t)(last_ps - first_ps);
+    return 0;
+}
+
+/* The last "::"-separated HLO op name (the innermost). */
+static const char *last_hlo_name(const char *s, size_t *len)
+{
+    const char *p = s;
+    const char *q;
+    while ((q = strstr(p, "::")) != NULL)
+        p = q + 2;
+    *len = strlen(p);
+    return p;
+}
+
+int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    dev_ctx c = {.m = m, .level0 = pv_model_str_find(m, "level 0"),
+                 .program_id = pv_model_str_find(m, "program_id")};
+    pv_hlo_names_build(m, a, &c.hlo);
+    uint32_t n_gpu = 0;
+    int rc = 0;
+    for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
+        if (m->planes[p].kind != PV_PLANE_GPU)
+            continue;
+        n_gpu++;
+        rc = device_plane(&c, &m->planes[p], err);
+    }
+    /* Pass 2a: device ops "<op name>/<kernel>" (or the HLO op name). */
+    op_map dev = {.by_name = true};
+    for (size_t i = 0; i < c.events.n && rc == 0; i++) {
+        const op_acc *e = &c.events.ops[i];
+        const char *full = pv_model_str(m, e->sid);
+        op_acc k = {0};
+        if (e->hlo != NULL) {
+            /* Device op = (program, instruction): already unique. */
+            k.name = pv_arena_printf(a, "%s\x1f%llu", e->hlo->name,
+                                     (unsigned long long)e->hlo->program_id);
+            k.name_len = strlen(k.name);
+        } else if (e->no_provenance) {
+            k.name = last_hlo_name(full, &k.name_len);
+        } else {
+            pv_tf_op op;
+            pv_tf_op_parse(full, strlen(full), &op);
+            const char *kern = pv_model_str(m, e->kernel);
+            k.name = pv_arena_printf(a, "%.*s/%s", (int)op.name_len, op.name, kern);
+            k.name_len = strlen(k.name);
+        }
+        op_acc *d = map_get(&dev, &k);
+        if (d == NULL) {
+            rc = too_many(err);
+            break;
+        }
+        if (d->kernel == 0) {
+            /* First time: this device op's framework op (its provenance)
+             * is the first one seen, as in the reference. */
+            d->kernel = 1;
+            d->no_provenance = e->no_provenance;
+            d->sid = e->sid;
+            d->hlo = e->hlo;
+        }
+        d->occurrences += e->occurrences;
+        d->time_ps += e->time_ps;
+        d->self_time_ps += e->self_time_ps;
+        d->is_eager = e->is_eager;
+    }
+    map_fini(&c.events);
+    /* Pass 2b: framework ops; occurrences are the largest of their device ops'. */
+    op_map fw = {.by_name = true};
+    for (size_t i = 0; i < dev.n && rc == 0; i++) {
+        const op_acc *d = &dev.ops[i];
+        op_acc k = {0};
+        const char *type = "";
+        size_t type_len = 0;
+        const char *hlo_full = d->hlo != NULL ? pv_hlo_instr_tf_op(d->hlo, a) : NULL;
+        if (hlo_full != NULL && hlo_full[0] == '\0') {
+            /* No framework op in the HLO metadata: the instruction's own
+             * name, type unknown (the reference's empty provenance). */
+            k.name = d->hlo->name;
+            k.name_len = strlen(d->hlo->name);
+        } else if (hlo_full != NULL) {
+            pv_tf_op op;
+            pv_tf_op_parse(hlo_full, strlen(hlo_full), &op);
+            k.name = op.name;
+            k.name_len = op.name_len;
+            type = op.type;
+            type_len = op.type_len;
+        } else if (d->no_provenance) {
+            k.name = d->name;
+            k.name_len = d->name_len;
+        } else {
+            const char *full = pv_model_str(m, d->sid);
+            pv_tf_op op;
+            pv_tf_op_parse(full, strlen(full), &op);
+            k.name = op.name;
+            k.name_len = op.name_len;
+            type = op.type;
+            type_len = op.type_len;
+        }
+        op_acc *f = map_get(&fw, &k);
+        if (f == NULL) {
+            rc = too_many(err);
+            break;
+        }
+        if (f->kernel == 0) {
+            f->kernel = 1;
+            f->type = type;
+            f->type_len = type_len;
+        }
+        f->occurrences = d->occurrences > f->occurrences ? d->occurrences : f->occurrences;
+        f->time_ps += d->time_ps;
+        f->self_time_ps += d->self_time_ps;
+        f->is_eager = d->is_eager;
+    }
+    map_fini(&dev);
+    if (rc == 0) {
+        db_emit(&fw, a, n_gpu > 0, c.total_ps > c.op_ps ? c.total_ps - c.op_ps : 0, "Unknown",
+                out);
+        out->total_time_ps = c.total_ps;
+        out->total_op_time_ps = c.op_ps;
+    }
+    map_fini(&fw);
+    return rc;
+}
+
+/* ---- host ------------------------------------------------------------------ */
+
+typedef struct activity {
+    int64_t ts_ps;
+    uint64_t seq;          /* insertion order: ties keep it (stable sort) */
+    uint32_t op_id;        /* pairs a begin with its end */
+    uint32_t sid;          /* string id of the op's full name */
+    bool begin;
+    bool is_eager;
+} activity;
+
+static int cmp_activity(const void *pa, const void *pb)
+{
+    const activity *a = pa;
+    const activity *b = pb;
+    if (a->ts_ps != b->ts_ps)
+        return a->ts_ps < b->ts_ps ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+typedef struct frame {
+    uint32_t op_id;
+    int64_t start_ps;
+    uint64_t children_ps;
+} frame;
+
+/* An open EagerExecute event while walking a thread (see host_line). */
+typedef struct eager_frame {
+    int64_t end_ps;
+    bool op_by_op;         /* is_func == 0: ops under it ran eagerly */
+} eager_frame;
+
+typedef struct host_ctx {
+    const pv_model *m;
+    uint8_t *meta_is_op;   /* per meta: 0 not computed, 1 no, 2 TF op, 3 other op */
+    uint32_t eager_execute; /* string id of "EagerExecute"; 0 none */
+    uint32_t is_func;      /* string id of "is_func"; 0 none */
+    activity *acts;        /* scratch for one line */
+    frame *stack;
+    eager_frame *eager;    /* scratch: open EagerExecute events */
+    op_map ops;            /* keyed by (full-name string id, 0) */
+    uint64_t total_ps;
+    uint64_t op_ps;
+    uint64_t idle_ps;
+} host_ctx;
+
+static bool meta_is_op(host_ctx *c, uint32_t meta)
+{
+    if (c->meta_is_op[meta] == 0) {
+        const char *name = pv_model_str(c->m, c->m->metas[meta].name);
+        pv_tf_op op;
+        pv_tf_op_parse(name, strlen(name), &op);
+        c->meta_is_op[meta] = name[0] == '\0' || op.category == PV_TF_OP_UNKNOWN ? 1
+                              : op.category == PV_TF_OP_TENSORFLOW           ? 2
+                                                                             : 3;
+    }
+    return c->meta_is_op[meta] >= 2;
+}
+
+/* True when an EagerExecute event ran op by op (is_func present and 0);
+ * absent is_func, or 1, means a compiled function. */
+static bool op_by_op(const host_ctx *c, uint64_t ev)
+{
+    pv_stat s;
+    if (c->is_func == 0 || !pv_model_event_stat(c->m, ev, c->is_func, &s))
+        return false;
+    return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
+}
+
+static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,
+                      int64_t end, bool eager)
+{
+    acts[*n] = (activity){start, *n, op_id, sid, true, eager};
+    (*n)++;
+    acts[*n] = (activity){end, *n, op_id, sid, false, eager};
+    (*n)++;
+}
+
+static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
+{
+    const pv_model *m = c->m;
+    size_t n = 0;
+    size_t n_eager = 0;
+    uint32_t op_id = 0;
+    for (uint64_t ev = tr->first_event; ev < tr->first_event + tr->n_events; ev++) {
+        int64_t start = m->ev_start_ps[ev];
+        int64_t end = start + (m->ev_dur_ps[ev] > 0 ? m->ev_dur_ps[ev] : 0);
+        const pv_event_extra *x = pv_model_event_extra(m, ev);
+        uint32_t meta = m->ev_meta[ev];
+        /* Events come by start (parents first): the EagerExecute events
+         * still open are this event's EagerExecute ancestors. A TF op is
+         * eager when its nearest one ran op by op (the reference's
+         * grouping marks TfOpRun events so). */
+        while (n_eager > 0 && c->eager[n_eager - 1].end_ps < end)
+            n_eager--;
+        bool eager = x != NULL && (x->flags & PV_EXTRA_EAGER) != 0;
+        if (meta_is_op(c, meta)) {
+            if (c->meta_is_op[meta] == 2 && n_eager > 0 && c->eager[n_eager - 1].op_by_op)
+                eager = true;
+            push_pair(c->acts, &n, ++op_id, m->metas[meta].name, start, end, eager);
+        }
+        if (c->eager_execute != 0 && m->metas[meta].name == c->eager_execute)
+            c->eager[n_eager++] = (eager_frame){end, op_by_op(c, ev)};
+        if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
+            push_pair(c->acts, &n, ++op_id, x->tf_op, start, end, false);
+    }
+    if (n == 0)
+        return 0;
+    pv_sort(c->acts, n, sizeof *c->acts, cmp_activity);
+    size_t depth = 0;
+    uint64_t line_op_ps = 0;
+    for (size_t i = 0; i < n; i++) {
+        const activity *ac = &c->acts[i];
+        if (ac->begin) {
+            c->stack[depth++] = (frame){ac->op_id, ac->ts_ps, 0};
+            continue;
+        }
+        /* Pop down to the matching begin; ops above it overlapped it
+         * without nesting and are dropped, as the reference does. */
+        bool found = false;
+        frame f = {0};
+        while (depth > 0 && !found) {
+            f = c->stack[--depth];
+            found = f.op_id == ac->op_id;
+        }
+        if (!found)
+            continue;
+        uint64_t dur = ac->ts_ps > f.start_ps ? (uint64_t)(ac->ts_ps - f.start_ps) : 0;
+        uint64_t self = dur > f.children_ps ? dur - f.children_ps : 0;
+        op_acc k = {.sid = ac->sid};
+        op_acc *o = map_get(&c->ops, &k);
+        if (o == NULL)
+            return too_many(err);
+        o->occurrences++;
+        o->time_ps += dur;
+        o->self_time_ps += self;
+        o->is_eager = o->is_eager || ac->is_eager;
+        line_op_ps += self;
+        if (depth > 0)
+            c->stack[depth - 1].children_ps += dur;
+    }
+    uint64_t span = (uint64_t)(c->acts[n - 1].ts_ps - c->acts[0].ts_ps);
+    c->total_ps += span;
+    c->op_ps += line_op_ps;
+    c->idle_ps += span > line_op_ps ? span - line_op_ps : 0;
+    return 0;
+}
+
+int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    host_ctx c = {.m = m};
+    c.meta_is_op = pv_xcalloc(m->n_metas > 0 ? m->n_metas : 1, 1);
+    uint64_t max_events = 0;
+    bool any_line = false;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->kind != PV_PLANE_HOST)
+            continue;
+        any_line = any_line || pl->n_tracks > 0;
+        for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++)
+            if (m->tracks[t].n_events > max_events)
+                max_events = m->tracks[t].n_events;
+    }
+    /* Each event gives at most two begin/end pairs. */
+    c.acts = pv_xmalloc((size_t)(max_events * 4 + 1) * sizeof *c.acts);
+    c.stack = pv_xmalloc((size_t)(max_events * 2 + 1) * sizeof *c.stack);
+    c.eager = pv_xmalloc((size_t)(max_events + 1) * sizeof *c.eager);
+    c.eager_execute = pv_model_str_find(m, "EagerExecute");
+    c.is_func = pv_model_str_find(m, "is_func");
+    int rc = 0;
+    for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->kind != PV_PLANE_HOST)
+            continue;
+        for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && rc == 0; t++)
+            if (m->tracks[t].kind == PV_TRACK_PLAIN)
+                rc = host_line(&c, &m->tracks[t], err);
+    }
+    free(c.acts);
+    free(c.stack);
+    free(c.eager);
+    free(c.meta_is_op);
+    /* Pass 2: merge by parsed op name. */
+    op_map byname = {.by_name = true};
+    for (size_t i = 0; i < c.ops.n && rc == 0; i++) {
+        const op_acc *e = &c.ops.ops[i];
+        const char *full = pv_model_str(m, e->sid);
+        pv_tf_op op;
+        pv_tf_op_parse(full, strlen(full), &op);
+        op_acc k = {.name = op.name, .name_len = op.name_len};
+        op_acc *o = map_get(&byname, &k);
+        if (o == NULL) {
+            rc = too_many(err);
+            break;
+        }
+        if (o->type_len == 0) {
+            /* The first non-empty type: the reference only sets an op's
+             * category while it is still empty. */
+            o->type = op.type;
+            o->type_len = op.type_len;
+        }
+        o->occurrences += e->occurrences;
+        o->time_ps += e->time_ps;
+        o->self_time_ps += e->self_time_ps;
+        o->is_eager = o->is_eager || e->is_eager;
+    }
+    map_fini(&c.ops);
+    if (rc == 0) {
+        db_emit(&byname, a, any_line, c.idle_ps, "", out);
+        out->total_time_ps = c.total_ps;
+        out->total_op_time_ps = c.op_ps;
+    }
+    map_fini(&byname);
+    return rc;
+}
+
+/* ---- ordering ----------------------------------------------------------------- */
+
+static int cmp_self_desc(const void *pa, const void *pb)
+{
+    const pv_op_metrics *a = pa;
+    const pv_op_metrics *b = pb;
+    if (a->self_time_ps != b->self_time_ps)
+        return a->self_time_ps > b->self_time_ps ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+void pv_op_metrics_sort(pv_op_metrics_db *db)
+{
+    pv_sort(db->ops, db->n_ops, sizeof *db->ops, cmp_self_desc);
+}

@@ -1,0 +1,75 @@
+/* op_metrics_combine: one op metrics db from several hosts' (see
+ * op_metrics.h, "combining hosts"). */
+#include "tools/op_stats/op_metrics.h"
+
+#include "util/hash.h"
+#include "util/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMBINED_OPS ((size_t)1 << 30)
+
+static bool type_unknown(const char *type)
+{
+    return type[0] == '\0' || strcmp(type, "Unknown") == 0;
+}
+
+static void add_into(pv_op_metrics *d, const pv_op_metrics *s)
+{
+    if (type_unknown(d->type) && !type_unknown(s->type))
+        d->type = s->type;
+    d->occurrences += s->occurrences;
+    d->time_ps += s->time_ps;
+    d->self_time_ps += s->self_time_ps;
+    d->is_eager = d->is_eager || s->is_eager;
+}
+
+int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_arena *a,
+                          pv_op_metrics_db *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n_in = 0;
+    for (size_t i = 0; i < n_parts; i++)
+        n_in += parts[i].n_ops;
+    if (n_in > MAX_COMBINED_OPS)
+        return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                            "more than %zu ops over all hosts", MAX_COMBINED_OPS);
+    /* Open addressing on the name; at most half full. Slot = op index + 1. */
+    size_t n_slots = 16;
+    while (n_slots < n_in * 2)
+        n_slots *= 2;
+    uint32_t *slots = pv_xcalloc(n_slots, sizeof *slots);
+    pv_op_metrics *ops = pv_arena_zalloc(a, (n_in + 1) * sizeof *ops);
+    size_t n = 0;
+    pv_op_metrics idle = {.name = "IDLE", .type = "IDLE", .is_idle = true};
+    bool any_idle = false;
+    for (size_t p = 0; p < n_parts; p++) {
+        out->total_time_ps += parts[p].total_time_ps;
+        out->total_op_time_ps += parts[p].total_op_time_ps;
+        for (size_t i = 0; i < parts[p].n_ops; i++) {
+            const pv_op_metrics *s = &parts[p].ops[i];
+            if (s->is_idle) {
+                any_idle = true;
+                add_into(&idle, s);
+                continue;
+            }
+            size_t len = strlen(s->name);
+            size_t k = (size_t)pv_hash_bytes(PV_HASH_SEED, s->name, len) & (n_slots - 1);
+            while (slots[k] != 0 && strcmp(ops[slots[k] - 1].name, s->name) != 0)
+                k = (k + 1) & (n_slots - 1);
+            if (slots[k] == 0) {
+                ops[n] = (pv_op_metrics){.name = s->name, .type = s->type};
+                slots[k] = (uint32_t)(n + 1);
+                n++;
+            }
+            add_into(&ops[slots[k] - 1], s);
+        }
+    }
+    free(slots);
+    if (any_idle)
+        ops[n++] = idle;
+    out->ops = ops;
+    out->n_ops = n;
+    return 0;
+}

@@ -1,0 +1,191 @@
+/* op_stats: framework_op_stats tables from the host and device op metrics
+ * databases (FORMATS.md §4.6). */
+#include "tools/op_stats/op_stats.h"
+
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/common/tf_op_name.h"
+
+#include <string.h>
+
+/* ---- TensorCore utilization per op (from kernel rows) ----------------------- */
+
+/* TensorCore kernel time / kernel time over the kernel rows of op_name. A
+ * linear scan per device row: both lists are capped (1000 x 500). */
+static double tc_utilization(const pv_kernel_stats_result *k, const char *op_name)
+{
+    uint64_t total = 0;
+    uint64_t tc = 0;
+    for (size_t i = 0; i < k->n_rows; i++) {
+        const pv_kernel_row *r = &k->rows[i];
+        if (strcmp(r->op_name, op_name) != 0)
+            continue;
+        total += r->total_ns;
+        if (r->is_kernel_using_tensor_core)
+            tc += r->total_ns;
+    }
+    return total > 0 ? (double)tc / (double)total : 0.0;
+}
+
+/* ---- the reference's model-type heuristic (task type) ----------------------- */
+
+static bool scope_is_gradient(const char *s, size_t len)
+{
+    if (len < 8 || memcmp(s, "gradient", 8) != 0)
+        return false;
+    return (len == 13 && memcmp(s + 8, "_tape", 5) == 0) || (len > 8 && s[8] == 's');
+}
+
+/* True when op (name, type) shows a backward pass: a TF op under a
+ * "gradient_tape" / "gradients*" name scope, or a JAX op under a
+ * "transpose(" scope. */
+static bool op_has_gradients(const char *name, const char *type)
+{
+    size_t nlen = strlen(name);
+    size_t tlen = strlen(type);
+    if (pv_tf_op_is_tf_type(type, tlen) && pv_tf_op_is_tf_name(name, nlen)) {
+        const char *p = name;
+        const char *slash;
+        while ((slash = strchr(p, '/')) != NULL) {   /* scopes: every part but the last */
+            if (scope_is_gradient(p, (size_t)(slash - p)))
+                return true;
+            p = slash + 1;
+        }
+        return false;
+    }
+    bool jax = false;
+    if (nlen > 0 && pv_tf_op_is_jax_type(type, tlen)) {
+        const char *last = strrchr(name, '/');
+        jax = strstr(last != NULL ? last + 1 : name, type) != NULL;
+    }
+    if (!jax && tlen != 0)
+        return false;
+    for (const char *p = name; p != NULL; p = strchr(p, '/')) {
+        if (*p == '/')
+            p++;
+        if (strncmp(p, "transpose(", 10) == 0)
+            return true;
+    }
+    return false;
+}
+
+const char *pv_op_stats_task_type(const pv_op_stats_table *t)
+{
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type))
+            return "Training";
+    return "Inference";
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+static void fill_times(pv_op_stats_row *r, const pv_op_metrics *op)
+{
+    r->total_time_us = (double)op->time_ps / 1e6;
+    r->total_self_time_us = (double)op->self_time_ps / 1e6;
+    r->avg_time_us = op->occurrences > 0 ? r->total_time_us / (double)op->occurrences : 0.0;
+    r->avg_self_time_us =
+        op->occurrences > 0 ? r->total_self_time_us / (double)op->occurrences : 0.0;
+}
+
+static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_result *k,
+                        size_t max_per_side, bool exclude_idle, pv_arena *a,
+                        pv_op_stats_table *out)
+{
+    size_t cap = (res->device.n_ops < max_per_side ? res->device.n_ops : max_per_side) +
+                 (res->host.n_ops < max_per_side ? res->host.n_ops : max_per_side);
+    out->rows = pv_arena_zalloc(a, (cap > 0 ? cap : 1) * sizeof *out->rows);
+    out->n_rows = 0;
+    uint64_t rank = 0;
+    double cum = 0.0;
+    for (int side = 0; side < 2; side++) {
+        const pv_op_metrics_db *db = side == 0 ? &res->device : &res->host;
+        uint64_t total_ps = exclude_idle ? db->total_op_time_ps : db->total_time_ps;
+        double total_us = (double)total_ps / 1e6;
+        size_t n = db->n_ops < max_per_side ? db->n_ops : max_per_side;
+        cum = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            const pv_op_metrics *op = &db->ops[i];
+            if (exclude_idle && op->is_idle)
+                continue;
+            pv_op_stats_row *r = &out->rows[out->n_rows++];
+            r->op = op;
+            r->bound_by = "Unknown";
+            r->on_device = side == 0;
+            r->rank = ++rank;
+            fill_times(r, op);
+            double frac = total_us > 0 ? r->total_self_time_us / total_us : 0.0;
+            cum += frac;
+            if (side == 0) {
+                r->device_fraction = frac;
+                r->device_cumulative = cum;
+                if (res->is_gpu)
+                    r->gpu_tensorcore_utilization = tc_utilization(k, op->name);
+            } else {
+                r->host_fraction = frac;
+                r->host_cumulative = cum;
+            }
+        }
+    }
+}
+
+/* The tables from out->device and ->host (unsorted) and the kernel rows. */
+static void finish(pv_op_stats_result *out, const pv_kernel_stats_result *k,
+                   const pv_op_stats_query *q, pv_arena *a)
+{
+    size_t max_per_side =
+        q != NULL && q->max_ops_per_side != 0 ? q->max_ops_per_side : PV_OP_STATS_REFERENCE_OPS;
+    out->is_gpu = k->n_gpu_planes > 0;
+    pv_op_metrics_sort(&out->device);
+    pv_op_metrics_sort(&out->host);
+    build_table(out, k, max_per_side, false, a, &out->with_idle);
+    build_table(out, k, max_per_side, true, a, &out->without_idle);
+    out->task_type = pv_op_stats_task_type(&out->with_idle);
+    out->architecture_type = "Unknown";
+}
+
+int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
+                     pv_op_stats_result *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    pv_kernel_stats_query kq = {PV_KERNEL_STATS_REFERENCE_ROWS};
+    pv_kernel_stats_result k;
+    int rc = pv_tool_kernel_stats(m, &kq, a, &k, err);
+    if (rc == 0)
+        rc = pv_op_metrics_device(m, a, &out->device, err);
+    if (rc == 0)
+        rc = pv_op_metrics_host(m, a, &out->host, err);
+    if (rc != 0) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    finish(out, &k, q, a);
+    return 0;
+}
+
+int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
+                           const pv_op_stats_query *q, pv_arena *a, pv_op_stats_result *out,
+                           pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = n_models > 0 ? n_models : 1;
+    pv_op_metrics_db *dev = pv_arena_zalloc(a, n * sizeof *dev);
+    pv_op_metrics_db *host = pv_arena_zalloc(a, n * sizeof *host);
+    pv_kernel_stats_query kq = {PV_KERNEL_STATS_REFERENCE_ROWS};
+    pv_kernel_stats_result k;
+    int rc = pv_tool_kernel_stats_multi(models, n_models, &kq, a, &k, err);
+    for (size_t i = 0; i < n_models && rc == 0; i++) {
+        rc = pv_op_metrics_device(models[i], a, &dev[i], err);
+        if (rc == 0)
+            rc = pv_op_metrics_host(models[i], a, &host[i], err);
+    }
+    if (rc == 0)
+        rc = pv_op_metrics_combine(dev, n_models, a, &out->device, err);
+    if (rc == 0)
+        rc = pv_op_metrics_combine(host, n_models, a, &out->host, err);
+    if (rc != 0) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    finish(out, &k, q, a);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* op_stats_json: framework_op_stats as the reference's array of two
+ * DataTables (FORMATS.md §4.0, §4.6). */
+#include "tools/op_stats/op_stats.h"
+#include "tools/common/datatable.h"
+
+
+static json_t *columns(bool is_gpu)
+{
+    static const char *const cols[][3] = {
+        {"rank", "number", "Rank"},
+        {"host_or_device", "string", "Host/device"},
+        {"type", "string", "Operation Type"},
+        {"operation", "string", "Operation Name"},
+        {"occurrences", "number", "#Occurrences"},
+        {"total_time", "number", "Total time (us)"},
+        {"avg_time", "number", "Avg. time (us)"},
+        {"total_self_time", "number", "Total self-time (us)"},
+        {"avg_self_time", "number", "Avg. self-time (us)"},
+        {"device_total_self_time_percent", "number", "Total self-time on Device (%)"},
+        {"device_cumulative_total_self_time_percent", "number",
+         "Cumulative total-self time on Device (%)"},
+        {"host_total_self_time_percent", "number", "Total self-time on Host (%)"},
+        {"Host_cumulative_total_self_time_percent", "number",
+         "Cumulative total-self time on Host (%)"},
+        {"measured_flop_rate", "number", "Normalized FLOP Rate (FLOPs/s)"},
+        {"model_flop_rate", "number", "Model FLOP Rate (GFLOP/s)"},
+        {"measured_memory_bw", "number", "Measured Memory BW (GBytes/Sec)"},
+        {"operational_intensity", "number", "Operational Intensity (FLOPs/Byte)"},
+        {"gpu_tensorcore_utilization", "number", "GPU TensorCore utilization"},
+        {"bound_by", "string", "Bound by"},
+        {"eager", "string", "Execution mode"},
+    };
+    json_t *j = json_array();
+    for (size_t i = 0; j != NULL && i < sizeof cols / sizeof cols[0]; i++) {
+        /* The TensorCore column exists only for GPU profiles. */
+        if (!is_gpu && i == 17)
+            continue;
+        if (json_array_append_new(j, json_pack("{s:s, s:s, s:s}", "id", cols[i][0], "label",
+                                               cols[i][2], "type", cols[i][1])) != 0) {
+            json_decref(j);
+            return NULL;
+        }
+    }
+    return j;
+}
+
+static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
+{
+    json_t *c = json_array();
+    if (c == NULL)
+        return NULL;
+    json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->rank)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->on_device ? "Device" : "Host")));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->type)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->name)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->op->occurrences)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_self_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_self_time_us)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->device_fraction)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->device_cumulative)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->host_fraction)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->host_cumulative)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->measured_flop_rate)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->model_flop_rate)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->measured_memory_bw)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_real(r->operational_intensity)));
+    if (is_gpu)
+        json_array_append_new(c, pv_dt_cell(pv_dt_real(r->gpu_tensorcore_utilization)));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->bound_by != NULL ? r->bound_by : "Unknown")));
+    json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->is_eager ? "Eager" : "Function")));
+    return json_pack("{s:o}", "c", c);
+}
+
+static json_t *table_json(const pv_op_stats_result *res, const pv_op_stats_table *t)
+{
+    json_t *rows = json_array();
+    if (rows == NULL)
+        return NULL;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        if (json_array_append_new(rows, row_json(&t->rows[i], res->is_gpu)) != 0) {
+            json_decref(rows);
+            return NULL;
+        }
+    }
+    return json_pack("{s:o, s:o, s:{s:s, s:s}}", "cols", columns(res->is_gpu), "rows", rows,
+                     "p", "architecture_type", res->architecture_type, "task_type",
+                     res->task_type);
+}
+
+json_t *pv_op_stats_to_json(const pv_op_stats_result *r)
+{
+    return json_pack("[o, o]", table_json(r, &r->with_idle), table_json(r, &r->without_idle));
+}

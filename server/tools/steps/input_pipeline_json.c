@@ -1,0 +1,221 @@
+/* input_pipeline_json: the analyzer's response in the reference's shape
+ * (FORMATS.md §4.4 "Response: array of 5 tables"; reference:
+ * InputPipelineAnalysisResultToDataTableJson). Keys starting "pv_" are
+ * profview additions (group ids and trace window per step, bottleneck
+ * stage); everything else matches the reference key by key. */
+#include "tools/steps/input_pipeline.h"
+#include "tools/common/datatable.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const RECOMMENDATIONS[] = {
+    "Enqueuing data: you may want to combine small input data chunks into fewer but larger "
+    "chunks.",
+    "Data preprocessing: you may increase num_parallel_calls in <a "
+    "href=\"https://www.tensorflow.org/api_docs/python/tf/data/Dataset#map\" "
+    "target=\"_blank\">Dataset map()</a> or preprocess the data OFFLINE.",
+    "Reading data from files in advance: you may tune parameters in the following tf.data API "
+    "(<a href=\"https://www.tensorflow.org/api_docs/python/tf/data/Dataset#prefetch\" "
+    "target=\"_blank\">prefetch size</a>, <a "
+    "href=\"https://www.tensorflow.org/api_docs/python/tf/data/Dataset#interleave\" "
+    "target=\"_blank\">interleave cycle_length</a>, <a "
+    "href=\"https://www.tensorflow.org/api_docs/python/tf/data/"
+    "TFRecordDataset#class_tfrecorddataset\" target=\"_blank\">reader buffer_size</a>)",
+    "Reading data from files on demand: you should read data IN ADVANCE using the following "
+    "tf.data API (<a href=\"https://www.tensorflow.org/api_docs/python/tf/data/Dataset#prefetch\" "
+    "target=\"_blank\">prefetch</a>, <a "
+    "href=\"https://www.tensorflow.org/api_docs/python/tf/data/Dataset#interleave\" "
+    "target=\"_blank\">interleave</a>, <a "
+    "href=\"https://www.tensorflow.org/api_docs/python/tf/data/"
+    "TFRecordDataset#class_tfrecorddataset\" target=\"_blank\">reader buffer</a>)",
+    "Other data reading or processing: you may consider using the <a "
+    "href=\"https://www.tensorflow.org/programmers_guide/datasets\" target=\"_blank\">tf.data "
+    "API</a> (if you are not using it now)",
+};
+
+/* Summary property keys in the reference's order, with their field. */
+static const struct {
+    const char *key;
+    int field;
+} SUMMARY_KEYS[] = {
+    {"device_compute_time_ms", PV_BD_DEVICE_COMPUTE},
+    {"device_to_device_time_ms", PV_BD_DEVICE_TO_DEVICE},
+    {"device_collectives_time_ms", PV_BD_DEVICE_COLLECTIVES},
+    {"infeed_time_ms", PV_BD_INPUT},
+    {"outfeed_time_ms", PV_BD_OUTPUT},
+    {"host_compute_time_ms", PV_BD_HOST_COMPUTE},
+    {"kernel_launch_time_ms", PV_BD_HOST_PREPARE},
+    {"compile_time_ms", PV_BD_HOST_COMPILE},
+    {"other_time_ms", PV_BD_UNKNOWN},
+};
+
+json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
+{
+    const pv_step_analysis *an = &r->analysis;
+    const pv_bottleneck *b = &an->bottleneck;
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "stepnum", "string", "Step number", NULL);
+    pv_dt_col(t, "deviceComputeTimeMs", "number", "Device compute", NULL);
+    pv_dt_col(t, "deviceToDeviceTimeMs", "number", "Device to device", NULL);
+    pv_dt_col(t, "deviceCollectivesTimeMs", "number", "Device collective communication", NULL);
+    pv_dt_col(t, "hostComputeTimeMs", "number", "Host compute", NULL);
+    pv_dt_col(t, "kernelLaunchTimeMs", "number", "Kernel launch", NULL);
+    pv_dt_col(t, "infeedTimeMs", "number", "Input", NULL);
+    pv_dt_col(t, "outfeedTimeMs", "number", "Output", NULL);
+    pv_dt_col(t, "compileTimeMs", "number", "Compilation", NULL);
+    pv_dt_col(t, "otherTimeMs", "number", "All others", NULL);
+    pv_dt_col(t, "tooltip", "string", "tooltip", "tooltip");
+    pv_dt_col(t, "stepTimeMs", "number", "Step time", NULL);
+
+    pv_dt_prop(t, "step_time_graph_column_ids",
+               "stepnum,deviceComputeTimeMs,deviceToDeviceTimeMs,deviceCollectivesTimeMs,"
+               "hostComputeTimeMs,kernelLaunchTimeMs,infeedTimeMs,outfeedTimeMs,compileTimeMs,"
+               "otherTimeMs, tooltip");
+    pv_dt_prop(t, "hardware_type", pv_hardware_name(r->steps.hardware));
+    const pv_step_summary *st = &an->summary[PV_BD_STEP_TIME];
+    pv_dt_propf(t, "steptime_ms_average", 1, st->average);
+    pv_dt_propf(t, "steptime_ms_standard_deviation", 1, st->standard_deviation);
+    pv_dt_propf(t, "steptime_ms_minimum", 1, st->minimum);
+    pv_dt_propf(t, "steptime_ms_maximum", 1, st->maximum);
+    for (size_t i = 0; i < sizeof SUMMARY_KEYS / sizeof SUMMARY_KEYS[0]; i++) {
+        char key[64];
+        const pv_step_summary *s = &an->summary[SUMMARY_KEYS[i].field];
+        snprintf(key, sizeof key, "%s_avg", SUMMARY_KEYS[i].key);
+        pv_dt_propf(t, key, 1, s->average);
+        snprintf(key, sizeof key, "%s_sdv", SUMMARY_KEYS[i].key);
+        pv_dt_propf(t, key, 1, s->standard_deviation);
+    }
+    pv_dt_prop(t, "input_conclusion", b->input_statement);
+    pv_dt_prop(t, "device_collectives_bottleneck", b->device_collectives_statement);
+    pv_dt_prop(t, "device_collectives_statement", b->device_collectives_statement);
+    pv_dt_prop(t, "kernel_launch_bottleneck", b->kernel_launch_statement);
+    pv_dt_prop(t, "kernel_launch_statement", b->kernel_launch_statement);
+    pv_dt_prop(t, "all_other_bottleneck", b->all_other_statement);
+    pv_dt_prop(t, "all_other_statement", b->all_other_statement);
+    pv_dt_prop(t, "summary_nextstep", b->summary_next_step);
+
+    json_t *groups = json_array();
+    json_t *begins = json_array();
+    json_t *durs = json_array();
+    json_t *wait = json_array();
+    json_t *h2d = json_array();
+    for (size_t i = 0; i < an->n_steps; i++) {
+        const pv_step_details *d = &an->steps[i];
+        char tip[1024];
+        snprintf(tip, sizeof tip,
+                 "Step %s, duration: %.2f ms\n-All others: %.2f ms\n-Compilation: %.2f ms\n"
+                 "-Output: %.2f ms\n-Input: %.2f ms\n-Kernel launch: %.2f ms\n"
+                 "-Host compute: %.2f ms\n-Device collectives: %.2f ms\n"
+                 "-Device to device: %.2f ms\n-Device compute: %.2f ms",
+                 d->name, d->ms[PV_BD_STEP_TIME], d->ms[PV_BD_UNKNOWN], d->ms[PV_BD_HOST_COMPILE],
+                 d->ms[PV_BD_OUTPUT], d->ms[PV_BD_INPUT], d->ms[PV_BD_HOST_PREPARE],
+                 d->ms[PV_BD_HOST_COMPUTE], d->ms[PV_BD_DEVICE_COLLECTIVES],
+                 d->ms[PV_BD_DEVICE_TO_DEVICE], d->ms[PV_BD_DEVICE_COMPUTE]);
+        json_t *row = pv_dt_row(t);
+        pv_dt_str(row, d->name);
+        pv_dt_num(row, d->ms[PV_BD_DEVICE_COMPUTE]);
+        pv_dt_num(row, d->ms[PV_BD_DEVICE_TO_DEVICE]);
+        pv_dt_num(row, d->ms[PV_BD_DEVICE_COLLECTIVES]);
+        pv_dt_num(row, d->ms[PV_BD_HOST_COMPUTE]);
+        pv_dt_num(row, d->ms[PV_BD_HOST_PREPARE]);
+        pv_dt_num(row, d->ms[PV_BD_INPUT]);
+        pv_dt_num(row, d->ms[PV_BD_OUTPUT]);
+        pv_dt_num(row, d->ms[PV_BD_HOST_COMPILE]);
+        pv_dt_num(row, d->ms[PV_BD_UNKNOWN]);
+        pv_dt_str(row, tip);
+        pv_dt_num(row, d->ms[PV_BD_STEP_TIME]);
+        json_array_append_new(groups, json_integer(d->group_id));
+        json_array_append_new(begins, json_integer(d->begin_ps - r->steps.t0_ps));
+        json_array_append_new(durs, json_integer((json_int_t)(d->ms[PV_BD_STEP_TIME] * 1e9 + 0.5)));
+        json_array_append_new(wait, json_real(d->ms[PV_BD_HOST_WAIT_INPUT]));
+        json_array_append_new(h2d, json_real(d->ms[PV_BD_HOST_TO_DEVICE]));
+    }
+    /* profview additions, outside "p" so that "p" stays all strings: per
+     * row, the group id, the step's window in trace-viewer time (ps after
+     * the trace's first event) and the two parts of the input time. */
+    json_object_set_new(t, "pv_group_ids", groups);
+    if (r->steps.has_trace_times) {
+        json_object_set_new(t, "pv_begin_ps", begins);
+        json_object_set_new(t, "pv_dur_ps", durs);
+    } else {
+        json_decref(begins);
+        json_decref(durs);
+    }
+    json_object_set_new(t, "pv_host_wait_input_ms", wait);
+    json_object_set_new(t, "pv_host_to_device_ms", h2d);
+    json_object_set_new(t, "pv_host_steps", json_boolean(r->steps.host_merged));
+    return t;
+}
+
+json_t *pv_input_pipeline_diagnostics_json(const pv_diagnostic *d, size_t n)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "severity", "string", "Severity", NULL);
+    pv_dt_col(t, "message", "string", "Message", NULL);
+    static const char *const order[] = {"INFO", "WARNING", "ERROR"};
+    for (size_t o = 0; o < 3; o++) {
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(d[i].severity, order[o]) != 0)
+                continue;
+            json_t *row = pv_dt_row(t);
+            pv_dt_str(row, d[i].severity);
+            pv_dt_str(row, d[i].message);
+        }
+    }
+    return t;
+}
+
+static json_t *host_table(const pv_input_pipeline_result *r)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "opName", "string", "Input Op", NULL);
+    pv_dt_col(t, "count", "number", "Count", NULL);
+    pv_dt_col(t, "timeInMs", "number", "Total Time (in ms)", NULL);
+    pv_dt_col(t, "timeInPercent", "number", "Total Time (as % of total input-processing time)",
+              NULL);
+    pv_dt_col(t, "selfTimeInMs", "number", "Total Self Time (in ms)", NULL);
+    pv_dt_col(t, "selfTimeInPercent", "number",
+              "Total Self Time (as % of total input-processing time)", NULL);
+    pv_dt_col(t, "category", "string", "Category", NULL);
+    for (size_t i = 0; i < r->n_input_ops; i++) {
+        const pv_input_op *op = &r->input_ops[i];
+        json_t *row = pv_dt_row(t);
+        pv_dt_str(row, op->op->name);
+        pv_dt_num(row, (double)op->op->occurrences);
+        pv_dt_num(row, (double)op->op->time_ps / 1e9);
+        pv_dt_num(row, op->time_percent / 100.0);
+        pv_dt_num(row, (double)op->op->self_time_ps / 1e9);
+        pv_dt_num(row, op->self_time_percent / 100.0);
+        pv_dt_str(row, pv_input_cat_name(op->category));
+    }
+    const pv_input_breakdown *b = &r->breakdown;
+    pv_dt_propf(t, "enqueue_us", 3, b->enqueue_us);
+    pv_dt_propf(t, "demanded_file_read_us", 3, b->demanded_file_read_us);
+    pv_dt_propf(t, "advanced_file_read_us", 3, b->advanced_file_read_us);
+    pv_dt_propf(t, "preprocessing_us", 3, b->preprocessing_us);
+    pv_dt_propf(t, "unclassified_nonequeue_us", 3, b->unclassified_non_enqueue_us);
+    if (r->bottleneck != NULL) {
+        pv_dt_prop(t, "pv_bottleneck_stage", r->bottleneck->op->name);
+        pv_dt_prop(t, "pv_bottleneck_advice", r->bottleneck_advice);
+    }
+    return t;
+}
+
+static json_t *max_infeed_core_table(void)
+{
+    /* TPU-only in the reference; profview has no per-core TPU infeed
+     * analysis yet, so the table is empty on every platform. */
+    return pv_dt_new();
+}
+
+json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r)
+{
+    json_t *recs = pv_dt_new();
+    pv_dt_col(recs, "link", "string", "link", NULL);
+    for (size_t i = 0; i < sizeof RECOMMENDATIONS / sizeof RECOMMENDATIONS[0]; i++)
+        pv_dt_str(pv_dt_row(recs), RECOMMENDATIONS[i]);
+    return json_pack("[o,o,o,o,o]", max_infeed_core_table(), pv_input_pipeline_step_table_json(r),
+                     host_table(r), recs,
+                     pv_input_pipeline_diagnostics_json(r->diagnostics, r->n_diagnostics));
+}

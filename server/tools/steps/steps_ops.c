@@ -1,0 +1,324 @@
+/* steps_ops: host and device framework-op tables (reference: host
+ * threads in xprof/convert/xplane_to_op_metrics_db.cc; device kernels
+ * attributed to their framework op as TensorFlow 2.x did). */
+#include "tools/steps/steps_ops.h"
+
+#include "util/mem.h"
+#include "util/sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One op's running totals. */
+typedef struct op_rec {
+    uint32_t key;     /* string id of the op's full name */
+    bool eager;
+    uint64_t count;
+    int64_t dur_ps;
+    int64_t self_ps;
+} op_rec;
+
+/* Totals per (key, eager), found through an open-addressing table of
+ * indices into v (ops repeat millions of times; distinct ops are few). */
+typedef struct rec_buf {
+    op_rec *v;
+    size_t n, cap;
+    uint32_t *slots;  /* index + 1 into v; 0 = empty */
+    size_t n_slots;   /* power of two, at least twice n */
+} rec_buf;
+
+static size_t rec_hash(uint32_t key, bool eager, size_t mask)
+{
+    return (size_t)((key * 2654435761u) ^ (eager ? 0x9e3779b9u : 0u)) & mask;
+}
+
+static void rec_grow(rec_buf *b)
+{
+    size_t n_slots = b->n_slots ? 2 * b->n_slots : 1024;
+    free(b->slots);
+    b->slots = pv_xcalloc(n_slots, sizeof *b->slots);
+    b->n_slots = n_slots;
+    for (size_t i = 0; i < b->n; i++) {
+        size_t h = rec_hash(b->v[i].key, b->v[i].eager, n_slots - 1);
+        while (b->slots[h] != 0)
+            h = (h + 1) & (n_slots - 1);
+        b->slots[h] = (uint32_t)(i + 1);
+    }
+}
+
+static void rec_add(rec_buf *b, uint32_t key, bool eager, int64_t dur_ps, int64_t self_ps)
+{
+    if (2 * (b->n + 1) > b->n_slots)
+        rec_grow(b);
+    size_t mask = b->n_slots - 1;
+    size_t h = rec_hash(key, eager, mask);
+    for (; b->slots[h] != 0; h = (h + 1) & mask) {
+        op_rec *r = &b->v[b->slots[h] - 1];
+        if (r->key == key && r->eager == eager) {
+            r->count++;
+            r->dur_ps += dur_ps;
+            r->self_ps += self_ps;
+            return;
+        }
+    }
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        b->v = pv_xrealloc(b->v, b->cap * sizeof *b->v);
+    }
+    b->v[b->n] = (op_rec){key, eager, 1, dur_ps, self_ps};
+    b->slots[h] = (uint32_t)(++b->n);
+}
+
+static void rec_free(rec_buf *b)
+{
+    free(b->slots);
+    free(b->v);
+}
+
+static int cmp_metrics(const void *pa, const void *pb)
+{
+    const pv_op_metrics *a = pa, *b = pb;
+    if (a->self_time_ps != b->self_time_ps)
+        return a->self_time_ps > b->self_time_ps ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c != 0)
+        return c;
+    /* Same name: a fixed order, so equal inputs give equal outputs. */
+    if (a->is_eager != b->is_eager)
+        return a->is_eager ? 1 : -1;
+    return strcmp(a->type, b->type);
+}
+
+/* Whether the string with id key parses as a framework op name. Event
+ * names repeat (one metadata per op), so the parse is cheap enough per
+ * call; kept as a function so a memo can replace it. */
+static bool is_op_name(const pv_model *m, uint32_t key)
+{
+    size_t nl, tl;
+    const char *ty;
+    return pv_op_parse(pv_model_str(m, key), &nl, &ty, &tl) != PV_OPCAT_UNKNOWN;
+}
+
+/* The name as written: display names ("Iterator::Zip") drop the path
+ * that tells one tf.data stage from another. */
+static uint32_t event_name_sid(const pv_model *m, uint64_t e)
+{
+    return m->metas[m->ev_meta[e]].name;
+}
+
+/* Moves the totals into out (sorted by self time). */
+static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
+{
+    out->ops = pv_arena_zalloc(a, (b->n ? b->n : 1) * sizeof *out->ops);
+    out->n_ops = b->n;
+    for (size_t i = 0; i < b->n; i++) {
+        pv_op_metrics *op = &out->ops[i];
+        const char *full = pv_model_str(m, b->v[i].key);
+        size_t nl, tl;
+        const char *t;
+        op->category = pv_op_parse(full, &nl, &t, &tl);
+        if (op->category == PV_OPCAT_UNKNOWN) {
+            nl = strlen(full);   /* a kernel without a framework op keeps its name */
+            tl = 0;
+        }
+        op->name = pv_arena_strndup(a, full, nl);
+        op->type = pv_arena_strndup(a, t, tl);
+        op->is_eager = b->v[i].eager;
+        op->occurrences = b->v[i].count;
+        op->time_ps = b->v[i].dur_ps;
+        op->self_time_ps = b->v[i].self_ps;
+        out->op_time_ps += op->self_time_ps;
+        if (op->is_eager)
+            out->eager_self_ps += op->self_time_ps;
+    }
+    pv_sort(out->ops, out->n_ops, sizeof *out->ops, cmp_metrics);
+}
+
+/* ---- host --------------------------------------------------------------- */
+
+/* One begin or end of a framework op on a host thread. */
+typedef struct activity {
+    int64_t ts_ps;
+    uint32_t id;      /* per-track sequence number of the op span */
+    uint32_t key;     /* string id of the op's full name */
+    bool is_end;
+    bool eager;
+} activity;
+
+typedef struct open_op {
+    uint32_t id;
+    int64_t start_ps;
+    int64_t children_ps;
+} open_op;
+
+/* An end, for sorting: time, then the order it was added in. */
+typedef struct end_ref {
+    int64_t ts_ps;
+    uint32_t span;    /* index of the span (begin at 2*span, end at 2*span+1) */
+} end_ref;
+
+static int cmp_end(const void *pa, const void *pb)
+{
+    const end_ref *a = pa, *b = pb;
+    if (a->ts_ps != b->ts_ps)
+        return a->ts_ps < b->ts_ps ? -1 : 1;
+    return a->span < b->span ? -1 : a->span > b->span;
+}
+
+typedef struct span_buf {
+    activity *v;      /* begin, end, begin, end, ... in the order added */
+    size_t n, cap;    /* activities (twice the spans) */
+    end_ref *ends;
+    size_t cap_ends;
+} span_buf;
+
+static void push_span(span_buf *sb, uint32_t id, uint32_t key, bool eager, int64_t begin,
+                      int64_t end)
+{
+    if (sb->n + 2 > sb->cap) {
+        sb->cap = sb->cap ? 2 * sb->cap : 256;
+        sb->v = pv_xrealloc(sb->v, sb->cap * sizeof *sb->v);
+    }
+    sb->v[sb->n++] = (activity){begin, id, key, false, eager};
+    sb->v[sb->n++] = (activity){end, id, key, true, eager};
+}
+
+/* Replays one thread's begin/end activities in time order on a stack, as
+ * the reference does (a stable sort by time of all begins and ends in the
+ * order they were added). An end pops the stack down to its own begin;
+ * spans above it are dropped, and an end whose begin is gone empties the
+ * stack. Where two spans end at the same picosecond in the "wrong" order
+ * this loses spans (the reference's result, kept on purpose so that both
+ * tools report the same ops). Begins arrive sorted (the track is sorted by
+ * start), so only the ends are sorted and the two runs merged.
+ * Returns the thread's first-to-last activity span. */
+static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *cap)
+{
+    size_t spans = sb->n / 2;
+    if (spans == 0)
+        return 0;
+    if (spans > sb->cap_ends) {
+        sb->cap_ends = spans;
+        sb->ends = pv_xrealloc(sb->ends, spans * sizeof *sb->ends);
+    }
+    int64_t last_ps = INT64_MIN;
+    for (size_t i = 0; i < spans; i++) {
+        sb->ends[i] = (end_ref){sb->v[2 * i + 1].ts_ps, (uint32_t)i};
+        if (sb->ends[i].ts_ps > last_ps)
+            last_ps = sb->ends[i].ts_ps;
+    }
+    pv_sort(sb->ends, spans, sizeof *sb->ends, cmp_end);
+    size_t depth = 0, bi = 0, ei = 0;
+    while (bi < spans || ei < spans) {
+        /* Next in (time, order added): a begin at 2*bi or an end at 2*span+1. */
+        bool take_begin = bi < spans &&
+                          (ei == spans || sb->v[2 * bi].ts_ps < sb->ends[ei].ts_ps ||
+                           (sb->v[2 * bi].ts_ps == sb->ends[ei].ts_ps &&
+                            2 * bi < 2 * (size_t)sb->ends[ei].span + 1));
+        const activity *x = take_begin ? &sb->v[2 * bi++]
+                                       : &sb->v[2 * (size_t)sb->ends[ei++].span + 1];
+        if (!x->is_end) {
+            if (depth == *cap) {
+                *cap = *cap ? 2 * *cap : 16;
+                *stack = pv_xrealloc(*stack, *cap * sizeof **stack);
+            }
+            (*stack)[depth++] = (open_op){x->id, x->ts_ps, 0};
+            continue;
+        }
+        bool found = false;
+        open_op op = {0, 0, 0};
+        while (depth > 0) {
+            op = (*stack)[--depth];
+            if (op.id == x->id) {
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            continue;
+        int64_t dur = x->ts_ps - op.start_ps;
+        rec_add(b, x->key, x->eager, dur, dur - op.children_ps);
+        if (depth > 0)
+            (*stack)[depth - 1].children_ps += dur;
+    }
+    return last_ps - sb->v[0].ts_ps;
+}
+
+void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
+{
+    memset(out, 0, sizeof *out);
+    rec_buf b = {0};
+    span_buf sb = {0};
+    open_op *stack = NULL;
+    size_t cap_stack = 0;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->kind != PV_PLANE_HOST)
+            continue;
+        for (uint32_t ti = pl->first_track; ti < pl->first_track + pl->n_tracks; ti++) {
+            const pv_track *t = &m->tracks[ti];
+            if (t->kind != PV_TRACK_PLAIN)
+                continue;
+            sb.n = 0;
+            uint32_t id = 0;
+            for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+                int64_t begin = m->ev_start_ps[e], end = begin + m->ev_dur_ps[e];
+                const pv_event_extra *x = pv_model_event_extra(m, e);
+                uint32_t key = event_name_sid(m, e);
+                /* An op by its name, and again by its tf_op stat when it has
+                 * one: the reference counts both. */
+                if (is_op_name(m, key))
+                    push_span(&sb, ++id, key, x != NULL && (x->flags & PV_EXTRA_EAGER), begin,
+                              end);
+                if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
+                    push_span(&sb, ++id, x->tf_op, false, begin, end);
+            }
+            out->total_time_ps += replay_track(&sb, &b, &stack, &cap_stack);
+        }
+    }
+    free(stack);
+    free(sb.ends);
+    free(sb.v);
+    finish_db(m, &b, a, out);
+    rec_free(&b);
+}
+
+/* ---- device ------------------------------------------------------------- */
+
+void pv_steps_device_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
+{
+    memset(out, 0, sizeof *out);
+    rec_buf b = {0};
+    uint32_t level0 = pv_model_str_find(m, "level 0");
+    int64_t first_ps = INT64_MAX, last_ps = INT64_MIN;
+    for (uint32_t p = 0; p < m->n_planes; p++) {
+        const pv_plane *pl = &m->planes[p];
+        if (pl->kind != PV_PLANE_GPU)
+            continue;
+        for (uint32_t ti = pl->first_track; ti < pl->first_track + pl->n_tracks; ti++) {
+            const pv_track *t = &m->tracks[ti];
+            if (t->kind != PV_TRACK_PLAIN)
+                continue;
+            for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+                const pv_event_extra *x = pv_model_event_extra(m, e);
+                uint32_t key = x != NULL ? x->tf_op : 0;
+                if (key == 0 && level0 != 0) {
+                    pv_stat s;
+                    if (pv_model_event_stat(m, e, level0, &s))
+                        key = pv_model_stat_str_id(m, &s);
+                }
+                if (key == 0)
+                    key = event_name_sid(m, e);
+                int64_t begin = m->ev_start_ps[e], dur = m->ev_dur_ps[e];
+                rec_add(&b, key, x != NULL && (x->flags & PV_EXTRA_EAGER), dur, dur);
+                if (begin < first_ps)
+                    first_ps = begin;
+                if (begin + dur > last_ps)
+                    last_ps = begin + dur;
+            }
+        }
+    }
+    out->total_time_ps = last_ps > first_ps ? last_ps - first_ps : 0;
+    finish_db(m, &b, a, out);
+    rec_free(&b);
+}

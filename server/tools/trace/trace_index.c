@@ -1,0 +1,367 @@
+/* trace_index: counters, flow links and the pyramid of one model. */
+#include "tools/trace/trace_index.h"
+#include "tools/trace/trace_bin.h"
+
+#include "tools/trace/trace_json.h"
+#include "util/mem.h"
+#include "util/sort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- counters ---------------------------------------------------------------- */
+
+typedef struct sample {
+    uint32_t series;   /* index into the series being built */
+    int64_t t_ps;
+    uint64_t ev;       /* tie-break: samples at one time keep event order */
+    double value;
+} sample;
+
+typedef struct series_key {
+    uint32_t plane;
+    uint32_t kind;     /* 0 memory, 1 _counters_ line */
+    uint32_t name;     /* allocator / event name string id */
+} series_key;
+
+typedef struct builder {
+    series_key *keys;
+    size_t n_keys, cap_keys;
+    sample *samples;
+    size_t n_samples, cap_samples;
+} builder;
+
+static uint32_t series_of(builder *b, series_key k)
+{
+    /* Few series (one per allocator or counter name): a linear scan. */
+    for (size_t i = 0; i < b->n_keys; i++)
+        if (b->keys[i].plane == k.plane && b->keys[i].kind == k.kind &&
+            b->keys[i].name == k.name)
+            return (uint32_t)i;
+    if (b->n_keys == b->cap_keys) {
+        b->cap_keys = b->cap_keys ? 2 * b->cap_keys : 8;
+        b->keys = pv_xrealloc(b->keys, b->cap_keys * sizeof *b->keys);
+    }
+    b->keys[b->n_keys] = k;
+    return (uint32_t)b->n_keys++;
+}
+
+static void add_sample(builder *b, uint32_t series, int64_t t, uint64_t ev, double v)
+{
+    if (b->n_samples == b->cap_samples) {
+        b->cap_samples = b->cap_samples ? 2 * b->cap_samples : 1024;
+        b->samples = pv_xrealloc(b->samples, b->cap_samples * sizeof *b->samples);
+    }
+    b->samples[b->n_samples++] = (sample){series, t, ev, v};
+}
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+    const sample *a = pa, *b = pb;
+    if (a->series != b->series)
+        return a->series < b->series ? -1 : 1;
+    if (a->t_ps != b->t_ps)
+        return a->t_ps < b->t_ps ? -1 : 1;
+    return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+/* The first numeric stat of ev (metadata stats first), or 0 when none. */
+static int first_number(const pv_model *m, uint64_t ev, double *v)
+{
+    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
+    pv_stat own[16];
+    size_t n_own = pv_model_event_own_stats(m, ev, own, 16);
+    const pv_stat *ranges[2] = {m->stats + meta->first_stat, own};
+    uint64_t lens[2] = {meta->n_stats, n_own < 16 ? n_own : 16};
+    for (int r = 1; r >= 0; r--) {   /* own stats win, as everywhere */
+        for (uint64_t i = 0; i < lens[r]; i++) {
+            const pv_stat *s = &ranges[r][i];
+            if (s->type == PV_STAT_I64)
+                *v = (double)s->v.i64;
+            else if (s->type == PV_STAT_U64)
+                *v = (double)s->v.u64;
+            else if (s->type == PV_STAT_F64)
+                *v = s->v.f64;
+            else
+                continue;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void build_counters(const pv_model *m, pv_trace_index *ix)
+{
+    builder b = {0};
+    for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
+        const pv_track *t = &m->tracks[ti];
+        int counters_line = t->kind == PV_TRACK_COUNTERS;
+        for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+            if (counters_line) {
+                double v;
+                if (first_number(m, e, &v)) {
+                    series_key k = {t->plane, 1, m->metas[m->ev_meta[e]].name};
+                    add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
+                }
+                continue;
+            }
+            uint32_t x = m->ev_extra[e];
+            if (x == PV_NO_EXTRA)
+                continue;
+            const pv_event_extra *ex = &m->extras[x];
+            if (!(ex->flags & PV_EXTRA_MEMORY) ||
+                !(ex->flags & (PV_EXTRA_MEM_ALLOC | PV_EXTRA_MEM_FREE)))
+                continue;
+            pv_memory_details md;
+            if (!pv_model_event_memory(m, e, &md))
+                continue;
+            series_key k = {t->plane, 0, md.memory_id};
+            double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
+            add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
+        }
+    }
+    pv_sort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
+    ix->n_counters = b.n_keys;
+    ix->counters = pv_xcalloc(b.n_keys + 1, sizeof *ix->counters);
+    size_t at = 0;
+    for (size_t c = 0; c < b.n_keys; c++) {
+        pv_trace_counter *pc = &ix->counters[c];
+        size_t from = at;
+        while (at < b.n_samples && b.samples[at].series == c)
+            at++;
+        pc->plane = b.keys[c].plane;
+        const char *nm = pv_model_str(m, b.keys[c].name);
+        size_t len = strlen(nm) + 40;
+        pc->name = pv_xmalloc(len);
+        if (b.keys[c].kind == 0)
+            snprintf(pc->name, len, "Memory in use (bytes): %s", nm[0] ? nm : "unknown");
+        else
+            snprintf(pc->name, len, "%s", nm);
+        pc->n_points = at - from;
+        pc->t_ps = pv_xmalloc((pc->n_points + 1) * sizeof *pc->t_ps);
+        pc->value = pv_xmalloc((pc->n_points + 1) * sizeof *pc->value);
+        for (size_t i = 0; i < pc->n_points; i++) {
+            pc->t_ps[i] = b.samples[from + i].t_ps;
+            pc->value[i] = b.samples[from + i].value;
+            if (i == 0 || pc->value[i] < pc->min)
+                pc->min = pc->value[i];
+            if (i == 0 || pc->value[i] > pc->max)
+                pc->max = pc->value[i];
+        }
+        ix->bytes += pc->n_points * 16 + len;
+    }
+    free(b.keys);
+    free(b.samples);
+}
+
+/* ---- flow links ---------------------------------------------------------------- */
+
+static int cmp_link(const void *pa, const void *pb)
+{
+    const pv_trace_link *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+#define FLOW_ID(v) (((v) >> 2) & ((1ull << 56) - 1))
+
+static void build_links(const pv_model *m, pv_trace_index *ix)
+{
+    size_t n_corr = 0, n_flow = 0;
+    for (uint32_t i = 0; i < m->n_extras; i++) {
+        n_corr += (m->extras[i].flags & PV_EXTRA_CORRELATION) != 0;
+        n_flow += (m->extras[i].flags & PV_EXTRA_FLOW) != 0;
+    }
+    /* Extra rows are shared by nothing, but count per event to be safe:
+     * the counts above only size the first allocation. */
+    size_t cap_c = n_corr + 1, cap_f = n_flow + 1;
+    ix->corr = pv_xmalloc(cap_c * sizeof *ix->corr);
+    ix->flows = pv_xmalloc(cap_f * sizeof *ix->flows);
+    for (uint64_t e = 0; e < m->n_events; e++) {
+        uint32_t x = m->ev_extra[e];
+        if (x == PV_NO_EXTRA)
+            continue;
+        const pv_event_extra *ex = &m->extras[x];
+        if (ex->flags & PV_EXTRA_CORRELATION) {
+            if (ix->n_corr == cap_c) {
+                cap_c *= 2;
+                ix->corr = pv_xrealloc(ix->corr, cap_c * sizeof *ix->corr);
+            }
+            ix->corr[ix->n_corr++] = (pv_trace_link){ex->correlation_id, e};
+        }
+        if (ex->flags & PV_EXTRA_FLOW) {
+            if (ix->n_flows == cap_f) {
+                cap_f *= 2;
+                ix->flows = pv_xrealloc(ix->flows, cap_f * sizeof *ix->flows);
+            }
+            ix->flows[ix->n_flows++] = (pv_trace_link){FLOW_ID(ex->flow), e};
+        }
+    }
+    pv_sort(ix->corr, ix->n_corr, sizeof *ix->corr, cmp_link);
+    pv_sort(ix->flows, ix->n_flows, sizeof *ix->flows, cmp_link);
+    ix->bytes += (cap_c + cap_f) * sizeof(pv_trace_link);
+}
+
+size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_t *first)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    size_t end = lo;
+    while (end < n && l[end].key == key)
+        end++;
+    return end - lo;
+}
+
+/* ---- lifetime ---------------------------------------------------------------------- */
+
+int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
+                       pv_trace_index **out, pv_error *err)
+{
+    pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
+    ix->geom = pv_trace_geom_of(m);
+    int rc = pv_trace_pyramid_new(m, opts, &ix->pyramid, err);
+    if (rc != 0) {
+        free(ix);
+        return rc;
+    }
+    build_counters(m, ix);
+    build_links(m, ix);
+    ix->bytes += sizeof *ix + pv_trace_pyramid_bytes(ix->pyramid);
+    *out = ix;
+    return 0;
+}
+
+void pv_trace_index_free(pv_trace_index *ix)
+{
+    if (ix == NULL)
+        return;
+    pv_trace_pyramid_free(ix->pyramid);
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        free(ix->counters[c].name);
+        free(ix->counters[c].t_ps);
+        free(ix->counters[c].value);
+    }
+    free(ix->counters);
+    free(ix->corr);
+    free(ix->flows);
+    free(ix);
+}
+
+/* ---- counter points of a tile ---------------------------------------------------------- */
+
+/* The points of pc a tile [ts_ps, te_ps) shows, as indices into pc's
+ * arrays (idx has room for 3 * PV_TRACE_TILE_PX + 1): the last point
+ * before the tile, then per pixel inside it the first point, the largest
+ * value and the last point. Returns how many. */
+static size_t tile_points(const pv_trace_counter *pc, int64_t ts_ps, int64_t te_ps, size_t *idx)
+{
+    uint64_t width = (uint64_t)(te_ps - ts_ps);
+    size_t lo = 0, hi = pc->n_points, n = 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pc->t_ps[mid] < ts_ps)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0)
+        idx[n++] = lo - 1;
+    size_t i = lo;
+    while (i < pc->n_points && pc->t_ps[i] < te_ps) {
+        /* one pixel: its first point, then its largest value if later */
+        uint64_t px = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[i] - ts_ps) *
+                                  PV_TRACE_TILE_PX) / width);
+        size_t best = i, j = i + 1;
+        for (; j < pc->n_points && pc->t_ps[j] < te_ps; j++) {
+            uint64_t pj = (uint64_t)(((unsigned __int128)(uint64_t)(pc->t_ps[j] - ts_ps) *
+                                      PV_TRACE_TILE_PX) / width);
+            if (pj != px)
+                break;
+            if (pc->value[j] > pc->value[best])
+                best = j;
+        }
+        idx[n++] = i;
+        if (best != i)
+            idx[n++] = best;
+        if (j - 1 != best && j - 1 != i)   /* the value the next pixel starts from */
+            idx[n++] = j - 1;
+        i = j;
+    }
+    return n;
+}
+
+#define TILE_POINTS_MAX (3 * (size_t)PV_TRACE_TILE_PX + 1)
+
+int pv_trace_counters_tile_json(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                                pv_buf *b)
+{
+    pv__jw w;
+    pv__jw_init(&w, b);
+    int64_t t0 = ix->geom.t0_ps;
+    size_t *idx = pv_xmalloc(TILE_POINTS_MAX * sizeof *idx);
+    pv__jw_raw(&w, "[", 1);
+    int first_counter = 1;
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        const pv_trace_counter *pc = &ix->counters[c];
+        size_t n = tile_points(pc, ts_ps, te_ps, idx);
+        if (n == 0)
+            continue;
+        pv__jw_lit(&w, first_counter ? "{\"id\":" : ",{\"id\":");
+        first_counter = 0;
+        pv__jw_u64(&w, c);
+        pv__jw_lit(&w, ",\"points\":[");
+        for (size_t k = 0; k < n; k++) {
+            pv__jw_lit(&w, k == 0 ? "[" : ",[");
+            pv__jw_i64(&w, pc->t_ps[idx[k]] - t0);
+            pv__jw_raw(&w, ",", 1);
+            pv__jw_f64(&w, pc->value[idx[k]]);
+            pv__jw_raw(&w, "]", 1);
+        }
+        pv__jw_lit(&w, "]}");
+    }
+    pv__jw_raw(&w, "]", 1);
+    free(idx);
+    return pv__jw_flush(&w);
+}
+
+int pv_trace_counters_tile_bin(const pv_trace_index *ix, int64_t ts_ps, int64_t te_ps,
+                               pv_buf *b)
+{
+    pv__bw w;
+    pv__bw_init(&w, b);
+    size_t *idx = pv_xmalloc(TILE_POINTS_MAX * sizeof *idx);
+    size_t *count = pv_xmalloc((ix->n_counters + 1) * sizeof *count);
+    size_t shown = 0;
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        count[c] = tile_points(&ix->counters[c], ts_ps, te_ps, idx);
+        shown += count[c] > 0;
+    }
+    pv__bw_uv(&w, shown);
+    for (size_t c = 0; c < ix->n_counters; c++) {
+        if (count[c] == 0)
+            continue;
+        const pv_trace_counter *pc = &ix->counters[c];
+        size_t n = tile_points(pc, ts_ps, te_ps, idx);
+        pv__bw_uv(&w, c);
+        pv__bw_uv(&w, n);
+        int64_t prev = ts_ps;
+        for (size_t k = 0; k < n; k++) {
+            pv__bw_sv(&w, pc->t_ps[idx[k]] - prev);
+            prev = pc->t_ps[idx[k]];
+        }
+        for (size_t k = 0; k < n; k++)
+            pv__bw_f64(&w, pc->value[idx[k]]);
+    }
+    free(count);
+    free(idx);
+    return pv__bw_flush(&w);
+}

@@ -1,0 +1,187 @@
+/* trace_meta: ordering planes and lines for display, and naming them. */
+#include "tools/trace/trace_meta.h"
+#include "util/sort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- ids -------------------------------------------------------------------- */
+
+static int64_t base_pid(const pv_plane *p, uint32_t index)
+{
+    switch (p->kind) {
+    case PV_PLANE_HOST:
+        return 701;
+    case PV_PLANE_GPU:
+    case PV_PLANE_TPU: {
+        /* XProf: 1 + the plane's id (a TPU's ids go 2, 10, 18, ..), and 1
+         * past 500. */
+        return p->id >= 0 && p->id < 500 ? 1 + p->id : 1;
+    }
+    case PV_PLANE_CUSTOM:
+        return p->id >= 0 && p->id < 200 ? 501 + p->id : 1001 + index;
+    default:
+        return 1001 + index;
+    }
+}
+
+int64_t pv_trace_plane_pid(const pv_model *m, uint32_t plane)
+{
+    int64_t pid = base_pid(&m->planes[plane], plane);
+    for (uint32_t i = 0; i < plane; i++)
+        if (base_pid(&m->planes[i], i) == pid)
+            return 1001 + plane;
+    return pid;
+}
+
+int64_t pv_trace_track_tid(const pv_model *m, uint32_t track)
+{
+    return m->tracks[track].display_id;
+}
+
+const char *pv_trace_track_kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case PV_TRACK_STEPS: return "steps";
+    case PV_TRACK_LAUNCH_STATS: return "launch_stats";
+    case PV_TRACK_FW_NAME_SCOPE: return "name_scope";
+    case PV_TRACK_FW_OPS: return "framework_ops";
+    case PV_TRACK_XLA_MODULES: return "xla_modules";
+    case PV_TRACK_XLA_OPS: return "xla_ops";
+    case PV_TRACK_DERIVED_OTHER: return "derived";
+    case PV_TRACK_COUNTERS: return "counters";
+    default: return "plain";
+    }
+}
+
+/* ---- ordering ------------------------------------------------------------------ */
+
+static int plane_rank(const pv_plane *p)
+{
+    switch (p->kind) {
+    case PV_PLANE_HOST: return 0;
+    case PV_PLANE_GPU:
+    case PV_PLANE_TPU: return 1;
+    case PV_PLANE_CUSTOM: return 2;
+    case PV_PLANE_METADATA: return 4;
+    default: return 3;
+    }
+}
+
+/* Derived lines first, in the order TensorBoard shows them. */
+static int track_rank(uint32_t kind)
+{
+    switch (kind) {
+    case PV_TRACK_STEPS: return 0;
+    case PV_TRACK_XLA_MODULES: return 1;
+    case PV_TRACK_XLA_OPS: return 2;
+    case PV_TRACK_FW_OPS: return 3;
+    case PV_TRACK_FW_NAME_SCOPE: return 4;
+    case PV_TRACK_LAUNCH_STATS: return 5;
+    case PV_TRACK_DERIVED_OTHER: return 6;
+    case PV_TRACK_COUNTERS: return 8;
+    default: return 7;
+    }
+}
+
+typedef struct sort_item {
+    const pv_model *m;
+    uint32_t id;
+} sort_item;
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int plane_cmp(const void *pa, const void *pb)
+{
+    const sort_item *a = pa, *b = pb;
+    const pv_plane *x = &a->m->planes[a->id], *y = &b->m->planes[b->id];
+    int r = plane_rank(x) - plane_rank(y);
+    if (r != 0)
+        return r;
+    if (x->device_ordinal != y->device_ordinal)
+        return x->device_ordinal < y->device_ordinal ? -1 : 1;
+    r = cmp_i64(x->id, y->id);
+    return r != 0 ? r : (a->id < b->id ? -1 : a->id > b->id);
+}
+
+static int track_cmp(const void *pa, const void *pb)
+{
+    const sort_item *a = pa, *b = pb;
+    const pv_track *x = &a->m->tracks[a->id], *y = &b->m->tracks[b->id];
+    int r = track_rank(x->kind) - track_rank(y->kind);
+    if (r != 0)
+        return r;
+    r = cmp_i64(x->display_id, y->display_id);
+    return r != 0 ? r : (a->id < b->id ? -1 : a->id > b->id);
+}
+
+int pv_tool_trace_meta(const pv_model *m, pv_arena *a, pv_trace_meta *out, pv_error *err)
+{
+    (void)err;
+    sort_item *planes = pv_arena_alloc(a, (m->n_planes + 1) * sizeof *planes);
+    size_t n = 0;
+    for (uint32_t i = 0; i < m->n_planes; i++)
+        if (m->planes[i].n_tracks > 0)
+            planes[n++] = (sort_item){m, i};
+    pv_sort(planes, n, sizeof *planes, plane_cmp);
+    pv_trace_process *procs = pv_arena_alloc(a, (n + 1) * sizeof *procs);
+    for (size_t i = 0; i < n; i++) {
+        const pv_plane *p = &m->planes[planes[i].id];
+        sort_item *tr = pv_arena_alloc(a, p->n_tracks * sizeof *tr);
+        for (uint32_t k = 0; k < p->n_tracks; k++)
+            tr[k] = (sort_item){m, p->first_track + k};
+        pv_sort(tr, p->n_tracks, sizeof *tr, track_cmp);
+        uint32_t *ids = pv_arena_alloc(a, p->n_tracks * sizeof *ids);
+        for (uint32_t k = 0; k < p->n_tracks; k++)
+            ids[k] = tr[k].id;
+        procs[i] = (pv_trace_process){planes[i].id, pv_trace_plane_pid(m, planes[i].id),
+                                      p->n_tracks, ids};
+    }
+    *out = (pv_trace_meta){pv_trace_geom_of(m), n, procs};
+    return 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+json_t *pv_trace_meta_to_json(const pv_model *m, const pv_trace_index *ix,
+                              const pv_trace_meta *meta)
+{
+    char t0[32];
+    snprintf(t0, sizeof t0, "%lld", (long long)meta->geom.t0_ps);
+    json_t *procs = json_array();
+    for (size_t i = 0; i < meta->n_processes; i++) {
+        const pv_trace_process *p = &meta->processes[i];
+        json_t *threads = json_array();
+        for (size_t k = 0; k < p->n_threads; k++) {
+            const pv_track *t = &m->tracks[p->tracks[k]];
+            json_array_append_new(
+                threads,
+                json_pack("{s:I, s:I, s:s, s:I, s:I, s:s}", "tid", (json_int_t)t->display_id,
+                          "track", (json_int_t)p->tracks[k], "name",
+                          pv_model_str(m, t->display_name ? t->display_name : t->name),
+                          "n_events", (json_int_t)t->n_events, "depths",
+                          (json_int_t)t->n_depths, "kind", pv_trace_track_kind_name(t->kind)));
+        }
+        json_array_append_new(procs, json_pack("{s:I, s:s, s:I, s:o}", "pid", (json_int_t)p->pid,
+                                               "name", pv_model_str(m, m->planes[p->plane].name),
+                                               "plane", (json_int_t)p->plane, "threads",
+                                               threads));
+    }
+    json_t *counters = json_array();
+    for (size_t c = 0; ix != NULL && c < ix->n_counters; c++) {
+        const pv_trace_counter *pc = &ix->counters[c];
+        json_array_append_new(counters,
+                              json_pack("{s:I, s:I, s:s, s:f, s:f, s:I}", "id", (json_int_t)c,
+                                        "pid", (json_int_t)pv_trace_plane_pid(m, pc->plane),
+                                        "name", pc->name, "min", pc->min, "max", pc->max,
+                                        "n_points", (json_int_t)pc->n_points));
+    }
+    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "t0_ps", t0, "span_ps",
+                     (json_int_t)meta->geom.span_ps, "n_events", (json_int_t)m->n_events,
+                     "max_level", (json_int_t)meta->geom.max_level, "tile_px",
+                     (json_int_t)PV_TRACE_TILE_PX, "processes", procs, "counters", counters);
+}
