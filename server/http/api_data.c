@@ -1,19 +1,23 @@
-/* api_data: /data (a tool's payload for one run and host), /data_csv, and
- * the native /api/load progress route.
+/* api_data: /data and /data_csv (a tool's answer for one run and host, or
+ * several), and the native /api/load progress route. One handler serves
+ * every tool through its descriptor (tools/tool.h):
  *
- * A host with an XSpace gets every tool computed from its model; a host
- * with only legacy per-tool files gets those files: JSON served as is,
- * .json.gz served still compressed (the reference does the same). The
- * pseudo host ALL_HOSTS combines every host with an XSpace, for the tools
- * whose table entry can (tool_table.h). */
-#include "cache/disk.h"
+ *   1. the tool named by tag= (or tool=), aliases included;
+ *   2. which hosts: host= (or the run's only one); the pseudo host
+ *      ALL_HOSTS (every host with a profile, for tools that combine
+ *      hosts, FORMATS.md §5); or, for tools that read it, hosts=h1,h2
+ *      (XProf's trace viewer), which wins over host=;
+ *   3. what answers on each host (index.h, pv_host_answer): the model of
+ *      the host's profile, or one of TensorFlow's per-tool files;
+ *   4. the tool's query from its parameters (400 when one is malformed);
+ *   5. a kept answer (cache/answer.h), else the models from the store, the
+ *      tool's compute and writer, and the answer kept for next time. */
+#include "cache/answer.h"
 #include "cache/store.h"
 #include "http/http.h"
-#include "http/legacy_file.h"
 #include "http/target.h"
-#include "http/tool_table.h"
-#include "util/gzip.h"
-#include "util/hash.h"
+#include "ingest/formats.h"
+#include "tools/registry.h"
 #include "util/mem.h"
 
 #include <stdio.h>
@@ -21,52 +25,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_LEGACY_BYTES ((size_t)1 << 30)
+#define ALL_HOSTS "ALL_HOSTS"
+#define ANSWER_MAX_BYTES ((size_t)4 << 30)
 
-/* The legacy file that answers tool on this host, or NULL. */
-static const pv_host_file *legacy_file(const pv_host *h, const char *tool)
-{
-    for (size_t i = 0; i < h->n_files; i++) {
-        const char *t = pv_filename_tool(h->files[i].kind);
-        if (t != NULL && (strcmp(t, tool) == 0 ||
-                          (strcmp(t, "framework_op_stats") == 0 &&
-                           strcmp(tool, "tensorflow_stats") == 0) ||
-                          (strcmp(t, "trace_viewer") == 0 && strcmp(tool, "trace_viewer@") == 0)))
-            return &h->files[i];
-    }
-    return NULL;
-}
+typedef enum answer_kind { ANSWER_JSON, ANSWER_CSV } answer_kind;
 
-static void serve_legacy(pv_response *rs, const pv_host_file *f, const char *tool)
+static const char *content_type(answer_kind kind)
 {
-    bool json = f->kind == PV_FILE_OVERVIEW_JSON || f->kind == PV_FILE_INPUT_PIPELINE_JSON ||
-                f->kind == PV_FILE_OP_PROFILE_JSON || f->kind == PV_FILE_MEMORY_VIEWER_JSON ||
-                f->kind == PV_FILE_POD_VIEWER_JSON;
-    bool json_gz = f->kind == PV_FILE_TRACE_JSON_GZ || f->kind == PV_FILE_MEMORY_PROFILE_JSON_GZ;
-    if (f->kind == PV_FILE_OVERVIEW_PB || f->kind == PV_FILE_INPUT_PIPELINE_PB) {
-        pv_http_legacy_overview(rs, f->path, f->kind == PV_FILE_OVERVIEW_PB);
-        return;
-    }
-    if (f->kind == PV_FILE_KERNEL_STATS_PB || f->kind == PV_FILE_TF_STATS_PB) {
-        pv_http_legacy_kernel_op_stats(rs, f->path, f->kind == PV_FILE_KERNEL_STATS_PB);
-        return;
-    }
-    if (!json && !json_gz) {
-        char detail[600];
-        snprintf(detail, sizeof detail,
-                 "reading %s from a legacy protobuf file (%s) is not built yet", tool,
-                 strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path);
-        pv_respond_error(rs, 501, "not implemented", detail);
-        return;
-    }
-    pv_error err = {0};
-    if (pv__http_read_file(f->path, MAX_LEGACY_BYTES, &rs->body, &rs->len, &err) != 0) {
-        pv_respond_pv_error(rs, &err);
-        return;
-    }
-    rs->status = 200;
-    rs->content_type = "application/json";
-    rs->body_is_gzip = json_gz;
+    return kind == ANSWER_CSV ? "text/csv; charset=utf-8" : "application/json";
 }
 
 static pv_source source_of(const pv_host_file *f)
@@ -74,311 +40,393 @@ static pv_source source_of(const pv_host_file *f)
     return (pv_source){f->path, f->size_bytes, f->mtime_ns};
 }
 
-/* Answers from GZ_KEEP_MIN_BYTES up are kept gzip-compressed, after 17
- * bytes holding their ETag (16 hex digits of the hash server.c gives the
- * uncompressed body, and a newline): a repeat is sent from the file as it
- * is, with no hashing, compressing or reading into memory, and a
- * revalidation is answered 304 from the tag alone. */
-#define GZ_KEEP_MIN_BYTES ((size_t)1 << 20)
-#define TAG_BYTES 17
-
-static pv_cache_key gz_key(pv_request *rq, const pv_cache_key *key)
+/* What an answer is, for its cache key: the kind, the tool and the values
+ * of the parameters it reads, in the descriptor's order (other parameters
+ * change nothing, so they never make a new entry). */
+static const char *answer_what(pv_request *rq, const pv_tool *t, answer_kind kind)
 {
-    pv_cache_key g = *key;
-    g.what = pv_arena_printf(&rq->arena, "gz %s", key->what);
-    return g;
+    const char *what = pv_arena_printf(&rq->arena, "%s:%s?", kind == ANSWER_CSV ? "csv" : "data",
+                                       t->name);
+    for (size_t i = 0; t->params != NULL && t->params[i] != NULL; i++) {
+        bool bad = false;
+        const char *v = pv_http_param(rq, t->params[i], &bad);
+        if (v != NULL)
+            what = pv_arena_printf(&rq->arena, "%s&%s=%s", what, t->params[i], v);
+    }
+    return what;
 }
 
-static bool cached_gz_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+/* Reads t's query into storage from the request arena; on a malformed
+ * parameter fills rs (400) and returns NULL. */
+static void *read_query(pv_request *rq, pv_response *rs, const pv_tool *t)
 {
-    pv_cache_key gk = gz_key(rq, key);
-    pv_disk_entry e;
-    if (pv_disk_cache_open(rq->app->disk, &gk, &e) != 0)
-        return false;
-    char tag[TAG_BYTES];
-    if (e.len < TAG_BYTES || pread(e.fd, tag, TAG_BYTES, (off_t)e.offset) != TAG_BYTES ||
-        tag[TAG_BYTES - 1] != '\n') {
-        close(e.fd);
-        return false;
+    void *q = pv_arena_zalloc(&rq->arena, t->query_bytes > 0 ? t->query_bytes : 1);
+    pv_params p = pv_http_params(rq);
+    pv_error err = {0};
+    if (t->read_query != NULL && t->read_query(&p, q, &err) != 0) {
+        pv_respond_error(rs, 400, "bad parameter", err.reason);
+        return NULL;
     }
-    tag[TAG_BYTES - 1] = '\0';
+    return q;
+}
+
+/* ---- kept answers --------------------------------------------------------------- */
+
+static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, answer_kind kind)
+{
+    pv_kept_gz g;
+    if (pv_answer_open_gz(rq->app->disk, key, &g) != 0)
+        return false;
     rs->status = 200;
-    rs->content_type = "application/json";
-    rs->etag = pv_arena_strdup(&rq->arena, tag);
+    rs->content_type = content_type(kind);
+    rs->etag = pv_arena_strdup(&rq->arena, g.tag);
     rs->body_is_gzip = true;
-    if (pv_http_not_modified_gz(rq, tag)) {
-        close(e.fd);
+    if (pv_http_not_modified_gz(rq, g.tag)) {
+        close(g.entry.fd);
         rs->body = pv_xstrdup("");
         return true;
     }
-    if (pv_disk_cache_check(rq->app->disk, &gk, &e) != 0) {
+    if (pv_answer_check_gz(rq->app->disk, key, &g) != 0) {
         rs->etag = NULL;
         rs->body_is_gzip = false;
         return false;
     }
     rs->body_from_fd = true;
-    rs->body_fd = e.fd;
-    rs->body_offset = e.offset + TAG_BYTES;
-    rs->len = (size_t)(e.len - TAG_BYTES);
+    rs->body_fd = g.entry.fd;
+    rs->body_offset = g.entry.offset;
+    rs->len = (size_t)g.entry.len;
     return true;
 }
 
 /* Fills rs with the answer kept under key and returns true, or false. */
-static bool cached_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+static bool kept(pv_request *rq, pv_response *rs, const pv_cache_key *key, answer_kind kind)
 {
-    if (cached_gz_answer(rq, rs, key))
+    if (kept_gz(rq, rs, key, kind))
         return true;
-    pv_buf cached;
-    pv_buf_init(&cached, MAX_LEGACY_BYTES * 4);
-    if (pv_disk_cache_get(rq->app->disk, key, &cached) != 0) {
-        pv_buf_fini(&cached);
+    pv_buf body;
+    pv_buf_init(&body, ANSWER_MAX_BYTES);
+    if (pv_answer_get(rq->app->disk, key, &body) != 0) {
+        pv_buf_fini(&body);
         return false;
     }
     rs->status = 200;
-    rs->content_type = "application/json";
-    rs->body = pv_buf_take(&cached, &rs->len);
+    rs->content_type = content_type(kind);
+    rs->body = pv_buf_take(&body, &rs->len);
     if (rs->body == NULL)
         rs->body = pv_xstrdup("");
     return true;
 }
 
-/* Keeps a large answer compressed with its tag and swaps rs's body for
- * the compressed one, so the identity body is freed before the response
- * is queued and this request does not compress it again. */
-static void keep_gz_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
+/* Keeps a fresh 200 answer; a large one is then sent as the compressed
+ * copy just kept, so this request does not compress it again. */
+static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 {
-    char tag[TAG_BYTES + 1];
-    snprintf(tag, sizeof tag, "%016llx\n",
-             (unsigned long long)pv_hash_bytes(PV_HASH_SEED, rs->body, rs->len));
-    pv_buf gz;
-    pv_buf_init(&gz, rs->len + rs->len / 8 + 1024);
-    if (pv_gzip_compress(rs->body, rs->len, &gz, NULL) != 0) {
-        pv_buf_fini(&gz);
+    if (rs->status != 200 || rs->body_is_gzip || rs->body_from_fd)
         return;
-    }
-    pv_cache_key gk = gz_key(rq, key);
-    pv_disk_cache_put2(rq->app->disk, &gk, tag, TAG_BYTES, gz.data, gz.len);
-    tag[TAG_BYTES - 1] = '\0';
+    char tag[PV_ANSWER_TAG_CHARS + 1];
+    char *gz;
+    size_t gz_len;
+    pv_answer_keep(rq->app->disk, key, rs->body, rs->len, &gz, &gz_len, tag);
+    if (gz == NULL)
+        return;
     rs->etag = pv_arena_strdup(&rq->arena, tag);
     if (!rs->body_static)
         free(rs->body);
     rs->body_static = false;
-    rs->body = pv_buf_take(&gz, &rs->len);
+    rs->body = gz;
+    rs->len = gz_len;
     rs->body_is_gzip = true;
 }
 
-static void keep_answer(pv_request *rq, pv_response *rs, const pv_cache_key *key)
-{
-    if (rs->status != 200 || rs->body_is_gzip || rs->body_from_fd || rs->content_type == NULL ||
-        strcmp(rs->content_type, "application/json") != 0)
-        return;
-    if (rs->len >= GZ_KEEP_MIN_BYTES && rq->app->disk->dir != NULL)
-        keep_gz_answer(rq, rs, key);
-    else
-        pv_disk_cache_put(rq->app->disk, key, rs->body, rs->len);
-}
+/* ---- answering from models ---------------------------------------------------------- */
 
-/* "data:<tool>?<the request's own parameters>": what a cached answer is. */
-static const char *answer_what(pv_request *rq, const char *tool)
-{
-    static const char *const skip[] = {"run", "host", "tag", "tool", NULL};
-    return pv_arena_printf(&rq->arena, "data:%s?%s", tool, pv_http_query_canonical(rq, skip));
-}
+/* The hosts an answer comes from: their profiles and names. */
+typedef struct host_set {
+    const pv_host_file *const *files;
+    const char *const *names;
+    size_t n;
+} host_set;
 
-/* A tool's answer depends only on the source file and the request's
- * parameters, so a 200 JSON answer is kept on disk: after a restart the
- * same request is answered without decoding the profile again. */
-static void serve_model_tool(pv_request *rq, pv_response *rs, const pv_host_file *xplane,
-                             const char *tool, pv_model_tool_fn fn)
+/* Runs t on the models of hs's files (held for the call) and writes the
+ * answer of this kind into rs. */
+static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const void *q,
+                     const host_set *hs, answer_kind kind)
 {
-    pv_source src = source_of(xplane);
-    pv_cache_key key = {xplane->path, xplane->size_bytes, xplane->mtime_ns,
-                        answer_what(rq, tool)};
-    if (cached_answer(rq, rs, &key))
-        return;
-    const pv_model *m;
-    pv_model_entry *entry;
+    const pv_model **models = pv_arena_zalloc(&rq->arena, hs->n * sizeof *models);
+    pv_model_entry **entries = pv_arena_zalloc(&rq->arena, hs->n * sizeof *entries);
+    size_t held = 0;
     pv_error err = {0};
-    if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+    int rc = 0;
+    for (; held < hs->n && rc == 0; held++) {
+        pv_source src = source_of(hs->files[held]);
+        rc = pv_model_store_get(rq->app->models, &src, &models[held], &entries[held], &err);
+        if (rc != 0)
+            break;
+    }
+    pv_buf body;
+    pv_buf_init(&body, ANSWER_MAX_BYTES);
+    if (rc == 0) {
+        pv_tool_input in = {models, hs->names, hs->n};
+        void *result = NULL;
+        if (t->compute != NULL)
+            rc = t->compute(&in, q, &rq->arena, &result, &err);
+        if (rc == 0)
+            rc = (kind == ANSWER_CSV ? t->write_csv : t->write_json)(&in, q, result, &body, &err);
+    }
+    for (size_t i = 0; i < held; i++)
+        pv_model_store_put(rq->app->models, entries[i]);
+    if (rc != 0) {
+        pv_buf_fini(&body);
         pv_respond_pv_error(rs, &err);
         return;
     }
-    fn(rq, rs, m);
-    pv_model_store_put(rq->app->models, entry);
-    keep_answer(rq, rs, &key);
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->body = pv_buf_take(&body, &rs->len);
+    if (rs->body == NULL)
+        rs->body = pv_xstrdup("");
 }
 
-#define ALL_HOSTS "ALL_HOSTS"
-
-/* Answers tool for every host of run with an XSpace, combined, holding
- * all their models at once. The answer is kept on disk under the first
- * file, with every other file's identity in what was computed, so a
- * change to any host's file is a new key. */
-/* The XSpaces of the hosts a hosts= list names, in its order; n_out 0
- * with rs filled (404) when one has none. */
-static const pv_host_file **listed_xplanes(pv_request *rq, pv_response *rs, const pv_run *run,
-                                           const char *list, size_t *n_out)
+/* Answers t from the models of hs: kept under the first file, with every
+ * other file's identity in what was computed, so a change to any host's
+ * file is a new key. */
+static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, const host_set *hs,
+                         bool all_hosts, answer_kind kind)
 {
-    size_t cap = 1;
-    for (const char *p = list; *p != '\0'; p++)
-        cap += *p == ',';
-    const pv_host_file **xplanes = pv_arena_zalloc(&rq->arena, (cap + 1) * sizeof *xplanes);
+    const void *q = read_query(rq, rs, t);
+    if (q == NULL)
+        return;
+    const char *what = answer_what(rq, t, kind);
+    /* One host's keys start "data:" or "csv:", so these never equal them. */
+    if (all_hosts || hs->n > 1)
+        what = pv_arena_printf(&rq->arena, ALL_HOSTS " %s", what);
+    for (size_t i = 1; i < hs->n; i++)
+        what = pv_arena_printf(&rq->arena, "%s|%s:%llu:%lld", what, hs->files[i]->path,
+                               (unsigned long long)hs->files[i]->size_bytes,
+                               (long long)hs->files[i]->mtime_ns);
+    pv_cache_key key = {hs->files[0]->path, hs->files[0]->size_bytes, hs->files[0]->mtime_ns,
+                        what};
+    if (kept(rq, rs, &key, kind))
+        return;
+    run_tool(rq, rs, t, q, hs, kind);
+    keep(rq, rs, &key);
+}
+
+/* ---- answering from a per-tool file ----------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const pv_host_file *f,
+                       answer_kind kind)
+{
+    const pv_format *fmt = f->format;
+    char detail[600];
+    if (fmt->role == PV_FORMAT_UNREAD || (kind == ANSWER_CSV && fmt->role != PV_FORMAT_TOOL_PB)) {
+        snprintf(detail, sizeof detail, "reading %s%s from TensorFlow's %s file (%.300s) is not "
+                 "built yet", t->name, kind == ANSWER_CSV ? " as CSV" : "", fmt->name,
+                 base_name(f->path));
+        pv_respond_error(rs, 501, "not implemented", detail);
+        return;
+    }
+    const void *q = NULL;
+    if (fmt->role == PV_FORMAT_TOOL_PB && (q = read_query(rq, rs, t)) == NULL)
+        return;
+    pv_error err = {0};
+    char *data;
+    size_t len;
+    if (pv_ingest_read_whole(f->path, fmt->max_bytes, &data, &len, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    if (fmt->role == PV_FORMAT_TOOL_FILE) {
+        /* JSON served as it is, .json.gz still compressed (as the reference does). */
+        rs->status = 200;
+        rs->content_type = "application/json";
+        rs->body = data;
+        rs->len = len;
+        rs->body_is_gzip = fmt->gzip;
+        return;
+    }
+    void *result;
+    pv_buf body;
+    pv_buf_init(&body, ANSWER_MAX_BYTES);
+    pv_tool_input none = {NULL, NULL, 0};
+    int rc = fmt->answer((const uint8_t *)data, len, f->path, &rq->arena, &result, &err);
+    if (rc == 0)
+        rc = (kind == ANSWER_CSV ? t->write_csv : t->write_json)(&none, q, result, &body, &err);
+    /* The result may point into the file's bytes: they go only now. */
+    free(data);
+    if (rc != 0) {
+        pv_buf_fini(&body);
+        pv_respond_pv_error(rs, &err);
+        return;
+    }
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->body = pv_buf_take(&body, &rs->len);
+    if (rs->body == NULL)
+        rs->body = pv_xstrdup("");
+}
+
+/* ---- which hosts ---------------------------------------------------------------------- */
+
+/* The hosts of a hosts= list, each once, in the list's order; false with rs
+ * filled (404) when one is not a host of run with a profile. The list can
+ * name no more hosts than the run has, so its cost is bounded by the run,
+ * whatever the request repeats. */
+static bool listed_hosts(pv_request *rq, pv_response *rs, const pv_run *run, const char *list,
+                         host_set *hs)
+{
+    const pv_host_file **files = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *files);
+    const char **host_names = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *host_names);
+    *hs = (host_set){files, host_names, 0};
     char *names = pv_arena_strdup(&rq->arena, list);
-    size_t n = 0;
     for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
          name = strtok_r(NULL, ",", &save)) {
         const pv_host *h = pv_run_host_find(run, name);
-        xplanes[n] = h != NULL ? pv_host_file_find(h, PV_FILE_XPLANE) : NULL;
-        if (xplanes[n] == NULL) {
+        const pv_host_file *f = h != NULL ? pv_host_profile(h) : NULL;
+        if (f == NULL) {
             char detail[600];
-            snprintf(detail, sizeof detail, "run \"%.200s\" has no .xplane.pb for host \"%.200s\"",
+            snprintf(detail, sizeof detail, "run \"%.200s\" has no profile for host \"%.200s\"",
                      run->name, name);
             pv_respond_error(rs, 404, "unknown host", detail);
-            *n_out = 0;
-            return NULL;
+            return false;
         }
-        n++;
+        bool seen = false;
+        for (size_t i = 0; i < hs->n && !seen; i++)
+            seen = files[i] == f;
+        if (!seen) {
+            files[hs->n] = f;
+            host_names[hs->n++] = h->name;
+        }
     }
-    if (n == 0)
+    if (hs->n == 0) {
         pv_respond_error(rs, 404, "unknown host", "hosts= names no host");
-    *n_out = n;
-    return xplanes;
+        return false;
+    }
+    return true;
 }
 
-/* list: the hosts= parameter (trace viewer), or NULL for ALL_HOSTS. */
-static void serve_all_hosts_models(pv_request *rq, pv_response *rs, const pv_run *run,
-                                   const char *tool, const char *list)
+/* Every host of run with a profile; false with rs filled (404) when fewer
+ * than two have one. */
+static bool all_hosts(pv_request *rq, pv_response *rs, const pv_run *run, host_set *hs)
 {
-    char detail[600];
-    pv_multi_tool_fn fn = pv_tool_table_find_multi(tool);
-    if (fn == NULL) {
+    const pv_host_file **files = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *files);
+    const char **names = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *names);
+    *hs = (host_set){files, names, 0};
+    for (size_t i = 0; i < run->n_hosts; i++) {
+        const pv_host_file *f = pv_host_profile(&run->hosts[i]);
+        if (f != NULL) {
+            files[hs->n] = f;
+            names[hs->n++] = run->hosts[i].name;
+        }
+    }
+    if (hs->n < 2) {
+        char detail[600];
         snprintf(detail, sizeof detail,
-                 "profview does not combine hosts (" ALL_HOSTS ") for the %.200s tool yet; ask "
-                 "for one host",
-                 tool);
+                 "run \"%.400s\" has %zu host(s) with a profile; " ALL_HOSTS " needs at least two",
+                 run->name, hs->n);
         pv_respond_error(rs, 404, "unknown host", detail);
-        return;
+        return false;
     }
-    const pv_host_file **xplanes = NULL;
-    size_t n = 0;
-    if (list != NULL) {
-        xplanes = listed_xplanes(rq, rs, run, list, &n);
-        if (n == 0)
-            return;
-    } else {
-        xplanes = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *xplanes);
-        for (size_t i = 0; i < run->n_hosts; i++)
-            if ((xplanes[n] = pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE)) != NULL)
-                n++;
-    }
-    if (list == NULL && n < 2) {
-        snprintf(detail, sizeof detail,
-                 "run \"%.400s\" has %zu host(s) with an .xplane.pb; " ALL_HOSTS
-                 " needs at least two",
-                 run->name, n);
-        pv_respond_error(rs, 404, "unknown host", detail);
-        return;
-    }
-    /* One host's keys start "data:", so this one never equals them. */
-    const char *what = pv_arena_printf(&rq->arena, ALL_HOSTS " %s", answer_what(rq, tool));
-    for (size_t i = 1; i < n; i++)
-        what = pv_arena_printf(&rq->arena, "%s|%s:%llu:%lld", what, xplanes[i]->path,
-                               (unsigned long long)xplanes[i]->size_bytes,
-                               (long long)xplanes[i]->mtime_ns);
-    pv_cache_key key = {xplanes[0]->path, xplanes[0]->size_bytes, xplanes[0]->mtime_ns, what};
-    if (cached_answer(rq, rs, &key))
-        return;
-    const pv_model **models = pv_arena_zalloc(&rq->arena, n * sizeof *models);
-    pv_model_entry **entries = pv_arena_zalloc(&rq->arena, n * sizeof *entries);
-    size_t held = 0;
-    pv_error err = {0};
-    for (; held < n; held++) {
-        pv_source src = source_of(xplanes[held]);
-        if (pv_model_store_get(rq->app->models, &src, &models[held], &entries[held], &err) != 0)
-            break;
-    }
-    if (held == n)
-        fn(rq, rs, models, n);
-    else
-        pv_respond_pv_error(rs, &err);
-    for (size_t i = 0; i < held; i++)
-        pv_model_store_put(rq->app->models, entries[i]);
-    keep_answer(rq, rs, &key);
+    return true;
 }
 
-/* The ALL_HOSTS pseudo host (FORMATS.md §5), and the trace viewer's
- * hosts=h1,h2 (which, as in XProf, wins over host=). Returns false,
- * answering nothing, when the request names neither or the run has a real
- * host called ALL_HOSTS. */
-static bool serve_all_hosts(pv_request *rq, pv_response *rs)
+/* Answers a request for several hosts (ALL_HOSTS, or a hosts= list for a
+ * tool that reads one) and returns true; returns false, answering nothing,
+ * when the request names one host. */
+static bool serve_several(pv_request *rq, pv_response *rs, const pv_tool *t, answer_kind kind)
 {
     bool bad = false;
     const char *host = pv_http_param(rq, "host", &bad);
     const char *run_name = pv_http_param(rq, "run", &bad);
-    const char *tool = pv_http_param(rq, "tag", &bad);
-    if (tool == NULL && !bad)
-        tool = pv_http_param(rq, "tool", &bad);
-    const char *list = pv_http_param(rq, "hosts", &bad);
-    if (list != NULL && (tool == NULL || strncmp(tool, "trace_viewer", 12) != 0))
-        list = NULL;
+    const char *list = t->reads_hosts_list ? pv_http_param(rq, "hosts", &bad) : NULL;
     bool all = host != NULL && strcmp(host, ALL_HOSTS) == 0;
-    if (bad || (!all && list == NULL) || run_name == NULL || tool == NULL)
+    if (bad || (!all && list == NULL) || run_name == NULL)
         return false;
     pv_index *ix = pv_index_store_acquire(rq->app->index);
     const pv_run *run = pv_index_run_find(ix, run_name);
+    /* A real host called ALL_HOSTS is asked for by name. */
     bool mine = run != NULL && (list != NULL || pv_run_host_find(run, ALL_HOSTS) == NULL);
-    if (mine)
-        serve_all_hosts_models(rq, rs, run, tool, list);
+    host_set hs;
+    if (mine && !t->combines_hosts) {
+        char detail[600];
+        snprintf(detail, sizeof detail,
+                 "profview does not combine hosts (" ALL_HOSTS ") for the %.200s tool; ask for "
+                 "one host", t->name);
+        pv_respond_error(rs, 404, "unknown host", detail);
+    } else if (mine && (list != NULL ? listed_hosts(rq, rs, run, list, &hs)
+                                     : all_hosts(rq, rs, run, &hs))) {
+        serve_models(rq, rs, t, &hs, list == NULL, kind);
+    }
     pv_index_store_release(rq->app->index, ix);
     return mine;
 }
 
+/* ---- the routes ----------------------------------------------------------------------- */
+
+static void serve_tool(pv_request *rq, pv_response *rs, const pv_tool *t, answer_kind kind)
+{
+    pv_http_target tg = {0};
+    if (serve_several(rq, rs, t, kind))
+        return;
+    if (pv_http_target_resolve(rq, rs, t, &tg) != 0)
+        return;
+    bool from_model;
+    const pv_host_file *f = pv_host_answer(tg.host, t, &from_model);
+    if (from_model) {
+        const char *name = tg.host->name;
+        host_set hs = {&f, &name, 1};
+        serve_models(rq, rs, t, &hs, false, kind);
+    } else {
+        serve_file(rq, rs, t, f, kind);
+    }
+    pv_http_target_release(rq, &tg);
+}
+
+static void serve(pv_request *rq, pv_response *rs, answer_kind kind)
+{
+    const pv_tool *t = pv_http_target_tool(rq, rs);
+    if (t == NULL)
+        return;
+    if (kind == ANSWER_CSV && t->write_csv == NULL) {
+        char detail[300];
+        snprintf(detail, sizeof detail, "the %s tool has no table to export as CSV", t->name);
+        pv_respond_error(rs, 404, "no CSV", detail);
+        return;
+    }
+    serve_tool(rq, rs, t, kind);
+    if (kind == ANSWER_CSV && rs->status == 200)
+        rs->disposition = pv_arena_printf(&rq->arena, "attachment; filename=\"%s.csv\"", t->name);
+}
+
 void pv_serve_data(pv_request *rq, pv_response *rs)
 {
-    if (serve_all_hosts(rq, rs))
-        return;
-    pv_http_target t = {0};
-    if (pv_http_target_resolve(rq, rs, true, &t) != 0)
-        return;
-    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
-    pv_model_tool_fn fn = pv_tool_table_find(t.tool);
-    if (xplane != NULL && fn != NULL) {
-        serve_model_tool(rq, rs, xplane, t.tool, fn);
-    } else if (legacy_file(t.host, t.tool) != NULL) {
-        serve_legacy(rs, legacy_file(t.host, t.tool), t.tool);
-    } else {
-        char detail[600];
-        snprintf(detail, sizeof detail, "the %s tool is not built yet in profview %s", t.tool,
-                 PV_VERSION);
-        pv_respond_error(rs, 501, "not implemented", detail);
-    }
-    pv_http_target_release(rq, &t);
+    serve(rq, rs, ANSWER_JSON);
 }
 
 void pv_serve_data_csv(pv_request *rq, pv_response *rs)
 {
-    pv_http_target t = {0};
-    if (pv_http_target_resolve(rq, rs, true, &t) != 0)
-        return;
-    char detail[600];
-    snprintf(detail, sizeof detail, "CSV export of %s is not built yet", t.tool);
-    pv_respond_error(rs, 501, "not implemented", detail);
-    pv_http_target_release(rq, &t);
+    serve(rq, rs, ANSWER_CSV);
 }
 
 void pv_serve_api_load(pv_request *rq, pv_response *rs)
 {
     pv_http_target t = {0};
-    if (pv_http_target_resolve(rq, rs, false, &t) != 0)
+    if (pv_http_target_resolve(rq, rs, NULL, &t) != 0)
         return;
-    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
-    if (xplane == NULL) {
-        /* Legacy files are read per request; there is nothing to load. */
+    const pv_host_file *profile = pv_host_profile(t.host);
+    if (profile == NULL) {
+        /* Per-tool files are read per request; there is nothing to load. */
         pv_respond_json(rs, 200, json_pack("{s:s}", "state", "ready"));
         pv_http_target_release(rq, &t);
         return;
     }
-    pv_source src = source_of(xplane);
+    pv_source src = source_of(profile);
     pv_load_status st;
     pv_model_store_poll(rq->app->models, &src, &st);
     pv_http_target_release(rq, &t);

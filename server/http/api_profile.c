@@ -3,7 +3,7 @@
  * /api/index and /healthz. They answer from the index snapshot alone. */
 #include "http/http.h"
 #include "http/target.h"
-#include "http/tool_table.h"
+#include "tools/registry.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,31 +43,25 @@ void pv_serve_run_tools(pv_request *rq, pv_response *rs)
     pv_index *ix = pv_index_store_acquire(rq->app->index);
     const pv_run *run = want_run(rq, rs, ix);
     if (run != NULL) {
-        const char *names[MAX_TOOLS];
-        size_t n = pv_run_tools(run, names, MAX_TOOLS);
+        const pv_tool *tools[MAX_TOOLS];
+        size_t n = pv_run_tools(run, tools, MAX_TOOLS);
         json_t *arr = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(arr, json_string(names[i]));
+            json_array_append_new(arr, json_string(tools[i]->name));
         pv_respond_json(rs, 200, arr);
     }
     pv_index_store_release(rq->app->index, ix);
 }
 
 /* The reference lists the pseudo host ALL_HOSTS after the hosts when a
- * run has several; profview does for the tools it can combine
- * (tool_table.h), over the hosts with an XSpace. */
-static bool offers_all_hosts(const pv_run *run, const char *tool)
+ * run has several; profview does for the tools that say so (tools/tool.h),
+ * over the hosts with a profile. XProf lists only the real hosts for the
+ * trace viewer, which takes several through hosts=; ALL_HOSTS still
+ * answers when asked. */
+static bool offers_all_hosts(const pv_run *run, const pv_tool *t)
 {
-    if (pv_tool_table_find_multi(tool) == NULL || pv_run_host_find(run, "ALL_HOSTS") != NULL)
-        return false;
-    /* XProf lists only the real hosts for the trace viewer, which takes
-     * several through hosts=; ALL_HOSTS still answers when asked. */
-    if (strncmp(tool, "trace_viewer", 12) == 0)
-        return false;
-    size_t n = 0;
-    for (size_t i = 0; i < run->n_hosts; i++)
-        n += pv_host_file_find(&run->hosts[i], PV_FILE_XPLANE) != NULL;
-    return n > 1;
+    return t->lists_all_hosts && pv_run_host_find(run, "ALL_HOSTS") == NULL &&
+           pv_run_profiles(run) > 1;
 }
 
 void pv_serve_hosts(pv_request *rq, pv_response *rs)
@@ -76,10 +70,11 @@ void pv_serve_hosts(pv_request *rq, pv_response *rs)
     const pv_run *run = want_run(rq, rs, ix);
     if (run != NULL) {
         bool bad = false;
-        const char *tool = pv_http_param(rq, "tag", &bad);
+        const char *name = pv_http_param(rq, "tag", &bad);
+        const pv_tool *tool = name != NULL ? pv_tool_find(name) : NULL;
         json_t *arr = json_array();
         for (size_t i = 0; i < run->n_hosts; i++) {
-            if (tool != NULL && !pv_host_has_tool(&run->hosts[i], tool))
+            if (name != NULL && (tool == NULL || !pv_host_has_tool(&run->hosts[i], tool)))
                 continue;
             json_array_append_new(arr, json_pack("{s:s}", "hostname", run->hosts[i].name));
         }
@@ -128,11 +123,11 @@ void pv_serve_api_index(pv_request *rq, pv_response *rs)
         const pv_run *run = &ix->runs[i];
         json_t *hosts = json_array();
         for (size_t h = 0; h < run->n_hosts; h++) {
-            const char *names[MAX_TOOLS];
-            size_t n = pv_host_tools(&run->hosts[h], names, MAX_TOOLS);
+            const pv_tool *offered[MAX_TOOLS];
+            size_t n = pv_host_tools(&run->hosts[h], offered, MAX_TOOLS);
             json_t *tools = json_array();
             for (size_t t = 0; t < n; t++)
-                json_array_append_new(tools, json_string(names[t]));
+                json_array_append_new(tools, json_string(offered[t]->name));
             json_t *files = json_array();
             for (size_t f = 0; f < run->hosts[h].n_files; f++) {
                 const pv_host_file *hf = &run->hosts[h].files[f];

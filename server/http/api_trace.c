@@ -62,13 +62,13 @@ static int uint_param(pv_request *rq, pv_response *rs, const char *name, uint64_
 static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
 {
     pv_http_target t = {0};
-    if (pv_http_target_resolve(rq, rs, false, &t) != 0)
+    if (pv_http_target_resolve(rq, rs, NULL, &t) != 0)
         return;
-    const pv_host_file *xplane = pv_host_file_find(t.host, PV_FILE_XPLANE);
+    const pv_host_file *xplane = pv_host_profile(t.host);
     if (xplane == NULL) {
         pv_respond_error(rs, 404, "no trace",
-                         "this host has no .xplane.pb file; legacy trace files are served "
-                         "through /data?tag=trace_viewer");
+                         "this host has no profile (.xplane.pb) file; TensorFlow's per-tool "
+                         "trace files are served through /data?tag=trace_viewer");
         pv_http_target_release(rq, &t);
         return;
     }

@@ -10,6 +10,7 @@
 #define PV_HTTP_HTTP_H
 
 #include "index/index.h"
+#include "tools/tool.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -29,8 +30,20 @@ typedef struct pv_app {
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
 } pv_app;
 
+/* Where a request's parameters and headers come from: libmicrohttpd's
+ * connection (pv_http_mhd_source), or a list in memory in the in-process
+ * handler tests. */
+typedef struct pv_request_source {
+    /* The value of query parameter name with %-escapes decoded, and its
+     * decoded length in *len (it may hold a NUL), or NULL when absent. */
+    const char *(*param)(void *ctx, const char *name, size_t *len);
+    /* A request header's value, or NULL. */
+    const char *(*header)(void *ctx, const char *name);
+    void *ctx;
+} pv_request_source;
+
 typedef struct pv_request {
-    struct MHD_Connection *conn;
+    pv_request_source src;
     const char *path;          /* request path with the --path-prefix removed */
     pv_app *app;
     pv_arena arena;            /* per-request allocations */
@@ -79,12 +92,13 @@ pv_handler pv_http_route(const char *path);
  * byte or invalid UTF-8 is treated as malformed: *bad is set and NULL
  * returned, so handlers can answer 400. */
 const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
-/* All query parameters except those named in skip (NULL-terminated), as
- * "k=v&k=v" sorted by key, from the request arena. Used to key cached
- * results, so equal requests map to one entry whatever their order. */
-const char *pv_http_query_canonical(pv_request *rq, const char *const *skip);
 /* Request header value or NULL. */
 const char *pv_http_header(pv_request *rq, const char *name);
+/* The request's parameters as tools read them (tools/tool.h): through
+ * pv_http_param, so the same values are refused. Valid while rq is. */
+pv_params pv_http_params(pv_request *rq);
+/* The source that reads libmicrohttpd's connection. */
+pv_request_source pv_http_mhd_source(struct MHD_Connection *conn);
 /* Whether the request's If-None-Match names the strong tag a 200 answer
  * with this tag and an already gzip-encoded body would get (server.c), so
  * a handler can answer 304 before reading a stored body. */

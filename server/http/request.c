@@ -1,11 +1,9 @@
-/* request: reading query parameters and headers safely. libmicrohttpd
- * decodes %-escapes, so a value may hold bytes a plain C string hides
- * (an encoded NUL); we ask for the decoded length and refuse such values
- * instead of silently truncating them. */
+/* request: reading query parameters and headers safely, from libmicrohttpd's
+ * connection or (in tests) any other source. libmicrohttpd decodes
+ * %-escapes, so a value may hold bytes a plain C string hides (an encoded
+ * NUL); a source gives the decoded length and such values are refused
+ * instead of silently truncated. */
 #include "http/http.h"
-
-#include "util/buf.h"
-#include "util/sort.h"
 
 #include <microhttpd.h>
 #include <stdlib.h>
@@ -39,10 +37,9 @@ static bool valid_utf8(const unsigned char *s, size_t n)
 
 const char *pv_http_param(pv_request *rq, const char *name, bool *bad)
 {
-    const char *v = NULL;
     size_t n = 0;
-    if (MHD_lookup_connection_value_n(rq->conn, MHD_GET_ARGUMENT_KIND, name, strlen(name), &v,
-                                      &n) != MHD_YES || v == NULL)
+    const char *v = rq->src.param(rq->src.ctx, name, &n);
+    if (v == NULL)
         return NULL;
     if (strlen(v) != n || !valid_utf8((const unsigned char *)v, n)) {
         *bad = true;
@@ -53,48 +50,36 @@ const char *pv_http_param(pv_request *rq, const char *name, bool *bad)
 
 const char *pv_http_header(pv_request *rq, const char *name)
 {
-    return MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, name);
+    return rq->src.header(rq->src.ctx, name);
 }
 
-typedef struct query_acc {
-    const char *const *skip;
-    char *items[64];        /* "k=v" strings from the request arena */
-    size_t n;
-    pv_arena *arena;
-} query_acc;
-
-static enum MHD_Result collect(void *cls, enum MHD_ValueKind kind, const char *key,
-                               const char *value)
+static const char *params_get(void *ctx, const char *name, bool *bad)
 {
-    (void)kind;
-    query_acc *q = cls;
-    for (size_t i = 0; q->skip[i] != NULL; i++)
-        if (strcmp(q->skip[i], key) == 0)
-            return MHD_YES;
-    if (q->n < sizeof q->items / sizeof q->items[0])
-        q->items[q->n++] = pv_arena_printf(q->arena, "%s=%s", key, value ? value : "");
-    return MHD_YES;
+    return pv_http_param(ctx, name, bad);
 }
 
-static int cmp_str(const void *a, const void *b)
+pv_params pv_http_params(pv_request *rq)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return (pv_params){params_get, rq};
 }
 
-const char *pv_http_query_canonical(pv_request *rq, const char *const *skip)
+/* ---- libmicrohttpd's connection as a source ----------------------------------- */
+
+static const char *mhd_param(void *ctx, const char *name, size_t *len)
 {
-    query_acc q = {.skip = skip, .arena = &rq->arena};
-    MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, collect, &q);
-    pv_sort(q.items, q.n, sizeof q.items[0], cmp_str);
-    size_t total = 1;
-    for (size_t i = 0; i < q.n; i++)
-        total += strlen(q.items[i]) + 1;
-    char *s = pv_arena_alloc(&rq->arena, total);
-    s[0] = '\0';
-    for (size_t i = 0; i < q.n; i++) {
-        if (i > 0)
-            strcat(s, "&");
-        strcat(s, q.items[i]);
-    }
-    return s;
+    const char *v = NULL;
+    if (MHD_lookup_connection_value_n(ctx, MHD_GET_ARGUMENT_KIND, name, strlen(name), &v, len) !=
+        MHD_YES)
+        return NULL;
+    return v;
+}
+
+static const char *mhd_header(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+pv_request_source pv_http_mhd_source(struct MHD_Connection *conn)
+{
+    return (pv_request_source){mhd_param, mhd_header, conn};
 }

@@ -134,7 +134,8 @@ static void finish_body(pv_request *rq, pv_response *rs, bool gzip_ok, char **bo
     (void)rq;
 }
 
-static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
+static enum MHD_Result queue(struct MHD_Connection *conn, pv_request *rq, pv_response *rs,
+                             bool head)
 {
     bool gzip_ok = accepts_gzip(rq);
     char tag[40];
@@ -216,7 +217,7 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, bool head)
     MHD_add_response_header(r, "Content-Security-Policy", csp);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    enum MHD_Result res = MHD_queue_response(rq->conn, status, r);
+    enum MHD_Result res = MHD_queue_response(conn, status, r);
     MHD_destroy_response(r);
     return res;
 }
@@ -256,7 +257,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     *upload_size = 0;
-    pv_request rq = {.conn = conn, .app = h->app};
+    pv_request rq = {.src = pv_http_mhd_source(conn), .app = h->app};
     pv_arena_init(&rq.arena, 16384);
     pv_response rs = {0};
     bool head = strcmp(method, "HEAD") == 0;
@@ -278,7 +279,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             handler = pv_serve_static;
         handler(&rq, &rs);
     }
-    enum MHD_Result res = queue(&rq, &rs, head);
+    enum MHD_Result res = queue(conn, &rq, &rs, head);
     pv_log(PV_LOG_DEBUG, "%s %s -> %u", method, url, rs.status);
     pv_arena_fini(&rq.arena);
     return res;

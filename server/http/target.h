@@ -13,12 +13,16 @@ typedef struct pv_http_target {
     pv_index *ix;          /* held snapshot; release with pv_http_target_release */
     const pv_run *run;
     const pv_host *host;
-    const char *tool;      /* tag= (or tool=); NULL when absent */
 } pv_http_target;
 
-/* Resolves ?run=&host=(&tag=). host may be left out when the run has one.
- * Returns 0, or -1 with rs filled (400/404) and nothing held. */
-int pv_http_target_resolve(pv_request *rq, pv_response *rs, bool need_tool, pv_http_target *t);
+/* The tool named by ?tag= (or ?tool=), aliases included, or NULL with rs
+ * filled (400 when absent, 404 when no tool has that name). */
+const pv_tool *pv_http_target_tool(pv_request *rq, pv_response *rs);
+/* Resolves ?run=&host=. host may be left out when the run has one. When t
+ * is not NULL, the host must have something that answers t. Returns 0, or
+ * -1 with rs filled (400/404) and nothing held. */
+int pv_http_target_resolve(pv_request *rq, pv_response *rs, const pv_tool *t,
+                           pv_http_target *out);
 /* The run named name in ix, or NULL with rs filled (404 naming it). */
 const pv_run *pv_http_target_find_run(pv_response *rs, const pv_index *ix, const char *name);
 /* Releases the snapshot. A zeroed or already released target is fine. */

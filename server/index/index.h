@@ -15,24 +15,26 @@
 #ifndef PV_INDEX_INDEX_H
 #define PV_INDEX_INDEX_H
 
-#include "index/filename.h"
+#include "ingest/formats.h"
+#include "tools/tool.h"
 #include "util/error.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
 typedef struct pv_host_file {
     char *path;          /* absolute path of the file */
-    pv_file_kind kind;
+    const pv_format *format; /* what the file is (ingest/formats.h) */
     uint64_t size_bytes;
     int64_t mtime_ns;
 } pv_host_file;
 
 typedef struct pv_host {
     char *name;              /* host name from the file name; "" for a host-less legacy file */
-    pv_host_file *files;     /* n_files, sorted by kind */
+    pv_host_file *files;     /* n_files, in the format table's order */
     size_t n_files;
 } pv_host;
 
@@ -77,17 +79,31 @@ void pv_index_unref(pv_index *ix);
 
 const pv_run *pv_index_run_find(const pv_index *ix, const char *name);
 const pv_host *pv_run_host_find(const pv_run *run, const char *host);
-/* The file of this kind, or NULL. */
-const pv_host_file *pv_host_file_find(const pv_host *h, pv_file_kind kind);
 
-/* Tools a host offers, in the order TensorBoard shows them (FORMATS §4.8).
- * Writes up to cap names (static strings) into names; returns the count. */
-size_t pv_host_tools(const pv_host *h, const char **names, size_t cap);
-/* Union over a run's hosts, same order. */
-size_t pv_run_tools(const pv_run *run, const char **names, size_t cap);
-/* True when the host offers tool (aliases such as tensorflow_stats and
- * trace_viewer@ included). */
-int pv_host_has_tool(const pv_host *h, const char *tool);
+/* ---- what answers a tool (offer.c) ---------------------------------------
+ * The one place that decides which model or file answers a tool on a host:
+ * a host's profile (a PROFILE-format file, decoded into a model) answers
+ * every tool that computes from models; otherwise the first of TensorFlow's
+ * per-tool files made for the tool answers it, or one made for the tool it
+ * takes files of (pv_tool.files_of). */
+
+/* The host's profile, the file its model is decoded from, or NULL. */
+const pv_host_file *pv_host_profile(const pv_host *h);
+/* What answers t on h: the profile, with *from_model true, or a per-tool
+ * file, with *from_model false; NULL when nothing does. */
+const pv_host_file *pv_host_answer(const pv_host *h, const pv_tool *t, bool *from_model);
+/* True when something answers t on h. */
+bool pv_host_has_tool(const pv_host *h, const pv_tool *t);
+
+/* The tools a host lists, in the registry's order (TensorBoard's,
+ * FORMATS.md §4.8), as run_tools names them: a tool answered only through
+ * files_of is not listed, nor one hidden by another the host lists. Writes
+ * up to cap into out; returns the count. */
+size_t pv_host_tools(const pv_host *h, const pv_tool **out, size_t cap);
+/* The same over a run's hosts: a tool any host lists. */
+size_t pv_run_tools(const pv_run *run, const pv_tool **out, size_t cap);
+/* The number of hosts of run with a profile. */
+size_t pv_run_profiles(const pv_run *run);
 
 /* ---- the shared current snapshot ----------------------------------------- */
 

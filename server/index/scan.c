@@ -141,13 +141,14 @@ static bool settled(const scan *s, const char *path, uint64_t size, int64_t mtim
     return false;
 }
 
-static void remember(scan *s, const char *path, pv_file_kind kind, uint64_t size, int64_t mt)
+static void remember(scan *s, const char *path, const pv_format *format, uint64_t size,
+                     int64_t mt)
 {
     if (s->n_seen == s->cap_seen) {
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), kind, size, mt};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, size, mt};
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -170,7 +171,9 @@ static int cmp_host(const void *a, const void *b)
 
 static int cmp_file(const void *a, const void *b)
 {
-    return (int)((const pv_host_file *)a)->kind - (int)((const pv_host_file *)b)->kind;
+    size_t ra = pv_format_rank(((const pv_host_file *)a)->format);
+    size_t rb = pv_format_rank(((const pv_host_file *)b)->format);
+    return (ra > rb) - (ra < rb);
 }
 
 static void run_free_parts(pv_run *run)
@@ -199,8 +202,8 @@ static void scan_session(scan *s, const char *dir, char *run_name)
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         size_t host_len;
-        pv_file_kind kind = pv_filename_classify(de->d_name, &host_len);
-        if (kind == PV_FILE_NONE)
+        const pv_format *format = pv_format_classify(de->d_name, &host_len);
+        if (format == NULL)
             continue;
         char *path = join(dir, de->d_name);
         struct stat st;
@@ -211,7 +214,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         s->n_files++;
         uint64_t size = (uint64_t)st.st_size;
         int64_t mt = mtime_ns_of(&st);
-        remember(s, path, kind, size, mt);
+        remember(s, path, format, size, mt);
         if (!settled(s, path, size, mt)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
             free(path);
@@ -219,7 +222,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, kind, size, mt};
+        h->files[h->n_files++] = (pv_host_file){path, format, size, mt};
     }
     closedir(d);
     if (run.n_hosts == 0) {

@@ -1,6 +1,7 @@
-/* ingest: the format table, sniffing, and running a decoder over a
- * read-only mapping of the file. */
+/* ingest: running a format's decoder over a read-only mapping of the file,
+ * and reading per-tool files whole. */
 #include "ingest/ingest.h"
+#include "ingest/formats.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
 
@@ -11,61 +12,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- format table -------------------------------------------------------- */
-
-static const struct {
-    pv_format format;
-    const char *name;
-    pv_decode_fn decode;
-} formats[] = {
-    {PV_FMT_XSPACE, "XSpace", pv_decode_xspace},
-};
-
-/* Reads a varint at p (< end); returns bytes used, 0 when malformed. */
-static size_t sniff_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
-{
-    *v = 0;
-    for (size_t i = 0; i < 10 && p + i < end; i++) {
-        *v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-        if ((p[i] & 0x80) == 0)
-            return i + 1;
-    }
-    return 0;
-}
-
-/* An XSpace starts with a length-delimited field 1..4 (planes, errors,
- * warnings, hostnames) whose length fits the file; a plane's first field
- * must itself be a plausible XPlane field. */
-static bool looks_like_xspace(const uint8_t *data, size_t len)
-{
-    const uint8_t *p = data, *end = data + len;
-    uint64_t tag, n;
-    size_t k = sniff_varint(p, end, &tag);
-    if (k == 0 || (tag & 7) != 2 || (tag >> 3) < 1 || (tag >> 3) > 4)
-        return false;
-    p += k;
-    k = sniff_varint(p, end, &n);
-    if (k == 0)
-        return false;
-    p += k;
-    if ((tag >> 3) != 1 || n == 0 || p >= end)
-        return true;
-    k = sniff_varint(p, end, &tag);
-    if (k == 0)
-        return false;
-    uint64_t field = tag >> 3, wt = tag & 7;
-    return (field == 1 && wt == 0) || (field >= 2 && field <= 6 && wt == 2);
-}
-
-pv_format pv_ingest_sniff(const uint8_t *data, size_t len)
-{
-    if (len > PV_INGEST_SNIFF_BYTES)
-        len = PV_INGEST_SNIFF_BYTES;
-    if (len > 0 && looks_like_xspace(data, len))
-        return PV_FMT_XSPACE;
-    return PV_FMT_UNKNOWN;
-}
 
 /* The file's pages are dropped (and read ahead) in chunks of this many
  * bytes: a file smaller than one costs no madvise call (dropping a small
@@ -101,14 +47,10 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
     *out = NULL;
     if (src->len == 0)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "the file is empty");
-    pv_format f = pv_ingest_sniff(src->data, src->len);
-    pv_decode_fn decode = NULL;
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (formats[i].format == f)
-            decode = formats[i].decode;
-    }
-    if (decode == NULL)
+    const pv_format *f = pv_format_sniff(src->data, src->len);
+    if (f == NULL)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "not a supported profile format");
+    pv_decode_fn decode = f->decode;
     pv_model_builder *b = pv_builder_new();
     pv_builder_source(b, src->data, src->len, owner);
     decoding = b;
@@ -249,4 +191,42 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
 close_fd:
     close(fd);
     return rc;
+}
+
+/* ---- per-tool files ---------------------------------------------------------- */
+
+int pv_ingest_read_whole(const char *path, uint64_t max_bytes, char **out, size_t *len,
+                         pv_error *err)
+{
+    /* Non-blocking, so a FIFO put where a file was cannot hold the caller. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max_bytes) {
+        close(fd);
+        return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
+                            "not a regular file of at most %llu bytes",
+                            (unsigned long long)max_bytes);
+    }
+    size_t n = (size_t)st.st_size;
+    char *buf = pv_xmalloc(n + 1);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            free(buf);
+            close(fd);
+            return pv_error_set(err, PV_EIO, path, got, "cannot read: %s",
+                                r < 0 ? strerror(errno) : "the file shrank while it was read");
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
 }

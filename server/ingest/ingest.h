@@ -1,7 +1,8 @@
-/* ingest: turning a profile file into a pv_model. ingest.c maps the file
- * read-only, sniffs its format from a bounded prefix and runs the one
- * decoder for that format (one file per format, STYLE rule 11), which
- * writes only through pv_model_builder.
+/* ingest: turning a profile file into a pv_model, and reading TensorFlow's
+ * per-tool files. ingest.c maps the file read-only, sniffs its format from
+ * a bounded prefix (the table of formats.h) and runs the one decoder for
+ * that format (one folder per format), which writes only through
+ * pv_model_builder.
  *
  * Bad input is not a bug: a truncated, corrupt, empty or hostile file
  * gives a pv_error naming the file, the byte offset and what is wrong.
@@ -39,11 +40,6 @@ typedef struct pv_ingest_src {
 /* Every decoder has this shape: fill b from src or fail with err. */
 typedef int (*pv_decode_fn)(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);
 
-typedef enum pv_format {
-    PV_FMT_UNKNOWN = 0,
-    PV_FMT_XSPACE            /* <host>.xplane.pb */
-} pv_format;
-
 /* Largest file accepted: past this the model could not fit any budget. */
 #define PV_INGEST_MAX_FILE_BYTES ((uint64_t)64 << 30)
 /* Bytes the sniffers look at. */
@@ -65,14 +61,14 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
 int pv_ingest_buffer(const uint8_t *data, size_t len, const char *path_for_errors,
                      pv_progress *progress, pv_model **out, pv_error *err);
 
-/* ---- pieces ------------------------------------------------------------- */
+/* Reads the whole file at path, a regular file of at most max_bytes, into
+ * a new buffer the caller frees (a NUL follows its *len bytes). Returns 0,
+ * or PV_EIO (cannot open or read) / PV_ETOOBIG (not a regular file of at
+ * most max_bytes) with err naming the file; *out and *len unchanged then. */
+int pv_ingest_read_whole(const char *path, uint64_t max_bytes, char **out, size_t *len,
+                         pv_error *err);
 
-/* The format of a file from its first min(len, PV_INGEST_SNIFF_BYTES)
- * bytes. Pure, cannot fail. */
-pv_format pv_ingest_sniff(const uint8_t *data, size_t len);
-
-/* The XSpace decoder (xspace.c). */
-int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);
+/* ---- for decoders --------------------------------------------------------- */
 
 /* For decoders: reports that bytes [0, upto) are decoded; updates the
  * progress and, for a mapped file, lets the kernel drop those pages so a

@@ -1,9 +1,10 @@
-/* Unit tests of the logdir index: file-name classification, run naming,
+/* Unit tests of the logdir index: run naming, which file answers a tool,
  * tool lists, and the scan over hand-made trees (nesting, many runs,
  * unusual names, empty and unreadable folders, symlink loops and escapes,
  * files still being written). Expected values are counted by hand from
  * the trees each test builds. */
 #include "index/index.h"
+#include "tools/registry.h"
 #include "testutil.h"
 
 #include <errno.h>
@@ -84,41 +85,6 @@ static pv_index *scan_now(void)
     return ix;
 }
 
-/* ---- pv_filename_classify ------------------------------------------------- */
-
-START_TEST(test_filename_classify_hosts)
-{
-    size_t hl;
-    ck_assert_int_eq(pv_filename_classify("tw003.xplane.pb", &hl), PV_FILE_XPLANE);
-    ck_assert_uint_eq(hl, 5);
-    /* The host part may hold dots (FORMATS.md §1.3). */
-    ck_assert_int_eq(pv_filename_classify("10.240.1.50.overview_page.json", &hl),
-                     PV_FILE_OVERVIEW_JSON);
-    ck_assert_uint_eq(hl, 11);
-    ck_assert_int_eq(pv_filename_classify("instance-ecbm.trace.json.gz", &hl),
-                     PV_FILE_TRACE_JSON_GZ);
-    ck_assert_uint_eq(hl, 13);
-    ck_assert_int_eq(pv_filename_classify("local.trace", &hl), PV_FILE_TRACE_PB);
-    ck_assert_uint_eq(hl, 5);
-    /* A bare legacy file has no host; a bare xplane is not a host file. */
-    ck_assert_int_eq(pv_filename_classify("overview_page.pb", &hl), PV_FILE_OVERVIEW_PB);
-    ck_assert_uint_eq(hl, 0);
-    ck_assert_int_eq(pv_filename_classify("xplane.pb", &hl), PV_FILE_NONE);
-}
-END_TEST
-
-START_TEST(test_filename_classify_side_files)
-{
-    size_t hl;
-    ck_assert_int_eq(pv_filename_classify(".cached_tools.json", &hl), PV_FILE_NONE);
-    ck_assert_int_eq(pv_filename_classify("host.op_stats.pb", &hl), PV_FILE_NONE);
-    ck_assert_int_eq(pv_filename_classify("host.SSTABLE", &hl), PV_FILE_NONE);
-    ck_assert_int_eq(pv_filename_classify("jit_f.hlo_proto.pb", &hl), PV_FILE_NONE);
-    ck_assert_int_eq(pv_filename_classify("cache_version.txt", &hl), PV_FILE_NONE);
-    ck_assert_int_eq(pv_filename_classify("", &hl), PV_FILE_NONE);
-}
-END_TEST
-
 /* ---- pv_index_scan: naming ------------------------------------------------- */
 
 START_TEST(test_scan_run_names)
@@ -156,15 +122,19 @@ START_TEST(test_scan_hosts_and_tools)
     ck_assert_str_eq(r->hosts[1].name, "b");
     ck_assert_uint_eq(r->hosts[1].n_files, 1);
     ck_assert_uint_eq(r->hosts[1].files[0].size_bytes, 20);
-    const char *tools[32];
+    const pv_tool *tools[32];
     size_t n = pv_run_tools(r, tools, 32);
     ck_assert_uint_eq(n, 6);
-    ck_assert_str_eq(tools[0], "overview_page");
-    ck_assert_str_eq(tools[1], "trace_viewer@");
-    ck_assert_str_eq(tools[5], "framework_op_stats");
-    ck_assert(pv_host_has_tool(&r->hosts[0], "tensorflow_stats"));
-    ck_assert(pv_host_has_tool(&r->hosts[0], "trace_viewer"));
-    ck_assert(!pv_host_has_tool(&r->hosts[0], "pod_viewer"));
+    ck_assert_str_eq(tools[0]->name, "overview_page");
+    ck_assert_str_eq(tools[1]->name, "trace_viewer@");
+    ck_assert_str_eq(tools[5]->name, "framework_op_stats");
+    ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("tensorflow_stats")));
+    ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("trace_viewer")));
+    ck_assert(!pv_host_has_tool(&r->hosts[0], pv_tool_find("pod_viewer")));
+    bool from_model = false;
+    ck_assert_ptr_eq(pv_host_answer(&r->hosts[1], &pv_kernel_stats_tool, &from_model),
+                     &r->hosts[1].files[0]);
+    ck_assert(from_model);
 
     const pv_run *l = pv_index_run_find(ix, "legacy");
     ck_assert_ptr_nonnull(l);
@@ -172,8 +142,14 @@ START_TEST(test_scan_hosts_and_tools)
     ck_assert_str_eq(l->hosts[0].name, "10.0.0.1");
     n = pv_run_tools(l, tools, 32);
     ck_assert_uint_eq(n, 2);
-    ck_assert_str_eq(tools[0], "overview_page");
-    ck_assert_str_eq(tools[1], "kernel_stats");
+    ck_assert_str_eq(tools[0]->name, "overview_page");
+    ck_assert_str_eq(tools[1]->name, "kernel_stats");
+    /* The files are kept in the format table's order: the JSON file first. */
+    const pv_host_file *f = pv_host_answer(&l->hosts[0], &pv_kernel_stats_tool, &from_model);
+    ck_assert(!from_model);
+    ck_assert_ptr_eq(f, &l->hosts[0].files[1]);
+    ck_assert_str_eq(f->format->suffix, "kernel_stats.pb");
+    ck_assert_ptr_null(pv_host_answer(&l->hosts[0], &pv_memory_profile_tool, &from_model));
     pv_index_unref(ix);
 }
 END_TEST
@@ -376,12 +352,7 @@ END_TEST
 static Suite *index_suite(void)
 {
     Suite *s = suite_create("index");
-    TCase *tc = tcase_create("pv_filename_classify");
-    tcase_add_test(tc, test_filename_classify_hosts);
-    tcase_add_test(tc, test_filename_classify_side_files);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("pv_index_scan");
+    TCase *tc = tcase_create("pv_index_scan");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_scan_run_names);
     tcase_add_test(tc, test_scan_hosts_and_tools);

@@ -30,7 +30,7 @@
  * stats, pass 3 the lines. Skipping a length-delimited field is O(1), so
  * the extra passes touch only field headers. */
 #include "ingest/xspace/idtab.h"
-#include "ingest/ingest.h"
+#include "ingest/xspace/xspace.h"
 #include "util/mem.h"
 #include "util/varint.h"
 

@@ -2,6 +2,7 @@
 #include "tools/common/datatable.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +99,82 @@ json_t *pv_dt_text(const char *s)
 json_t *pv_dt_real(double d)
 {
     return json_real(isfinite(d) ? d : 0.0);
+}
+
+/* ---- CSV ------------------------------------------------------------------- */
+
+static int csv_text(pv_buf *out, const char *s)
+{
+    bool quote = strpbrk(s, "\",\r\n") != NULL;
+    int rc = 0;
+    if (quote)
+        rc |= pv_buf_add(out, "\"", 1);
+    if (s[0] == '=' || s[0] == '+' || s[0] == '@')
+        rc |= pv_buf_add(out, "'", 1);
+    for (const char *q = s; *q != '\0' && rc == 0; q++)
+        rc |= *q == '"' ? pv_buf_add(out, "\"\"", 2) : pv_buf_add(out, q, 1);
+    if (quote)
+        rc |= pv_buf_add(out, "\"", 1);
+    return rc;
+}
+
+/* The shortest of %.15g..%.17g that reads back as d, as JavaScript's
+ * String(d) picks the shortest form. */
+static int csv_real(pv_buf *out, double d)
+{
+    char s[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(s, sizeof s, "%.*g", digits, d);
+        if (strtod(s, NULL) == d)
+            break;
+    }
+    return pv_buf_adds(out, s);
+}
+
+/* A cell's value as the page's export writes it: numbers and booleans as
+ * they are, null as nothing, text quoted when it must be. */
+static int csv_value(pv_buf *out, const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_STRING: return csv_text(out, json_string_value(v));
+    case JSON_INTEGER: return pv_buf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    case JSON_REAL: return csv_real(out, json_real_value(v));
+    case JSON_TRUE: return pv_buf_adds(out, "true");
+    case JSON_FALSE: return pv_buf_adds(out, "false");
+    default: return 0;
+    }
+}
+
+int pv_dt_write_csv(const json_t *t, pv_buf *out, pv_error *err)
+{
+    const json_t *cols = json_object_get(t, "cols");
+    const json_t *rows = json_object_get(t, "rows");
+    if (!json_is_array(cols) || !json_is_array(rows))
+        return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET, "not a DataTable");
+    int rc = 0;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(cols, i, c) {
+        const json_t *label = json_object_get(c, "label");
+        rc |= i > 0 ? pv_buf_add(out, ",", 1) : 0;
+        rc |= csv_text(out, json_is_string(label) ? json_string_value(label) : "");
+    }
+    rc |= pv_buf_add(out, "\r\n", 2);
+    const json_t *r;
+    json_array_foreach(rows, i, r) {
+        const json_t *cells = json_object_get(r, "c");
+        size_t k;
+        const json_t *cell;
+        json_array_foreach(cells, k, cell) {
+            rc |= k > 0 ? pv_buf_add(out, ",", 1) : 0;
+            rc |= csv_value(out, json_object_get(cell, "v"));
+        }
+        rc |= pv_buf_add(out, "\r\n", 2);
+        if (rc != 0)
+            break;
+    }
+    if (rc != 0)
+        return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                            "the CSV is larger than %zu bytes", out->max);
+    return 0;
 }

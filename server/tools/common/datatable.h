@@ -7,6 +7,9 @@
 #ifndef PV_TOOLS_COMMON_DATATABLE_H
 #define PV_TOOLS_COMMON_DATATABLE_H
 
+#include "util/buf.h"
+#include "util/error.h"
+
 #include <jansson.h>
 
 /* A new empty table. */
@@ -36,5 +39,15 @@ json_t *pv_dt_text(const char *s);
 /* A JSON real of d. JSON has no NaN or infinity (jansson refuses them);
  * values read from a legacy file may be either, and are written as 0. */
 json_t *pv_dt_real(double d);
+
+/* ---- CSV ---- */
+/* Appends table t as CSV to out: a line of column labels, then a line per
+ * row, fields quoted as RFC 4180 says and CRLF line ends (the page's own
+ * export writes the same, web/table.js). Numbers are written in full
+ * precision; a text cell that starts with '=', '+' or '@' gets a
+ * leading apostrophe so a spreadsheet shows it rather than running it as a
+ * formula. Returns 0, PV_EFORMAT when t is not a DataTable, or PV_ETOOBIG
+ * past out's cap, with err set. */
+int pv_dt_write_csv(const json_t *t, pv_buf *out, pv_error *err);
 
 #endif

@@ -79,8 +79,8 @@ void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts
                              const pv_kernel_stats_query *q, pv_arena *a,
                              pv_kernel_stats_result *out);
 
-/* pv_tool_kernel_stats on each of models[0..n_models) (in that order)
- * then pv_kernel_stats_combine. Same failures as pv_tool_kernel_stats. */
+/* pv_kernel_stats_tool on each of models[0..n_models) (in that order)
+ * then pv_kernel_stats_combine. Same failures as pv_kernel_stats_tool. */
 int pv_tool_kernel_stats_multi(const pv_model *const *models, size_t n_models,
                                const pv_kernel_stats_query *q, pv_arena *a,
                                pv_kernel_stats_result *out, pv_error *err);

@@ -1,0 +1,97 @@
+/* answer: kept answers (answer.h). A gzip'd answer's payload is its tag, a
+ * newline, then the gzip body; it is kept under the key's "what" prefixed
+ * with "gz ", so a plain and a gzip'd answer of one request never collide. */
+#include "cache/answer.h"
+#include "util/gzip.h"
+#include "util/hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAG_LINE (PV_ANSWER_TAG_CHARS + 1)
+
+void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1])
+{
+    snprintf(tag, PV_ANSWER_TAG_CHARS + 1, "%016llx",
+             (unsigned long long)pv_hash_bytes(PV_HASH_SEED, body != NULL ? body : "", len));
+}
+
+/* k with "gz " before its what, in what (the caller's storage). */
+static pv_cache_key gz_key(const pv_cache_key *k, char **what)
+{
+    size_t n = strlen(k->what) + 4;
+    *what = malloc(n);
+    if (*what != NULL)
+        snprintf(*what, n, "gz %s", k->what);
+    pv_cache_key g = *k;
+    g.what = *what != NULL ? *what : "gz";
+    return g;
+}
+
+int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+{
+    char *what;
+    pv_cache_key g = gz_key(k, &what);
+    int rc = what != NULL ? pv_disk_cache_open(c, &g, &out->entry) : PV_ENOTFOUND;
+    free(what);
+    if (rc != 0)
+        return PV_ENOTFOUND;
+    char line[TAG_LINE];
+    if (out->entry.len < TAG_LINE ||
+        pread(out->entry.fd, line, TAG_LINE, (off_t)out->entry.offset) != TAG_LINE ||
+        line[TAG_LINE - 1] != '\n') {
+        close(out->entry.fd);
+        return PV_ENOTFOUND;
+    }
+    memcpy(out->tag, line, PV_ANSWER_TAG_CHARS);
+    out->tag[PV_ANSWER_TAG_CHARS] = '\0';
+    return 0;
+}
+
+int pv_answer_check_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+{
+    char *what;
+    pv_cache_key gk = gz_key(k, &what);
+    /* The checksum covers the tag line too: check the whole payload, then
+     * move past the tag. */
+    int rc = pv_disk_cache_check(c, &gk, &g->entry);
+    free(what);
+    if (rc != 0)
+        return PV_ENOTFOUND;
+    g->entry.offset += TAG_LINE;
+    g->entry.len -= TAG_LINE;
+    return 0;
+}
+
+int pv_answer_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
+{
+    return pv_disk_cache_get(c, k, out) == 0 ? 0 : PV_ENOTFOUND;
+}
+
+void pv_answer_keep(const pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+                    char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1])
+{
+    *gz = NULL;
+    *gz_len = 0;
+    pv_answer_tag(body, len, tag);
+    if (len < PV_ANSWER_GZ_MIN_BYTES || c->dir == NULL) {
+        pv_disk_cache_put(c, k, body, len);
+        return;
+    }
+    pv_buf out;
+    pv_buf_init(&out, len + len / 8 + 1024);
+    if (pv_gzip_compress(body, len, &out, NULL) != 0) {
+        pv_buf_fini(&out);
+        return;
+    }
+    char line[TAG_LINE + 1];
+    snprintf(line, sizeof line, "%s\n", tag);
+    char *what;
+    pv_cache_key g = gz_key(k, &what);
+    if (what != NULL)
+        pv_disk_cache_put2(c, &g, line, TAG_LINE, out.data, out.len);
+    free(what);
+    *gz = pv_buf_take(&out, gz_len);
+}

@@ -1,0 +1,55 @@
+/* answer: the answers of tools kept on disk, and their entity tags: the
+ * cache policy of /data.
+ *
+ * A tool's answer depends only on its source files and the parameters the
+ * tool reads (tools/tool.h), so a 200 JSON answer is kept in the disk cache
+ * and a later request, after a restart too, is answered without decoding
+ * the profile again. Answers of PV_ANSWER_GZ_MIN_BYTES or more are kept
+ * gzip-compressed, after their tag: a repeat is sent from the file as it
+ * is (no hashing, compressing or reading into memory), and a revalidation
+ * is answered 304 from the tag alone. Smaller ones are kept as they are.
+ *
+ * The tag of an answer is a hash of its uncompressed body, whoever makes
+ * it (pv_answer_tag): an answer sent fresh and the same answer sent from
+ * the cache carry the same tag. Threads: any (the disk cache's rules). */
+#ifndef PV_CACHE_ANSWER_H
+#define PV_CACHE_ANSWER_H
+
+#include "cache/disk.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PV_ANSWER_GZ_MIN_BYTES ((size_t)1 << 20)
+#define PV_ANSWER_TAG_CHARS 16
+
+/* The strong tag of an uncompressed body: PV_ANSWER_TAG_CHARS hex digits
+ * and a NUL into tag. Cannot fail. */
+void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1]);
+
+/* A kept gzip'd answer, open for sending. */
+typedef struct pv_kept_gz {
+    char tag[PV_ANSWER_TAG_CHARS + 1]; /* the uncompressed body's tag */
+    pv_disk_entry entry;               /* fd, and where the gzip body is in it */
+} pv_kept_gz;
+
+/* Opens the gzip'd answer kept under k, reading only its tag: enough to
+ * answer a revalidation. Returns 0, or PV_ENOTFOUND. The caller closes
+ * out->entry.fd, or passes it on. */
+int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
+/* Checks an opened answer's body against its checksum before it is sent.
+ * Returns 0, or PV_ENOTFOUND after closing the fd and removing the entry. */
+int pv_answer_check_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+
+/* Appends the plain answer kept under k to out. Returns 0, or PV_ENOTFOUND. */
+int pv_answer_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
+
+/* Keeps the answer body under k. A large one is compressed and kept with
+ * its tag, and then handed back compressed in *gz (malloc'd; *gz NULL
+ * otherwise) so the caller sends that instead of compressing it again; tag
+ * gets its tag. Failures only cost the cache. */
+void pv_answer_keep(const pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+                    char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1]);
+
+#endif

@@ -1,0 +1,93 @@
+/* kernel_stats_tool: the descriptor of kernel_stats (tools/tool.h). The
+ * answer is the reference's DataTable (top 1000 kernels by total time).
+ * profview's page may ask for more rows with max_rows=N (0 = all), for the
+ * compact column form with pv_format=columns (kernel_stats.h), and, with
+ * pv_extras=1, gets the table property pv_total_rows (distinct rows before
+ * the cap) and pv_gpu_planes, so it can say why a table is empty. The CSV
+ * export is the table in rows. */
+#include "tools/common/datatable.h"
+#include "tools/common/json_out.h"
+#include "tools/common/params.h"
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/registry.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct kernel_stats_params {
+    pv_kernel_stats_query q;
+    bool columns;   /* pv_format=columns */
+    bool extras;    /* pv_extras=1 */
+} kernel_stats_params;
+
+static int read_query(const pv_params *p, void *out, pv_error *err)
+{
+    static const char *const formats[] = {"rows", "columns", NULL};
+    kernel_stats_params *q = out;
+    uint64_t max_rows;
+    unsigned format;
+    if (pv_param_uint(p, "max_rows", PV_KERNEL_STATS_REFERENCE_ROWS, SIZE_MAX, &max_rows, err) !=
+            0 ||
+        pv_param_choice(p, "pv_format", formats, 0, &format, err) != 0 ||
+        pv_param_switch(p, "pv_extras", false, &q->extras, err) != 0)
+        return PV_EINVAL;
+    q->q.max_rows = (size_t)max_rows;
+    q->columns = format == 1;
+    return 0;
+}
+
+static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
+                   pv_error *err)
+{
+    const kernel_stats_params *k = q;
+    pv_kernel_stats_result *r = pv_arena_zalloc(a, sizeof *r);
+    *result = r;
+    return in->n == 1 ? pv_tool_kernel_stats(in->models[0], &k->q, a, r, err)
+                      : pv_tool_kernel_stats_multi(in->models, in->n, &k->q, a, r, err);
+}
+
+static int write_json(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
+                      pv_error *err)
+{
+    (void)in;
+    const kernel_stats_params *k = q;
+    const pv_kernel_stats_result *r = result;
+    json_t *j = k->columns ? pv_kernel_stats_to_json_columns(r) : pv_kernel_stats_to_json(r);
+    if (j != NULL && k->extras) {
+        char total[32];
+        char planes[16];
+        snprintf(total, sizeof total, "%zu", r->n_rows_total);
+        snprintf(planes, sizeof planes, "%u", r->n_gpu_planes);
+        json_object_set_new(j, "p", json_pack("{s:s, s:s}", "pv_total_rows", total,
+                                              "pv_gpu_planes", planes));
+    }
+    return pv_json_write(j, out, err);
+}
+
+static int write_csv(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
+                     pv_error *err)
+{
+    (void)in;
+    (void)q;
+    json_t *table = pv_kernel_stats_to_json(result);
+    int rc = table != NULL ? pv_dt_write_csv(table, out, err)
+                           : pv_error_set(err, PV_ENOMEM, NULL, PV_NO_OFFSET,
+                                          "the table could not be built (out of memory)");
+    json_decref(table);
+    return rc;
+}
+
+static const char *const params[] = {"max_rows", "pv_format", "pv_extras", NULL};
+
+const pv_tool pv_kernel_stats_tool = {
+    .name = "kernel_stats",
+    .title = "Kernel stats",
+    .params = params,
+    .query_bytes = sizeof(kernel_stats_params),
+    .read_query = read_query,
+    .compute = compute,
+    .combines_hosts = true,
+    .lists_all_hosts = true,
+    .write_json = write_json,
+    .write_csv = write_csv,
+};

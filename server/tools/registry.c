@@ -1,0 +1,41 @@
+/* registry: the list. The tools only TensorFlow's per-tool files answer
+ * (no compute, no writer: ingest/formats.c names the files) are described
+ * here, as they have no folder of their own yet. */
+#include "tools/registry.h"
+
+#include <string.h>
+
+static const pv_tool op_profile = {.name = "op_profile", .title = "Op profile"};
+static const pv_tool memory_viewer = {.name = "memory_viewer", .title = "Memory viewer"};
+static const pv_tool pod_viewer = {.name = "pod_viewer", .title = "Pod viewer"};
+
+static const pv_tool *const tools[] = {
+    &pv_overview_page_tool,
+    &pv_trace_viewer_tool,
+    &pv_trace_viewer_streaming_tool,
+    &op_profile,
+    &pv_input_pipeline_analyzer_tool,
+    &pv_kernel_stats_tool,
+    &pv_memory_profile_tool,
+    &memory_viewer,
+    &pod_viewer,
+    &pv_framework_op_stats_tool,
+};
+
+const pv_tool *const *pv_tools(size_t *n)
+{
+    *n = sizeof tools / sizeof tools[0];
+    return tools;
+}
+
+const pv_tool *pv_tool_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+        if (strcmp(tools[i]->name, name) == 0)
+            return tools[i];
+        for (size_t k = 0; tools[i]->aliases != NULL && tools[i]->aliases[k] != NULL; k++)
+            if (strcmp(tools[i]->aliases[k], name) == 0)
+                return tools[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,95 @@
+/* steps_tools: the descriptors of overview_page and input_pipeline_analyzer
+ * (tools/tool.h). Both read the steps of steps.h and take one parameter:
+ * host_steps=1 also counts the host threads' events inside each device
+ * step, as TensorFlow 2.x did, which is what shows input waits and kernel
+ * launch time on GPU profiles (the page offers it as a switch); by default
+ * the steps are XProf's (device events only when a device exists, first
+ * and last step dropped when there are more than 5). Several hosts
+ * (ALL_HOSTS) are combined over the steps every host recorded. */
+#include "tools/common/json_out.h"
+#include "tools/common/params.h"
+#include "tools/registry.h"
+#include "tools/steps/overview.h"
+
+static const char *const steps_params[] = {"host_steps", NULL};
+
+static int read_steps(const pv_params *p, pv_steps_query *q, pv_error *err)
+{
+    q->drop_incomplete = true;
+    return pv_param_switch(p, "host_steps", false, &q->merge_host_with_device, err);
+}
+
+/* ---- overview_page ----------------------------------------------------------- */
+
+static int overview_query(const pv_params *p, void *q, pv_error *err)
+{
+    return read_steps(p, &((pv_overview_query *)q)->steps, err);
+}
+
+static int overview_compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
+                            pv_error *err)
+{
+    pv_overview_result *r = pv_arena_zalloc(a, sizeof *r);
+    *result = r;
+    return in->n == 1 ? pv_tool_overview(in->models[0], q, a, r, err)
+                      : pv_tool_overview_multi(in->models, in->n, q, a, r, err);
+}
+
+static int overview_json(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
+                         pv_error *err)
+{
+    (void)in;
+    (void)q;
+    return pv_json_write(pv_overview_to_json(result), out, err);
+}
+
+const pv_tool pv_overview_page_tool = {
+    .name = "overview_page",
+    .title = "Overview",
+    .params = steps_params,
+    .query_bytes = sizeof(pv_overview_query),
+    .read_query = overview_query,
+    .compute = overview_compute,
+    .combines_hosts = true,
+    .lists_all_hosts = true,
+    .write_json = overview_json,
+};
+
+/* ---- input_pipeline_analyzer --------------------------------------------------- */
+
+static int input_pipeline_query(const pv_params *p, void *q, pv_error *err)
+{
+    return read_steps(p, &((pv_input_pipeline_query *)q)->steps, err);
+}
+
+static int input_pipeline_compute(const pv_tool_input *in, const void *q, pv_arena *a,
+                                  void **result, pv_error *err)
+{
+    pv_input_pipeline_result *r = pv_arena_zalloc(a, sizeof *r);
+    *result = r;
+    return in->n == 1 ? pv_tool_input_pipeline(in->models[0], q, a, r, err)
+                      : pv_tool_input_pipeline_multi(in->models, in->n, q, a, r, err);
+}
+
+static int input_pipeline_json(const pv_tool_input *in, const void *q, const void *result,
+                               pv_buf *out, pv_error *err)
+{
+    (void)in;
+    (void)q;
+    return pv_json_write(pv_input_pipeline_to_json(result), out, err);
+}
+
+static const char *const input_pipeline_aliases[] = {"input_pipeline", NULL};
+
+const pv_tool pv_input_pipeline_analyzer_tool = {
+    .name = "input_pipeline_analyzer",
+    .title = "Input pipeline analyzer",
+    .aliases = input_pipeline_aliases,
+    .params = steps_params,
+    .query_bytes = sizeof(pv_input_pipeline_query),
+    .read_query = input_pipeline_query,
+    .compute = input_pipeline_compute,
+    .combines_hosts = true,
+    .lists_all_hosts = true,
+    .write_json = input_pipeline_json,
+};
