@@ -107,6 +107,11 @@ function sleep(ms, signal) {
 
 // ---- TensorBoard-compatible plugin routes --------------------------------
 
+// Every tool profview knows, in TensorBoard's order: [{name, title, aliases}].
+export async function listToolCatalog({ signal } = {}) {
+    return (await getJson('api/tools', signal)).body || [];
+}
+
 // Run names, newest first (the server sorts them in reverse).
 export async function listRuns({ signal } = {}) {
     return (await getJson(PLUGIN + 'runs', signal)).body || [];

@@ -21,7 +21,7 @@ import * as api from './api.js';
 import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
-import { loadView } from './views/registry.js';
+import { loadView, toolTitle } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir
@@ -38,7 +38,7 @@ const ui = {
 
 // Answers of the list routes, kept until Refresh: they change only when
 // new runs are written into the logdir.
-const cache = { runs: null, tools: new Map(), hosts: new Map() };
+const cache = { runs: null, tools: new Map(), hosts: new Map(), catalog: null };
 
 let seq = 0;                  // number of the newest navigation
 let shown = null;             // {state, view, controller} of the mounted view
@@ -50,6 +50,13 @@ async function runs() {
     if (!cache.runs)
         cache.runs = await api.listRuns();
     return cache.runs;
+}
+
+// Titles and aliases of every tool; a page that cannot fetch them shows names.
+async function catalog() {
+    if (!cache.catalog)
+        cache.catalog = await api.listToolCatalog().catch(() => []);
+    return cache.catalog;
 }
 
 async function tools(run) {
@@ -136,7 +143,8 @@ async function resolve(state, stale) {
     }
     if (stale())
         return null;
-    fillSelect(ui.tool, asOptions(toolList), state.tool ?? toolList[0]);
+    const known = await catalog();
+    fillSelect(ui.tool, asOptions(toolList, (t) => toolTitle(known, t)), state.tool ?? toolList[0]);
     if (state.tool === undefined && toolList.length === 0) {
         fillSelect(ui.host, [], undefined);
         showMessage(ui.content, `Run "${run}" has no profile data that profview can show.`);
@@ -186,7 +194,8 @@ async function show(state) {
         if (!router.sameView(full, state))
             router.navigate(full, { replace: true, silent: true });
         lastPick = { run: full.run, host: full.host };
-        document.title = `${full.tool} · ${hostLabel(full.host)} · ${full.run} — profview`;
+        const known = await catalog();
+        document.title = `${toolTitle(known, full.tool)} · ${hostLabel(full.host)} · ${full.run} — profview`;
 
         const controller = new AbortController();
         let progress = null;
@@ -207,7 +216,7 @@ async function show(state) {
         }
         if (stale())
             return;
-        const view = await loadView(full.tool);
+        const view = await loadView(full.tool, known);
         if (stale())
             return;
         shown = { state: full, view, controller };

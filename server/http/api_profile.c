@@ -108,6 +108,24 @@ void pv_serve_capture(pv_request *rq, pv_response *rs)
                      "tf.profiler or jax.profiler and point --logdir at the result");
 }
 
+/* The tools profview knows, in the registry's order, with their titles and
+ * aliases: the page's one source for both (web/views/registry.js). */
+void pv_serve_api_tools(pv_request *rq, pv_response *rs)
+{
+    (void)rq;
+    size_t n;
+    const pv_tool *const *tools = pv_tools(&n);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *aliases = json_array();
+        for (size_t k = 0; tools[i]->aliases != NULL && tools[i]->aliases[k] != NULL; k++)
+            json_array_append_new(aliases, json_string(tools[i]->aliases[k]));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "name", tools[i]->name, "title",
+                                             tools[i]->title, "aliases", aliases));
+    }
+    pv_respond_json(rs, 200, arr);
+}
+
 void pv_serve_healthz(pv_request *rq, pv_response *rs)
 {
     pv_index *ix = pv_index_store_acquire(rq->app->index);

@@ -21,6 +21,7 @@ static const route routes[] = {
     {"/healthz", pv_serve_healthz},
     {"/api/index", pv_serve_api_index},
     {"/api/load", pv_serve_api_load},
+    {"/api/tools", pv_serve_api_tools},
     {"/api/trace/meta", pv_serve_trace_meta},
     {"/api/trace/tile", pv_serve_trace_tile},
     {"/api/trace/event", pv_serve_trace_event},

@@ -121,6 +121,12 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             assert.deepEqual(await pickers(page), { run: RUN_A, tool: TOOL_A, host: 'host1' });
             assert.deepEqual(await optionValues(page, '#tool'),
                              [TOOL_A, TOOL_B]);
+            // The picker shows the titles the server's registry gives (api/tools).
+            const catalog = await page.evaluate(async () => (await fetch('api/tools')).json());
+            const titles = [TOOL_A, TOOL_B].map((t) => catalog.find((c) => c.name === t).title);
+            assert.deepEqual(await page.$$eval('#tool option', (os) => os.map((o) => o.text)),
+                             titles);
+            assert.deepEqual(titles, ['Op profile', 'Pod viewer']);
             assert.deepEqual(await optionValues(page, '#host'), ['host1', 'host2']);
             assert.deepEqual(await tableRows(page), expectRows(HOST1_A));
         });

@@ -6,6 +6,8 @@
 //     kernel_stats: () => import('./kernel_stats.js'),
 // The module exports mount(el, state) and unmount(); see app.js for state.
 // import() runs only when the tool is opened, so unused views cost nothing.
+// Titles and older names of tools come from the server's registry
+// (api/tools): they are written down once, there.
 
 const VIEWS = {
     memory_profile: () => import('./memory_profile.js'),
@@ -17,19 +19,24 @@ const VIEWS = {
     framework_op_stats: () => import('./framework_op_stats.js'),
 };
 
-// Old names of a tool whose payload is the same as the new name's.
-const ALIASES = {
-    tensorflow_stats: 'framework_op_stats',
-};
+// The catalog entry (api/tools) of a tool name or alias, or undefined.
+export function catalogEntry(catalog, tool) {
+    return catalog.find((t) => t.name === tool || t.aliases.includes(tool));
+}
 
-// Resolves to the view module for tool.
-export function loadView(tool) {
-    const key = VIEWS[tool] ? tool : ALIASES[tool];
+// A tool's title for people; its name when the catalog does not know it.
+export function toolTitle(catalog, tool) {
+    return catalogEntry(catalog, tool)?.title ?? tool;
+}
+
+// Resolves to the view module for tool (a name or an alias in catalog).
+export function loadView(tool, catalog = []) {
+    const key = catalogEntry(catalog, tool)?.name ?? tool;
     const load = VIEWS[key] || (() => import('./generic.js'));
     return load();
 }
 
-// True when tool has its own view (not the generic one).
+// True when tool (a tool's name) has its own view (not the generic one).
 export function hasView(tool) {
-    return Boolean(VIEWS[tool] || VIEWS[ALIASES[tool]]);
+    return Boolean(VIEWS[tool]);
 }
