@@ -28,6 +28,33 @@ const pv_host *pv_run_host_find(const pv_run *run, const char *host)
     return NULL;
 }
 
+void pv__run_free(pv_run *run)
+{
+    for (size_t i = 0; i < run->n_hosts; i++) {
+        for (size_t j = 0; j < run->hosts[i].n_files; j++)
+            free(run->hosts[i].files[j].path);
+        free(run->hosts[i].files);
+        free(run->hosts[i].name);
+    }
+    free(run->hosts);
+    free(run->name);
+    free(run->dir);
+}
+
+void pv_index_unref(pv_index *ix)
+{
+    if (ix == NULL || --ix->refs > 0)
+        return;
+    for (size_t i = 0; i < ix->n_runs; i++)
+        pv__run_free(&ix->runs[i]);
+    free(ix->runs);
+    for (size_t i = 0; i < ix->n_seen; i++)
+        free(ix->seen[i].path);
+    free(ix->seen);
+    free(ix->logdir);
+    free(ix);
+}
+
 int pv_index_same(const pv_index *a, const pv_index *b)
 {
     if (a->n_runs != b->n_runs || a->n_seen != b->n_seen)

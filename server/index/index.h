@@ -105,6 +105,11 @@ size_t pv_run_tools(const pv_run *run, const pv_tool **out, size_t cap);
 /* The number of hosts of run with a profile. */
 size_t pv_run_profiles(const pv_run *run);
 
+/* ---- inside index/ --------------------------------------------------------- */
+
+/* Frees what a run owns (not the run itself). */
+void pv__run_free(pv_run *run);
+
 /* ---- the shared current snapshot ----------------------------------------- */
 
 typedef struct pv_index_store {

@@ -176,19 +176,6 @@ static int cmp_file(const void *a, const void *b)
     return (ra > rb) - (ra < rb);
 }
 
-static void run_free_parts(pv_run *run)
-{
-    for (size_t i = 0; i < run->n_hosts; i++) {
-        for (size_t j = 0; j < run->hosts[i].n_files; j++)
-            free(run->hosts[i].files[j].path);
-        free(run->hosts[i].files);
-        free(run->hosts[i].name);
-    }
-    free(run->hosts);
-    free(run->name);
-    free(run->dir);
-}
-
 /* Reads one session folder into a run; runs with no host files are dropped. */
 static void scan_session(scan *s, const char *dir, char *run_name)
 {
@@ -226,7 +213,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
     }
     closedir(d);
     if (run.n_hosts == 0) {
-        run_free_parts(&run);
+        pv__run_free(&run);
         return;
     }
     pv_sort(run.hosts, run.n_hosts, sizeof *run.hosts, cmp_host);
@@ -348,18 +335,4 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
         ix->generation++;
     *out = ix;
     return 0;
-}
-
-void pv_index_unref(pv_index *ix)
-{
-    if (ix == NULL || --ix->refs > 0)
-        return;
-    for (size_t i = 0; i < ix->n_runs; i++)
-        run_free_parts(&ix->runs[i]);
-    free(ix->runs);
-    for (size_t i = 0; i < ix->n_seen; i++)
-        free(ix->seen[i].path);
-    free(ix->seen);
-    free(ix->logdir);
-    free(ix);
 }
