@@ -2,10 +2,13 @@
  * finished coarse tiles in a slot array under a mutex of its own. */
 #include "cache/trace_cache.h"
 
+#include "util/gzip.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/mem.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,4 +111,51 @@ void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_
         hold->tile_bytes += len;
     }
     pthread_mutex_unlock(&hold->lock);
+}
+
+/* ---- tags and what is sent ------------------------------------------------------ */
+
+static uint64_t source_hash(const pv_source *src)
+{
+    uint64_t h = pv_hash_bytes(PV_HASH_SEED, src->path, strlen(src->path));
+    h = pv_hash_bytes(h, &src->size_bytes, sizeof src->size_bytes);
+    return pv_hash_bytes(h, &src->mtime_ns, sizeof src->mtime_ns);
+}
+
+void pv_trace_cache_source_id(const pv_source *src, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)source_hash(src));
+}
+
+void pv_trace_cache_tile_tag(const pv_source *src, const char *program, uint32_t level,
+                             uint64_t index, bool bin, char out[17])
+{
+    uint64_t lv = level;
+    uint64_t h = pv_hash_bytes(source_hash(src), program, strlen(program));
+    h = pv_hash_bytes(h, &lv, sizeof lv);
+    h = pv_hash_bytes(h, &index, sizeof index);
+    if (bin)
+        h = pv_hash_bytes(h, "bin", 3);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+bool pv_trace_cache_is_gzip(const char *body, size_t len)
+{
+    return len >= 2 && (unsigned char)body[0] == 0x1f && (unsigned char)body[1] == 0x8b;
+}
+
+void pv_trace_cache_tile_send(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
+                              uint32_t level, uint64_t index, pv_buf *body, char **out,
+                              size_t *len, bool *gz)
+{
+    pv_buf packed;
+    pv_buf_init(&packed, body->max);
+    *gz = body->len <= PV_TRACE_TILE_GZIP_MAX_BYTES &&
+          pv_gzip_compress_level(body->data, body->len, 1, &packed, NULL) == 0;
+    pv_buf *sent = *gz ? &packed : body;
+    if (level < PV_TRACE_CACHE_TILE_LEVELS)
+        pv_trace_cache_tile_put(s, entry, hold, level, index, sent->data, sent->len);
+    *out = pv_buf_take(sent, len);
+    pv_buf_fini(&packed);
+    pv_buf_fini(body);
 }

@@ -12,8 +12,11 @@
 #include "cache/store.h"
 #include "model/model.h"
 #include "tools/trace/trace_index.h"
+#include "util/buf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct pv_trace_hold pv_trace_hold;
 
@@ -44,5 +47,30 @@ int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index,
  * (the bytes are charged to the entry). Cannot fail. */
 void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
                              uint32_t level, uint64_t index, const char *body, size_t len);
+
+/* ---- tags and what is sent -------------------------------------------------
+ * A tile is a pure function of its source file, its encoding and the
+ * program that encodes it, so its strong tag is known before it is made: a
+ * revalidation is answered without computing the tile, and no body is
+ * hashed. */
+
+/* The identity of a source file (path, size, mtime) as 16 hex digits and a
+ * NUL in out; the page adds it to tile URLs to keep files apart. */
+void pv_trace_cache_source_id(const pv_source *src, char out[17]);
+/* The strong tag of tile (level, index) of src in its encoding (binary or
+ * JSON) as made by program, as 16 hex digits and a NUL in out. */
+void pv_trace_cache_tile_tag(const pv_source *src, const char *program, uint32_t level,
+                             uint64_t index, bool bin, char out[17]);
+/* Whether a kept binary tile is gzip'd (gzip's magic bytes; an uncompressed
+ * one starts with "PVT1"). */
+bool pv_trace_cache_is_gzip(const char *body, size_t len);
+/* What is sent for a freshly made binary tile, taken from body: gzip'd at
+ * level 1 when small (PV_TRACE_TILE_GZIP_MAX_BYTES; on a big tile gzip
+ * would cost more than making it, for a quarter of the bytes), and kept
+ * beside the index when its level is a cached one. *out is malloc'd; *gz
+ * says whether it is gzip'd. Cannot fail. */
+void pv_trace_cache_tile_send(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
+                              uint32_t level, uint64_t index, pv_buf *body, char **out,
+                              size_t *len, bool *gz);
 
 #endif

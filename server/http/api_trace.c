@@ -6,15 +6,14 @@
 #include "http/http.h"
 #include "http/target.h"
 #include "cache/trace_cache.h"
+#include "tools/common/params.h"
 #include "tools/trace/trace_event.h"
 #include "tools/trace/trace_meta.h"
 #include "tools/trace/trace_tiles.h"
 #include "cache/disk.h"
 #include "util/gzip.h"
-#include "util/hash.h"
 #include "util/mem.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,28 +32,18 @@ typedef struct trace_req {
 
 typedef void (*trace_fn)(trace_req *tr);
 
-/* Reads an unsigned decimal parameter; absent gives def. Returns -1 with
- * a 400 answer when it is malformed or above max. */
+/* Reads a whole-number parameter by the rules every route follows
+ * (tools/common/params.h); absent gives def. Returns -1 with a 400 answer
+ * when it is malformed or above max. */
 static int uint_param(pv_request *rq, pv_response *rs, const char *name, uint64_t def,
                       uint64_t max, uint64_t *out)
 {
-    bool bad = false;
-    const char *v = pv_http_param(rq, name, &bad);
-    char detail[200];
-    if (v == NULL && !bad) {
-        *out = def;
-        return 0;
-    }
-    char *end = NULL;
-    errno = 0;
-    unsigned long long x = bad || v[0] < '0' || v[0] > '9' ? 0 : strtoull(v, &end, 10);
-    if (bad || end == NULL || *end != 0 || errno != 0 || x > max) {
-        snprintf(detail, sizeof detail, "%s must be a whole number from 0 to %llu", name,
-                 (unsigned long long)max);
-        pv_respond_error(rs, 400, "bad parameter", detail);
+    pv_params p = pv_http_params(rq);
+    pv_error err = {0};
+    if (pv_param_uint(&p, name, def, max, out, &err) != 0) {
+        pv_respond_error(rs, 400, "bad parameter", err.reason);
         return -1;
     }
-    *out = x;
     return 0;
 }
 
@@ -94,11 +83,9 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
 }
 
 /* The identity of the request's source file. */
-static uint64_t source_hash(const trace_req *tr)
+static pv_source source_of(const trace_req *tr)
 {
-    uint64_t h = pv_hash_bytes(PV_HASH_SEED, tr->xplane->path, strlen(tr->xplane->path));
-    h = pv_hash_bytes(h, &tr->xplane->size_bytes, sizeof tr->xplane->size_bytes);
-    return pv_hash_bytes(h, &tr->xplane->mtime_ns, sizeof tr->xplane->mtime_ns);
+    return (pv_source){tr->xplane->path, tr->xplane->size_bytes, tr->xplane->mtime_ns};
 }
 
 /* ---- meta --------------------------------------------------------------------- */
@@ -117,8 +104,9 @@ static void do_meta(trace_req *tr)
         return;
     }
     /* Lets the client tell tiles of a changed file apart (&v= on tile URLs). */
-    char id[20];
-    snprintf(id, sizeof id, "%016llx", (unsigned long long)source_hash(tr));
+    char id[17];
+    pv_source src = source_of(tr);
+    pv_trace_cache_source_id(&src, id);
     json_object_set_new(j, "source_id", json_string(id));
     pv_respond_json(tr->rs, 200, j);
 }
@@ -129,21 +117,6 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs)
 }
 
 /* ---- tile ---------------------------------------------------------------------- */
-
-/* A tile's strong ETag, known before the tile is made: a tile is a pure
- * function of its source file, of its encoding and of the program that
- * encodes it, so a revalidation is answered without computing it and no
- * body is hashed. */
-static const char *tile_tag(const trace_req *tr, uint64_t level, uint64_t index, bool bin)
-{
-    const char *program = tr->rq->app->disk->program;
-    uint64_t h = pv_hash_bytes(source_hash(tr), program, strlen(program));
-    h = pv_hash_bytes(h, &level, sizeof level);
-    h = pv_hash_bytes(h, &index, sizeof index);
-    if (bin)
-        h = pv_hash_bytes(h, "bin", 3);
-    return pv_arena_printf(&tr->rq->arena, "%016llx", (unsigned long long)h);
-}
 
 /* Whether If-None-Match names tag as a body sent as it is gets it
  * (server.c adds "-gz" only to gzip-encoded bodies, and a big binary tile
@@ -156,24 +129,19 @@ static bool tag_named(pv_request *rq, const char *tag)
     return inm != NULL && (strcmp(inm, "*") == 0 || strstr(inm, quoted) != NULL);
 }
 
-/* A kept binary tile is gzip'd when it starts with gzip's magic bytes
- * (an uncompressed one starts with "PVT1"). */
-static bool is_gzip(const char *body, size_t len)
-{
-    return len >= 2 && (unsigned char)body[0] == 0x1f && (unsigned char)body[1] == 0x8b;
-}
-
 /* format=bin (what the browser asks for) or json (the default). Returns
  * -1 with a 400 answer for anything else. */
 static int tile_format(trace_req *tr, bool *bin)
 {
-    bool bad = false;
-    const char *v = pv_http_param(tr->rq, "format", &bad);
-    *bin = v != NULL && strcmp(v, "bin") == 0;
-    if (bad || (v != NULL && !*bin && strcmp(v, "json") != 0)) {
-        pv_respond_error(tr->rs, 400, "bad parameter", "format must be bin or json");
+    static const char *const formats[] = {"json", "bin", NULL};
+    pv_params p = pv_http_params(tr->rq);
+    pv_error err = {0};
+    unsigned format;
+    if (pv_param_choice(&p, "format", formats, 0, &format, &err) != 0) {
+        pv_respond_error(tr->rs, 400, "bad parameter", err.reason);
         return -1;
     }
+    *bin = format == 1;
     return 0;
 }
 
@@ -210,7 +178,10 @@ static void do_tile(trace_req *tr)
         return;
     const char *type = bin ? "application/octet-stream" : "application/json";
     tr->rs->cache_control = "public, max-age=31536000, immutable";
-    tr->rs->etag = tile_tag(tr, level, index, bin);
+    char tag[17];
+    pv_source src = source_of(tr);
+    pv_trace_cache_tile_tag(&src, tr->rq->app->disk->program, (uint32_t)level, index, bin, tag);
+    tr->rs->etag = pv_arena_strdup(&tr->rq->arena, tag);
     /* a binary tile may be sent either way (gzip'd when small), so its
      * client may hold either tag */
     bool gz_tag = pv_http_not_modified_gz(tr->rq, tr->rs->etag);
@@ -228,7 +199,7 @@ static void do_tile(trace_req *tr)
         tr->rs->content_type = type;
         tr->rs->body = kept;
         tr->rs->len = kept_len;
-        tr->rs->body_is_gzip = is_gzip(kept, kept_len);
+        tr->rs->body_is_gzip = pv_trace_cache_is_gzip(kept, kept_len);
         return;
     }
     pv_trace_tile_query q = {(uint32_t)level, index};
@@ -248,21 +219,8 @@ static void do_tile(trace_req *tr)
     tr->rs->status = 200;
     tr->rs->content_type = type;
     if (bin) {
-        /* gzip'd only when small (PV_TRACE_TILE_GZIP_MAX_BYTES): on a big
-         * tile it would cost more than making it, for a quarter of the
-         * bytes. The coarse ones are kept and served from then on. */
-        pv_buf out;
-        pv_buf_init(&out, TILE_MAX_BYTES);
-        bool gz = body.len <= PV_TRACE_TILE_GZIP_MAX_BYTES &&
-                  pv_gzip_compress_level(body.data, body.len, 1, &out, NULL) == 0;
-        pv_buf *sent = gz ? &out : &body;
-        if (level < PV_TRACE_CACHE_TILE_LEVELS)
-            pv_trace_cache_tile_put(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level,
-                                    index, sent->data, sent->len);
-        tr->rs->body = pv_buf_take(sent, &tr->rs->len);
-        tr->rs->body_is_gzip = gz;
-        pv_buf_fini(&out);
-        pv_buf_fini(&body);
+        pv_trace_cache_tile_send(tr->rq->app->models, tr->entry, tr->hold, (uint32_t)level, index,
+                                 &body, &tr->rs->body, &tr->rs->len, &tr->rs->body_is_gzip);
         return;
     }
     /* JSON at gzip level 1: it is made per request and the server would
