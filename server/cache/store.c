@@ -1,5 +1,18 @@
 /* store: a small table of model entries under one mutex, with a condition
- * variable that waiters sleep on until a loader thread finishes. */
+ * variable that waiters sleep on until a loader thread finishes.
+ *
+ * Loads are scheduled, not started on sight: a load reserves an estimate
+ * of what its model and companion will hold before it starts, and starts
+ * only when that fits the budget beside what is held and reserved. A load
+ * someone waits for (pv_model_store_get) may drop any model no request
+ * holds to fit; a load only asked about (pv_model_store_poll, the page's
+ * progress bar) may drop only models nobody has asked for in the last
+ * POLL_IDLE_NS, so pages polling several runs cannot make them drop each
+ * other in turn: the later waits, queued, until the other is left alone.
+ * When nothing else is loading, a load a request waits for starts even if
+ * it cannot fit (a model bigger than the budget, or models held by running
+ * requests — one of which may be waiting for this very load): so loads
+ * never run over the budget together, and a request never waits forever. */
 #include "cache/store.h"
 #include "cache/disk.h"
 #include "ingest/ingest.h"
@@ -9,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +33,11 @@ struct pv_model_entry {
     uint64_t size_bytes;
     int64_t mtime_ns;
     pv_load_state state;
+    bool started;           /* the loader thread runs or ran */
+    bool wanted;            /* a get waits for it: it may evict idle models */
+    size_t reserved;        /* budget reserved while it loads */
+    int64_t failed_ns;      /* monotonic time of a failure, for the retry */
+    uint64_t seq;           /* creation order: loads start oldest first */
     pv_progress progress;
     pv_model *model;
     pv_error err;
@@ -28,6 +47,7 @@ struct pv_model_entry {
     pv_error companion_err;
     int holders;            /* requests (or the loader) using model right now */
     uint64_t last_used;     /* store clock tick of the last get */
+    int64_t touched_ns;     /* monotonic time of the last get or poll */
     pthread_t thread;
     int joinable;
     pv_model_store *store;
@@ -41,8 +61,37 @@ struct pv_model_store {
     const pv_model_companion *companion;   /* NULL when none */
     size_t budget_bytes;
     size_t held_bytes;           /* models and companions together */
+    size_t reserved_bytes;       /* estimates of the loads running */
+    int64_t retry_after_ns;      /* RETRY_AFTER_NS, or what a test set */
+    int64_t poll_idle_ns;        /* POLL_IDLE_NS, or what a test set */
+    unsigned loading;            /* loader threads running */
     uint64_t clock;
+    uint64_t seq;
 };
+
+/* Loads at once: a decode is one core's work, and this machine class has
+ * two; more would only share the cores and hold more memory at once. */
+#define MAX_LOADS 2
+/* A failed load is tried again after this long even when the file did not
+ * change (its folder's permissions may have been fixed, say). */
+#define RETRY_AFTER_NS 10000000000LL
+/* A model asked about within this long is in use by a page. */
+#define POLL_IDLE_NS 10000000000LL
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* What a load of a file this size will hold, model and trace index
+ * together: the model is about 1.2x the file on large profiles
+ * (docs/model.md), the index a small fraction. */
+static size_t estimate_bytes(uint64_t file_bytes)
+{
+    return (size_t)(file_bytes + file_bytes / 2);
+}
 
 pv_model_store *pv_model_store_new(size_t budget_bytes, const pv_disk_cache *disk,
                                    const pv_model_companion *companion)
@@ -53,7 +102,17 @@ pv_model_store *pv_model_store_new(size_t budget_bytes, const pv_disk_cache *dis
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->changed, NULL);
     s->budget_bytes = budget_bytes;
+    s->retry_after_ns = RETRY_AFTER_NS;
+    s->poll_idle_ns = POLL_IDLE_NS;
     return s;
+}
+
+void pv_model_store_set_timing(pv_model_store *s, int64_t retry_after_ns, int64_t poll_idle_ns)
+{
+    pthread_mutex_lock(&s->lock);
+    s->retry_after_ns = retry_after_ns;
+    s->poll_idle_ns = poll_idle_ns;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void entry_free(pv_model_entry *e)
@@ -89,16 +148,20 @@ static size_t entry_bytes(const pv_model_entry *e)
 }
 
 /* Drops least recently used, unheld models (with their companions) until
- * held_bytes + incoming fits the budget. Caller holds the lock. */
-static void evict_for(pv_model_store *s, size_t incoming)
+ * what is held and reserved + incoming fits the budget. for_whom decides
+ * which may go: any unheld model for a load a request waits for, only
+ * models left alone for POLL_IDLE_NS otherwise. Caller holds the lock. */
+static void evict_for(pv_model_store *s, size_t incoming, const pv_model_entry *for_whom)
 {
     if (s->budget_bytes == 0)
         return;
-    while (s->held_bytes + incoming > s->budget_bytes) {
+    int64_t now = monotonic_ns();
+    while (s->held_bytes + s->reserved_bytes + incoming > s->budget_bytes) {
         pv_model_entry **victim = NULL;
         for (pv_model_entry **p = &s->entries; *p != NULL; p = &(*p)->next) {
             pv_model_entry *e = *p;
-            if (e->state == PV_LOAD_READY && e->holders == 0 &&
+            bool idle = for_whom->wanted || now - e->touched_ns >= s->poll_idle_ns;
+            if (e->state == PV_LOAD_READY && e->holders == 0 && idle && e != for_whom &&
                 (victim == NULL || e->last_used < (*victim)->last_used))
                 victim = p;
         }
@@ -112,6 +175,57 @@ static void evict_for(pv_model_store *s, size_t incoming)
         if (e->joinable)
             pthread_join(e->thread, NULL);
         entry_free(e);
+    }
+}
+
+static void *load_main(void *arg);
+
+/* Starts e's loader thread, reserving its estimate. Caller holds the lock. */
+static void start_load(pv_model_store *s, pv_model_entry *e, size_t need)
+{
+    e->started = true;
+    e->reserved = need;
+    s->reserved_bytes += need;
+    s->loading++;
+    if (pthread_create(&e->thread, NULL, load_main, e) == 0) {
+        e->joinable = 1;
+        return;
+    }
+    s->reserved_bytes -= need;
+    s->loading--;
+    e->reserved = 0;
+    e->state = PV_LOAD_FAILED;
+    e->failed_ns = monotonic_ns();
+    pv_error_set(&e->err, PV_ENOMEM, e->path, PV_NO_OFFSET, "cannot start a loader thread");
+    e->companion_state = PV_LOAD_FAILED;
+    e->companion_err = e->err;
+}
+
+/* Whether need more bytes fit the budget beside what is held and reserved. */
+static bool fits(const pv_model_store *s, size_t need)
+{
+    return s->budget_bytes == 0 || s->held_bytes + s->reserved_bytes + need <= s->budget_bytes;
+}
+
+/* Starts the queued loads the budget allows, oldest first. Caller holds the
+ * lock. */
+static void start_loads(pv_model_store *s)
+{
+    for (;;) {
+        pv_model_entry *next = NULL;
+        for (pv_model_entry *e = s->entries; e != NULL; e = e->next)
+            if (e->state == PV_LOAD_LOADING && !e->started && (next == NULL || e->seq < next->seq))
+                next = e;
+        if (next == NULL || s->loading >= MAX_LOADS)
+            return;
+        size_t need = estimate_bytes(next->size_bytes);
+        if (!fits(s, need))
+            evict_for(s, need, next);
+        /* The oldest waits rather than letting later, smaller loads pass it:
+         * so a big profile never waits forever behind small ones. */
+        if (!fits(s, need) && !(next->wanted && s->loading == 0))
+            return;
+        start_load(s, next, need);
     }
 }
 
@@ -159,7 +273,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     int rc = s->companion->build(e->model, &c, &bytes, &err);
     pthread_mutex_lock(&s->lock);
     if (rc == 0) {
-        evict_for(s, bytes);
+        evict_for(s, bytes, e);
         e->companion = c;
         e->companion_bytes = bytes;
         e->companion_state = PV_LOAD_READY;
@@ -187,8 +301,11 @@ static void *load_main(void *arg)
     int rc = load_or_decode(e, &m, &save_to, &err);
     pv_model_store *s = e->store;
     pthread_mutex_lock(&s->lock);
+    s->reserved_bytes -= e->reserved;
+    e->reserved = 0;
+    s->loading--;
     if (rc == 0) {
-        evict_for(s, m->mem_bytes);
+        evict_for(s, m->mem_bytes, e);
         e->model = m;
         e->state = PV_LOAD_READY;
         s->held_bytes += m->mem_bytes;
@@ -196,6 +313,7 @@ static void *load_main(void *arg)
     } else {
         e->err = err;
         e->state = PV_LOAD_FAILED;
+        e->failed_ns = monotonic_ns();
         e->companion_err = err;
         e->companion_state = PV_LOAD_FAILED;
         char msg[1200];
@@ -208,6 +326,7 @@ static void *load_main(void *arg)
     bool keep = rc == 0 && (s->companion != NULL || save_to != NULL);
     if (keep)
         e->holders++;
+    start_loads(s);
     /* The model is published before its companion is built, so the tools
      * that need only the model do not wait for it. */
     pthread_cond_broadcast(&s->changed);
@@ -225,6 +344,7 @@ static void *load_main(void *arg)
     if (keep) {
         pthread_mutex_lock(&s->lock);
         e->holders--;
+        start_loads(s);
         pthread_mutex_unlock(&s->lock);
     }
     free(save_to);
@@ -238,10 +358,14 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
         pv_model_entry *e = *p;
         if (strcmp(e->path, src->path) != 0)
             continue;
-        if (e->size_bytes == src->size_bytes && e->mtime_ns == src->mtime_ns)
+        bool same = e->size_bytes == src->size_bytes && e->mtime_ns == src->mtime_ns;
+        bool retry = e->state == PV_LOAD_FAILED &&
+                     monotonic_ns() - e->failed_ns >= s->retry_after_ns;
+        if (same && !retry)
             return e;
-        /* The file changed: forget the old result once nobody uses it. */
-        if (e->state != PV_LOAD_LOADING && e->holders == 0) {
+        /* The file changed, or its failure is old: forget the old result
+         * once nobody uses it. */
+        if ((e->state != PV_LOAD_LOADING || !e->started) && e->holders == 0) {
             *p = e->next;
             if (e->state == PV_LOAD_READY)
                 s->held_bytes -= entry_bytes(e);
@@ -261,22 +385,16 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
     atomic_store(&e->progress.done_bytes, 0);
     e->progress.total_bytes = src->size_bytes;
     e->store = s;
+    e->seq = ++s->seq;
     e->next = s->entries;
     s->entries = e;
-    if (pthread_create(&e->thread, NULL, load_main, e) == 0) {
-        e->joinable = 1;
-    } else {
-        e->state = PV_LOAD_FAILED;
-        pv_error_set(&e->err, PV_ENOMEM, src->path, PV_NO_OFFSET, "cannot start a loader thread");
-        e->companion_state = PV_LOAD_FAILED;
-        e->companion_err = e->err;
-    }
     return e;
 }
 
 static void status_of(const pv_model_entry *e, pv_load_status *out)
 {
     out->state = e->state;
+    out->queued = e->state == PV_LOAD_LOADING && !e->started;
     out->total_bytes = e->size_bytes;
     out->done_bytes = e->state == PV_LOAD_LOADING ? atomic_load(&e->progress.done_bytes)
                                                   : e->size_bytes;
@@ -296,7 +414,10 @@ static void status_of(const pv_model_entry *e, pv_load_status *out)
 void pv_model_store_poll(pv_model_store *s, const pv_source *src, pv_load_status *out)
 {
     pthread_mutex_lock(&s->lock);
-    status_of(entry_for(s, src), out);
+    pv_model_entry *e = entry_for(s, src);
+    e->touched_ns = monotonic_ns();
+    start_loads(s);
+    status_of(e, out);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -307,6 +428,9 @@ int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model *
     *entry = NULL;
     pthread_mutex_lock(&s->lock);
     pv_model_entry *e = entry_for(s, src);
+    e->wanted = true;
+    e->touched_ns = monotonic_ns();
+    start_loads(s);
     while (e->state == PV_LOAD_LOADING)
         pthread_cond_wait(&s->changed, &s->lock);
     int rc = 0;
@@ -330,6 +454,7 @@ void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
         return;
     pthread_mutex_lock(&s->lock);
     entry->holders--;
+    start_loads(s);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -1,13 +1,15 @@
 /* store: the loaded models, shared by every request.
  *
- * Loading is lazy and shared: the first request for a file starts one
+ * Loading is lazy and shared: the first request for a file queues one
  * ingest on a loader thread; every later request for the same file waits
  * for that one (or, through pv_model_store_poll, just reads its
- * progress). Models are kept while the memory budget allows; when a new
- * model would pass it, the least recently used models that no request is
- * holding are dropped first. A file that failed to load keeps its error
- * until the file changes (size or mtime), so a broken file is not decoded
- * again and again.
+ * progress). The budget bounds what is held and what is being loaded
+ * together: a load starts when its estimate fits (at most two at once); a
+ * load a request waits for may first drop the least recently used models
+ * no request holds, a load only polled for waits instead (store.c says why
+ * this never waits forever). A file that failed to load keeps its error
+ * until the file changes (size or mtime) or ten seconds pass, so a broken
+ * file is not decoded again and again, and a fixed one is.
  *
  * A companion (the trace viewer's index) may be built from every model on
  * its loader thread right after the model is published, so requests that
@@ -36,6 +38,7 @@ typedef enum pv_load_state {
 
 typedef struct pv_load_status {
     pv_load_state state;
+    bool queued;             /* LOADING, but waiting for the budget to allow it */
     uint64_t done_bytes;     /* bytes of the source decoded so far */
     uint64_t total_bytes;    /* size of the source */
     pv_error err;            /* set when state is PV_LOAD_FAILED */
@@ -74,6 +77,10 @@ struct pv_disk_cache;
  * removed and rebuilt. */
 pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk,
                                    const pv_model_companion *companion);
+/* How long a failure is kept before the file is tried again (10 s), and how
+ * long a model must be left alone before a load only polled for may drop
+ * it (10 s). For tests; any thread. */
+void pv_model_store_set_timing(pv_model_store *s, int64_t retry_after_ns, int64_t poll_idle_ns);
 /* Waits for loader threads, frees every model. NULL is fine. */
 void pv_model_store_free(pv_model_store *s);
 

@@ -439,8 +439,12 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
      * when the other tools can answer and "trace_index" when the trace
      * viewer can; the byte counts are what the memory budget sees. */
     static const char *const index_state[] = {"building", "ready", "failed"};
+    /* "queued": waiting until the memory budget allows the load. */
     json_t *j = json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:I}", "state",
-                          st.state == PV_LOAD_READY ? "ready" : "loading", "done_bytes",
+                          st.state == PV_LOAD_READY ? "ready"
+                          : st.queued               ? "queued"
+                                                    : "loading",
+                          "done_bytes",
                           (json_int_t)st.done_bytes, "total_bytes", (json_int_t)st.total_bytes,
                           "trace_index", index_state[st.companion_state], "model_bytes",
                           (json_int_t)st.model_bytes, "trace_index_bytes",

@@ -1,0 +1,194 @@
+/* Tests of the model store's scheduling (cache/store.h): the memory budget
+ * bounds what is held and what is being loaded together; a load only
+ * polled for never drops a model in use, a load a request waits for may,
+ * and one that cannot fit still runs when nothing else loads (so a request
+ * holding one model while it waits for another cannot hang); a failure is
+ * tried again after the retry time even when the file looks unchanged.
+ * Sizes come from the store itself after one load (what a model costs is
+ * docs/model.md's business); the expected states follow from the rules. */
+#include "cache/disk.h"
+#include "cache/store.h"
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REF PV_SRCDIR "/tests/data/reference/"
+#define FILE_A REF "tf_memory/plugins/profile/2026_11_29_17_36_35/vm.xplane.pb"
+#define FILE_B REF "jax_train/plugins/profile/2026_11_29_17_36_39/vm.xplane.pb"
+#define SMALL PV_SRCDIR "/demo/plugins/profile/2026_11_29_17_33_29/vm.xplane.pb"
+
+static pv_source source_of(const char *path)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    return (pv_source){path, (uint64_t)st.st_size,
+                       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+static void sleep_ms(long ms)
+{
+    nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+}
+
+/* The bytes a model of path holds once loaded, from a store of its own. */
+static size_t model_bytes(const char *path)
+{
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(0, &off, NULL);
+    pv_source src = source_of(path);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    size_t n = pv_model_store_bytes(s);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
+    return n;
+}
+
+/* A model a page is using is not dropped for a load that is only polled
+ * for: that load waits, queued; a request that needs it may drop the idle
+ * one. */
+START_TEST(test_store_poll_does_not_evict)
+{
+    size_t a_bytes = model_bytes(FILE_A);
+    pv_disk_cache off = {0};
+    /* Room for A, not for A and B's estimate (1.5x B's file). */
+    pv_model_store *s = pv_model_store_new(a_bytes + 1000, &off, NULL);
+    pv_source a = source_of(FILE_A), b = source_of(FILE_B);
+    const pv_model *m;
+    pv_model_entry *ea;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &ea, NULL), 0);
+    pv_model_store_put(s, ea);
+    pv_load_status st;
+    for (int i = 0; i < 5; i++) {
+        pv_model_store_poll(s, &b, &st);
+        ck_assert_int_eq(st.state, PV_LOAD_LOADING);
+        ck_assert(st.queued);
+        ck_assert_uint_eq(st.done_bytes, 0);
+        sleep_ms(20);
+    }
+    ck_assert_uint_eq(pv_model_store_bytes(s), a_bytes);
+    /* A request for B may drop A, which nothing holds. */
+    pv_model_entry *eb;
+    ck_assert_int_eq(pv_model_store_get(s, &b, &m, &eb, NULL), 0);
+    pv_model_store_put(s, eb);
+    pv_model_store_poll(s, &b, &st);
+    ck_assert_int_eq(st.state, PV_LOAD_READY);
+    ck_assert_uint_eq(pv_model_store_bytes(s), st.model_bytes);
+    pv_model_store_free(s);
+}
+END_TEST
+
+/* Once the model in use is left alone long enough, the polled load may
+ * drop it and runs. */
+START_TEST(test_store_poll_evicts_idle)
+{
+    size_t a_bytes = model_bytes(FILE_A);
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(a_bytes + 1000, &off, NULL);
+    pv_model_store_set_timing(s, 10000000000LL, 50000000LL);
+    pv_source a = source_of(FILE_A), b = source_of(FILE_B);
+    const pv_model *m;
+    pv_model_entry *ea;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &ea, NULL), 0);
+    pv_model_store_put(s, ea);
+    sleep_ms(100);
+    pv_load_status st;
+    for (int i = 0; i < 3000; i++) {
+        pv_model_store_poll(s, &b, &st);
+        if (st.state != PV_LOAD_LOADING)
+            break;
+        sleep_ms(10);
+    }
+    ck_assert_int_eq(st.state, PV_LOAD_READY);
+    ck_assert_uint_eq(pv_model_store_bytes(s), st.model_bytes);
+    pv_model_store_free(s);
+}
+END_TEST
+
+/* A request holding A that waits for B, with no room for both, gets B:
+ * nothing else loads, so B runs over the budget rather than never. */
+START_TEST(test_store_wanted_load_runs_alone_over_budget)
+{
+    size_t a_bytes = model_bytes(FILE_A);
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(a_bytes + 1000, &off, NULL);
+    pv_source a = source_of(FILE_A), b = source_of(FILE_B);
+    const pv_model *ma, *mb;
+    pv_model_entry *ea, *eb;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &ma, &ea, NULL), 0);
+    ck_assert_int_eq(pv_model_store_get(s, &b, &mb, &eb, NULL), 0);
+    ck_assert_ptr_nonnull(ma);
+    ck_assert_ptr_nonnull(mb);
+    ck_assert_uint_gt(pv_model_store_bytes(s), pv_model_store_budget(s));
+    pv_model_store_put(s, ea);
+    pv_model_store_put(s, eb);
+    pv_model_store_free(s);
+}
+END_TEST
+
+/* A file that failed keeps its error while it looks unchanged, and is tried
+ * again after the retry time: fixed in place with the same size and mtime,
+ * it loads. */
+START_TEST(test_store_failure_retried)
+{
+    char dir[] = "/tmp/pv-store-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/h.xplane.pb", dir);
+    size_t len;
+    uint8_t *good = pv_test_read_file(SMALL, &len);
+    uint8_t *bad = malloc(len);
+    memset(bad, 0xff, len);
+    FILE *f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(bad, 1, len, f), len);
+    fclose(f);
+    pv_source src = source_of(path);
+    pv_disk_cache off = {0};
+    pv_model_store *s = pv_model_store_new(0, &off, NULL);
+    pv_model_store_set_timing(s, 200000000LL, 10000000000LL);
+    const pv_model *m;
+    pv_model_entry *e;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, &err), PV_EFORMAT);
+    /* Fixed, with the same size and mtime as the broken copy. */
+    f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(good, 1, len, f), len);
+    fclose(f);
+    struct timespec times[2] = {{0, UTIME_OMIT},
+                                {src.mtime_ns / 1000000000, src.mtime_ns % 1000000000}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, &err), PV_EFORMAT);
+    sleep_ms(250);
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, &err), 0);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
+    unlink(path);
+    rmdir(dir);
+    free(good);
+    free(bad);
+}
+END_TEST
+
+static Suite *store_suite(void)
+{
+    Suite *s = suite_create("store");
+    TCase *tc = tcase_create("pv_model_store");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_store_poll_does_not_evict);
+    tcase_add_test(tc, test_store_poll_evicts_idle);
+    tcase_add_test(tc, test_store_wanted_load_runs_alone_over_budget);
+    tcase_add_test(tc, test_store_failure_retried);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(store_suite());
+}
