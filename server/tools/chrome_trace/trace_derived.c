@@ -257,19 +257,25 @@ typedef struct fw_lines {
     text shown;
 } fw_lines;
 
+/* The reference's StripTrailingAsciiWhitespace: bytes of s[0..n) left. */
+static size_t strip_trailing_space(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+                     s[n - 1] == '\v' || s[n - 1] == '\f' || s[n - 1] == '\r'))
+        n--;
+    return n;
+}
+
 /* XProf's ProcessTfOpEvent: the name scopes of a TensorFlow or JAX op on
- * the scope line, the op (shown by its type) on the op line. */
+ * the scope line, the op on the op line, shown as TfOpEventName: a
+ * TraceMe by its name, "Iterator::A::B" as "Iterator::B", any other op by
+ * its type. */
 static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t dur_ps,
                       int64_t group)
 {
     size_t len = strlen(full);
     pv_tf_op op;
     pv_tf_op_parse(full, len, &op);
-    if (op.name_len == 0 && op.category != PV_TF_OP_UNKNOWN) {
-        /* ":" (an instruction without op_name and op_type): XProf's parser
-         * finds no TF or JAX name in it and shows it whole. */
-        op = (pv_tf_op){PV_TF_OP_UNKNOWN, full, len, "", 0};
-    }
     if (op.category == PV_TF_OP_TENSORFLOW || op.category == PV_TF_OP_JAX) {
         size_t n = 0, from = 0;
         for (size_t i = 0; i < op.name_len && n < LEVELS_MAX; i++) {
@@ -281,22 +287,27 @@ static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t d
         dline_add(&f->scope, f->scopes, n, start_ps, dur_ps, group);
     }
     if (op.category == PV_TF_OP_UNKNOWN) {
-        size_t n = op.name_len;
-        while (n > 0 && (op.name[n - 1] == ' ' || op.name[n - 1] == '\t' ||
-                         op.name[n - 1] == '\n' || op.name[n - 1] == '\r'))
-            n--;
-        text_set(&f->shown, op.name, n);
+        text_set(&f->shown, op.name, strip_trailing_space(op.name, op.name_len));
     } else if (op.category == PV_TF_OP_DATASET) {
-        /* Iterator::A::B shows as its last component, as XProf shows
-         * dataset ops. */
-        const char *last = op.name;
-        for (size_t i = 0; i + 1 < op.name_len; i++)
-            if (op.name[i] == ':' && op.name[i + 1] == ':')
-                last = op.name + i + 2;
-        text_set(&f->shown, last, (size_t)(op.name + op.name_len - last));
+        /* absl::StrSplit on "::" finds separators left to right without
+         * overlap, so ":::" leaves ":" in the last part. */
+        size_t last = 0;
+        for (size_t i = 0; i + 1 < op.name_len; i++) {
+            if (op.name[i] == ':' && op.name[i + 1] == ':') {
+                last = i + 2;
+                i++;
+            }
+        }
+        text_set(&f->shown, "Iterator::", 10);
+        text_cat(&f->shown, op.name + last, op.name_len - last);
     } else {
         text_set(&f->shown, op.type, op.type_len);
     }
+    /* An empty display name leaves the trace showing the full name: ":"
+     * (an instruction without op_name and op_type) parses as a TensorFlow
+     * op whose name and type are empty. */
+    if (f->shown.len == 0)
+        text_set(&f->shown, full, len);
     dname nm = {full, len, f->shown.p, f->shown.len};
     dline_add(&f->op, &nm, 1, start_ps, dur_ps, group);
 }
