@@ -15,6 +15,7 @@
  *     it (a new XLA module closes the name scopes and XLA ops; a new name
  *     scope closes the framework ops). */
 #include "tools/chrome_trace/trace_derived.h"
+#include "tools/chrome_trace/trace_derived_offload.h"
 #include "tools/chrome_trace/trace_derived_priv.h"
 
 #include "tools/common/hlo_names.h"
@@ -28,6 +29,22 @@
 #include <string.h>
 
 #define LEVELS_MAX 64
+
+/* XProf's derived line ids (xla/tsl/profiler/utils/trace_utils.h). */
+#define LINE_DERIVED_MIN 0xdeadbeefll
+#define LINE_NAME_SCOPE (LINE_DERIVED_MIN + 2)
+#define LINE_TF_OP (LINE_DERIVED_MIN + 3)
+#define LINE_HLO_MODULE (LINE_DERIVED_MIN + 4)
+#define LINE_HLO_OP (LINE_DERIVED_MIN + 5)
+#define LINE_SOURCE (LINE_DERIVED_MIN + 7)
+#define LINE_OFFLOAD_FIRST (LINE_DERIVED_MIN + 8)
+#define LINE_OFFLOAD_LAST (LINE_DERIVED_MIN + 48)
+_Static_assert(LINE_OFFLOAD_LAST - LINE_OFFLOAD_FIRST + 1 == PV__OFFLOAD_ROWS_MAX,
+               "one line id per host offload row");
+#define LINE_DEVICE_MIN (LINE_DERIVED_MIN + 290)
+#define LINE_DEVICE_MAX (LINE_DEVICE_MIN + 99)
+/* Line ids one GPU stream's derived lines take (name scope .. source). */
+#define LINES_PER_STREAM (LINE_SOURCE - LINE_NAME_SCOPE + 1)
 
 /* ---- the line builder ------------------------------------------------------- */
 
@@ -168,6 +185,11 @@ static dname dname_same(const char *s, size_t n)
 
 /* ---- output ------------------------------------------------------------------- */
 
+typedef struct out_tracks {
+    pv_derived_track *v;
+    size_t n, cap;
+} out_tracks;
+
 static int cmp_event(const void *pa, const void *pb)
 {
     const pv_derived_event *a = pa, *b = pb;
@@ -179,9 +201,11 @@ static int cmp_event(const void *pa, const void *pb)
     return a->depth < b->depth ? -1 : a->depth > b->depth;
 }
 
-void pv__derived_emit(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
-                      int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
-                      size_t n)
+/* Sorts the events of a finished line, gives them depths and moves them
+ * into the arena as a track; an empty line is dropped. */
+static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
+                       int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
+                       size_t n)
 {
     if (n == 0)
         return;
@@ -211,7 +235,7 @@ void pv__derived_emit(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after
 
 static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after)
 {
-    pv__derived_emit(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
+    emit_track(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
     free(l->ev);
     free(l->key);
     l->ev = NULL;
@@ -621,7 +645,11 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
     emit_line(o, &f.scope, plane, UINT32_MAX);
     emit_line(o, &f.op, plane, UINT32_MAX);
     emit_line(o, &f.source, plane, UINT32_MAX);
-    pv__offload_emit(&h, o, a, plane);
+    for (size_t r = 0; r < h.n_rows; r++)
+        emit_track(o, a, plane, UINT32_MAX, LINE_OFFLOAD_FIRST + (int64_t)r,
+                   PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", r),
+                   h.rows[r].ev, h.rows[r].n);
+    pv__offload_fini(&h);
     free(f.shown.p);
 }
 
