@@ -29,6 +29,15 @@ static uint64_t ev(pv_model_builder *b, uint32_t track, uint32_t plane, const ch
     return e;
 }
 
+/* pv_tool_steps with the reference's defaults (no query) in a fresh
+ * arena; it cannot fail on these models. */
+static void steps_of(const pv_model *m, pv_arena *a, pv_steps_result *r)
+{
+    pv_error err = {0};
+    pv_arena_init(a, 4096);
+    ck_assert_int_eq(pv_tool_steps(m, NULL, a, r, &err), 0);
+}
+
 /* CPU only, one step of 100 us marked by "train 0" (group 0):
  *   IteratorGetNext:IteratorGetNext  10..30   -> waiting for input 20
  *   Conv2D:Conv2D                    30..80   -> host compute 50
@@ -55,10 +64,8 @@ START_TEST(test_pv_tool_steps_cpu_breakdown)
 {
     pv_model *m = cpu_model();
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert_uint_eq(r.hardware, PV_HW_CPU_ONLY);
     ck_assert(r.host_merged);
     ck_assert_uint_eq(r.n_steps, 1);
@@ -98,10 +105,8 @@ START_TEST(test_pv_tool_steps_cpu_transfers)
     ev(b, t, host, "Conv2D:Conv2D", 50, 20, 0);
     pv_model *m = pv_test_finish(b);
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert_uint_eq(r.n_steps, 1);
     const pv_step *s = &r.steps[0];
     ck_assert_int_eq(s->type_ps[PV_STEP_HOST_TO_DEVICE], 25 * US);
@@ -242,10 +247,8 @@ START_TEST(test_pv_tool_steps_gpu_device_only)
 {
     pv_model *m = gpu_model();
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert(!r.host_merged);
     ck_assert_uint_eq(r.n_steps, 1);
     const int64_t *t = r.steps[0].type_ps;
@@ -313,10 +316,8 @@ START_TEST(test_pv_step_analysis_compute_summary)
     ev(b, t, host, "MatMul:MatMul", 200, 30, 1);
     pv_model *m = pv_test_finish(b);
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert_uint_eq(r.n_steps, 3);
     ck_assert_int_eq(r.steps[0].group_id, 0);
     ck_assert_int_eq(r.steps[0].dur_ps, 20 * US);
