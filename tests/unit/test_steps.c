@@ -29,6 +29,15 @@ static uint64_t ev(pv_model_builder *b, uint32_t track, uint32_t plane, const ch
     return e;
 }
 
+/* pv_tool_steps with the reference's defaults (no query) in a fresh
+ * arena; it cannot fail on these models. */
+static void steps_of(const pv_model *m, pv_arena *a, pv_steps_result *r)
+{
+    pv_error err = {0};
+    pv_arena_init(a, 4096);
+    ck_assert_int_eq(pv_tool_steps(m, NULL, a, r, &err), 0);
+}
+
 /* CPU only, one step of 100 us marked by "train 0" (group 0):
  *   IteratorGetNext:IteratorGetNext  10..30   -> waiting for input 20
  *   Conv2D:Conv2D                    30..80   -> host compute 50
@@ -55,10 +64,8 @@ START_TEST(test_pv_tool_steps_cpu_breakdown)
 {
     pv_model *m = cpu_model();
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert_uint_eq(r.hardware, PV_HW_CPU_ONLY);
     ck_assert(r.host_merged);
     ck_assert_uint_eq(r.n_steps, 1);
@@ -69,6 +76,43 @@ START_TEST(test_pv_tool_steps_cpu_breakdown)
     ck_assert_int_eq(s->type_ps[PV_STEP_HOST_COMPUTE], 50 * US);
     ck_assert_int_eq(s->type_ps[PV_STEP_UNKNOWN], 30 * US);
     ck_assert_str_eq(s->name, "0");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* The reference's ClassifyCpuEvent on framework ops (xprof/convert/
+ * xplane_to_step_events.cc): an infeed enqueue (a TensorFlow op whose
+ * type starts with "InfeedEnqueue", the type written or derived) or a
+ * host-to-device memcpy is host-to-device, a host-to-host memcpy is
+ * host-to-host. CPU only, one step of 100 us marked by "train" (group 0):
+ *   infeed/enqueue:InfeedEnqueueTuple   10..20  -> host to device 10
+ *   host/InfeedEnqueue_2:               20..30  -> host to device 10
+ *   MemcpyHToH                          30..45  -> host to host 15
+ *   MEMCPYHToD_pinned                   45..50  -> host to device 5
+ *   Conv2D:Conv2D                       50..70  -> host compute 20
+ *   nothing                             0..10, 70..100 -> all others 40 */
+START_TEST(test_pv_tool_steps_cpu_transfers)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    ev(b, t, host, "train", 0, 100, 0);
+    ev(b, t, host, "infeed/enqueue:InfeedEnqueueTuple", 10, 10, 0);
+    ev(b, t, host, "host/InfeedEnqueue_2:", 20, 10, 0);
+    ev(b, t, host, "MemcpyHToH", 30, 15, 0);
+    ev(b, t, host, "MEMCPYHToD_pinned", 45, 5, 0);
+    ev(b, t, host, "Conv2D:Conv2D", 50, 20, 0);
+    pv_model *m = pv_test_finish(b);
+    pv_arena a;
+    pv_steps_result r;
+    steps_of(m, &a, &r);
+    ck_assert_uint_eq(r.n_steps, 1);
+    const pv_step *s = &r.steps[0];
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_TO_DEVICE], 25 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_TO_HOST], 15 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_COMPUTE], 20 * US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_UNKNOWN], 40 * US);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -203,10 +247,8 @@ START_TEST(test_pv_tool_steps_gpu_device_only)
 {
     pv_model *m = gpu_model();
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert(!r.host_merged);
     ck_assert_uint_eq(r.n_steps, 1);
     const int64_t *t = r.steps[0].type_ps;
@@ -274,10 +316,8 @@ START_TEST(test_pv_step_analysis_compute_summary)
     ev(b, t, host, "MatMul:MatMul", 200, 30, 1);
     pv_model *m = pv_test_finish(b);
     pv_arena a;
-    pv_arena_init(&a, 4096);
     pv_steps_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    steps_of(m, &a, &r);
     ck_assert_uint_eq(r.n_steps, 3);
     ck_assert_int_eq(r.steps[0].group_id, 0);
     ck_assert_int_eq(r.steps[0].dur_ps, 20 * US);
@@ -362,39 +402,12 @@ START_TEST(test_pv_tool_overview_task_environment)
 }
 END_TEST
 
-/* pv_op_parse follows FORMATS.md §3.6. */
-START_TEST(test_pv_op_parse_cases)
-{
-    size_t nl, tl;
-    const char *t;
-    ck_assert_int_eq(pv_op_parse("a/b/MatMul:MatMul", &nl, &t, &tl), PV_OPCAT_TF);
-    ck_assert_uint_eq(nl, 10);
-    ck_assert_uint_eq(tl, 6);
-    ck_assert_int_eq(pv_op_parse("Iterator::Model::Map", &nl, &t, &tl), PV_OPCAT_DATASET);
-    ck_assert_uint_eq(nl, strlen("Iterator::Model::Map"));
-    ck_assert_int_eq(pv_op_parse("MemcpyHToD", &nl, &t, &tl), PV_OPCAT_MEMCPY_H2D);
-    ck_assert_int_eq(pv_op_parse("ExecutorState::Process", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
-    ck_assert_int_eq(pv_op_parse("EagerKernelExecute", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
-    ck_assert_int_eq(pv_op_parse("jit(f)/dot_general:dot_general[dims]", &nl, &t, &tl),
-                     PV_OPCAT_JAX);
-    ck_assert_uint_eq(tl, strlen("dot_general"));
-    /* No type: derived from the last name component, "_<n>" dropped */
-    ck_assert_int_eq(pv_op_parse("model/dense/relu_3:", &nl, &t, &tl), PV_OPCAT_JAX);
-    ck_assert_uint_eq(tl, 4);
-    ck_assert_int_eq(strncmp(t, "relu", 4), 0);
-    ck_assert_int_eq(pv_op_parse("XlaModule:", &nl, &t, &tl), PV_OPCAT_TF);
-    ck_assert_uint_eq(nl, 9);
-    ck_assert_uint_eq(tl, 9);
-    ck_assert_int_eq(strncmp(t, "XlaModule", 9), 0);
-    ck_assert_int_eq(pv_op_parse("a b:c d", &nl, &t, &tl), PV_OPCAT_UNKNOWN);
-}
-END_TEST
-
 static Suite *suite(void)
 {
     Suite *s = suite_create("steps");
     TCase *tc = tcase_create("pv_tool_steps");
     tcase_add_test(tc, test_pv_tool_steps_cpu_breakdown);
+    tcase_add_test(tc, test_pv_tool_steps_cpu_transfers);
     tcase_add_test(tc, test_pv_tool_steps_gpu_with_host);
     tcase_add_test(tc, test_pv_tool_steps_gpu_device_only);
     tcase_add_test(tc, test_pv_tool_steps_gpu_intersection);
@@ -408,9 +421,6 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_overview");
     tcase_add_test(tc, test_pv_tool_overview_task_environment);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_op_parse");
-    tcase_add_test(tc, test_pv_op_parse_cases);
     suite_add_tcase(s, tc);
     return s;
 }

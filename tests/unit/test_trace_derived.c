@@ -332,6 +332,45 @@ START_TEST(test_tpu_gap_rule)
 }
 END_TEST
 
+
+/* What the Framework Ops line shows is the reference's TfOpEventName of
+ * the parsed tf_op (xla/tsl/profiler/utils/tf_op_utils.cc), and an empty
+ * one leaves the full name shown. Ops 1000 ns apart, no group (no merges):
+ *   ":"                     TensorFlow, empty name and type -> ":"
+ *   ":relu"                 JAX, empty name, type relu -> "relu"
+ *   "a/:"                   TensorFlow, type derived from "" -> "a/:";
+ *                           its one name scope "a" on the scope line
+ *   "Iterator::Batch::Map"  tf.data -> "Iterator::" + last part
+ *   "Run \v"                TraceMe -> without trailing white space */
+START_TEST(test_tpu_op_display_names)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t tpu = pv_builder_plane(b, 2, "/device:TPU:0");
+    uint32_t ops = pv_builder_track(b, tpu, 2, "XLA Ops", 0);
+    static const char *const tf_ops[] = {":", ":relu", "a/:", "Iterator::Batch::Map",
+                                         "Run \v"};
+    for (int64_t i = 0; i < 5; i++) {
+        uint32_t md = tpu_meta(b, tpu, 2 + i, tf_ops[i], NULL, tf_ops[i], NULL);
+        tpu_op(b, ops, md, 1000 * i, 1000 * i + 100, false);
+    }
+    pv_model *m = pv_test_finish(b);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 12);
+    pv_trace_derived d;
+    pv_trace_derive(m, &a, &d);
+    check_count(&d, "Framework Ops", 5);
+    check_event(&d, "Framework Ops", 0, 0, 100, ":", NULL, PV_NO_GROUP, 0);
+    check_event(&d, "Framework Ops", 1, 1000, 1100, "relu", ":relu", PV_NO_GROUP, 0);
+    check_event(&d, "Framework Ops", 2, 2000, 2100, "a/:", NULL, PV_NO_GROUP, 0);
+    check_event(&d, "Framework Ops", 3, 3000, 3100, "Iterator::Map", "Iterator::Batch::Map",
+                PV_NO_GROUP, 0);
+    check_event(&d, "Framework Ops", 4, 4000, 4100, "Run", "Run \v", PV_NO_GROUP, 0);
+    check_count(&d, "Framework Name Scope", 1);
+    check_event(&d, "Framework Name Scope", 0, 2000, 2100, "a", NULL, PV_NO_GROUP, 0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
 /* ---- the real TPU profile against XProf's golden trace ------------------------------- */
 
 typedef struct copy {
@@ -441,6 +480,7 @@ int main(void)
     tcase_add_test(tc, test_grouped_file);
     tcase_add_test(tc, test_tpu_lines);
     tcase_add_test(tc, test_tpu_gap_rule);
+    tcase_add_test(tc, test_tpu_op_display_names);
     tcase_add_test(tc, test_tpu_offload_real);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

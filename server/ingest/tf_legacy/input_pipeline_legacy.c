@@ -240,7 +240,7 @@ static void read_input_op(pb v, pv_arena *a, pv_op_metrics *op, pv_input_op *in)
     memset(op, 0, sizeof *op);
     op->name = "";
     op->type = "Dataset";
-    op->category = PV_OPCAT_DATASET;
+    op->category = PV_TF_OP_DATASET;
     *in = (pv_input_op){op, PV_INPUT_UNKNOWN, 0, 0};
     while (rd_next(&v, &f, &t)) {
         switch (f) {

@@ -15,6 +15,7 @@
  *     it (a new XLA module closes the name scopes and XLA ops; a new name
  *     scope closes the framework ops). */
 #include "tools/chrome_trace/trace_derived.h"
+#include "tools/chrome_trace/trace_derived_offload.h"
 #include "tools/chrome_trace/trace_derived_priv.h"
 
 #include "tools/common/hlo_names.h"
@@ -28,6 +29,22 @@
 #include <string.h>
 
 #define LEVELS_MAX 64
+
+/* XProf's derived line ids (xla/tsl/profiler/utils/trace_utils.h). */
+#define LINE_DERIVED_MIN 0xdeadbeefll
+#define LINE_NAME_SCOPE (LINE_DERIVED_MIN + 2)
+#define LINE_TF_OP (LINE_DERIVED_MIN + 3)
+#define LINE_HLO_MODULE (LINE_DERIVED_MIN + 4)
+#define LINE_HLO_OP (LINE_DERIVED_MIN + 5)
+#define LINE_SOURCE (LINE_DERIVED_MIN + 7)
+#define LINE_OFFLOAD_FIRST (LINE_DERIVED_MIN + 8)
+#define LINE_OFFLOAD_LAST (LINE_DERIVED_MIN + 48)
+_Static_assert(LINE_OFFLOAD_LAST - LINE_OFFLOAD_FIRST + 1 == PV__OFFLOAD_ROWS_MAX,
+               "one line id per host offload row");
+#define LINE_DEVICE_MIN (LINE_DERIVED_MIN + 290)
+#define LINE_DEVICE_MAX (LINE_DEVICE_MIN + 99)
+/* Line ids one GPU stream's derived lines take (name scope .. source). */
+#define LINES_PER_STREAM (LINE_SOURCE - LINE_NAME_SCOPE + 1)
 
 /* ---- the line builder ------------------------------------------------------- */
 
@@ -168,6 +185,11 @@ static dname dname_same(const char *s, size_t n)
 
 /* ---- output ------------------------------------------------------------------- */
 
+typedef struct out_tracks {
+    pv_derived_track *v;
+    size_t n, cap;
+} out_tracks;
+
 static int cmp_event(const void *pa, const void *pb)
 {
     const pv_derived_event *a = pa, *b = pb;
@@ -179,9 +201,11 @@ static int cmp_event(const void *pa, const void *pb)
     return a->depth < b->depth ? -1 : a->depth > b->depth;
 }
 
-void pv__derived_emit(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
-                      int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
-                      size_t n)
+/* Sorts the events of a finished line, gives them depths and moves them
+ * into the arena as a track; an empty line is dropped. */
+static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
+                       int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
+                       size_t n)
 {
     if (n == 0)
         return;
@@ -211,7 +235,7 @@ void pv__derived_emit(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after
 
 static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after)
 {
-    pv__derived_emit(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
+    emit_track(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
     free(l->ev);
     free(l->key);
     l->ev = NULL;
@@ -257,19 +281,25 @@ typedef struct fw_lines {
     text shown;
 } fw_lines;
 
+/* The reference's StripTrailingAsciiWhitespace: bytes of s[0..n) left. */
+static size_t strip_trailing_space(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+                     s[n - 1] == '\v' || s[n - 1] == '\f' || s[n - 1] == '\r'))
+        n--;
+    return n;
+}
+
 /* XProf's ProcessTfOpEvent: the name scopes of a TensorFlow or JAX op on
- * the scope line, the op (shown by its type) on the op line. */
+ * the scope line, the op on the op line, shown as TfOpEventName: a
+ * TraceMe by its name, "Iterator::A::B" as "Iterator::B", any other op by
+ * its type. */
 static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t dur_ps,
                       int64_t group)
 {
     size_t len = strlen(full);
     pv_tf_op op;
     pv_tf_op_parse(full, len, &op);
-    if (op.name_len == 0 && op.category != PV_TF_OP_UNKNOWN) {
-        /* ":" (an instruction without op_name and op_type): XProf's parser
-         * finds no TF or JAX name in it and shows it whole. */
-        op = (pv_tf_op){PV_TF_OP_UNKNOWN, full, len, "", 0};
-    }
     if (op.category == PV_TF_OP_TENSORFLOW || op.category == PV_TF_OP_JAX) {
         size_t n = 0, from = 0;
         for (size_t i = 0; i < op.name_len && n < LEVELS_MAX; i++) {
@@ -281,22 +311,27 @@ static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t d
         dline_add(&f->scope, f->scopes, n, start_ps, dur_ps, group);
     }
     if (op.category == PV_TF_OP_UNKNOWN) {
-        size_t n = op.name_len;
-        while (n > 0 && (op.name[n - 1] == ' ' || op.name[n - 1] == '\t' ||
-                         op.name[n - 1] == '\n' || op.name[n - 1] == '\r'))
-            n--;
-        text_set(&f->shown, op.name, n);
+        text_set(&f->shown, op.name, strip_trailing_space(op.name, op.name_len));
     } else if (op.category == PV_TF_OP_DATASET) {
-        /* Iterator::A::B shows as its last component, as XProf shows
-         * dataset ops. */
-        const char *last = op.name;
-        for (size_t i = 0; i + 1 < op.name_len; i++)
-            if (op.name[i] == ':' && op.name[i + 1] == ':')
-                last = op.name + i + 2;
-        text_set(&f->shown, last, (size_t)(op.name + op.name_len - last));
+        /* absl::StrSplit on "::" finds separators left to right without
+         * overlap, so ":::" leaves ":" in the last part. */
+        size_t last = 0;
+        for (size_t i = 0; i + 1 < op.name_len; i++) {
+            if (op.name[i] == ':' && op.name[i + 1] == ':') {
+                last = i + 2;
+                i++;
+            }
+        }
+        text_set(&f->shown, "Iterator::", 10);
+        text_cat(&f->shown, op.name + last, op.name_len - last);
     } else {
         text_set(&f->shown, op.type, op.type_len);
     }
+    /* An empty display name leaves the trace showing the full name: ":"
+     * (an instruction without op_name and op_type) parses as a TensorFlow
+     * op whose name and type are empty. */
+    if (f->shown.len == 0)
+        text_set(&f->shown, full, len);
     dname nm = {full, len, f->shown.p, f->shown.len};
     dline_add(&f->op, &nm, 1, start_ps, dur_ps, group);
 }
@@ -610,7 +645,11 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
     emit_line(o, &f.scope, plane, UINT32_MAX);
     emit_line(o, &f.op, plane, UINT32_MAX);
     emit_line(o, &f.source, plane, UINT32_MAX);
-    pv__offload_emit(&h, o, a, plane);
+    for (size_t r = 0; r < h.n_rows; r++)
+        emit_track(o, a, plane, UINT32_MAX, LINE_OFFLOAD_FIRST + (int64_t)r,
+                   PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", r),
+                   h.rows[r].ev, h.rows[r].n);
+    pv__offload_fini(&h);
     free(f.shown.p);
 }
 

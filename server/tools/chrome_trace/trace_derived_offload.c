@@ -1,6 +1,6 @@
-/* trace_derived_offload: the "Host Offload Ops row N" lines XProf lays a
- * TPU's host-offload copies out in (part of trace_derived.c's TPU lines). */
-#include "tools/chrome_trace/trace_derived_priv.h"
+/* trace_derived_offload: the rows XProf lays a TPU's host-offload copies
+ * out on (trace_derived_offload.h). */
+#include "tools/chrome_trace/trace_derived_offload.h"
 
 #include "util/mem.h"
 
@@ -92,8 +92,7 @@ void pv__offload_add(pv__offload *h, const pv_model *m, pv_arena *a, uint64_t e)
         }
     }
     if (row == SIZE_MAX) {
-        size_t max_rows = sizeof h->rows / sizeof h->rows[0];
-        if (h->n_rows < max_rows)
+        if (h->n_rows < PV__OFFLOAD_ROWS_MAX)
             h->rows[h->n_rows++] = (pv__offload_row){end, NULL, 0, 0};
         row = h->n_rows - 1;
     }
@@ -109,15 +108,10 @@ void pv__offload_add(pv__offload *h, const pv_model *m, pv_arena *a, uint64_t e)
                                        start,       e};
 }
 
-void pv__offload_emit(pv__offload *h, out_tracks *o, pv_arena *a, uint32_t plane)
+void pv__offload_fini(pv__offload *h)
 {
-    for (size_t i = 0; i < h->n_rows; i++) {
-        pv__offload_row *r = &h->rows[i];
-        pv__derived_emit(o, a, plane, UINT32_MAX, LINE_OFFLOAD_FIRST + (int64_t)i,
-                    PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", i),
-                    r->ev, r->n);
-        free(r->ev);
-    }
+    for (size_t i = 0; i < h->n_rows; i++)
+        free(h->rows[i].ev);
     for (size_t i = 0; i < h->n_q; i++) {
         free(h->q[i].name);
         free(h->q[i].ev);

@@ -52,11 +52,7 @@ static bool op_has_gradients(const char *name, const char *type)
         }
         return false;
     }
-    bool jax = false;
-    if (nlen > 0 && pv_tf_op_is_jax_type(type, tlen)) {
-        const char *last = strrchr(name, '/');
-        jax = strstr(last != NULL ? last + 1 : name, type) != NULL;
-    }
+    bool jax = pv_tf_op_is_jax_name_and_type(name, nlen, type, tlen);
     if (!jax && tlen != 0)
         return false;
     for (const char *p = name; p != NULL; p = strchr(p, '/')) {

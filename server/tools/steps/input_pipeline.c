@@ -35,11 +35,6 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-static bool is_infeed(const pv_op_metrics *op)
-{
-    return strcmp(op->type, "InfeedEnqueue") == 0 || strcmp(op->type, "InfeedEnqueueTuple") == 0;
-}
-
 /* New-style stage categories (_ipl_stage_cat) arrive as the op type. */
 static int new_style_cat(const char *type)
 {
@@ -57,9 +52,12 @@ static int new_style_cat(const char *type)
 /* Input category of a host op, or -1 when it is not an input op. */
 static int input_category(const pv_op_metrics *op)
 {
-    if (is_infeed(op) || op->category == PV_OPCAT_MEMCPY_H2D)
+    /* The reference tests the infeed by type alone here: op metrics keep
+     * only the type. */
+    if (pv_tf_op_type_is_infeed_enqueue(op->type, strlen(op->type)) ||
+        op->category == PV_TF_OP_MEMCPY_H2D)
         return PV_INPUT_ENQUEUE;
-    if (op->category != PV_OPCAT_DATASET)
+    if (op->category != PV_TF_OP_DATASET)
         return new_style_cat(op->type);
     static const char *const readers[] = {"::TFRecord", "::TextLine", "::FixedLengthRecord",
                                           "::SSTable", "::RecordIO", "::ArrayRecord"};

@@ -9,130 +9,13 @@
  *    as device compute) instead of the reference's per-core TPU analysis. */
 #include "tools/steps/steps.h"
 
+#include "tools/common/tf_op_name.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---- op name parsing (FORMATS.md §3.6) -------------------------------- */
-
-static bool is_tf_name_char(char c, bool first)
-{
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.')
-        return true;
-    return !first && (c == '_' || c == '/' || c == '>' || c == '-');
-}
-
-static bool is_tf_name(const char *s, size_t n)
-{
-    if (n == 0)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!is_tf_name_char(s[i], i == 0))
-            return false;
-    return true;
-}
-
-static bool is_tf_type(const char *s, size_t n)
-{
-    if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
-        return false;
-    for (size_t i = 1; i < n; i++) {
-        char c = s[i];
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                  c == '_';
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* JAX op types look like python identifiers, optionally with [params]. */
-static bool is_jax_type(const char *s, size_t n)
-{
-    if (n == 0 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-        return false;
-    for (size_t i = 1; i < n; i++) {
-        char c = s[i];
-        if (c == '[')
-            return s[n - 1] == ']';
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-            return false;
-    }
-    return true;
-}
-
-static bool starts_ci(const char *s, const char *prefix)
-{
-    return strncasecmp(s, prefix, strlen(prefix)) == 0;
-}
-
-pv_op_category pv_op_parse(const char *full, size_t *name_len, const char **type,
-                           size_t *type_len)
-{
-    const char *colon = strchr(full, ':');
-    size_t n = strlen(full);
-    *name_len = n;
-    *type = full + n;
-    *type_len = 0;
-    if (colon == NULL) {
-        /* The reference's memcpy prefixes; "MemcpyH2D" (CUPTI's name) is
-         * deliberately not one of them, as in the reference. */
-        static const struct {
-            const char *prefix;
-            pv_op_category cat;
-        } memcpys[] = {{"MEMCPYHToD", PV_OPCAT_MEMCPY_H2D}, {"MEMCPYDToH", PV_OPCAT_MEMCPY_D2H},
-                       {"MEMCPYDToD", PV_OPCAT_MEMCPY_D2D}, {"MEMCPYHToH", PV_OPCAT_MEMCPY_H2H}};
-        for (size_t i = 0; i < sizeof memcpys / sizeof memcpys[0]; i++)
-            if (starts_ci(full, memcpys[i].prefix))
-                return memcpys[i].cat;
-        return PV_OPCAT_UNKNOWN;
-    }
-    size_t nl = (size_t)(colon - full);
-    const char *t = colon + 1;
-    size_t tl = n - nl - 1;
-    if (nl == 8 && memcmp(full, "Iterator", 8) == 0) {
-        *type = "Dataset";
-        *type_len = 7;
-        return PV_OPCAT_DATASET;   /* the whole string stays the name */
-    }
-    *name_len = nl;
-    *type = t;
-    *type_len = tl;
-    if (is_tf_name(full, nl) && is_tf_type(t, tl))
-        return PV_OPCAT_TF;
-    /* No type written: derive it from the last path component of the
-     * name, without a numeric "_<n>" suffix ("a/b/relu_3:" -> "relu"). */
-    const char *dt = t;
-    size_t dl = tl;
-    if (tl == 0) {
-        const char *slash = full;
-        for (const char *q = full; q < full + nl; q++)
-            if (*q == '/')
-                slash = q + 1;
-        dt = slash;
-        dl = (size_t)(full + nl - slash);
-        size_t k = dl;
-        while (k > 0 && dt[k - 1] >= '0' && dt[k - 1] <= '9')
-            k--;
-        if (k > 0 && k < dl && dt[k - 1] == '_')
-            dl = k - 1;
-    }
-    if (dl > 0 && is_jax_type(dt, dl)) {
-        const char *br = memchr(dt, '[', dl);
-        *type = dt;
-        *type_len = br != NULL ? (size_t)(br - dt) : dl;
-        return PV_OPCAT_JAX;
-    }
-    if (tl == 0) {
-        *type = dt;
-        *type_len = dl;
-        return PV_OPCAT_TF;
-    }
-    return PV_OPCAT_UNKNOWN;
-}
 
 const char *pv_hardware_name(uint32_t hw)
 {
@@ -204,6 +87,11 @@ static bool span_contains(const span *outer, const span *inner)
            inner->begin_ps + inner->dur_ps <= outer->begin_ps + outer->dur_ps;
 }
 
+static bool starts_ci(const char *s, const char *prefix)
+{
+    return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
 /* The event's name as written (XEventMetadata.name), which the reference
  * classifies by; display names are shortened forms meant for people. */
 static const char *raw_name(const pv_model *m, uint64_t ev)
@@ -214,14 +102,14 @@ static const char *raw_name(const pv_model *m, uint64_t ev)
 static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_sid)
 {
     const char *name = raw_name(m, ev);
-    size_t nl, tl;
-    const char *t;
-    switch (pv_op_parse(name, &nl, &t, &tl)) {
-    case PV_OPCAT_MEMCPY_H2D:
+    pv_tf_op op;
+    pv_tf_op_parse(name, strlen(name), &op);
+    switch (op.category) {
+    case PV_TF_OP_MEMCPY_H2D:
         return PV_STEP_HOST_TO_DEVICE;
-    case PV_OPCAT_MEMCPY_D2H:
+    case PV_TF_OP_MEMCPY_D2H:
         return PV_STEP_DEVICE_TO_HOST;
-    case PV_OPCAT_MEMCPY_D2D:
+    case PV_TF_OP_MEMCPY_D2D:
         return PV_STEP_DEVICE_TO_DEVICE;
     default:
         break;
@@ -328,15 +216,11 @@ static bool is_real_cpu_compute(const char *name)
 
 static uint32_t classify_host(const char *name, bool has_device, bool has_corr, bool root_stage)
 {
-    size_t nl, tl;
-    const char *t;
-    pv_op_category cat = pv_op_parse(name, &nl, &t, &tl);
-    bool infeed = (cat == PV_OPCAT_TF || cat == PV_OPCAT_JAX) &&
-                  ((tl == 14 && memcmp(t, "InfeedEnqueue", 13) == 0) ||
-                   (tl == 19 && memcmp(t, "InfeedEnqueueTuple", 18) == 0));
-    if (infeed || cat == PV_OPCAT_MEMCPY_H2D)
+    pv_tf_op op;
+    pv_tf_op_parse(name, strlen(name), &op);
+    if (pv_tf_op_is_infeed_enqueue(&op) || op.category == PV_TF_OP_MEMCPY_H2D)
         return PV_STEP_HOST_TO_DEVICE;
-    if (cat == PV_OPCAT_MEMCPY_H2H)
+    if (op.category == PV_TF_OP_MEMCPY_H2H)
         return PV_STEP_HOST_TO_HOST;
     if (has_device && (has_corr || starts_ci(name, "ExecutorState::Process")))
         return PV_STEP_HOST_PREPARE;

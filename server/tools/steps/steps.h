@@ -107,22 +107,4 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
 /* The reference's name of a hardware kind ("CPU_ONLY", "GPU", "TPU"). */
 const char *pv_hardware_name(uint32_t hw);
 
-/* Category of a framework op name per FORMATS.md §3.6. */
-typedef enum pv_op_category {
-    PV_OPCAT_UNKNOWN,
-    PV_OPCAT_TF,        /* name:Type TensorFlow op */
-    PV_OPCAT_JAX,
-    PV_OPCAT_DATASET,   /* Iterator::... */
-    PV_OPCAT_MEMCPY_H2D,
-    PV_OPCAT_MEMCPY_D2H,
-    PV_OPCAT_MEMCPY_D2D,
-    PV_OPCAT_MEMCPY_H2H
-} pv_op_category;
-
-/* Parses "name:Type" (or an Iterator / memcpy name). On return *name_len
- * and *type and *type_len delimit the op name and type inside full (type may
- * be empty). Cannot fail. */
-pv_op_category pv_op_parse(const char *full, size_t *name_len, const char **type,
-                           size_t *type_len);
-
 #endif

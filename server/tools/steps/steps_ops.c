@@ -94,9 +94,10 @@ static int cmp_metrics(const void *pa, const void *pb)
  * call; kept as a function so a memo can replace it. */
 static bool is_op_name(const pv_model *m, uint32_t key)
 {
-    size_t nl, tl;
-    const char *ty;
-    return pv_op_parse(pv_model_str(m, key), &nl, &ty, &tl) != PV_OPCAT_UNKNOWN;
+    const char *full = pv_model_str(m, key);
+    pv_tf_op op;
+    pv_tf_op_parse(full, strlen(full), &op);
+    return op.category != PV_TF_OP_UNKNOWN;
 }
 
 /* The name as written: display names ("Iterator::Zip") drop the path
@@ -114,15 +115,11 @@ static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
     for (size_t i = 0; i < b->n; i++) {
         pv_op_metrics *op = &out->ops[i];
         const char *full = pv_model_str(m, b->v[i].key);
-        size_t nl, tl;
-        const char *t;
-        op->category = pv_op_parse(full, &nl, &t, &tl);
-        if (op->category == PV_OPCAT_UNKNOWN) {
-            nl = strlen(full);   /* a kernel without a framework op keeps its name */
-            tl = 0;
-        }
-        op->name = pv_arena_strndup(a, full, nl);
-        op->type = pv_arena_strndup(a, t, tl);
+        pv_tf_op parsed;   /* unknown (a kernel with no framework op): the whole name */
+        pv_tf_op_parse(full, strlen(full), &parsed);
+        op->category = (uint32_t)parsed.category;
+        op->name = pv_arena_strndup(a, parsed.name, parsed.name_len);
+        op->type = pv_arena_strndup(a, parsed.type, parsed.type_len);
         op->is_eager = b->v[i].eager;
         op->occurrences = b->v[i].count;
         op->time_ps = b->v[i].dur_ps;

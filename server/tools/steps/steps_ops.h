@@ -15,12 +15,13 @@
 #ifndef PV_TOOLS_STEPS_STEPS_OPS_H
 #define PV_TOOLS_STEPS_STEPS_OPS_H
 
+#include "tools/common/tf_op_name.h"
 #include "tools/steps/steps.h"
 
 typedef struct pv_op_metrics {
     const char *name;        /* op name ("Iterator::Model" keeps its full name) */
     const char *type;        /* op type ("Conv2D", "Dataset"); "" when unknown */
-    uint32_t category;       /* pv_op_category */
+    uint32_t category;       /* pv_tf_op_category */
     bool is_eager;
     uint64_t occurrences;
     int64_t time_ps;
