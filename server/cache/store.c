@@ -20,8 +20,11 @@
 #include "util/log.h"
 #include "util/mem.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +33,8 @@
 struct pv_model_entry {
     pv_model_entry *next;
     char *path;
-    uint64_t size_bytes;
-    int64_t mtime_ns;
+    char *root;             /* the logdir path is opened beneath, or NULL */
+    pv_file_id id;          /* what the source was when asked for */
     pv_load_state state;
     bool started;           /* the loader thread runs or ran */
     bool wanted;            /* a get waits for it: it may evict idle models */
@@ -121,6 +124,7 @@ static void entry_free(pv_model_entry *e)
         e->store->companion->free(e->companion);
     pv_model_free(e->model);
     free(e->path);
+    free(e->root);
     free(e);
 }
 
@@ -218,7 +222,7 @@ static void start_loads(pv_model_store *s)
                 next = e;
         if (next == NULL || s->loading >= MAX_LOADS)
             return;
-        size_t need = estimate_bytes(next->size_bytes);
+        size_t need = estimate_bytes(next->id.size_bytes);
         if (!fits(s, need))
             evict_for(s, need, next);
         /* The oldest waits rather than letting later, smaller loads pass it:
@@ -229,19 +233,41 @@ static void start_loads(pv_model_store *s)
     }
 }
 
+/* Opens e's source as the scan saw it: beneath its logdir without
+ * following links, a regular file with the identity recorded. Returns the
+ * descriptor, or -1 with err set. */
+static int open_source(const pv_model_entry *e, pv_error *err)
+{
+    if (e->root != NULL)
+        return pv_safe_open(e->root, e->path, &e->id, err);
+    int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        pv_error_set(err, PV_EIO, e->path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    return fd;
+}
+
 /* Reads the saved model of e's source when there is a valid one; else
  * decodes the source. *saved_path (free it) names where to save a freshly
  * decoded model, or is NULL when it came from the cache or the cache is off. */
 static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv_error *err)
 {
-    pv_cache_key key = {e->path, e->size_bytes, e->mtime_ns, "model"};
+    int fd = open_source(e, err);
+    if (fd < 0)
+        return err->code;
+    /* The inode and ctime are in what was computed, so a file rewritten in
+     * place with its old size and mtime is a new entry. */
+    char what[80];
+    snprintf(what, sizeof what, "model %llu:%llu:%lld", (unsigned long long)e->id.dev,
+             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
+    pv_cache_key key = {e->path, e->id.size_bytes, e->id.mtime_ns, what};
     char *cached = pv_disk_cache_file(e->store->disk, &key, "pvm");
     *saved_path = NULL;
     if (cached != NULL && access(cached, R_OK) == 0) {
         pv_error lerr = {0};
         if (pv_model_load(cached, e->path, m, &lerr) == 0) {
-            atomic_store(&e->progress.done_bytes, e->size_bytes);
+            atomic_store(&e->progress.done_bytes, e->id.size_bytes);
             free(cached);
+            close(fd);
             return 0;
         }
         char msg[1200];
@@ -249,7 +275,8 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv
         pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
         unlink(cached);
     }
-    int rc = pv_ingest_file(e->path, &e->progress, m, err);
+    int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
+    close(fd);
     if (rc == 0)
         *saved_path = cached;
     else
@@ -358,7 +385,7 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
         pv_model_entry *e = *p;
         if (strcmp(e->path, src->path) != 0)
             continue;
-        bool same = e->size_bytes == src->size_bytes && e->mtime_ns == src->mtime_ns;
+        bool same = pv_file_id_same(&e->id, &src->id);
         bool retry = e->state == PV_LOAD_FAILED &&
                      monotonic_ns() - e->failed_ns >= s->retry_after_ns;
         if (same && !retry)
@@ -378,12 +405,12 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
     }
     pv_model_entry *e = pv_xcalloc(1, sizeof *e);
     e->path = pv_xstrdup(src->path);
-    e->size_bytes = src->size_bytes;
-    e->mtime_ns = src->mtime_ns;
+    e->root = src->root != NULL ? pv_xstrdup(src->root) : NULL;
+    e->id = src->id;
     e->state = PV_LOAD_LOADING;
     e->companion_state = s->companion != NULL ? PV_LOAD_LOADING : PV_LOAD_READY;
     atomic_store(&e->progress.done_bytes, 0);
-    e->progress.total_bytes = src->size_bytes;
+    e->progress.total_bytes = src->id.size_bytes;
     e->store = s;
     e->seq = ++s->seq;
     e->next = s->entries;
@@ -395,9 +422,9 @@ static void status_of(const pv_model_entry *e, pv_load_status *out)
 {
     out->state = e->state;
     out->queued = e->state == PV_LOAD_LOADING && !e->started;
-    out->total_bytes = e->size_bytes;
+    out->total_bytes = e->id.size_bytes;
     out->done_bytes = e->state == PV_LOAD_LOADING ? atomic_load(&e->progress.done_bytes)
-                                                  : e->size_bytes;
+                                                  : e->id.size_bytes;
     if (e->state == PV_LOAD_FAILED)
         out->err = e->err;
     else

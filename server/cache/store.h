@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 #include "util/error.h"
+#include "util/safe_open.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,11 +60,14 @@ typedef struct pv_model_companion {
     void (*free)(void *companion);
 } pv_model_companion;
 
-/* The identity of a source file: a change in size or mtime is a new file. */
+/* A source file: where it is, below which logdir (it is opened without
+ * following any link below root, util/safe_open.h; NULL: opened as it is,
+ * for tests and tools that name a file directly), and its identity: a
+ * change in any part of id is a new file. */
 typedef struct pv_source {
     const char *path;
-    uint64_t size_bytes;
-    int64_t mtime_ns;
+    const char *root;
+    pv_file_id id;
 } pv_source;
 
 struct pv_disk_cache;

@@ -118,8 +118,7 @@ void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_
 static uint64_t source_hash(const pv_source *src)
 {
     uint64_t h = pv_hash_bytes(PV_HASH_SEED, src->path, strlen(src->path));
-    h = pv_hash_bytes(h, &src->size_bytes, sizeof src->size_bytes);
-    return pv_hash_bytes(h, &src->mtime_ns, sizeof src->mtime_ns);
+    return pv_hash_bytes(h, &src->id, sizeof src->id);
 }
 
 void pv_trace_cache_source_id(const pv_source *src, char out[17])

@@ -35,9 +35,19 @@ static const char *content_type(answer_kind kind)
     return kind == ANSWER_CSV ? "text/csv; charset=utf-8" : "application/json";
 }
 
-static pv_source source_of(const pv_host_file *f)
+static pv_source source_of(const char *root, const pv_host_file *f)
 {
-    return (pv_source){f->path, f->size_bytes, f->mtime_ns};
+    return (pv_source){f->path, root, f->id};
+}
+
+/* A file's identity beyond path, size and mtime, for cache keys: a file
+ * rewritten in place with its old size and mtime is a new file. */
+static const char *identity(pv_request *rq, const pv_host_file *f)
+{
+    return pv_arena_printf(&rq->arena, "%s:%llu:%llu:%llu:%lld:%lld", f->path,
+                           (unsigned long long)f->id.dev, (unsigned long long)f->id.ino,
+                           (unsigned long long)f->id.size_bytes, (long long)f->id.mtime_ns,
+                           (long long)f->id.ctime_ns);
 }
 
 /* What an answer is, for its cache key: the kind, the tool and the values
@@ -142,6 +152,7 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 
 /* The hosts an answer comes from: their profiles and names. */
 typedef struct host_set {
+    const char *root;            /* the logdir they are below */
     const pv_host_file *const *files;
     const char *const *names;
     size_t n;
@@ -158,7 +169,7 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     pv_error err = {0};
     int rc = 0;
     for (; held < hs->n && rc == 0; held++) {
-        pv_source src = source_of(hs->files[held]);
+        pv_source src = source_of(hs->root, hs->files[held]);
         rc = pv_model_store_get(rq->app->models, &src, &models[held], &entries[held], &err);
         if (rc != 0)
             break;
@@ -200,12 +211,10 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
     /* One host's keys start "data:" or "csv:", so these never equal them. */
     if (all_hosts || hs->n > 1)
         what = pv_arena_printf(&rq->arena, ALL_HOSTS " %s", what);
-    for (size_t i = 1; i < hs->n; i++)
-        what = pv_arena_printf(&rq->arena, "%s|%s:%llu:%lld", what, hs->files[i]->path,
-                               (unsigned long long)hs->files[i]->size_bytes,
-                               (long long)hs->files[i]->mtime_ns);
-    pv_cache_key key = {hs->files[0]->path, hs->files[0]->size_bytes, hs->files[0]->mtime_ns,
-                        what};
+    for (size_t i = 0; i < hs->n; i++)
+        what = pv_arena_printf(&rq->arena, "%s|%s", what, identity(rq, hs->files[i]));
+    pv_cache_key key = {hs->files[0]->path, hs->files[0]->id.size_bytes,
+                        hs->files[0]->id.mtime_ns, what};
     if (kept(rq, rs, &key, kind))
         return;
     run_tool(rq, rs, t, q, hs, kind);
@@ -220,8 +229,8 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
-static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const pv_host_file *f,
-                       answer_kind kind)
+static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const char *root,
+                       const pv_host_file *f, answer_kind kind)
 {
     const pv_format *fmt = f->format;
     char detail[600];
@@ -238,7 +247,12 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     pv_error err = {0};
     char *data;
     size_t len;
-    if (pv_ingest_read_whole(f->path, fmt->max_bytes, &data, &len, &err) != 0) {
+    int fd = pv_safe_open(root, f->path, &f->id, &err);
+    int rc = fd >= 0 ? pv_ingest_read_whole(fd, f->path, fmt->max_bytes, &data, &len, &err)
+                     : err.code;
+    if (fd >= 0)
+        close(fd);
+    if (rc != 0) {
         pv_respond_pv_error(rs, &err);
         return;
     }
@@ -255,7 +269,7 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     pv_buf body;
     pv_buf_init(&body, ANSWER_MAX_BYTES);
     pv_tool_input none = {NULL, NULL, 0};
-    int rc = fmt->answer((const uint8_t *)data, len, f->path, &rq->arena, &result, &err);
+    rc = fmt->answer((const uint8_t *)data, len, f->path, &rq->arena, &result, &err);
     if (rc == 0)
         rc = (kind == ANSWER_CSV ? t->write_csv : t->write_json)(&none, q, result, &body, &err);
     /* The result may point into the file's bytes: they go only now. */
@@ -278,12 +292,12 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
  * filled (404) when one is not a host of run with a profile. The list can
  * name no more hosts than the run has, so its cost is bounded by the run,
  * whatever the request repeats. */
-static bool listed_hosts(pv_request *rq, pv_response *rs, const pv_run *run, const char *list,
-                         host_set *hs)
+static bool listed_hosts(pv_request *rq, pv_response *rs, const char *root, const pv_run *run,
+                         const char *list, host_set *hs)
 {
     const pv_host_file **files = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *files);
     const char **host_names = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *host_names);
-    *hs = (host_set){files, host_names, 0};
+    *hs = (host_set){root, files, host_names, 0};
     char *names = pv_arena_strdup(&rq->arena, list);
     for (char *save = NULL, *name = strtok_r(names, ",", &save); name != NULL;
          name = strtok_r(NULL, ",", &save)) {
@@ -313,11 +327,12 @@ static bool listed_hosts(pv_request *rq, pv_response *rs, const pv_run *run, con
 
 /* Every host of run with a profile; false with rs filled (404) when fewer
  * than two have one. */
-static bool all_hosts(pv_request *rq, pv_response *rs, const pv_run *run, host_set *hs)
+static bool all_hosts(pv_request *rq, pv_response *rs, const char *root, const pv_run *run,
+                      host_set *hs)
 {
     const pv_host_file **files = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *files);
     const char **names = pv_arena_zalloc(&rq->arena, (run->n_hosts + 1) * sizeof *names);
-    *hs = (host_set){files, names, 0};
+    *hs = (host_set){root, files, names, 0};
     for (size_t i = 0; i < run->n_hosts; i++) {
         const pv_host_file *f = pv_host_profile(&run->hosts[i]);
         if (f != NULL) {
@@ -359,8 +374,8 @@ static bool serve_several(pv_request *rq, pv_response *rs, const pv_tool *t, ans
                  "profview does not combine hosts (" ALL_HOSTS ") for the %.200s tool; ask for "
                  "one host", t->name);
         pv_respond_error(rs, 404, "unknown host", detail);
-    } else if (mine && (list != NULL ? listed_hosts(rq, rs, run, list, &hs)
-                                     : all_hosts(rq, rs, run, &hs))) {
+    } else if (mine && (list != NULL ? listed_hosts(rq, rs, ix->logdir, run, list, &hs)
+                                     : all_hosts(rq, rs, ix->logdir, run, &hs))) {
         serve_models(rq, rs, t, &hs, list == NULL, kind);
     }
     pv_index_store_release(rq->app->index, ix);
@@ -380,10 +395,10 @@ static void serve_tool(pv_request *rq, pv_response *rs, const pv_tool *t, answer
     const pv_host_file *f = pv_host_answer(tg.host, t, &from_model);
     if (from_model) {
         const char *name = tg.host->name;
-        host_set hs = {&f, &name, 1};
+        host_set hs = {tg.ix->logdir, &f, &name, 1};
         serve_models(rq, rs, t, &hs, false, kind);
     } else {
-        serve_file(rq, rs, t, f, kind);
+        serve_file(rq, rs, t, tg.ix->logdir, f, kind);
     }
     pv_http_target_release(rq, &tg);
 }
@@ -426,7 +441,7 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
         pv_http_target_release(rq, &t);
         return;
     }
-    pv_source src = source_of(profile);
+    pv_source src = source_of(t.ix->logdir, profile);
     pv_load_status st;
     pv_model_store_poll(rq->app->models, &src, &st);
     pv_http_target_release(rq, &t);

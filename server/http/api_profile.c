@@ -152,7 +152,7 @@ void pv_serve_api_index(pv_request *rq, pv_response *rs)
                 const char *base = strrchr(hf->path, '/');
                 json_array_append_new(files, json_pack("{s:s, s:I}", "name",
                                                        base ? base + 1 : hf->path, "bytes",
-                                                       (json_int_t)hf->size_bytes));
+                                                       (json_int_t)hf->id.size_bytes));
             }
             json_array_append_new(hosts, json_pack("{s:s, s:o, s:o}", "name",
                                                    run->hosts[h].name, "tools", tools,

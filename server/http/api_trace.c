@@ -61,7 +61,7 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
         pv_http_target_release(rq, &t);
         return;
     }
-    pv_source src = {xplane->path, xplane->size_bytes, xplane->mtime_ns};
+    pv_source src = {xplane->path, t.ix->logdir, xplane->id};
     const pv_model *m;
     pv_model_entry *entry;
     pv_error err = {0};
@@ -85,7 +85,7 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
 /* The identity of the request's source file. */
 static pv_source source_of(const trace_req *tr)
 {
-    return (pv_source){tr->xplane->path, tr->xplane->size_bytes, tr->xplane->mtime_ns};
+    return (pv_source){tr->xplane->path, NULL, tr->xplane->id};
 }
 
 /* ---- meta --------------------------------------------------------------------- */

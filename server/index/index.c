@@ -60,8 +60,8 @@ int pv_index_same(const pv_index *a, const pv_index *b)
     if (a->n_runs != b->n_runs || a->n_seen != b->n_seen)
         return 0;
     for (size_t i = 0; i < a->n_seen; i++)
-        if (a->seen[i].size_bytes != b->seen[i].size_bytes ||
-            a->seen[i].mtime_ns != b->seen[i].mtime_ns || strcmp(a->seen[i].path, b->seen[i].path))
+        if (!pv_file_id_same(&a->seen[i].id, &b->seen[i].id) ||
+            strcmp(a->seen[i].path, b->seen[i].path) != 0)
             return 0;
     for (size_t i = 0; i < a->n_runs; i++) {
         const pv_run *ra = &a->runs[i], *rb = &b->runs[i];
@@ -73,8 +73,8 @@ int pv_index_same(const pv_index *a, const pv_index *b)
                 return 0;
             for (size_t k = 0; k < ha->n_files; k++) {
                 const pv_host_file *fa = &ha->files[k], *fb = &hb->files[k];
-                if (fa->format != fb->format || fa->size_bytes != fb->size_bytes ||
-                    fa->mtime_ns != fb->mtime_ns || strcmp(fa->path, fb->path) != 0)
+                if (fa->format != fb->format || !pv_file_id_same(&fa->id, &fb->id) ||
+                    strcmp(fa->path, fb->path) != 0)
                     return 0;
             }
         }

@@ -17,6 +17,7 @@
 
 #include "ingest/formats.h"
 #include "tools/tool.h"
+#include "util/safe_open.h"
 #include "util/error.h"
 
 #include <pthread.h>
@@ -26,10 +27,9 @@
 #include <time.h>
 
 typedef struct pv_host_file {
-    char *path;          /* absolute path of the file */
+    char *path;          /* absolute path of the file, through no symbolic link */
     const pv_format *format; /* what the file is (ingest/formats.h) */
-    uint64_t size_bytes;
-    int64_t mtime_ns;
+    pv_file_id id;           /* device, inode, size, mtime, ctime when scanned */
 } pv_host_file;
 
 typedef struct pv_host {

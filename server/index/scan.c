@@ -87,12 +87,14 @@ static bool inside_root(const scan *s, const char *resolved)
 }
 
 /* Stats path, following a symbolic link only when it stays inside the
- * logdir. Returns false when the entry must be skipped. */
-static bool stat_entry(const scan *s, const char *path, struct stat *st)
+ * logdir (*link then says it did). Returns false when the entry must be
+ * skipped. */
+static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *link)
 {
     if (lstat(path, st) != 0)
         return false;
-    if (!S_ISLNK(st->st_mode))
+    *link = S_ISLNK(st->st_mode);
+    if (!*link)
         return true;
     char *resolved = realpath(path, NULL);
     if (resolved == NULL)
@@ -114,16 +116,25 @@ static char *join(const char *a, const char *b)
     return p;
 }
 
-static int64_t mtime_ns_of(const struct stat *st)
+/* The path, through no link, of the file a link dir/name leads to inside
+ * the logdir, or NULL. A malloc'd string (realpath's), like join's. */
+static char *realpath_inside(const scan *s, const char *dir, const char *name)
 {
-    return (int64_t)st->st_mtim.tv_sec * 1000000000LL + (int64_t)st->st_mtim.tv_nsec;
+    char *path = join(dir, name);
+    char *real = realpath(path, NULL);
+    free(path);
+    if (real != NULL && !inside_root(s, real)) {
+        free(real);
+        return NULL;
+    }
+    return real;
 }
 
 /* A file written just now is offered only once a second scan sees it
  * unchanged; this is how "stops growing" is observed without reading it. */
-static bool settled(const scan *s, const char *path, uint64_t size, int64_t mtime_ns)
+static bool settled(const scan *s, const char *path, const pv_file_id *id)
 {
-    if (s->now_ns - mtime_ns >= PV_INDEX_SETTLE_NS)
+    if (s->now_ns - id->mtime_ns >= PV_INDEX_SETTLE_NS)
         return true;
     if (s->prev == NULL)
         return false;
@@ -132,7 +143,7 @@ static bool settled(const scan *s, const char *path, uint64_t size, int64_t mtim
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(s->prev->seen[mid].path, path);
         if (c == 0)
-            return s->prev->seen[mid].size_bytes == size && s->prev->seen[mid].mtime_ns == mtime_ns;
+            return pv_file_id_same(&s->prev->seen[mid].id, id);
         if (c < 0)
             lo = mid + 1;
         else
@@ -141,14 +152,13 @@ static bool settled(const scan *s, const char *path, uint64_t size, int64_t mtim
     return false;
 }
 
-static void remember(scan *s, const char *path, const pv_format *format, uint64_t size,
-                     int64_t mt)
+static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id)
 {
     if (s->n_seen == s->cap_seen) {
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, size, mt};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id};
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -185,6 +195,14 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         free(run_name);
         return;
     }
+    /* Files are recorded by their path through no symbolic link, so that
+     * opening one later can refuse every link (util/safe_open.h). */
+    char *real_dir = realpath(dir, NULL);
+    if (real_dir == NULL) {
+        closedir(d);
+        free(run_name);
+        return;
+    }
     pv_run run = {.name = run_name, .dir = pv_xstrdup(dir)};
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
@@ -194,24 +212,29 @@ static void scan_session(scan *s, const char *dir, char *run_name)
             continue;
         char *path = join(dir, de->d_name);
         struct stat st;
-        if (!stat_entry(s, path, &st) || !S_ISREG(st.st_mode)) {
+        bool link = false;
+        if (!stat_entry(s, path, &st, &link) || !S_ISREG(st.st_mode)) {
             free(path);
             continue;
         }
+        free(path);
+        path = link ? realpath_inside(s, dir, de->d_name) : join(real_dir, de->d_name);
+        if (path == NULL)
+            continue;
         s->n_files++;
-        uint64_t size = (uint64_t)st.st_size;
-        int64_t mt = mtime_ns_of(&st);
-        remember(s, path, format, size, mt);
-        if (!settled(s, path, size, mt)) {
+        pv_file_id id = pv_file_id_of(&st);
+        remember(s, path, format, &id);
+        if (!settled(s, path, &id)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
             free(path);
             continue;
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, format, size, mt};
+        h->files[h->n_files++] = (pv_host_file){path, format, id};
     }
     closedir(d);
+    free(real_dir);
     if (run.n_hosts == 0) {
         pv__run_free(&run);
         return;
@@ -240,7 +263,8 @@ static void scan_profile_dir(scan *s, const char *profile_dir, const char *tbrun
             continue;
         char *path = join(profile_dir, de->d_name);
         struct stat st;
-        if (stat_entry(s, path, &st) && S_ISDIR(st.st_mode) &&
+        bool link;
+        if (stat_entry(s, path, &st, &link) && S_ISDIR(st.st_mode) &&
             seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
             char *name = tbrun[0] ? join(tbrun, de->d_name) : pv_xstrdup(de->d_name);
             scan_session(s, path, name);
@@ -270,7 +294,8 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
             continue;
         char *path = join(dir, de->d_name);
         struct stat st;
-        if (!stat_entry(s, path, &st) || !S_ISDIR(st.st_mode) ||
+        bool link;
+        if (!stat_entry(s, path, &st, &link) || !S_ISDIR(st.st_mode) ||
             !seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
             free(path);
             continue;

@@ -131,43 +131,40 @@ static int ingest_read(int fd, const char *path, size_t len, pv_progress *progre
 int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
+    int rc = pv_ingest_fd(fd, path, progress, out, err);
+    close(fd);
+    return rc;
+}
+
+int pv_ingest_fd(int fd, const char *path, pv_progress *progress, pv_model **out, pv_error *err)
+{
+    *out = NULL;
     int rc = 0;
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot stat: %s", strerror(errno));
-        goto close_fd;
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot stat: %s", strerror(errno));
     }
-    if (!S_ISREG(st.st_mode)) {
-        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "not a regular file");
-        goto close_fd;
-    }
-    if ((uint64_t)st.st_size > PV_INGEST_MAX_FILE_BYTES) {
-        rc = pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
-                          "the file has %lld bytes, more than the %llu accepted",
-                          (long long)st.st_size, (unsigned long long)PV_INGEST_MAX_FILE_BYTES);
-        goto close_fd;
-    }
+    if (!S_ISREG(st.st_mode))
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "not a regular file");
+    if ((uint64_t)st.st_size > PV_INGEST_MAX_FILE_BYTES)
+        return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
+                            "the file has %lld bytes, more than the %llu accepted",
+                            (long long)st.st_size, (unsigned long long)PV_INGEST_MAX_FILE_BYTES);
     size_t len = (size_t)st.st_size;
     if (progress != NULL) {
         progress->total_bytes = len;
         atomic_store_explicit(&progress->done_bytes, 0, memory_order_relaxed);
     }
-    if (len == 0) {
-        rc = pv_error_set(err, PV_EFORMAT, path, 0, "the file is empty");
-        goto close_fd;
-    }
-    if (len <= READ_WHOLE_BYTES) {
-        rc = ingest_read(fd, path, len, progress, out, err);
-        goto close_fd;
-    }
+    if (len == 0)
+        return pv_error_set(err, PV_EFORMAT, path, 0, "the file is empty");
+    if (len <= READ_WHOLE_BYTES)
+        return ingest_read(fd, path, len, progress, out, err);
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
-        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
-        goto close_fd;
-    }
+    if (map == MAP_FAILED)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
     if (len >= DROP_CHUNK)
         madvise(map, len, MADV_SEQUENTIAL);
     pv_ingest_src src = {map, len, path, progress, true};
@@ -188,27 +185,19 @@ int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_e
     } else {
         munmap(map, len);
     }
-close_fd:
-    close(fd);
     return rc;
 }
 
 /* ---- per-tool files ---------------------------------------------------------- */
 
-int pv_ingest_read_whole(const char *path, uint64_t max_bytes, char **out, size_t *len,
+int pv_ingest_read_whole(int fd, const char *path, uint64_t max_bytes, char **out, size_t *len,
                          pv_error *err)
 {
-    /* Non-blocking, so a FIFO put where a file was cannot hold the caller. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max_bytes) {
-        close(fd);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max_bytes)
         return pv_error_set(err, PV_ETOOBIG, path, PV_NO_OFFSET,
                             "not a regular file of at most %llu bytes",
                             (unsigned long long)max_bytes);
-    }
     size_t n = (size_t)st.st_size;
     char *buf = pv_xmalloc(n + 1);
     size_t got = 0;
@@ -218,13 +207,11 @@ int pv_ingest_read_whole(const char *path, uint64_t max_bytes, char **out, size_
             continue;
         if (r <= 0) {
             free(buf);
-            close(fd);
             return pv_error_set(err, PV_EIO, path, got, "cannot read: %s",
                                 r < 0 ? strerror(errno) : "the file shrank while it was read");
         }
         got += (size_t)r;
     }
-    close(fd);
     buf[n] = '\0';
     *out = buf;
     *len = n;

@@ -55,17 +55,21 @@ typedef int (*pv_decode_fn)(const pv_ingest_src *src, pv_model_builder *b, pv_er
  * PV_ETOOBIG (a size past a cap); *out is NULL on failure. progress may
  * be NULL. */
 int pv_ingest_file(const char *path, pv_progress *progress, pv_model **out, pv_error *err);
+/* The same from fd, open on the file path names (for errors); fd stays
+ * open and the caller's. */
+int pv_ingest_fd(int fd, const char *path, pv_progress *progress, pv_model **out, pv_error *err);
 
 /* Same for bytes already in memory; data is only read. path_for_errors
  * names the source in err (may be NULL). */
 int pv_ingest_buffer(const uint8_t *data, size_t len, const char *path_for_errors,
                      pv_progress *progress, pv_model **out, pv_error *err);
 
-/* Reads the whole file at path, a regular file of at most max_bytes, into
- * a new buffer the caller frees (a NUL follows its *len bytes). Returns 0,
- * or PV_EIO (cannot open or read) / PV_ETOOBIG (not a regular file of at
- * most max_bytes) with err naming the file; *out and *len unchanged then. */
-int pv_ingest_read_whole(const char *path, uint64_t max_bytes, char **out, size_t *len,
+/* Reads the whole file open on fd (path names it), a regular file of at
+ * most max_bytes, into a new buffer the caller frees (a NUL follows its
+ * *len bytes). Returns 0, or PV_EIO (cannot read) / PV_ETOOBIG (not a
+ * regular file of at most max_bytes) with err naming the file; *out and
+ * *len unchanged then. fd stays open. */
+int pv_ingest_read_whole(int fd, const char *path, uint64_t max_bytes, char **out, size_t *len,
                          pv_error *err);
 
 /* ---- for decoders --------------------------------------------------------- */

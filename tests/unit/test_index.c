@@ -121,7 +121,7 @@ START_TEST(test_scan_hosts_and_tools)
     ck_assert_str_eq(r->hosts[0].name, "a");
     ck_assert_str_eq(r->hosts[1].name, "b");
     ck_assert_uint_eq(r->hosts[1].n_files, 1);
-    ck_assert_uint_eq(r->hosts[1].files[0].size_bytes, 20);
+    ck_assert_uint_eq(r->hosts[1].files[0].id.size_bytes, 20);
     const pv_tool *tools[32];
     size_t n = pv_run_tools(r, tools, 32);
     ck_assert_uint_eq(n, 6);

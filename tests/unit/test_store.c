@@ -26,8 +26,7 @@ static pv_source source_of(const char *path)
 {
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    return (pv_source){path, (uint64_t)st.st_size,
-                       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
+    return (pv_source){path, NULL, pv_file_id_of(&st)};
 }
 
 static void sleep_ms(long ms)
@@ -161,7 +160,7 @@ START_TEST(test_store_failure_retried)
     ck_assert_uint_eq(fwrite(good, 1, len, f), len);
     fclose(f);
     struct timespec times[2] = {{0, UTIME_OMIT},
-                                {src.mtime_ns / 1000000000, src.mtime_ns % 1000000000}};
+                                {src.id.mtime_ns / 1000000000, src.id.mtime_ns % 1000000000}};
     ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
     ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, &err), PV_EFORMAT);
     sleep_ms(250);

@@ -21,8 +21,7 @@ static pv_source source_of(const char *path)
 {
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    return (pv_source){path, (uint64_t)st.st_size,
-                       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec};
+    return (pv_source){path, NULL, pv_file_id_of(&st)};
 }
 
 /* Polls (never gets) src until its model and index are both settled. */
