@@ -8,6 +8,8 @@
 
 /* ---- lifetime ----------------------------------------------------------- */
 
+#define FREE_COLUMN(field, type, count, from, flags) PV__IF_##from(free(b->field);)
+
 pv_model_builder *pv_builder_new(void)
 {
     pv_model_builder *b = pv_xcalloc(1, sizeof *b);
@@ -25,29 +27,16 @@ void pv_builder_free(pv_model_builder *b)
     for (size_t i = 0; i < b->n_planes; i++)
         pv__idmap_fini(&b->meta_ids[i]);
     free(b->meta_ids);
-    free(b->planes);
-    free(b->tracks);
-    free(b->metas);
+    PV__MODEL_COLUMNS(FREE_COLUMN)
     free(b->child_refs);
-    free(b->ev_start_ps);
-    free(b->ev_dur_ps);
-    free(b->ev_meta);
     free(b->ev_stat_first);
-    free(b->ev_wire);
-    free(b->ev_group);
-    free(b->ev_extra);
     pv__extras_free(b->extras);
     free(b->stat_names);
     pv__source_release(b->src, b->src_len, b->src_owner);
     free(b->runs);
-    free(b->stats);
     free(b->late);
     free(b->meta_stats);
     free(b->plane_stats);
-    free(b->blobs);
-    free(b->hostnames);
-    free(b->errors);
-    free(b->warnings);
     free(b);
 }
 
@@ -58,10 +47,9 @@ uint64_t pv_builder_n_events(const pv_model_builder *b)
 
 uint64_t pv_builder_mem_bound(const pv_model_builder *b)
 {
-    /* per event: start, dur, meta, depth, stat offset, wire place, group,
-     * extra index, depth index, and at worst one extra row */
-    uint64_t per_event = 2 * sizeof(int64_t) + 4 * sizeof(uint32_t) + sizeof(uint16_t) +
-                         2 * sizeof(uint64_t) + sizeof(pv_event_extra);
+    /* per event: the model's columns, the depth index, and at worst one
+     * extra row */
+    uint64_t per_event = PV__MODEL_EVENT_BYTES + sizeof(uint32_t) + sizeof(pv_event_extra);
     return b->n_events * per_event + (b->n_stats + b->n_late) * sizeof(pv_stat) +
            b->strs.arena.total_bytes + b->blob_arena.total_bytes;
 }
@@ -271,20 +259,18 @@ void pv_builder_meta_stat(pv_model_builder *b, uint32_t meta, pv_stat s)
 
 /* ---- events ------------------------------------------------------------- */
 
-/* Gives every event column room for cap events. */
+/* Gives every event column (columns.h; a lazy one once made) room for
+ * cap events. */
+#define GROW_EVENTS(field, type, count, from, flags)                                 \
+    PV__IF_##from(if (PV__COL_PER_EVENT(count) &&                                   \
+                      (b->field != NULL || !((flags) & PV__COL_LAZY)))               \
+                      b->field = pv_xrealloc(b->field, cap * sizeof *b->field);)
+
 static void events_capacity(pv_model_builder *b, size_t cap)
 {
-    b->ev_start_ps = pv_xrealloc(b->ev_start_ps, cap * sizeof *b->ev_start_ps);
-    b->ev_dur_ps = pv_xrealloc(b->ev_dur_ps, cap * sizeof *b->ev_dur_ps);
-    b->ev_meta = pv_xrealloc(b->ev_meta, cap * sizeof *b->ev_meta);
+    PV__MODEL_COLUMNS(GROW_EVENTS)
     if (b->ev_stat_first != NULL)
         b->ev_stat_first = pv_xrealloc(b->ev_stat_first, cap * sizeof *b->ev_stat_first);
-    if (b->ev_wire != NULL)
-        b->ev_wire = pv_xrealloc(b->ev_wire, cap * sizeof *b->ev_wire);
-    if (b->ev_extra != NULL) {
-        b->ev_group = pv_xrealloc(b->ev_group, cap * sizeof *b->ev_group);
-        b->ev_extra = pv_xrealloc(b->ev_extra, cap * sizeof *b->ev_extra);
-    }
     b->cap_events = cap;
 }
 

@@ -1,5 +1,5 @@
 /* extras_finish: well-known stats at finish (the events the builder did
- * not apply, or all of them), and a memory event's details on demand. */
+ * not apply, or all of them). */
 #include "model/extras_priv.h"
 #include "util/mem.h"
 
@@ -22,48 +22,19 @@ static void drop_read_pages(const pv_model *m, uint64_t upto)
         madvise((void *)(uintptr_t)m->src, end, MADV_DONTNEED);
 }
 
-/* Hands the side tables and rows to the model. */
-static void publish(pv__extras *x, pv_model *m, pv__model_store *s)
+/* Hands the side tables and rows to the model (finish fills a NULL one). */
+static void publish(pv__extras *x, pv_model *m)
 {
     pv__xrows *r = &x->rows;
-    void *cols[] = {r->kernels = r->kernels ? r->kernels : pv_xcalloc(1, sizeof *r->kernels),
-                    r->steps = r->steps ? r->steps : pv_xcalloc(1, sizeof *r->steps),
-                    x->extras = x->extras ? x->extras : pv_xcalloc(1, sizeof *x->extras)};
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        pv__store_keep(s, cols[i]);
     m->kernels = r->kernels;
     m->n_kernels = (uint32_t)r->n_kernels;
     m->step_infos = r->steps;
     m->n_step_infos = (uint32_t)r->n_steps;
-    m->extras = x->extras;   /* never NULL, see finish.c */
+    m->extras = x->extras;
     m->n_extras = (uint32_t)x->n_extras;
     r->kernels = NULL;
     r->steps = NULL;
     x->extras = NULL;
-}
-
-bool pv_model_event_memory(const pv_model *m, uint64_t ev, pv_memory_details *out)
-{
-    const pv_event_extra *x = pv_model_event_extra(m, ev);
-    if (x == NULL || !(x->flags & PV_EXTRA_MEMORY))
-        return false;
-    pv__model_store *s = m->priv;
-    pv__xctx c = {NULL, &s->strs, true, m->src, m->src_len};
-    pv__xwork w;
-    pv__x_row_init(&w, (x->flags & PV_EXTRA_MEM_ALLOC) ? NAME_MEM_ALLOC : NAME_MEM_FREE,
-               PV_MEMCPY_NONE);
-    const pv_event_meta *meta = &m->metas[m->ev_meta[ev]];
-    pv_stat own[32];
-    size_t n = pv_model_event_own_stats(m, ev, own, 32);
-    for (size_t k = 0; k < meta->n_stats + n && k < meta->n_stats + 32; k++) {
-        const pv_stat *st = k < meta->n_stats ? &m->stats[meta->first_stat + k]
-                                              : &own[k - meta->n_stats];
-        int wk = st->name < s->n_wk ? s->wk[st->name] : WK_NONE;
-        if (wk >= WK_ALLOCATOR_NAME)
-            pv__x_apply_memory(&c, &w, wk, st);
-    }
-    *out = w.memory;
-    return true;
 }
 
 void pv__extras_renumber(pv__extras *x, const uint64_t *perm, size_t n)
@@ -86,10 +57,13 @@ static bool has_own_stats(const pv_model *m, uint64_t e)
     return m->ev_stat_off != NULL && m->ev_stat_off[e + 1] != m->ev_stat_off[e];
 }
 
-int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
-                     uint32_t *extra_of, pv__keys *contexts, pv_error *err)
+int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, pv__keys *contexts,
+                     pv_error *err)
 {
     int rc = 0;
+    /* the builder's, taken over: finish owns the model it is making */
+    int32_t *group = (int32_t *)(uintptr_t)m->ev_group;
+    uint32_t *extra_of = (uint32_t *)(uintptr_t)m->ev_extra;
     if (x == NULL || x->stale || extra_of == NULL) {
         /* nothing applied, or applied results that no longer hold */
         pv__extras_free(x);
@@ -156,11 +130,9 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *gr
         *contexts = x->contexts;
         memset(&x->contexts, 0, sizeof x->contexts);
     }
-    pv__store_keep(s, group);
-    pv__store_keep(s, extra_of);
     m->ev_group = group;
     m->ev_extra = extra_of;
-    publish(x, m, s);
+    publish(x, m);
     pv__extras_free(x);
     return rc;   /* on failure finish frees the half-built model */
 }

@@ -1,5 +1,6 @@
 /* extras_priv: what the files that apply well-known stats share
- * (extras.c, extras_add.c, extras_finish.c). Nothing else includes it. */
+ * (extras.c, extras_add.c, extras_finish.c, event_memory.c). Nothing else
+ * includes it. */
 #ifndef PV_MODEL_EXTRAS_PRIV_H
 #define PV_MODEL_EXTRAS_PRIV_H
 

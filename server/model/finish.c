@@ -10,15 +10,8 @@
 #include "util/mem.h"
 #include "util/sort.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-void pv__store_keep(pv__model_store *s, void *p)
-{
-    assert(s->n_arrays < sizeof s->arrays / sizeof s->arrays[0]);
-    s->arrays[s->n_arrays++] = p;
-}
 
 static int64_t end_ps(int64_t start_ps, int64_t dur_ps)
 {
@@ -139,6 +132,11 @@ static uint64_t *event_permutation(const pv_model_builder *b, const uint32_t *ne
         (col) = nc;                                                    \
     } while (0)
 
+/* Puts the builder's per-event columns (columns.h) in model order. */
+#define PERMUTE_EVENTS(field, type, count, from, flags)          \
+    PV__IF_##from(if (PV__COL_PER_EVENT(count) && b->field != NULL) \
+                      PERMUTE_COLUMN(b->field, perm, n);)
+
 /* Builds the final stats array for events [0, n) in new order plus the
  * n + 1 offsets. Consumes b->stats, b->ev_stat_first and b->late. */
 static void layout_event_stats(pv_model_builder *b, const uint64_t *perm, uint64_t **off_out)
@@ -251,9 +249,11 @@ static pv_stat_name *layout_stat_names(pv_model_builder *b, uint32_t *n_out)
 
 /* ---- metadata children -------------------------------------------------- */
 
+/* Returns the children column, n_child_refs long (an unknown child's
+ * place stays 0, out of every range). */
 static uint32_t *resolve_children(pv_model_builder *b)
 {
-    uint32_t *kids = pv_xmalloc((b->n_child_refs ? b->n_child_refs : 1) * sizeof *kids);
+    uint32_t *kids = pv_xcalloc(b->n_child_refs ? b->n_child_refs : 1, sizeof *kids);
     for (size_t m = 0; m < b->n_metas; m++)
         b->metas[m].n_children = 0;
     for (size_t i = 0; i < b->n_child_refs; i++)
@@ -352,31 +352,25 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
 
 /* ---- finish ------------------------------------------------------------- */
 
-/* Gives an empty column one element of storage: readers may compute
- * `column + offset` with offset 0, which is undefined on NULL. */
-static void *nonnull(void *p, size_t elem)
-{
-    return p != NULL ? p : pv_xcalloc(1, elem);
-}
-
 static size_t model_bytes(const pv_model *m, const pv__model_store *s)
 {
-    size_t n = m->n_events;
     size_t bytes = sizeof *m + sizeof *s + pv__strtab_bytes(&s->strs) +
-                   s->blob_arena.total_bytes;
-    bytes += n * (2 * sizeof(int64_t) + sizeof(uint32_t) * 3 + sizeof(uint16_t) +
-                  sizeof(int32_t));
-    if (m->ev_stat_off != NULL)
-        bytes += (n + 1) * sizeof(uint64_t);
-    if (m->ev_wire != NULL)
-        bytes += n * sizeof(uint64_t);
-    bytes += m->n_stat_names * sizeof(pv_stat_name);
-    bytes += (size_t)m->n_stats * sizeof(pv_stat) + m->n_extras * sizeof(pv_event_extra);
-    bytes += m->n_kernels * sizeof(pv_kernel_details) + m->n_step_infos * sizeof(pv_step_info);
-    bytes += m->n_tracks * sizeof(pv_track) + m->n_planes * sizeof(pv_plane) +
-             m->n_metas * sizeof(pv_event_meta) + m->n_groups * sizeof(pv_step_group);
+                   s->blob_arena.total_bytes + pv__columns_bytes(m);
+    /* the per-depth index and its offsets (compute_depths) */
+    bytes += (size_t)m->n_events * sizeof(uint32_t);
+    for (uint32_t t = 0; t < m->n_tracks; t++)
+        bytes += (m->tracks[t].n_depths + (size_t)1) * sizeof(uint32_t);
     return bytes;
 }
+
+/* Hands the builder's columns (columns.h) to the model as they are. */
+#define TAKE_OVER(field, type, count, from, flags)                                       \
+    PV__IF_##from(                                                                      \
+        m->field = b->field != NULL || ((flags) & (PV__COL_OPTIONAL | PV__COL_LAZY))    \
+                       ? b->field                                                       \
+                       : pv_xcalloc(1, sizeof(type));                                   \
+        m->count = (__typeof__(m->count))b->count;                                      \
+        b->field = NULL;)
 
 int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
 {
@@ -392,24 +386,12 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     if (!events_in_order(b, new_track)) {
         perm = event_permutation(b, new_track);
         size_t n = b->n_events;
-        PERMUTE_COLUMN(b->ev_start_ps, perm, n);
-        PERMUTE_COLUMN(b->ev_dur_ps, perm, n);
-        PERMUTE_COLUMN(b->ev_meta, perm, n);
-        if (b->ev_wire != NULL)
-            PERMUTE_COLUMN(b->ev_wire, perm, n);
-        if (b->ev_extra != NULL) {
-            PERMUTE_COLUMN(b->ev_group, perm, n);
-            PERMUTE_COLUMN(b->ev_extra, perm, n);
-        }
+        PV__MODEL_COLUMNS(PERMUTE_EVENTS)
     }
     /* Stats added in hand were never applied, and an event may have both:
      * then finish applies every event's. */
     pv__extras *applied = b->extras;
-    int32_t *applied_group = b->ev_group;
-    uint32_t *applied_extra = b->ev_extra;
     b->extras = NULL;
-    b->ev_group = NULL;
-    b->ev_extra = NULL;
     if (b->ev_stat_first != NULL)
         pv__extras_changed_all(applied);
     if (perm != NULL)
@@ -446,71 +428,22 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     }
     free(plane_first);
     free(plane_n);
-    uint32_t *kids = resolve_children(b);
-    uint32_t n_stat_names = 0;
-    pv_stat_name *stat_names = layout_stat_names(b, &n_stat_names);
-
-    /* Hand the columns over; the store frees them with the model. */
-    b->planes = nonnull(b->planes, sizeof *b->planes);
-    b->tracks = nonnull(b->tracks, sizeof *b->tracks);
-    b->metas = nonnull(b->metas, sizeof *b->metas);
-    b->ev_start_ps = nonnull(b->ev_start_ps, sizeof *b->ev_start_ps);
-    b->ev_dur_ps = nonnull(b->ev_dur_ps, sizeof *b->ev_dur_ps);
-    b->ev_meta = nonnull(b->ev_meta, sizeof *b->ev_meta);
-    b->stats = nonnull(b->stats, sizeof *b->stats);
-    b->blobs = nonnull(b->blobs, sizeof *b->blobs);
-    b->hostnames = nonnull(b->hostnames, sizeof *b->hostnames);
-    b->errors = nonnull(b->errors, sizeof *b->errors);
-    b->warnings = nonnull(b->warnings, sizeof *b->warnings);
-    m->n_planes = (uint32_t)b->n_planes;
-    m->planes = b->planes;
-    m->n_tracks = (uint32_t)b->n_tracks;
-    m->tracks = b->tracks;
-    m->n_metas = (uint32_t)b->n_metas;
-    m->metas = b->metas;
-    m->meta_children = kids;
-    m->n_events = b->n_events;
-    m->ev_start_ps = b->ev_start_ps;
-    m->ev_dur_ps = b->ev_dur_ps;
-    m->ev_meta = b->ev_meta;
+    m->n_meta_children = (uint32_t)b->n_child_refs;
+    m->meta_children = resolve_children(b);
+    m->stat_names = layout_stat_names(b, &m->n_stat_names);
     m->ev_stat_off = stat_off;
-    m->ev_wire = b->ev_wire;
-    m->n_stat_names = n_stat_names;
-    m->stat_names = stat_names;
+
+    /* Hand the builder's columns over; the model frees them (columns.h).
+     * ev_group and ev_extra are what the builder applied, for
+     * pv__extras_build. */
+    PV__MODEL_COLUMNS(TAKE_OVER)
     m->src = s->src = b->src;
     m->src_len = s->src_len = b->src_len;
     s->src_owner = b->src_owner;
     b->src = NULL;
-    m->n_stats = b->n_stats;
-    m->stats = b->stats;
-    m->n_blobs = (uint32_t)b->n_blobs;
-    m->blobs = b->blobs;
-    m->n_hostnames = (uint32_t)b->n_hostnames;
-    m->hostnames = b->hostnames;
-    m->n_errors = (uint32_t)b->n_errors;
-    m->errors = b->errors;
-    m->n_warnings = (uint32_t)b->n_warnings;
-    m->warnings = b->warnings;
-    void *owned[] = {b->planes, b->tracks, b->metas, kids, b->ev_start_ps, b->ev_dur_ps,
-                     b->ev_meta, stat_off, b->ev_wire, stat_names, b->stats, b->blobs,
-                     b->hostnames, b->errors, b->warnings};
-    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
-        pv__store_keep(s, owned[i]);
     s->strs = b->strs;
     s->blob_arena = b->blob_arena;
-    b->planes = NULL;
-    b->tracks = NULL;
-    b->metas = NULL;
     b->n_planes = 0;
-    b->ev_start_ps = NULL;
-    b->ev_dur_ps = NULL;
-    b->ev_meta = NULL;
-    b->ev_wire = NULL;
-    b->stats = NULL;
-    b->blobs = NULL;
-    b->hostnames = NULL;
-    b->errors = NULL;
-    b->warnings = NULL;
     memset(&b->strs, 0, sizeof b->strs);
     memset(&b->blob_arena, 0, sizeof b->blob_arena);
     for (size_t i = 0; i < b->cap_planes; i++)
@@ -530,10 +463,9 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
 
     pv__stat_names_index(m, s);
     pv__keys contexts = {0};
-    rc = pv__extras_build(m, s, applied, applied_group, applied_extra, &contexts, err);
+    rc = pv__extras_build(m, s, applied, &contexts, err);
     if (rc == 0) {
         uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
-        pv__store_keep(s, depth);
         m->ev_depth = depth;
         rc = compute_depths(m, s, depth, err);
     }
@@ -545,6 +477,7 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
 
     m->n_strings = (uint32_t)s->strs.n;
     m->strings = s->strs.strs;
+    pv__columns_nonnull(m);
     m->mem_bytes = model_bytes(m, s);
     /* pv_model_is_sane is not run here: it costs 7% of an ingest, and the
      * unit tests and the fuzzer check every model they build with it. */

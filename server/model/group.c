@@ -633,10 +633,7 @@ int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv__keys 
         free(kinds);
     }
     pv_sort(g.groups, g.n_groups, sizeof *g.groups, group_cmp);
-    if (g.groups == NULL)
-        g.groups = pv_xcalloc(1, sizeof *g.groups);   /* never NULL, see finish.c */
-    pv__store_keep(s, g.groups);
-    m->groups = g.groups;
+    m->groups = g.groups;   /* finish fills a NULL one */
     m->n_groups = (uint32_t)g.n_groups;
     return 0;
 }

@@ -13,6 +13,8 @@ void pv_model_free(pv_model *m)
     if (m == NULL)
         return;
     pv__model_store *s = m->priv;
+    /* a loaded model's columns lie in its file's mapping */
+    pv__columns_free(m, s != NULL && s->map != NULL);
     if (s != NULL) {
         for (size_t i = 0; i < s->n_arrays; i++)
             free(s->arrays[i]);
@@ -32,16 +34,6 @@ void pv_model_own_source(pv_model *m, pv_source_owner owner)
     if (owner == PV_SRC_MALLOC && s->src_owner != PV_SRC_MALLOC)
         m->mem_bytes += s->src_len;
     s->src_owner = owner;
-}
-
-void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner)
-{
-    if (data == NULL)
-        return;
-    if (owner == PV_SRC_MAPPED)
-        munmap((void *)(uintptr_t)data, len);
-    else if (owner == PV_SRC_MALLOC)
-        free((void *)(uintptr_t)data);
 }
 
 /* ---- lookups ------------------------------------------------------------ */
@@ -174,6 +166,12 @@ bool pv_model_is_sane(const pv_model *m)
         if (pl->first_stat + pl->n_stats > m->n_stats ||
             (uint64_t)pl->first_stat_name + pl->n_stat_names > m->n_stat_names)
             return false;
+        /* sorted by id: the stat-name indexes are sized by the last */
+        const pv_stat_name *sn = m->stat_names + pl->first_stat_name;
+        for (uint32_t i = 0; i < pl->n_stat_names; i++) {
+            if (sn[i].name >= m->n_strings || (i > 0 && sn[i].id <= sn[i - 1].id))
+                return false;
+        }
         track += pl->n_tracks;
     }
     if (track != m->n_tracks)
@@ -206,8 +204,13 @@ bool pv_model_is_sane(const pv_model *m)
         return false;
     for (uint32_t i = 0; i < m->n_metas; i++) {
         const pv_event_meta *meta = &m->metas[i];
-        if (meta->first_stat + meta->n_stats > m->n_stats || meta->name >= m->n_strings)
+        if (meta->first_stat + meta->n_stats > m->n_stats || meta->name >= m->n_strings ||
+            (uint64_t)meta->first_child + meta->n_children > m->n_meta_children)
             return false;
+        for (uint32_t k = 0; k < meta->n_children; k++) {
+            if (m->meta_children[meta->first_child + k] >= m->n_metas)
+                return false;
+        }
     }
     for (uint64_t i = 0; i < m->n_stats; i++) {
         const pv_stat *s = &m->stats[i];

@@ -228,6 +228,9 @@ typedef struct pv_step_group {
     int64_t step_num;          /* iter_num/step_num, or group_id */
 } pv_step_group;
 
+/* Each array member and its count is listed once in model/columns.h,
+ * from which finish, pv_model_free, mem_bytes and the model file
+ * (serialize.h) handle it: a new array gets its line there too. */
 struct pv_model {
     /* strings: str_off[i] .. str_off[i]+str_len[i] in str_data, NUL-terminated */
     uint32_t n_strings;
@@ -240,7 +243,8 @@ struct pv_model {
 
     uint32_t n_metas;
     const pv_event_meta *metas;
-    const uint32_t *meta_children;
+    uint32_t n_meta_children;
+    const uint32_t *meta_children;  /* indices into metas, per pv_event_meta ranges */
 
     uint64_t n_events;
     const int64_t *ev_start_ps;   /* absolute: line.timestamp_ns*1000 + offset_ps */

@@ -6,11 +6,34 @@
  * moves large blocks with mremap, so growing a column never holds two
  * copies). The finished model takes the builder's arrays over, so a model
  * costs what its columns cost and nothing is copied at finish when the
- * events already arrived sorted per track (the decoder's case). */
+ * events already arrived sorted per track (the decoder's case). The
+ * columns are listed once, in columns.h.
+ *
+ * Files, lowest first: each calls functions of the files above it only,
+ * so the build steps sit on the storage and readers, never the reverse.
+ *   storage.c          growable arrays, owned storage, the column list as data
+ *   strtab.c           the string table and the id map
+ *   details_parse.c    kernel_details / memcpy_details text
+ *   group_keys.c       grouping's keys, put together by hash
+ *   model.c            lookups, release, sanity check
+ *   event_stats.c      an event's own stats, read on demand
+ *   extras.c           what well-known stats give an event
+ *   event_memory.c     a memory event's details, read on demand
+ *   extras_add.c       well-known stats applied as the builder adds events
+ *   extras_finish.c    well-known stats applied at finish
+ *   group_forest.c     step grouping's event forest
+ *   group_eager.c      eager execution marks
+ *   group_tpu.c        TPU device steps
+ *   group.c            step grouping
+ *   builder.c          what the decoders add
+ *   finish.c           a builder into a model
+ *   serialize.c        a finished model to a file and back
+ * tests/unit/model_layers.sh checks the order on the built objects. */
 #ifndef PV_MODEL_MODEL_PRIV_H
 #define PV_MODEL_MODEL_PRIV_H
 
 #include "model/builder.h"
+#include "model/columns.h"
 #include "model/model.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -18,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- growable arrays ---------------------------------------------------- */
+/* ---- growable arrays (storage.c) ---------------------------------------- */
 
 /* Makes room for `need` elements of `elem` bytes in *p (capacity *cap, in
  * elements), growing by half. Aborts when memory runs out. */
@@ -127,7 +150,7 @@ static inline bool pv__stat_ids_dense(int64_t lo, int64_t hi, size_t n)
     return lo >= 0 && hi < 4 * (int64_t)n + 1024;
 }
 
-/* Releases a source the builder or model owns. */
+/* Releases a source the builder or model owns (storage.c). */
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 
 /* Well-known stats applied while events are added, and what finish does
@@ -223,11 +246,12 @@ struct pv_model_builder {
     size_t n_hostnames, cap_hostnames, n_errors, cap_errors, n_warnings, cap_warnings;
 };
 
-/* Owned storage of a finished model (model->priv). */
+/* Owned storage of a finished model (model->priv), beside its columns
+ * (columns.h says how those are freed). */
 typedef struct pv__model_store {
     pv__strtab strs;
     pv_arena blob_arena;
-    void *arrays[40];        /* every malloc'd column, freed together */
+    void *arrays[16];        /* malloc'd tables beside the columns, freed together */
     size_t n_arrays;
     void *map;               /* a loaded model file's mapping, or NULL */
     size_t map_len;
@@ -243,7 +267,8 @@ typedef struct pv__model_store {
     size_t n_wk;
 } pv__model_store;
 
-/* Records a column in the store so pv_model_free releases it. */
+/* Records a malloc'd table that is no column (a column's storage is the
+ * model's already) so pv_model_free releases it (storage.c). */
 void pv__store_keep(pv__model_store *s, void *p);
 
 /* Builds the store's table of well-known stat names (finish and load;
@@ -292,14 +317,15 @@ void pv__extras_free(pv__extras *x);
 void pv__extras_renumber(pv__extras *x, const uint64_t *perm, size_t n);
 
 /* Fills ev_extra/extras, ev_group and has_group_stats from well-known
- * stats: takes over x (may be NULL) and the columns it filled while
- * events were added (in model order, NULL when none; events marked
- * PV__EXTRA_PENDING, or all when x went stale, are done here). Hands
- * the producer/consumer context keys of every event to *contexts (empty
- * when some event has a group_id: grouping does not need them). Returns
- * 0 or a negative PV_E* code. */
-int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, int32_t *group,
-                     uint32_t *extra_of, pv__keys *contexts, pv_error *err);
+ * stats: takes over x (may be NULL) and finishes m's ev_group and
+ * ev_extra as the builder filled them while events were added (taken
+ * over in model order; NULL when none; events marked PV__EXTRA_PENDING,
+ * or all when x went stale, are done here). Hands the producer/consumer
+ * context keys of every event to *contexts (empty when some event has a
+ * group_id: grouping does not need them). Returns 0 or a negative PV_E*
+ * code. */
+int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, pv__keys *contexts,
+                     pv_error *err);
 
 /* Step grouping (FORMATS.md §3.7) when no event carries a group_id
  * (have_groups false): assigns ev_group and fills groups from the

@@ -1,9 +1,12 @@
 /* serialize: writing a model's columns to one file and mapping them back
- * (layout in serialize.h). */
+ * (layout in serialize.h). The columns are columns.h's list: each is one
+ * section, in the list's order, and its entries are in the counts block,
+ * so the list alone says what a file holds. */
 #include "model/serialize.h"
 #include "model/model_priv.h"
 #include "util/mem.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,27 +20,31 @@
 #define ALIGN 16u
 static const char magic[8] = "PVMODEL";
 
-/* The counts block at the start of the payload. */
+/* The counts block at the start of the payload: these, then the entries
+ * of each column (COLUMN_ABSENT for a NULL one). */
 enum {
-    C_STRINGS, C_STR_BYTES, C_PLANES, C_TRACKS, C_METAS, C_META_CHILDREN, C_EVENTS, C_STATS,
-    C_BLOBS, C_BLOB_BYTES, C_EXTRAS, C_GROUPS, C_HOSTNAMES, C_ERRORS, C_WARNINGS, C_DEPTH_POOL,
-    C_MIN_PS, C_MAX_PS, C_MEM_BYTES, C_STAT_NAMES, C_HAS_STAT_OFF, C_HAS_WIRE, C_SRC_LEN,
-    C_HAS_GROUP_STATS, C_KERNELS, C_STEP_INFOS, C_COUNT
+    C_STRINGS, C_STR_BYTES, C_DEPTH_POOL, C_DEPTH_INDEX, C_BLOB_BYTES, C_MIN_PS, C_MAX_PS,
+    C_MEM_BYTES, C_SRC_LEN, C_HAS_GROUP_STATS, C_COLUMNS,
+    C_COUNT = C_COLUMNS + PV__N_COLUMNS
 };
+#define COLUMN_ABSENT UINT64_MAX
 
-/* Mixes the struct sizes of this build, and its byte order, into 32 bits. */
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211ull;
+}
+
+/* Mixes this build's columns (entry sizes, flags, count widths) and its
+ * byte order into 32 bits. */
 static uint32_t fingerprint(void)
 {
     const uint64_t probe = 0x0102030405060708ull;
-    uint64_t sizes[] = {sizeof(pv_plane), sizeof(pv_track), sizeof(pv_event_meta),
-                        sizeof(pv_stat), sizeof(pv_event_extra), sizeof(pv_step_group),
-                        sizeof(pv_blob), sizeof(pv_stat_name), sizeof(pv_kernel_details),
-                        sizeof(pv_step_info),
-                        *(const uint8_t *)&probe};
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        h ^= sizes[i];
-        h *= 1099511628211ull;
+    uint64_t h = fnv(1469598103934665603ull, *(const uint8_t *)&probe);
+    h = fnv(h, C_COUNT);
+    for (size_t i = 0; i < PV__N_COLUMNS; i++) {
+        h = fnv(h, pv__columns[i].elem);
+        h = fnv(h, pv__columns[i].flags);
+        h = fnv(h, pv__columns[i].count_bytes);
     }
     return (uint32_t)(h ^ (h >> 32));
 }
@@ -161,15 +168,38 @@ static void w_section(writer *w, const void *data, size_t n)
     w_pad(w);
 }
 
-static uint64_t meta_children_len(const pv_model *m)
+/* Writes column i; rows of a PV__COL_APART one with their pointers
+ * cleared (bind_apart sets them again). */
+static void write_column(writer *w, const pv_model *m, size_t i)
 {
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < m->n_metas; i++) {
-        uint64_t end = (uint64_t)m->metas[i].first_child + m->metas[i].n_children;
-        if (m->metas[i].n_children > 0 && end > n)
-            n = end;
+    const pv__column *col = &pv__columns[i];
+    const uint8_t *data = pv__column_data(m, col);
+    size_t n = (size_t)pv__column_entries(m, col);
+    if (!(col->flags & PV__COL_APART)) {
+        w_section(w, data, n * col->elem);
+        return;
     }
-    return n;
+    for (size_t k = 0; k < n; k++) {
+        pv_track tr;
+        pv_blob blob;
+        switch (i) {
+        case PV__COLUMN_tracks:
+            memcpy(&tr, data + k * sizeof tr, sizeof tr);
+            tr.depth_start = NULL;
+            tr.depth_index = NULL;
+            w_put(w, &tr, sizeof tr);
+            break;
+        case PV__COLUMN_blobs:
+            memcpy(&blob, data + k * sizeof blob, sizeof blob);
+            blob.data = NULL;
+            w_put(w, &blob, sizeof blob);
+            break;
+        default:
+            assert(!"a PV__COL_APART column without its code here");
+            break;
+        }
+    }
+    w_pad(w);
 }
 
 static void write_payload(writer *w, const pv_model *m)
@@ -179,32 +209,22 @@ static void write_payload(writer *w, const pv_model *m)
     c[C_STRINGS] = m->n_strings;
     for (uint32_t i = 0; i < m->n_strings; i++)
         c[C_STR_BYTES] += strlen(m->strings[i]) + 1;
-    c[C_PLANES] = m->n_planes;
-    c[C_TRACKS] = m->n_tracks;
-    c[C_METAS] = m->n_metas;
-    c[C_META_CHILDREN] = meta_children_len(m);
-    c[C_EVENTS] = m->n_events;
-    c[C_STATS] = m->n_stats;
-    c[C_BLOBS] = m->n_blobs;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        c[C_DEPTH_POOL] += (uint64_t)m->tracks[t].n_depths + 1;
+        c[C_DEPTH_INDEX] += m->tracks[t].n_events;
+    }
     for (uint32_t i = 0; i < m->n_blobs; i++)
         c[C_BLOB_BYTES] += m->blobs[i].len;
-    c[C_EXTRAS] = m->n_extras;
-    c[C_GROUPS] = m->n_groups;
-    c[C_HOSTNAMES] = m->n_hostnames;
-    c[C_ERRORS] = m->n_errors;
-    c[C_WARNINGS] = m->n_warnings;
-    for (uint32_t t = 0; t < m->n_tracks; t++)
-        c[C_DEPTH_POOL] += (uint64_t)m->tracks[t].n_depths + 1;
     c[C_MIN_PS] = (uint64_t)m->min_ps;
     c[C_MAX_PS] = (uint64_t)m->max_ps;
     c[C_MEM_BYTES] = m->mem_bytes;
-    c[C_STAT_NAMES] = m->n_stat_names;
-    c[C_HAS_STAT_OFF] = m->ev_stat_off != NULL;
-    c[C_HAS_WIRE] = m->ev_wire != NULL;
     c[C_SRC_LEN] = m->src_len;
     c[C_HAS_GROUP_STATS] = m->has_group_stats;
-    c[C_KERNELS] = m->n_kernels;
-    c[C_STEP_INFOS] = m->n_step_infos;
+    for (size_t i = 0; i < PV__N_COLUMNS; i++) {
+        const pv__column *col = &pv__columns[i];
+        c[C_COLUMNS + i] =
+            pv__column_data(m, col) != NULL ? pv__column_entries(m, col) : COLUMN_ABSENT;
+    }
     w_section(w, c, sizeof c);
 
     for (uint32_t i = 0; i < m->n_strings; i++) {
@@ -215,14 +235,9 @@ static void write_payload(writer *w, const pv_model *m)
     for (uint32_t i = 0; i < m->n_strings; i++)
         w_put(w, m->strings[i], strlen(m->strings[i]) + 1);
     w_pad(w);
-    w_section(w, m->planes, m->n_planes * sizeof *m->planes);
-    for (uint32_t t = 0; t < m->n_tracks; t++) {
-        pv_track tr = m->tracks[t];
-        tr.depth_start = NULL;
-        tr.depth_index = NULL;
-        w_put(w, &tr, sizeof tr);
-    }
-    w_pad(w);
+    for (size_t i = 0; i < PV__N_COLUMNS; i++)
+        write_column(w, m, i);
+    /* what the PV__COL_APART columns point to */
     static const uint32_t zero = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
@@ -238,36 +253,9 @@ static void write_payload(writer *w, const pv_model *m)
             w_put(w, tr->depth_index, tr->n_events * sizeof *tr->depth_index);
     }
     w_pad(w);
-    w_section(w, m->metas, m->n_metas * sizeof *m->metas);
-    w_section(w, m->meta_children, c[C_META_CHILDREN] * sizeof *m->meta_children);
-    size_t n = m->n_events;
-    w_section(w, m->ev_start_ps, n * sizeof *m->ev_start_ps);
-    w_section(w, m->ev_dur_ps, n * sizeof *m->ev_dur_ps);
-    w_section(w, m->ev_meta, n * sizeof *m->ev_meta);
-    w_section(w, m->ev_depth, n * sizeof *m->ev_depth);
-    if (m->ev_stat_off != NULL)
-        w_section(w, m->ev_stat_off, (n + 1) * sizeof *m->ev_stat_off);
-    if (m->ev_wire != NULL)
-        w_section(w, m->ev_wire, n * sizeof *m->ev_wire);
-    w_section(w, m->ev_group, n * sizeof *m->ev_group);
-    w_section(w, m->ev_extra, n * sizeof *m->ev_extra);
-    w_section(w, m->stats, m->n_stats * sizeof *m->stats);
-    w_section(w, m->stat_names, m->n_stat_names * sizeof *m->stat_names);
-    for (uint32_t i = 0; i < m->n_blobs; i++) {
-        uint64_t len = m->blobs[i].len;
-        w_put(w, &len, sizeof len);
-    }
-    w_pad(w);
     for (uint32_t i = 0; i < m->n_blobs; i++)
         w_put(w, m->blobs[i].data, m->blobs[i].len);
     w_pad(w);
-    w_section(w, m->extras, m->n_extras * sizeof *m->extras);
-    w_section(w, m->kernels, m->n_kernels * sizeof *m->kernels);
-    w_section(w, m->step_infos, m->n_step_infos * sizeof *m->step_infos);
-    w_section(w, m->groups, m->n_groups * sizeof *m->groups);
-    w_section(w, m->hostnames, m->n_hostnames * sizeof *m->hostnames);
-    w_section(w, m->errors, m->n_errors * sizeof *m->errors);
-    w_section(w, m->warnings, m->n_warnings * sizeof *m->warnings);
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -355,7 +343,60 @@ static int load_fail(pv_model *m, void *map, size_t len, int code, pv_error *err
     return pv_error_set(err, code, path, PV_NO_OFFSET, "%s", why);
 }
 
-/* Points m's columns into the payload; false when a count lies. */
+/* Points m's columns into the payload (a PV__COL_APART one into a
+ * copy); false when a count lies. */
+static bool bind_column(pv_model *m, size_t i, uint64_t n, reader *r)
+{
+    const pv__column *col = &pv__columns[i];
+    if (n == COLUMN_ABSENT)
+        return (col->flags & PV__COL_OPTIONAL) != 0;
+    uint64_t plus1 = (col->flags & PV__COL_PLUS1) ? 1 : 0;
+    if (n < plus1 || !pv__column_set_count(m, col, n - plus1))
+        return false;
+    const void *data = r_section(r, n, col->elem);
+    if (data == NULL)
+        return false;
+    if (col->flags & PV__COL_APART) {
+        void *copy = pv_xmalloc(n > 0 ? (size_t)n * col->elem : 1);
+        memcpy(copy, data, (size_t)n * col->elem);
+        data = copy;
+    }
+    pv__column_bind(m, col, data);
+    return true;
+}
+
+/* Sets the pointers of the PV__COL_APART columns' rows (write_column
+ * cleared them) into the sections after the columns. */
+static bool bind_apart(pv_model *m, const uint64_t *c, reader *r)
+{
+    const uint32_t *pool = r_section(r, c[C_DEPTH_POOL], sizeof(uint32_t));
+    const uint32_t *index = r_section(r, c[C_DEPTH_INDEX], sizeof(uint32_t));
+    const uint8_t *blob_data = r_section(r, c[C_BLOB_BYTES], 1);
+    if (r->bad || r->p != r->end || c[C_DEPTH_INDEX] != m->n_events)
+        return false;
+    pv_blob *blobs = (pv_blob *)(uintptr_t)m->blobs;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < m->n_blobs; i++) {
+        if (blobs[i].len > c[C_BLOB_BYTES] - at)
+            return false;
+        blobs[i].data = blob_data + at;
+        at += blobs[i].len;
+    }
+    pv_track *tr = (pv_track *)(uintptr_t)m->tracks;
+    uint64_t pool_at = 0, n = m->n_events;
+    for (uint32_t t = 0; t < m->n_tracks; t++) {
+        if (tr[t].n_depths >= c[C_DEPTH_POOL] - pool_at || tr[t].first_event > n ||
+            tr[t].n_events > n - tr[t].first_event)
+            return false;
+        tr[t].depth_start = pool + pool_at;
+        tr[t].depth_index = index + tr[t].first_event;
+        pool_at += (uint64_t)tr[t].n_depths + 1;
+    }
+    return at == c[C_BLOB_BYTES] && pool_at == c[C_DEPTH_POOL];
+}
+
+/* Binds the strings and columns of the payload; false when a count lies
+ * (pv_model_is_sane checks the rest). */
 static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, reader *r)
 {
     const uint32_t *str_len = r_section(r, c[C_STRINGS], sizeof(uint32_t));
@@ -373,95 +414,21 @@ static bool bind_columns(pv_model *m, pv__model_store *s, const uint64_t *c, rea
     }
     m->n_strings = (uint32_t)s->strs.n;
     m->strings = s->strs.strs;
-    m->planes = r_section(r, c[C_PLANES], sizeof(pv_plane));
-    const pv_track *tracks = r_section(r, c[C_TRACKS], sizeof(pv_track));
-    const uint32_t *pool = r_section(r, c[C_DEPTH_POOL], sizeof(uint32_t));
-    const uint32_t *index = r_section(r, c[C_EVENTS], sizeof(uint32_t));
-    m->metas = r_section(r, c[C_METAS], sizeof(pv_event_meta));
-    m->meta_children = r_section(r, c[C_META_CHILDREN], sizeof(uint32_t));
-    uint64_t n = c[C_EVENTS];
-    m->ev_start_ps = r_section(r, n, sizeof(int64_t));
-    m->ev_dur_ps = r_section(r, n, sizeof(int64_t));
-    m->ev_meta = r_section(r, n, sizeof(uint32_t));
-    m->ev_depth = r_section(r, n, sizeof(uint16_t));
-    if (c[C_HAS_STAT_OFF] != 0)
-        m->ev_stat_off = r_section(r, n + 1, sizeof(uint64_t));
-    if (c[C_HAS_WIRE] != 0)
-        m->ev_wire = r_section(r, n, sizeof(uint64_t));
-    m->ev_group = r_section(r, n, sizeof(int32_t));
-    m->ev_extra = r_section(r, n, sizeof(uint32_t));
-    m->stats = r_section(r, c[C_STATS], sizeof(pv_stat));
-    m->stat_names = r_section(r, c[C_STAT_NAMES], sizeof(pv_stat_name));
-    const uint64_t *blob_len = r_section(r, c[C_BLOBS], sizeof(uint64_t));
-    const uint8_t *blob_data = r_section(r, c[C_BLOB_BYTES], 1);
-    m->extras = r_section(r, c[C_EXTRAS], sizeof(pv_event_extra));
-    m->kernels = r_section(r, c[C_KERNELS], sizeof(pv_kernel_details));
-    m->step_infos = r_section(r, c[C_STEP_INFOS], sizeof(pv_step_info));
-    m->groups = r_section(r, c[C_GROUPS], sizeof(pv_step_group));
-    m->hostnames = r_section(r, c[C_HOSTNAMES], sizeof(uint32_t));
-    m->errors = r_section(r, c[C_ERRORS], sizeof(uint32_t));
-    m->warnings = r_section(r, c[C_WARNINGS], sizeof(uint32_t));
-    for (int i = C_PLANES; i <= C_WARNINGS; i++) {
-        if (c[i] > UINT32_MAX - 1 && i != C_EVENTS && i != C_STATS && i != C_BLOB_BYTES)
+    for (size_t i = 0; i < PV__N_COLUMNS; i++) {
+        if (!bind_column(m, i, c[C_COLUMNS + i], r))
             return false;
     }
-    if (r->bad || r->p != r->end || c[C_STAT_NAMES] > UINT32_MAX || c[C_KERNELS] > UINT32_MAX ||
-        c[C_STEP_INFOS] > UINT32_MAX)
-        return false;
-    m->n_kernels = (uint32_t)c[C_KERNELS];
-    m->n_step_infos = (uint32_t)c[C_STEP_INFOS];
-    m->n_stat_names = (uint32_t)c[C_STAT_NAMES];
+    /* columns that share a count (the per-event ones) agree on it */
+    for (size_t i = 0; i < PV__N_COLUMNS; i++) {
+        uint64_t n = c[C_COLUMNS + i];
+        if (n != COLUMN_ABSENT && n != pv__column_entries(m, &pv__columns[i]))
+            return false;
+    }
     m->has_group_stats = c[C_HAS_GROUP_STATS] != 0;
-    m->n_planes = (uint32_t)c[C_PLANES];
-    m->n_tracks = (uint32_t)c[C_TRACKS];
-    m->n_metas = (uint32_t)c[C_METAS];
-    m->n_events = n;
-    m->n_stats = c[C_STATS];
-    m->n_blobs = (uint32_t)c[C_BLOBS];
-    m->n_extras = (uint32_t)c[C_EXTRAS];
-    m->n_groups = (uint32_t)c[C_GROUPS];
-    m->n_hostnames = (uint32_t)c[C_HOSTNAMES];
-    m->n_errors = (uint32_t)c[C_ERRORS];
-    m->n_warnings = (uint32_t)c[C_WARNINGS];
     m->min_ps = (int64_t)c[C_MIN_PS];
     m->max_ps = (int64_t)c[C_MAX_PS];
     m->mem_bytes = (size_t)c[C_MEM_BYTES];
-
-    pv_blob *blobs = pv_xmalloc((m->n_blobs ? m->n_blobs : 1) * sizeof *blobs);
-    pv__store_keep(s, blobs);
-    at = 0;
-    for (uint32_t i = 0; i < m->n_blobs; i++) {
-        if (blob_len[i] > c[C_BLOB_BYTES] - at)
-            return false;
-        blobs[i].data = blob_data + at;
-        blobs[i].len = (size_t)blob_len[i];
-        at += blob_len[i];
-    }
-    m->blobs = blobs;
-
-    /* tracks carry pointers: copy them and point into pool and index */
-    pv_track *tr = pv_xmalloc((m->n_tracks ? m->n_tracks : 1) * sizeof *tr);
-    pv__store_keep(s, tr);
-    memcpy(tr, tracks, m->n_tracks * sizeof *tr);
-    uint64_t pool_at = 0;
-    for (uint32_t t = 0; t < m->n_tracks; t++) {
-        if (tr[t].n_depths >= c[C_DEPTH_POOL] - pool_at || tr[t].first_event > n ||
-            tr[t].n_events > n - tr[t].first_event)
-            return false;
-        tr[t].depth_start = pool + pool_at;
-        tr[t].depth_index = index + tr[t].first_event;
-        pool_at += (uint64_t)tr[t].n_depths + 1;
-    }
-    m->tracks = tr;
-    for (uint32_t i = 0; i < m->n_metas; i++) {
-        if ((uint64_t)m->metas[i].first_child + m->metas[i].n_children > c[C_META_CHILDREN])
-            return false;
-        for (uint32_t k = 0; k < m->metas[i].n_children; k++) {
-            if (m->meta_children[m->metas[i].first_child + k] >= m->n_metas)
-                return false;
-        }
-    }
-    return pool_at == c[C_DEPTH_POOL];
+    return bind_apart(m, c, r);
 }
 
 /* Maps the profile the model's events' stats are read from, checking it
@@ -545,17 +512,18 @@ int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_err
     const uint64_t *c = r_section(&r, C_COUNT, sizeof(uint64_t));
     if (c == NULL || !bind_columns(m, s, c, &r))
         return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
-    pv__stat_names_index(m, s);
-    pv__wk_index(s);
-    if (c[C_HAS_WIRE] != 0) {
+    if (m->ev_wire != NULL) {
         int rc = map_source(m, s, src_path, c[C_SRC_LEN], err);
         if (rc != 0) {
             pv_model_free(m);
             return rc;
         }
     }
+    /* before the indexes, which trust the planes' stat-name ranges */
     if (!pv_model_is_sane(m))
         return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
+    pv__stat_names_index(m, s);
+    pv__wk_index(s);
     *out = m;
     return 0;
 }

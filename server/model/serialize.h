@@ -7,15 +7,24 @@
  *        0    8  magic "PVMODEL\0"
  *        8    4  format version (PV_MODEL_FILE_VERSION)
  *       12    4  header bytes (64)
- *       16    4  struct-size fingerprint of this build (plane, track, meta,
- *                stat, extra, group sizes mixed), so a file from another
- *                build is rejected rather than misread
+ *       16    4  fingerprint of this build's columns (model/columns.h:
+ *                entry sizes, flags, count widths) and byte order, so a
+ *                file from another build is rejected rather than misread
  *       20    4  reserved, 0
  *       24    8  payload bytes
  *       32    8  checksum of the payload (64-bit words, four lanes)
  *       40   24  reserved, 0
- *       64    -  payload: counts, then every column, each padded to 16
- *                bytes so a mapped file can be used in place
+ *       64    -  payload, each section padded to 16 bytes so a mapped
+ *                file can be used in place:
+ *                  counts: ten scalars (strings, string bytes, depth pool,
+ *                    depth index, blob bytes, min_ps, max_ps, mem_bytes,
+ *                    source length, has_group_stats), then the entries of
+ *                    each column of model/columns.h (UINT64_MAX: NULL)
+ *                  string lengths (u32 each), string bytes (NUL-ended)
+ *                  each column in columns.h's order; the rows of tracks
+ *                    and blobs with their pointers 0
+ *                  the tracks' depth_start pool, their depth_index, the
+ *                    blobs' bytes
  * A file whose magic, version, fingerprint, size or checksum does not
  * match is rejected with PV_EFORMAT and never half-loaded.
  * Threads: save reads an immutable model; both may run on any thread. */
@@ -25,7 +34,9 @@
 #include "model/model.h"
 #include "util/error.h"
 
-#define PV_MODEL_FILE_VERSION 3u   /* 3: event stats read from the profile */
+/* 3: event stats read from the profile; 4: sections and counts per
+ * model/columns.h */
+#define PV_MODEL_FILE_VERSION 4u
 
 /* Writes m to path (through path.tmp and a rename, so a reader never sees
  * a partial file). Returns 0 or PV_EIO; path is left unchanged on

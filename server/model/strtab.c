@@ -1,23 +1,10 @@
-/* strtab: string interning, the int64 -> uint32 id map and growable
- * arrays used by the builder and the model (model_priv.h). */
+/* strtab: string interning and the int64 -> uint32 id map used by the
+ * builder and the model (model_priv.h). */
 #include "model/model_priv.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- growable arrays ---------------------------------------------------- */
-
-void pv__grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return;
-    size_t c = *cap < 16 ? 16 : *cap + *cap / 2;
-    if (c < need)
-        c = need;
-    *p = pv_xrealloc(*p, c * elem);
-    *cap = c;
-}
 
 /* ---- string table ------------------------------------------------------- */
 

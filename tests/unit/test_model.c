@@ -1,15 +1,12 @@
 /* test_model: the model builder and lookups (server/model/). Every
  * expected value below was worked out by hand from the events listed in
  * the test's comment, not taken from the code's output. */
-#include "ingest/ingest.h"
 #include "model/builder.h"
-#include "model/serialize.h"
 #include "model_fixture.h"
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- pv_builder_finish: order and nesting ---------------------------------- */
 
@@ -406,183 +403,6 @@ START_TEST(test_model_empty)
 END_TEST
 
 
-/* ---- pv_model_save / pv_model_load -------------------------------------------- */
-
-#define SAME_COLUMN(a, b, col, n) \
-    ck_assert((n) == 0 || memcmp((a)->col, (b)->col, (size_t)(n) * sizeof *(a)->col) == 0)
-
-/* Two models hold the same data, column by column. */
-static void assert_same_model(const pv_model *a, const pv_model *b)
-{
-    ck_assert_uint_eq(a->n_strings, b->n_strings);
-    for (uint32_t i = 0; i < a->n_strings; i++)
-        ck_assert_str_eq(a->strings[i], b->strings[i]);
-    ck_assert_uint_eq(a->n_planes, b->n_planes);
-    SAME_COLUMN(a, b, planes, a->n_planes);
-    ck_assert_uint_eq(a->n_tracks, b->n_tracks);
-    for (uint32_t t = 0; t < a->n_tracks; t++) {
-        const pv_track *x = &a->tracks[t], *y = &b->tracks[t];
-        ck_assert(x->plane == y->plane && x->line_id == y->line_id && x->name == y->name);
-        ck_assert(x->first_event == y->first_event && x->n_events == y->n_events);
-        ck_assert_uint_eq(x->n_depths, y->n_depths);
-        if (x->n_events > 0) {
-            SAME_COLUMN(x, y, depth_start, x->n_depths + 1);
-            SAME_COLUMN(x, y, depth_index, x->n_events);
-        }
-    }
-    ck_assert_uint_eq(a->n_metas, b->n_metas);
-    SAME_COLUMN(a, b, metas, a->n_metas);
-    ck_assert_uint_eq(a->n_events, b->n_events);
-    SAME_COLUMN(a, b, ev_start_ps, a->n_events);
-    SAME_COLUMN(a, b, ev_dur_ps, a->n_events);
-    SAME_COLUMN(a, b, ev_meta, a->n_events);
-    SAME_COLUMN(a, b, ev_depth, a->n_events);
-    ck_assert((a->ev_stat_off == NULL) == (b->ev_stat_off == NULL));
-    if (a->ev_stat_off != NULL)
-        SAME_COLUMN(a, b, ev_stat_off, a->n_events + 1);
-    ck_assert((a->ev_wire == NULL) == (b->ev_wire == NULL));
-    if (a->ev_wire != NULL)
-        SAME_COLUMN(a, b, ev_wire, a->n_events);
-    ck_assert_uint_eq(a->n_stat_names, b->n_stat_names);
-    SAME_COLUMN(a, b, stat_names, a->n_stat_names);
-    ck_assert_uint_eq(a->n_kernels, b->n_kernels);
-    SAME_COLUMN(a, b, kernels, a->n_kernels);
-    ck_assert_uint_eq(a->n_step_infos, b->n_step_infos);
-    SAME_COLUMN(a, b, step_infos, a->n_step_infos);
-    ck_assert(a->has_group_stats == b->has_group_stats);
-    SAME_COLUMN(a, b, ev_group, a->n_events);
-    SAME_COLUMN(a, b, ev_extra, a->n_events);
-    ck_assert_uint_eq(a->n_stats, b->n_stats);
-    SAME_COLUMN(a, b, stats, a->n_stats);
-    ck_assert_uint_eq(a->n_blobs, b->n_blobs);
-    for (uint32_t i = 0; i < a->n_blobs; i++) {
-        ck_assert_uint_eq(a->blobs[i].len, b->blobs[i].len);
-        ck_assert_int_eq(memcmp(a->blobs[i].data, b->blobs[i].data, a->blobs[i].len), 0);
-    }
-    ck_assert_uint_eq(a->n_extras, b->n_extras);
-    SAME_COLUMN(a, b, extras, a->n_extras);
-    ck_assert_uint_eq(a->n_groups, b->n_groups);
-    SAME_COLUMN(a, b, groups, a->n_groups);
-    ck_assert_uint_eq(a->n_hostnames, b->n_hostnames);
-    SAME_COLUMN(a, b, hostnames, a->n_hostnames);
-    ck_assert_int_eq(a->min_ps, b->min_ps);
-    ck_assert_int_eq(a->max_ps, b->max_ps);
-}
-
-static char *tmp_path(void)
-{
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/pv-test-model-%ld.bin", (long)getpid());
-    return path;
-}
-
-START_TEST(test_model_save_round_trip)
-{
-    pv_model_builder *b = pv_builder_new();
-    uint32_t p = pv_builder_plane(b, 3, "/host:CPU");
-    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
-    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
-    uint64_t e = pv_builder_event(b, t, meta, 10, 100);
-    pv_builder_event_stat_str(b, e, "tf_op", "a:B");
-    pv_builder_event(b, t, meta, 20, 5);
-    uint8_t blob[] = {1, 2, 3};
-    pv_builder_plane_stat_bytes(b, p, "Hlo Proto", blob, sizeof blob);
-    pv_builder_hostname(b, "h", 1);
-    pv_model *m = pv_test_finish(b);
-    pv_error err = {0};
-    ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
-    pv_model *back = NULL;
-    ck_assert_int_eq(pv_model_load(tmp_path(), NULL, &back, &err), 0);
-    ck_assert(pv_model_is_sane(back));
-    assert_same_model(m, back);
-    ck_assert_uint_eq(pv_model_str_find(back, "a:B"), pv_model_str_find(m, "a:B"));
-    pv_model_free(back);
-    pv_model_free(m);
-    unlink(tmp_path());
-}
-END_TEST
-
-START_TEST(test_model_save_round_trip_real)
-{
-    PV_NEED_TESTDATA("test_model_save_round_trip_real");
-    pv_model *m = NULL, *back = NULL;
-    pv_error err = {0};
-    const char *src = PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
-                                  "tpu_inference/tpu_inference_2.xplane.pb";
-    ck_assert_int_eq(pv_ingest_file(src, NULL, &m, &err), 0);
-    ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
-    /* the model reads its events' stats from the profile: without it,
-     * or with another file in its place, it does not load */
-    ck_assert_int_eq(pv_model_load(tmp_path(), NULL, &back, &err), PV_EFORMAT);
-    ck_assert_int_eq(pv_model_load(tmp_path(), PV_SRCDIR "/tests/data/xplane/"
-                                   "crash-empty-metadata-entry.bin", &back, &err), PV_EFORMAT);
-    ck_assert_ptr_null(back);
-    ck_assert_int_eq(pv_model_load(tmp_path(), src, &back, &err), 0);
-    assert_same_model(m, back);
-    /* and reads the same stats as the decoded model: every event's */
-    pv_stat sa[64], sb[64];
-    for (uint64_t e = 0; e < m->n_events; e++) {
-        size_t na = pv_model_event_own_stats(m, e, sa, 64);
-        ck_assert_uint_eq(pv_model_event_own_stats(back, e, sb, 64), na);
-        for (size_t k = 0; k < na && k < 64; k++)
-            ck_assert(sa[k].name == sb[k].name && sa[k].type == sb[k].type &&
-                      sa[k].v.u64 == sb[k].v.u64);
-    }
-    pv_model_free(back);
-    pv_model_free(m);
-    unlink(tmp_path());
-}
-END_TEST
-
-/* Writes a saved model with one change: truncated to len or byte at
- * flip xor'ed. Returns what pv_model_load says. */
-static int load_damaged(size_t cut, size_t flip, pv_error *err)
-{
-    pv_model_builder *b = pv_builder_new();
-    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
-    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
-    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "op", NULL), 0, 1);
-    pv_model *m = pv_test_finish(b);
-    ck_assert_int_eq(pv_model_save(m, tmp_path(), err), 0);
-    pv_model_free(m);
-    FILE *f = fopen(tmp_path(), "rb");
-    static uint8_t buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    ck_assert_uint_lt(n, sizeof buf);
-    if (flip < n)
-        buf[flip] ^= 0x40;
-    f = fopen(tmp_path(), "wb");
-    fwrite(buf, 1, cut < n ? cut : n, f);
-    fclose(f);
-    pv_model *back = (pv_model *)1;
-    int rc = pv_model_load(tmp_path(), NULL, &back, err);
-    ck_assert(rc != 0 || back != NULL);
-    ck_assert(rc == 0 || back == NULL);
-    pv_model_free(rc == 0 ? back : NULL);
-    unlink(tmp_path());
-    return rc;
-}
-
-START_TEST(test_model_load_rejects_damage)
-{
-    pv_error err = {0};
-    ck_assert_int_eq(load_damaged(SIZE_MAX, SIZE_MAX, &err), 0);
-    ck_assert_int_eq(load_damaged(300, SIZE_MAX, &err), PV_EFORMAT);
-    ck_assert(strstr(err.reason, "truncated") != NULL);
-    ck_assert_int_eq(load_damaged(SIZE_MAX, 100, &err), PV_EFORMAT);
-    ck_assert(strstr(err.reason, "checksum") != NULL);
-    ck_assert_int_eq(load_damaged(SIZE_MAX, 0, &err), PV_EFORMAT);
-    ck_assert(strstr(err.reason, "not a profview model") != NULL);
-    ck_assert_int_eq(load_damaged(SIZE_MAX, 8, &err), PV_EFORMAT);
-    ck_assert(strstr(err.reason, "another version") != NULL);
-    ck_assert_int_eq(load_damaged(10, SIZE_MAX, &err), PV_EFORMAT);
-    pv_model *m = NULL;
-    ck_assert_int_eq(pv_model_load("/nonexistent/model.bin", NULL, &m, &err), PV_EIO);
-    ck_assert_ptr_null(m);
-}
-END_TEST
-
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -602,11 +422,6 @@ static Suite *model_suite(void)
     tcase_add_test(look, test_model_lookups);
     tcase_add_test(look, test_model_empty);
     suite_add_tcase(s, look);
-    TCase *save = tcase_create("pv_model_save");
-    tcase_add_test(save, test_model_save_round_trip);
-    tcase_add_test(save, test_model_save_round_trip_real);
-    tcase_add_test(save, test_model_load_rejects_damage);
-    suite_add_tcase(s, save);
     return s;
 }
 
