@@ -9,6 +9,7 @@
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
+#include "http/limit.h"
 #include "index/index.h"
 #include "util/log.h"
 
@@ -199,15 +200,21 @@ int main(int argc, char **argv)
     pv_disk_cache disk;
     pv_disk_cache_init(&disk, pv_cfg.cache_dir);
     /* One budget covers every model and its trace index. */
+    /* Expensive answers at once: two per core (limit.h). */
+    pv_limit heavy;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    pv_limit_init(&heavy, cores > 1 ? 2u * (unsigned)cores : 2u);
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
-                  .disk = &disk};
+                  .disk = &disk,
+                  .heavy = &heavy};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
         pv_error_format(&err, msg, sizeof msg);
         fprintf(stderr, "profview: %s\n", msg);
         pv_model_store_free(app.models);
+        pv_limit_fini(&heavy);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
         return EXIT_START;
@@ -243,6 +250,7 @@ int main(int argc, char **argv)
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
     pv_model_store_free(app.models);
+    pv_limit_fini(&heavy);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);
     return EXIT_OK;

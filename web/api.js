@@ -50,17 +50,33 @@ function errorFromBody(status, statusText, text, url) {
     return new ApiError(status, title, text.trim().slice(0, ERROR_BODY_CHARS), url);
 }
 
+// A 503 (the server is making as many expensive answers as it makes at
+// once) is asked again after its Retry-After, a few times, before it counts
+// as an error.
+const BUSY_RETRIES = 5;
+
+// fetch() that waits out 503 answers; network failures become ApiError.
+async function fetchPatiently(url, init, signal) {
+    for (let attempt = 0; ; attempt++) {
+        let resp;
+        try {
+            resp = await fetch(url, { ...init, signal });
+        } catch (e) {
+            if (isAbort(e))
+                throw e;
+            throw new ApiError(0, 'Cannot reach the profview server',
+                               `${e.message}. Is it still running?`, url);
+        }
+        if (resp.status !== 503 || attempt >= BUSY_RETRIES)
+            return resp;
+        const secs = Number(resp.headers.get('Retry-After')) || 1;
+        await sleep(secs * 1000, signal);
+    }
+}
+
 // GETs url and returns {status, body} for a 2xx JSON answer.
 async function getJson(url, signal) {
-    let resp;
-    try {
-        resp = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-    } catch (e) {
-        if (isAbort(e))
-            throw e;
-        throw new ApiError(0, 'Cannot reach the profview server',
-                           `${e.message}. Is it still running?`, url);
-    }
+    const resp = await fetchPatiently(url, { headers: { Accept: 'application/json' } }, signal);
     const text = await resp.text();
     if (!resp.ok)
         throw errorFromBody(resp.status, resp.statusText, text, url);
@@ -75,15 +91,7 @@ async function getJson(url, signal) {
 // GETs url and returns the body of a 2xx answer as an ArrayBuffer (binary
 // tiles); an error answer is still JSON.
 async function getBytes(url, signal) {
-    let resp;
-    try {
-        resp = await fetch(url, { signal });
-    } catch (e) {
-        if (isAbort(e))
-            throw e;
-        throw new ApiError(0, 'Cannot reach the profview server',
-                           `${e.message}. Is it still running?`, url);
-    }
+    const resp = await fetchPatiently(url, {}, signal);
     if (!resp.ok)
         throw errorFromBody(resp.status, resp.statusText, await resp.text(), url);
     return resp.arrayBuffer();

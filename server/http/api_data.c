@@ -15,6 +15,7 @@
 #include "cache/answer.h"
 #include "cache/store.h"
 #include "http/http.h"
+#include "http/limit.h"
 #include "http/target.h"
 #include "ingest/formats.h"
 #include "tools/registry.h"
@@ -26,6 +27,8 @@
 #include <unistd.h>
 
 #define ALL_HOSTS "ALL_HOSTS"
+/* How long an expensive answer waits for a slot before the 503. */
+#define HEAVY_WAIT_MS 1500
 #define ANSWER_MAX_BYTES ((size_t)4 << 30)
 
 typedef enum answer_kind { ANSWER_JSON, ANSWER_CSV } answer_kind;
@@ -217,7 +220,12 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
                         hs->files[0]->id.mtime_ns, what};
     if (kept(rq, rs, &key, kind))
         return;
+    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+        pv_respond_busy(rs);
+        return;
+    }
     run_tool(rq, rs, t, q, hs, kind);
+    pv_limit_give(rq->app->heavy);
     keep(rq, rs, &key);
 }
 
@@ -245,24 +253,40 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     if (fmt->role == PV_FORMAT_TOOL_PB && (q = read_query(rq, rs, t)) == NULL)
         return;
     pv_error err = {0};
-    char *data;
-    size_t len;
     int fd = pv_safe_open(root, f->path, &f->id, &err);
-    int rc = fd >= 0 ? pv_ingest_read_whole(fd, f->path, fmt->max_bytes, &data, &len, &err)
-                     : err.code;
-    if (fd >= 0)
-        close(fd);
-    if (rc != 0) {
+    if (fd < 0) {
         pv_respond_pv_error(rs, &err);
         return;
     }
     if (fmt->role == PV_FORMAT_TOOL_FILE) {
-        /* JSON served as it is, .json.gz still compressed (as the reference does). */
+        /* JSON sent from the file as it is, .json.gz still compressed (as
+         * the reference does), never read into memory here; its tag is
+         * the file's identity. */
         rs->status = 200;
         rs->content_type = "application/json";
-        rs->body = data;
-        rs->len = len;
+        rs->body_from_fd = true;
+        rs->body_fd = fd;
+        rs->body_offset = 0;
+        rs->len = (size_t)f->id.size_bytes;
         rs->body_is_gzip = fmt->gzip;
+        char tag[PV_ANSWER_TAG_CHARS + 1];
+        const char *id = identity(rq, f);
+        pv_answer_tag(id, strlen(id), tag);
+        rs->etag = pv_arena_strdup(&rq->arena, tag);
+        return;
+    }
+    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+        close(fd);
+        pv_respond_busy(rs);
+        return;
+    }
+    char *data;
+    size_t len;
+    int rc = pv_ingest_read_whole(fd, f->path, fmt->max_bytes, &data, &len, &err);
+    close(fd);
+    if (rc != 0) {
+        pv_limit_give(rq->app->heavy);
+        pv_respond_pv_error(rs, &err);
         return;
     }
     void *result;
@@ -274,6 +298,7 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
         rc = (kind == ANSWER_CSV ? t->write_csv : t->write_json)(&none, q, result, &body, &err);
     /* The result may point into the file's bytes: they go only now. */
     free(data);
+    pv_limit_give(rq->app->heavy);
     if (rc != 0) {
         pv_buf_fini(&body);
         pv_respond_pv_error(rs, &err);

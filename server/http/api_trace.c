@@ -4,6 +4,7 @@
  * the request, runs one trace tool and serialises the result. */
 #include "cache/store.h"
 #include "http/http.h"
+#include "http/limit.h"
 #include "http/target.h"
 #include "cache/trace_cache.h"
 #include "tools/common/params.h"
@@ -19,6 +20,8 @@
 #include <string.h>
 
 #define TILE_MAX_BYTES ((size_t)1 << 30)
+/* How long a search waits for a slot before the 503 (limit.h). */
+#define HEAVY_WAIT_MS 1500
 
 typedef struct trace_req {
     pv_request *rq;
@@ -292,7 +295,14 @@ static void do_search(trace_req *tr)
     pv_trace_search_query q = {text, offset, (uint32_t)limit};
     pv_trace_search r;
     pv_error err = {0};
-    if (pv_tool_trace_search(tr->m, &q, &tr->rq->arena, &r, &err) != 0) {
+    /* A search reads every event's name: an expensive answer (limit.h). */
+    if (!pv_limit_take(tr->rq->app->heavy, HEAVY_WAIT_MS)) {
+        pv_respond_busy(tr->rs);
+        return;
+    }
+    int rc = pv_tool_trace_search(tr->m, &q, &tr->rq->arena, &r, &err);
+    pv_limit_give(tr->rq->app->heavy);
+    if (rc != 0) {
         pv_respond_pv_error(tr->rs, &err);
         return;
     }

@@ -22,12 +22,14 @@
 struct MHD_Connection;
 struct pv_model_store;
 struct pv_disk_cache;
+struct pv_limit;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
     pv_index_store *index;
     struct pv_model_store *models; /* models and their trace indexes */
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
+    struct pv_limit *heavy;        /* slots for expensive answers (limit.h); NULL: none */
 } pv_app;
 
 /* Where a request's parameters and headers come from: libmicrohttpd's
@@ -65,6 +67,7 @@ typedef struct pv_response {
     const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
     const char *disposition;   /* Content-Disposition, or NULL */
     const char *location;      /* Location for redirects, or NULL */
+    unsigned retry_after_s;    /* Retry-After for a 503, or 0 */
 } pv_response;
 
 typedef void (*pv_handler)(pv_request *rq, pv_response *rs);
@@ -113,6 +116,8 @@ void pv_respond_error(pv_response *rs, unsigned status, const char *error, const
 /* The same from a pv_error: the code picks the status, the message names
  * the file and offset when known. */
 void pv_respond_pv_error(pv_response *rs, const pv_error *err);
+/* 503 with Retry-After: no slot for an expensive answer came free. */
+void pv_respond_busy(pv_response *rs);
 /* Plain text. */
 void pv_respond_text(pv_response *rs, unsigned status, const char *content_type,
                      const char *text);

@@ -64,6 +64,18 @@ void pv_respond_pv_error(pv_response *rs, const pv_error *err)
     pv_respond_error(rs, status_of(err->code), what, detail);
 }
 
+/* Seconds a client waits before asking again; about what one expensive
+ * answer takes on a large profile. */
+#define BUSY_RETRY_S 2
+
+void pv_respond_busy(pv_response *rs)
+{
+    pv_respond_error(rs, 503, "busy",
+                     "the server is making as many expensive answers as it makes at once; "
+                     "ask again in a moment");
+    rs->retry_after_s = BUSY_RETRY_S;
+}
+
 void pv_respond_text(pv_response *rs, unsigned status, const char *content_type,
                      const char *text)
 {

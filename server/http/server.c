@@ -205,6 +205,11 @@ static enum MHD_Result queue(struct MHD_Connection *conn, pv_request *rq, pv_res
             MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, rs->disposition);
         if (rs->location != NULL)
             MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, rs->location);
+        if (rs->retry_after_s != 0) {
+            char secs[16];
+            snprintf(secs, sizeof secs, "%u", rs->retry_after_s);
+            MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+        }
     }
     if (ok_status) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { buildUrl, toolDataUrl } from '../../web/api.js';
+import { buildUrl, listRuns, toolDataUrl } from '../../web/api.js';
 import { formatBytes, formatCount, formatDurationPs, formatDurationUs,
          formatPercent } from '../../web/format.js';
 import { formatHash, parseHash, parseLegacyQuery, sameView } from '../../web/router.js';
@@ -161,5 +161,28 @@ describe('api URLs', () => {
                      'data/plugin/profile/data?run=r&tag=trace_viewer%40&host=h&resolution=8000');
         // A host-less legacy file has host '' and must still send host=.
         assert.equal(toolDataUrl('r', 't', ''), 'data/plugin/profile/data?run=r&tag=t&host=');
+    });
+});
+
+describe('api: a busy server', () => {
+    // fetch is replaced for the test: the first answer is a 503 with
+    // Retry-After, the second the runs list.
+    test('a 503 is asked again after its Retry-After', async () => {
+        const real = globalThis.fetch;
+        const seen = [];
+        globalThis.fetch = async (url) => {
+            seen.push(Date.now());
+            if (seen.length === 1)
+                return new Response('{"error":"busy","detail":""}',
+                                    { status: 503, headers: { 'Retry-After': '1' } });
+            return new Response('["run_b","run_a"]', { status: 200 });
+        };
+        try {
+            assert.deepEqual(await listRuns(), ['run_b', 'run_a']);
+            assert.equal(seen.length, 2);
+            assert.ok(seen[1] - seen[0] >= 900, `asked again after ${seen[1] - seen[0]} ms`);
+        } finally {
+            globalThis.fetch = real;
+        }
     });
 });

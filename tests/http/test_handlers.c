@@ -9,6 +9,7 @@
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
+#include "http/limit.h"
 #include "pv_config.h"
 #include "testutil.h"
 #include "tools/registry.h"
@@ -46,7 +47,7 @@ static void setup(void)
     snprintf(cache_dir, sizeof cache_dir, "/tmp/pv-handlers-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache_dir));
     pv_disk_cache_init(&disk, cache_dir);
-    app = (pv_app){&index_store, pv_model_store_new(0, &disk, NULL), &disk};
+    app = (pv_app){&index_store, pv_model_store_new(0, &disk, NULL), &disk, NULL};
 }
 
 static void teardown(void)
@@ -86,6 +87,9 @@ static const char *fake_header(void *ctx, const char *name)
     return NULL;
 }
 
+/* Retry-After of the last answer. */
+static unsigned last_retry_after;
+
 /* Answers handler for query ("a=1&b=2", no %-escapes); the body is returned
  * NUL-terminated, uncompressed and owned by the caller. */
 static char *call(pv_handler handler, const char *query, unsigned *status)
@@ -105,6 +109,7 @@ static char *call(pv_handler handler, const char *query, unsigned *status)
     pv_response rs = {0};
     handler(&rq, &rs);
     *status = rs.status;
+    last_retry_after = rs.retry_after_s;
     if (rs.body_from_fd) {
         /* A kept answer is sent from its file. */
         char *kept = malloc(rs.len);
@@ -279,6 +284,31 @@ START_TEST(test_data_cache_key_ignores_other_parameters)
 }
 END_TEST
 
+/* ---- expensive answers ------------------------------------------------------------ */
+
+/* With every slot taken, an answer that must be made is 503 with
+ * Retry-After; a kept one is still served. */
+START_TEST(test_data_busy)
+{
+    const char *q = "run=" MULTI "&host=" HOST_A "&tag=kernel_stats";
+    free(call(pv_serve_data, q, &(unsigned){0}));   /* made and kept */
+    pv_limit heavy;
+    pv_limit_init(&heavy, 1);
+    ck_assert(pv_limit_take(&heavy, 0));
+    app.heavy = &heavy;
+    unsigned status;
+    free(call(pv_serve_data, q, &status));
+    ck_assert_uint_eq(status, 200);
+    json_t *j = call_json(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=overview_page", 503);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "error")), "busy");
+    json_decref(j);
+    ck_assert_uint_eq(last_retry_after, 2);
+    app.heavy = NULL;
+    pv_limit_give(&heavy);
+    pv_limit_fini(&heavy);
+}
+END_TEST
+
 /* ---- CSV -------------------------------------------------------------------------------- */
 
 static size_t lines_of(const char *s)
@@ -359,6 +389,7 @@ static Suite *handlers_suite(void)
     tcase_add_test(tc, test_data_alias);
     tcase_add_test(tc, test_data_hosts_list_repeats);
     tcase_add_test(tc, test_data_cache_key_ignores_other_parameters);
+    tcase_add_test(tc, test_data_busy);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_serve_data_csv");
     tcase_add_checked_fixture(tc, setup, teardown);
