@@ -5,6 +5,9 @@
  *   index_startup_ms   exec of profview to its ready line, 1,000 runs
  *   index_idle_rss     resident memory of that idle server, after one /runs
  *   index_rescan_ms    one full pv_index_scan of 10,000 runs (median of 5)
+ *   index_rescan_links_ms  the same of a logdir holding 40,000 symbolic links to
+ *                      files beside its runs (median of 5; issue #15 found such a
+ *                      tree kept a core busy) 
  * Usage: bench/index PROFVIEW_BIN. Prints `name value unit` lines. */
 #include "index/index.h"
 
@@ -116,7 +119,24 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void bench_rescan(const char *logdir)
+/* 40,000 links in one folder of logdir, to a file inside it. */
+static void make_links(const char *root)
+{
+    char path[512], target[512];
+    snprintf(path, sizeof path, "%s/links", root);
+    mkdir(path, 0755);
+    snprintf(target, sizeof target, "%s/links/target", root);
+    int fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0)
+        close(fd);
+    for (int i = 0; i < 40000; i++) {
+        snprintf(path, sizeof path, "%s/links/l%05d", root, i);
+        if (symlink(target, path) != 0)
+            perror(path);
+    }
+}
+
+static void bench_rescan(const char *logdir, const char *name)
 {
     pv_index *prev = NULL;
     pv_index_scan(logdir, NULL, wall_ns(), &prev, NULL);
@@ -130,8 +150,8 @@ static void bench_rescan(const char *logdir)
         prev = next;
     }
     qsort(t, 5, sizeof t[0], cmp_double);
-    printf("index_rescan_runs %zu runs\n", prev->n_runs);
-    printf("index_rescan_ms %.1f ms\n", t[2]);
+    printf("%s_runs %zu runs\n", name, prev->n_runs);
+    printf("%s_ms %.1f ms\n", name, t[2]);
     pv_index_unref(prev);
 }
 
@@ -148,7 +168,9 @@ int main(int argc, char **argv)
     make_logdir(small, 1000);
     bench_startup(argv[1], small);
     make_logdir(big, 10000);
-    bench_rescan(big);
+    bench_rescan(big, "index_rescan");
+    make_links(big);
+    bench_rescan(big, "index_rescan_links");
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", small, big);
     return system(cmd) == 0 ? 0 : 1;

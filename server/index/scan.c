@@ -87,15 +87,19 @@ static bool inside_root(const scan *s, const char *resolved)
 }
 
 /* Stats path, following a symbolic link only when it stays inside the
- * logdir (*link then says it did). Returns false when the entry must be
- * skipped. */
-static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *link)
+ * logdir (*link then says it did). A link whose target is not of the kind
+ * asked for (a folder when dirs, else a regular file) is skipped before its
+ * path is resolved: a tree of many links to files costs one stat each per
+ * scan, not a realpath. Returns false when the entry must be skipped. */
+static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *link, bool dirs)
 {
     if (lstat(path, st) != 0)
         return false;
     *link = S_ISLNK(st->st_mode);
     if (!*link)
         return true;
+    if (stat(path, st) != 0 || (dirs ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode)))
+        return false;
     char *resolved = realpath(path, NULL);
     if (resolved == NULL)
         return false;
@@ -103,7 +107,7 @@ static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *l
     if (!ok)
         pv_log(PV_LOG_INFO, "not following %s: it leads outside the logdir", path);
     free(resolved);
-    return ok && stat(path, st) == 0;
+    return ok;
 }
 
 static char *join(const char *a, const char *b)
@@ -213,7 +217,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         char *path = join(dir, de->d_name);
         struct stat st;
         bool link = false;
-        if (!stat_entry(s, path, &st, &link) || !S_ISREG(st.st_mode)) {
+        if (!stat_entry(s, path, &st, &link, false) || !S_ISREG(st.st_mode)) {
             free(path);
             continue;
         }
@@ -264,7 +268,7 @@ static void scan_profile_dir(scan *s, const char *profile_dir, const char *tbrun
         char *path = join(profile_dir, de->d_name);
         struct stat st;
         bool link;
-        if (stat_entry(s, path, &st, &link) && S_ISDIR(st.st_mode) &&
+        if (stat_entry(s, path, &st, &link, true) && S_ISDIR(st.st_mode) &&
             seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
             char *name = tbrun[0] ? join(tbrun, de->d_name) : pv_xstrdup(de->d_name);
             scan_session(s, path, name);
@@ -295,7 +299,7 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
         char *path = join(dir, de->d_name);
         struct stat st;
         bool link;
-        if (!stat_entry(s, path, &st, &link) || !S_ISDIR(st.st_mode) ||
+        if (!stat_entry(s, path, &st, &link, true) || !S_ISDIR(st.st_mode) ||
             !seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
             free(path);
             continue;
