@@ -235,6 +235,12 @@ static void finish_body(pv_response *rs, bool gzip_ok, char **body, size_t *len,
     }
 }
 
+static void add_header(struct MHD_Response *r, const char *name, const char *value)
+{
+    if (value != NULL)
+        MHD_add_response_header(r, name, value);
+}
+
 /* Queues rs (whose body it takes) with the shared finishing steps. A HEAD
  * request gets the very response a GET would, Content-Length included;
  * libmicrohttpd leaves the body out. */
@@ -298,14 +304,10 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
                                                 owned ? MHD_RESPMEM_MUST_FREE
                                                       : MHD_RESPMEM_PERSISTENT);
         }
-        if (gz)
-            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-        if (rs->content_type != NULL)
-            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rs->content_type);
-        if (rs->disposition != NULL)
-            MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, rs->disposition);
-        if (rs->location != NULL)
-            MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, rs->location);
+        add_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, gz ? "gzip" : NULL);
+        add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rs->content_type);
+        add_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, rs->disposition);
+        add_header(r, MHD_HTTP_HEADER_LOCATION, rs->location);
     }
     if (ok_status) {
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
@@ -314,12 +316,9 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
     } else {
         MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     }
-    if (x->allow != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, x->allow);
-    if (x->www_authenticate != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, x->www_authenticate);
-    if (x->set_cookie != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, x->set_cookie);
+    add_header(r, MHD_HTTP_HEADER_ALLOW, x->allow);
+    add_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, x->www_authenticate);
+    add_header(r, MHD_HTTP_HEADER_SET_COOKIE, x->set_cookie);
     MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
     MHD_add_response_header(r, "Content-Security-Policy", csp);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
