@@ -30,8 +30,8 @@ typedef struct pv_config {
 /* After SIGINT or SIGTERM, requests in flight get PV_STOP_GRACE_MS to be
  * answered; at PV_STOP_DEADLINE_MS the process exits whatever is still
  * running (a handler stuck on a FIFO, a scan of a hung file system). */
-#define PV_STOP_GRACE_MS 1000u
-#define PV_STOP_DEADLINE_MS 1500u
+#define PV_STOP_GRACE_MS 800u
+#define PV_STOP_DEADLINE_MS 1200u
 
 extern pv_config pv_cfg;
 
