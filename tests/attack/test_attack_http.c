@@ -71,25 +71,11 @@ static const char *demo_logdir(void)
     return path;
 }
 
-/* Writes data to tmpdir/rel (folders made), dated an hour back so the
- * first scan offers it. Returns the full path in a static buffer. */
+/* Writes data to tmpdir/rel, dated an hour back so the first scan offers
+ * it. Returns the full path (static buffer). */
 static const char *write_old(const char *rel, const void *data, size_t n)
 {
-    static char path[512];
-    char cmd[600];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    ck_assert_int_eq(system(cmd), 0);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
-    close(fd);
-    struct timespec t[2];
-    clock_gettime(CLOCK_REALTIME, &t[0]);
-    t[0].tv_sec -= 3600;
-    t[1] = t[0];
-    ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
-    return path;
+    return pv_test_write_file(tmpdir, rel, data, n, 3600);
 }
 
 /* ---- raw sockets ---------------------------------------------------------- */
@@ -627,39 +613,42 @@ START_TEST(test_bodies_and_methods)
 }
 END_TEST
 
+/* GET target (any length) must be refused with a JSON error. */
+static void expect_refused(const pv_test_server *s, const char *target, int status,
+                           const char *needle)
+{
+    size_t cap = strlen(target) + 100;
+    char *req = malloc(cap);
+    int n = snprintf(req, cap, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+                     target);
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_raw(s, req, (size_t)n, &r), 0);
+    expect_json_error(&r, status, needle);
+    pv_test_reply_free(&r);
+    free(req);
+}
+
 START_TEST(test_huge_targets)
 {
     pv_test_server srv;
     start(&srv, demo_logdir(), NULL);
-    size_t cap = 40000;
-    char *req = malloc(cap);
-    pv_test_reply r;
-    /* 500 parameters, then 9000 empty ones (each would cost the parser a
-     * record), then a 20 KB path. */
-    size_t n = (size_t)snprintf(req, cap, "GET /data/plugin/profile/runs?");
+    size_t cap = 30000;
+    char *target = calloc(1, cap);
+    /* 500 parameters; 7000 empty ones (each would cost the parser a record
+     * in the connection's memory); a 20 KB path. */
+    size_t n = (size_t)snprintf(target, cap, "/data/plugin/profile/runs?");
     for (int i = 0; i < 500; i++)
-        n += (size_t)snprintf(req + n, cap - n, "p%d=%d&", i, i);
-    n += (size_t)snprintf(req + n, cap - n, " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    ck_assert_int_eq(pv_test_raw(&srv, req, n, &r), 0);
-    expect_json_error(&r, 400, "query parameters");
-    pv_test_reply_free(&r);
-
-    n = (size_t)snprintf(req, cap, "GET /healthz?");
-    memset(req + n, '&', 7000);
-    n += 7000;
-    n += (size_t)snprintf(req + n, cap - n, " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    ck_assert_int_eq(pv_test_raw(&srv, req, n, &r), 0);
-    expect_json_error(&r, 400, "query parameters");
-    pv_test_reply_free(&r);
-
-    n = (size_t)snprintf(req, cap, "GET /");
-    memset(req + n, 'a', 20000);
-    n += 20000;
-    n += (size_t)snprintf(req + n, cap - n, " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    ck_assert_int_eq(pv_test_raw(&srv, req, n, &r), 0);
-    expect_json_error(&r, 414, "8192 bytes");
-    pv_test_reply_free(&r);
-    free(req);
+        n += (size_t)snprintf(target + n, cap - n, "p%d=%d&", i, i);
+    expect_refused(&srv, target, 400, "query parameters");
+    n = (size_t)snprintf(target, cap, "/healthz?");
+    memset(target + n, '&', 7000);
+    target[n + 7000] = '\0';
+    expect_refused(&srv, target, 400, "query parameters");
+    target[0] = '/';
+    memset(target + 1, 'a', 20000);
+    target[20001] = '\0';
+    expect_refused(&srv, target, 414, "8192 bytes");
+    free(target);
     /* The server is still fine. */
     ck_assert_int_lt(timed_get(&srv, "/healthz"), 1000);
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
@@ -850,33 +839,32 @@ START_TEST(test_rescan_log_said_once)
 }
 END_TEST
 
+/* A test case of the suite: each test gets a fresh scratch folder. */
+static TCase *add_case(Suite *s, const char *name, double timeout_s)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, timeout_s);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 static Suite *attack_suite(void)
 {
     Suite *s = suite_create("attack_http");
-    TCase *slow = tcase_create("slow clients");
-    tcase_set_timeout(slow, 60);
-    tcase_add_checked_fixture(slow, setup, teardown);
+    TCase *slow = add_case(s, "slow clients", 60);
     tcase_add_test(slow, test_slowloris_does_not_starve_others);
     tcase_add_test(slow, test_header_deadline);
     tcase_add_test(slow, test_keepalive_idle_timeout);
     tcase_add_test(slow, test_per_address_limit);
-    suite_add_tcase(s, slow);
-    TCase *access = tcase_create("who may ask");
-    tcase_set_timeout(access, 30);
-    tcase_add_checked_fixture(access, setup, teardown);
+    TCase *access = add_case(s, "who may ask", 30);
     tcase_add_test(access, test_host_check);
     tcase_add_test(access, test_network_bind_warns);
     tcase_add_test(access, test_token);
-    suite_add_tcase(s, access);
-    TCase *stop = tcase_create("stopping");
-    tcase_set_timeout(stop, 30);
-    tcase_add_checked_fixture(stop, setup, teardown);
+    TCase *stop = add_case(s, "stopping", 30);
     tcase_add_test(stop, test_sigterm_with_request_stuck_on_fifo);
     tcase_add_test(stop, test_sigterm_with_many_connections);
-    suite_add_tcase(s, stop);
-    TCase *http = tcase_create("http details");
-    tcase_set_timeout(http, 30);
-    tcase_add_checked_fixture(http, setup, teardown);
+    TCase *http = add_case(s, "http details", 30);
     tcase_add_test(http, test_bodies_and_methods);
     tcase_add_test(http, test_huge_targets);
     tcase_add_test(http, test_accept_encoding_qvalues);
@@ -886,7 +874,6 @@ static Suite *attack_suite(void)
     tcase_add_test(http, test_healthz_beside_prefix);
     tcase_add_test(http, test_error_detail_hides_logdir);
     tcase_add_test(http, test_rescan_log_said_once);
-    suite_add_tcase(s, http);
     return s;
 }
 
