@@ -8,16 +8,18 @@
  * access.c decides what a request must pass: its target, Host and token.
  * server.c owns the rest of the pipeline; respond.c the bodies.
  *
- * Threads: libmicrohttpd's listening thread opens and closes pv_conns; the
- * connection's own thread marks its requests; the watcher only reads the
- * list. Everything the watcher reads is guarded by the watch's mutex. The
- * target fields belong to the connection's thread alone. */
+ * Threads: libmicrohttpd's listening thread opens and closes pv_conns
+ * (under the watch's mutex, which the watcher holds while it sweeps); the
+ * connection's own thread marks its requests through atomics, so a request
+ * takes no lock; the watcher only reads them. The target fields belong to
+ * the connection's thread alone. */
 #ifndef PV_HTTP_CONN_H
 #define PV_HTTP_CONN_H
 
 #include "http/http.h"
 #include "util/buf.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,11 +28,11 @@ typedef struct pv_conn pv_conn;
 typedef struct pv_conn_watch pv_conn_watch;
 
 struct pv_conn {
-    pv_conn *prev, *next;      /* in the watch's list (guarded) */
+    pv_conn *prev, *next;      /* in the watch's list (guarded by its mutex) */
     int fd;                    /* the socket; open for as long as the pv_conn lives */
-    bool in_request;           /* headers complete, answer not yet sent (guarded) */
-    bool cut;                  /* the watcher shut the socket down (guarded) */
-    int64_t waiting_since_ns;  /* monotonic; start of the wait for headers (guarded) */
+    atomic_bool in_request;    /* headers complete, answer not yet sent */
+    _Atomic int64_t waiting_since_ns; /* monotonic; start of the wait for headers */
+    bool cut;                  /* the watcher shut the socket down (its own) */
     /* The current request's target as the client sent it, judged before
      * libmicrohttpd decodes it (connection thread only). */
     unsigned target_status;    /* 0, or the 400/414 to answer instead of routing */
