@@ -15,9 +15,9 @@
 #include "util/log.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +48,8 @@ static void usage(FILE *out)
             "                        while bound to loopback only loopback names are served\n"
             "  --token-file FILE     every request but /healthz needs the token in FILE\n"
             "  --max-conns N         connections open at once (default 2048)\n"
-            "  --max-conns-per-addr N  per client address (default 0: no limit)\n"
-            "  --header-timeout-ms N a request's headers must arrive within N ms (default 10000)\n"
+            "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
+            "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
             "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
