@@ -136,8 +136,9 @@ int pv_test_get(const pv_test_server *s, const char *method, const char *path,
                 const char *headers, pv_test_reply *r)
 {
     char req[8192];
-    int n = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s\r\n",
-                     method, path, headers ? headers : "");
+    int n = snprintf(req, sizeof req,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s\r\n", method,
+                     path, headers ? headers : "");
     if (n < 0 || (size_t)n >= sizeof req) {
         memset(r, 0, sizeof *r);
         return -1;

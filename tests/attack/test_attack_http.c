@@ -438,7 +438,8 @@ START_TEST(test_token)
 
     get(&srv, "/data/plugin/profile/runs", NULL, &r);
     expect_json_error(&r, 401, "token");
-    ck_assert_str_eq(pv_test_header(&r, "www-authenticate", v, sizeof v), "bearer realm=\"profview\"");
+    ck_assert_str_eq(pv_test_header(&r, "www-authenticate", v, sizeof v),
+                     "bearer realm=\"profview\"");
     pv_test_reply_free(&r);
     get(&srv, "/", "Accept: text/html\r\n", &r);
     ck_assert_int_eq(r.status, 401);
@@ -832,7 +833,8 @@ START_TEST(test_rescan_log_said_once)
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
     char *log = read_log();
     int said = 0;
-    for (const char *p = strstr(log, "not following"); p != NULL; p = strstr(p + 1, "not following"))
+    for (const char *p = strstr(log, "not following"); p != NULL;
+         p = strstr(p + 1, "not following"))
         said++;
     ck_assert_msg(said == 1, "said %d times:\n%s", said, log);
     free(log);
