@@ -1,9 +1,11 @@
 /* main: command-line flags, start-up, the rescan loop, and a clean stop.
  *
  * The main thread owns the lifetime: it scans the logdir, starts the HTTP
- * server, then waits for SIGINT/SIGTERM with a timeout equal to the
+ * server, then waits for the stop signal with a timeout equal to the
  * rescan period, rescanning each time the wait times out. So the index
- * needs no watcher thread, and a signal stops the server between scans. */
+ * needs no watcher thread, and a signal stops the server between scans.
+ * The signal itself is taken by the stop watch thread, which also bounds
+ * how long stopping may take (see "stopping"). */
 #include "cache/disk.h"
 #include "cache/trace_cache.h"
 #include "cache/store.h"
@@ -16,10 +18,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +45,13 @@ static void usage(FILE *out)
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
+            "  --allow-host NAME     also answer requests for this host name (repeatable);\n"
+            "                        while bound to loopback only loopback names are served\n"
+            "  --token-file FILE     every request but /healthz needs the token in FILE\n"
+            "  --max-conns N         connections open at once (default 2048)\n"
+            "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
+            "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
+            "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
 }
@@ -85,6 +96,199 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* ---- connections and who may ask (#15) ------------------------------------ */
+
+#define MAX_ALLOW_HOSTS 32
+#define TOKEN_MIN_CHARS 16
+#define TOKEN_MAX_CHARS 256
+/* Descriptors kept beside the connections' sockets: cache entries and
+ * profiles being read, the listening socket, the logs. */
+#define FD_RESERVE 256
+
+static void conn_defaults(void)
+{
+    pv_cfg.max_conns = 2048;
+    pv_cfg.header_timeout_ms = 10000;
+    pv_cfg.idle_timeout_s = 5;
+}
+
+/* The token's first line, trimmed. It becomes a cookie value and is
+ * compared with header values, so it is kept to characters that need no
+ * quoting in either; a short one could be guessed. */
+static int read_token(const char *file)
+{
+    static char token[TOKEN_MAX_CHARS + 2];
+    FILE *f = fopen(file, "r");
+    if (f == NULL) {
+        fprintf(stderr, "profview: --token-file %s: %s\n", file, strerror(errno));
+        return -1;
+    }
+    size_t n = fread(token, 1, sizeof token - 1, f);
+    fclose(f);
+    token[n] = '\0';
+    n = strcspn(token, "\r\n");
+    while (n > 0 && (token[n - 1] == ' ' || token[n - 1] == '\t'))
+        n--;
+    token[n] = '\0';
+    size_t plain = strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 "0123456789-._~+/=");
+    if (n < TOKEN_MIN_CHARS || n > TOKEN_MAX_CHARS || plain != n) {
+        fprintf(stderr, "profview: --token-file %s must start with a line of %d to %d letters, "
+                "digits or -._~+/= (for example: head -c 24 /dev/urandom | base64)\n", file,
+                TOKEN_MIN_CHARS, TOKEN_MAX_CHARS);
+        return -1;
+    }
+    pv_cfg.token = token;
+    return 0;
+}
+
+static int parse_count(const char *flag, const char *s, unsigned long lo, unsigned long hi,
+                       unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v < lo || v > hi) {
+        fprintf(stderr, "profview: --%s must be a whole number from %lu to %lu\n", flag, lo, hi);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_conn_flag(int c, const char *arg)
+{
+    static const char *allow[MAX_ALLOW_HOSTS];
+    switch (c) {
+    case 'A':
+        if (pv_cfg.n_allow_hosts == MAX_ALLOW_HOSTS || arg[0] == '\0' || strchr(arg, ':')) {
+            fprintf(stderr, "profview: --allow-host takes a host name without a port, at most "
+                    "%d times\n", MAX_ALLOW_HOSTS);
+            return -1;
+        }
+        allow[pv_cfg.n_allow_hosts++] = arg;
+        pv_cfg.allow_hosts = allow;
+        return 0;
+    case 'T': return read_token(arg);
+    case 'C': return parse_count("max-conns", arg, 16, 1000000, &pv_cfg.max_conns);
+    case 'P':
+        return parse_count("max-conns-per-addr", arg, 0, 1000000, &pv_cfg.max_conns_per_addr);
+    case 'H':
+        return parse_count("header-timeout-ms", arg, 100, 3600000, &pv_cfg.header_timeout_ms);
+    default: return parse_count("idle-timeout-s", arg, 1, 3600, &pv_cfg.idle_timeout_s);
+    }
+}
+
+/* Every connection holds a socket: raise the soft descriptor limit to what
+ * the connection limit needs, or serve fewer connections when the hard
+ * limit is lower (accept() would otherwise fail for everyone). */
+static void fit_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t want = (rlim_t)pv_cfg.max_conns + FD_RESERVE;
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = want < rl.rlim_max ? want : rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0 && getrlimit(RLIMIT_NOFILE, &rl) != 0)
+            return;
+    }
+    if (rl.rlim_cur < want) {
+        unsigned fit = rl.rlim_cur > 2 * FD_RESERVE ? (unsigned)(rl.rlim_cur - FD_RESERVE)
+                                                    : (unsigned)(rl.rlim_cur / 2);
+        pv_log(PV_LOG_WARN, "only %llu files may be open at once: serving at most %u "
+               "connections", (unsigned long long)rl.rlim_cur, fit);
+        pv_cfg.max_conns = fit;
+    }
+}
+
+/* Said before the ready line: a server others can reach hands every
+ * profile to anyone who asks unless it needs a token. */
+static void warn_if_reachable(void)
+{
+    if (pv_http_is_loopback(pv_cfg.bind))
+        return;
+    if (pv_cfg.token == NULL)
+        pv_log(PV_LOG_WARN, "listening on %s, so other machines can connect, and every profile "
+               "under %s is served to anyone who does, without authentication. Give "
+               "--token-file FILE, or keep --bind 127.0.0.1 behind a reverse proxy that checks "
+               "who asks.", pv_cfg.bind, pv_cfg.logdir);
+    else
+        pv_log(PV_LOG_INFO, "listening on %s; every request but /healthz needs the token",
+               pv_cfg.bind);
+}
+
+/* ---- stopping (#15) ------------------------------------------------------- */
+
+/* The stop watch: a thread that takes SIGINT or SIGTERM, tells the main
+ * thread, and ends the process PV_STOP_DEADLINE_MS later if it is still
+ * there (at once on a second signal). The orderly stop (requests in flight
+ * answered, everything freed) usually finishes first; a handler blocked for
+ * good (a FIFO in the logdir) or a scan stuck on a dead file system cannot
+ * hold the process. Cache files are written under a temporary name and
+ * renamed, so exiting at any point leaves none half-written. */
+typedef struct stop_watch {
+    sigset_t signals;
+    pthread_mutex_t lock;
+    pthread_cond_t asked;      /* CLOCK_MONOTONIC */
+    bool stop;
+} stop_watch;
+
+static void *stop_watch_main(void *arg)
+{
+    stop_watch *sw = arg;
+    int sig = 0;
+    while (sigwait(&sw->signals, &sig) != 0)
+        continue;
+    pthread_mutex_lock(&sw->lock);
+    sw->stop = true;
+    pthread_cond_signal(&sw->asked);
+    pthread_mutex_unlock(&sw->lock);
+    struct timespec left = {(time_t)(PV_STOP_DEADLINE_MS / 1000),
+                            (long)(PV_STOP_DEADLINE_MS % 1000) * 1000000L};
+    int again = sigtimedwait(&sw->signals, NULL, &left);
+    if (again > 0)
+        pv_log(PV_LOG_WARN, "second stop signal: exiting now");
+    else
+        pv_log(PV_LOG_WARN, "still stopping %u ms after the signal (a request or a scan is "
+               "stuck): exiting without it", PV_STOP_DEADLINE_MS);
+    _exit(EXIT_OK);
+}
+
+static void stop_watch_start(stop_watch *sw, const sigset_t *signals)
+{
+    sw->signals = *signals;
+    sw->stop = false;
+    pthread_mutex_init(&sw->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&sw->asked, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_t t;
+    if (pthread_create(&t, NULL, stop_watch_main, sw) != 0) {
+        fprintf(stderr, "profview: cannot start the signal thread\n");
+        exit(EXIT_START);
+    }
+    pthread_detach(t);
+}
+
+/* Waits up to ms for the stop signal; true once it came. */
+static bool stop_asked(stop_watch *sw, unsigned ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    int64_t ns = (int64_t)until.tv_nsec + (int64_t)(ms % 1000) * 1000000LL;
+    until.tv_sec += (time_t)(ms / 1000 + ns / 1000000000LL);
+    until.tv_nsec = (long)(ns % 1000000000LL);
+    pthread_mutex_lock(&sw->lock);
+    while (!sw->stop && pthread_cond_timedwait(&sw->asked, &sw->lock, &until) == 0)
+        continue;
+    bool stop = sw->stop;
+    pthread_mutex_unlock(&sw->lock);
+    return stop;
+}
+
 static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 {
     static const struct option opts[] = {
@@ -98,10 +302,17 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
+        {"allow-host", required_argument, NULL, 'A'},
+        {"token-file", required_argument, NULL, 'T'},
+        {"max-conns", required_argument, NULL, 'C'},
+        {"max-conns-per-addr", required_argument, NULL, 'P'},
+        {"header-timeout-ms", required_argument, NULL, 'H'},
+        {"idle-timeout-s", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
                          .memory_budget = default_budget(), .rescan_ms = 2000};
+    conn_defaults();
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         char *end;
@@ -144,6 +355,10 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             pv_cfg.path_prefix = optarg;
             break;
         }
+        case 'A': case 'T': case 'C': case 'P': case 'H': case 'I':
+            if (parse_conn_flag(c, optarg) != 0)
+                return -1;
+            break;
         case 'h': usage(stdout); exit(EXIT_OK);
         case 'V': printf("profview %s\n", PV_VERSION); exit(EXIT_OK);
         default: usage(stderr); return -1;
@@ -179,13 +394,16 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
 
     /* Block the stop signals before any thread starts so every thread
-     * inherits the mask and only sigtimedwait below receives them. */
+     * inherits the mask and only the stop watch receives them. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+    static stop_watch sw;
+    stop_watch_start(&sw, &stop);
+    fit_fd_limit();
 
     pv_error err = {0};
     pv_index *first = NULL;
@@ -195,6 +413,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "profview: %s\n", msg);
         return EXIT_START;
     }
+    static char logdir_real[PATH_MAX];
+    snprintf(logdir_real, sizeof logdir_real, "%s", first->logdir);
+    pv_cfg.logdir_real = logdir_real;
     pv_index_store index;
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
@@ -219,18 +440,14 @@ int main(int argc, char **argv)
         pv_index_store_fini(&index);
         return EXIT_START;
     }
+    warn_if_reachable();
     bool v6 = strchr(pv_cfg.bind, ':') != NULL;
     printf("profview %s: serving %s (%zu runs) at http://%s%s%s:%u%s/\n", PV_VERSION,
            first->logdir, first->n_runs, v6 ? "[" : "", pv_cfg.bind, v6 ? "]" : "",
            (unsigned)pv_http_port(http), pv_cfg.path_prefix);
     fflush(stdout);
 
-    struct timespec period = {(time_t)(pv_cfg.rescan_ms / 1000),
-                              (long)(pv_cfg.rescan_ms % 1000) * 1000000L};
-    for (;;) {
-        int sig = sigtimedwait(&stop, NULL, &period);
-        if (sig == SIGINT || sig == SIGTERM)
-            break;
+    while (!stop_asked(&sw, pv_cfg.rescan_ms)) {
         pv_index *cur = pv_index_store_acquire(&index);
         pv_index *next = NULL;
         if (pv_index_scan(pv_cfg.logdir, cur, now_ns(), &next, &err) == 0) {

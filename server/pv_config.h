@@ -15,7 +15,23 @@ typedef struct pv_config {
     const char *path_prefix;   /* "" or "/p" (no trailing slash) */
     size_t memory_budget;      /* bytes all loaded models may hold together */
     unsigned rescan_ms;        /* logdir rescan period */
+
+    /* Connections and who may ask (#15). */
+    const char *logdir_real;   /* logdir resolved, to show paths relative to it */
+    const char *const *allow_hosts; /* --allow-host names, n_allow_hosts of them */
+    size_t n_allow_hosts;
+    const char *token;         /* --token-file's token; NULL when none is needed */
+    unsigned max_conns;        /* connections open at once */
+    unsigned max_conns_per_addr; /* per client address; 0 means no limit */
+    unsigned header_timeout_ms; /* a request's headers must be complete within this */
+    unsigned idle_timeout_s;   /* a connection idle this long is closed */
 } pv_config;
+
+/* After SIGINT or SIGTERM, requests in flight get PV_STOP_GRACE_MS to be
+ * answered; at PV_STOP_DEADLINE_MS the process exits whatever is still
+ * running (a handler stuck on a FIFO, a scan of a hung file system). */
+#define PV_STOP_GRACE_MS 800u
+#define PV_STOP_DEADLINE_MS 1200u
 
 extern pv_config pv_cfg;
 

@@ -45,6 +45,7 @@ typedef struct pv_request_source {
 } pv_request_source;
 
 typedef struct pv_request {
+    struct MHD_Connection *conn; /* the connection; NULL for a request built in memory */
     pv_request_source src;
     const char *path;          /* request path with the --path-prefix removed */
     pv_app *app;
@@ -143,5 +144,11 @@ void pv_serve_trace_event(pv_request *rq, pv_response *rs);
 void pv_serve_trace_search(pv_request *rq, pv_response *rs);
 /* Embedded frontend files; 404 JSON when path names none. */
 void pv_serve_static(pv_request *rq, pv_response *rs);
+
+/* ---- connection layer (#15: access.c) ------------------------------------- */
+
+/* True when addr, an IPv4 or IPv6 literal without brackets, is a loopback
+ * address (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104). False for names. */
+bool pv_http_is_loopback(const char *addr);
 
 #endif

@@ -2,9 +2,9 @@
  * looked up in the compiled-in table only, so nothing on disk is ever
  * reachable through them. */
 #include "http/assets.h"
+#include "http/conn.h"
 #include "http/http.h"
 
-#include <microhttpd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,8 +36,7 @@ void pv_serve_static(pv_request *rq, pv_response *rs)
         pv_respond_error(rs, 404, "not found", detail);
         return;
     }
-    const char *ae = pv_http_header(rq, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-    bool gz = ae != NULL && strstr(ae, "gzip") != NULL;
+    bool gz = pv__http_accepts_gzip(rq);
     rs->status = 200;
     rs->content_type = a->content_type;
     rs->body = (char *)(gz ? a->gz : a->raw);

@@ -52,7 +52,9 @@ typedef struct pv_index {
     size_t n_runs;
     uint64_t n_files;        /* host files seen, offered or not */
     pv_host_file *seen;      /* every host file seen, offered or not, sorted by
-                                path: the next scan's "has it stopped growing" */
+                                path: the next scan's "has it stopped growing";
+                                with kind PV_FILE_NONE, every entry skipped with a
+                                log line, so the next scan does not say it again */
     size_t n_seen;
     uint64_t generation;     /* increments with every scan that changed something */
 } pv_index;

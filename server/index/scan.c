@@ -13,7 +13,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -86,12 +88,15 @@ static bool inside_root(const scan *s, const char *resolved)
            (s->root_len == 1 && s->root[0] == '/');
 }
 
+static void say_once(scan *s, int level, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Stats path, following a symbolic link only when it stays inside the
  * logdir (*link then says it did). A link whose target is not of the kind
  * asked for (a folder when dirs, else a regular file) is skipped before its
  * path is resolved: a tree of many links to files costs one stat each per
  * scan, not a realpath. Returns false when the entry must be skipped. */
-static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *link, bool dirs)
+static bool stat_entry(scan *s, const char *path, struct stat *st, bool *link, bool dirs)
 {
     if (lstat(path, st) != 0)
         return false;
@@ -105,7 +110,7 @@ static bool stat_entry(const scan *s, const char *path, struct stat *st, bool *l
         return false;
     bool ok = inside_root(s, resolved);
     if (!ok)
-        pv_log(PV_LOG_INFO, "not following %s: it leads outside the logdir", path);
+        say_once(s, PV_LOG_INFO, path, "not following %s: it leads outside the logdir", path);
     free(resolved);
     return ok;
 }
@@ -134,26 +139,31 @@ static char *realpath_inside(const scan *s, const char *dir, const char *name)
     return real;
 }
 
+/* The previous scan's entry for path, or NULL. */
+static const pv_host_file *prev_seen(const scan *s, const char *path)
+{
+    size_t lo = 0, hi = s->prev != NULL ? s->prev->n_seen : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(s->prev->seen[mid].path, path);
+        if (c == 0)
+            return &s->prev->seen[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
 /* A file written just now is offered only once a second scan sees it
  * unchanged; this is how "stops growing" is observed without reading it. */
 static bool settled(const scan *s, const char *path, const pv_file_id *id)
 {
     if (s->now_ns - id->mtime_ns >= PV_INDEX_SETTLE_NS)
         return true;
-    if (s->prev == NULL)
-        return false;
-    size_t lo = 0, hi = s->prev->n_seen;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(s->prev->seen[mid].path, path);
-        if (c == 0)
-            return pv_file_id_same(&s->prev->seen[mid].id, id);
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
+    const pv_host_file *was = prev_seen(s, path);
+    return was != NULL && pv_file_id_same(&was->id, id);
 }
 
 static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id)
@@ -163,6 +173,20 @@ static void remember(scan *s, const char *path, const pv_format *format, const p
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
     s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id};
+}
+
+/* A skipped entry is reported by the first scan that meets it, not by
+ * every rescan: it joins the seen list (with no format), so the next scan
+ * knows the line was said, and the index changes when it comes or goes. */
+static void say_once(scan *s, int level, const char *path, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    pv_log(prev_seen(s, path) != NULL ? PV_LOG_DEBUG : level, "%s", line);
+    remember(s, path, NULL, &(pv_file_id){0});
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -195,7 +219,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
 {
     DIR *d = opendir(dir);
     if (d == NULL) {
-        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", dir, strerror(errno));
+        say_once(s, PV_LOG_WARN, dir, "skipping unreadable folder %s: %s", dir, strerror(errno));
         free(run_name);
         return;
     }
@@ -258,7 +282,8 @@ static void scan_profile_dir(scan *s, const char *profile_dir, const char *tbrun
 {
     DIR *d = opendir(profile_dir);
     if (d == NULL) {
-        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", profile_dir, strerror(errno));
+        say_once(s, PV_LOG_WARN, profile_dir, "skipping unreadable folder %s: %s", profile_dir,
+                 strerror(errno));
         return;
     }
     struct dirent *de;
@@ -284,7 +309,7 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
         return;
     DIR *d = opendir(dir);
     if (d == NULL) {
-        pv_log(PV_LOG_WARN, "skipping unreadable folder %s: %s", dir, strerror(errno));
+        say_once(s, PV_LOG_WARN, dir, "skipping unreadable folder %s: %s", dir, strerror(errno));
         return;
     }
     const char *base = strrchr(rel, '/');

@@ -77,8 +77,7 @@ int pv_test_server_stop(pv_test_server *s)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int pv_test_get(const pv_test_server *s, const char *method, const char *path,
-                const char *headers, pv_test_reply *r)
+int pv_test_raw(const pv_test_server *s, const char *request, size_t n, pv_test_reply *r)
 {
     memset(r, 0, sizeof *r);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -92,10 +91,7 @@ int pv_test_get(const pv_test_server *s, const char *method, const char *path,
         close(fd);
         return -1;
     }
-    char req[8192];
-    int n = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s\r\n",
-                     method, path, headers ? headers : "");
-    if (write(fd, req, (size_t)n) != n) {
+    if (write(fd, request, n) != (ssize_t)n) {
         close(fd);
         return -1;
     }
@@ -134,6 +130,20 @@ int pv_test_get(const pv_test_server *s, const char *method, const char *path,
     r->body[r->len] = '\0';
     free(buf);
     return 0;
+}
+
+int pv_test_get(const pv_test_server *s, const char *method, const char *path,
+                const char *headers, pv_test_reply *r)
+{
+    char req[8192];
+    int n = snprintf(req, sizeof req,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s\r\n", method,
+                     path, headers ? headers : "");
+    if (n < 0 || (size_t)n >= sizeof req) {
+        memset(r, 0, sizeof *r);
+        return -1;
+    }
+    return pv_test_raw(s, req, (size_t)n, r);
 }
 
 void pv_test_reply_free(pv_test_reply *r)

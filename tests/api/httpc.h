@@ -30,6 +30,10 @@ int pv_test_server_stop(pv_test_server *s);
  * or NULL). Returns 0 or -1 on a connection failure. */
 int pv_test_get(const pv_test_server *s, const char *method, const char *path,
                 const char *headers, pv_test_reply *r);
+/* Sends the n bytes of request as they are on a new connection and reads the
+ * reply until the server closes it. Returns 0, or -1 when the connection
+ * fails or no HTTP reply comes back. */
+int pv_test_raw(const pv_test_server *s, const char *request, size_t n, pv_test_reply *r);
 void pv_test_reply_free(pv_test_reply *r);
 /* Header value (name lower-case) copied into buf, or NULL when absent. */
 const char *pv_test_header(const pv_test_reply *r, const char *name, char *buf, size_t cap);

@@ -3,11 +3,14 @@
 #define PV_TESTS_TESTUTIL_H
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* True when ../shared/testdata is beside the checkout. Tests that need it
  * call PV_NEED_TESTDATA(name) first, which prints SKIP and returns. */
@@ -39,6 +42,30 @@ static inline uint8_t *pv_test_read_file(const char *path, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return buf;
+}
+
+/* Writes the n bytes at data to dir/rel, making its folders, dated age_s
+ * seconds back (a logdir scan offers a file once it has not changed for
+ * two seconds). Returns the full path in a static buffer, valid until the
+ * next call; the test fails when the file cannot be written. */
+static inline const char *pv_test_write_file(const char *dir, const char *rel, const void *data,
+                                             size_t n, int age_s)
+{
+    static char path[512];
+    char cmd[600];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    ck_assert_int_eq(system(cmd), 0);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+    close(fd);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= age_s;
+    t[1] = t[0];
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+    return path;
 }
 
 /* Runs a suite, prints Check's summary line, returns the process exit code. */
