@@ -1,6 +1,8 @@
-/* answer: kept answers (answer.h). A gzip'd answer's payload is its tag, a
- * newline, then the gzip body; it is kept under the key's "what" prefixed
- * with "gz ", so a plain and a gzip'd answer of one request never collide. */
+/* answer: kept answers (answer.h). A gzip'd answer's payload is a line of
+ * its tag and its uncompressed length (16 hex digits each, a space between,
+ * a newline after), then the gzip body; it is kept under the key's "what"
+ * prefixed with "gz2 ", so a plain and a gzip'd answer of one request never
+ * collide, nor do answers kept in an older layout. */
 #include "cache/answer.h"
 #include "util/gzip.h"
 #include "util/hash.h"
@@ -10,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAG_LINE (PV_ANSWER_TAG_CHARS + 1)
+#define TAG_LINE (2 * PV_ANSWER_TAG_CHARS + 2)
 
 void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1])
 {
@@ -21,10 +23,10 @@ void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 
 /* k with "gz " before its what, in what (the caller's storage). */
 static pv_cache_key gz_key(const pv_cache_key *k, char **what)
 {
-    size_t n = strlen(k->what) + 4;
+    size_t n = strlen(k->what) + 5;
     *what = malloc(n);
     if (*what != NULL)
-        snprintf(*what, n, "gz %s", k->what);
+        snprintf(*what, n, "gz2 %s", k->what);
     pv_cache_key g = *k;
     g.what = *what != NULL ? *what : "gz";
     return g;
@@ -38,15 +40,18 @@ int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz 
     free(what);
     if (rc != 0)
         return PV_ENOTFOUND;
-    char line[TAG_LINE];
+    char line[TAG_LINE + 1];
+    unsigned long long plain;
     if (out->entry.len < TAG_LINE ||
         pread(out->entry.fd, line, TAG_LINE, (off_t)out->entry.offset) != TAG_LINE ||
-        line[TAG_LINE - 1] != '\n') {
+        line[TAG_LINE - 1] != '\n' || line[PV_ANSWER_TAG_CHARS] != ' ' ||
+        sscanf(line + PV_ANSWER_TAG_CHARS + 1, "%16llx", &plain) != 1) {
         close(out->entry.fd);
         return PV_ENOTFOUND;
     }
     memcpy(out->tag, line, PV_ANSWER_TAG_CHARS);
     out->tag[PV_ANSWER_TAG_CHARS] = '\0';
+    out->plain_bytes = plain;
     return 0;
 }
 
@@ -87,7 +92,7 @@ void pv_answer_keep(const pv_disk_cache *c, const pv_cache_key *k, const char *b
         return;
     }
     char line[TAG_LINE + 1];
-    snprintf(line, sizeof line, "%s\n", tag);
+    snprintf(line, sizeof line, "%s %016llx\n", tag, (unsigned long long)len);
     char *what;
     pv_cache_key g = gz_key(k, &what);
     if (what != NULL)

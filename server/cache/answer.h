@@ -6,8 +6,10 @@
  * and a later request, after a restart too, is answered without decoding
  * the profile again. Answers of PV_ANSWER_GZ_MIN_BYTES or more are kept
  * gzip-compressed, after their tag: a repeat is sent from the file as it
- * is (no hashing, compressing or reading into memory), and a revalidation
- * is answered 304 from the tag alone. Smaller ones are kept as they are.
+ * is (no hashing, compressing or reading into memory: a 1 MB answer was
+ * compressed again for every request before), a client that does not take
+ * gzip gets it inflated as it is sent, and a revalidation is answered 304
+ * from the tag alone. Smaller ones are kept as they are.
  *
  * The tag of an answer is a hash of its uncompressed body, whoever makes
  * it (pv_answer_tag): an answer sent fresh and the same answer sent from
@@ -21,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PV_ANSWER_GZ_MIN_BYTES ((size_t)1 << 20)
+#define PV_ANSWER_GZ_MIN_BYTES ((size_t)4 << 10)
 #define PV_ANSWER_TAG_CHARS 16
 
 /* The strong tag of an uncompressed body: PV_ANSWER_TAG_CHARS hex digits
@@ -31,6 +33,7 @@ void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 
 /* A kept gzip'd answer, open for sending. */
 typedef struct pv_kept_gz {
     char tag[PV_ANSWER_TAG_CHARS + 1]; /* the uncompressed body's tag */
+    uint64_t plain_bytes;              /* the uncompressed body's length */
     pv_disk_entry entry;               /* fd, and where the gzip body is in it */
 } pv_kept_gz;
 

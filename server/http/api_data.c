@@ -108,6 +108,7 @@ static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, an
     rs->body_fd = g.entry.fd;
     rs->body_offset = g.entry.offset;
     rs->len = (size_t)g.entry.len;
+    rs->plain_bytes = g.plain_bytes;
     return true;
 }
 

@@ -59,6 +59,7 @@ typedef struct pv_response {
     size_t len;
     bool body_static;          /* body points at data that outlives the request */
     bool body_is_gzip;         /* body is already gzip-encoded */
+    uint64_t plain_bytes;      /* a gzip body's uncompressed length; 0: unknown */
     /* The body is len bytes of body_fd from body_offset (body unused); the
      * server sends them from the file and closes body_fd. */
     bool body_from_fd;

@@ -173,29 +173,21 @@ bool pv_http_not_modified_gz(pv_request *rq, const char *tag)
     snprintf(bare, sizeof bare, "%s%s", tag, pv__http_accepts_gzip(rq) ? "-gz" : "");
     return etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare);
 }
-/* Reads a body kept in a file into memory, for the clients that need it
- * decompressed. Returns false (and answers 500) when the file fails. */
-static bool body_into_memory(pv_response *rs)
+/* A gzip'd body kept in a file, sent inflated to a client that does not
+ * take gzip: a chunk at a time, so memory does not grow with what it
+ * inflates to. */
+static ssize_t read_inflated(void *cls, uint64_t pos, char *buf, size_t max)
 {
-    char *mem = rs->len <= MAX_BODY_BYTES ? malloc(rs->len + 1) : NULL;
-    size_t done = 0;
-    while (mem != NULL && done < rs->len) {
-        ssize_t r = pread(rs->body_fd, mem + done, rs->len - done,
-                          (off_t)(rs->body_offset + done));
-        if (r <= 0)
-            break;
-        done += (size_t)r;
-    }
-    close(rs->body_fd);
-    rs->body_from_fd = false;
-    if (mem == NULL || done < rs->len) {
-        free(mem);
-        pv_respond_error(rs, 500, "internal error", "a cached answer could not be read");
-        return false;
-    }
-    rs->body = mem;
-    rs->body_static = false;
-    return true;
+    (void)pos;
+    ssize_t n = pv_gunzip_fd_read(cls, buf, max);
+    if (n > 0)
+        return n;
+    return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+static void free_inflated(void *cls)
+{
+    pv_gunzip_fd_free(cls);
 }
 
 static void finish_body(pv_response *rs, bool gzip_ok, char **body, size_t *len, bool *owned,
@@ -259,8 +251,11 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
     /* The gzip variant is a different representation, so it gets its own
      * strong tag. */
     char etag[48];
+    /* A plain body kept in a file is sent from it as it is: compressing it
+     * here would read it all into memory. */
     bool will_gzip = rs->body_is_gzip ? gzip_ok
-                                      : gzip_ok && rs->len >= MIN_GZIP_BYTES &&
+                                      : gzip_ok && !rs->body_from_fd &&
+                                            rs->len >= MIN_GZIP_BYTES &&
                                             compressible(rs->content_type);
     snprintf(etag, sizeof etag, "\"%s%s\"", tag, will_gzip ? "-gz" : "");
     char bare[48];
@@ -276,9 +271,6 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
         rs->body_from_fd = false;
         rs->body = NULL;
         rs->len = 0;
-    } else if (rs->body_from_fd && !(rs->body_is_gzip && gzip_ok) && !body_into_memory(rs)) {
-        ok_status = not_modified = false;
-        status = rs->status;
     }
     if (not_modified) {
         if (!rs->body_static)
@@ -291,7 +283,18 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
         bool owned = false, gz = rs->body_is_gzip;
         if (!rs->body_from_fd)
             finish_body(rs, gzip_ok, &body, &len, &owned, &gz);
-        if (rs->body_from_fd) {
+        if (rs->body_from_fd && rs->body_is_gzip && !gzip_ok) {
+            pv_gunzip_fd *g = pv_gunzip_fd_new(rs->body_fd, rs->body_offset, rs->len);
+            uint64_t size = rs->plain_bytes != 0 ? rs->plain_bytes : MHD_SIZE_UNKNOWN;
+            r = g != NULL ? MHD_create_response_from_callback(size, 65536, read_inflated, g,
+                                                              free_inflated)
+                          : NULL;
+            if (r == NULL) {
+                pv_gunzip_fd_free(g);
+                r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+            }
+            gz = false;
+        } else if (rs->body_from_fd) {
             /* Sent with sendfile where the kernel can; MHD closes the file. */
             r = MHD_create_response_from_fd_at_offset64(rs->len, rs->body_fd,
                                                         rs->body_offset);

@@ -2,6 +2,9 @@
 #include "util/gzip.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 
 int pv_gzip_compress(const void *src, size_t len, pv_buf *out, pv_error *err)
@@ -79,4 +82,67 @@ int pv_gzip_decompress(const void *src, size_t len, pv_buf *out, const char *pat
         return pv_error_set(err, PV_EFORMAT, path, (uint64_t)len,
                             "gzip stream is truncated");
     return 0;
+}
+
+/* ---- a gzip file inflated as it is read ------------------------------------------- */
+
+struct pv_gunzip_fd {
+    z_stream z;
+    int fd;
+    uint64_t at;            /* next file offset to read */
+    uint64_t end;           /* offset past the stream */
+    bool done;              /* the last member ended with no input left */
+    unsigned char in[65536];
+};
+
+pv_gunzip_fd *pv_gunzip_fd_new(int fd, uint64_t offset, uint64_t len)
+{
+    pv_gunzip_fd *g = calloc(1, sizeof *g);
+    if (g == NULL || inflateInit2(&g->z, 15 + 16) != Z_OK) {
+        free(g);
+        close(fd);
+        return NULL;
+    }
+    g->fd = fd;
+    g->at = offset;
+    g->end = offset + len;
+    return g;
+}
+
+ssize_t pv_gunzip_fd_read(pv_gunzip_fd *g, void *buf, size_t cap)
+{
+    g->z.next_out = buf;
+    g->z.avail_out = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
+    while (!g->done && g->z.avail_out > 0) {
+        if (g->z.avail_in == 0 && g->at < g->end) {
+            size_t want = g->end - g->at < sizeof g->in ? (size_t)(g->end - g->at) : sizeof g->in;
+            ssize_t n = pread(g->fd, g->in, want, (off_t)g->at);
+            if (n <= 0)
+                return -1;
+            g->at += (uint64_t)n;
+            g->z.next_in = g->in;
+            g->z.avail_in = (uInt)n;
+        }
+        bool no_input = g->z.avail_in == 0;
+        int rc = inflate(&g->z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) {
+            /* Another member may follow; nothing more is the end. */
+            g->done = g->z.avail_in == 0 && g->at >= g->end;
+            if (!g->done && inflateReset(&g->z) != Z_OK)
+                return -1;
+        } else if (rc != Z_OK || (no_input && g->at >= g->end)) {
+            /* Corrupt, or the file ended inside a member. */
+            return -1;
+        }
+    }
+    return (ssize_t)(cap - g->z.avail_out);
+}
+
+void pv_gunzip_fd_free(pv_gunzip_fd *g)
+{
+    if (g == NULL)
+        return;
+    inflateEnd(&g->z);
+    close(g->fd);
+    free(g);
 }

@@ -1,5 +1,6 @@
-/* gzip: whole-buffer gzip compression and capped decompression with zlib.
- * Pure functions, thread-safe. */
+/* gzip: whole-buffer gzip compression and capped decompression with zlib,
+ * and decompression of a gzip file in chunks as it is sent. Thread-safe; a
+ * pv_gunzip_fd belongs to one caller. */
 #ifndef PV_UTIL_GZIP_H
 #define PV_UTIL_GZIP_H
 
@@ -7,6 +8,8 @@
 #include "util/error.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* Appends the gzip encoding of src to out (level 6). Returns 0, or
  * PV_ETOOBIG when out's cap is reached (out then empty). */
@@ -22,5 +25,21 @@ int pv_gzip_compress_level(const void *src, size_t len, int level, pv_buf *out,
  * result would pass out's cap. path names the source in err. */
 int pv_gzip_decompress(const void *src, size_t len, pv_buf *out, const char *path,
                        pv_error *err);
+
+/* ---- a gzip file inflated as it is read ---------------------------------------
+ * For a client that does not take gzip, a gzip'd body kept in a file is
+ * inflated a chunk at a time as it is sent: memory stays at two buffers
+ * whatever the body inflates to (a small file may inflate to gigabytes). */
+typedef struct pv_gunzip_fd pv_gunzip_fd;
+
+/* Reads the len bytes at offset of fd as a gzip stream (members one after
+ * another, as gzip allows). Takes fd, closed by pv_gunzip_fd_free. NULL
+ * when memory runs out (fd closed then). */
+pv_gunzip_fd *pv_gunzip_fd_new(int fd, uint64_t offset, uint64_t len);
+/* Up to cap inflated bytes into buf: returns how many, 0 at the end, -1 on
+ * a corrupt or truncated stream or a read error. */
+ssize_t pv_gunzip_fd_read(pv_gunzip_fd *g, void *buf, size_t cap);
+/* Closes the file and frees. NULL is fine. */
+void pv_gunzip_fd_free(pv_gunzip_fd *g);
 
 #endif

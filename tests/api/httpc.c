@@ -77,6 +77,28 @@ int pv_test_server_stop(pv_test_server *s)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Decodes a chunked body in place (RFC 9112 §7.1: hex size, CRLF, data,
+ * CRLF, ..., a zero size); returns its length. A malformed one is cut
+ * where it goes wrong. */
+static size_t unchunk(char *body, size_t len)
+{
+    size_t in = 0, out = 0;
+    while (in < len) {
+        char *end;
+        unsigned long n = strtoul(body + in, &end, 16);
+        char *crlf = strstr(body + in, "\r\n");
+        if (end == body + in || crlf == NULL || n == 0)
+            break;
+        in = (size_t)(crlf - body) + 2;
+        if (n > len - in)
+            n = len - in;
+        memmove(body + out, body + in, n);
+        out += n;
+        in += n + 2;
+    }
+    return out;
+}
+
 int pv_test_raw(const pv_test_server *s, const char *request, size_t n, pv_test_reply *r)
 {
     memset(r, 0, sizeof *r);
@@ -128,6 +150,10 @@ int pv_test_raw(const pv_test_server *s, const char *request, size_t n, pv_test_
     r->body = malloc(r->len + 1);
     memcpy(r->body, end + 4, r->len);
     r->body[r->len] = '\0';
+    if (strstr(r->headers, "\ntransfer-encoding: chunked") != NULL) {
+        r->len = unchunk(r->body, r->len);
+        r->body[r->len] = '\0';
+    }
     free(buf);
     return 0;
 }

@@ -4,7 +4,7 @@
  * If-None-Match gets 304; a client without gzip gets the plain JSON; a
  * corrupt stored copy is rebuilt, never served. The profile is the
  * reference corpus's keras_input_bound (its trace_viewer JSON is 2.7 MB,
- * above the 1 MiB from which answers are kept compressed). */
+ * above the 4 KiB from which answers are kept compressed). */
 #include "httpc.h"
 #include "testutil.h"
 #include "util/gzip.h"
