@@ -154,6 +154,22 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 
 /* ---- answering from models ---------------------------------------------------------- */
 
+/* Answers what a writer wrote into body (taken), or the error it met. */
+static void respond_written(pv_response *rs, answer_kind kind, int rc, pv_buf *body,
+                            const pv_error *err)
+{
+    if (rc != 0) {
+        pv_buf_fini(body);
+        pv_respond_pv_error(rs, err);
+        return;
+    }
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->body = pv_buf_take(body, &rs->len);
+    if (rs->body == NULL)
+        rs->body = pv_xstrdup("");
+}
+
 /* The hosts an answer comes from: their profiles and names. */
 typedef struct host_set {
     const char *root;            /* the logdir they are below */
@@ -190,16 +206,7 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     }
     for (size_t i = 0; i < held; i++)
         pv_model_store_put(rq->app->models, entries[i]);
-    if (rc != 0) {
-        pv_buf_fini(&body);
-        pv_respond_pv_error(rs, &err);
-        return;
-    }
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->body = pv_buf_take(&body, &rs->len);
-    if (rs->body == NULL)
-        rs->body = pv_xstrdup("");
+    respond_written(rs, kind, rc, &body, &err);
 }
 
 /* Answers t from the models of hs: kept under the first file, with every
@@ -300,16 +307,7 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     /* The result may point into the file's bytes: they go only now. */
     free(data);
     pv_limit_give(rq->app->heavy);
-    if (rc != 0) {
-        pv_buf_fini(&body);
-        pv_respond_pv_error(rs, &err);
-        return;
-    }
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->body = pv_buf_take(&body, &rs->len);
-    if (rs->body == NULL)
-        rs->body = pv_xstrdup("");
+    respond_written(rs, kind, rc, &body, &err);
 }
 
 /* ---- which hosts ---------------------------------------------------------------------- */
