@@ -137,6 +137,7 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
             pv__bw_raw(&w, "", 1);
         pv__bw_raw(&w, s, strlen(s));
     }
+    pv__tile_names_fini(&nm);
     if (counters != NULL)
         pv__bw_raw(&w, counters, counters_len);
     else

@@ -57,6 +57,7 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
             pv__jw_raw(&w, ",", 1);
         pv__jw_str(&w, pv_model_str(m, meta->display_name ? meta->display_name : meta->name));
     }
+    pv__tile_names_fini(&nm);
     pv__jw_lit(&w, "],\"counters\":");
     pv__jw_lit(&w, counters_json != NULL ? counters_json : "[]");
     pv__jw_lit(&w, "}");
