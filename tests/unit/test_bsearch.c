@@ -113,14 +113,6 @@ static int cmp_int(const void *pa, const void *pb)
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
-static uint32_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)rng;
-}
-
 START_TEST(test_lower_bound_random_against_scan_and_libc)
 {
     enum { MAX_N = 200 };
@@ -128,7 +120,7 @@ START_TEST(test_lower_bound_random_against_scan_and_libc)
     for (uint32_t n = 0; n <= MAX_N; n++) {
         int spread = (int)(n / 2 + 1);     /* about two of each key */
         for (uint32_t i = 0; i < n; i++)
-            v[i] = (int)(next_random() % (uint32_t)spread) * 2;
+            v[i] = (int)(pv_test_random(&rng) % (uint32_t)spread) * 2;
         pv_sort(v, n, sizeof *v, cmp_int);
         int max_tests = 1;                 /* floor(log2 n) + 1 */
         while ((1u << max_tests) <= n)

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The value in slot i, or -1 when the slot is empty. */
 static int64_t slot(const pv_hashtab *t, size_t i)
@@ -237,63 +238,60 @@ END_TEST
 
 /* ---- pv_hashtab_remove -------------------------------------------------------- */
 
-/* Removes the first entry of hash. */
-static void remove_hash(pv_hashtab *t, uint64_t hash)
+/* A removal worked out by hand on a 16-slot table: the hashes added, with
+ * values 0, 1, 2, ...; the hashes whose first entry is then removed, in
+ * order; and the slots afterwards, one character each, '.' for an empty
+ * slot, else the value held. */
+typedef struct removal {
+    uint64_t add[4];
+    uint64_t gone[2];
+    size_t n_add, n_gone;
+    const char *slots;
+} removal;
+
+static void check_removal(const removal *r)
 {
-    pv_hashtab_cursor c = pv_hashtab_probe(t, hash);
-    uint32_t v;
-    ck_assert(pv_hashtab_next(&c, &v));
-    pv_hashtab_remove(t, &c);
+    pv_hashtab t = {0};
+    for (size_t i = 0; i < r->n_add; i++)
+        add(&t, r->add[i], (uint32_t)i);
+    for (size_t i = 0; i < r->n_gone; i++) {
+        pv_hashtab_cursor c = pv_hashtab_probe(&t, r->gone[i]);
+        uint32_t v;
+        ck_assert(pv_hashtab_next(&c, &v));
+        pv_hashtab_remove(&t, &c);
+    }
+    ck_assert_uint_eq(t.cap, 16);
+    ck_assert_uint_eq(t.n, r->n_add - r->n_gone);
+    for (size_t i = 0; i < 16; i++) {
+        int64_t want = r->slots[i] == '.' ? -1 : r->slots[i] - '0';
+        ck_assert_msg(slot(&t, i) == want, "slot %zu holds %lld, want %lld", i,
+                      (long long)slot(&t, i), (long long)want);
+        /* and a lookup of what it holds finds it there */
+        size_t probes;
+        if (want >= 0)
+            ck_assert(values_of(&t, r->add[want], &probes) & 1u << want);
+    }
+    pv_hashtab_fini(&t);
 }
 
 START_TEST(test_pv_hashtab_remove_shifts_back)
 {
-    pv_hashtab t = {0};
-    add(&t, 5, 0);                 /* slot 5 */
-    add(&t, 21, 1);                /* home 5: slot 6 */
-    add(&t, 7, 2);                 /* home 7: slot 7 */
-    remove_hash(&t, 5);
-    /* 21 moves to its home; 7 is at its home and stays */
-    ck_assert_int_eq(slot(&t, 5), 1);
-    ck_assert_int_eq(slot(&t, 6), -1);
-    ck_assert_int_eq(slot(&t, 7), 2);
-    ck_assert_uint_eq(t.n, 2);
-    size_t probes;
-    ck_assert_uint_eq(values_of(&t, 21, &probes), 1u << 1);
-    ck_assert_uint_eq(values_of(&t, 5, &probes), 0);
-    pv_hashtab_fini(&t);
-
-    add(&t, 5, 0);                 /* slot 5 */
-    add(&t, 6, 1);                 /* slot 6 */
-    add(&t, 21, 2);                /* home 5: slot 7 */
-    add(&t, 8, 3);                 /* home 8: slot 8 */
-    remove_hash(&t, 6);
-    /* 21 may fill slot 6 (its run starts at 5); 8 may not */
-    ck_assert_int_eq(slot(&t, 5), 0);
-    ck_assert_int_eq(slot(&t, 6), 2);
-    ck_assert_int_eq(slot(&t, 7), -1);
-    ck_assert_int_eq(slot(&t, 8), 3);
-    pv_hashtab_fini(&t);
+    /* 5, 21 (home 5) and 7 in slots 5, 6, 7: without 5, 21 moves back to
+     * its home; 7 is at its own and stays */
+    check_removal(&(removal){{5, 21, 7}, {5}, 3, 1, ".....1.2........"});
+    /* 5, 6, 21 (home 5) and 8 in slots 5 to 8: without 6, 21 may fill
+     * slot 6 (its run starts at 5); 8 may not */
+    check_removal(&(removal){{5, 6, 21, 8}, {6}, 4, 1, ".....02.3......."});
 }
 END_TEST
 
 START_TEST(test_pv_hashtab_remove_wraps)
 {
-    pv_hashtab t = {0};
-    add(&t, 15, 0);                /* slot 15 */
-    add(&t, 31, 1);                /* home 15: wraps to slot 0 */
-    add(&t, 16, 2);                /* home 0: slot 1 */
-    add(&t, 2, 3);                 /* home 2: slot 2 */
-    remove_hash(&t, 15);
-    ck_assert_int_eq(slot(&t, 15), 1);
-    ck_assert_int_eq(slot(&t, 0), 2);
-    ck_assert_int_eq(slot(&t, 1), -1);
-    ck_assert_int_eq(slot(&t, 2), 3);
-    remove_hash(&t, 31);           /* the hole is at 15; 16's home 0 lies after it */
-    ck_assert_int_eq(slot(&t, 15), -1);
-    ck_assert_int_eq(slot(&t, 0), 2);
-    ck_assert_uint_eq(t.n, 2);
-    pv_hashtab_fini(&t);
+    /* 15, 31 (home 15) and 16 (home 0) in slots 15, 0, 1, and 2 at home:
+     * without 15, 31 moves back to 15 and 16 home to 0 */
+    check_removal(&(removal){{15, 31, 16, 2}, {15}, 4, 1, "2.3............1"});
+    /* then without 31: the hole is at 15, and 16's home 0 lies after it */
+    check_removal(&(removal){{15, 31, 16, 2}, {15, 31}, 4, 2, "2.3............."});
 }
 END_TEST
 
@@ -335,12 +333,6 @@ static uint32_t scan_find(const rows *r, uint32_t key)
 
 static uint64_t rng = 0x853c49e6748fea9bull;
 
-static uint32_t next_random(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(rng >> 33);
-}
-
 START_TEST(test_pv_hashtab_random_against_scan)
 {
     enum { KEYS = 120, OPS = 6000 };
@@ -348,12 +340,12 @@ START_TEST(test_pv_hashtab_random_against_scan)
     pv_hashtab t = {0};
     size_t live = 0, max_cap = 0;
     for (int op = 0; op < OPS && r.n < 512; op++) {
-        uint32_t key = next_random() % KEYS * 7;
+        uint32_t key = pv_test_random(&rng) % KEYS * 7;
         pv_hashtab_cursor c;
         uint32_t got = table_find(&t, &r, key, &c);
         uint32_t want = scan_find(&r, key);
         ck_assert_msg(got == want, "step %d key %u: row %u, want %u", op, key, got, want);
-        if (next_random() % 3 != 0) {
+        if (pv_test_random(&rng) % 3 != 0) {
             if (got == UINT32_MAX) {
                 r.key[r.n] = key;
                 r.live[r.n] = true;
@@ -421,7 +413,7 @@ START_TEST(test_pv_hashtab_u64_random_against_array)
     pv_hashtab t = {0};
     pv_hashtab_reserve(&t, KEYS);
     for (int op = 0; op < OPS; op++) {
-        uint32_t r = next_random();
+        uint32_t r = pv_test_random(&rng);
         size_t k = r % KEYS;
         uint64_t key = (uint64_t)k << 8;   /* 256-byte aligned like allocator blocks */
         switch ((r >> 8) % 4) {
@@ -463,35 +455,35 @@ END_TEST
 
 static Suite *suite(void)
 {
+    /* one TCase per public function */
+    const struct {
+        const char *tcase;
+        const TTest *test;
+    } tests[] = {
+        {"pv_hash_u64", test_pv_hash_u64_splitmix64},
+        {"pv_hashtab_reserve", test_pv_hashtab_reserve_sizes},
+        {"pv_hashtab_reserve", test_pv_hashtab_reserve_keeps_entries},
+        {"pv_hashtab_reserve", test_pv_hashtab_fini_twice},
+        {"pv_hashtab_next", test_pv_hashtab_next_empty_table},
+        {"pv_hashtab_next", test_pv_hashtab_next_collisions},
+        {"pv_hashtab_next", test_pv_hashtab_next_gives_up},
+        {"pv_hashtab_insert", test_pv_hashtab_insert_grows_at_half},
+        {"pv_hashtab_set", test_pv_hashtab_set_replaces},
+        {"pv_hashtab_remove", test_pv_hashtab_remove_shifts_back},
+        {"pv_hashtab_remove", test_pv_hashtab_remove_wraps},
+        {"pv_hashtab_remove", test_pv_hashtab_random_against_scan},
+        {"pv_hashtab_u64", test_pv_hashtab_u64_by_hand},
+        {"pv_hashtab_u64", test_pv_hashtab_u64_random_against_array},
+    };
     Suite *s = suite_create("hashtab");
-    TCase *tc = tcase_create("pv_hash_u64");
-    tcase_add_test(tc, test_pv_hash_u64_splitmix64);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_reserve");
-    tcase_add_test(tc, test_pv_hashtab_reserve_sizes);
-    tcase_add_test(tc, test_pv_hashtab_reserve_keeps_entries);
-    tcase_add_test(tc, test_pv_hashtab_fini_twice);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_next");
-    tcase_add_test(tc, test_pv_hashtab_next_empty_table);
-    tcase_add_test(tc, test_pv_hashtab_next_collisions);
-    tcase_add_test(tc, test_pv_hashtab_next_gives_up);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_insert");
-    tcase_add_test(tc, test_pv_hashtab_insert_grows_at_half);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_set");
-    tcase_add_test(tc, test_pv_hashtab_set_replaces);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_remove");
-    tcase_add_test(tc, test_pv_hashtab_remove_shifts_back);
-    tcase_add_test(tc, test_pv_hashtab_remove_wraps);
-    tcase_add_test(tc, test_pv_hashtab_random_against_scan);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("pv_hashtab_u64");
-    tcase_add_test(tc, test_pv_hashtab_u64_by_hand);
-    tcase_add_test(tc, test_pv_hashtab_u64_random_against_array);
-    suite_add_tcase(s, tc);
+    TCase *tc = NULL;
+    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
+        if (i == 0 || strcmp(tests[i].tcase, tests[i - 1].tcase) != 0) {
+            tc = tcase_create(tests[i].tcase);
+            suite_add_tcase(s, tc);
+        }
+        tcase_add_test(tc, tests[i].test);
+    }
     return s;
 }
 
