@@ -23,9 +23,10 @@ static uint32_t group_of(pv_hashtab *groups, const pv__keyed *v, uint32_t i, con
                          uint32_t *n_groups)
 {
     uint64_t k1 = v[i].k1, k2 = v[i].k2;
-    pv_hashtab_cursor c = pv_hashtab_probe_max(groups, pv__keys_hash(k1, k2), PROBES_MAX);
+    pv_hashtab_cursor c = pv_hashtab_probe(groups, pv__keys_hash(k1, k2));
+    size_t budget = PROBES_MAX;
     uint32_t first;
-    while (pv_hashtab_next(&c, &first))
+    while (pv_hashtab_next_within(&c, &budget, &first))
         if (v[first].k1 == k1 && v[first].k2 == k2)
             return gid[first];
     if (pv_hashtab_gave_up(&c))

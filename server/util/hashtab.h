@@ -15,10 +15,10 @@
  * the stored hashes, so growing never reads the caller's keys. Removal
  * shifts the later entries of the probe run back instead of leaving
  * tombstones, so a table with many removals stays as fast as a fresh one.
- * A cursor counts the slots it looked at: a table whose keys come from a
- * file may cap that count (pv_hashtab_probe_max) and fall back to another
- * method when it runs out, so that ids crafted to collide cost linear
- * time, never quadratic.
+ * A lookup may also be given a budget of slots to look at
+ * (pv_hashtab_next_within): a table whose keys come from a file can fall
+ * back to another method when it runs out, so that ids crafted to collide
+ * cost linear time, never quadratic.
  *
  * Storage: two malloc'd arrays, hashes and values, 12 bytes a slot and two
  * to four slots an entry. A probe that meets an empty slot reads only the
@@ -55,8 +55,6 @@ typedef struct pv_hashtab_cursor {
     size_t mask;              /* slot count - 1 */
     uint64_t hash;            /* the hash looked for */
     size_t at;                /* the slot looked at next */
-    size_t probes;            /* slots looked at so far */
-    size_t max_probes;        /* pv_hashtab_next gives up after this many */
 } pv_hashtab_cursor;
 
 /* The one empty slot a cursor over an empty table looks at. */
@@ -79,12 +77,10 @@ static inline size_t pv_hashtab_bytes(const pv_hashtab *t)
 
 /* ---- lookup -------------------------------------------------------------- */
 
-/* A cursor for the entries stored under hash that gives up after looking
- * at max_probes slots. Cannot fail. */
-static inline pv_hashtab_cursor pv_hashtab_probe_max(const pv_hashtab *t, uint64_t hash,
-                                                     size_t max_probes)
+/* A cursor for the entries stored under hash. Cannot fail. */
+static inline pv_hashtab_cursor pv_hashtab_probe(const pv_hashtab *t, uint64_t hash)
 {
-    pv_hashtab_cursor c = {NULL, &pv__hashtab_empty, 0, hash, 0, 0, max_probes};
+    pv_hashtab_cursor c = {NULL, &pv__hashtab_empty, 0, hash, 0};
     if (t->cap != 0) {
         c.hashes = t->hashes;
         c.vals = t->vals;
@@ -94,23 +90,15 @@ static inline pv_hashtab_cursor pv_hashtab_probe_max(const pv_hashtab *t, uint64
     return c;
 }
 
-/* The same, never giving up. */
-static inline pv_hashtab_cursor pv_hashtab_probe(const pv_hashtab *t, uint64_t hash)
-{
-    return pv_hashtab_probe_max(t, hash, SIZE_MAX);
-}
-
 /* Moves the cursor to the next entry stored under its hash: returns true
- * with that entry's value in *val, or false when there is none left,
- * because the cursor reached an empty slot (where an insert of its hash
- * goes) or looked at max_probes slots (pv_hashtab_gave_up). */
+ * with that entry's value in *val, or false when there is none left (the
+ * cursor then rests on the empty slot where an insert of its hash goes). */
 static inline bool pv_hashtab_next(pv_hashtab_cursor *c, uint32_t *val)
 {
     for (;;) {
         size_t at = c->at;
-        if (c->vals[at] == 0 || c->probes == c->max_probes)
+        if (c->vals[at] == 0)
             return false;
-        c->probes++;
         c->at = (at + 1) & c->mask;
         if (c->hashes[at] == c->hash) {
             *val = c->vals[at] - 1;
@@ -119,8 +107,26 @@ static inline bool pv_hashtab_next(pv_hashtab_cursor *c, uint32_t *val)
     }
 }
 
-/* After pv_hashtab_next returned false: true when it stopped at max_probes
- * rather than at an empty slot, so that an entry might lie further on and
+/* The same, looking at no more than *budget slots: each slot looked at
+ * takes one from *budget, and at 0 it returns false as well
+ * (pv_hashtab_gave_up tells the two apart). */
+static inline bool pv_hashtab_next_within(pv_hashtab_cursor *c, size_t *budget, uint32_t *val)
+{
+    for (;;) {
+        size_t at = c->at;
+        if (c->vals[at] == 0 || *budget == 0)
+            return false;
+        --*budget;
+        c->at = (at + 1) & c->mask;
+        if (c->hashes[at] == c->hash) {
+            *val = c->vals[at] - 1;
+            return true;
+        }
+    }
+}
+
+/* After pv_hashtab_next_within returned false: true when its budget ran
+ * out before an empty slot, so that an entry might lie further on and
  * pv_hashtab_insert may not be used. */
 static inline bool pv_hashtab_gave_up(const pv_hashtab_cursor *c)
 {
@@ -133,10 +139,10 @@ static inline bool pv_hashtab_gave_up(const pv_hashtab_cursor *c)
 void pv__hashtab_insert_grow(pv_hashtab *t, uint64_t hash, uint32_t val);
 
 /* Adds an entry of c's hash with value val (below UINT32_MAX). c is a
- * cursor of t whose last pv_hashtab_next returned false without giving
- * up. The key must not be in the table yet: equal hashes may be stored
- * more than once, and the table cannot tell keys apart. Aborts when
- * memory runs out. */
+ * cursor of t whose last pv_hashtab_next returned false (or whose last
+ * pv_hashtab_next_within did without giving up). The key must not be in
+ * the table yet: equal hashes may be stored more than once, and the table
+ * cannot tell keys apart. Aborts when memory runs out. */
 static inline void pv_hashtab_insert(pv_hashtab *t, const pv_hashtab_cursor *c, uint32_t val)
 {
     assert(!pv_hashtab_gave_up(c) && val != UINT32_MAX);

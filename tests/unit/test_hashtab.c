@@ -3,8 +3,8 @@
  * numbers (the slot is the hash's low four bits), then long random
  * sequences checked against a plain array searched by a linear scan (the
  * oracle), with a hash so weak that distinct keys share hashes and probe
- * runs wrap around the table. pv_hash_u64 against the published splitmix64
- * sequence. */
+ * runs wrap around the table. pv_hash_u64 by hand and on the structured
+ * keys the tables see. */
 #include "util/hashtab.h"
 #include "testutil.h"
 
@@ -29,28 +29,69 @@ static void add(pv_hashtab *t, uint64_t hash, uint32_t val)
 }
 
 /* The values stored under hash as bits (values below 32), and the slots
- * the cursor looked at in *probes. */
+ * looked at in *probes (by pv_hashtab_next_within's budget, which must
+ * agree with pv_hashtab_next). */
 static uint32_t values_of(const pv_hashtab *t, uint64_t hash, size_t *probes)
 {
     pv_hashtab_cursor c = pv_hashtab_probe(t, hash);
     uint32_t v, bits = 0;
     while (pv_hashtab_next(&c, &v))
         bits |= 1u << v;
-    *probes = c.probes;
+    size_t at = c.at, budget = SIZE_MAX;
+    uint32_t bits_within = 0;
+    c = pv_hashtab_probe(t, hash);
+    while (pv_hashtab_next_within(&c, &budget, &v))
+        bits_within |= 1u << v;
+    ck_assert_uint_eq(bits_within, bits);
+    ck_assert_uint_eq(c.at, at);
+    *probes = SIZE_MAX - budget;
     return bits;
 }
 
 /* ---- pv_hash_u64 -------------------------------------------------------- */
 
-START_TEST(test_pv_hash_u64_splitmix64)
+START_TEST(test_pv_hash_u64_by_hand)
 {
-    /* splitmix64 seeded with 0 returns the mix of 1, 2, 3 times its
-     * increment; its first outputs are published with the generator. */
-    const uint64_t gamma = 0x9e3779b97f4a7c15ull;
-    ck_assert_uint_eq(pv_hash_u64(gamma), 0xe220a8397b1dcdafull);
-    ck_assert_uint_eq(pv_hash_u64(2 * gamma), 0x6e789e6aa1b965f4ull);
-    ck_assert_uint_eq(pv_hash_u64(3 * gamma), 0x06c45d188009454full);
+    /* 1 folds to 1 and multiplies to the constant 0xff51afd7_ed558ccd;
+     * that shifted down 33 is 0x7fa8d7eb, and 0xed558ccd ^ 0x7fa8d7eb is
+     * 0x92fd5b26. 2^33 folds to 2^33 + 1, which multiplies to
+     * 0xd9fcc971_ed558ccd (the high half's carry drops off); shifted down
+     * 33 that is 0x6cfe64b8, and 0xed558ccd ^ 0x6cfe64b8 is 0x81abe875. */
     ck_assert_uint_eq(pv_hash_u64(0), 0);
+    ck_assert_uint_eq(pv_hash_u64(1), 0xff51afd792fd5b26ull);
+    ck_assert_uint_eq(pv_hash_u64(1ull << 33), 0xd9fcc97181abe875ull);
+}
+END_TEST
+
+/* Keys the server's tables see that share bits: 256-byte aligned
+ * addresses, ids in a high field, small counting ids. Each family fills a
+ * table to half; a lookup must then take about 1.5 looks, as linear
+ * probing at half load does when slots look random, not the long runs
+ * that clustered slots make. */
+START_TEST(test_pv_hash_u64_spreads_structured_keys)
+{
+    enum { N = 4096 };
+    for (int family = 0; family < 3; family++) {
+        pv_hashtab t = {0};
+        pv_hashtab_reserve(&t, N);
+        for (uint32_t k = 0; k < N; k++) {
+            uint64_t key = family == 0 ? 0x7f0000000000ull + ((uint64_t)k << 8)
+                           : family == 1 ? (uint64_t)k << 40 | 7
+                                         : k;
+            ck_assert_uint_eq(pv_hashtab_u64_add(&t, key, k), k);   /* no two alike */
+        }
+        size_t looks = 0;
+        for (size_t i = 0; i < t.cap; i++) {
+            uint32_t v;
+            if (!pv_hashtab_slot_val(&t, i, &v))
+                continue;
+            size_t home = (size_t)t.hashes[i] & (t.cap - 1);
+            looks += ((i - home) & (t.cap - 1)) + 1;
+        }
+        ck_assert_uint_eq(t.n, N);
+        ck_assert_msg(looks <= 2 * N, "family %d: %zu looks for %d keys", family, looks, N);
+        pv_hashtab_fini(&t);
+    }
 }
 END_TEST
 
@@ -112,8 +153,11 @@ START_TEST(test_pv_hashtab_next_empty_table)
     pv_hashtab_cursor c = pv_hashtab_probe(&t, 12345);
     uint32_t v = 77;
     ck_assert(!pv_hashtab_next(&c, &v));
+    size_t budget = 5;
+    c = pv_hashtab_probe(&t, 12345);
+    ck_assert(!pv_hashtab_next_within(&c, &budget, &v));
     ck_assert(!pv_hashtab_gave_up(&c));
-    ck_assert_uint_eq(c.probes, 0);
+    ck_assert_uint_eq(budget, 5);
     ck_assert_uint_eq(v, 77);      /* untouched */
     ck_assert(!pv_hashtab_u64_get(&t, 0, &v));
     ck_assert(!pv_hashtab_u64_remove(&t, 0));
@@ -155,28 +199,33 @@ START_TEST(test_pv_hashtab_next_collisions)
 }
 END_TEST
 
-START_TEST(test_pv_hashtab_next_gives_up)
+START_TEST(test_pv_hashtab_next_within_gives_up)
 {
     pv_hashtab t = {0};
     for (uint32_t k = 0; k < 4; k++)
         add(&t, 16 * k, k);        /* slots 0..3, all of home 0 */
     uint32_t v;
-    pv_hashtab_cursor c = pv_hashtab_probe_max(&t, 64, 3);
-    ck_assert(!pv_hashtab_next(&c, &v));
+    size_t budget = 3;
+    pv_hashtab_cursor c = pv_hashtab_probe(&t, 64);
+    ck_assert(!pv_hashtab_next_within(&c, &budget, &v));
     ck_assert(pv_hashtab_gave_up(&c));
-    ck_assert_uint_eq(c.probes, 3);
-    c = pv_hashtab_probe_max(&t, 64, 4);   /* four looks reach the empty slot 4 */
-    ck_assert(!pv_hashtab_next(&c, &v));
+    ck_assert_uint_eq(budget, 0);
+    ck_assert_uint_eq(c.at, 3);
+    budget = 4;                    /* four looks reach the empty slot 4 */
+    c = pv_hashtab_probe(&t, 64);
+    ck_assert(!pv_hashtab_next_within(&c, &budget, &v));
     ck_assert(!pv_hashtab_gave_up(&c));
     ck_assert_uint_eq(c.at, 4);
-    c = pv_hashtab_probe_max(&t, 32, 3);   /* found at the third look */
-    ck_assert(pv_hashtab_next(&c, &v));
+    budget = 3;                    /* found at the third look */
+    c = pv_hashtab_probe(&t, 32);
+    ck_assert(pv_hashtab_next_within(&c, &budget, &v));
     ck_assert_uint_eq(v, 2);
-    c = pv_hashtab_probe_max(&t, 48, 3);
-    ck_assert(!pv_hashtab_next(&c, &v));
+    ck_assert_uint_eq(budget, 0);
+    ck_assert(!pv_hashtab_next_within(&c, &budget, &v));   /* spent */
     ck_assert(pv_hashtab_gave_up(&c));
-    c = pv_hashtab_probe_max(&t, 1, 0);    /* slot 1 is taken by another hash */
-    ck_assert(!pv_hashtab_next(&c, &v));
+    budget = 0;                    /* slot 1 is taken by another hash */
+    c = pv_hashtab_probe(&t, 1);
+    ck_assert(!pv_hashtab_next_within(&c, &budget, &v));
     ck_assert(pv_hashtab_gave_up(&c));
     pv_hashtab_fini(&t);
 }
@@ -460,13 +509,14 @@ static Suite *suite(void)
         const char *tcase;
         const TTest *test;
     } tests[] = {
-        {"pv_hash_u64", test_pv_hash_u64_splitmix64},
+        {"pv_hash_u64", test_pv_hash_u64_by_hand},
+        {"pv_hash_u64", test_pv_hash_u64_spreads_structured_keys},
         {"pv_hashtab_reserve", test_pv_hashtab_reserve_sizes},
         {"pv_hashtab_reserve", test_pv_hashtab_reserve_keeps_entries},
         {"pv_hashtab_reserve", test_pv_hashtab_fini_twice},
         {"pv_hashtab_next", test_pv_hashtab_next_empty_table},
         {"pv_hashtab_next", test_pv_hashtab_next_collisions},
-        {"pv_hashtab_next", test_pv_hashtab_next_gives_up},
+        {"pv_hashtab_next_within", test_pv_hashtab_next_within_gives_up},
         {"pv_hashtab_insert", test_pv_hashtab_insert_grows_at_half},
         {"pv_hashtab_set", test_pv_hashtab_set_replaces},
         {"pv_hashtab_remove", test_pv_hashtab_remove_shifts_back},
