@@ -18,7 +18,7 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
     for (size_t r = 0; r < t->n_rows; r++)
         n_ev += t->rows[r].n_events;
     pv__tile_names nm;
-    pv__tile_names_init(&nm, n_ev, a);
+    pv__tile_names_init(&nm, n_ev < m->n_metas ? n_ev : m->n_metas, a);
 
     pv__jw_lit(&w, "{\"level\":");
     pv__jw_u64(&w, t->level);

@@ -17,11 +17,14 @@ typedef struct pv__tile_names {
     uint32_t *order;   /* metas in first-seen order */
 } pv__tile_names;
 
-/* Room for n_keys distinct metas. pv__tile_names_fini releases the table;
- * order stays in a. */
+/* Room for n_keys distinct metas (at most the tile's events and the
+ * model's metas), made at once so that the table does not grow while
+ * the tile's buffer does. pv__tile_names_fini releases the table; order
+ * stays in a. */
 static inline void pv__tile_names_init(pv__tile_names *nm, size_t n_keys, pv_arena *a)
 {
     nm->index = (pv_hashtab){0};
+    pv_hashtab_reserve(&nm->index, n_keys);
     nm->order = pv_arena_alloc(a, (n_keys + 1) * sizeof *nm->order);
     nm->n = 0;
 }
