@@ -316,8 +316,9 @@ static void fix_step_ids(pv_memory_allocator *al)
  * at an address already waiting keeps the first one. */
 static void match_frees(const pv_model *m, pv_memory_allocator *al)
 {
-    pv_hashtab pending = {0};   /* address -> snapshot of its allocation */
-    pv_hashtab_reserve(&pending, al->n_snapshots);
+    /* address -> snapshot of its allocation: it holds the blocks alive, far
+     * fewer than the snapshots, so it grows rather than being sized for all */
+    pv_hashtab pending = {0};
     for (size_t i = 0; i < al->n_snapshots; i++) {
         pv_memory_snapshot *s = &al->snapshots[i];
         pv_hashtab_cursor c = pv_hashtab_probe(&pending, pv_hash_u64(s->details.address));
@@ -485,7 +486,6 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
     int64_t unmapped = sum->peak_stats.heap_allocated_bytes;
     int64_t unmapped_frees = 0;
     pv_hashtab live = {0};      /* address -> snapshot of its allocation */
-    pv_hashtab_reserve(&live, al->n_snapshots);
     for (size_t i = 0; i < al->n_snapshots; i++) {
         const pv_memory_snapshot *s = &al->snapshots[i];
         if (s->time_offset_ps > sum->peak_stats_time_ps)
