@@ -79,3 +79,21 @@ void pv_hashtab_remove(pv_hashtab *t, const pv_hashtab_cursor *c)
     t->vals[hole] = 0;
     t->n--;
 }
+
+bool pv_hashtab_is_sane(const pv_hashtab *t)
+{
+    if (t->cap == 0)
+        return t->n == 0 && t->vals == NULL && t->hashes == NULL;
+    if ((t->cap & (t->cap - 1)) != 0 || t->cap < PV_HASHTAB_MIN_SLOTS || 2 * t->n > t->cap)
+        return false;
+    size_t mask = t->cap - 1, full = 0;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->vals[i] == 0)
+            continue;
+        full++;
+        for (size_t j = (size_t)t->hashes[i] & mask; j != i; j = (j + 1) & mask)
+            if (t->vals[j] == 0)
+                return false;
+    }
+    return full == t->n;
+}

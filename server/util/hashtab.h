@@ -69,6 +69,11 @@ void pv_hashtab_reserve(pv_hashtab *t, size_t n);
 /* Releases the slots and leaves an empty table. A zeroed or already
  * released table is fine. */
 void pv_hashtab_fini(pv_hashtab *t);
+/* For assert() and tests: the slot count is a power of two, n counts the
+ * entries, at most half the slots, and each entry lies in the run that
+ * starts at its hash's own slot (no empty slot between), without which a
+ * lookup would miss it. Looks at every slot. */
+bool pv_hashtab_is_sane(const pv_hashtab *t);
 /* Bytes of slots held. Cannot fail. */
 static inline size_t pv_hashtab_bytes(const pv_hashtab *t)
 {

@@ -26,6 +26,7 @@ static void add(pv_hashtab *t, uint64_t hash, uint32_t val)
     while (pv_hashtab_next(&c, &v))
         ;
     pv_hashtab_insert(t, &c, val);
+    ck_assert(pv_hashtab_is_sane(t));
 }
 
 /* The values stored under hash as bits (values below 32), and the slots
@@ -310,6 +311,7 @@ static void check_removal(const removal *r)
         pv_hashtab_remove(&t, &c);
     }
     ck_assert_uint_eq(t.cap, 16);
+    ck_assert(pv_hashtab_is_sane(&t));
     ck_assert_uint_eq(t.n, r->n_add - r->n_gone);
     for (size_t i = 0; i < 16; i++) {
         int64_t want = r->slots[i] == '.' ? -1 : r->slots[i] - '0';
@@ -341,6 +343,25 @@ START_TEST(test_pv_hashtab_remove_wraps)
     check_removal(&(removal){{15, 31, 16, 2}, {15}, 4, 1, "2.3............1"});
     /* then without 31: the hole is at 15, and 16's home 0 lies after it */
     check_removal(&(removal){{15, 31, 16, 2}, {15, 31}, 4, 2, "2.3............."});
+}
+END_TEST
+
+/* ---- pv_hashtab_is_sane ------------------------------------------------------- */
+
+START_TEST(test_pv_hashtab_is_sane_catches)
+{
+    pv_hashtab t = {0};
+    ck_assert(pv_hashtab_is_sane(&t));
+    add(&t, 5, 0);
+    add(&t, 21, 1);                /* home 5: slot 6 */
+    t.vals[5] = 0;                 /* a hole between 21 and its home */
+    t.n--;
+    ck_assert(!pv_hashtab_is_sane(&t));
+    t.vals[5] = 1;                 /* mended, but the count is off */
+    ck_assert(!pv_hashtab_is_sane(&t));
+    t.n++;
+    ck_assert(pv_hashtab_is_sane(&t));
+    pv_hashtab_fini(&t);
 }
 END_TEST
 
@@ -407,6 +428,7 @@ START_TEST(test_pv_hashtab_random_against_scan)
             live--;
         }
         ck_assert_uint_eq(t.n, live);
+        ck_assert(pv_hashtab_is_sane(&t));
         max_cap = t.cap > max_cap ? t.cap : max_cap;
     }
     ck_assert_uint_ge(max_cap, 64);    /* it grew more than once */
@@ -495,7 +517,8 @@ START_TEST(test_pv_hashtab_u64_random_against_array)
             same = same && present[i] == got && (!got || v == oracle[i]);
             n += present[i];
         }
-        ck_assert_msg(same && t.n == n, "table and array differ after step %d", op);
+        ck_assert_msg(same && t.n == n && pv_hashtab_is_sane(&t),
+                      "table and array differ after step %d", op);
     }
     ck_assert_uint_eq(t.cap, 64);      /* reserved once, never grown */
     pv_hashtab_fini(&t);
@@ -522,6 +545,7 @@ static Suite *suite(void)
         {"pv_hashtab_remove", test_pv_hashtab_remove_shifts_back},
         {"pv_hashtab_remove", test_pv_hashtab_remove_wraps},
         {"pv_hashtab_remove", test_pv_hashtab_random_against_scan},
+        {"pv_hashtab_is_sane", test_pv_hashtab_is_sane_catches},
         {"pv_hashtab_u64", test_pv_hashtab_u64_by_hand},
         {"pv_hashtab_u64", test_pv_hashtab_u64_random_against_array},
     };
