@@ -37,6 +37,7 @@
 #include "model/model.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/hashtab.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,9 +65,7 @@ typedef struct pv__strtab {
     const char **strs;    /* id -> string */
     uint32_t *lens;       /* id -> length in bytes */
     size_t n, cap;        /* ids in use, capacity of strs/lens */
-    uint32_t *slots;      /* open addressing; 0 = empty, else id + 1 */
-    uint64_t *slot_hash;  /* hash of the string in each slot */
-    size_t n_slots;       /* power of two */
+    pv_hashtab ids;       /* string hash -> id */
 } pv__strtab;
 
 void pv__strtab_init(pv__strtab *t);
@@ -78,19 +77,29 @@ size_t pv__strtab_bytes(const pv__strtab *t);
 
 /* ---- int64 -> uint32 map ------------------------------------------------ */
 
-/* Open-addressing map from a 64-bit key to a 32-bit value, used for
- * (plane, metadata id) lookups. */
+/* A map from a 64-bit key to a 32-bit value, used for (plane, metadata
+ * id) lookups: a pv_hashtab keyed by pv_hash_u64. A zeroed map is empty. */
 typedef struct pv__idmap {
-    uint64_t *keys;
-    uint32_t *vals;       /* UINT32_MAX = empty slot */
-    size_t n, n_slots;    /* entries, slots (power of two or 0) */
+    pv_hashtab t;
 } pv__idmap;
 
-void pv__idmap_fini(pv__idmap *m);
+static inline void pv__idmap_fini(pv__idmap *m)
+{
+    pv_hashtab_fini(&m->t);
+}
+
 /* Sets key to val, replacing any previous value. */
-void pv__idmap_put(pv__idmap *m, uint64_t key, uint32_t val);
+static inline void pv__idmap_put(pv__idmap *m, uint64_t key, uint32_t val)
+{
+    pv_hashtab_u64_put(&m->t, key, val);
+}
+
 /* The value for key, or UINT32_MAX. */
-uint32_t pv__idmap_get(const pv__idmap *m, uint64_t key);
+static inline uint32_t pv__idmap_get(const pv__idmap *m, uint64_t key)
+{
+    uint32_t v;
+    return pv_hashtab_u64_get(&m->t, key, &v) ? v : UINT32_MAX;
+}
 
 /* ---- builder state ------------------------------------------------------ */
 

@@ -3,6 +3,7 @@
 #include "tools/common/hlo_names.h"
 
 #include "ingest/tf_legacy/pb_wire.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -174,37 +175,31 @@ void pv_hlo_names_build(const pv_model *m, pv_arena *a, pv_hlo_names *out)
     free(programs);
 }
 
+/* An instruction's order against (program_id, the len bytes of name), as
+ * the table is sorted: by program, then by name. */
+static int instr_cmp(const pv_hlo_instr *in, uint64_t program_id, const char *name, size_t len)
+{
+    if (in->program_id != program_id)
+        return in->program_id < program_id ? -1 : 1;
+    int c = strncmp(in->name, name, len);
+    return c == 0 && in->name[len] != '\0' ? 1 : c;
+}
+
 const pv_hlo_instr *pv_hlo_names_find(const pv_hlo_names *h, uint64_t program_id,
                                       const char *name, size_t len)
 {
-    size_t lo = 0, hi = h->n_instrs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const pv_hlo_instr *in = &h->instrs[mid];
-        int c;
-        if (in->program_id != program_id) {
-            c = in->program_id < program_id ? -1 : 1;
-        } else {
-            c = strncmp(in->name, name, len);
-            if (c == 0 && in->name[len] != '\0')
-                c = 1;
-        }
-        if (c == 0)
-            return in;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, h->n_instrs, i, instr_cmp(&h->instrs[i], program_id, name, len) < 0);
+    if (lo == h->n_instrs || instr_cmp(&h->instrs[lo], program_id, name, len) != 0)
+        return NULL;
+    return &h->instrs[lo];
 }
 
 bool pv_hlo_names_has_program(const pv_hlo_names *h, uint64_t program_id)
 {
-    if (h->n_programs == 0)   /* programs is NULL then, which bsearch may not get */
-        return false;
-    return bsearch(&program_id, h->programs, h->n_programs, sizeof *h->programs, cmp_u64) !=
-           NULL;
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, h->n_programs, i, h->programs[i] < program_id);
+    return lo < h->n_programs && h->programs[lo] == program_id;
 }
 
 const char *pv_hlo_instr_tf_op(const pv_hlo_instr *in, pv_arena *a)

@@ -3,7 +3,7 @@
  *
  * Two passes keep the per-event work small enough for profiles with tens
  * of millions of kernels: the hot loop keys rows only by integers (string
- * ids and launch parameters) in an open-addressing table; afterwards the
+ * ids and launch parameters) in a hash table; afterwards the
  * few distinct rows get their op name parsed and TensorCore flags derived,
  * and rows that turn out equal under the reference's key (two `tf_op`
  * strings with the same op name) are merged. */
@@ -11,6 +11,7 @@
 
 #include "tools/common/hlo_names.h"
 #include "tools/common/tf_op_name.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -110,8 +111,7 @@ typedef struct agg_table {
     agg_entry *entries;  /* n used, cap allocated */
     size_t n;
     size_t cap;
-    uint32_t *slots;     /* n_slots (power of two); entry index + 1, 0 empty */
-    size_t n_slots;
+    pv_hashtab index;    /* key_hash -> index into entries */
 } agg_table;
 
 /* Runs once per kernel event, so it is kept short: the words that tell
@@ -132,32 +132,14 @@ static uint64_t key_hash(const agg_key *k)
     return h ^ (h >> 32);
 }
 
-static void table_grow(agg_table *t)
-{
-    size_t n_slots = t->n_slots == 0 ? 1024 : t->n_slots * 2;
-    free(t->slots);
-    t->slots = pv_xcalloc(n_slots, sizeof *t->slots);
-    t->n_slots = n_slots;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t s = (size_t)key_hash(&t->entries[i].k) & (n_slots - 1);
-        while (t->slots[s] != 0)
-            s = (s + 1) & (n_slots - 1);
-        t->slots[s] = (uint32_t)(i + 1);
-    }
-}
-
 /* The entry for k, created empty when new; NULL past MAX_ENTRIES. */
 static agg_entry *table_get(agg_table *t, const agg_key *k)
 {
-    if ((t->n + 1) * 2 > t->n_slots)
-        table_grow(t);
-    size_t s = (size_t)key_hash(k) & (t->n_slots - 1);
-    while (t->slots[s] != 0) {
-        agg_entry *e = &t->entries[t->slots[s] - 1];
-        if (memcmp(&e->k, k, sizeof *k) == 0)
-            return e;
-        s = (s + 1) & (t->n_slots - 1);
-    }
+    pv_hashtab_cursor c = pv_hashtab_probe(&t->index, key_hash(k));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (memcmp(&t->entries[i].k, k, sizeof *k) == 0)
+            return &t->entries[i];
     if (t->n >= MAX_ENTRIES - 1)
         return NULL;
     if (t->n == t->cap) {
@@ -168,7 +150,7 @@ static agg_entry *table_get(agg_table *t, const agg_key *k)
     memset(e, 0, sizeof *e);
     e->k = *k;
     e->occupancy_pct = -1.0;
-    t->slots[s] = (uint32_t)(t->n + 1);
+    pv_hashtab_insert(&t->index, &c, (uint32_t)t->n);
     t->n++;
     return e;
 }
@@ -176,7 +158,7 @@ static agg_entry *table_get(agg_table *t, const agg_key *k)
 static void table_fini(agg_table *t)
 {
     free(t->entries);
-    free(t->slots);
+    pv_hashtab_fini(&t->index);
 }
 
 typedef struct stat_ids {

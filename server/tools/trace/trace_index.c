@@ -3,6 +3,7 @@
 #include "tools/trace/trace_bin.h"
 
 #include "tools/trace/trace_json.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -206,14 +207,8 @@ static void build_links(const pv_model *m, pv_trace_index *ix)
 
 size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_t *first)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, n, i, l[i].key < key);
     *first = lo;
     size_t end = lo;
     while (end < n && l[end].key == key)
@@ -265,14 +260,8 @@ void pv_trace_index_free(pv_trace_index *ix)
 static size_t tile_points(const pv_trace_counter *pc, int64_t ts_ps, int64_t te_ps, size_t *idx)
 {
     uint64_t width = (uint64_t)(te_ps - ts_ps);
-    size_t lo = 0, hi = pc->n_points, n = 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pc->t_ps[mid] < ts_ps)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0, n = 0;
+    PV_LOWER_BOUND(size_t, lo, pc->n_points, i, pc->t_ps[i] < ts_ps);
     if (lo > 0)
         idx[n++] = lo - 1;
     size_t i = lo;

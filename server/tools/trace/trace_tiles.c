@@ -10,6 +10,7 @@
  * the pyramid equals the same tile cut directly. */
 #include "tools/trace/trace_tiles.h"
 
+#include "util/bsearch.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -223,13 +224,7 @@ static uint64_t depth_event(const pv_track *t, uint32_t k)
 static uint32_t depth_lower_bound(const pv_model *m, const pv_track *t, uint32_t lo, uint32_t hi,
                                   int64_t ts)
 {
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->ev_start_ps[depth_event(t, mid)] < ts)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    PV_LOWER_BOUND(uint32_t, lo, hi, i, m->ev_start_ps[depth_event(t, i)] < ts);
     return lo;
 }
 
