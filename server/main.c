@@ -36,7 +36,8 @@ static void usage(FILE *out)
             "  --port N              TCP port (default 6006; 0 picks a free one)\n"
             "  --bind ADDR           address to listen on (default 127.0.0.1, loopback only)\n"
             "  --path-prefix /P      serve under /P, e.g. behind a reverse proxy\n"
-            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview)\n"
+            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview or\n"
+            "                        ~/.cache/profview)\n"
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
@@ -157,16 +158,22 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         usage(stderr);
         return -1;
     }
+    /* The XDG specification ignores a relative $XDG_CACHE_HOME. With
+     * neither variable there is no folder of this user's own to default
+     * to: a fixed name in the shared /tmp could be made first by another
+     * user, and a private folder there would be lost at exit, so the
+     * cache is off instead. */
     if (pv_cfg.cache_dir == NULL) {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");
-        if (xdg != NULL && xdg[0] != '\0')
+        if (xdg != NULL && xdg[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/profview", xdg);
-        else if (home != NULL && home[0] != '\0')
+        else if (home != NULL && home[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/.cache/profview", home);
         else
-            snprintf(cache_buf, cache_cap, "/tmp/profview-cache");
-        pv_cfg.cache_dir = cache_buf;
+            pv_log(PV_LOG_WARN, "neither $XDG_CACHE_HOME nor $HOME names a folder: running "
+                   "without the on-disk cache (--cache-dir names one)");
+        pv_cfg.cache_dir = cache_buf[0] != '\0' ? cache_buf : NULL;
     }
     return 0;
 }
