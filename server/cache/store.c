@@ -11,7 +11,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct pv_model_entry {
     pv_model_entry *next;
@@ -37,18 +36,18 @@ struct pv_model_store {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pv_model_entry *entries;
-    const pv_disk_cache *disk;   /* saved models; NULL when off */
+    pv_disk_cache *disk;         /* saved models; NULL when off */
     const pv_model_companion *companion;   /* NULL when none */
     size_t budget_bytes;
     size_t held_bytes;           /* models and companions together */
     uint64_t clock;
 };
 
-pv_model_store *pv_model_store_new(size_t budget_bytes, const pv_disk_cache *disk,
+pv_model_store *pv_model_store_new(size_t budget_bytes, pv_disk_cache *disk,
                                    const pv_model_companion *companion)
 {
     pv_model_store *s = pv_xcalloc(1, sizeof *s);
-    s->disk = disk;
+    s->disk = disk != NULL && disk->dir != NULL ? disk : NULL;
     s->companion = companion;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->changed, NULL);
@@ -115,32 +114,55 @@ static void evict_for(pv_model_store *s, size_t incoming)
     }
 }
 
-/* Reads the saved model of e's source when there is a valid one; else
- * decodes the source. *saved_path (free it) names where to save a freshly
- * decoded model, or is NULL when it came from the cache or the cache is off. */
-static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv_error *err)
+static pv_cache_key model_key(const pv_model_entry *e)
 {
-    pv_cache_key key = {e->path, e->size_bytes, e->mtime_ns, "model"};
-    char *cached = pv_disk_cache_file(e->store->disk, &key, "pvm");
-    *saved_path = NULL;
-    if (cached != NULL && access(cached, R_OK) == 0) {
+    return (pv_cache_key){e->path, e->size_bytes, e->mtime_ns, "model"};
+}
+
+/* Reads the saved model of e's source when there is a valid one; else
+ * decodes the source, and *save says the model should be saved. */
+static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error *err)
+{
+    pv_disk_cache *disk = e->store->disk;
+    pv_cache_key key = model_key(e);
+    char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
+    *save = false;
+    if (cached != NULL) {
         pv_error lerr = {0};
-        if (pv_model_load(cached, e->path, m, &lerr) == 0) {
+        int rc = pv_model_load(cached, e->path, m, &lerr);
+        free(cached);
+        if (rc == 0) {
             atomic_store(&e->progress.done_bytes, e->size_bytes);
-            free(cached);
             return 0;
         }
         char msg[1200];
         pv_error_format(&lerr, msg, sizeof msg);
         pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
-        unlink(cached);
+        pv_disk_cache_remove(disk, &key, "pvm");
     }
     int rc = pv_ingest_file(e->path, &e->progress, m, err);
-    if (rc == 0)
-        *saved_path = cached;
-    else
-        free(cached);
+    *save = rc == 0 && disk != NULL;
     return rc;
+}
+
+/* Saves e's model for the next start through a temporary the cache made,
+ * so a link planted in the folder is never written through and a reader
+ * never sees half a model. */
+static void save_model(pv_model_store *s, const pv_model_entry *e)
+{
+    pv_cache_key key = model_key(e);
+    pv_disk_tmp t;
+    if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
+        return;
+    pv_error err = {0};
+    if (pv_model_write(e->model, t.fd, &err) != 0) {
+        char msg[1200];
+        pv_error_format(&err, msg, sizeof msg);
+        pv_log(PV_LOG_WARN, "cannot save the model of %s for the next start: %s", e->path, msg);
+        pv_disk_cache_discard(s->disk, &t);
+        return;
+    }
+    pv_disk_cache_commit(s->disk, &t);
 }
 
 static void warn_if_over(const pv_model_store *s, const pv_model_entry *e)
@@ -183,8 +205,8 @@ static void *load_main(void *arg)
     pv_model_entry *e = arg;
     pv_model *m = NULL;
     pv_error err = {0};
-    char *save_to = NULL;
-    int rc = load_or_decode(e, &m, &save_to, &err);
+    bool save = false;
+    int rc = load_or_decode(e, &m, &save, &err);
     pv_model_store *s = e->store;
     pthread_mutex_lock(&s->lock);
     if (rc == 0) {
@@ -205,7 +227,7 @@ static void *load_main(void *arg)
     /* Requests may use the model while its companion is built and while
      * it is saved; holding it keeps the budget from dropping it under
      * the builder or the writer. */
-    bool keep = rc == 0 && (s->companion != NULL || save_to != NULL);
+    bool keep = rc == 0 && (s->companion != NULL || save);
     if (keep)
         e->holders++;
     /* The model is published before its companion is built, so the tools
@@ -214,20 +236,13 @@ static void *load_main(void *arg)
     pthread_mutex_unlock(&s->lock);
     if (rc == 0 && s->companion != NULL)
         build_companion(s, e);
-    if (rc == 0 && save_to != NULL) {
-        pv_error serr = {0};
-        if (pv_model_save(m, save_to, &serr) != 0) {
-            char msg[1200];
-            pv_error_format(&serr, msg, sizeof msg);
-            pv_log(PV_LOG_WARN, "cannot save the model for the next start: %s", msg);
-        }
-    }
+    if (rc == 0 && save)
+        save_model(s, e);
     if (keep) {
         pthread_mutex_lock(&s->lock);
         e->holders--;
         pthread_mutex_unlock(&s->lock);
     }
-    free(save_to);
     return NULL;
 }
 

@@ -1,9 +1,16 @@
-/* Unit tests of the on-disk cache: a stored entry reads back exactly; a
- * changed source (size, mtime) or a different computation misses; a
- * corrupt or truncated entry is reported absent and removed, never
- * served; a cache that cannot be created is off and harmless; an entry
- * stored in two parts is opened for streaming and checked in place. */
+/* Unit tests of the on-disk cache.
+ *
+ * Entries: a stored entry reads back exactly; a changed source (size,
+ * mtime) or a different computation misses; a corrupt or truncated entry
+ * is reported absent and removed, never served; an entry stored in two
+ * parts is opened for streaming and checked in place.
+ * Links: one planted at the next temporary's name or at an entry's name
+ * is neither written through nor read, and its target is unchanged.
+ * The folder: made 0700; refused, with a line naming it and the reason,
+ * when another user owns it or its group or others may write to it. The
+ * model store saves a decoded model through the cache. */
 #include "cache/disk.h"
+#include "cache/store.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -13,16 +20,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[128];
+static char dir[128];        /* the test's own folder */
+static char folder[200];     /* the cache folder, dir/a/b, made by init */
 static pv_disk_cache cache;
 
 static void setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/pv_cache_test_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char sub[200];
-    snprintf(sub, sizeof sub, "%s/a/b", dir);
-    pv_disk_cache_init(&cache, sub);
+    snprintf(folder, sizeof folder, "%s/a/b", dir);
+    pv_disk_cache_init(&cache, folder);
     ck_assert_ptr_nonnull(cache.dir);
 }
 
@@ -51,19 +58,106 @@ static void only_entry(char *out, size_t cap)
     ck_assert_int_eq(n, 1);
 }
 
+/* Bytes of the regular files in folder d, summed with lstat: what the
+ * cache's own count must agree with. Their number in *n_files. */
+static uint64_t folder_bytes(const char *d, size_t *n_files)
+{
+    DIR *dd = opendir(d);
+    ck_assert_ptr_nonnull(dd);
+    uint64_t sum = 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s", d, de->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            sum += (uint64_t)st.st_size;
+            n++;
+        }
+    }
+    closedir(dd);
+    *n_files = n;
+    return sum;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+    close(fd);
+}
+
+/* Whether the file at path holds exactly the n bytes of data. */
+static bool file_is(const char *path, const void *data, size_t n)
+{
+    size_t len;
+    uint8_t *got = pv_test_read_file(path, &len);
+    bool same = len == n && memcmp(got, data, n) == 0;
+    free(got);
+    return same;
+}
+
+static int saved_stderr = -1;
+static char log_path[200];
+
+/* Sends stderr to a file until captured() hands back what was written. */
+static void capture(void)
+{
+    snprintf(log_path, sizeof log_path, "%s/stderr.log", dir);
+    fflush(stderr);
+    saved_stderr = dup(2);
+    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(dup2(fd, 2), 2);
+    close(fd);
+}
+
+/* What stderr got since capture(), NUL-terminated; free() it. */
+static char *captured(void)
+{
+    fflush(stderr);
+    ck_assert_int_eq(dup2(saved_stderr, 2), 2);
+    close(saved_stderr);
+    size_t n;
+    uint8_t *text = pv_test_read_file(log_path, &n);
+    text[n] = '\0';
+    unlink(log_path);
+    return (char *)text;
+}
+
 static const pv_cache_key key = {"/logs/plugins/profile/r/h.xplane.pb", 1234, 5678,
                                  "data:overview_page?"};
 static const char payload[] = "[{\"cols\":[],\"rows\":[]}]";
 
-START_TEST(test_disk_cache_get_roundtrip)
+/* The fixture's cache answers key with payload. */
+static void assert_serves_payload(void)
 {
-    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
     pv_buf out;
     pv_buf_init(&out, 1 << 20);
     ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), 0);
     ck_assert_uint_eq(out.len, strlen(payload));
     ck_assert_str_eq(out.data, payload);
     pv_buf_fini(&out);
+}
+
+/* The path of k's entry ending in kind, from the temporary the cache
+ * makes for it (and removes again). */
+static void entry_path(const pv_cache_key *k, const char *kind, char *out, size_t cap)
+{
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, k, kind, &t), 0);
+    snprintf(out, cap, "%s/%s", folder, t.entry);
+    pv_disk_cache_discard(&cache, &t);
+}
+
+/* ---- pv_disk_cache_get / put ------------------------------------------------------ */
+
+START_TEST(test_disk_cache_get_roundtrip)
+{
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    assert_serves_payload();
 }
 END_TEST
 
@@ -118,13 +212,77 @@ START_TEST(test_disk_cache_get_rejects_truncated)
     ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
     ck_assert_uint_eq(out.len, 0);
     ck_assert_int_ne(access(path, F_OK), 0);
+    pv_buf_fini(&out);
     /* Rebuilt, it serves again. */
     ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
-    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), 0);
-    ck_assert_str_eq(out.data, payload);
-    pv_buf_fini(&out);
+    assert_serves_payload();
 }
 END_TEST
+
+/* A temporary's name is new each time; links planted at the next two
+ * names (this cache's next sequence numbers) are skipped, not written
+ * through, and the entry is still stored. */
+START_TEST(test_disk_cache_put_skips_link_at_temporary)
+{
+    char victim[300];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious", 8);
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, &key, "pvc", &t), 0);
+    char name[PV_DISK_NAME_MAX];
+    snprintf(name, sizeof name, "%s", t.name);
+    pv_disk_cache_discard(&cache, &t);
+    char *dash = strrchr(name, '-');
+    ck_assert_ptr_nonnull(dash);
+    unsigned long long seq = strtoull(dash + 1, NULL, 10);
+    *dash = '\0';
+    char links[2][400];
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(links[i], sizeof links[i], "%s/%s-%llu.tmp", folder, name, seq + 1 + i);
+        ck_assert_int_eq(symlink(victim, links[i]), 0);
+    }
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    ck_assert(file_is(victim, "precious", 8));
+    for (unsigned i = 0; i < 2; i++) {
+        struct stat st;
+        ck_assert_int_eq(lstat(links[i], &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+    }
+    assert_serves_payload();
+}
+END_TEST
+
+/* A link at an entry's name, even to a valid entry, is not read; a put
+ * replaces the link itself and leaves its target alone. */
+START_TEST(test_disk_cache_get_ignores_link_at_entry)
+{
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    char path[400], victim[300];
+    only_entry(path, sizeof path);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    size_t len;
+    uint8_t *valid = pv_test_read_file(path, &len);
+    write_file(victim, valid, len);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
+    pv_buf_fini(&out);
+    pv_disk_entry e;
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &key, &e), PV_ENOTFOUND);
+    ck_assert_ptr_null(pv_disk_cache_find(&cache, &key, "pvc"));
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert(file_is(victim, valid, len));
+    assert_serves_payload();
+    free(valid);
+}
+END_TEST
+
+/* ---- pv_disk_cache_open / check ------------------------------------------------ */
 
 START_TEST(test_disk_cache_open_streams_put2)
 {
@@ -182,6 +340,8 @@ START_TEST(test_disk_cache_check_rejects_corrupt)
 }
 END_TEST
 
+/* ---- pv_disk_cache_init --------------------------------------------------------- */
+
 START_TEST(test_disk_cache_init_off)
 {
     pv_disk_cache off;
@@ -196,18 +356,162 @@ START_TEST(test_disk_cache_init_off)
 }
 END_TEST
 
+START_TEST(test_disk_cache_init_makes_private_folder)
+{
+    char parent[200];
+    snprintf(parent, sizeof parent, "%s/a", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(folder, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0700);
+    ck_assert_int_eq(stat(parent, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0700);
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    char path[400];
+    only_entry(path, sizeof path);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0600);
+}
+END_TEST
+
+/* An existing folder its group or others may write to is refused with a
+ * line naming it and the reason (loop: four modes), and nothing is
+ * written there. */
+START_TEST(test_disk_cache_init_refuses_writable_folder)
+{
+    static const mode_t modes[] = {0770, 0730, 0703, 01777};
+    static const char *const reasons[] = {"writable by its group", "writable by its group",
+                                          "writable by others", "writable by others"};
+    char d[300];
+    snprintf(d, sizeof d, "%s/shared", dir);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    ck_assert_int_eq(chmod(d, modes[_i]), 0);
+    pv_disk_cache c;
+    capture();
+    pv_disk_cache_init(&c, d);
+    char *log = captured();
+    ck_assert_ptr_null(c.dir);
+    ck_assert_msg(strstr(log, d) != NULL && strstr(log, reasons[_i]) != NULL &&
+                  strstr(log, "running without the on-disk cache") != NULL, "logged: %s", log);
+    ck_assert_int_eq(pv_disk_cache_put(&c, &key, payload, strlen(payload)), 0);
+    size_t n_files;
+    ck_assert_uint_eq(folder_bytes(d, &n_files), 0);
+    ck_assert_uint_eq(n_files, 0);
+    pv_disk_cache_fini(&c);
+    free(log);
+}
+END_TEST
+
+START_TEST(test_disk_cache_init_refuses_other_owner)
+{
+    if (geteuid() != 0) {
+        printf("SKIP test_disk_cache_init_refuses_other_owner: only root can give a folder "
+               "to another user\n");
+        return;
+    }
+    char d[300];
+    snprintf(d, sizeof d, "%s/theirs", dir);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    ck_assert_int_eq(chown(d, 65534, 65534), 0);
+    pv_disk_cache c;
+    capture();
+    pv_disk_cache_init(&c, d);
+    char *log = captured();
+    ck_assert_ptr_null(c.dir);
+    ck_assert_msg(strstr(log, d) != NULL && strstr(log, "owned by uid 65534") != NULL,
+                  "logged: %s", log);
+    pv_disk_cache_fini(&c);
+    free(log);
+}
+END_TEST
+
+/* ---- the model store's saved models -------------------------------------------- */
+
+#define PROFILE PV_SRCDIR "/tests/data/reference/keras_input_fixed/plugins/profile/" \
+                          "2026_11_29_17_36_24/vm.xplane.pb"
+
+/* Loads PROFILE through a model store on the fixture's cache and returns
+ * its number of events. */
+static uint64_t load_through_store(const pv_source *src)
+{
+    pv_model_store *s = pv_model_store_new(0, &cache, NULL);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, src, &m, &e, NULL), 0);
+    uint64_t n_events = m->n_events;
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);   /* waits for the loader, and so for the save */
+    return n_events;
+}
+
+/* The decoded model is saved 0600 through the cache's own temporary:
+ * links planted at the saved model's name and at the temporary name
+ * older builds used are not written through. The next store reads the
+ * same file (same inode). */
+START_TEST(test_model_store_saves_through_cache)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(PROFILE, &st), 0);
+    int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    pv_source src = {PROFILE, (uint64_t)st.st_size, mtime_ns};
+    pv_cache_key k = {PROFILE, (uint64_t)st.st_size, mtime_ns, "model"};
+    char saved[400], old_tmp[420], victim[300];
+    entry_path(&k, "pvm", saved, sizeof saved);
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp", saved);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious", 8);
+    ck_assert_int_eq(symlink(victim, saved), 0);
+    ck_assert_int_eq(symlink(victim, old_tmp), 0);
+
+    uint64_t n_events = load_through_store(&src);
+    ck_assert_uint_gt(n_events, 0);
+    ck_assert(file_is(victim, "precious", 8));
+    ck_assert_int_eq(lstat(old_tmp, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    ck_assert_int_eq(lstat(saved, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert_uint_eq(st.st_mode & 07777, 0600);
+    size_t n_files;
+    folder_bytes(folder, &n_files);
+    ck_assert_uint_eq(n_files, 1);
+
+    ino_t ino = st.st_ino;
+    ck_assert_uint_eq(load_through_store(&src), n_events);
+    ck_assert_int_eq(lstat(saved, &st), 0);
+    ck_assert_uint_eq(st.st_ino, ino);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
-    TCase *tc = tcase_create("pv_disk_cache");
+    TCase *tc = tcase_create("pv_disk_cache_get_put");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_disk_cache_get_roundtrip);
     tcase_add_test(tc, test_disk_cache_get_misses_changed_source);
     tcase_add_test(tc, test_disk_cache_get_rejects_corrupt);
     tcase_add_test(tc, test_disk_cache_get_rejects_truncated);
-    tcase_add_test(tc, test_disk_cache_init_off);
+    tcase_add_test(tc, test_disk_cache_put_skips_link_at_temporary);
+    tcase_add_test(tc, test_disk_cache_get_ignores_link_at_entry);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_disk_cache_open_check");
+    tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_disk_cache_open_streams_put2);
     tcase_add_test(tc, test_disk_cache_check_rejects_corrupt);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_disk_cache_init");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_disk_cache_init_off);
+    tcase_add_test(tc, test_disk_cache_init_makes_private_folder);
+    tcase_add_loop_test(tc, test_disk_cache_init_refuses_writable_folder, 0, 4);
+    tcase_add_test(tc, test_disk_cache_init_refuses_other_owner);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_model_store");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_model_store_saves_through_cache);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
 }
