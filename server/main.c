@@ -38,6 +38,9 @@ static void usage(FILE *out)
             "  --path-prefix /P      serve under /P, e.g. behind a reverse proxy\n"
             "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview or\n"
             "                        ~/.cache/profview)\n"
+            "  --cache-max SIZE      bytes the on-disk cache may use, with a K, M or G suffix\n"
+            "                        (default: a quarter of the free disk space, at most 4G;\n"
+            "                        0: no on-disk cache)\n"
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
@@ -93,6 +96,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"bind", required_argument, NULL, 'b'},
         {"path-prefix", required_argument, NULL, 'x'},
         {"cache-dir", required_argument, NULL, 'c'},
+        {"cache-max", required_argument, NULL, 'C'},
         {"memory-budget", required_argument, NULL, 'm'},
         {"rescan-ms", required_argument, NULL, 'r'},
         {"verbose", no_argument, NULL, 'v'},
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
                          .memory_budget = default_budget(), .rescan_ms = 2000};
+    pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         char *end;
@@ -127,6 +132,15 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             }
             pv_cfg.rescan_ms = (unsigned)v;
             break;
+        case 'C': {
+            size_t bytes;
+            if (parse_size(optarg, &bytes) != 0) {
+                fprintf(stderr, "profview: --cache-max %s is not a size like 2G\n", optarg);
+                return -1;
+            }
+            pv_cfg.cache_max_bytes = bytes;
+            break;
+        }
         case 'm':
             if (parse_size(optarg, &pv_cfg.memory_budget) != 0) {
                 fprintf(stderr, "profview: --memory-budget %s is not a size like 4G\n", optarg);
@@ -204,7 +218,7 @@ int main(int argc, char **argv)
     pv_index_store index;
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, pv_cfg.cache_dir);
+    pv_disk_cache_init(&disk, pv_cfg.cache_dir, pv_cfg.cache_max_bytes);
     /* One budget covers every model and its trace index. */
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),

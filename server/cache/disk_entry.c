@@ -1,5 +1,5 @@
 /* disk_entry: the cache's own entries (".pvc"), one file per key, written
- * through disk.c's temporaries.
+ * and counted through disk.c's temporaries.
  *
  * Entry layout (little-endian):
  *   offset  size  meaning
@@ -98,7 +98,7 @@ typedef struct entry_head {
 /* Opens the entry of key text key and checks its header and key. Returns
  * the descriptor positioned at the payload, or -1: *why is then set when
  * the entry is corrupt (the caller removes it) and left NULL when it is
- * absent, not a regular file or another key's. */
+ * absent, not a regular file or another key's. Marks a valid entry used. */
 static int open_entry(pv_disk_cache *c, const char *key, size_t key_len, entry_head *out,
                       const char **why)
 {
@@ -139,6 +139,8 @@ static int open_entry(pv_disk_cache *c, const char *key, size_t key_len, entry_h
     if (memcmp(stored_key, key, klen) != 0)
         goto fail;
     free(stored_key);
+    /* the use eviction orders by; a read-only folder keeps the old order */
+    futimens(fd, NULL);
     return fd;
 fail:
     free(stored_key);
