@@ -41,7 +41,11 @@ static void usage(FILE *out)
             "  --port N              TCP port (default 6006; 0 picks a free one)\n"
             "  --bind ADDR           address to listen on (default 127.0.0.1, loopback only)\n"
             "  --path-prefix /P      serve under /P, e.g. behind a reverse proxy\n"
-            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview)\n"
+            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview or\n"
+            "                        ~/.cache/profview)\n"
+            "  --cache-max SIZE      bytes the on-disk cache may use, with a K, M or G suffix\n"
+            "                        (default: a quarter of the free disk space, at most 4G;\n"
+            "                        0: no on-disk cache)\n"
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
@@ -297,6 +301,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"bind", required_argument, NULL, 'b'},
         {"path-prefix", required_argument, NULL, 'x'},
         {"cache-dir", required_argument, NULL, 'c'},
+        {"cache-max", required_argument, NULL, 'K'},
         {"memory-budget", required_argument, NULL, 'm'},
         {"rescan-ms", required_argument, NULL, 'r'},
         {"verbose", no_argument, NULL, 'v'},
@@ -313,6 +318,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
                          .memory_budget = default_budget(), .rescan_ms = 2000};
     conn_defaults();
+    pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         char *end;
@@ -338,6 +344,15 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             }
             pv_cfg.rescan_ms = (unsigned)v;
             break;
+        case 'K': {
+            size_t bytes;
+            if (parse_size(optarg, &bytes) != 0) {
+                fprintf(stderr, "profview: --cache-max %s is not a size like 2G\n", optarg);
+                return -1;
+            }
+            pv_cfg.cache_max_bytes = bytes;
+            break;
+        }
         case 'm':
             if (parse_size(optarg, &pv_cfg.memory_budget) != 0) {
                 fprintf(stderr, "profview: --memory-budget %s is not a size like 4G\n", optarg);
@@ -373,16 +388,22 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         usage(stderr);
         return -1;
     }
+    /* The XDG specification ignores a relative $XDG_CACHE_HOME. With
+     * neither variable there is no folder of this user's own to default
+     * to: a fixed name in the shared /tmp could be made first by another
+     * user, and a private folder there would be lost at exit, so the
+     * cache is off instead. */
     if (pv_cfg.cache_dir == NULL) {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");
-        if (xdg != NULL && xdg[0] != '\0')
+        if (xdg != NULL && xdg[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/profview", xdg);
-        else if (home != NULL && home[0] != '\0')
+        else if (home != NULL && home[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/.cache/profview", home);
         else
-            snprintf(cache_buf, cache_cap, "/tmp/profview-cache");
-        pv_cfg.cache_dir = cache_buf;
+            pv_log(PV_LOG_WARN, "neither $XDG_CACHE_HOME nor $HOME names a folder: running "
+                   "without the on-disk cache (--cache-dir names one)");
+        pv_cfg.cache_dir = cache_buf[0] != '\0' ? cache_buf : NULL;
     }
     return 0;
 }
@@ -419,7 +440,7 @@ int main(int argc, char **argv)
     pv_index_store index;
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, pv_cfg.cache_dir);
+    pv_disk_cache_init(&disk, pv_cfg.cache_dir, pv_cfg.cache_max_bytes);
     /* One budget covers every model and its trace index. */
     /* Expensive answers at once: two per core (limit.h). */
     pv_limit heavy;

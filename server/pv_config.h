@@ -12,6 +12,7 @@ typedef struct pv_config {
     uint16_t port;             /* TCP port, default 6006 */
     const char *bind;          /* address to listen on, default 127.0.0.1 */
     const char *cache_dir;     /* on-disk cache; NULL disables it */
+    uint64_t cache_max_bytes;  /* --cache-max: limit of the on-disk cache; 0 disables it */
     const char *path_prefix;   /* "" or "/p" (no trailing slash) */
     size_t memory_budget;      /* bytes all loaded models may hold together */
     unsigned rescan_ms;        /* logdir rescan period */

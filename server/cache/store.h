@@ -74,12 +74,11 @@ struct pv_disk_cache;
 
 /* budget_bytes bounds the models and their companions held together
  * (0 = unbounded). companion (borrowed, may be NULL for none) is built
- * beside every model. When disk
- * is not NULL (borrowed; must outlive the store), every decoded model is
- * saved there and a later load of the same source reads the saved model
- * instead of decoding again; a saved model that fails its checks is
- * removed and rebuilt. */
-pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk,
+ * beside every model. When disk is not NULL and on (borrowed; must
+ * outlive the store), every decoded model is saved there and a later load
+ * of the same source reads the saved model instead of decoding again; a
+ * saved model that fails its checks is removed and rebuilt. */
+pv_model_store *pv_model_store_new(size_t budget_bytes, struct pv_disk_cache *disk,
                                    const pv_model_companion *companion);
 /* How long a failure is kept before the file is tried again (10 s), and how
  * long a model must be left alone before a load only polled for may drop

@@ -46,7 +46,7 @@ static void setup(void)
     pv_index_store_init(&index_store, ix);
     snprintf(cache_dir, sizeof cache_dir, "/tmp/pv-handlers-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache_dir));
-    pv_disk_cache_init(&disk, cache_dir);
+    pv_disk_cache_init(&disk, cache_dir, PV_DISK_CACHE_MAX_AUTO);
     app = (pv_app){&index_store, pv_model_store_new(0, &disk, NULL), &disk, NULL};
 }
 
