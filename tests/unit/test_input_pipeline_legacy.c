@@ -1,0 +1,110 @@
+/* Tests of ingest/tf_legacy/input_pipeline_legacy on a small overview
+ * page packed by protobuf-c's own packer (the expected values are what was
+ * packed) and on the hostile files of legacy_refusal.h. The real files
+ * are compared with TensorFlow's and XProf's own numbers in
+ * test_overview_ref. */
+#include "ingest/tf_legacy/input_pipeline_legacy.h"
+#include "input_pipeline.pb-c.h"
+#include "legacy_refusal.h"
+#include "overview_page.pb-c.h"
+
+static int input_pipeline(const uint8_t *b, size_t n, const char *path, pv_arena *a,
+                          pv_error *err)
+{
+    pv_input_pipeline_result r;
+    return pv_input_pipeline_legacy_read(b, n, path, a, &r, err);
+}
+
+static int overview(const uint8_t *b, size_t n, const char *path, pv_arena *a, pv_error *err)
+{
+    pv_overview_result r;
+    return pv_overview_legacy_read(b, n, path, a, &r, err);
+}
+
+START_TEST(test_pv_input_pipeline_legacy_read_refusals)
+{
+    /* InputPipelineAnalysisResult.input_op_details (field 6) */
+    pv_test_legacy_refusals(input_pipeline, "x.input_pipeline.pb", 6, 0, 0x32);
+}
+END_TEST
+
+START_TEST(test_pv_overview_legacy_read_refusals)
+{
+    /* OverviewPage.analysis (field 3); the tiny messages in
+     * input_analysis.input_op_details */
+    pv_test_legacy_refusals(overview, "x.overview_page.pb", 3, 0x12, 0x32);
+}
+END_TEST
+
+START_TEST(test_pv_overview_legacy_read_packed)
+{
+    Tensorflow__Profiler__PerGenericStepDetails step =
+        TENSORFLOW__PROFILER__PER_GENERIC_STEP_DETAILS__INIT;
+    step.step_number = 7;
+    step.step_time_ms = 20;
+    step.host_wait_input_ms = 5;
+    step.device_compute_ms = 15;
+    uint8_t step_bytes[128];
+    Tensorflow__Profiler__Any any = TENSORFLOW__PROFILER__ANY__INIT;
+    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
+    any.value.data = step_bytes;
+    any.value.len = tensorflow__profiler__per_generic_step_details__pack(&step, step_bytes);
+    Tensorflow__Profiler__Any *steps[1] = {&any};
+    Tensorflow__Profiler__InputPipelineAnalysisResult ip =
+        TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
+    ip.step_details = steps;
+    ip.n_step_details = 1;
+    ip.hardware_type = "GPU";
+    Tensorflow__Profiler__OverviewPageRunEnvironment__HostnamesEntry h =
+        TENSORFLOW__PROFILER__OVERVIEW_PAGE_RUN_ENVIRONMENT__HOSTNAMES_ENTRY__INIT;
+    h.key = "worker-0";
+    h.value = 1;
+    Tensorflow__Profiler__OverviewPageRunEnvironment__HostnamesEntry *hosts[1] = {&h};
+    Tensorflow__Profiler__OverviewPageRunEnvironment env =
+        TENSORFLOW__PROFILER__OVERVIEW_PAGE_RUN_ENVIRONMENT__INIT;
+    env.hostnames = hosts;
+    env.n_hostnames = 1;
+    env.device_core_count = 2;
+    Tensorflow__Profiler__OverviewPage page = TENSORFLOW__PROFILER__OVERVIEW_PAGE__INIT;
+    page.input_analysis = &ip;
+    page.run_environment = &env;
+    uint8_t buf[512];
+    size_t len = tensorflow__profiler__overview_page__pack(&page, buf);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), 0);
+    ck_assert_int_eq(r.ip.steps.hardware, PV_HW_GPU);
+    ck_assert_uint_eq(r.ip.steps.n_steps, 1);
+    ck_assert_str_eq(r.device_type, "GPU");   /* none in the file: from the hardware */
+    ck_assert_uint_eq(r.device_core_count, 2);
+    ck_assert_uint_eq(r.n_hostnames, 1);
+    ck_assert_str_eq(r.hostnames[0], "worker-0");
+    ck_assert(r.device_idle_percent == -1);   /* no analysis: unknown */
+    /* a step of another kind (TPU) is not read yet */
+    any.type_url = "type.googleapis.com/tensorflow.profiler.PerTpuStepDetails";
+    len = tensorflow__profiler__overview_page__pack(&page, buf);
+    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), PV_ENOTIMPL);
+    /* a generic step whose value does not parse */
+    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
+    any.value.len = 3;   /* step_number (08 07), then a double's tag (11) with no value */
+    ck_assert(step_bytes[0] == 0x08 && step_bytes[1] == 0x07 && step_bytes[2] == 0x11);
+    len = tensorflow__profiler__overview_page__pack(&page, buf);
+    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), PV_EFORMAT);
+    pv_arena_fini(&a);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("input_pipeline_legacy");
+    TCase *tc = tcase_create("pv_input_pipeline_legacy_read");
+    tcase_add_test(tc, test_pv_input_pipeline_legacy_read_refusals);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_overview_legacy_read");
+    tcase_add_test(tc, test_pv_overview_legacy_read_refusals);
+    tcase_add_test(tc, test_pv_overview_legacy_read_packed);
+    suite_add_tcase(s, tc);
+    return pv_test_run(s);
+}
