@@ -126,6 +126,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv
     if (cached != NULL && access(cached, R_OK) == 0) {
         pv_error lerr = {0};
         if (pv_model_load(cached, e->path, m, &lerr) == 0) {
+            pv_ingest_attach(*m);
             atomic_store(&e->progress.done_bytes, e->size_bytes);
             free(cached);
             return 0;

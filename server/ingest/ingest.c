@@ -51,6 +51,11 @@ pv_format pv_ingest_sniff(const uint8_t *data, size_t len)
     return PV_FMT_UNKNOWN;
 }
 
+void pv_ingest_attach(pv_model *m)
+{
+    pv_model_set_hlo_decoder(m, pv_ingest_hlo_decode);
+}
+
 /* The file's pages are dropped (and read ahead) in chunks of this many
  * bytes: a file smaller than one costs no madvise call (dropping a small
  * file's pages saved little memory and made every later read of its stats
@@ -103,6 +108,8 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
         return rc;
     }
     rc = pv_builder_finish(b, out, err);
+    if (rc == 0)
+        pv_ingest_attach(*out);
     if (rc != 0 && err != NULL && err->path[0] == '\0') {
         char reason[sizeof err->reason];
         memcpy(reason, err->reason, sizeof reason);

@@ -241,7 +241,11 @@ typedef struct pv__model_store {
     uint32_t *dense_first, *dense_n;
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
+    struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
 } pv__model_store;
+
+/* Releases a model's HLO slot (hlo.c). NULL is fine. */
+void pv__hlo_slot_free(struct pv__hlo_slot *h);
 
 /* Records a column in the store so pv_model_free releases it. */
 void pv__store_keep(pv__model_store *s, void *p);
