@@ -96,11 +96,45 @@ START_TEST(test_pv_overview_legacy_read_packed)
 }
 END_TEST
 
+/* Found by fuzz_input_pipeline_legacy: a string field holds whatever
+ * bytes the file has, and an input op named by a byte that is not UTF-8
+ * lost its cell in the JSON (jansson refuses the string), leaving a row
+ * one cell short. */
+START_TEST(test_pv_input_pipeline_legacy_read_not_utf8)
+{
+    Tensorflow__Profiler__InputOpDetails op = TENSORFLOW__PROFILER__INPUT_OP_DETAILS__INIT;
+    op.op_name = "Iterator::\xff";
+    op.category = "Preprocessing";
+    Tensorflow__Profiler__InputOpDetails *ops[1] = {&op};
+    Tensorflow__Profiler__InputPipelineAnalysisResult ip =
+        TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
+    ip.input_op_details = ops;
+    ip.n_input_op_details = 1;
+    uint8_t buf[128];
+    size_t len = tensorflow__profiler__input_pipeline_analysis_result__pack(&ip, buf);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_input_pipeline_legacy_read(buf, len, "i.pb", &a, &r, &err), 0);
+    json_t *j = pv_input_pipeline_to_json(&r);
+    json_t *ops_table = json_array_get(j, 2);   /* [max_infeed_core, steps, host ops, ...] */
+    ck_assert_uint_eq(json_array_size(json_object_get(ops_table, "cols")), 7);
+    json_t *cells = json_object_get(json_array_get(json_object_get(ops_table, "rows"), 0), "c");
+    ck_assert_uint_eq(json_array_size(cells), 7);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(cells, 0), "v")),
+                     "Iterator::?");
+    json_decref(j);
+    pv_arena_fini(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("input_pipeline_legacy");
     TCase *tc = tcase_create("pv_input_pipeline_legacy_read");
     tcase_add_test(tc, test_pv_input_pipeline_legacy_read_refusals);
+    tcase_add_test(tc, test_pv_input_pipeline_legacy_read_not_utf8);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_overview_legacy_read");
     tcase_add_test(tc, test_pv_overview_legacy_read_refusals);
