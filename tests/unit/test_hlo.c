@@ -30,6 +30,20 @@ typedef struct packed {
     size_t n;
 } packed;
 
+/* HloProto{module {name, computations}} packed by protobuf-c. */
+static packed pack_module(Xla__HloModuleProto *mod, Xla__HloComputationProto **comps,
+                          size_t n)
+{
+    mod->computations = comps;
+    mod->n_computations = n;
+    Xla__HloProto proto = XLA__HLO_PROTO__INIT;
+    proto.hlo_module = mod;
+    packed out;
+    ck_assert_uint_le(xla__hlo_proto__get_packed_size(&proto), sizeof out.b);
+    out.n = xla__hlo_proto__pack(&proto, out.b);
+    return out;
+}
+
 /* HloProto{module "jit_f" (id 3, entry computation 2):
  *   fused_computation (id 1): param_0 (id 1, f32[8,128]{1,0}),
  *       add.1 (id 2, operands 1 1, metadata add / jit(f)/add / /src/f.py:12)
@@ -109,14 +123,7 @@ static packed jit_f_proto(void)
     mod.name = "jit_f";
     mod.id = 3;
     mod.entry_computation_id = 2;
-    mod.computations = comps;
-    mod.n_computations = 2;
-    Xla__HloProto proto = XLA__HLO_PROTO__INIT;
-    proto.hlo_module = &mod;
-    packed out;
-    ck_assert_uint_le(xla__hlo_proto__get_packed_size(&proto), sizeof out.b);
-    out.n = xla__hlo_proto__pack(&proto, out.b);
-    return out;
+    return pack_module(&mod, comps, 2);
 }
 
 /* One instruction "t" whose shape is a scalar inside `depth` tuples. */
@@ -148,13 +155,7 @@ static packed nested_tuple_proto(int depth)
     Xla__HloComputationProto *comps[1] = {&comp};
     Xla__HloModuleProto mod = XLA__HLO_MODULE_PROTO__INIT;
     mod.name = "deep";
-    mod.computations = comps;
-    mod.n_computations = 1;
-    Xla__HloProto proto = XLA__HLO_PROTO__INIT;
-    proto.hlo_module = &mod;
-    packed out;
-    ck_assert_uint_le(xla__hlo_proto__get_packed_size(&proto), sizeof out.b);
-    out.n = xla__hlo_proto__pack(&proto, out.b);
+    packed out = pack_module(&mod, comps, 1);
     protobuf_c_message_free_unpacked(shape, NULL);
     return out;
 }
