@@ -8,6 +8,8 @@
 #include "legacy_refusal.h"
 #include "overview_page.pb-c.h"
 
+#include <math.h>
+
 static int input_pipeline(const uint8_t *b, size_t n, const char *path, pv_arena *a,
                           pv_error *err)
 {
@@ -129,16 +131,89 @@ START_TEST(test_pv_input_pipeline_legacy_read_not_utf8)
 }
 END_TEST
 
+/* Found by fuzz_input_pipeline_legacy: self times that each fit in
+ * int64 ps (1e10 ms is past it, so saturated) overflowed when added up;
+ * a step time past int64 ps was converted to one for the JSON, and an
+ * infinite one left the JSON's per-step arrays a value short. */
+START_TEST(test_pv_input_pipeline_legacy_read_huge_times)
+{
+    Tensorflow__Profiler__InputOpDetails op = TENSORFLOW__PROFILER__INPUT_OP_DETAILS__INIT;
+    op.op_name = "Iterator::Map";
+    op.self_time_in_ms = 1e10;
+    Tensorflow__Profiler__InputOpDetails *ops[2] = {&op, &op};
+    Tensorflow__Profiler__PerGenericStepDetails step =
+        TENSORFLOW__PROFILER__PER_GENERIC_STEP_DETAILS__INIT;
+    step.step_time_ms = 1e300;
+    step.host_wait_input_ms = INFINITY;
+    uint8_t step_bytes[64];
+    Tensorflow__Profiler__Any any = TENSORFLOW__PROFILER__ANY__INIT;
+    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
+    any.value.data = step_bytes;
+    any.value.len = tensorflow__profiler__per_generic_step_details__pack(&step, step_bytes);
+    Tensorflow__Profiler__Any *steps[1] = {&any};
+    Tensorflow__Profiler__InputPipelineAnalysisResult ip =
+        TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
+    ip.input_op_details = ops;
+    ip.n_input_op_details = 2;
+    ip.step_details = steps;
+    ip.n_step_details = 1;
+    uint8_t buf[256];
+    size_t len = tensorflow__profiler__input_pipeline_analysis_result__pack(&ip, buf);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_input_pipeline_legacy_read(buf, len, "i.pb", &a, &r, &err), 0);
+    ck_assert_int_eq(r.host_ops.ops[0].self_time_ps, INT64_MAX);
+    ck_assert_int_eq(r.input_op_self_ps, INT64_MAX);
+    json_t *j = pv_input_pipeline_to_json(&r);
+    json_t *wait = json_object_get(json_array_get(j, 1), "pv_host_wait_input_ms");
+    ck_assert_uint_eq(json_array_size(wait), 1);
+    ck_assert(json_real_value(json_array_get(wait, 0)) == 0.0);   /* JSON has no infinity */
+    json_decref(j);
+    pv_arena_fini(&a);
+}
+END_TEST
+
+/* Found by fuzz_input_pipeline_legacy: an overview page without an input
+ * analysis left the verdict's words NULL, and the JSON writer compares
+ * them. Such a page reads as one of no steps. */
+START_TEST(test_pv_overview_legacy_read_no_input_analysis)
+{
+    Tensorflow__Profiler__OverviewPageRunEnvironment env =
+        TENSORFLOW__PROFILER__OVERVIEW_PAGE_RUN_ENVIRONMENT__INIT;
+    env.device_type = "CPU";
+    Tensorflow__Profiler__OverviewPage page = TENSORFLOW__PROFILER__OVERVIEW_PAGE__INIT;
+    page.run_environment = &env;
+    uint8_t buf[64];
+    size_t len = tensorflow__profiler__overview_page__pack(&page, buf);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), 0);
+    ck_assert_int_eq(r.ip.steps.hardware, PV_HW_CPU_ONLY);
+    ck_assert_uint_eq(r.ip.steps.n_steps, 0);
+    ck_assert_ptr_nonnull(r.ip.analysis.bottleneck.input_classification);
+    json_t *j = pv_overview_to_json(&r);
+    ck_assert_ptr_nonnull(j);
+    json_decref(j);
+    pv_arena_fini(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("input_pipeline_legacy");
     TCase *tc = tcase_create("pv_input_pipeline_legacy_read");
     tcase_add_test(tc, test_pv_input_pipeline_legacy_read_refusals);
     tcase_add_test(tc, test_pv_input_pipeline_legacy_read_not_utf8);
+    tcase_add_test(tc, test_pv_input_pipeline_legacy_read_huge_times);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_overview_legacy_read");
     tcase_add_test(tc, test_pv_overview_legacy_read_refusals);
     tcase_add_test(tc, test_pv_overview_legacy_read_packed);
+    tcase_add_test(tc, test_pv_overview_legacy_read_no_input_analysis);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }
