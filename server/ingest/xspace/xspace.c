@@ -1,7 +1,8 @@
-/* xspace: the XSpace (<host>.xplane.pb) decoder, a hand-rolled protobuf
- * wire-format reader over the read-only file bytes. No message is
- * unpacked into heap objects: fields go straight into the builder's
- * columns, so an event costs no malloc.
+/* xspace: the XSpace (<host>.xplane.pb) decoder, written by hand over the
+ * read-only file bytes with the one wire reader, util/pbwire.h. No message
+ * is unpacked into heap objects: fields go straight into the builder's
+ * columns, so an event costs no malloc. This is the one format not read
+ * with protoc-c's generated code: docs/ingest.md has the measurement.
  *
  * Fields read (proto/xplane.proto; unknown fields are skipped):
  *   XSpace          1 planes (msg)  2 errors  3 warnings  4 hostnames (str)
