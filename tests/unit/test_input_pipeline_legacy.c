@@ -23,6 +23,19 @@ static int overview(const uint8_t *b, size_t n, const char *path, pv_arena *a, p
     return pv_overview_legacy_read(b, n, path, a, &r, err);
 }
 
+/* An Any holding step, packed into bytes (128 at most), as TensorFlow
+ * writes a step's details. */
+static Tensorflow__Profiler__Any step_any(const Tensorflow__Profiler__PerGenericStepDetails *step,
+                                          uint8_t *bytes)
+{
+    Tensorflow__Profiler__Any any = TENSORFLOW__PROFILER__ANY__INIT;
+    ck_assert_uint_le(tensorflow__profiler__per_generic_step_details__get_packed_size(step), 128);
+    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
+    any.value.data = bytes;
+    any.value.len = tensorflow__profiler__per_generic_step_details__pack(step, bytes);
+    return any;
+}
+
 START_TEST(test_pv_input_pipeline_legacy_read_refusals)
 {
     /* InputPipelineAnalysisResult.input_op_details (field 6) */
@@ -47,10 +60,7 @@ START_TEST(test_pv_overview_legacy_read_packed)
     step.host_wait_input_ms = 5;
     step.device_compute_ms = 15;
     uint8_t step_bytes[128];
-    Tensorflow__Profiler__Any any = TENSORFLOW__PROFILER__ANY__INIT;
-    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
-    any.value.data = step_bytes;
-    any.value.len = tensorflow__profiler__per_generic_step_details__pack(&step, step_bytes);
+    Tensorflow__Profiler__Any any = step_any(&step, step_bytes);
     Tensorflow__Profiler__Any *steps[1] = {&any};
     Tensorflow__Profiler__InputPipelineAnalysisResult ip =
         TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
@@ -145,11 +155,8 @@ START_TEST(test_pv_input_pipeline_legacy_read_huge_times)
         TENSORFLOW__PROFILER__PER_GENERIC_STEP_DETAILS__INIT;
     step.step_time_ms = 1e300;
     step.host_wait_input_ms = INFINITY;
-    uint8_t step_bytes[64];
-    Tensorflow__Profiler__Any any = TENSORFLOW__PROFILER__ANY__INIT;
-    any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
-    any.value.data = step_bytes;
-    any.value.len = tensorflow__profiler__per_generic_step_details__pack(&step, step_bytes);
+    uint8_t step_bytes[128];
+    Tensorflow__Profiler__Any any = step_any(&step, step_bytes);
     Tensorflow__Profiler__Any *steps[1] = {&any};
     Tensorflow__Profiler__InputPipelineAnalysisResult ip =
         TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
