@@ -36,6 +36,29 @@ static Tensorflow__Profiler__Any step_any(const Tensorflow__Profiler__PerGeneric
     return any;
 }
 
+/* Packs page (read_ip: ip) and reads it back into *r (in a), which must
+ * succeed. */
+static void read_page(const Tensorflow__Profiler__OverviewPage *page, pv_arena *a,
+                      pv_overview_result *r)
+{
+    uint8_t buf[512];
+    ck_assert_uint_le(tensorflow__profiler__overview_page__get_packed_size(page), sizeof buf);
+    size_t len = tensorflow__profiler__overview_page__pack(page, buf);
+    pv_error err = {0};
+    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", a, r, &err), 0);
+}
+
+static void read_ip(const Tensorflow__Profiler__InputPipelineAnalysisResult *ip, pv_arena *a,
+                    pv_input_pipeline_result *r)
+{
+    uint8_t buf[512];
+    ck_assert_uint_le(
+        tensorflow__profiler__input_pipeline_analysis_result__get_packed_size(ip), sizeof buf);
+    size_t len = tensorflow__profiler__input_pipeline_analysis_result__pack(ip, buf);
+    pv_error err = {0};
+    ck_assert_int_eq(pv_input_pipeline_legacy_read(buf, len, "i.pb", a, r, &err), 0);
+}
+
 START_TEST(test_pv_input_pipeline_legacy_read_refusals)
 {
     /* InputPipelineAnalysisResult.input_op_details (field 6) */
@@ -80,13 +103,10 @@ START_TEST(test_pv_overview_legacy_read_packed)
     Tensorflow__Profiler__OverviewPage page = TENSORFLOW__PROFILER__OVERVIEW_PAGE__INIT;
     page.input_analysis = &ip;
     page.run_environment = &env;
-    uint8_t buf[512];
-    size_t len = tensorflow__profiler__overview_page__pack(&page, buf);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_overview_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), 0);
+    read_page(&page, &a, &r);
     ck_assert_int_eq(r.ip.steps.hardware, PV_HW_GPU);
     ck_assert_uint_eq(r.ip.steps.n_steps, 1);
     ck_assert_str_eq(r.device_type, "GPU");   /* none in the file: from the hardware */
@@ -96,7 +116,9 @@ START_TEST(test_pv_overview_legacy_read_packed)
     ck_assert(r.device_idle_percent == -1);   /* no analysis: unknown */
     /* a step of another kind (TPU) is not read yet */
     any.type_url = "type.googleapis.com/tensorflow.profiler.PerTpuStepDetails";
-    len = tensorflow__profiler__overview_page__pack(&page, buf);
+    uint8_t buf[512];
+    size_t len = tensorflow__profiler__overview_page__pack(&page, buf);
+    pv_error err = {0};
     ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), PV_ENOTIMPL);
     /* a generic step whose value does not parse */
     any.type_url = "type.googleapis.com/tensorflow.profiler.PerGenericStepDetails";
@@ -122,13 +144,10 @@ START_TEST(test_pv_input_pipeline_legacy_read_not_utf8)
         TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
     ip.input_op_details = ops;
     ip.n_input_op_details = 1;
-    uint8_t buf[128];
-    size_t len = tensorflow__profiler__input_pipeline_analysis_result__pack(&ip, buf);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_input_pipeline_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_input_pipeline_legacy_read(buf, len, "i.pb", &a, &r, &err), 0);
+    read_ip(&ip, &a, &r);
     json_t *j = pv_input_pipeline_to_json(&r);
     json_t *ops_table = json_array_get(j, 2);   /* [max_infeed_core, steps, host ops, ...] */
     ck_assert_uint_eq(json_array_size(json_object_get(ops_table, "cols")), 7);
@@ -164,13 +183,10 @@ START_TEST(test_pv_input_pipeline_legacy_read_huge_times)
     ip.n_input_op_details = 2;
     ip.step_details = steps;
     ip.n_step_details = 1;
-    uint8_t buf[256];
-    size_t len = tensorflow__profiler__input_pipeline_analysis_result__pack(&ip, buf);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_input_pipeline_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_input_pipeline_legacy_read(buf, len, "i.pb", &a, &r, &err), 0);
+    read_ip(&ip, &a, &r);
     ck_assert_int_eq(r.host_ops.ops[0].self_time_ps, INT64_MAX);
     ck_assert_int_eq(r.input_op_self_ps, INT64_MAX);
     json_t *j = pv_input_pipeline_to_json(&r);
@@ -192,13 +208,10 @@ START_TEST(test_pv_overview_legacy_read_no_input_analysis)
     env.device_type = "CPU";
     Tensorflow__Profiler__OverviewPage page = TENSORFLOW__PROFILER__OVERVIEW_PAGE__INIT;
     page.run_environment = &env;
-    uint8_t buf[64];
-    size_t len = tensorflow__profiler__overview_page__pack(&page, buf);
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_overview_result r;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_overview_legacy_read(buf, len, "o.pb", &a, &r, &err), 0);
+    read_page(&page, &a, &r);
     ck_assert_int_eq(r.ip.steps.hardware, PV_HW_CPU_ONLY);
     ck_assert_uint_eq(r.ip.steps.n_steps, 0);
     ck_assert_ptr_nonnull(r.ip.analysis.bottleneck.input_classification);
