@@ -249,11 +249,18 @@ static int open_source(const pv_model_entry *e, pv_error *err)
 /* The disk cache key of e's model. The inode and ctime are in what was
  * computed, so a file rewritten in place with its old size and mtime is a
  * new entry; what points into buf. */
-static pv_cache_key model_key(const pv_model_entry *e, char *buf, size_t cap)
+static pv_cache_key model_key(const char *path, const pv_file_id *id, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "model %llu:%llu:%lld", (unsigned long long)e->id.dev,
-             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
-    return (pv_cache_key){e->path, e->id.size_bytes, e->id.mtime_ns, buf};
+    snprintf(buf, cap, "model %llu:%llu:%lld", (unsigned long long)id->dev,
+             (unsigned long long)id->ino, (long long)id->ctime_ns);
+    return (pv_cache_key){path, id->size_bytes, id->mtime_ns, buf};
+}
+
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
+{
+    char what[80];
+    pv_cache_key key = model_key(src->path, &src->id, what, sizeof what);
+    return s->disk != NULL ? pv_disk_cache_find(s->disk, &key, "pvm") : NULL;
 }
 
 /* Reads the saved model of e's source when there is a valid one; else
@@ -265,7 +272,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         return err->code;
     pv_disk_cache *disk = e->store->disk;
     char what[80];
-    pv_cache_key key = model_key(e, what, sizeof what);
+    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
     char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
     *save = false;
     if (cached != NULL) {
@@ -273,6 +280,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         int rc = pv_model_load(cached, e->path, m, &lerr);
         free(cached);
         if (rc == 0) {
+            pv_ingest_attach(*m);
             atomic_store(&e->progress.done_bytes, e->id.size_bytes);
             close(fd);
             return 0;
@@ -294,7 +302,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
 static void save_model(pv_model_store *s, const pv_model_entry *e)
 {
     char what[80];
-    pv_cache_key key = model_key(e, what, sizeof what);
+    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
     pv_disk_tmp t;
     if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
         return;

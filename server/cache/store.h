@@ -110,6 +110,10 @@ int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **ou
  * does not keep them). */
 bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t bytes);
 
+/* The path of src's model saved in the disk cache (free() it), or NULL
+ * when none is saved or the cache is off. */
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src);
+
 /* Bytes held by loaded models and their companions (for the API and tests). */
 size_t pv_model_store_bytes(pv_model_store *s);
 /* The budget given at creation (0 = unbounded). */

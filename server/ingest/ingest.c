@@ -4,6 +4,7 @@
 #include "ingest/formats.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
+#include "util/pbwire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,11 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void pv_ingest_attach(pv_model *m)
+{
+    pv_model_set_hlo_decoder(m, pv_ingest_hlo_decode);
+}
 
 /* The file's pages are dropped (and read ahead) in chunks of this many
  * bytes: a file smaller than one costs no madvise call (dropping a small
@@ -61,6 +67,8 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
         return rc;
     }
     rc = pv_builder_finish(b, out, err);
+    if (rc == 0)
+        pv_ingest_attach(*out);
     if (rc != 0 && err != NULL && err->path[0] == '\0') {
         char reason[sizeof err->reason];
         memcpy(reason, err->reason, sizeof reason);
