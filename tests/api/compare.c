@@ -144,9 +144,25 @@ static void print_line(const char *status, const golden_set *g, const char *host
            detail[0] ? ": " : "", detail);
 }
 
+/* The entry's "params" (what the reference was asked besides run, tag
+ * and host: a module tool's module) as "&name=value..." into out. */
+static void params_query(const json_t *params, char *out, size_t cap)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    out[0] = '\0';
+    json_object_foreach((json_t *)params, k, v) {
+        char ek[256], ev[1024];
+        url_escape(k, ek, sizeof ek);
+        url_escape(json_string_value(v) ? json_string_value(v) : "", ev, sizeof ev);
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "&%s=%s", ek, ev);
+    }
+}
+
 /* Fetches ours; returns the parsed JSON, or NULL with status set. */
 static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *host,
-                     const char *tool, int *status, char *detail, size_t cap)
+                     const char *tool, const char *extra, int *status, char *detail, size_t cap)
 {
     char run[3 * sizeof g->run], h[1024], path[8192];
     url_escape(g->run, run, sizeof run);
@@ -156,8 +172,8 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
      * not, see compare_kernels.h) the default top-1000 cut falls inside
      * configurations (tf2_gpu_multi_worker: 1,330 rows here, 15 there). */
     const char *more = strcmp(tool, "kernel_stats") == 0 ? "&max_rows=0" : "";
-    snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s", s->prefix,
-             run, tool, h, more);
+    snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s%s",
+             s->prefix, run, tool, h, more, extra);
     pv_test_reply r;
     if (pv_test_get(s, "GET", path, NULL, &r) != 0) {
         *status = -1;
@@ -184,16 +200,22 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
 }
 
 static void compare_one(const pv_test_server *s, const golden_set *g, const char *host,
-                        const char *tool, const char *file, tally *t)
+                        const char *tool, const char *file, const json_t *params, tally *t)
 {
-    char where[2048], detail[4096] = "", golden[PATH_CAP + 256];
+    char where[2048], detail[4096] = "", golden[PATH_CAP + 256], extra[2048];
     snprintf(where, sizeof where, "%s/%s/%s", g->profile, g->run, host);
     snprintf(golden, sizeof golden, "%s/%s", g->dir, file);
+    params_query(params, extra, sizeof extra);
+    /* a module tool's line names its module */
+    const char *module = json_string_value(json_object_get(params, "module_name"));
+    char label[512];
+    snprintf(label, sizeof label, "%s%s%s%s", tool, module ? "[" : "", module ? module : "",
+             module ? "]" : "");
     int status = 0;
-    json_t *ours = fetch(s, g, host, tool, &status, detail, sizeof detail);
+    json_t *ours = fetch(s, g, host, tool, extra, &status, detail, sizeof detail);
     if (ours == NULL) {
         bool no_view = status == 501 || (status == 404 && strcmp(host, "ALL_HOSTS") == 0);
-        print_line(no_view ? "not built" : "ERROR", g, host, tool, detail);
+        print_line(no_view ? "not built" : "ERROR", g, host, label, detail);
         if (no_view)
             t->not_built++;
         else
@@ -202,7 +224,7 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
     }
     json_t *ref = load_gz_json(golden);
     if (ref == NULL) {
-        print_line("ERROR", g, host, tool, "cannot read the golden file");
+        print_line("ERROR", g, host, label, "cannot read the golden file");
         t->error++;
         json_decref(ours);
         return;
@@ -245,7 +267,7 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
         if (r.n_accepted > 0 && n < sizeof detail)
             snprintf(detail + n, sizeof detail - n, " (%zu values)", r.n_accepted);
     }
-    print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, tool, detail);
+    print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, label, detail);
     for (size_t i = 0; t->verbose && i < r.n_diffs && i < VERBOSE_DIFFS; i++)
         printf("    %s\n", r.diffs[i] ? r.diffs[i] : "?");
     if (r.n_diffs == 0)
@@ -278,7 +300,7 @@ static void compare_set(const pv_test_server *s, const golden_set *g, tally *t)
             print_line("skip", g, host, tool, st ? st : "no status in MANIFEST.json");
             continue;
         }
-        compare_one(s, g, host, tool, file, t);
+        compare_one(s, g, host, tool, file, json_object_get(e, "params"), t);
     }
     if (m == NULL) {
         print_line("ERROR", g, "-", "-", "cannot read MANIFEST.json");
