@@ -103,21 +103,32 @@ static size_t compare_golden(const char *xplane, const char *golden, bool with_o
         const pv_kernel_row *k = &r.rows[i];
         snprintf(block, sizeof block, "%u,%u,%u", k->block[0], k->block[1], k->block[2]);
         snprintf(grid, sizeof grid, "%u,%u,%u", k->grid[0], k->grid[1], k->grid[2]);
+        /* With the op, the TensorCore flags too: both follow from the
+         * kernel and its op. */
+        char op[4096];
+        snprintf(op, sizeof op, "%s|using %d|eligible %d", k->op_name,
+                 k->is_kernel_using_tensor_core, k->is_op_tensor_core_eligible);
         config_key(key, sizeof key, k->kernel_name, k->registers_per_thread, block, grid,
-                   with_op ? k->op_name : NULL);
+                   with_op ? op : NULL);
         oracle_add(&got, key, (double)k->occurrences, (double)k->total_ns / 1000.0, 0);
     }
     int c_name = oracle_col(g, "kernel_name"), c_regs = oracle_col(g, "registers_per_thread");
     int c_block = oracle_col(g, "block_dim"), c_grid = oracle_col(g, "grid_dim");
     int c_occ = oracle_col(g, "occurrences"), c_total = oracle_col(g, "total_duration_us");
     int c_op = oracle_col(g, "op_name");
+    int c_using = oracle_col(g, "is_kernel_using_tensor_core");
+    int c_eligible = oracle_col(g, "is_op_tensor_core_eligible");
     size_t n = json_array_size(json_object_get(g, "rows"));
     for (size_t i = 0; i < n; i++) {
+        char op[4096];
+        snprintf(op, sizeof op, "%s|using %d|eligible %d",
+                 json_string_value(oracle_cell(g, i, c_op)),
+                 json_is_true(oracle_cell(g, i, c_using)),
+                 json_is_true(oracle_cell(g, i, c_eligible)));
         config_key(key, sizeof key, json_string_value(oracle_cell(g, i, c_name)),
                    json_number_value(oracle_cell(g, i, c_regs)),
                    json_string_value(oracle_cell(g, i, c_block)),
-                   json_string_value(oracle_cell(g, i, c_grid)),
-                   with_op ? json_string_value(oracle_cell(g, i, c_op)) : NULL);
+                   json_string_value(oracle_cell(g, i, c_grid)), with_op ? op : NULL);
         oracle_add(&want, key, json_number_value(oracle_cell(g, i, c_occ)),
                    json_number_value(oracle_cell(g, i, c_total)), 0);
     }
