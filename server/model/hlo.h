@@ -33,32 +33,102 @@
 #include "model/model.h"
 #include "util/arena.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A list of int64 read from the proto ("dimensions={1,0}"). */
+typedef struct pv_hlo_ints {
+    const int64_t *v;           /* n values; NULL when n is 0 */
+    uint32_t n;
+} pv_hlo_ints;
+
+/* One dimension of a windowed op's window (convolution, reduce-window). */
+typedef struct pv_hlo_window_dim {
+    int64_t size, stride, pad_low, pad_high, window_dilation, base_dilation;
+    bool reversal;
+} pv_hlo_window_dim;
+
+/* Which dimension of a convolution's input, kernel and output is which. */
+typedef struct pv_hlo_conv_dims {
+    int64_t input_batch, input_feature;
+    int64_t kernel_input_feature, kernel_output_feature;
+    int64_t output_batch, output_feature;
+    pv_hlo_ints input_spatial, kernel_spatial, output_spatial;
+} pv_hlo_conv_dims;
+
+/* What some opcodes carry beyond name, shape and operands: what XLA
+ * prints after the operands and what a cost model reads. Most
+ * instructions (elementwise ops) have none of it: their attrs is NULL. */
+typedef struct pv_hlo_attrs {
+    const char *fusion_kind;          /* "kLoop", "kInput", "kOutput", "kCustom"; "" none */
+    const char *custom_call_target;   /* e.g. "__cublas$gemm"; "" none */
+    const char *comparison_direction; /* "EQ", "LT", ...; "" none */
+    const char *comparison_type;      /* "TOTALORDER", ...; "" none */
+    const char *literal;              /* a constant's value as XLA prints it: "0",
+                                         "{1, 2}", "{...}" past ten elements; "" none */
+    const char *replica_groups;       /* "{{0,1},{2,3}}" or "[4,2]<=[2,4]T(1,0)";
+                                         "" none */
+    pv_hlo_ints dimensions;           /* dimensions= (broadcast, reduce, transpose,
+                                         concatenate, iota's one) */
+    pv_hlo_ints dynamic_slice_sizes;
+    pv_hlo_ints slices;               /* start, limit, stride per dimension */
+    pv_hlo_ints padding;              /* low, high, interior per dimension */
+    pv_hlo_ints control_ids;          /* control predecessors' instruction ids */
+    const pv_hlo_window_dim *window;  /* n_window; NULL none */
+    uint32_t n_window;
+    bool has_dot_dims;                /* dot_dims below were in the proto */
+    bool has_conv_dims;               /* conv_dims below were in the proto */
+    bool use_global_device_ids;
+    pv_hlo_ints dot_dims[4];          /* lhs contracting, rhs contracting,
+                                         lhs batch, rhs batch */
+    pv_hlo_conv_dims conv_dims;
+    int64_t parameter_number;
+    int64_t tuple_index;
+    int64_t feature_group_count;      /* 0 when not set (reads as 1) */
+    int64_t batch_group_count;        /* 0 when not set (reads as 1) */
+    int64_t channel_id;               /* <= 0 none */
+} pv_hlo_attrs;
 
 typedef struct pv_hlo_instruction {
     const char *name;           /* e.g. "fusion.3" */
     const char *opcode;         /* e.g. "fusion" */
-    const char *shape;          /* e.g. "f32[8,128]{1,0}", "(f32[], s32[2])"; "" none */
+    const char *shape;          /* as XLA prints it with its layout, e.g.
+                                   "f32[8,128]{1,0}", "(f32[], s32[2])",
+                                   "f32[8]{0:T(128)S(1)}"; "" none */
     const char *op_name;        /* OpMetadata.op_name, e.g. "jit(f)/dot_general"; "" none */
     const char *op_type;        /* OpMetadata.op_type; "" none */
     const char *source_file;    /* OpMetadata.source_file; "" none */
+    const char *deduplicated_name; /* OpMetadata.deduplicated_name; "" none */
     int32_t source_line;        /* OpMetadata.source_line; 0 none */
+    int32_t stack_frame_id;     /* OpMetadata.stack_frame_id: 1-based into its
+                                   module's frames; 0 none */
     uint32_t computation;       /* index of its computation in the table */
     int64_t id;                 /* HloInstructionProto.id */
     const int64_t *operand_ids; /* n_operands ids of instructions of the same module */
     const int64_t *called_ids;  /* n_called ids of computations of the same module */
     uint32_t n_operands;
     uint32_t n_called;
+    const pv_hlo_attrs *attrs;  /* NULL when the opcode carries none */
 } pv_hlo_instruction;
 
 typedef struct pv_hlo_computation {
     const char *name;
     int64_t id;                 /* HloComputationProto.id */
+    int64_t root_id;            /* id of its root instruction */
     uint32_t module;            /* index of its module in the table */
     uint32_t n_instructions;
     uint64_t first_instruction;
 } pv_hlo_computation;
+
+/* One frame of a module's call stacks: where, and the frame that called
+ * it (0 at the outermost). */
+typedef struct pv_hlo_frame {
+    const char *file;           /* "" unknown */
+    const char *function;       /* "" unknown */
+    int32_t line, column;
+    int32_t parent;             /* 1-based into the module's frames; 0 none */
+} pv_hlo_frame;
 
 typedef struct pv_hlo_module {
     uint64_t program_id;        /* the profile's id of the program (its metadata
@@ -68,6 +138,8 @@ typedef struct pv_hlo_module {
     int64_t entry_computation_id;
     uint32_t first_computation;
     uint32_t n_computations;
+    const pv_hlo_frame *frames; /* n_frames, frame k at frames[k - 1] */
+    uint32_t n_frames;
 } pv_hlo_module;
 
 typedef struct pv_hlo_table {
