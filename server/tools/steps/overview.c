@@ -1,6 +1,7 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
+#include "tools/common/plane_stat.h"
 #include "util/pbwire.h"
 
 #include <stdlib.h>
@@ -32,90 +33,6 @@ static uint64_t occurrences(const pv_op_db *db)
     for (size_t i = 0; i < db->n_ops; i++)
         n += db->ops[i].occurrences;
     return n;
-}
-
-/* GPU model name the way the reference builds it from the plane's device
- * capabilities; NULL for an unknown vendor (the caller then says "GPU"). */
-static const char *gpu_name(const char *vendor, int64_t major, int64_t minor)
-{
-    if (vendor != NULL && strcmp(vendor, "Nvidia") == 0) {
-        switch (major) {
-        case 2: return "Nvidia GPU (Fermi)";
-        case 3: return "Nvidia GPU (Kepler)";
-        case 5: return "Nvidia GPU (Maxwell)";
-        case 6: return "Nvidia GPU (Pascal)";
-        case 7: return minor < 5 ? "Nvidia GPU (Volta)" : "Nvidia GPU (Turing)";
-        case 8: return minor < 9 ? "Nvidia GPU (Ampere)" : "Nvidia GPU (Ada Lovelace)";
-        case 9: return "Nvidia GPU (Hopper)";
-        case 10: return "Nvidia GPU (Blackwell)";
-        default: return "Nvidia GPU";
-        }
-    }
-    if (vendor != NULL && strcmp(vendor, "AMD") == 0) {
-        /* Only pairs that name one architecture resolve to a gfx id. */
-        if (major == 9 && minor == 4)
-            return "AMD GPU - gfx942";
-        if (major == 9 && minor == 5)
-            return "AMD GPU - gfx950";
-        switch (major) {
-        case 9: return "AMD GPU - gfx-9XX series";
-        case 10: return "AMD GPU - gfx-10XX series";
-        case 11: return "AMD GPU - gfx-11XX series";
-        default: return "AMD GPU";
-        }
-    }
-    return NULL;
-}
-
-static bool plane_stat_i64(const pv_model *m, const pv_plane *p, uint32_t name, int64_t *v)
-{
-    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++) {
-        const pv_stat *s = &m->stats[i];
-        if (s->name != name)
-            continue;
-        if (s->type == PV_STAT_I64)
-            *v = s->v.i64;
-        else if (s->type == PV_STAT_U64)
-            *v = (int64_t)s->v.u64;
-        else
-            continue;
-        return true;
-    }
-    return false;
-}
-
-static const char *plane_stat_str(const pv_model *m, const pv_plane *p, uint32_t name)
-{
-    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++)
-        if (m->stats[i].name == name && m->stats[i].type == PV_STAT_STR)
-            return pv_model_str(m, m->stats[i].v.str);
-    return NULL;
-}
-
-static const char *device_type(const pv_model *m, uint32_t hw)
-{
-    if (hw == PV_HW_CPU_ONLY)
-        return "CPU";
-    uint32_t major_sid = pv_model_str_find(m, "compute_cap_major");
-    uint32_t minor_sid = pv_model_str_find(m, "compute_cap_minor");
-    uint32_t vendor_sid = pv_model_str_find(m, "device_vendor");
-    uint32_t type_sid = pv_model_str_find(m, "device_type_string");
-    for (uint32_t i = 0; i < m->n_planes; i++) {
-        const pv_plane *p = &m->planes[i];
-        if (hw == PV_HW_TPU && p->kind == PV_PLANE_TPU) {
-            const char *s = plane_stat_str(m, p, type_sid);
-            return s != NULL && s[0] ? s : "TPU";
-        }
-        if (hw == PV_HW_GPU && p->kind == PV_PLANE_GPU) {
-            /* The first GPU plane speaks for all, as in the reference. */
-            int64_t major = 0, minor = 0;
-            plane_stat_i64(m, p, major_sid, &major);
-            plane_stat_i64(m, p, minor_sid, &minor);
-            const char *name = gpu_name(plane_stat_str(m, p, vendor_sid), major, minor);
-            return name != NULL ? name : "GPU";
-        }
-    }
-    return hw == PV_HW_TPU ? "TPU" : "GPU";
 }
 
 /* Reads one varint field of a serialized ProfileOptions (field 2 is
@@ -228,7 +145,10 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
             "execution. Wrap the step in tf.function to run it as a graph.",
             out->host_op_time_eager_percent, out->device_op_time_eager_percent);
 
-    out->device_type = device_type(m, out->ip.steps.hardware);
+    const char *name = pv_device_type_name(m);
+    out->device_type = out->ip.steps.hardware == PV_HW_CPU_ONLY ? "CPU"
+                       : name != NULL                           ? name
+                                                                : "GPU";
     out->device_core_count = out->ip.steps.n_device_planes;
     /* The run environment lists every host's names; the first host
      * speaks for the device kind and the profiling session. */
