@@ -33,6 +33,21 @@
     "XLA ops: XProf names device ops from the HLO protos, which profview does not "    \
     "read yet; device rows and ranks differ " OP_STATS_TEST
 
+/* GPU cost model gaps of the XLA tools (tools/hlo/hlo_cost.h,
+ * docs/xla_tools.md). */
+#define GEMM_SET "shared/jax_rocm_mi300/jax08_gemm/*"
+#define GEMM_COST                                                                       \
+    "cuBLAS GEMM programs: XProf 2.24.2 leaves every op of a program with a "           \
+    "__cublas$gemm custom call at 0 flops and 0 bytes (XLA's GPU cost pass does not "    \
+    "run on it there); profview counts the GEMM's 2*M*N*K flops and its operand and "   \
+    "result bytes, and so do the totals above it (test_xla_ops.c)"
+#define ELEMENTWISE_SET "shared/jax_rocm_mi300/jax08_elementwise/*"
+#define ELEMENTWISE_FLOPS                                                               \
+    "elementwise GPU ops: XProf charges each the cycles of XLA's per-GPU op profile "   \
+    "table (668 flops per element for a bf16 sine on gfx942), profview XLA's "          \
+    "device-independent count (one per element, none for a transcendental); flops, "   \
+    "FLOP rates and intensities differ, bytes and times agree (test_xla_ops.c)"
+
 /* Trace viewer gaps on the JAX device profiles (finding 3 f). */
 #define TPU "shared/jax_tpu_v6e_inference/*"
 #define TPU_OFFLOAD                                                                     \
@@ -47,6 +62,16 @@ const pv_jc_rule pv_compare_rules[] = {
     {"framework_op_stats", NULL, "*/rows", PV_JC_KEYED, "host_or_device,operation",
      "op rows are matched by side and op name, so one row more or less does not shift "
      "every row after it; rank is still compared", NULL},
+    {"hlo_stats", NULL, "/rows", PV_JC_KEYED, "program_id,hlo_op_name",
+     "HLO op rows are matched by program and op name: ops of equal self time may come in "
+     "either order; rank is still compared", NULL},
+    {"roofline_model", NULL, "\\[0\\]/rows", PV_JC_KEYED,
+     "step,include_infeed_outfeed,hlo_module_id,operation",
+     "roofline rows are matched by record, program and op: ops of equal self time may come "
+     "in either order; rank is still compared", NULL},
+    {"op_profile", NULL, "*/children", PV_JC_KEYED, "name",
+     "op tree nodes are matched by name: XProf orders nodes of equal time as its partial "
+     "sort leaves them", NULL},
     /* kernel_stats is compared as sums per launch configuration
      * (compare_kernels.h says why) */
 
@@ -132,5 +157,34 @@ const pv_jc_rule pv_compare_rules[] = {
      NULL},
     {"framework_op_stats", XLA_PROFILES, "*/rows", PV_JC_ACCEPT, NULL, HLO_NAMES, NULL},
     {"framework_op_stats", XLA_PROFILES, "*/rank", PV_JC_ACCEPT, NULL, HLO_NAMES, NULL},
+
+    /* ---- accepted: the XLA tools' GPU cost model ------------------------ */
+    {"hlo_stats", GEMM_SET, "/rows\\[*|custom-call.1\\]/*_flop_rate", PV_JC_ACCEPT, NULL,
+     GEMM_COST, NULL},
+    {"hlo_stats", GEMM_SET, "/rows\\[*|custom-call.1\\]/*_bw", PV_JC_ACCEPT, NULL, GEMM_COST,
+     NULL},
+    {"hlo_stats", GEMM_SET, "/rows\\[*|custom-call.1\\]/operational_intensity", PV_JC_ACCEPT,
+     NULL, GEMM_COST, NULL},
+    {"hlo_stats", GEMM_SET, "/rows\\[*|custom-call.1\\]/bound_by", PV_JC_ACCEPT, NULL,
+     GEMM_COST, NULL},
+    {"roofline_model", GEMM_SET, "\\[0\\]/rows\\[*|custom-call.1\\]/*", PV_JC_ACCEPT, NULL,
+     GEMM_COST, NULL},
+    {"roofline_model", GEMM_SET, "\\[0\\]/rows\\[Total|*|0|Program\\]/*", PV_JC_ACCEPT, NULL,
+     GEMM_COST, NULL},
+    {"op_profile", GEMM_SET, "/byProgram*/metrics/*", PV_JC_ACCEPT, NULL, GEMM_COST, NULL},
+    {"op_profile", GEMM_SET, "/byProgram*/children\\[jit_dot([0-9][0-9])\\]*/metrics/*",
+     PV_JC_ACCEPT, NULL, GEMM_COST, NULL},
+    {"hlo_stats", ELEMENTWISE_SET, "/rows\\[*\\]/*_flop_rate", PV_JC_ACCEPT, NULL,
+     ELEMENTWISE_FLOPS, NULL},
+    {"hlo_stats", ELEMENTWISE_SET, "/rows\\[*\\]/operational_intensity", PV_JC_ACCEPT, NULL,
+     ELEMENTWISE_FLOPS, NULL},
+    {"roofline_model", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/*_flop_rate", PV_JC_ACCEPT, NULL,
+     ELEMENTWISE_FLOPS, NULL},
+    {"roofline_model", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/*operational_intensity",
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL},
+    {"roofline_model", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/compute_efficiency", PV_JC_ACCEPT,
+     NULL, ELEMENTWISE_FLOPS, NULL},
+    {"op_profile", ELEMENTWISE_SET, "*/metrics/*[fF]lops", PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS,
+     NULL},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

@@ -8,9 +8,7 @@
  *    names an instruction whose text must equal XProf's "HLO op text";
  *  - the program id of a JAX CPU profile's modules comes from the
  *    metadata's program_id stat (XProf's module list names them). */
-#include "hlo.pb-c.h"
-#include "ingest/ingest.h"
-#include "model_fixture.h"
+#include "hlo_fixture.h"
 #include "stats_oracle.h"
 #include "tools/hlo/hlo_text.h"
 
@@ -18,96 +16,54 @@
 
 /* ---- a module packed by protobuf-c ---------------------------------------------------- */
 
-typedef struct packed {
-    uint8_t b[16384];
-    size_t n;
-} packed;
-
-/* Shapes used below: an array with a default layout, and a tuple. */
-static Xla__ShapeProto *array(Xla__ShapeProto *s, Xla__LayoutProto *l, int type,
-                              const int64_t *dims, size_t n, const int64_t *minor)
-{
-    xla__layout_proto__init(l);
-    l->minor_to_major = (int64_t *)minor;
-    l->n_minor_to_major = n;
-    xla__shape_proto__init(s);
-    s->element_type = type;
-    s->dimensions = (int64_t *)dims;
-    s->n_dimensions = n;
-    s->layout = n > 0 ? l : NULL;
-    return s;
-}
-
-static Xla__HloInstructionProto *instr(Xla__HloInstructionProto *in, const char *name,
-                                       const char *opcode, int64_t id, Xla__ShapeProto *shape,
-                                       int64_t *operands, size_t n_operands)
-{
-    xla__hlo_instruction_proto__init(in);
-    in->name = (char *)name;
-    in->opcode = (char *)opcode;
-    in->id = id;
-    in->shape = shape;
-    in->operand_ids = operands;
-    in->n_operand_ids = n_operands;
-    return in;
-}
-
 /* Module "m": computation "fused" (id 1) and ENTRY "main" (id 2) whose
  * instructions exercise one printed attribute each. */
-static packed text_module(void)
+static hx_packed text_module(void)
 {
     static const int64_t d_in[3] = {1, 16, 32}, d_k[3] = {8, 16, 3}, d_out[3] = {1, 8, 30},
                          d64[1] = {64}, d8[1] = {8}, d4[1] = {4}, d16x32[2] = {16, 32},
                          d1x16[2] = {1, 8}, m210[3] = {2, 1, 0}, m0[1] = {0}, m10[2] = {1, 0};
     Xla__LayoutProto l[12];
     Xla__ShapeProto s_in, s_k, s_out, s_u8, s_f32, s_u32x4, s_bf16, s_2d, s_sl, s_tiled, s_dot;
-    array(&s_in, &l[0], XLA__PRIMITIVE_TYPE__BF16, d_in, 3, m210);
-    array(&s_k, &l[1], XLA__PRIMITIVE_TYPE__BF16, d_k, 3, m210);
-    array(&s_out, &l[2], XLA__PRIMITIVE_TYPE__BF16, d_out, 3, m210);
-    array(&s_u8, &l[3], XLA__PRIMITIVE_TYPE__U8, d64, 1, m0);
-    array(&s_f32, &l[4], XLA__PRIMITIVE_TYPE__F32, NULL, 0, NULL);
-    array(&s_u32x4, &l[5], XLA__PRIMITIVE_TYPE__U32, d4, 1, m0);
-    array(&s_bf16, &l[6], XLA__PRIMITIVE_TYPE__BF16, NULL, 0, NULL);
-    array(&s_2d, &l[7], XLA__PRIMITIVE_TYPE__BF16, d16x32, 2, m10);
-    array(&s_sl, &l[8], XLA__PRIMITIVE_TYPE__BF16, d1x16, 2, m10);
-    array(&s_dot, &l[9], XLA__PRIMITIVE_TYPE__BF16, d_out + 1, 2, m10);
+    hx_array(&s_in, &l[0], XLA__PRIMITIVE_TYPE__BF16, d_in, 3, m210);
+    hx_array(&s_k, &l[1], XLA__PRIMITIVE_TYPE__BF16, d_k, 3, m210);
+    hx_array(&s_out, &l[2], XLA__PRIMITIVE_TYPE__BF16, d_out, 3, m210);
+    hx_array(&s_u8, &l[3], XLA__PRIMITIVE_TYPE__U8, d64, 1, m0);
+    hx_array(&s_f32, &l[4], XLA__PRIMITIVE_TYPE__F32, NULL, 0, NULL);
+    hx_array(&s_u32x4, &l[5], XLA__PRIMITIVE_TYPE__U32, d4, 1, m0);
+    hx_array(&s_bf16, &l[6], XLA__PRIMITIVE_TYPE__BF16, NULL, 0, NULL);
+    hx_array(&s_2d, &l[7], XLA__PRIMITIVE_TYPE__BF16, d16x32, 2, m10);
+    hx_array(&s_sl, &l[8], XLA__PRIMITIVE_TYPE__BF16, d1x16, 2, m10);
+    hx_array(&s_dot, &l[9], XLA__PRIMITIVE_TYPE__BF16, d_out + 1, 2, m10);
     /* f32[8]{0:T(128)S(1)}: a TPU tile and memory space */
     static const int64_t t128[1] = {128};
     Xla__TileProto tile = XLA__TILE_PROTO__INIT;
     tile.dimensions = (int64_t *)t128;
     tile.n_dimensions = 1;
     Xla__TileProto *tiles[1] = {&tile};
-    array(&s_tiled, &l[10], XLA__PRIMITIVE_TYPE__F32, d8, 1, m0);
+    hx_array(&s_tiled, &l[10], XLA__PRIMITIVE_TYPE__F32, d8, 1, m0);
     l[10].tiles = tiles;
     l[10].n_tiles = 1;
     l[10].memory_space = 1;
-    uint8_t e[2][64];
-    ProtobufCBinaryData elems[2] = {{xla__shape_proto__pack(&s_out, e[0]), e[0]},
-                                    {xla__shape_proto__pack(&s_u8, e[1]), e[1]}};
-    Xla__ShapeProto s_conv = XLA__SHAPE_PROTO__INIT;
-    s_conv.element_type = XLA__PRIMITIVE_TYPE__TUPLE;
-    s_conv.tuple_shapes = elems;
-    s_conv.n_tuple_shapes = 2;
-    uint8_t e6[6][64];
-    ProtobufCBinaryData six[6];
-    for (int i = 0; i < 6; i++)
-        six[i] = (ProtobufCBinaryData){xla__shape_proto__pack(&s_f32, e6[i]), e6[i]};
-    Xla__ShapeProto s_six = XLA__SHAPE_PROTO__INIT;
-    s_six.element_type = XLA__PRIMITIVE_TYPE__TUPLE;
-    s_six.tuple_shapes = six;
-    s_six.n_tuple_shapes = 6;
+    uint8_t e[2][64], e6[6][64];
+    ProtobufCBinaryData elems[2], six[6];
+    Xla__ShapeProto s_conv, s_six;
+    Xla__ShapeProto *conv_of[2] = {&s_out, &s_u8};
+    Xla__ShapeProto *six_of[6] = {&s_f32, &s_f32, &s_f32, &s_f32, &s_f32, &s_f32};
+    hx_tuple(&s_conv, elems, e, conv_of, 2);
+    hx_tuple(&s_six, six, e6, six_of, 6);
 
     Xla__HloInstructionProto in[14];
     /* fused (id 1): p.0 = f32[] parameter(0); ROOT neg.0 = f32[] negate(p.0) */
     int64_t op_p0[1] = {100};
-    instr(&in[0], "p.0", "parameter", 100, &s_f32, NULL, 0);
-    instr(&in[1], "neg.0", "negate", 101, &s_f32, op_p0, 1);
+    hx_instr(&in[0], "p.0", "parameter", 100, &s_f32, NULL, 0);
+    hx_instr(&in[1], "neg.0", "negate", 101, &s_f32, op_p0, 1);
     /* main (id 2) */
-    instr(&in[2], "a", "parameter", 1, &s_in, NULL, 0);
-    instr(&in[3], "b", "parameter", 2, &s_k, NULL, 0);
+    hx_instr(&in[2], "a", "parameter", 1, &s_in, NULL, 0);
+    hx_instr(&in[3], "b", "parameter", 2, &s_k, NULL, 0);
     in[3].parameter_number = 1;
     int64_t op_ab[2] = {1, 2};
-    instr(&in[4], "cudnn-conv", "custom-call", 3, &s_conv, op_ab, 2);
+    hx_instr(&in[4], "cudnn-conv", "custom-call", 3, &s_conv, op_ab, 2);
     in[4].custom_call_target = "__cudnn$convForward";
     Xla__WindowDimension wd = XLA__WINDOW_DIMENSION__INIT;
     wd.size = 3;
@@ -135,28 +91,28 @@ static packed text_module(void)
     cd.n_output_spatial_dimensions = 1;
     in[4].convolution_dimension_numbers = &cd;
     int64_t op_conv[1] = {3};
-    instr(&in[5], "gte", "get-tuple-element", 4, &s_out, op_conv, 1);
+    hx_instr(&in[5], "gte", "get-tuple-element", 4, &s_out, op_conv, 1);
     Xla__LiteralProto lit_f = XLA__LITERAL_PROTO__INIT, lit_u = XLA__LITERAL_PROTO__INIT,
                       lit_b = XLA__LITERAL_PROTO__INIT;
     float hundredth = 0.01f;
     lit_f.shape = &s_f32;
     lit_f.f32s = &hundredth;
     lit_f.n_f32s = 1;
-    instr(&in[6], "c.f", "constant", 5, &s_f32, NULL, 0);
+    hx_instr(&in[6], "c.f", "constant", 5, &s_f32, NULL, 0);
     in[6].literal = &lit_f;
     uint32_t u4[4] = {13, 15, 26, 6};
     lit_u.shape = &s_u32x4;
     lit_u.u32s = u4;
     lit_u.n_u32s = 4;
-    instr(&in[7], "c.u", "constant", 6, &s_u32x4, NULL, 0);
+    hx_instr(&in[7], "c.u", "constant", 6, &s_u32x4, NULL, 0);
     in[7].literal = &lit_u;
     uint8_t bf[2] = {0xb5, 0x3f};   /* bfloat16 1.4140625 */
     lit_b.shape = &s_bf16;
     lit_b.bf16s = (ProtobufCBinaryData){2, bf};
-    instr(&in[8], "c.b", "constant", 7, &s_bf16, NULL, 0);
+    hx_instr(&in[8], "c.b", "constant", 7, &s_bf16, NULL, 0);
     in[8].literal = &lit_b;
     /* slice of a bf16[16,32] parameter */
-    instr(&in[9], "x", "parameter", 8, &s_2d, NULL, 0);
+    hx_instr(&in[9], "x", "parameter", 8, &s_2d, NULL, 0);
     in[9].parameter_number = 2;
     Xla__HloInstructionProto__SliceDimensions sd0 = XLA__HLO_INSTRUCTION_PROTO__SLICE_DIMENSIONS__INIT,
                                               sd1 = XLA__HLO_INSTRUCTION_PROTO__SLICE_DIMENSIONS__INIT;
@@ -168,7 +124,7 @@ static packed text_module(void)
     sd1.stride = 2;
     Xla__HloInstructionProto__SliceDimensions *sds[2] = {&sd0, &sd1};
     int64_t op_x[1] = {8};
-    instr(&in[10], "s", "slice", 9, &s_sl, op_x, 1);
+    hx_instr(&in[10], "s", "slice", 9, &s_sl, op_x, 1);
     in[10].slice_dimensions = sds;
     in[10].n_slice_dimensions = 2;
     /* dot of the slice and the conv's output row, a fusion, a tuple of six */
@@ -179,58 +135,33 @@ static packed text_module(void)
     dd.rhs_contracting_dimensions = (int64_t *)zero;
     dd.n_rhs_contracting_dimensions = 1;
     int64_t op_dot[2] = {9, 8};
-    instr(&in[11], "dot.1", "dot", 10, &s_dot, op_dot, 2);
+    hx_instr(&in[11], "dot.1", "dot", 10, &s_dot, op_dot, 2);
     in[11].dot_dimension_numbers = &dd;
     int64_t op_f[1] = {5}, called[1] = {1};
-    instr(&in[12], "fusion.1", "fusion", 11, &s_tiled, op_f, 1);
+    hx_instr(&in[12], "fusion.1", "fusion", 11, &s_tiled, op_f, 1);
     in[12].fusion_kind = "kLoop";
     in[12].called_computation_ids = called;
     in[12].n_called_computation_ids = 1;
     int64_t op_six[6] = {5, 5, 5, 5, 5, 5};
-    instr(&in[13], "t", "tuple", 12, &s_six, op_six, 6);
+    hx_instr(&in[13], "t", "tuple", 12, &s_six, op_six, 6);
 
     Xla__HloInstructionProto *fused_i[2] = {&in[0], &in[1]};
     Xla__HloInstructionProto *main_i[12];
     for (int i = 0; i < 12; i++)
         main_i[i] = &in[2 + i];
-    Xla__HloComputationProto fused = XLA__HLO_COMPUTATION_PROTO__INIT, main_c =
-                                                                          XLA__HLO_COMPUTATION_PROTO__INIT;
-    fused.name = "fused";
-    fused.id = 1;
-    fused.root_id = 101;
-    fused.instructions = fused_i;
-    fused.n_instructions = 2;
-    main_c.name = "main";
-    main_c.id = 2;
-    main_c.root_id = 12;
-    main_c.instructions = main_i;
-    main_c.n_instructions = 12;
-    Xla__HloComputationProto *comps[2] = {&fused, &main_c};
-    Xla__HloModuleProto mod = XLA__HLO_MODULE_PROTO__INIT;
-    mod.name = "m";
-    mod.entry_computation_id = 2;
-    mod.computations = comps;
-    mod.n_computations = 2;
-    Xla__HloProto proto = XLA__HLO_PROTO__INIT;
-    proto.hlo_module = &mod;
-    packed out;
-    ck_assert_uint_le(xla__hlo_proto__get_packed_size(&proto), sizeof out.b);
-    out.n = xla__hlo_proto__pack(&proto, out.b);
-    return out;
+    Xla__HloComputationProto fused, main_c;
+    Xla__HloComputationProto *comps[2] = {hx_comp(&fused, "fused", 1, 101, fused_i, 2),
+                                          hx_comp(&main_c, "main", 2, 12, main_i, 12)};
+    return hx_pack("m", comps, 2, 2);
 }
 
 /* Program 42's proto on a metadata plane whose metadata id is 7: the
  * program_id stat wins. */
 static pv_model *text_model(void)
 {
-    packed p = text_module();
+    hx_packed p = text_module();
     pv_model_builder *b = pv_builder_new();
-    uint32_t md = pv_builder_plane(b, 0, "/host:metadata");
-    uint32_t meta = pv_builder_meta(b, md, 7, "m(42)", NULL);
-    pv_builder_meta_stat(b, meta, (pv_stat){pv_builder_intern_cstr(b, "Hlo Proto"),
-                                            PV_STAT_BYTES, {.blob = pv_builder_blob(b, p.b, p.n)}});
-    pv_builder_meta_stat(b, meta, (pv_stat){pv_builder_intern_cstr(b, "program_id"),
-                                            PV_STAT_I64, {.i64 = 42}});
+    hx_program(b, pv_builder_plane(b, 0, "/host:metadata"), 7, 42, &p);
     pv_model *m = pv_test_finish(b);
     pv_ingest_attach(m);
     return m;
