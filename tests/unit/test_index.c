@@ -124,10 +124,14 @@ START_TEST(test_scan_hosts_and_tools)
     ck_assert_uint_eq(r->hosts[1].files[0].id.size_bytes, 20);
     const pv_tool *tools[32];
     size_t n = pv_run_tools(r, tools, 32);
-    ck_assert_uint_eq(n, 6);
+    /* XProf 2.24.2 lists op_profile, roofline_model and hlo_stats for every XSpace. */
+    ck_assert_uint_eq(n, 9);
     ck_assert_str_eq(tools[0]->name, "overview_page");
     ck_assert_str_eq(tools[1]->name, "trace_viewer@");
-    ck_assert_str_eq(tools[5]->name, "framework_op_stats");
+    ck_assert_str_eq(tools[2]->name, "op_profile");
+    ck_assert_str_eq(tools[6]->name, "roofline_model");
+    ck_assert_str_eq(tools[7]->name, "framework_op_stats");
+    ck_assert_str_eq(tools[8]->name, "hlo_stats");
     ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("tensorflow_stats")));
     ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("trace_viewer")));
     ck_assert(!pv_host_has_tool(&r->hosts[0], pv_tool_find("pod_viewer")));
