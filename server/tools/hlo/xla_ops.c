@@ -170,6 +170,9 @@ static int gpu_plane(build *b, const pv_plane *pl, pv_error *err)
                     return too_many(err);
                 if (op->occurrences == 0 && op->instr == PV_HLO_NONE)
                     gpu_op_init(op, x, i, b->a);
+            } else if (e != NULL && e->hlo_op != 0) {
+                /* an XLA op whose instruction no proto has: XProf drops it */
+                continue;
             } else if (e != NULL && e->tf_op != 0 && pv_model_str(m, e->tf_op)[0] != '\0') {
                 /* a framework op's kernel: "<op name>/<kernel>", its type */
                 const char *full = pv_model_str(m, e->tf_op);

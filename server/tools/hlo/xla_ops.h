@@ -7,9 +7,10 @@
  *  - GPU planes: every event on a stream (not a derived line) whose
  *    `hlo_op` names an instruction of its program's HLO proto is one
  *    occurrence of that instruction; its cost per run is hlo_cost.h's.
- *    An event with a `tf_op` and no such instruction is one occurrence of
- *    the device op "<framework op name>/<kernel>" (program 0) whose
- *    category is the op's type. Self time is time: kernels do not nest.
+ *    An event with an `hlo_op` no proto has is dropped, as XProf drops
+ *    it; one with only a `tf_op` is one occurrence of the device op
+ *    "<framework op name>/<kernel>" (program 0) whose category is the
+ *    op's type. Self time is time: kernels do not nest.
  *  - TPU planes: every event of an "XLA Ops" line is one occurrence of its
  *    metadata's op (the display name, the name being its HLO text), timed
  *    by its device_offset_ps / device_duration_ps stats when it has them;
