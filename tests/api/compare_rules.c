@@ -27,11 +27,6 @@
     "old TF GPU trace: XProf finds no device op (all device time is IDLE), profview "  \
     "takes the op from the level-0 annotation; device rows, their ranks and shares "   \
     "differ " OP_STATS_TEST
-/* JAX profiles: XLA ops. */
-#define XLA_PROFILES "shared/jax_*"
-#define HLO_NAMES                                                                       \
-    "XLA ops: XProf names device ops from the HLO protos, which profview does not "    \
-    "read yet; device rows and ranks differ " OP_STATS_TEST
 
 /* GPU cost model gaps of the XLA tools (tools/hlo/hlo_cost.h,
  * docs/xla_tools.md). */
@@ -94,15 +89,12 @@ const pv_jc_rule pv_compare_rules[] = {
     /* ---- accepted: overview page and input pipeline ---------------------- */
     {"overview_page", NULL, "\\[0\\]/p/device_duty_cycle*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
     {"overview_page", NULL, "\\[0\\]/p/*idle_time_percent", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
-    {"overview_page", NULL, "\\[0\\]/p/*_tf_op_percent", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
+    {"overview_page", OLD_TF_GPU, "\\[0\\]/p/*_tf_op_percent", PV_JC_ACCEPT, NULL,
+     NO_DEVICE_OP, NULL},
     {"overview_page", NULL, "\\[0\\]/p/device_op_time_eager_percent", PV_JC_ACCEPT, NULL, ANALYSIS,
      NULL},
     {"overview_page", NULL, "\\[0\\]/p/*_relative_to_*", PV_JC_ACCEPT, NULL, ANALYSIS, NULL},
-    {"overview_page", NULL, "\\[0\\]/rows*", PV_JC_ACCEPT, NULL,
-     "top device ops: XProf finds none in TF 2.x GPU traces and names XLA ops from HLO "
-     "protos, which profview does not read " OVERVIEW_TEST, NULL},
-    {"overview_page", NULL, "\\[2\\]/p/is_training", PV_JC_ACCEPT, NULL,
-     "is_training: XProf decides it from HLO modules " OVERVIEW_TEST, NULL},
+    {"overview_page", OLD_TF_GPU, "\\[0\\]/rows*", PV_JC_ACCEPT, NULL, NO_DEVICE_OP, NULL},
     {"overview_page", NULL, "\\[1\\]/p/*_sdv", PV_JC_ACCEPT, NULL,
      "one step: XProf divides 0 by 0 and prints -nan, profview 0.0 " OVERVIEW_TEST, "*nan"},
     {"input_pipeline_analyzer", NULL, "\\[1\\]/p/*_sdv", PV_JC_ACCEPT, NULL,
@@ -153,10 +145,6 @@ const pv_jc_rule pv_compare_rules[] = {
      PV_JC_ACCEPT, NULL, NO_DEVICE_OP, NULL},
     {"framework_op_stats", OLD_TF_GPU, "\\[*\\]/p/task_type", PV_JC_ACCEPT, NULL, NO_DEVICE_OP,
      NULL},
-    {"framework_op_stats", XLA_PROFILES, "*/rows\\[Device|*", PV_JC_ACCEPT, NULL, HLO_NAMES,
-     NULL},
-    {"framework_op_stats", XLA_PROFILES, "*/rows", PV_JC_ACCEPT, NULL, HLO_NAMES, NULL},
-    {"framework_op_stats", XLA_PROFILES, "*/rank", PV_JC_ACCEPT, NULL, HLO_NAMES, NULL},
 
     /* ---- accepted: the XLA tools' GPU cost model ------------------------ */
     {"hlo_stats", GEMM_SET, "/rows\\[*|custom-call.1\\]/*_flop_rate", PV_JC_ACCEPT, NULL,
@@ -186,5 +174,16 @@ const pv_jc_rule pv_compare_rules[] = {
      NULL, ELEMENTWISE_FLOPS, NULL},
     {"op_profile", ELEMENTWISE_SET, "*/metrics/*[fF]lops", PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS,
      NULL},
+    /* the same costs added up per framework op */
+    {"framework_op_stats", GEMM_SET, "*/rows\\[Device|jit(dot)/dot_general\\]/*", PV_JC_ACCEPT,
+     NULL, GEMM_COST, NULL},
+    {"overview_page", GEMM_SET, "\\[0\\]/rows\\[*\\]/flopRate", PV_JC_ACCEPT, NULL, GEMM_COST,
+     NULL},
+    {"framework_op_stats", ELEMENTWISE_SET, "*/rows\\[Device|*\\]/*_flop_rate", PV_JC_ACCEPT,
+     NULL, ELEMENTWISE_FLOPS, NULL},
+    {"framework_op_stats", ELEMENTWISE_SET, "*/rows\\[Device|*\\]/operational_intensity",
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL},
+    {"overview_page", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/flopRate", PV_JC_ACCEPT, NULL,
+     ELEMENTWISE_FLOPS, NULL},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

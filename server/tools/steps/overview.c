@@ -1,7 +1,9 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
+#include "model/hlo.h"
 #include "tools/common/plane_stat.h"
+#include "tools/op_stats/op_stats.h"
 #include "util/pbwire.h"
 
 #include <stdlib.h>
@@ -12,27 +14,80 @@
 /* Eager share above which the page suggests tf.function. */
 #define EAGER_HIGH_PERCENT 10.0
 
-static size_t top_ops(const pv_op_db *db, pv_overview_op *out)
+/* The top host ops: shares of the host's op time, idle excluded. */
+static size_t top_host_ops(const pv_steps_op_db *db, pv_overview_op *out)
+{
+    size_t n = 0;
+    double cum = 0;
+    for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
+        const pv_steps_op *op = &db->ops[i];
+        double f = db->op_time_ps > 0 ? (double)op->self_time_ps / (double)db->op_time_ps : 0;
+        cum += f;
+        out[n++] = (pv_overview_op){.name = op->name, .category = op->type,
+                                    .self_time_fraction = f, .cumulative_time_fraction = cum};
+    }
+    return n;
+}
+
+/* The top device ops as the reference's ComputeAnalysisResult lists them:
+ * framework ops by self time, IDLE left out, shares of the ops' time;
+ * FLOP rate over the op's time (its flops include nested ops'); the
+ * TensorCore flags of its kernels. */
+static size_t top_device_ops(const pv_op_metrics_db *db, const pv_kernel_stats_result *k,
+                             pv_overview_op *out)
 {
     size_t n = 0;
     double cum = 0;
     for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
         const pv_op_metrics *op = &db->ops[i];
-        /* Share of op time, idle excluded, as the reference's TF-level
-         * device table (built without its IDLE row) computes it. */
-        double f = db->op_time_ps > 0 ? (double)op->self_time_ps / (double)db->op_time_ps : 0;
+        if (op->is_idle)
+            continue;
+        double f = db->total_op_time_ps > 0
+                       ? (double)op->self_time_ps / (double)db->total_op_time_ps
+                       : 0;
         cum += f;
-        out[n++] = (pv_overview_op){op, f, cum};
+        pv_overview_op *o = &out[n++];
+        *o = (pv_overview_op){.name = op->name, .category = op->type,
+                              .self_time_fraction = f, .cumulative_time_fraction = cum,
+                              .flop_rate = op->time_ps > 0
+                                               ? op->flops / ((double)op->time_ps / 1e3)
+                                               : 0};
+        o->tc_using = pv_op_stats_tensor_core(k, op->name, &o->tc_eligible) > 0;
     }
     return n;
 }
 
-static uint64_t occurrences(const pv_op_db *db)
+static uint64_t host_occurrences(const pv_steps_op_db *db)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < db->n_ops; i++)
         n += db->ops[i].occurrences;
     return n;
+}
+
+static uint64_t device_occurrences(const pv_op_metrics_db *db, uint64_t *eager_ps)
+{
+    uint64_t n = 0;
+    *eager_ps = 0;
+    for (size_t i = 0; i < db->n_ops; i++) {
+        n += db->ops[i].occurrences;
+        if (db->ops[i].is_eager && !db->ops[i].is_idle)
+            *eager_ps += db->ops[i].self_time_ps;
+    }
+    return n;
+}
+
+/* The reference's is_training: some instruction of some HLO module sits
+ * under a gradient scope (ModelTracker over the HLO modules). */
+static bool hlo_is_training(const pv_model *const *ms, size_t n_models)
+{
+    for (size_t k = 0; k < n_models; k++) {
+        const pv_hlo_table *t = pv_model_hlo(ms[k]);
+        for (size_t i = 0; i < t->n_instructions; i++)
+            if (pv_tf_op_has_gradients(t->instructions[i].op_name, t->instructions[i].op_type))
+                return true;
+    }
+    return false;
 }
 
 /* Reads one varint field of a serialized ProfileOptions (field 2 is
@@ -86,7 +141,13 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
     int rc = pv_tool_input_pipeline(m, q != NULL ? &iq : NULL, a, &out->ip, err);
     if (rc != 0)
         return rc;
-    pv_steps_device_ops(m, a, &out->device_ops);
+    rc = pv_op_metrics_device(m, a, &out->device_ops, err);
+    if (rc == 0)
+        rc = pv_tool_kernel_stats(m, &(pv_kernel_stats_query){PV_KERNEL_STATS_REFERENCE_ROWS},
+                                  a, &out->kernels, err);
+    if (rc != 0)
+        return rc;
+    pv_op_metrics_sort(&out->device_ops);
     pv__overview_finish(&m, 1, a, out);
     return 0;
 }
@@ -95,13 +156,15 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
                          pv_overview_result *out)
 {
     const pv_model *m = ms[0];
-    const pv_op_db *host = &out->ip.host_ops;
-    const pv_op_db *dev = &out->device_ops;
+    const pv_steps_op_db *host = &out->ip.host_ops;
+    const pv_op_metrics_db *dev = &out->device_ops;
 
-    out->n_top_device = top_ops(dev, out->top_device);
-    out->n_top_host = top_ops(host, out->top_host);
+    out->n_top_device = top_device_ops(dev, &out->kernels, out->top_device);
+    out->n_top_host = top_host_ops(host, out->top_host);
+    out->is_training = hlo_is_training(ms, n_models);
 
-    uint64_t nh = occurrences(host), nd = occurrences(dev);
+    uint64_t dev_eager_ps;
+    uint64_t nh = host_occurrences(host), nd = device_occurrences(dev, &dev_eager_ps);
     if (nh + nd > 0) {
         out->host_tf_op_percent = 100.0 * (double)nh / (double)(nh + nd);
         out->device_tf_op_percent = 100.0 * (double)nd / (double)(nh + nd);
@@ -109,12 +172,12 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
     if (host->op_time_ps > 0)
         out->host_op_time_eager_percent =
             100.0 * (double)host->eager_self_ps / (double)host->op_time_ps;
-    if (dev->op_time_ps > 0)
+    if (dev->total_op_time_ps > 0)
         out->device_op_time_eager_percent =
-            100.0 * (double)dev->eager_self_ps / (double)dev->op_time_ps;
+            100.0 * (double)dev_eager_ps / (double)dev->total_op_time_ps;
     out->device_idle_percent =
         dev->total_time_ps > 0
-            ? 100.0 * (1.0 - (double)dev->op_time_ps / (double)dev->total_time_ps)
+            ? 100.0 * (1.0 - (double)dev->total_op_time_ps / (double)dev->total_time_ps)
             : -1.0;
     out->host_idle_percent =
         host->total_time_ps > 0
