@@ -6,6 +6,7 @@
 
 #include "model/model.h"
 #include "tools/trace/trace_json.h"
+#include "tools/chrome_trace/trace_derived.h"
 #include "tools/chrome_trace/trace_visibility.h"
 
 #include <stdbool.h>
@@ -56,6 +57,7 @@ typedef struct chrome_ctx {
     bool collecting;         /* first pass: hand candidates to vis, write nothing */
     uint32_t vis_row;        /* vis row of the track being walked */
     size_t n_candidates;     /* second pass: candidates seen so far */
+    const pv_trace_derived *dv; /* the lines XProf derives, and its stream numbering */
 } chrome_ctx;
 
 /* ---- trace_chrome_args.c ------------------------------------------------ */
