@@ -17,6 +17,9 @@ const VIEWS = {
     trace_viewer: () => import('./trace_viewer.js'),
     kernel_stats: () => import('./kernel_stats.js'),
     framework_op_stats: () => import('./framework_op_stats.js'),
+    hlo_stats: () => import('./hlo_stats.js'),
+    op_profile: () => import('./op_profile.js'),
+    roofline_model: () => import('./roofline_model.js'),
 };
 
 // The catalog entry (api/tools) of a tool name or alias, or undefined.
