@@ -18,6 +18,7 @@
 #include "http/limit.h"
 #include "http/target.h"
 #include "ingest/formats.h"
+#include "tools/memory_viewer/memory_viewer.h"
 #include "tools/registry.h"
 #include "util/mem.h"
 
@@ -496,4 +497,47 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
         json_object_set_new(j, "trace_index_error", json_string(msg));
     }
     pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202, j);
+}
+
+/* XProf's module list: the HLO modules of the host's profile as the memory
+ * and graph viewers name them, "<name>(<program id>)" sorted and joined by
+ * commas, as text; "" for a profile without HLO protos. */
+void pv_serve_module_list(pv_request *rq, pv_response *rs)
+{
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, NULL, &t) != 0)
+        return;
+    const pv_host_file *profile = pv_host_profile(t.host);
+    if (profile == NULL || !profile->has_hlo) {
+        pv_respond_text(rs, 200, "text/plain", "");
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+        pv_respond_busy(rs);
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    pv_source src = source_of(t.ix->logdir, profile);
+    const pv_model *m;
+    pv_model_entry *entry;
+    pv_error err = {0};
+    if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+    } else {
+        size_t n;
+        const char **names = pv_memory_viewer_modules(m, &rq->arena, &n);
+        pv_buf b;
+        pv_buf_init(&b, ANSWER_MAX_BYTES);
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0)
+                pv_buf_adds(&b, ",");
+            pv_buf_adds(&b, names[i]);
+        }
+        pv_respond_text(rs, 200, "text/plain", b.len > 0 ? pv_arena_strndup(&rq->arena, b.data, b.len) : "");
+        pv_buf_fini(&b);
+        pv_model_store_put(rq->app->models, entry);
+    }
+    pv_limit_give(rq->app->heavy);
+    pv_http_target_release(rq, &t);
 }

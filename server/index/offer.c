@@ -1,5 +1,6 @@
 /* offer: which model or file answers a tool on a host (index.h), and the
- * tool lists run_tools and the page show. Only names are looked at: what a
+ * tool lists run_tools and the page show. Names are looked at, and
+ * whether a profile carries HLO protos (the scan's probe); what else a
  * file holds is known once it is read. */
 #include "index/index.h"
 #include "tools/registry.h"
@@ -25,10 +26,13 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
     return NULL;
 }
 
-/* What lists t on h: the profile, or a file made for t itself. */
+/* What lists t on h: the profile (one with HLO protos for a tool that
+ * reads them), or a file made for t itself. */
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
+    if (f != NULL && t->needs_hlo && !f->has_hlo)
+        f = NULL;
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }

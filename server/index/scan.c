@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 48
 #define MAX_DIRS 2000000u
@@ -150,13 +152,33 @@ static bool settled(const scan *s, const char *path, const pv_file_id *id)
     return was != NULL && pv_file_id_same(&was->id, id);
 }
 
-static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id)
+static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id,
+                     bool has_hlo)
 {
     if (s->n_seen == s->cap_seen) {
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, has_hlo};
+}
+
+/* Whether the profile at path carries HLO protos: the previous scan's
+ * answer while the file is unchanged, else the format's probe (a few
+ * small reads; an unreadable file has none). */
+static bool probe_hlo(const scan *s, const char *path, const pv_format *format,
+                      const pv_file_id *id)
+{
+    if (format->has_hlo == NULL)
+        return false;
+    const pv_host_file *was = prev_seen(s, path);
+    if (was != NULL && pv_file_id_same(&was->id, id))
+        return was->has_hlo;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool yes = format->has_hlo(fd, id->size_bytes);
+    close(fd);
+    return yes;
 }
 
 /* A skipped entry is reported by the first scan that meets it, not by
@@ -170,7 +192,7 @@ static void say_once(scan *s, int level, const char *path, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     pv_log(prev_seen(s, path) != NULL ? PV_LOG_DEBUG : level, "%s", line);
-    remember(s, path, NULL, &(pv_file_id){0});
+    remember(s, path, NULL, &(pv_file_id){0}, false);
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -235,7 +257,8 @@ static void scan_session(scan *s, const char *dir, char *run_name)
             continue;
         s->n_files++;
         pv_file_id id = pv_file_id_of(&st);
-        remember(s, path, format, &id);
+        bool has_hlo = probe_hlo(s, path, format, &id);
+        remember(s, path, format, &id, has_hlo);
         if (!settled(s, path, &id)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
             free(path);
@@ -243,7 +266,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, format, id};
+        h->files[h->n_files++] = (pv_host_file){path, format, id, has_hlo};
     }
     closedir(d);
     free(real_dir);

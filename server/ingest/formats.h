@@ -51,6 +51,10 @@ typedef struct pv_format {
      * this format; pure. */
     bool (*sniff)(const uint8_t *data, size_t len);
     pv_decode_fn decode;          /* PROFILE */
+    /* PROFILE: whether the open file (size bytes) carries XLA programs' HLO
+     * protos, read without loading it (the index asks, for run_tools);
+     * NULL for a format that never does. */
+    bool (*has_hlo)(int fd, uint64_t size);
     pv_answer_decode_fn answer;   /* TOOL_PB */
 } pv_format;
 

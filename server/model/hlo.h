@@ -32,6 +32,7 @@
 
 #include "model/model.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -134,6 +135,7 @@ typedef struct pv_hlo_module {
     uint64_t program_id;        /* the profile's id of the program (its metadata
                                    event's id, what `program_id` stats name) */
     const char *name;           /* HloModuleProto.name, e.g. "jit_f" */
+    const char *entry_computation_name; /* "" none */
     int64_t id;                 /* HloModuleProto.id */
     int64_t entry_computation_id;
     uint32_t first_computation;
@@ -152,16 +154,78 @@ typedef struct pv_hlo_table {
     size_t n_bad;                           /* protos left out: they did not parse */
 } pv_hlo_table;
 
+/* ---- buffer assignment (the memory viewer) -------------------------------------- */
+
+/* A program's buffer assignment: its logical buffers (values), the
+ * allocations they are placed in, and the heap simulator's traces (the
+ * order buffers are allocated and freed in). XLA's BufferAssignmentProto,
+ * decoded per program on request (only the memory viewer reads it). */
+typedef struct pv_hlo_logical_buffer {
+    int64_t id;
+    int64_t size;                 /* bytes, padded as laid out */
+    int64_t color;                /* memory space */
+    int64_t instruction_id;       /* the instruction that defines it */
+    const int64_t *shape_index;   /* n_shape_index: where in its shape */
+    uint32_t n_shape_index;
+} pv_hlo_logical_buffer;
+
+typedef struct pv_hlo_assigned {
+    int64_t logical_buffer_id;
+    int64_t offset;               /* within the allocation */
+    int64_t size;
+} pv_hlo_assigned;
+
+typedef struct pv_hlo_allocation {
+    int64_t index;
+    int64_t size;
+    int64_t color;
+    bool is_thread_local, is_tuple, is_entry_computation_parameter, is_constant,
+        maybe_live_out;
+    const pv_hlo_assigned *assigned;  /* n_assigned */
+    uint32_t n_assigned;
+} pv_hlo_allocation;
+
+typedef enum pv_hlo_heap_kind { PV_HEAP_ALLOC, PV_HEAP_FREE, PV_HEAP_SHARE_WITH } pv_hlo_heap_kind;
+
+typedef struct pv_hlo_heap_event {
+    pv_hlo_heap_kind kind;
+    int64_t buffer_id;
+    int64_t share_with_canonical_id;  /* SHARE_WITH */
+    const char *instruction_name;     /* "" none */
+} pv_hlo_heap_event;
+
+typedef struct pv_hlo_heap_trace {
+    const pv_hlo_heap_event *events;  /* n_events, in the simulator's order */
+    size_t n_events;
+} pv_hlo_heap_trace;
+
+typedef struct pv_hlo_buffers {
+    const pv_hlo_logical_buffer *logical_buffers;  /* n_logical_buffers, sorted by id */
+    size_t n_logical_buffers;
+    const pv_hlo_allocation *allocations;          /* n_allocations, the proto's order */
+    size_t n_allocations;
+    const pv_hlo_heap_trace *traces;               /* n_traces */
+    size_t n_traces;
+} pv_hlo_buffers;
+
 /* What ingest attaches: fills *out (zeroed by the caller) from the HLO
  * protos of m, allocating from a. Cannot fail: a proto that does not
  * parse is counted in out->n_bad. */
 typedef void (*pv_hlo_decode_fn)(const pv_model *m, pv_arena *a, pv_hlo_table *out);
 
+/* What ingest attaches for buffer assignments: fills *out (zeroed by the
+ * caller) with program_id's, allocating from a. Returns 0; PV_ENOTFOUND
+ * when no proto of the profile is that program's, PV_EFORMAT when its
+ * bytes do not parse (err says why). */
+typedef int (*pv_hlo_buffers_fn)(const pv_model *m, uint64_t program_id, pv_arena *a,
+                                 pv_hlo_buffers *out, pv_error *err);
+
 /* ---- attaching (before the model is shared) --------------------------------- */
 
-/* Makes decode the one pv_model_hlo runs, once, on first use. Cannot fail
- * (aborts when memory runs out). */
-void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode);
+/* Makes decode the one pv_model_hlo runs, once, on first use, and
+ * buffers the one pv_model_hlo_buffers runs. Cannot fail (aborts when
+ * memory runs out). */
+void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode, pv_hlo_buffers_fn buffers);
 
 /* ---- reading (any thread) ------------------------------------------------------ */
 
@@ -169,6 +233,12 @@ void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode);
  * without protos or without a decoder gives an empty table. Valid as long
  * as the model is. */
 const pv_hlo_table *pv_model_hlo(const pv_model *m);
+
+/* program_id's buffer assignment, decoded now into a (not kept: the
+ * caller's arena owns it). Returns pv_hlo_buffers_fn's codes; PV_ENOTFOUND
+ * also for a model without a decoder. */
+int pv_model_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
+                         pv_hlo_buffers *out, pv_error *err);
 
 /* The first module of program_id, or NULL (binary search). */
 const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_id);

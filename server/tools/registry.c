@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-static const pv_tool memory_viewer = {.name = "memory_viewer", .title = "Memory viewer"};
 static const pv_tool pod_viewer = {.name = "pod_viewer", .title = "Pod viewer"};
 
 static const pv_tool *const tools[] = {
@@ -16,7 +15,7 @@ static const pv_tool *const tools[] = {
     &pv_input_pipeline_analyzer_tool,
     &pv_kernel_stats_tool,
     &pv_memory_profile_tool,
-    &memory_viewer,
+    &pv_memory_viewer_tool,
     &pv_roofline_model_tool,
     &pod_viewer,
     &pv_framework_op_stats_tool,

@@ -78,6 +78,8 @@ typedef struct pv_tool {
     int (*compute)(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
                    pv_error *err);
     bool combines_hosts;          /* answers ALL_HOSTS */
+    bool needs_hlo;               /* a profile answers only when it carries HLO protos
+                                     (the index probes for them), as XProf lists it */
     bool lists_all_hosts;         /* hosts?tag= lists the ALL_HOSTS pseudo host */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
     /* Appends the answer to out. result is compute's (or a per-tool file's)

@@ -185,5 +185,10 @@ const pv_jc_rule pv_compare_rules[] = {
      PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL},
     {"overview_page", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/flopRate", PV_JC_ACCEPT, NULL,
      ELEMENTWISE_FLOPS, NULL},
+    /* ---- accepted: the memory viewer's chart colors --------------------- */
+    {"memory_viewer", NULL, "/bufferBlocks\\[*\\]/color", PV_JC_ACCEPT, NULL,
+     "allocation chart colors: profview colors a block with its own palette (the color of "
+     "its place at the peak, else its place in the chart), XProf with its 209-color table "
+     "(test_memory_viewer.c)", NULL},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL},
 };

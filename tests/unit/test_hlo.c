@@ -277,7 +277,7 @@ static void *ask(void *m)
 START_TEST(test_pv_model_hlo_once)
 {
     pv_model *m = programs_model();
-    pv_model_set_hlo_decoder(m, counting_decode);
+    pv_model_set_hlo_decoder(m, counting_decode, NULL);
     atomic_store(&decodes, 0);
     pthread_t th[8];
     for (int i = 0; i < 8; i++)

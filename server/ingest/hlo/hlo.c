@@ -9,7 +9,8 @@
  *
  * Fields read (proto/hlo.proto, package xla; the rest is skipped):
  *   HloProto             hlo_module
- *   HloModuleProto       name, computations, id, entry_computation_id,
+ *   HloModuleProto       name, entry_computation_name, computations, id,
+ *                        entry_computation_id,
  *                        stack_frame_index
  *   HloComputationProto  name, instructions, id, root_id
  *   HloInstructionProto  name, opcode, shape, metadata, id, operand_ids,
@@ -162,9 +163,10 @@ static bool add_module(build *b, pv_pb_arena *pa, uint64_t program_id,
     if (b->n_comps + (mod != NULL ? mod->n_computations : 0) > UINT32_MAX ||
         b->n_mods >= UINT32_MAX)
         return false;
-    pv_hlo_module pm = {program_id, "", 0, 0, (uint32_t)b->n_comps, 0, NULL, 0};
+    pv_hlo_module pm = {program_id, "", "", 0, 0, (uint32_t)b->n_comps, 0, NULL, 0};
     if (mod != NULL) {
         pm.name = keep_str(b, mod->name);
+        pm.entry_computation_name = keep_str(b, mod->entry_computation_name);
         pm.id = mod->id;
         pm.entry_computation_id = mod->entry_computation_id;
         pm.n_computations = (uint32_t)mod->n_computations;
@@ -257,6 +259,18 @@ static found *find_protos(const pv_model *m, size_t *n)
     }
     pv_sort(v, *n, sizeof *v, cmp_found);
     return v;
+}
+
+const pv_blob *pv__hlo_proto_of(const pv_model *m, uint64_t program_id)
+{
+    size_t n;
+    found *protos = find_protos(m, &n);
+    const pv_blob *blob = NULL;
+    for (size_t i = 0; i < n && blob == NULL; i++)
+        if (protos[i].program_id == program_id)
+            blob = protos[i].blob;
+    free(protos);
+    return blob;
 }
 
 /* Moves a growable array into the arena (NULL when empty). */

@@ -1,7 +1,8 @@
 /* hlo_priv: what the HLO decoder's files share (hlo.c decodes modules,
  * computations and instructions; hlo_text.c writes a shape, a constant's
  * value and replica groups as XLA prints them; hlo_attrs.c copies an
- * instruction's attributes). Inside server/ingest/hlo/ only. */
+ * instruction's attributes; hlo_buffers.c reads a program's buffer
+ * assignment). Inside server/ingest/hlo/ only. */
 #ifndef PV_INGEST_HLO_HLO_PRIV_H
 #define PV_INGEST_HLO_HLO_PRIV_H
 
@@ -42,5 +43,9 @@ bool pv__hlo_replica_groups_text(pv_buf *t, const Xla__HloInstructionProto *r);
  * none. *ok is false when one does not read (a constant, a shape). */
 const pv_hlo_attrs *pv__hlo_attrs(pv_arena *a, pv_buf *t, const Xla__HloInstructionProto *r,
                                   bool *ok);
+
+/* The first `Hlo Proto` bytes of program_id among m's metadata planes (the
+ * one the table's module came from), or NULL. */
+const pv_blob *pv__hlo_proto_of(const pv_model *m, uint64_t program_id);
 
 #endif

@@ -8,6 +8,7 @@
 #include "util/mem.h"
 #include "util/sort.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,4 +244,28 @@ uint32_t pv_hlo_index_fused(const pv_hlo_index *x, uint32_t i)
 {
     return x->called_start[i] < x->called_start[i + 1] ? x->called[x->called_start[i]]
                                                         : PV_HLO_NONE;
+}
+
+const char *pv_hlo_frame_stack(const pv_hlo_module *mod, int32_t frame, pv_arena *a)
+{
+    size_t len = 0;
+    char *out = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = 0;
+        int guard = 0;
+        for (int32_t f = frame; f > 0 && (uint32_t)f <= mod->n_frames && guard < 4096;
+             f = mod->frames[f - 1].parent, guard++) {
+            const pv_hlo_frame *fr = &mod->frames[f - 1];
+            int n = snprintf(out != NULL ? out + at : NULL, out != NULL ? len + 1 - at : 0,
+                             "%s:%d:%d\n", fr->file, fr->line, fr->column);
+            at += n > 0 ? (size_t)n : 0;
+        }
+        if (pass == 0) {
+            if (at == 0)
+                return "";
+            len = at;
+            out = pv_arena_alloc(a, len + 1);
+        }
+    }
+    return out;
 }

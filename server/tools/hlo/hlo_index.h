@@ -75,4 +75,9 @@ static inline uint32_t pv_hlo_index_parent(const pv_hlo_index *x, uint32_t i)
  * PV_HLO_NONE. */
 uint32_t pv_hlo_index_fused(const pv_hlo_index *x, uint32_t i);
 
+/* "file:line:column\n" per frame of the call stack whose innermost frame
+ * is frame (1-based into mod's frames), innermost first; "" for none.
+ * Arena-allocated. */
+const char *pv_hlo_frame_stack(const pv_hlo_module *mod, int32_t frame, pv_arena *a);
+
 #endif

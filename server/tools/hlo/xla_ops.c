@@ -70,32 +70,6 @@ static int too_many(pv_error *err)
 
 /* ---- GPU ------------------------------------------------------------------------------ */
 
-/* "file:line:column\n" per frame of the instruction's stack, innermost
- * first; "" without one. */
-static const char *frame_stack(const pv_hlo_module *mod, int32_t frame, pv_arena *a)
-{
-    size_t len = 0;
-    char *out = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        size_t at = 0;
-        int guard = 0;
-        for (int32_t f = frame; f > 0 && (uint32_t)f <= mod->n_frames && guard < 4096;
-             f = mod->frames[f - 1].parent, guard++) {
-            const pv_hlo_frame *fr = &mod->frames[f - 1];
-            int n = snprintf(out != NULL ? out + at : NULL, out != NULL ? len + 1 - at : 0,
-                             "%s:%d:%d\n", fr->file, fr->line, fr->column);
-            at += n > 0 ? (size_t)n : 0;
-        }
-        if (pass == 0) {
-            if (at == 0)
-                return "";
-            len = at;
-            out = pv_arena_alloc(a, len + 1);
-        }
-    }
-    return out;
-}
-
 /* Fills a new GPU op's fields from its instruction. */
 static void gpu_op_init(pv_xla_op *op, const pv_hlo_index *x, uint32_t i, pv_arena *a)
 {
@@ -110,7 +84,7 @@ static void gpu_op_init(pv_xla_op *op, const pv_hlo_index *x, uint32_t i, pv_are
         op->source_line = in->source_line;
     }
     op->source_stack =
-        frame_stack(&x->t->modules[pv_hlo_index_module(x, i)], in->stack_frame_id, a);
+        pv_hlo_frame_stack(&x->t->modules[pv_hlo_index_module(x, i)], in->stack_frame_id, a);
     pv_buf b;
     pv_buf_init(&b, (size_t)1 << 20);
     pv_hlo_print p = {true, true};
