@@ -227,15 +227,17 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
         what = pv_arena_printf(&rq->arena, "%s|%s", what, identity(rq, hs->files[i]));
     pv_cache_key key = {hs->files[0]->path, hs->files[0]->id.size_bytes,
                         hs->files[0]->id.mtime_ns, what};
-    if (kept(rq, rs, &key, kind))
-        return;
-    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
-        pv_respond_busy(rs);
-        return;
+    if (!kept(rq, rs, &key, kind)) {
+        if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+            pv_respond_busy(rs);
+            return;
+        }
+        run_tool(rq, rs, t, q, hs, kind);
+        pv_limit_give(rq->app->heavy);
+        keep(rq, rs, &key);
     }
-    run_tool(rq, rs, t, q, hs, kind);
-    pv_limit_give(rq->app->heavy);
-    keep(rq, rs, &key);
+    if (rs->status == 200 && kind == ANSWER_JSON && t->content_type != NULL)
+        rs->content_type = t->content_type(q);
 }
 
 /* ---- answering from a per-tool file ----------------------------------------------- */

@@ -11,6 +11,7 @@ static const pv_tool *const tools[] = {
     &pv_overview_page_tool,
     &pv_trace_viewer_tool,
     &pv_trace_viewer_streaming_tool,
+    &pv_graph_viewer_tool,
     &pv_op_profile_tool,
     &pv_input_pipeline_analyzer_tool,
     &pv_kernel_stats_tool,

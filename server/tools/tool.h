@@ -87,6 +87,9 @@ typedef struct pv_tool {
      * only per-tool files answer the tool. */
     int (*write_json)(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
                       pv_error *err);
+    /* The media type of write_json's answer for query q when it is not
+     * JSON (a module's text); NULL: always application/json. */
+    const char *(*content_type)(const void *q);
     /* The same as CSV, or NULL when the tool has no table to export. */
     int (*write_csv)(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
                      pv_error *err);

@@ -106,6 +106,64 @@ START_TEST(test_scan_run_names)
 }
 END_TEST
 
+/* Appends a length-delimited protobuf field to w (n bytes in use). */
+static void pb_field(uint8_t *w, size_t *n, unsigned field, const void *p, size_t len)
+{
+    w[(*n)++] = (uint8_t)(field << 3 | 2);
+    w[(*n)++] = (uint8_t)len;   /* the test's fields are all under 128 bytes */
+    memcpy(w + *n, p, len);
+    *n += len;
+}
+
+/* An XSpace whose /host:metadata plane names the "Hlo Proto" stat (or
+ * another): the index's probe lists the HLO tools for the first only. */
+static void put_xspace(const char *rel, const char *stat)
+{
+    uint8_t smd[64], entry[80], plane[128], space[160];
+    size_t n_smd = 0, n_entry = 0, n_plane = 0, n_space = 0;
+    pb_field(smd, &n_smd, 2, stat, strlen(stat));
+    pb_field(entry, &n_entry, 2, smd, n_smd);
+    pb_field(plane, &n_plane, 2, "/host:metadata", 14);
+    pb_field(plane, &n_plane, 5, entry, n_entry);
+    pb_field(space, &n_space, 1, plane, n_plane);
+    put_file(rel, 0, 60);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(space, 1, n_space, f), n_space);
+    fclose(f);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= 60;
+    t[1] = t[0];
+    utimensat(AT_FDCWD, path, t, 0);
+}
+
+/* XProf 2.24.2 lists memory_viewer and graph_viewer for a profile with HLO
+ * protos only (tests/data/reference's MANIFESTs: tool_names). */
+START_TEST(test_hlo_tools_listed_with_hlo)
+{
+    put_xspace("plugins/profile/jax/h.xplane.pb", "Hlo Proto");
+    put_xspace("plugins/profile/tf/h.xplane.pb", "step_num");
+    pv_index *ix = scan_now();
+    const pv_tool *tools[32];
+    const pv_run *jax = pv_index_run_find(ix, "jax");
+    const pv_run *tf = pv_index_run_find(ix, "tf");
+    ck_assert_ptr_nonnull(jax);
+    ck_assert_ptr_nonnull(tf);
+    ck_assert(jax->hosts[0].files[0].has_hlo);
+    ck_assert(!tf->hosts[0].files[0].has_hlo);
+    size_t n = pv_run_tools(jax, tools, 32);
+    ck_assert_uint_eq(n, 11);
+    ck_assert(pv_host_has_tool(&jax->hosts[0], pv_tool_find("memory_viewer")));
+    ck_assert(pv_host_has_tool(&jax->hosts[0], pv_tool_find("graph_viewer")));
+    ck_assert_uint_eq(pv_run_tools(tf, tools, 32), 9);
+    ck_assert(!pv_host_has_tool(&tf->hosts[0], pv_tool_find("memory_viewer")));
+    pv_index_unref(ix);
+}
+END_TEST
+
 START_TEST(test_scan_hosts_and_tools)
 {
     put_file("plugins/profile/r/a.xplane.pb", 10, 60);
@@ -360,6 +418,7 @@ static Suite *index_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_scan_run_names);
     tcase_add_test(tc, test_scan_hosts_and_tools);
+    tcase_add_test(tc, test_hlo_tools_listed_with_hlo);
     tcase_add_test(tc, test_scan_many_runs);
     tcase_add_test(tc, test_scan_unusual_names);
     tcase_add_test(tc, test_scan_empty);

@@ -1,5 +1,5 @@
-/* The memory viewer on a hand-built program whose heap is worked out here
- * step by step (XProf 2.24.2's goldens of every JAX profile are compared
+/* The memory viewer (and the graph viewer) on a hand-built program whose
+ * heap is worked out here step by step (XProf 2.24.2's goldens of every JAX profile are compared
  * by tests/api/compare), and the index's probe for HLO protos on
  * hand-written XSpace bytes.
  *
@@ -17,6 +17,7 @@
  * last of it (35) goes; 35 shares while 30 is live, so has none. */
 #include "hlo_fixture.h"
 #include "ingest/xspace/xspace.h"
+#include "tools/graph_viewer/graph_viewer.h"
 #include "tools/memory_viewer/memory_viewer.h"
 
 #include <stdio.h>
@@ -237,6 +238,42 @@ START_TEST(test_module_names)
 }
 END_TEST
 
+/* The graph viewer on the same program: one hop around fusion.2 is its
+ * operand fusion.1 and its users bitcast.4 and copy.3; p0, fusion.1's
+ * operand, is left out. */
+START_TEST(test_graph_neighborhood)
+{
+    pv_model *m = program_model();
+    pv_arena a;
+    pv_arena_init(&a, 1 << 14);
+    pv_hlo_index x;
+    pv_hlo_index_build(m, &a, &x);
+    pv_graph_view g;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_graph_view_build(&x, 0, "fusion.2", 1, &a, &g, &err), 0);
+    ck_assert_uint_eq(g.n_nodes, 4);
+    ck_assert_str_eq(x.t->instructions[g.nodes[0].instr].name, "fusion.2");
+    ck_assert_str_eq(x.t->instructions[g.nodes[1].instr].name, "fusion.1");
+    ck_assert_uint_eq(g.nodes[1].hidden_operands, 1);
+    ck_assert_uint_eq(g.nodes[0].hidden_operands, 0);
+    ck_assert_uint_eq(g.n_edges, 3);
+    ck_assert(!g.truncated);
+    /* no name: the entry's root, copy.3; two hops reach everything */
+    ck_assert_int_eq(pv_graph_view_build(&x, 0, "", 2, &a, &g, &err), 0);
+    ck_assert_str_eq(x.t->instructions[g.center].name, "copy.3");
+    ck_assert_uint_eq(g.n_nodes, 4);   /* copy.3, fusion.2; fusion.1, bitcast.4 */
+    ck_assert_int_eq(pv_graph_view_build(&x, 0, "nope", 2, &a, &g, &err), PV_ENOTFOUND);
+    pv_buf dot;
+    pv_buf_init(&dot, 1 << 16);
+    ck_assert_int_eq(pv_graph_view_build(&x, 0, "fusion.2", 1, &a, &g, &err), 0);
+    ck_assert_int_eq(pv_graph_view_dot(&g, &dot), 0);
+    ck_assert_ptr_nonnull(strstr(dot.data, "n1 -> n0;"));
+    pv_buf_fini(&dot);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- the probe ----------------------------------------------------------------- */
 
 static void put(bytes *w, uint32_t field, const void *p, size_t len)
@@ -310,6 +347,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("memory_viewer");
     tcase_add_test(tc, test_heap_replay);
     tcase_add_test(tc, test_module_names);
+    tcase_add_test(tc, test_graph_neighborhood);
     tcase_add_test(tc, test_probe);
     suite_add_tcase(s, tc);
     return s;
