@@ -125,3 +125,74 @@ describe('HLO op stats, op profile and roofline pages', { skip: SKIP }, () => {
             assert.match(await tableInfo(), /of 17 /);
         });
 });
+
+describe('memory viewer and graph viewer pages', { skip: SKIP }, () => {
+    const h = {};
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-xla2-cache-' });
+
+    async function open(target, tool, query, ready) {
+        const hash = hashOf(...target, tool, query);
+        await h.page.goto(h.server.url + hash);
+        await waitForView(h.page, hash, VIEW_MS);
+        await h.page.waitForSelector(ready, { timeout: VIEW_MS });
+    }
+
+    // XProf's memory_viewer golden of jit_dot(21) (jax08_gemm): peak 10 MiB,
+    // four buffers at the peak, the largest custom-call.1{1} (4 MiB), heap
+    // 6 -> 10 -> 6 MiB over three entries.
+    test('memory_viewer: the module from the link, its peak and buffers, graph link',
+        { timeout: VIEW_MS * 2 }, async () => {
+            await open(GEMM, 'memory_viewer', '?module=jit_dot(21)', '#content .data-table');
+            const cards = await h.page.$$eval('.mv-card .mv-value', (e) => e.map((x) => x.textContent));
+            assert.equal(cards[0], '10 MiB');
+            assert.match(await h.page.textContent('.table-info'), /of 4 /);
+            assert.equal(await h.page.textContent(
+                '.data-table tbody tr:first-child td:nth-child(4)'), 'custom-call.1{1}');
+            const sizes = await h.page.evaluate(() => {
+                const c = [...document.querySelectorAll('canvas')]
+                    .map((x) => window.Chart && window.Chart.getChart(x)).find(Boolean);
+                return c ? c.data.datasets[0].data : null;
+            });
+            assert.deepEqual(sizes, [6, 10, 6]);
+            await h.page.selectOption('.xla-picker select >> nth=0', 'jit_dot(34)');
+            await h.page.waitForFunction(() => /module=jit_dot\(34\)/.test(
+                decodeURIComponent(location.hash)));
+            await h.page.click('.data-table tbody tr:first-child');
+            await h.page.waitForFunction(() => /tool\/graph_viewer\?program=34&node=custom-call.1/
+                .test(decodeURIComponent(location.hash)), null, { timeout: VIEW_MS });
+            await h.page.waitForSelector('.gv-node.gv-center', { timeout: VIEW_MS });
+            assert.equal(await h.page.getAttribute('.gv-node.gv-center', 'data-name'),
+                         'custom-call.1');
+        });
+
+    test('memory_viewer of a profile without HLO says so', { timeout: VIEW_MS }, async () => {
+        await h.page.goto(h.server.url + hashOf(...CPU, 'memory_viewer'));
+        await h.page.waitForSelector('#content .message', { timeout: VIEW_MS });
+        assert.match(await h.page.textContent('#content .message'), /no XLA programs|no tool/i);
+    });
+
+    // jit_dot(21)'s entry: a.1, b.1 -> custom-call.1 -> get-tuple-element.1
+    // (XProf's module text of it).
+    test('graph_viewer: the neighborhood, recentering by click, back by link',
+        { timeout: VIEW_MS * 2 }, async () => {
+            await open(GEMM, 'graph_viewer', '?program=21&node=custom-call.1&width=1',
+                       '.gv-node.gv-center');
+            const names = await h.page.$$eval('.gv-node', (e) => e.map((x) => x.dataset.name));
+            assert.deepEqual(names.sort(), ['a.1', 'b.1', 'custom-call.1', 'get-tuple-element.1']);
+            assert.equal(await h.page.$$eval('.gv-edge', (e) => e.length), 3);
+            await h.page.click('.gv-node[data-name="a.1"]');
+            await h.page.waitForFunction(() => document.querySelector('.gv-node.gv-center')
+                ?.dataset.name === 'a.1');
+            assert.match(await h.page.evaluate(() => location.hash), /node=a\.1/);
+            await h.page.goBack();
+            await h.page.waitForFunction(() => /node=custom-call\.1/.test(location.hash)
+                && document.querySelector('.gv-node.gv-center')?.dataset.name === 'custom-call.1',
+                null, { timeout: VIEW_MS });
+            const text = await h.page.evaluate(async () => {
+                const a = [...document.querySelectorAll('a')].find((x) => x.textContent === 'Module text');
+                return (await fetch(a.href)).text();
+            });
+            assert.match(text, /^HloModule jit_dot/);
+            assert.match(text, /ROOT %get-tuple-element\.1 = bf16\[1024,1024\]\{1,0\} get-tuple-element/);
+        });
+});

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { cut, layers, layout } from '../../web/views/graph_viewer.js';
 import { byCategory, opKey } from '../../web/views/hlo_stats.js';
+import { instructionOf, peakParts, peakTable } from '../../web/views/memory_viewer.js';
 import { nodeAt, nodeStats, opName, visibleRows } from '../../web/views/op_profile.js';
 import { attainable, roofLine, roofsOf } from '../../web/views/roofline_model.js';
 import { eventIsOp, pickTable, rowObjects, sourceText, traceCandidates, traceNames,
@@ -99,5 +101,35 @@ describe('roofline_model', () => {
         assert.equal(attainable(1000, 100, 400), 1000);
         assert.deepEqual(roofLine(1000, 100, 1, 1000), [{ x: 1, y: 10 }, { x: 100, y: 1000 },
                                                         { x: 1000, y: 1000 }]);
+    });
+});
+
+describe('memory_viewer', () => {
+    test('the peak\'s parts, the instruction of a buffer, the peak table', () => {
+        assert.deepEqual(peakParts({ peakHeapMib: 10, indefiniteBufferAllocationMib: 6 }),
+                         { peak: 10, indefinite: 6, temporary: 4 });
+        assert.equal(instructionOf('custom-call.1{1}'), 'custom-call.1');
+        assert.equal(instructionOf('fusion.3{0,2}'), 'fusion.3');
+        assert.equal(instructionOf('a.1'), 'a.1');
+        const t = peakTable({ maxHeapBySize: [{ logicalBufferSizeMib: 4, instructionName: 'x{1}',
+                                                groupName: 'Temporary',
+                                                sourceInfo: { fileName: 'f.py', lineNumber: 3 } }] });
+        assert.deepEqual(t.rows[0].c.map((c) => c.v), [4, 0, 'Temporary', 'x{1}', '', '', 'f.py:3']);
+    });
+});
+
+describe('graph_viewer', () => {
+    // a -> c, b -> c, c -> d, a -> d
+    const edges = [{ from: 0, to: 2 }, { from: 1, to: 2 }, { from: 2, to: 3 }, { from: 0, to: 3 }];
+    test('layers by the longest path from the inputs', () => {
+        assert.deepEqual(layers(4, edges), [0, 0, 1, 2]);
+    });
+    test('rows centered, users under their operands', () => {
+        const { pos, height } = layout(4, edges);
+        assert.equal(pos[0].y, pos[1].y);
+        assert.ok(pos[2].y > pos[0].y && pos[3].y > pos[2].y);
+        assert.equal(pos[2].x, (pos[0].x + pos[1].x) / 2);   /* one node under two */
+        assert.equal(height, 3 * (44 + 46));
+        assert.equal(cut('abcdef', 4), 'abc…');
     });
 });

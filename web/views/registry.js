@@ -20,6 +20,8 @@ const VIEWS = {
     hlo_stats: () => import('./hlo_stats.js'),
     op_profile: () => import('./op_profile.js'),
     roofline_model: () => import('./roofline_model.js'),
+    memory_viewer: () => import('./memory_viewer.js'),
+    graph_viewer: () => import('./graph_viewer.js'),
 };
 
 // The catalog entry (api/tools) of a tool name or alias, or undefined.
