@@ -26,7 +26,7 @@
 #include "ingest/ingest.h"
 #include "model/builder.h"
 #include "model/hlo.h"
-#include "tools/memory_viewer/memory_viewer.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/registry.h"
 
 #include <stdio.h>
@@ -396,7 +396,7 @@ int main(int argc, char **argv)
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     size_t n_names;
-    const char **names = pv_memory_viewer_modules(m, &a, &n_names);
+    const char **names = pv_hlo_module_names(m, &a, &n_names);
     char first[512] = "";
     if (n_names > 0)
         snprintf(first, sizeof first, "%s", names[0]);
@@ -419,7 +419,7 @@ int main(int argc, char **argv)
     pv_model *ml = fresh(src);
     double w0 = clock_ms(CLOCK_MONOTONIC);
     pv_arena_init(&a, 1 << 16);
-    pv_memory_viewer_modules(ml, &a, &n_names);
+    pv_hlo_module_names(ml, &a, &n_names);
     double w1 = clock_ms(CLOCK_MONOTONIC);
     printf("xla_module_list_first_ms %.1f ms\n", w1 - w0);
     pv_arena_fini(&a);

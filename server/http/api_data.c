@@ -18,7 +18,7 @@
 #include "http/limit.h"
 #include "http/target.h"
 #include "ingest/formats.h"
-#include "tools/memory_viewer/memory_viewer.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/registry.h"
 #include "util/mem.h"
 
@@ -528,7 +528,7 @@ void pv_serve_module_list(pv_request *rq, pv_response *rs)
         pv_respond_pv_error(rs, &err);
     } else {
         size_t n;
-        const char **names = pv_memory_viewer_modules(m, &rq->arena, &n);
+        const char **names = pv_hlo_module_names(m, &rq->arena, &n);
         pv_buf b;
         pv_buf_init(&b, ANSWER_MAX_BYTES);
         for (size_t i = 0; i < n; i++) {

@@ -295,7 +295,7 @@ START_TEST(test_pv_ingest_hlo_program_id_stat)
 }
 END_TEST
 
-int main(void)
+static Suite *suite(void)
 {
     Suite *s = suite_create("hlo_text");
     TCase *tc = tcase_create("pv_hlo_text_instr");
@@ -303,9 +303,10 @@ int main(void)
     tcase_add_test(tc, test_pv_hlo_text_instr_vs_xprof);
     tcase_add_test(tc, test_pv_ingest_hlo_program_id_stat);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
 }

@@ -18,6 +18,7 @@
 #include "hlo_fixture.h"
 #include "ingest/xspace/xspace.h"
 #include "tools/graph_viewer/graph_viewer.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/memory_viewer/memory_viewer.h"
 
 #include <stdio.h>
@@ -221,15 +222,15 @@ START_TEST(test_module_names)
     pv_arena a;
     pv_arena_init(&a, 1 << 12);
     size_t n;
-    const char **names = pv_memory_viewer_modules(m, &a, &n);
+    const char **names = pv_hlo_module_names(m, &a, &n);
     ck_assert_uint_eq(n, 1);
     ck_assert_str_eq(names[0], "jit_m(7)");
     uint64_t prog = 0;
-    ck_assert(pv_memory_viewer_program(m, "jit_m(7)", &prog));
+    ck_assert(pv_hlo_module_program(m, "jit_m(7)", &prog));
     ck_assert_uint_eq(prog, 7);
-    ck_assert(pv_memory_viewer_program(m, "jit_m", &prog));
-    ck_assert(!pv_memory_viewer_program(m, "jit_m(8)x", &prog));
-    ck_assert(!pv_memory_viewer_program(m, "other(7)", &prog));
+    ck_assert(pv_hlo_module_program(m, "jit_m", &prog));
+    ck_assert(!pv_hlo_module_program(m, "jit_m(8)x", &prog));
+    ck_assert(!pv_hlo_module_program(m, "other(7)", &prog));
     pv_memory_viewer mv;
     pv_error err = {0};
     ck_assert_int_eq(pv_memory_viewer_build(m, 8, 0, &a, &mv, &err), PV_ENOTFOUND);

@@ -389,7 +389,7 @@ START_TEST(test_pv_xla_ops_build_vs_xprof)
 }
 END_TEST
 
-int main(void)
+static Suite *suite(void)
 {
     Suite *s = suite_create("xla_ops");
     TCase *tc = tcase_create("pv_xla_ops_build");
@@ -397,9 +397,10 @@ int main(void)
     tcase_add_test(tc, test_pv_xla_ops_build_tpu);
     tcase_add_test(tc, test_pv_xla_ops_build_vs_xprof);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(suite());
 }

@@ -11,12 +11,12 @@
 // edges). Tool state in the URL: program (a program id) or module (a
 // module list name), node (the center), width (hops, 1..6).
 
-import { listModules, toolDataUrl } from '../api.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { toolDataUrl } from '../api.js';
+import { clear, h } from '../dom.js';
 import { formatCount } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData, showError } from '../status.js';
-import { opLinks } from './xla_common.js';
+import { loadToolData } from '../status.js';
+import { modulesOrSay, opLinks, pageSlot } from './xla_common.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const NODE_W = 190;
@@ -25,7 +25,7 @@ const GAP_X = 24;
 const GAP_Y = 46;
 const NAME_CHARS = 26;
 
-let current = null;
+const slot = pageSlot();
 
 // ---- layout (pure) ----------------------------------------------------------------
 
@@ -204,27 +204,13 @@ async function show(el, state, inst, query) {
 }
 
 export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController() };
-    current = inst;
+    const inst = slot.start();
     clear(el);
     el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Graph viewer' })));
-    let modules;
-    try {
-        modules = await listModules(state.run, state.host, { signal: inst.controller.signal });
-    } catch (e) {
-        if (!inst.controller.signal.aborted)
-            showError(el, e);
+    const modules = await modulesOrSay(el, state, inst, 'The graph viewer draws the HLO ' +
+                                       'modules XLA compiled;');
+    if (modules === null)
         return;
-    }
-    if (modules.length === 0) {
-        el.append(h('section', { class: 'message', role: 'status' },
-            h('p', { text: 'This profile carries no XLA programs (HLO protos).' }),
-            h('p', { class: 'hint', text: 'The graph viewer draws the HLO modules XLA compiled; ' +
-                'JAX and TensorFlow-with-XLA profiles carry them.' })));
-        return;
-    }
     const params = router.getParams();
     const byProgram = (id) => modules.find((m) => m.endsWith(`(${id})`));
     const module = (params.program && byProgram(params.program))
@@ -266,9 +252,4 @@ export async function mount(el, state) {
     await show(el, state, inst, query);
 }
 
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    current = null;
-}
+export const unmount = slot.unmount;

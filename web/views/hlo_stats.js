@@ -10,15 +10,14 @@
 // URL: program (a program id), category (an HLO category), op (the
 // selected op, "<program id>/<op name>").
 
-import { buildUrl, toolDataUrl } from '../api.js';
 import { createChart, seriesColor } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { clear, h } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData } from '../status.js';
 import { createTable, isDataTable } from '../table.js';
 import { chartFollower } from './kernel_stats.js';
-import { opLinks, paramPicker, pickTable, rowObjects, sourceText } from './xla_common.js';
+import { dataPage, opLinks, paramPicker, pickTable, rowObjects, sourceText,
+         viewHead } from './xla_common.js';
 
 const TOP_OPS = 10;
 const TOP_CATEGORIES = 8;
@@ -30,7 +29,6 @@ const SHOWN = ['rank', 'program_id', 'category', 'hlo_op_name', 'tf_op_name', 'o
                'measured_memory_bw', 'operational_intensity', 'bound_by',
                'hlo_rematerialization'];
 
-let current = null;
 
 // ---- summaries (pure) ----------------------------------------------------------
 
@@ -131,13 +129,7 @@ function details(state, o) {
 
 function render(el, state, inst, dt) {
     clear(el);
-    const raw = toolDataUrl(state.run, state.tool, state.host);
-    const csv = buildUrl('data/plugin/profile/data_csv', { run: state.run, tag: state.tool,
-                                                           host: state.host });
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'HLO op stats' }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' }),
-        h('a', { href: csv, text: 'Full CSV' })));
+    el.append(viewHead(state, 'HLO op stats', { csv: true }));
     const all = rowObjects(dt);
     if (all.length === 0) {
         el.append(h('section', { class: 'message', role: 'status' },
@@ -187,13 +179,13 @@ function render(el, state, inst, dt) {
         select(shownOps.find((o) => opKey(o) === p.op), false);
         inst.charts = [categoryChart(catCanvas, byCategory(ops)), topChart(topCanvas, ops)];
         inst.charts.forEach((c) => c.draw([]).catch(() => {}));
-        inst.table = createTable(tableBox, shownDt, {
+        inst.tables.push(createTable(tableBox, shownDt, {
             name: `hlo_stats_${state.run}_${state.host || ''}`,
             filterColumns: ['hlo_op_name', 'category', 'tf_op_name'],
             filterLabel: 'Filter op, category and framework op names',
             regexToggle: true,
             onRowClick: (i) => select(shownOps[i], true),
-        });
+        }));
     };
     const programPick = paramPicker('Program', 'program',
         [{ value: '', text: `all ${programs.length}` }]
@@ -207,30 +199,5 @@ function render(el, state, inst, dt) {
     redraw();
 }
 
-export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController(), charts: [], table: null };
-    inst.destroyParts = () => {
-        inst.charts.forEach((c) => c.destroy());
-        if (inst.table)
-            inst.table.destroy();
-        inst.charts = [];
-        inst.table = null;
-    };
-    current = inst;
-    const dt = await loadToolData(el, state, {}, {
-        signal: inst.controller.signal, label: 'Loading HLO op stats…',
-        retry: () => { unmount(); mount(el, state); } });
-    if (dt === undefined)
-        return;
-    render(el, state, inst, isDataTable(dt) ? dt : { cols: [], rows: [] });
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    current.destroyParts();
-    current = null;
-}
+export const { mount, unmount } = dataPage('Loading HLO op stats…', (el, state, inst, dt) =>
+    render(el, state, inst, isDataTable(dt) ? dt : { cols: [], rows: [] }));

@@ -11,19 +11,20 @@
 // name), space (the memory space, 0 when absent), buf (the selected
 // buffer's logical buffer id).
 
-import { listModules, toolDataUrl } from '../api.js';
+import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { clear, h } from '../dom.js';
 import { formatBytes, formatCount } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData, showError } from '../status.js';
+import { loadToolData } from '../status.js';
 import { createTable } from '../table.js';
-import { openInGraph, paramPicker } from './xla_common.js';
+import { keepChart, modulesOrSay, openInGraph, pageSlot, paramPicker,
+         viewHead } from './xla_common.js';
 
 const MIB = 1024 * 1024;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-let current = null;
+const slot = pageSlot();
 
 // ---- summaries (pure) -----------------------------------------------------------
 
@@ -159,12 +160,7 @@ function render(el, state, inst, modules, module, d) {
             h('figcaption', { text: `Heap size over ${formatCount(d.heapSizes.length)} steps ` +
                                      'of the program (the peak marked)' }),
             h('div', { class: 'ks-chart-box mv-chart-box' }, canvas)));
-        heapChart(canvas, d).then((c) => {
-            if (inst.controller.signal.aborted)
-                c.destroy();
-            else
-                inst.chart = c;
-        }).catch((e) => showError(canvas.parentElement, e));
+        keepChart(inst, heapChart(canvas, d), canvas.parentElement);
     } else {
         body.append(h('p', { class: 'hint', text: 'No heap steps: XLA placed no temporary ' +
             'buffers in this memory space, so its memory is what lives throughout.' }));
@@ -189,7 +185,7 @@ function render(el, state, inst, modules, module, d) {
                                       'the graph viewer.' }), status);
     body.append(section);
     const objs = d.maxHeapBySize || [];
-    inst.table = createTable(section, peakTable(d), {
+    inst.tables.push(createTable(section, peakTable(d), {
         name: `memory_viewer_${state.run}_${module}`,
         filterColumns: ['instruction', 'shape', 'op', 'group'],
         filterLabel: 'Filter instructions, shapes and ops',
@@ -198,7 +194,7 @@ function render(el, state, inst, modules, module, d) {
             if (objs[i] && objs[i].instructionName)
                 goGraph(objs[i].instructionName);
         },
-    });
+    }));
 }
 
 async function loadModule(el, state, inst, modules, module, space) {
@@ -211,36 +207,14 @@ async function loadModule(el, state, inst, modules, module, space) {
 }
 
 export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController(), chart: null, table: null };
-    inst.destroyParts = () => {
-        if (inst.chart)
-            inst.chart.destroy();
-        if (inst.table)
-            inst.table.destroy();
-        inst.chart = null;
-        inst.table = null;
-    };
-    current = inst;
+    const inst = slot.start();
     clear(el);
-    const raw = toolDataUrl(state.run, state.tool, state.host);
-    el.append(h('div', { class: 'view-head' }, h('h2', { text: 'Memory viewer' })));
-    let modules;
-    try {
-        modules = await listModules(state.run, state.host, { signal: inst.controller.signal });
-    } catch (e) {
-        if (!inst.controller.signal.aborted)
-            showError(el, e);
+    el.append(viewHead(state, 'Memory viewer'));
+    const raw = el.querySelector('.view-head a');
+    const modules = await modulesOrSay(el, state, inst, 'The memory viewer reads the buffer ' +
+                                       'assignment XLA compiled into each program;');
+    if (modules === null)
         return;
-    }
-    if (modules.length === 0) {
-        el.append(h('section', { class: 'message', role: 'status' },
-            h('p', { text: 'This profile carries no XLA programs (HLO protos).' }),
-            h('p', { class: 'hint', text: 'The memory viewer reads the buffer assignment XLA ' +
-                'compiled into each program; JAX and TensorFlow-with-XLA profiles carry it.' })));
-        return;
-    }
     const params = router.getParams();
     const module = modules.includes(params.module) ? params.module : modules[0];
     const space = params.space || '0';
@@ -253,20 +227,14 @@ export async function mount(el, state) {
     const spacePick = paramPicker('Memory space', 'space',
         [{ value: '0', text: '0 (device memory)' }, { value: '1', text: '1 (on-chip)' }],
         (s) => loadModule(el, state, inst, modules, pick.select.value, s));
-    const link = h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' });
-    link.addEventListener('click', () => {
-        link.href = toolDataUrl(state.run, state.tool, state.host,
-                                { module_name: pick.select.value,
-                                  memory_space: router.getParams().space || '0' });
+    /* the raw data of the module shown */
+    raw.addEventListener('click', () => {
+        raw.href = toolDataUrl(state.run, state.tool, state.host,
+                               { module_name: pick.select.value,
+                                 memory_space: router.getParams().space || '0' });
     });
-    el.append(h('div', { class: 'ks-controls' }, pick.el, spacePick.el, link), inst.body);
+    el.append(h('div', { class: 'ks-controls' }, pick.el, spacePick.el), inst.body);
     await loadModule(el, state, inst, modules, module, space);
 }
 
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    current.destroyParts();
-    current = null;
-}
+export const unmount = slot.unmount;

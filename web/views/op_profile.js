@@ -12,17 +12,14 @@
 // selected node's path (names from the root's child down, joined by
 // NODE_SEP).
 
-import { toolDataUrl } from '../api.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { clear, h } from '../dom.js';
 import { formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData } from '../status.js';
-import { opLinks } from './xla_common.js';
+import { dataPage, opLinks, viewHead } from './xla_common.js';
 
 export const NODE_SEP = '|';
 const FIRST_CHILDREN = 10;
 
-let current = null;
 
 // ---- tree (pure) -------------------------------------------------------------
 
@@ -124,10 +121,7 @@ function details(state, node, path, rootPs) {
 
 function render(el, state, inst, data) {
     clear(el);
-    const raw = toolDataUrl(state.run, state.tool, state.host);
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'Op profile' }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    el.append(viewHead(state, 'Op profile'));
     const withIdle = router.getParams().idle !== '0';
     const root = (withIdle ? data.byProgram : data.byProgramExcludeIdle) || { children: [] };
     if (!root.children || root.children.length === 0) {
@@ -240,22 +234,5 @@ function render(el, state, inst, data) {
     select(selPath && nodeAt(root, selPath) ? selPath : null, false);
 }
 
-export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController() };
-    current = inst;
-    const data = await loadToolData(el, state, {}, {
-        signal: inst.controller.signal, label: 'Loading the op profile…',
-        retry: () => { unmount(); mount(el, state); } });
-    if (data === undefined)
-        return;
-    render(el, state, inst, data || {});
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    current = null;
-}
+export const { mount, unmount } = dataPage('Loading the op profile…', (el, state, inst, data) =>
+    render(el, state, inst, data || {}));

@@ -12,14 +12,13 @@
 // infeed=0 leaves infeed and outfeed out (XProf's second set of rows);
 // op, the selected row ("<program id>/<op name>").
 
-import { buildUrl, toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { clear, h } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData } from '../status.js';
 import { createTable, isDataTable } from '../table.js';
-import { opLinks, pickTable, rowObjects } from './xla_common.js';
+import { dataPage, keepChart, opLinks, pickTable, rowObjects,
+         viewHead } from './xla_common.js';
 
 const SHOWN = ['rank', 'hlo_module_id', 'category', 'operation', 'occurrences',
                'total_self_time', 'total_self_time_percent', 'measured_flop_rate',
@@ -40,7 +39,6 @@ const BOUND_COLORS = { Compute: '#0072b2', HBM: '#d55e00', 'Shm/L1': '#009e73',
                        'VMEM Read': '#009e73', 'VMEM Write': '#56b4e9',
                        'CMEM Read': '#cc79a7', 'CMEM Write': '#e69f00', Unknown: '#999999' };
 
-let current = null;
 
 // ---- roofs (pure) -----------------------------------------------------------------
 
@@ -143,13 +141,7 @@ function details(state, r) {
 
 function render(el, state, inst, data) {
     clear(el);
-    const raw = toolDataUrl(state.run, state.tool, state.host);
-    const csv = buildUrl('data/plugin/profile/data_csv', { run: state.run, tag: state.tool,
-                                                           host: state.host });
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'Roofline model' }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' }),
-        h('a', { href: csv, text: 'Full CSV' })));
+    el.append(viewHead(state, 'Roofline model', { csv: true }));
     const dt = Array.isArray(data) && isDataTable(data[0]) ? data[0] : null;
     const all = dt ? rowObjects(dt) : [];
     if (all.length === 0) {
@@ -192,23 +184,15 @@ function render(el, state, inst, data) {
         h('div', { class: 'ks-chart-box xla-roofline-box' }, canvas)),
     detailBox, tableBox);
     select(rows.find((r) => rowKey(r) === router.getParams().op), false);
-    chartOf(canvas, rows, roof, (r) => select(r, true))
-        .then((c) => {
-            if (inst.controller.signal.aborted)
-                c.destroy();
-            else
-                inst.chart = c;
-        })
-        .catch((e) => canvas.replaceWith(h('p', { class: 'hint',
-            text: `The chart could not be drawn: ${e.message}` })));
+    keepChart(inst, chartOf(canvas, rows, roof, (r) => select(r, true)), canvas.parentElement);
     const keep = (r) => r.step === 'Total' && Boolean(r.include_infeed_outfeed) === withInfeed;
-    inst.table = createTable(tableBox, pickTable(dt, SHOWN, keep), {
+    inst.tables.push(createTable(tableBox, pickTable(dt, SHOWN, keep), {
         name: `roofline_${state.run}_${state.host || ''}`,
         filterColumns: ['operation', 'category', 'bound_by'],
         filterLabel: 'Filter op names, categories and bounds',
         regexToggle: true,
         onRowClick: (i) => select(rows[i], true),
-    });
+    }));
     const diag = Array.isArray(data) && isDataTable(data[1]) ? rowObjects(data[1]) : [];
     if (diag.length > 0) {
         el.append(h('section', { class: 'xla-diagnostics', 'aria-label': 'Diagnostics' },
@@ -216,31 +200,4 @@ function render(el, state, inst, data) {
     }
 }
 
-export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController(), chart: null, table: null };
-    inst.destroyParts = () => {
-        if (inst.chart)
-            inst.chart.destroy();
-        if (inst.table)
-            inst.table.destroy();
-        inst.chart = null;
-        inst.table = null;
-    };
-    current = inst;
-    const data = await loadToolData(el, state, {}, {
-        signal: inst.controller.signal, label: 'Loading the roofline model…',
-        retry: () => { unmount(); mount(el, state); } });
-    if (data === undefined)
-        return;
-    render(el, state, inst, data);
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    current.destroyParts();
-    current = null;
-}
+export const { mount, unmount } = dataPage('Loading the roofline model…', render);

@@ -4,20 +4,14 @@
 // XProf's source cells, and a labelled picker whose choice lives in the URL.
 
 import * as api from '../api.js';
-import { h } from '../dom.js';
+import { ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
+import { loadToolData, showError } from '../status.js';
+import { rowObjects } from './framework_op_stats.js';
+
+export { rowObjects };
 
 // ---- pure ----------------------------------------------------------------------
-
-// The value of each cell of a DataTable row, by column id.
-export function rowObjects(dt) {
-    const ids = (dt.cols || []).map((c) => c.id);
-    return (dt.rows || []).map((r) => {
-        const o = {};
-        ids.forEach((id, i) => { o[id] = r.c[i] ? r.c[i].v : null; });
-        return o;
-    });
-}
 
 // A DataTable of the rows kept by keep(rowObject) and the columns named
 // in ids (in that order, with labels from the table or from labels).
@@ -169,4 +163,97 @@ export function paramPicker(label, key, options, onChange) {
         onChange(sel.value);
     });
     return { el: h('label', { class: 'xla-picker' }, `${label} `, sel), select: sel };
+}
+
+// ---- page parts ------------------------------------------------------------------------
+
+// A mounted XLA page: its abort controller, and the charts and tables it
+// drew, destroyed together before a redraw and at unmount.
+export function xlaInstance() {
+    ensureStylesheet('kernel_stats');
+    ensureStylesheet('xla');
+    const inst = { controller: new AbortController(), charts: [], tables: [] };
+    inst.destroyParts = () => {
+        inst.charts.forEach((c) => c.destroy());
+        inst.tables.forEach((t) => t.destroy());
+        inst.charts = [];
+        inst.tables = [];
+    };
+    return inst;
+}
+
+// The one mounted instance of a page: start() makes it (xlaInstance),
+// unmount() stops and clears it.
+export function pageSlot() {
+    let current = null;
+    return {
+        start() {
+            current = xlaInstance();
+            return current;
+        },
+        unmount() {
+            if (!current)
+                return;
+            current.controller.abort();
+            current.destroyParts();
+            current = null;
+        },
+    };
+}
+
+// A page that loads its tool's data once (saying label meanwhile) and
+// draws it with render(el, state, inst, data): its mount and unmount.
+export function dataPage(label, render) {
+    const slot = pageSlot();
+    async function mount(el, state) {
+        const inst = slot.start();
+        const data = await loadToolData(el, state, {}, {
+            signal: inst.controller.signal, label,
+            retry: () => { slot.unmount(); mount(el, state); } });
+        if (data !== undefined)
+            render(el, state, inst, data);
+    }
+    return { mount, unmount: slot.unmount };
+}
+
+// Keeps the chart promise makes unless the page went away meanwhile; a
+// failure is said in place of the chart's box.
+export function keepChart(inst, promise, box) {
+    promise.then((c) => {
+        if (inst.controller.signal.aborted)
+            c.destroy();
+        else
+            inst.charts.push(c);
+    }).catch((e) => showError(box, e));
+}
+
+// The page's head: its title, the raw data and, for a table, its full CSV.
+export function viewHead(state, title, { csv = false } = {}) {
+    const raw = api.toolDataUrl(state.run, state.tool, state.host);
+    const csvUrl = api.buildUrl('data/plugin/profile/data_csv',
+                                { run: state.run, tag: state.tool, host: state.host });
+    return h('div', { class: 'view-head' }, h('h2', { text: title }),
+        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' }),
+        csv ? h('a', { href: csvUrl, text: 'Full CSV' }) : null);
+}
+
+// The host's HLO modules, or null after saying in el why there are none
+// (what: what the page would have shown of them).
+export async function modulesOrSay(el, state, inst, what) {
+    let modules;
+    try {
+        modules = await api.listModules(state.run, state.host, { signal: inst.controller.signal });
+    } catch (e) {
+        if (!inst.controller.signal.aborted)
+            showError(el, e);
+        return null;
+    }
+    if (modules.length === 0) {
+        el.append(h('section', { class: 'message', role: 'status' },
+            h('p', { text: 'This profile carries no XLA programs (HLO protos).' }),
+            h('p', { class: 'hint', text: `${what} JAX and TensorFlow-with-XLA profiles carry ` +
+                'them.' })));
+        return null;
+    }
+    return modules;
 }

@@ -10,7 +10,7 @@
 #include "tools/common/params.h"
 #include "tools/graph_viewer/graph_viewer.h"
 #include "tools/hlo/hlo_text.h"
-#include "tools/memory_viewer/memory_viewer.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/registry.h"
 
 #include <string.h>
@@ -19,9 +19,7 @@ enum { TYPE_GRAPH, TYPE_LONG_TXT, TYPE_SHORT_TXT };
 enum { FORMAT_JSON, FORMAT_DOT, FORMAT_HTML, FORMAT_URL };
 
 typedef struct gv_query {
-    const char *module_name;
-    uint64_t program_id;
-    bool has_program_id;
+    pv_hlo_module_query module;
     unsigned type, format;
     const char *node_name;
     uint64_t width;
@@ -38,10 +36,7 @@ static int read_query(const pv_params *p, void *out, pv_error *err)
     static const char *const types[] = {"graph", "long_txt", "short_txt", NULL};
     static const char *const formats[] = {"json", "dot", "html", "url", NULL};
     gv_query *q = out;
-    int rc = pv_param_text(p, "module_name", &q->module_name, err);
-    if (rc == 0)
-        rc = pv_param_uint(p, "program_id", UINT64_MAX, UINT64_MAX, &q->program_id, err);
-    q->has_program_id = q->program_id != UINT64_MAX;
+    int rc = pv_hlo_module_query_read(p, &q->module, err);
     if (rc == 0)
         rc = pv_param_choice(p, "type", types, TYPE_GRAPH, &q->type, err);
     if (rc == 0)
@@ -63,16 +58,10 @@ static int compute(const pv_tool_input *in, const void *qv, pv_arena *a, void **
 {
     const gv_query *q = qv;
     const pv_model *m = in->models[0];
-    uint64_t program = q->program_id;
-    if (!q->has_program_id) {
-        if (q->module_name == NULL || q->module_name[0] == '\0')
-            return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                                "module_name or program_id must name an HLO module "
-                                "(module_list lists them)");
-        if (!pv_memory_viewer_program(m, q->module_name, &program))
-            return pv_error_set(err, PV_ENOTFOUND, NULL, PV_NO_OFFSET,
-                                "no HLO module %s in this profile", q->module_name);
-    }
+    uint64_t program;
+    int rc = pv_hlo_module_query_program(m, &q->module, &program, err);
+    if (rc != 0)
+        return rc;
     gv_result *r = pv_arena_zalloc(a, sizeof *r);
     *result = r;
     pv_hlo_index_build(m, a, &r->x);

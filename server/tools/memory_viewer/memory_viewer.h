@@ -126,12 +126,4 @@ int pv_memory_viewer_build(const pv_model *m, uint64_t program_id, int64_t color
  * reference, NULL when out of memory. */
 json_t *pv_memory_viewer_json(const pv_memory_viewer *mv);
 
-/* The modules a profile's memory viewer offers, "<name>(<program id>)",
- * sorted: XProf's module list. Arena-allocated; *n set. */
-const char **pv_memory_viewer_modules(const pv_model *m, pv_arena *a, size_t *n);
-
-/* The program a module name of that list (or a bare module name: its
- * first program) names; false when none. */
-bool pv_memory_viewer_program(const pv_model *m, const char *module_name, uint64_t *program_id);
-
 #endif

@@ -5,6 +5,7 @@
  * absent). XProf offers it per host. */
 #include "tools/common/json_out.h"
 #include "tools/common/params.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/memory_viewer/memory_viewer.h"
 #include "tools/registry.h"
 
@@ -12,19 +13,14 @@
 #include <string.h>
 
 typedef struct mv_query {
-    const char *module_name;   /* NULL when absent */
-    uint64_t program_id;
-    bool has_program_id;
+    pv_hlo_module_query module;
     uint64_t memory_space;
 } mv_query;
 
 static int read_query(const pv_params *p, void *out, pv_error *err)
 {
     mv_query *q = out;
-    int rc = pv_param_text(p, "module_name", &q->module_name, err);
-    if (rc == 0)
-        rc = pv_param_uint(p, "program_id", UINT64_MAX, UINT64_MAX, &q->program_id, err);
-    q->has_program_id = q->program_id != UINT64_MAX;
+    int rc = pv_hlo_module_query_read(p, &q->module, err);
     if (rc == 0)
         rc = pv_param_uint(p, "memory_space", 0, INT32_MAX, &q->memory_space, err);
     return rc;
@@ -35,16 +31,10 @@ static int compute(const pv_tool_input *in, const void *qv, pv_arena *a, void **
 {
     const mv_query *q = qv;
     const pv_model *m = in->models[0];
-    uint64_t program = q->program_id;
-    if (!q->has_program_id) {
-        if (q->module_name == NULL || q->module_name[0] == '\0')
-            return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                                "module_name or program_id must name an HLO module "
-                                "(module_list lists them)");
-        if (!pv_memory_viewer_program(m, q->module_name, &program))
-            return pv_error_set(err, PV_ENOTFOUND, NULL, PV_NO_OFFSET,
-                                "no HLO module %s in this profile", q->module_name);
-    }
+    uint64_t program;
+    int rc = pv_hlo_module_query_program(m, &q->module, &program, err);
+    if (rc != 0)
+        return rc;
     pv_memory_viewer *mv = pv_arena_zalloc(a, sizeof *mv);
     *result = mv;
     return pv_memory_viewer_build(m, program, (int64_t)q->memory_space, a, mv, err);
