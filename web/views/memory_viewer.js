@@ -11,20 +11,20 @@
 // name), space (the memory space, 0 when absent), buf (the selected
 // buffer's logical buffer id).
 
-import { toolDataUrl } from '../api.js';
+import { listModules, toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { clear, h } from '../dom.js';
 import { formatBytes, formatCount } from '../format.js';
 import * as router from '../router.js';
 import { loadToolData } from '../status.js';
 import { createTable } from '../table.js';
-import { keepChart, modulesOrSay, openInGraph, pageSlot, paramPicker,
-         viewHead } from './xla_common.js';
+import { keepChart, openInGraph, pageSlot, paramPicker, viewHead } from './xla_common.js';
 
 const MIB = 1024 * 1024;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const slot = pageSlot();
+let generic = null;   // the generic view, when there is no module to show
 
 // ---- summaries (pure) -----------------------------------------------------------
 
@@ -211,10 +211,19 @@ export async function mount(el, state) {
     clear(el);
     el.append(viewHead(state, 'Memory viewer'));
     const raw = el.querySelector('.view-head a');
-    const modules = await modulesOrSay(el, state, inst, 'The memory viewer reads the buffer ' +
-                                       'assignment XLA compiled into each program;');
-    if (modules === null)
+    const modules = await listModules(state.run, state.host,
+                                      { signal: inst.controller.signal }).catch((e) => e);
+    if (inst.controller.signal.aborted)
         return;
+    if (!Array.isArray(modules) || modules.length === 0) {
+        /* no modules to pick: what the server answers for the tool itself
+         * (TensorFlow's memory_viewer.json, or why there is none) */
+        clear(el);
+        generic = await import('./generic.js');
+        if (!inst.controller.signal.aborted)
+            await generic.mount(el, state);
+        return;
+    }
     const params = router.getParams();
     const module = modules.includes(params.module) ? params.module : modules[0];
     const space = params.space || '0';
@@ -237,4 +246,9 @@ export async function mount(el, state) {
     await loadModule(el, state, inst, modules, module, space);
 }
 
-export const unmount = slot.unmount;
+export function unmount() {
+    slot.unmount();
+    if (generic)
+        generic.unmount();
+    generic = null;
+}

@@ -235,4 +235,4 @@ function render(el, state, inst, data) {
 }
 
 export const { mount, unmount } = dataPage('Loading the op profile…', (el, state, inst, data) =>
-    render(el, state, inst, data || {}));
+    render(el, state, inst, data || {}), (data) => !data || typeof data.byProgram === 'object');

@@ -203,17 +203,33 @@ export function pageSlot() {
 
 // A page that loads its tool's data once (saying label meanwhile) and
 // draws it with render(el, state, inst, data): its mount and unmount.
-export function dataPage(label, render) {
+// When ours(data) is false (a per-tool file of another shape: TensorFlow's
+// old op_profile.json) the generic view shows it instead.
+export function dataPage(label, render, ours = () => true) {
     const slot = pageSlot();
+    let generic = null;
     async function mount(el, state) {
         const inst = slot.start();
         const data = await loadToolData(el, state, {}, {
             signal: inst.controller.signal, label,
-            retry: () => { slot.unmount(); mount(el, state); } });
-        if (data !== undefined)
+            retry: () => { unmount(); mount(el, state); } });
+        if (data === undefined)
+            return;
+        if (ours(data)) {
             render(el, state, inst, data);
+            return;
+        }
+        generic = await import('./generic.js');
+        if (!inst.controller.signal.aborted)
+            await generic.mount(el, state);
     }
-    return { mount, unmount: slot.unmount };
+    function unmount() {
+        slot.unmount();
+        if (generic)
+            generic.unmount();
+        generic = null;
+    }
+    return { mount, unmount };
 }
 
 // Keeps the chart promise makes unless the page went away meanwhile; a
