@@ -233,6 +233,27 @@ static void add_header(struct MHD_Response *r, const char *name, const char *val
         MHD_add_response_header(r, name, value);
 }
 
+/* ---- libmicrohttpd's connection as a request's source --------------------------- */
+
+static const char *mhd_param(void *ctx, const char *name, size_t *len)
+{
+    const char *v = NULL;
+    if (MHD_lookup_connection_value_n(ctx, MHD_GET_ARGUMENT_KIND, name, strlen(name), &v, len) !=
+        MHD_YES)
+        return NULL;
+    return v;
+}
+
+static const char *mhd_header(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+pv_request_source pv_http_mhd_source(struct MHD_Connection *conn)
+{
+    return (pv_request_source){mhd_param, mhd_header, conn};
+}
+
 /* Queues rs (whose body it takes) with the shared finishing steps. A HEAD
  * request gets the very response a GET would, Content-Length included;
  * libmicrohttpd leaves the body out. */
