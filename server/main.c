@@ -7,6 +7,7 @@
  * The signal itself is taken by the stop watch thread, which also bounds
  * how long stopping may take (see "stopping"). */
 #include "cache/disk.h"
+#include "cli/cli.h"
 #include "cache/trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
@@ -34,7 +35,9 @@ pv_config pv_cfg;
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: profview --logdir DIR [options]\n"
+            "Usage: profview [serve] --logdir DIR [options]\n"
+            "       profview summary PATH [options]      (profview summary --help)\n"
+            "       profview compare BASE NEW [options]  (profview compare --help)\n"
             "Serve TensorFlow / JAX profiles (the TensorBoard Profile tab) from DIR.\n"
             "\n"
             "  --logdir DIR          folder holding plugins/profile/<run>/ folders (required)\n"
@@ -390,6 +393,16 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 int main(int argc, char **argv)
 {
     static char cache_buf[PATH_MAX];
+    /* Subcommands: serve (also with none), summary, compare. */
+    if (argc > 1 && strcmp(argv[1], "summary") == 0)
+        return pv_cli_summary(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return pv_cli_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) {
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (parse_args(argc, argv, cache_buf, sizeof cache_buf) != 0)
         return EXIT_USAGE;
 
