@@ -339,15 +339,6 @@ int pv_figures_add(pv_figures *f, const pv_figures_ask *ask, const char *host, c
 
 /* ---- finishing ------------------------------------------------------------------------------ */
 
-static int cmp_op(const void *pa, const void *pb)
-{
-    const pv_fig_op *a = pa, *b = pb;
-    if (a->self_us != b->self_us)
-        return a->self_us > b->self_us ? -1 : 1;
-    int c = strcmp(a->name, b->name);
-    return c != 0 ? c : strcmp(a->side, b->side);
-}
-
 static int cmp_kernel_name(const void *pa, const void *pb)
 {
     const pv_fig_kernel *a = pa, *b = pb;
@@ -398,7 +389,6 @@ static void merge_kernels(pv_figures *f)
 
 void pv_figures_finish(pv_figures *f)
 {
-    pv_sort(f->ops, f->n_ops, sizeof *f->ops, cmp_op);
     merge_kernels(f);
     pv_sort(f->allocs, f->n_allocs, sizeof *f->allocs, cmp_alloc);
     if (f->n_devices > 0) {

@@ -19,8 +19,8 @@
  *                says it), the verdict and its statement, the input stage
  *                with the most self time
  *   idle         device and host idle shares of the overview's first table
- *   ops          framework_op_stats, every op (max_ops=0) but IDLE, by
- *                self time
+ *   ops          framework_op_stats, every op (max_ops=0) but IDLE, in the
+ *                table's order: device ops first, each side by self time
  *   kernels      kernel_stats, every row, added up by kernel name; the
  *                share of kernel time on tensor cores
  *   memory       memory_profile, per host and allocator: the peak in use
@@ -114,7 +114,7 @@ typedef struct pv_figures {
     const char *input_stage;   /* input op with the most self time; "" when none */
     double device_idle_percent; /* < 0 when unknown */
     double host_idle_percent;
-    /* ops, by self time, most first */
+    /* ops in the op table's order: device ops first, each side by self time */
     size_t n_ops;
     pv_fig_op *ops;
     /* kernels, by total time, most first */
@@ -138,7 +138,7 @@ void pv_figures_init(pv_figures *f, const char *run, const char *host, pv_arena 
  * saying which answer is not what its tool writes; f is then unchanged. */
 int pv_figures_add(pv_figures *f, const pv_figures_ask *ask, const char *host, const char *json,
                    size_t len, pv_error *err);
-/* Orders ops and kernels and works out the shares. Cannot fail. */
+/* Orders kernels and works out the shares. Cannot fail. */
 void pv_figures_finish(pv_figures *f);
 /* The mean of the breakdown part with this column id, or -1 when f has no
  * such part. Cannot fail. */

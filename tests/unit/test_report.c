@@ -144,11 +144,11 @@ START_TEST(test_pv_figures_add_lists)
     pv_arena_init(&a, 4096);
     pv_figures f;
     full(&f, &a, "r");
-    /* IDLE is not an op; the rest by self time. */
+    /* IDLE is not an op; the rest in the table's order, device first. */
     ck_assert_uint_eq(f.n_ops, 2);
-    ck_assert_str_eq(f.ops[0].name, "Iterator::Map");
-    ck_assert_str_eq(f.ops[1].category, "MatMul");
-    ck_assert_str_eq(f.ops[1].side, "Device");
+    ck_assert_str_eq(f.ops[0].category, "MatMul");
+    ck_assert_str_eq(f.ops[0].side, "Device");
+    ck_assert_str_eq(f.ops[1].name, "Iterator::Map");
     /* k1's two configurations are one kernel of 70 us, 60 on tensor cores. */
     ck_assert_uint_eq(f.n_kernels, 2);
     ck_assert_str_eq(f.kernels[0].name, "k1");
@@ -222,9 +222,9 @@ START_TEST(test_pv_compare_moves)
     /* The new run: steps 1.5 times as long, one op slower, one gone, one
      * new, the peak doubled, on another host. */
     next.step_mean_ms = 30;
-    next.ops[0].self_us = 1500;
+    next.ops[1].self_us = 1500;
     next.n_ops = 1;
-    pv_fig_op extra[2] = {next.ops[0], {"Host", "fresh", "Add", 1, 7, 7}};
+    pv_fig_op extra[2] = {next.ops[1], {"Host", "fresh", "Add", 1, 7, 7}};
     next.ops = extra;
     next.n_ops = 2;
     pv_fig_alloc peak = base.allocs[0];
