@@ -1,12 +1,11 @@
 /* source: a path to a run (a logdir's through the index, a folder's or a
- * file's made here), then each tool's answer on the chosen hosts, then the
- * figures (source.h). Models are decoded once per host, when the first
- * tool needs them, and freed with the target. */
+ * file's made here) and its hosts, then their figures (report/answers.h)
+ * from models decoded here, once per host when the first tool needs them,
+ * and freed with the target. */
 #include "cli/source.h"
 #include "index/index.h"
 #include "ingest/formats.h"
-#include "tools/registry.h"
-#include "util/gzip.h"
+#include "report/answers.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -20,8 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define ANSWER_MAX_BYTES ((size_t)4 << 30)
 
 /* The run the command line names and the hosts chosen from it. */
 typedef struct target {
@@ -186,13 +183,6 @@ static int pick_hosts(target *t, const char *host, pv_error *err)
     }
     for (size_t i = 0; i < run->n_hosts; i++)
         t->hosts[t->n_hosts++] = &run->hosts[i];
-    /* Hosts are read together from their models; per-tool files answer one
-     * host each. */
-    if (t->n_hosts > 1 && pv_run_profiles(run) < t->n_hosts)
-        return pv_error_set(err, PV_EINVAL, run->dir, PV_NO_OFFSET,
-                            "run \"%s\" has %zu hosts, not all with a profile to read together; "
-                            "pick one with --host (the first is \"%s\")", run->name,
-                            t->n_hosts, run->hosts[0].name);
     return 0;
 }
 
@@ -231,28 +221,13 @@ static int resolve(target *t, const char *path, const char *run, const char *hos
     return rc == 0 ? pick_hosts(t, host, err) : rc;
 }
 
-/* ---- answers ------------------------------------------------------------------------- */
+/* ---- models and files ------------------------------------------------------------------ */
 
-/* The parameters of an ask (a query string) as a tool reads them. */
-typedef struct query_ctx {
-    const char *query;
-    pv_arena *arena;
-} query_ctx;
-
-static const char *query_get(void *ctx, const char *name, bool *bad)
+static int model_of(void *ctx, size_t i, const pv_model **out, pv_error *err)
 {
-    (void)bad;
-    query_ctx *q = ctx;
-    char buf[256];
-    const char *v = pv_figures_query_param(q->query, name, buf, sizeof buf);
-    return v != NULL ? pv_arena_strdup(q->arena, v) : NULL;
-}
-
-static int model_of(target *t, size_t i, const pv_model **out, pv_error *err)
-{
+    target *t = ctx;
     if (t->models[i] == NULL) {
-        const pv_host_file *f = pv_host_profile(t->hosts[i]);
-        int rc = pv_ingest_file(f->path, NULL, &t->models[i], err);
+        int rc = pv_ingest_file(pv_host_profile(t->hosts[i])->path, NULL, &t->models[i], err);
         if (rc != 0)
             return rc;
     }
@@ -260,83 +235,14 @@ static int model_of(target *t, size_t i, const pv_model **out, pv_error *err)
     return 0;
 }
 
-/* The answer of t on hosts [first, first + n) from their models. */
-static int from_models(target *tg, size_t first, size_t n, const pv_tool *t, const void *q,
-                       pv_buf *out, pv_error *err)
+/* Files named on the command line are read as they are, links and all. */
+static int open_file(void *ctx, const pv_host_file *f, pv_error *err)
 {
-    const pv_model **models = pv_arena_zalloc(tg->arena, (n + 1) * sizeof *models);
-    const char **names = pv_arena_zalloc(tg->arena, (n + 1) * sizeof *names);
-    for (size_t i = 0; i < n; i++) {
-        int rc = model_of(tg, first + i, &models[i], err);
-        if (rc != 0)
-            return rc;
-        names[i] = tg->hosts[first + i]->name;
-    }
-    pv_tool_input in = {models, names, n};
-    void *result = NULL;
-    int rc = t->compute != NULL ? t->compute(&in, q, tg->arena, &result, err) : 0;
-    return rc != 0 ? rc : t->write_json(&in, q, result, out, err);
-}
-
-/* The answer of t from one of TensorFlow's per-tool files. */
-static int from_file(target *tg, const pv_host_file *f, const pv_tool *t, const void *q,
-                     pv_buf *out, pv_error *err)
-{
-    const pv_format *fmt = f->format;
+    (void)ctx;
     int fd = open(f->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return pv_error_set(err, PV_EIO, f->path, PV_NO_OFFSET, "cannot open it: %s",
-                            strerror(errno));
-    char *data;
-    size_t len;
-    int rc = pv_ingest_read_whole(fd, f->path, fmt->max_bytes, &data, &len, err);
-    close(fd);
-    if (rc != 0)
-        return rc;
-    if (fmt->role == PV_FORMAT_TOOL_FILE && fmt->gzip) {
-        rc = pv_gzip_decompress(data, len, out, f->path, err);
-    } else if (fmt->role == PV_FORMAT_TOOL_FILE) {
-        rc = pv_buf_add(out, data, len);
-    } else {
-        void *result;
-        pv_tool_input none = {NULL, NULL, 0};
-        rc = fmt->answer((const uint8_t *)data, len, f->path, tg->arena, &result, err);
-        if (rc == 0)
-            rc = t->write_json(&none, q, result, out, err);
-    }
-    free(data);
-    return rc;
-}
-
-/* Asks ask of hosts [first, first + n) and reads the answer into f; an ask
- * nothing answers there is left out. */
-static int ask_hosts(target *tg, const pv_figures_ask *ask, size_t first, size_t n,
-                     pv_figures *f, pv_error *err)
-{
-    const pv_tool *t = pv_tool_find(ask->tool);
-    bool from_model = false;
-    const pv_host_file *file = pv_host_answer(tg->hosts[first], t, &from_model);
-    if (file == NULL || (!from_model && file->format->role == PV_FORMAT_UNREAD))
-        return 0;
-    query_ctx qc = {ask->query, tg->arena};
-    pv_params p = {query_get, &qc};
-    void *q = pv_arena_zalloc(tg->arena, t->query_bytes + 1);
-    int rc = t->read_query != NULL ? t->read_query(&p, q, err) : 0;
-    pv_buf body;
-    pv_buf_init(&body, ANSWER_MAX_BYTES);
-    if (rc == 0)
-        rc = from_model ? from_models(tg, first, n, t, q, &body, err)
-                        : from_file(tg, file, t, q, &body, err);
-    const char *host = ask->per_host ? tg->hosts[first]->name : "";
-    if (rc == 0)
-        rc = pv_figures_add(f, ask, host, body.data != NULL ? body.data : "", body.len, err);
-    if (rc != 0 && err != NULL && err->path[0] == '\0') {
-        char why[sizeof err->reason];
-        snprintf(why, sizeof why, "%s", err->reason);
-        pv_error_set(err, rc, file->path, PV_NO_OFFSET, "%s: %s", ask->tool, why);
-    }
-    pv_buf_fini(&body);
-    return rc;
+        pv_error_set(err, PV_EIO, f->path, PV_NO_OFFSET, "cannot open it: %s", strerror(errno));
+    return fd;
 }
 
 int pv__cli_figures(const char *path, const char *run, const char *host, pv_arena *a,
@@ -344,19 +250,9 @@ int pv__cli_figures(const char *path, const char *run, const char *host, pv_aren
 {
     target t = {.arena = a};
     int rc = resolve(&t, path, run, host, err);
-    if (rc == 0) {
-        pv_figures_init(out, t.run->name, t.n_hosts == 1 ? t.hosts[0]->name : "", a);
-        size_t n_asks;
-        const pv_figures_ask *asks = pv_figures_asks(&n_asks);
-        for (size_t i = 0; i < n_asks && rc == 0; i++) {
-            const pv_tool *tool = pv_tool_find(asks[i].tool);
-            /* Hosts together where the tool combines them, else each. */
-            bool each = asks[i].per_host || !tool->combines_hosts;
-            for (size_t h = 0; h < (each ? t.n_hosts : 1) && rc == 0; h++)
-                rc = ask_hosts(&t, &asks[i], h, each ? 1 : t.n_hosts, out, err);
-        }
-        pv_figures_finish(out);
-    }
+    pv_report_source src = {model_of, open_file, &t};
+    if (rc == 0)
+        rc = pv_report_figures(t.run->name, t.hosts, t.n_hosts, false, &src, a, out, err);
     for (size_t i = 0; i < t.n_hosts; i++)
         pv_model_free(t.models[i]);
     pv_index_unref(t.ix);
