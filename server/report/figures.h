@@ -152,7 +152,7 @@ json_t *pv_figures_to_json(const pv_figures *f, size_t top_k);
 
 /* ---- the brief: what the run history and /metrics show ----------------------- */
 
-#define PV_BRIEF_ALLOCS 16
+#define PV_BRIEF_ALLOCS 8
 
 typedef struct pv_brief {
     size_t n_steps;
@@ -161,8 +161,8 @@ typedef struct pv_brief {
     double device_idle_percent; /* < 0 when unknown */
     size_t n_allocs;           /* the first PV_BRIEF_ALLOCS */
     struct {
-        char host[64];
-        char allocator[64];
+        char host[48];
+        char allocator[48];
         double peak_bytes;
     } allocs[PV_BRIEF_ALLOCS];
 } pv_brief;
