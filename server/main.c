@@ -13,7 +13,9 @@
 #include "pv_config.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "index/index.h"
+#include "report/briefs.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -55,6 +57,8 @@ static void usage(FILE *out)
             "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
             "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
             "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
+            "  --metrics-runs N      /metrics reports the figures of the N newest runs\n"
+            "                        (default 20; 0: only the server's own)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
 }
@@ -311,10 +315,12 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"max-conns-per-addr", required_argument, NULL, 'P'},
         {"header-timeout-ms", required_argument, NULL, 'H'},
         {"idle-timeout-s", required_argument, NULL, 'I'},
+        {"metrics-runs", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
-                         .memory_budget = default_budget(), .rescan_ms = 2000};
+                         .memory_budget = default_budget(), .rescan_ms = 2000,
+                         .metrics_runs = 20};
     conn_defaults();
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -360,6 +366,10 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         }
         case 'A': case 'T': case 'C': case 'P': case 'H': case 'I':
             if (parse_conn_flag(c, optarg) != 0)
+                return -1;
+            break;
+        case 'M':
+            if (parse_count("metrics-runs", optarg, 0, 100000, &pv_cfg.metrics_runs) != 0)
                 return -1;
             break;
         case 'h': usage(stdout); exit(EXIT_OK);
@@ -441,7 +451,9 @@ int main(int argc, char **argv)
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
                   .disk = &disk,
-                  .heavy = &heavy};
+                  .heavy = &heavy,
+                  .briefs = pv_briefs_new(),
+                  .metrics = pv_http_metrics_new()};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
@@ -449,6 +461,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "profview: %s\n", msg);
         pv_model_store_free(app.models);
         pv_limit_fini(&heavy);
+        pv_briefs_free(app.briefs);
+        pv_http_metrics_free(app.metrics);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
         return EXIT_START;
@@ -480,6 +494,8 @@ int main(int argc, char **argv)
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
     pv_model_store_free(app.models);
+    pv_briefs_free(app.briefs);
+    pv_http_metrics_free(app.metrics);
     pv_limit_fini(&heavy);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);
