@@ -122,9 +122,17 @@ static int parse(int argc, char **argv, bool compare, common_flags *f, const cha
             rc = bad_number("--top", optarg, 0, &top);
             f->top = (size_t)top;
             break;
-        case 'S': rc = bad_number("--max-step-time-ratio", optarg, 1e-9, &f->gates.max_step_time_ratio); break;
-        case 'M': rc = bad_number("--max-peak-memory-ratio", optarg, 1e-9, &f->gates.max_peak_memory_ratio); break;
-        case 'I': rc = bad_number("--max-input-bound-percent", optarg, 0, &f->gates.max_input_bound_percent); break;
+        case 'S':
+            rc = bad_number("--max-step-time-ratio", optarg, 1e-9, &f->gates.max_step_time_ratio);
+            break;
+        case 'M':
+            rc = bad_number("--max-peak-memory-ratio", optarg, 1e-9,
+                            &f->gates.max_peak_memory_ratio);
+            break;
+        case 'I':
+            rc = bad_number("--max-input-bound-percent", optarg, 0,
+                            &f->gates.max_input_bound_percent);
+            break;
         default:
             (compare ? compare_usage : summary_usage)(stdout);
             return 1;

@@ -17,7 +17,6 @@
 #include "http/target.h"
 #include "report/compare.h"
 #include "tools/common/params.h"
-#include "util/sort.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -135,19 +134,6 @@ void pv_serve_api_compare(pv_request *rq, pv_response *rs)
 
 /* ---- history ------------------------------------------------------------------------ */
 
-typedef struct dated_run {
-    const pv_run *run;
-    int64_t ns;
-} dated_run;
-
-static int cmp_dated(const void *pa, const void *pb)
-{
-    const dated_run *a = pa, *b = pb;
-    if (a->ns != b->ns)
-        return a->ns < b->ns ? -1 : 1;
-    return strcmp(a->run->name, b->run->name);
-}
-
 void pv_serve_api_history(pv_request *rq, pv_response *rs)
 {
     bool bad = false;
@@ -156,14 +142,9 @@ void pv_serve_api_history(pv_request *rq, pv_response *rs)
         pv_respond_error(rs, 400, "bad parameter", "prefix is not valid UTF-8 text");
         return;
     }
-    size_t len = prefix != NULL ? strlen(prefix) : 0;
     pv_index *ix = pv_index_store_acquire(rq->app->index);
-    dated_run *runs = pv_arena_zalloc(&rq->arena, (ix->n_runs + 1) * sizeof *runs);
-    size_t n = 0;
-    for (size_t i = 0; i < ix->n_runs; i++)
-        if (len == 0 || strncmp(ix->runs[i].name, prefix, len) == 0)
-            runs[n++] = (dated_run){&ix->runs[i], pv__report_run_ns(&ix->runs[i])};
-    pv_sort(runs, n, sizeof *runs, cmp_dated);
+    size_t n;
+    const pv_dated_run *runs = pv__report_runs_by_time(&rq->arena, ix, prefix, &n);
     pv_brief *briefs = pv_arena_zalloc(&rq->arena, (n + 1) * sizeof *briefs);
     bool *known = pv_arena_zalloc(&rq->arena, n + 1);
     size_t read = 0, pending = 0;
@@ -182,10 +163,10 @@ void pv_serve_api_history(pv_request *rq, pv_response *rs)
     json_t *list = json_array();
     for (size_t i = 0; i < n; i++) {
         const pv_run *run = runs[i].run;
+        json_t *brief = known[i] ? pv_brief_to_json(&briefs[i]) : json_null();
         json_array_append_new(list, json_pack("{s:s, s:f, s:I, s:o}", "run", run->name, "time_s",
                                               (double)runs[i].ns / 1e9, "hosts",
-                                              (json_int_t)run->n_hosts, "brief",
-                                              known[i] ? pv_brief_to_json(&briefs[i]) : json_null()));
+                                              (json_int_t)run->n_hosts, "brief", brief));
     }
     pv_index_store_release(rq->app->index, ix);
     rs->cache_control = "no-store";

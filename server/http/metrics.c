@@ -20,7 +20,6 @@
 #include "pv_config.h"
 #include "util/buf.h"
 #include "util/mem.h"
-#include "util/sort.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -199,19 +198,6 @@ static void server(pv_buf *b, pv_request *rq, pv_http_metrics *m, size_t n_runs)
 
 /* ---- the runs ---------------------------------------------------------------------------- */
 
-typedef struct dated {
-    const pv_run *run;
-    int64_t ns;
-} dated;
-
-static int newest_first(const void *pa, const void *pb)
-{
-    const dated *a = pa, *b = pb;
-    if (a->ns != b->ns)
-        return a->ns > b->ns ? -1 : 1;
-    return strcmp(a->run->name, b->run->name);
-}
-
 typedef struct host_brief {
     const char *run, *host;
     pv_brief brief;
@@ -238,27 +224,27 @@ static void run_series(pv_buf *b, const char *name, const char *help, const host
 static void runs(pv_buf *b, pv_request *rq, const pv_index *ix)
 {
     size_t want = pv_cfg.metrics_runs < ix->n_runs ? pv_cfg.metrics_runs : ix->n_runs;
-    dated *d = pv_arena_zalloc(&rq->arena, (ix->n_runs + 1) * sizeof *d);
-    for (size_t i = 0; i < ix->n_runs; i++)
-        d[i] = (dated){&ix->runs[i], pv__report_run_ns(&ix->runs[i])};
-    pv_sort(d, ix->n_runs, sizeof *d, newest_first);
+    size_t n_runs;
+    const pv_dated_run *all = pv__report_runs_by_time(&rq->arena, ix, NULL, &n_runs);
     size_t cap = 0;
-    for (size_t i = 0; i < want; i++)
-        cap += d[i].run->n_hosts;
+    for (size_t i = n_runs - want; i < n_runs; i++)
+        cap += all[i].run->n_hosts;
     host_brief *v = pv_arena_zalloc(&rq->arena, (cap + 1) * sizeof *v);
     size_t n = 0, read = 0, pending = 0;
-    for (size_t i = 0; i < want; i++) {
-        for (size_t h = 0; h < d[i].run->n_hosts; h++) {
-            const pv_host *host = &d[i].run->hosts[h];
+    /* The newest first: they are read first when several are not yet. */
+    for (size_t i = n_runs; i-- > n_runs - want;) {
+        const pv_run *run = all[i].run;
+        for (size_t h = 0; h < run->n_hosts; h++) {
+            const pv_host *host = &run->hosts[h];
             host_brief *x = &v[n];
-            bool known = pv__report_brief(rq, ix, d[i].run, &host, 1, false, &x->brief);
+            bool known = pv__report_brief(rq, ix, run, &host, 1, false, &x->brief);
             if (!known && read < METRICS_BATCH) {
                 read++;
-                known = pv__report_brief(rq, ix, d[i].run, &host, 1, true, &x->brief);
+                known = pv__report_brief(rq, ix, run, &host, 1, true, &x->brief);
             }
             pending += !known;
             if (known) {
-                x->run = d[i].run->name;
+                x->run = run->name;
                 x->host = host->name;
                 n++;
             }

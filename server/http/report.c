@@ -9,6 +9,7 @@
 #include "cache/store.h"
 #include "report/answers.h"
 #include "report/briefs.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -109,7 +110,7 @@ bool pv__report_brief(pv_request *rq, const pv_index *ix, const pv_run *run,
     return known;
 }
 
-int64_t pv__report_run_ns(const pv_run *run)
+static int64_t written_ns(const pv_run *run)
 {
     int64_t ns = 0;
     for (size_t i = 0; i < run->n_hosts; i++)
@@ -117,4 +118,25 @@ int64_t pv__report_run_ns(const pv_run *run)
             if (run->hosts[i].files[k].id.mtime_ns > ns)
                 ns = run->hosts[i].files[k].id.mtime_ns;
     return ns;
+}
+
+static int older_first(const void *pa, const void *pb)
+{
+    const pv_dated_run *a = pa, *b = pb;
+    if (a->ns != b->ns)
+        return a->ns < b->ns ? -1 : 1;
+    return strcmp(a->run->name, b->run->name);
+}
+
+pv_dated_run *pv__report_runs_by_time(pv_arena *a, const pv_index *ix, const char *prefix,
+                                      size_t *n)
+{
+    size_t len = prefix != NULL ? strlen(prefix) : 0;
+    pv_dated_run *v = pv_arena_zalloc(a, (ix->n_runs + 1) * sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < ix->n_runs; i++)
+        if (len == 0 || strncmp(ix->runs[i].name, prefix, len) == 0)
+            v[(*n)++] = (pv_dated_run){&ix->runs[i], written_ns(&ix->runs[i])};
+    pv_sort(v, *n, sizeof *v, older_first);
+    return v;
 }

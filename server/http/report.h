@@ -27,7 +27,15 @@ int pv__report_figures(pv_request *rq, const pv_index *ix, const pv_run *run,
 bool pv__report_brief(pv_request *rq, const pv_index *ix, const pv_run *run,
                       const pv_host *const *hosts, size_t n, bool compute, pv_brief *out);
 
-/* The newest modification time of run's files, in ns. Cannot fail. */
-int64_t pv__report_run_ns(const pv_run *run);
+/* A run and when it was last written (its newest file's mtime, ns). */
+typedef struct pv_dated_run {
+    const pv_run *run;
+    int64_t ns;
+} pv_dated_run;
+
+/* The runs of ix whose name starts with prefix (NULL: all), the oldest
+ * written first (ties by name), in a; *n gets their count. Cannot fail. */
+pv_dated_run *pv__report_runs_by_time(pv_arena *a, const pv_index *ix, const char *prefix,
+                                      size_t *n);
 
 #endif

@@ -25,11 +25,11 @@ static json_t *breakdown_json(const pv_comparison *c)
             const pv_fig_part *p = &sides[s]->parts[i];
             if (s == 1 && pv_figures_part_ms(c->new_, p->id) >= 0)
                 continue;
+            double base = pv_figures_part_ms(c->base, p->id);
+            double next = pv_figures_part_ms(c->new_, p->id);
             json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o}", "id", p->id, "label",
-                                                  p->label, "base_ms",
-                                                  pv__report_num(pv_figures_part_ms(c->base, p->id)),
-                                                  "new_ms",
-                                                  pv__report_num(pv_figures_part_ms(c->new_, p->id))));
+                                                  p->label, "base_ms", pv__report_num(base),
+                                                  "new_ms", pv__report_num(next)));
         }
     }
     return rows;

@@ -247,16 +247,24 @@ static int read_kernels(pv_figures *f, const json_t *j, pv_error *err)
 
 /* ---- memory_profile --------------------------------------------------------------------- */
 
+/* A new array of n + more elements (size bytes each, zeroed) from a, the
+ * n at old copied to its start: per-host answers add to a list. */
+static void *grow(pv_arena *a, const void *old, size_t n, size_t more, size_t size)
+{
+    void *v = pv_arena_zalloc(a, (n + more + 1) * size);
+    if (n > 0)
+        memcpy(v, old, n * size);
+    return v;
+}
+
 static int read_memory(pv_figures *f, const char *host, const json_t *j, pv_error *err)
 {
     const json_t *per = json_object_get(j, "memoryProfilePerAllocator");
     if (!json_is_object(j) || (per != NULL && !json_is_object(per)))
         return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET,
                             "the memory_profile answer has no allocator map");
-    pv_fig_alloc *all = pv_arena_zalloc(f->arena,
-                                        (f->n_allocs + json_object_size(per) + 1) * sizeof *all);
-    if (f->n_allocs > 0)
-        memcpy(all, f->allocs, f->n_allocs * sizeof *all);
+    pv_fig_alloc *all = grow(f->arena, f->allocs, f->n_allocs, json_object_size(per),
+                             sizeof *all);
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)per, key, v) {
@@ -279,10 +287,8 @@ static int read_utilization(pv_figures *f, const char *host, const json_t *j, pv
     if (!json_is_array(devs))
         return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET,
                             "the device_utilization answer has no device list");
-    pv_fig_device *all = pv_arena_zalloc(f->arena,
-                                         (f->n_devices + json_array_size(devs) + 1) * sizeof *all);
-    if (f->n_devices > 0)
-        memcpy(all, f->devices, f->n_devices * sizeof *all);
+    pv_fig_device *all = grow(f->arena, f->devices, f->n_devices, json_array_size(devs),
+                              sizeof *all);
     for (size_t i = 0; i < json_array_size(devs); i++) {
         const json_t *d = json_array_get(devs, i);
         const json_t *longest = json_array_get(json_object_get(d, "longest_gaps"), 0);

@@ -36,7 +36,8 @@ describe('compare, history and utilization (pure parts)', () => {
 
     test('defaultPair: the URL\'s runs, else the second newest against the newest', () => {
         assert.deepEqual(defaultPair({}, ['r3', 'r2', 'r1']), { base: 'r2', new: 'r3' });
-        assert.deepEqual(defaultPair({ base: 'r1' }, ['r3', 'r2', 'r1']), { base: 'r1', new: 'r3' });
+        assert.deepEqual(defaultPair({ base: 'r1' }, ['r3', 'r2', 'r1']),
+                         { base: 'r1', new: 'r3' });
         assert.deepEqual(defaultPair({}, ['only']), { base: 'only', new: 'only' });
     });
 
@@ -70,7 +71,8 @@ describe('compare, history and utilization (pure parts)', () => {
         ], true);
         assert.deepEqual(t.cols.map((c) => c.id),
                          ['change', 'side', 'name', 'category', 'base', 'new', 'delta', 'ratio']);
-        assert.deepEqual(t.rows[0].c.map((x) => x.v), ['changed', 'Host', 'a', 'Add', 2, 3, 1, 1.5]);
+        assert.deepEqual(t.rows[0].c.map((x) => x.v),
+                         ['changed', 'Host', 'a', 'Add', 2, 3, 1, 1.5]);
         assert.deepEqual(t.rows[1].c.map((x) => x.v), ['added', 'Device', 'b', 'Mul', 0, 1.5, 1.5,
                                                        null]);
         assert.equal(deltaTable([], false).cols[1].label, 'Kernel');
@@ -115,7 +117,8 @@ function kerasLogdir() {
 
 // A run's mean step time (ms), from its overview step table's rows.
 async function meanStepMs(h, run) {
-    const r = await fetch(`${h.server.url}data/plugin/profile/data?run=${run}&host=vm&tag=overview_page`);
+    const url = `${h.server.url}data/plugin/profile/data?run=${run}&host=vm&tag=overview_page`;
+    const r = await fetch(url);
     const steps = (await r.json())[1];
     const col = steps.cols.findIndex((c) => c.id === 'stepTimeMs');
     return steps.rows.reduce((a, row) => a + row.c[col].v, 0) / steps.rows.length;
@@ -141,7 +144,8 @@ describe('compare view and run history in the browser', { skip: SKIP }, () => {
             await screenshot(h.page, 'compare');
             const [base, next] = [await meanStepMs(h, 'fixed'), await meanStepMs(h, 'bound')];
             const rows = await headline();
-            assert.deepEqual(rows[0], ['Step time', `${base.toFixed(3)} ms`, `${next.toFixed(3)} ms`,
+            assert.deepEqual(rows[0], ['Step time', `${base.toFixed(3)} ms`,
+                                       `${next.toFixed(3)} ms`,
                                        `+${((100 * (next - base)) / base).toFixed(1)}%`]);
             const verdict = await h.page.textContent('.cmp-verdict');
             assert.match(verdict, new RegExp(`${(next / base).toFixed(3)} ×`));

@@ -18,6 +18,7 @@
 #define BOUND REF "/keras_input_bound"
 #define FIXED REF "/keras_input_fixed"
 #define SHARED PV_TESTDATA "/logdirs"
+#define GPU_RUN "tf_keras_gpu_gcp/train/2022_11_04_21_26_12"
 
 /* ---- running the binary --------------------------------------------------------- */
 
@@ -290,7 +291,7 @@ START_TEST(test_summary_shared_gpu)
     PV_NEED_TESTDATA("test_summary_shared_gpu");
     pv_test_server s;
     start(&s, SHARED);
-    check_summary(&s, SHARED "/tf_keras_gpu_gcp", "tf_keras_gpu_gcp/train/2022_11_04_21_26_12", "instance-ecbm");
+    check_summary(&s, SHARED "/tf_keras_gpu_gcp", GPU_RUN, "instance-ecbm");
     check_summary(&s, SHARED "/jax_rocm_mi300/plugins/profile/jax08_gemm",
                   "jax_rocm_mi300/jax08_gemm", "tw003");
     /* Eight GPUs busy at once: the overview adds their time up. */
@@ -299,7 +300,7 @@ START_TEST(test_summary_shared_gpu)
     /* Kernels: added up per name from the route's rows. */
     const char *args[] = {"summary", SHARED "/tf_keras_gpu_gcp", "--json", "--top", "0", NULL};
     json_t *sum = cli_json(args);
-    json_t *ks = route(&s, "tf_keras_gpu_gcp/train/2022_11_04_21_26_12", "instance-ecbm", "kernel_stats",
+    json_t *ks = route(&s, GPU_RUN, "instance-ecbm", "kernel_stats",
                        "&max_rows=100000");
     const json_t *top = json_object_get(json_object_get(sum, "kernels"), "top");
     double tc = 0, all = 0;

@@ -128,7 +128,8 @@ function runPicker(label, runs, run, host, onChange) {
         } catch {
             // A run without an overview is still compared on what it has.
         }
-        const opts = [{ value: '', label: hosts.length > 1 ? 'All hosts' : (hosts[0] ?? 'All hosts') }];
+        const all = hosts.length > 1 ? 'All hosts' : (hosts[0] ?? 'All hosts');
+        const opts = [{ value: '', label: all }];
         if (hosts.length > 1)
             opts.push(...hosts.map((x) => ({ value: x, label: x })));
         fillSelect(hostSel, opts, keep && hosts.includes(keep) ? keep : '');
@@ -199,8 +200,9 @@ async function render(el, state, inst) {
     } } });
     const body = h('div', { class: 'view-body cmp' },
         h('h2', { text: 'Compare runs' }),
-        h('div', { class: 'cmp-pickers' }, runPicker('Base', runs, p.base, p.base_host, pick('base')),
-          swap, runPicker('New', runs, p.new, p.new_host, pick('new'))));
+        h('div', { class: 'cmp-pickers' },
+          runPicker('Base', runs, p.base, p.base_host, pick('base')), swap,
+          runPicker('New', runs, p.new, p.new_host, pick('new'))));
     const result = h('div', { class: 'cmp-result' });
     body.append(result);
     el.replaceChildren(body);

@@ -37,7 +37,8 @@ export function utilizationSection(body, state, signal) {
             }
             const canvas = h('canvas', { 'aria-label': 'Device utilization over the profile' });
             const gaps = data.devices.map((d) => `${d.name}: ${d.mean_percent.toFixed(1)}% busy, ` +
-                `${d.idle_gaps} idle gap${d.idle_gaps === 1 ? '' : 's'} of 1% of the window or more`);
+                `${d.idle_gaps} idle gap${d.idle_gaps === 1 ? '' : 's'} of 1% of the window ` +
+                'or more');
             sec.append(h('h3', { text: 'Device utilization' }),
                 h('p', { class: 'util-mean', text: `${data.mean_percent.toFixed(1)}% busy on ` +
                     `average over ${data.devices.length} device${data.devices.length === 1 ? ''

@@ -123,7 +123,8 @@ async function lineChart(box, title, labels, datasets, yTitle, state, inst, tick
 }
 
 function historyTable(runs) {
-    const fmt = (v, d) => (v === null || v === undefined ? null : Math.round(v * 10 ** d) / 10 ** d);
+    const fmt = (v, d) => (v === null || v === undefined ? null
+        : Math.round(v * 10 ** d) / 10 ** d);
     return {
         cols: [
             { id: 'run', label: 'Run', type: 'string' },
