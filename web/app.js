@@ -6,6 +6,8 @@
 //   URL state -> fill in missing run/tool/host with the first offered one
 //   -> rewrite the URL with the full state (replace, so Back skips the
 //   partial one) -> api/load with a progress bar -> view.mount(el, state).
+// A #/page/<name> URL (compare, history: views/registry.js's loadPage)
+// mounts that page instead, with no run to load.
 // A later navigation overtakes an earlier one still in flight: every await
 // is followed by a check of `seq`, and the view's signal is aborted.
 //
@@ -21,7 +23,7 @@ import * as api from './api.js';
 import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
-import { loadView, toolTitle } from './views/registry.js';
+import { loadPage, loadView, toolTitle } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir
@@ -92,6 +94,7 @@ function viewState(state, signal) {
         run: state.run,
         host: state.host,
         tool: state.tool,
+        page: state.page,
         params: { ...state.params },
         setParams: (p, opts) => router.setParams(p, opts),
         signal,
@@ -175,6 +178,27 @@ async function resolve(state, stale) {
     return { run, host, tool, params: state.params || {} };
 }
 
+// Mounts a page across runs (#/page/<name>: compare, history); the run
+// picker then offers every run, and picking one leaves the page.
+async function showPage(state, stale) {
+    const [view, runList] = await Promise.all([loadPage(state.page), runs().catch(() => [])]);
+    if (stale())
+        return;
+    // No run is shown: the run picker offers them all, to open one.
+    fillSelect(ui.run, [{ value: '', label: 'Open a run…' }, ...asOptions(runList)], '');
+    fillSelect(ui.tool, [], undefined);
+    fillSelect(ui.host, [], undefined);
+    if (!view) {
+        showMessage(ui.content, `There is no page called "${state.page}".`);
+        return;
+    }
+    document.title = `${state.page === 'compare' ? 'Compare runs' : 'Run history'} — profview`;
+    const controller = new AbortController();
+    shown = { state, view, controller };
+    ui.content.replaceChildren();
+    await view.mount(ui.content, viewState(state, controller.signal));
+}
+
 async function show(state) {
     const my = ++seq;
     const stale = () => my !== seq;
@@ -188,6 +212,10 @@ async function show(state) {
     unmountView();
     setBusy(true);
     try {
+        if (state.page !== undefined) {
+            await showPage(state, stale);
+            return;
+        }
         const full = await resolve(state, stale);
         if (!full)
             return;
@@ -261,7 +289,10 @@ function pick(partial) {
 }
 
 function init() {
-    ui.run.addEventListener('change', () => pick({ run: ui.run.value }));
+    ui.run.addEventListener('change', () => {
+        if (ui.run.value !== '')
+            pick({ run: ui.run.value });
+    });
     ui.tool.addEventListener('change', () => pick({ run: router.current().run ?? ui.run.value,
                                                     tool: ui.tool.value }));
     ui.host.addEventListener('change', () => {

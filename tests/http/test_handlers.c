@@ -47,7 +47,8 @@ static void setup(void)
     snprintf(cache_dir, sizeof cache_dir, "/tmp/pv-handlers-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache_dir));
     pv_disk_cache_init(&disk, cache_dir, PV_DISK_CACHE_MAX_AUTO);
-    app = (pv_app){&index_store, pv_model_store_new(0, &disk, NULL), &disk, NULL};
+    app = (pv_app){.index = &index_store, .models = pv_model_store_new(0, &disk, NULL),
+                   .disk = &disk};
 }
 
 static void teardown(void)

@@ -10,6 +10,7 @@
 
 import { h } from '../dom.js';
 import { createTable } from '../table.js';
+import { utilizationSection } from './device_util.js';
 import {
     NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, stepAdvice, stepChart,
     stepView, stepViewBody, stripTags, summarize, usedCategories, verdictBox,
@@ -103,6 +104,7 @@ async function render(inst, el, state, data, isCurrent) {
     body.append(verdictBox(rp.statement || props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
+    inst.tables.push(utilizationSection(body, state, inst.controller.signal));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
     body.append(graph);

@@ -19,6 +19,17 @@ const VIEWS = {
     framework_op_stats: () => import('./framework_op_stats.js'),
 };
 
+// Pages across runs (#/page/<name>), not one run's tool.
+const PAGES = {
+    compare: () => import('./compare.js'),
+    history: () => import('./history.js'),
+};
+
+// Resolves to the view module of a page, or null when there is none.
+export function loadPage(name) {
+    return PAGES[name] ? PAGES[name]() : Promise.resolve(null);
+}
+
 // The catalog entry (api/tools) of a tool name or alias, or undefined.
 export function catalogEntry(catalog, tool) {
     return catalog.find((t) => t.name === tool || t.aliases.includes(tool));
