@@ -11,6 +11,8 @@
 //
 // The state a view gets in mount(el, state):
 //   run, host, tool  strings (host may be '' for host-less legacy files)
+//   title            the tool's name for people (api/tools)
+//   titleOf(tool)    any tool's name for people (a tool id when unknown)
 //   params           the tool-state query of the URL ({start, end, sel, ...})
 //   setParams(p, {replace})  change that query (replace: true by default)
 //   signal           AbortSignal, aborted just before unmount()
@@ -43,6 +45,10 @@ const cache = { runs: null, tools: new Map(), hosts: new Map(), catalog: null };
 let seq = 0;                  // number of the newest navigation
 let shown = null;             // {state, view, controller} of the mounted view
 let lastPick = { run: undefined, host: undefined };  // to keep the host on a tool change
+// The picker a navigation came from, until its view is up: focus then
+// moves to the view, or the view's keys (the trace viewer's W/A/S/D, F)
+// would go to the picker, whose type-ahead turns F into another tool.
+let pickedFrom = null;
 
 // ---- lists -------------------------------------------------------------------
 
@@ -87,11 +93,13 @@ function showOnly(select, value, label = (n) => n) {
 
 // ---- navigation ----------------------------------------------------------------
 
-function viewState(state, signal) {
+function viewState(state, signal, known) {
     return {
         run: state.run,
         host: state.host,
         tool: state.tool,
+        title: toolTitle(known, state.tool),
+        titleOf: (tool) => toolTitle(known, tool),
         params: { ...state.params },
         setParams: (p, opts) => router.setParams(p, opts),
         signal,
@@ -169,7 +177,7 @@ async function resolve(state, stale) {
     }
     fillSelect(ui.host, asOptions(hostList, hostLabel), host);
     if (host === undefined) {
-        showMessage(ui.content, `No host of run "${run}" has data for ${tool}.`);
+        showMessage(ui.content, `No host of run "${run}" has data for ${toolTitle(known, tool)}.`);
         return null;
     }
     return { run, host, tool, params: state.params || {} };
@@ -182,7 +190,7 @@ async function show(state) {
     // Only the tool-state query changed (Back/Forward inside a tool).
     if (shown && router.sameView(shown.state, state) && shown.view.update) {
         shown.state = state;
-        shown.view.update(viewState(state, shown.controller.signal));
+        shown.view.update(viewState(state, shown.controller.signal, shown.known));
         return;
     }
     unmountView();
@@ -195,7 +203,8 @@ async function show(state) {
             router.navigate(full, { replace: true, silent: true });
         lastPick = { run: full.run, host: full.host };
         const known = await catalog();
-        document.title = `${toolTitle(known, full.tool)} · ${hostLabel(full.host)} · ${full.run} — profview`;
+        document.title = `${toolTitle(known, full.tool)} · ${hostLabel(full.host)} · ` +
+            `${full.run} — profview`;
 
         const controller = new AbortController();
         let progress = null;
@@ -219,9 +228,12 @@ async function show(state) {
         const view = await loadView(full.tool, known);
         if (stale())
             return;
-        shown = { state: full, view, controller };
+        shown = { state: full, view, controller, known };
         ui.content.replaceChildren();
-        await view.mount(ui.content, viewState(full, controller.signal));
+        await view.mount(ui.content, viewState(full, controller.signal, known));
+        if (!stale() && pickedFrom && document.activeElement === pickedFrom)
+            ui.content.focus({ preventScroll: true });
+        pickedFrom = null;
     } catch (e) {
         if (stale() || api.isAbort(e))
             return;
@@ -256,17 +268,19 @@ async function pollRuns() {
 
 // ---- pickers -------------------------------------------------------------------
 
-function pick(partial) {
+function pick(partial, from) {
+    pickedFrom = from;
     router.navigate({ ...partial, params: {} });
 }
 
 function init() {
-    ui.run.addEventListener('change', () => pick({ run: ui.run.value }));
+    ui.run.addEventListener('change', () => pick({ run: ui.run.value }, ui.run));
     ui.tool.addEventListener('change', () => pick({ run: router.current().run ?? ui.run.value,
-                                                    tool: ui.tool.value }));
+                                                    tool: ui.tool.value }, ui.tool));
     ui.host.addEventListener('change', () => {
         const cur = router.current();
-        pick({ run: cur.run ?? ui.run.value, tool: cur.tool ?? ui.tool.value, host: ui.host.value });
+        pick({ run: cur.run ?? ui.run.value, tool: cur.tool ?? ui.tool.value, host: ui.host.value },
+             ui.host);
     });
     ui.refresh.addEventListener('click', () => {
         cache.runs = null;
