@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import { colorIndex, PALETTE } from '../../web/draw/colors.js';
 import { fitLabel } from '../../web/draw/slices.js';
 import { hitTest, findDrawn } from '../../web/timeline/hit.js';
-import { computeLayout, depthAt, rowAt, toggle } from '../../web/timeline/layout.js';
+import { computeLayout, depthAt, displayOrder, rowAt,
+         toggle } from '../../web/timeline/layout.js';
 import { TraceSearch } from '../../web/timeline/search.js';
 import { computeTicks, niceStepPs } from '../../web/timeline/ticks.js';
 import { TileCache } from '../../web/timeline/tile_cache.js';
@@ -132,6 +133,13 @@ describe('layout', () => {
         assert.equal(l.rows[0].sub, '2 threads, 6 events');
         assert.deepEqual(l.rows[0].tracks, [0, 1]);   // for the collapsed summary
         assert.equal(l.rows[3].sub, 'max 10 B');
+    });
+
+    test('devices are shown before the host, each group in the server\'s order', () => {
+        const ps = ['/host:CPU', '/device:GPU:0', 'Task Environment', '/device:GPU:1']
+            .map((name, pid) => ({ pid, name }));
+        assert.deepEqual(displayOrder(ps).map((p) => p.name),
+                         ['/device:GPU:0', '/device:GPU:1', '/host:CPU', 'Task Environment']);
     });
 
     test('collapsing a process hides its rows; a thread keeps its top level', () => {

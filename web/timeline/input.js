@@ -11,8 +11,10 @@
 //                           Shift+wheel, or any wheel where scrollsAt(x, y)
 //                           (the names column) -> onScroll(dyPx);
 //                           sideways -> onPan
-//   W/S, A/D held        -> onZoom / onPan every animation frame, at a
-//                           speed that does not depend on key repeat
+//   W/S, A/D             -> one step at once (a tap zooms by TAP_ZOOM or
+//                           pans TAP_PAN_FRACTION of the window), then, held past
+//                           HOLD_MS, onZoom / onPan every animation frame
+//                           at a speed that does not depend on key repeat
 //   other keys           -> onKey(key) (F, Escape, /, ...)
 // Keys are ignored while focus is in a text field or a control, so typing
 // in the search box never moves the view.
@@ -22,6 +24,11 @@ const WHEEL_ZOOM_PER_PX = 0.0025;   // zoom factor exp(-dy * this) per wheel pix
 const KEY_ZOOM_PER_S = 4;           // W/S: the window shrinks 4x per second held
 const KEY_PAN_FRACTION_PER_S = 1.2; // A/D: 1.2 window widths per second held
 const LINE_PX = 16;                 // a wheel "line" in pixels
+// A tap must do something a person sees: the hold speed alone moves a
+// 60 ms tap by 2-5 %.
+const TAP_ZOOM = 1.25;              // W/S tap: the window shrinks (grows) by a fifth
+const TAP_PAN_FRACTION = 0.1;       // A/D tap: a tenth of the window
+const HOLD_MS = 200;                // held this long, a key moves the view smoothly
 
 function isTyping(target) {
     if (!target || !target.tagName)
@@ -49,7 +56,7 @@ export function attachInput(canvas, handlers, options = {}) {
     const doc = canvas.ownerDocument;
     const win = doc.defaultView;
     let drag = null;   // {x0, y0, x, y, moved, range, id}
-    const held = new Set();
+    const held = new Map();   // key -> when it went down (performance.now())
     let raf = 0;
     let lastT = 0;
 
@@ -133,8 +140,10 @@ export function attachInput(canvas, handlers, options = {}) {
             return;
         const dt = lastT ? Math.min(0.1, (now - lastT) / 1000) : 1 / 60;
         lastT = now;
-        const zoomDir = (held.has('w') ? 1 : 0) - (held.has('s') ? 1 : 0);
-        const panDir = (held.has('d') ? 1 : 0) - (held.has('a') ? 1 : 0);
+        // A key moves smoothly only once it is held: its tap step is done.
+        const on = (k) => (held.has(k) && now - held.get(k) >= HOLD_MS ? 1 : 0);
+        const zoomDir = on('w') - on('s');
+        const panDir = on('d') - on('a');
         if (zoomDir !== 0) {
             const x = options.anchorX ? options.anchorX() : 0;
             h.onZoom(KEY_ZOOM_PER_S ** (zoomDir * dt), x);
@@ -146,6 +155,16 @@ export function attachInput(canvas, handlers, options = {}) {
         raf = win.requestAnimationFrame(step);
     }
 
+    function tap(k) {
+        if (k === 'w' || k === 's') {
+            const x = options.anchorX ? options.anchorX() : 0;
+            h.onZoom(k === 'w' ? TAP_ZOOM : 1 / TAP_ZOOM, x);
+        } else {
+            const w = options.widthPx ? options.widthPx() : 1000;
+            h.onPan((k === 'd' ? 1 : -1) * TAP_PAN_FRACTION * w, 0);
+        }
+    }
+
     function onKeyDown(e) {
         if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey)
             return;
@@ -153,7 +172,8 @@ export function attachInput(canvas, handlers, options = {}) {
         if (k === 'w' || k === 's' || k === 'a' || k === 'd') {
             e.preventDefault();
             if (!held.has(k)) {
-                held.add(k);
+                held.set(k, win.performance.now());
+                tap(k);
                 if (!raf) {
                     lastT = 0;
                     raf = win.requestAnimationFrame(step);

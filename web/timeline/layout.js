@@ -32,6 +32,14 @@ function counterScale(c) {
     return `max ${/bytes/i.test(c.name || '') ? formatBytes(max) : formatCount(max)}`;
 }
 
+// The processes in the order they are shown: the devices first, as XProf
+// shows them, so a GPU's streams are not below a host's 32 threads; then
+// the rest. Each group keeps the server's order (devices by ordinal).
+export function displayOrder(processes) {
+    const isDevice = (p) => /^\/device:/.test(p.name || '');
+    return [...processes.filter(isDevice), ...processes.filter((p) => !isDevice(p))];
+}
+
 // Returns {rows, height, byTrack: Map(track -> row), byCounter: Map(id ->
 // row), byPid: Map(pid -> header row)}.
 export function computeLayout(meta, collapsed = new Set()) {
@@ -91,7 +99,7 @@ export function computeLayout(meta, collapsed = new Set()) {
             }));
         }
     };
-    for (const p of meta.processes || [])
+    for (const p of displayOrder(meta.processes || []))
         addProcess(p);
     // Counters of a pid with no process entry still get a home.
     for (const pid of countersOf.keys()) {

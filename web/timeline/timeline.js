@@ -18,7 +18,7 @@ import { sizeCanvas, watchDpr } from '../dom.js';
 import { drawFrame } from '../draw/frame.js';
 import { counterAt, findDrawn, hitTest, nextOnLevel } from './hit.js';
 import { attachInput } from './input.js';
-import { computeLayout, depthAt, rowAt, toggle } from './layout.js';
+import { ROW_PX, computeLayout, depthAt, depthMidY, rowAt, toggle } from './layout.js';
 import { computeTicks } from './ticks.js';
 import { TileCache } from './tile_cache.js';
 import * as V from './viewport.js';
@@ -140,6 +140,25 @@ export class Timeline {
     // (dir -1), or null.
     neighbour(ev, dir) {
         return nextOnLevel(this.pieces, ev.track, ev.depth, ev.start, dir);
+    }
+
+    // Scrolls vertically, as little as it can, so that level depth of the
+    // track is in view (the details panel opening below the tracks takes
+    // their lower third: a kernel clicked there must not vanish under it).
+    keepVisible(track, depth) {
+        const row = track === undefined || track === null ? null : this.layout.byTrack.get(track);
+        if (!row)
+            return;
+        const s = this.o.scroll;
+        // clientHeight, not this.size: the panel may have opened a moment
+        // ago and the resize observer not run yet.
+        const viewH = s.clientHeight - RULER_PX;
+        const top = depthMidY(row, depth ?? 0) - ROW_PX / 2;
+        const pad = ROW_PX;
+        if (top < s.scrollTop)
+            s.scrollTop = Math.max(0, top - pad);
+        else if (top + ROW_PX > s.scrollTop + viewH)
+            s.scrollTop = top + ROW_PX + pad - viewH;
     }
 
     // Scrolls vertically so the track's row is visible.

@@ -365,6 +365,8 @@ class TraceView {
         const ctl = new AbortController();
         this.detailsCtl = ctl;
         this.showPanelMessage('Loading event details…');
+        if (this.selection && this.selection.id === id)
+            this.timeline.keepVisible(this.selection.track, this.selection.depth);
         let d;
         try {
             d = await api.traceEvent(this.state.run, this.state.host, id,
@@ -392,6 +394,7 @@ class TraceView {
         });
         if (known.reveal)
             this.timeline.scrollToTrack(this.selection.track);
+        this.timeline.keepVisible(this.selection.track, this.selection.depth);
     }
 
     flowArrows(d) {
