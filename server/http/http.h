@@ -136,6 +136,7 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs);
 void pv_serve_trace_tile(pv_request *rq, pv_response *rs);
 void pv_serve_trace_event(pv_request *rq, pv_response *rs);
 void pv_serve_trace_search(pv_request *rq, pv_response *rs);
+void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs);
 /* Embedded frontend files; 404 JSON when path names none. */
 void pv_serve_static(pv_request *rq, pv_response *rs);
 

@@ -26,6 +26,7 @@ static const route routes[] = {
     {"/api/trace/tile", pv_serve_trace_tile},
     {"/api/trace/event", pv_serve_trace_event},
     {"/api/trace/search", pv_serve_trace_search},
+    {"/api/trace/aggregate", pv_serve_trace_aggregate},
 };
 
 pv_handler pv_http_route(const char *path)
