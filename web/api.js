@@ -187,3 +187,12 @@ export async function traceSearch(run, host, q, offset, limit, { signal, version
     const url = buildUrl('api/trace/search', { run, host, q, offset, limit, v: version });
     return (await getJson(url, signal)).body;
 }
+
+// The events of tracks that overlap [startPs, endPs), summed by name:
+// {n_events, rows: [{name, count, wall_ps, self_ps, min_ps, max_ps}]}.
+export async function traceAggregate(run, host, startPs, endPs, tracks, { signal, version } = {}) {
+    const url = buildUrl('api/trace/aggregate', { run, host, start_ps: Math.max(0, Math.round(startPs)),
+                                                  end_ps: Math.round(endPs),
+                                                  tracks: tracks.join(','), v: version });
+    return (await getJson(url, signal)).body;
+}

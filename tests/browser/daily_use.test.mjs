@@ -258,7 +258,7 @@ describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP
                         continue;
                     await h.page.mouse.click(x, y);
                     await h.page.waitForSelector('.tv-details h4');
-                    if (/Flows \(0\)/.test(await h.page.textContent('.tv-details'))) {
+                    if (/Flow(s| events) \(0\)/.test(await h.page.textContent('.tv-details'))) {
                         clicked = true;
                         break;
                     }

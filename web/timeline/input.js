@@ -5,6 +5,10 @@
 //   drag                 -> onPan(dxPx, dyPx) as the pointer moves
 //   Shift+drag (or drag in range mode) -> onRangeDrag(x0, x1), then
 //                           onRange(x0, x1) on release
+//   Alt+drag (or drag in select mode) -> onBoxDrag(x0, y0, x1, y1), then
+//                           onBox(x0, y0, x1, y1) on release
+//   drag on the time ruler -> onMeasureDrag(x0, x1), then onMeasure(x0, x1)
+//   click on the time ruler -> onRulerClick(x)
 //   click (no drag)      -> onClick(x, y)
 //   move without button  -> onHover(x, y); leaving -> onLeave()
 //   wheel                -> onZoom(factor, x) (factor > 1 zooms in);
@@ -46,16 +50,18 @@ function wheelPx(e, delta) {
 }
 
 // Attaches the handlers to canvas (and keys to its document). options:
-// {rangeMode() -> bool, widthPx() -> time-area width for key panning,
-// anchorX() -> x to zoom around with W/S, scrollsAt(x, y) -> bool}.
+// {rangeMode() -> bool, selectMode() -> bool, widthPx() -> time-area width
+// for key panning, anchorX() -> x to zoom around with W/S, scrollsAt(x, y)
+// -> bool, inRuler(x, y) -> bool (the time ruler's area)}.
 // Returns a detach function.
 export function attachInput(canvas, handlers, options = {}) {
     const h = { onPan() {}, onZoom() {}, onRange() {}, onRangeDrag() {}, onClick() {},
                 onHover() {}, onLeave() {}, onScroll() {}, onKey() {}, onDragEnd() {},
-                ...handlers };
+                onBoxDrag() {}, onBox() {}, onMeasureDrag() {}, onMeasure() {},
+                onRulerClick() {}, ...handlers };
     const doc = canvas.ownerDocument;
     const win = doc.defaultView;
-    let drag = null;   // {x0, y0, x, y, moved, range, id}
+    let drag = null;   // {x0, y0, x, y, moved, mode: 'pan'|'range'|'box'|'measure', id}
     const held = new Map();   // key -> when it went down (performance.now())
     let raf = 0;
     let lastT = 0;
@@ -69,8 +75,14 @@ export function attachInput(canvas, handlers, options = {}) {
         if (e.button !== 0)
             return;
         const [x, y] = pos(e);
-        const range = e.shiftKey || Boolean(options.rangeMode && options.rangeMode());
-        drag = { x0: x, y0: y, x, y, moved: false, range, id: e.pointerId };
+        let mode = 'pan';
+        if (options.inRuler && options.inRuler(x, y))
+            mode = 'measure';
+        else if (e.altKey || (options.selectMode && options.selectMode()))
+            mode = 'box';
+        else if (e.shiftKey || (options.rangeMode && options.rangeMode()))
+            mode = 'range';
+        drag = { x0: x, y0: y, x, y, moved: false, mode, id: e.pointerId };
         canvas.setPointerCapture(e.pointerId);
         e.preventDefault();
     }
@@ -85,10 +97,14 @@ export function attachInput(canvas, handlers, options = {}) {
             return;
         if (!drag.moved) {
             drag.moved = true;
-            canvas.classList.add(drag.range ? 'tv-ranging' : 'tv-panning');
+            canvas.classList.add(drag.mode === 'pan' ? 'tv-panning' : 'tv-ranging');
         }
-        if (drag.range)
+        if (drag.mode === 'range')
             h.onRangeDrag(drag.x0, x);
+        else if (drag.mode === 'box')
+            h.onBoxDrag(drag.x0, drag.y0, x, y);
+        else if (drag.mode === 'measure')
+            h.onMeasureDrag(drag.x0, x);
         else
             h.onPan(drag.x - x, drag.y - y);
         drag.x = x;
@@ -104,17 +120,27 @@ export function attachInput(canvas, handlers, options = {}) {
         if (canvas.hasPointerCapture(d.id))
             canvas.releasePointerCapture(d.id);
         const [x, y] = pos(e);
-        if (!d.moved)
+        if (!d.moved && d.mode === 'measure')
+            h.onRulerClick(x);
+        else if (!d.moved)
             h.onClick(x, y, e);
-        else if (d.range)
+        else if (d.mode === 'range')
             h.onRange(d.x0, x);
+        else if (d.mode === 'box')
+            h.onBox(d.x0, d.y0, x, y);
+        else if (d.mode === 'measure')
+            h.onMeasure(d.x0, x);
         else
             h.onDragEnd();
     }
 
     function onCancel() {
-        if (drag && drag.range)
+        if (drag && drag.mode === 'range')
             h.onRangeDrag(null, null);
+        else if (drag && drag.mode === 'box')
+            h.onBoxDrag(null);
+        else if (drag && drag.mode === 'measure')
+            h.onMeasureDrag(null);
         drag = null;
         canvas.classList.remove('tv-ranging', 'tv-panning');
     }

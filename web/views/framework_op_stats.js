@@ -157,7 +157,11 @@ function typeChart(inst, canvas, groups, side) {
                     `(${formatPercent(top[item.dataIndex].share)} of ${side} self time, ` +
                     `${top[item.dataIndex].category})` } },
             },
-            scales: { x: { title: { display: true, text: 'Self time (µs)' } } },
+            scales: {
+                x: { title: { display: true, text: 'Self time (µs)' } },
+                // Every bar keeps its label, however narrow the page.
+                y: { ticks: { autoSkip: false } },
+            },
         },
     }), () => {});
     inst.charts.push(follower);
