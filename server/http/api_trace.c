@@ -246,6 +246,21 @@ void pv_serve_trace_tile(pv_request *rq, pv_response *rs)
 
 /* ---- event --------------------------------------------------------------------- */
 
+/* Answers j, which never changes for this file (the page asks with the
+ * file's v=source_id), or a 500 naming what could not be serialised when
+ * j is NULL. */
+static void send_immutable(trace_req *tr, json_t *j, const char *what)
+{
+    if (j == NULL) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "%s could not be serialised", what);
+        pv_respond_error(tr->rs, 500, "internal error", detail);
+        return;
+    }
+    tr->rs->cache_control = "public, max-age=31536000, immutable";
+    pv_respond_json(tr->rs, 200, j);
+}
+
 static void do_event(trace_req *tr)
 {
     uint64_t id;
@@ -262,13 +277,7 @@ static void do_event(trace_req *tr)
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
-    json_t *j = pv_trace_event_to_json(tr->m, tr->ix, &ev);
-    if (j == NULL) {
-        pv_respond_error(tr->rs, 500, "internal error", "the event could not be serialised");
-        return;
-    }
-    tr->rs->cache_control = "public, max-age=31536000, immutable";
-    pv_respond_json(tr->rs, 200, j);
+    send_immutable(tr, pv_trace_event_to_json(tr->m, tr->ix, &ev), "the event");
 }
 
 void pv_serve_trace_event(pv_request *rq, pv_response *rs)
@@ -358,13 +367,7 @@ static void do_aggregate(trace_req *tr)
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
-    json_t *j = pv_trace_aggregate_to_json(tr->m, &r);
-    if (j == NULL) {
-        pv_respond_error(tr->rs, 500, "internal error", "the table could not be serialised");
-        return;
-    }
-    tr->rs->cache_control = "public, max-age=31536000, immutable";
-    pv_respond_json(tr->rs, 200, j);
+    send_immutable(tr, pv_trace_aggregate_to_json(tr->m, &r), "the table");
 }
 
 void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs)

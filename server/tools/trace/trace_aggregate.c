@@ -3,39 +3,25 @@
  * events never overlapping), so an event's children are found by a binary
  * search on the level below instead of a scan of the track. */
 #include "tools/trace/trace_aggregate.h"
+#include "tools/trace/trace_tiles.h"
 #include "util/sort.h"
 
 #include <stdbool.h>
 #include <string.h>
 
 /* The first position in level [lo, hi) of t's depth index whose event
- * ends after t0 (levels do not overlap, so ends rise with starts). */
+ * ends after t0: the one that starts at or after t0, or the one before it
+ * when that one reaches past t0 (a level's events never overlap). */
 static uint32_t first_ending_after(const pv_model *m, const pv_track *t, uint32_t lo, uint32_t hi,
                                    int64_t t0)
 {
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint64_t e = t->first_event + t->depth_index[mid];
-        if (m->ev_start_ps[e] + m->ev_dur_ps[e] <= t0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    uint32_t k = pv_trace_depth_lower_bound(m, t, lo, hi, t0);
+    if (k > lo) {
+        uint64_t e = t->first_event + t->depth_index[k - 1];
+        if (m->ev_start_ps[e] + m->ev_dur_ps[e] > t0)
+            return k - 1;
     }
-    return lo;
-}
-
-/* The first position in [lo, hi) whose event starts at or after t0. */
-static uint32_t first_starting_at(const pv_model *m, const pv_track *t, uint32_t lo, uint32_t hi,
-                                  int64_t t0)
-{
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->ev_start_ps[t->first_event + t->depth_index[mid]] < t0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return k;
 }
 
 /* Time of the events on level d + 1 that start inside [s, s + dur). */
@@ -45,7 +31,7 @@ static int64_t children_ps(const pv_model *m, const pv_track *t, uint32_t d, int
         return 0;
     uint32_t lo = t->depth_start[d + 1], hi = t->depth_start[d + 2];
     int64_t sum = 0;
-    for (uint32_t i = first_starting_at(m, t, lo, hi, s); i < hi; i++) {
+    for (uint32_t i = pv_trace_depth_lower_bound(m, t, lo, hi, s); i < hi; i++) {
         uint64_t c = t->first_event + t->depth_index[i];
         if (m->ev_start_ps[c] >= s + dur)
             break;
