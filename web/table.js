@@ -246,25 +246,45 @@ export function toCsv(cols, rows) {
 // sliver, and wraps only where a name has a joint (see breakable).
 const LONG_TEXT_CHARS = 24;
 
-// Where a long name may wrap: after a path separator, a scope ('::'), a
-// comma or an underscore, and before an opening bracket, so that
-// "RandomUniform/mul" never wraps as "RandomUnifor" / "m/mul". Returns the
-// pieces between those points (joined, they give text back).
+// A piece of a name longer than this may also wrap after its underscores.
+const LONG_PIECE_CHARS = 20;
+
+// Where a long name may wrap: after a path separator, a scope ('::') or a
+// comma, and before an opening bracket, so that "RandomUniform/mul" never
+// wraps as "RandomUnifor" / "m/mul"; after an underscore only inside a
+// piece too long for a narrow column ("conv2d_grouped_direct_kernel",
+// AMD's "Cijk_Ailk_Bljk_..."), or an op path would break at every "_" of
+// "bert_encoder_1". Returns the pieces between those points (joined, they
+// give text back).
 export function nameSegments(text) {
     const out = [];
     let last = 0;
+    const cut = (piece) => {
+        if (piece.length <= LONG_PIECE_CHARS) {
+            out.push(piece);
+            return;
+        }
+        let from = 0;
+        for (let i = 1; i < piece.length; i++) {
+            if (piece[i - 1] === '_') {
+                out.push(piece.slice(from, i));
+                from = i;
+            }
+        }
+        out.push(piece.slice(from));
+    };
     for (let i = 1; i < text.length; i++) {
         const prev = text[i - 1];
         const c = text[i];
-        const after = prev === '/' || prev === ',' || prev === '_' ||
+        const after = prev === '/' || prev === ',' ||
             (prev === ':' && text[i - 2] === ':' && c !== ':');
         const before = c === '(' || c === '<' || c === '[';
         if (after || before) {
-            out.push(text.slice(last, i));
+            cut(text.slice(last, i));
             last = i;
         }
     }
-    out.push(text.slice(last));
+    cut(text.slice(last));
     return out;
 }
 

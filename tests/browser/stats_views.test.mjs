@@ -94,11 +94,14 @@ describe('kernel stats page', () => {
         assert.equal(shortKernelName('volta_cgemm_32x32_tn'), 'volta_cgemm_32x32_tn');
         assert.equal(shortKernelName('Im3d2Col.kd'), 'Im3d2Col.kd');
     });
-    test('opDifferences leaves out the path the ops share', () => {
+    test('opDifferences keeps the parts where the ops differ, and the op itself', () => {
         assert.deepEqual(opDifferences(['g/s/conv2d_1/Conv2D/F', 'g/s/conv2d_2/Conv2D/F']),
-                         ['conv2d_1/Conv2D/F', 'conv2d_2/Conv2D/F']);
+                         ['conv2d_1/…/F', 'conv2d_2/…/F']);
+        assert.deepEqual(opDifferences(['r_4/b/l_17/d/R', 'r_6/b/l_22/d/R', 'r_6/b/l_4/d/R']),
+                         ['r_4/…/l_17/…/R', 'r_6/…/l_22/…/R', 'r_6/…/l_4/…/R']);
         // the last part always stays, even when the ops are the same
         assert.deepEqual(opDifferences(['a/b', 'a/b']), ['b', 'b']);
+        assert.deepEqual(opDifferences(['x', 'y']), ['x', 'y']);
     });
     test('kernelLabels tell repeated names apart by op, then launch shape, then rank', () => {
         const k = (name, op, grid, rank) => ({ name, op, grid, block: '64,1,1', rank });

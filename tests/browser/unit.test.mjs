@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { buildUrl, toolDataUrl } from '../../web/api.js';
-import { formatBytes, formatCount, formatDurationPs, formatDurationUs,
+import { cutText, formatBytes, formatCount, formatDurationPs, formatDurationUs,
          formatPercent } from '../../web/format.js';
 import { formatHash, parseHash, parseLegacyQuery, sameView } from '../../web/router.js';
 import { filterRows, isDataTable, nameSegments, readTableState, regexError, reorderColumns,
@@ -131,7 +131,14 @@ describe('table helpers', () => {
     test('nameSegments splits names at their joints only', () => {
         assert.deepEqual(nameSegments('a/RandomUniform/mul'), ['a/', 'RandomUniform/', 'mul']);
         assert.deepEqual(nameSegments('ns::f<int, 2>(x)'), ['ns::', 'f', '<int,', ' 2>', '(x)']);
-        assert.deepEqual(nameSegments('Cijk_Ailk'), ['Cijk_', 'Ailk']);
+        // a path breaks at its slashes, not at every underscore; a piece
+        // longer than 20 characters at its underscores too
+        assert.deepEqual(nameSegments('bert_encoder_1/word_embeddings'),
+                         ['bert_encoder_1/', 'word_embeddings']);
+        assert.deepEqual(nameSegments('cnn::conv2d_grouped_direct_kernel<…>'),
+                         ['cnn::', 'conv2d_', 'grouped_', 'direct_', 'kernel', '<…>']);
+        assert.deepEqual(nameSegments('Cijk_Ailk_Bljk_BBS_BH_MT256'),
+                         ['Cijk_', 'Ailk_', 'Bljk_', 'BBS_', 'BH_', 'MT256']);
         assert.deepEqual(nameSegments('plain'), ['plain']);
         assert.equal(nameSegments('a/b_c::d(e)').join(''), 'a/b_c::d(e)');
     });
@@ -183,6 +190,12 @@ describe('format', () => {
         assert.equal(formatBytes(512), '512 B');
         assert.equal(formatBytes(1536), '1.5 KiB');
         assert.equal(formatBytes(3 * 1024 * 1024 * 1024), '3 GiB');
+    });
+
+    test('cutText keeps max characters, the last an ellipsis', () => {
+        assert.equal(cutText('abcdef', 4), 'abc…');
+        assert.equal(cutText('abcd', 4), 'abcd');
+        assert.equal(cutText(undefined, 3), '');
     });
 
     test('formatCount and formatPercent', () => {

@@ -6,7 +6,7 @@
 // hover tooltip. DOM only through dom.js's h(); no fetching.
 
 import { h, clear } from '../dom.js';
-import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
+import { cutText, formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 import { createTable } from '../table.js';
 
 // track -> {process, thread} names, from api/trace/meta.
@@ -152,7 +152,7 @@ export function renderAggregate(panel, agg, box, { onClose, onZoom, url, name })
     return createTable(box2, aggregateTable(agg), {
         name, url, pageSize: 25, filterLabel: 'Filter names',
         sort: { col: 'wall', dir: 'desc' },
-        display: { name: (v) => (v.length > NAME_CHARS ? `${v.slice(0, NAME_CHARS - 1)}…` : v) },
+        display: { name: (v) => cutText(v, NAME_CHARS) },
     });
 }
 

@@ -15,7 +15,7 @@ import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { clear, ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
-import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
 import { createTable, isDataTable, tableUrl } from '../table.js';
 import { chartFollower } from './kernel_stats.js';
@@ -139,13 +139,16 @@ export function typeTable(groups) {
 
 const CATEGORY_COLORS = { compute: '#0072b2', memory: '#e69f00', communication: '#cc79a7',
                           input: '#009e73', idle: '#999999' };
+// Op type labels are cut here (Chart.js clips a longer one at the page's
+// left edge at 1000 px); the tooltip names the type in full.
+const TYPE_CHARS = 28;
 
 function typeChart(inst, canvas, groups, side) {
     const top = groups.slice(0, TOP_TYPES);
     const follower = chartFollower(() => createChart(canvas, {
         type: 'bar',
         data: {
-            labels: top.map((g) => g.type),
+            labels: top.map((g) => cutText(g.type, TYPE_CHARS)),
             datasets: [{ label: 'Self time (µs)', data: top.map((g) => g.selfUs),
                          backgroundColor: top.map((g) => CATEGORY_COLORS[g.category]) }],
         },
@@ -153,9 +156,12 @@ function typeChart(inst, canvas, groups, side) {
             indexAxis: 'y',
             plugins: {
                 legend: { display: false },
-                tooltip: { callbacks: { label: (item) => ` ${formatDurationUs(item.raw)} ` +
+                tooltip: { callbacks: {
+                    title: (items) => top[items[0].dataIndex].type,
+                    label: (item) => ` ${formatDurationUs(item.raw)} ` +
                     `(${formatPercent(top[item.dataIndex].share)} of ${side} self time, ` +
-                    `${top[item.dataIndex].category})` } },
+                    `${top[item.dataIndex].category})`,
+                } },
             },
             scales: {
                 x: { title: { display: true, text: 'Self time (µs)' } },

@@ -22,14 +22,14 @@
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { clear, ensureStylesheet, h } from '../dom.js';
-import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
 import { breakableText, createTable, reorderColumns, tableUrl } from '../table.js';
 
 const TOP_KERNELS = 10;
 // Chart labels are cut here (at 1000 px a longer one leaves no room for
 // the bars); the tooltip has the full name.
-const NAME_CHARS = 36;
+const NAME_CHARS = 30;
 // A table cell's short name is cut here: a generated kernel name (AMD's
 // Tensile "Cijk_Ailk_..." names) has nothing to elide and runs to a
 // thousand characters; its start says which kernel it is.
@@ -94,24 +94,36 @@ export function topKernels(cols, rows, n) {
         .slice(0, n);
 }
 
-const cutTo = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-// The ops of a group of rows with what they share in front left out
-// ("a/b/conv2d_1/Relu", "a/b/conv2d_2/Relu" -> "conv2d_1/Relu",
-// "conv2d_2/Relu"): the part that tells them apart, whole path parts only.
+// What tells the ops of a group of rows apart: the parts of each path
+// where the paths differ, and its last part (the op itself), with '…' for
+// the parts left out: "r_4/bert/layer_17/drop/Rand" and
+// "r_6/bert/layer_22/drop/Rand" -> "r_4/…/layer_17/…/Rand" and
+// "r_6/…/layer_22/…/Rand".
 export function opDifferences(ops) {
     const parts = ops.map((op) => String(op || '').split('/'));
-    let common = 0;
-    while (parts.every((p) => common < p.length - 1 && p[common] === parts[0][common]))
-        common += 1;
-    return parts.map((p) => p.slice(common).join('/'));
+    const same = (i) => parts.every((p) => p[i] === parts[0][i]);
+    return parts.map((p) => {
+        const out = [];
+        let skipped = false;
+        p.forEach((x, i) => {
+            if (i === p.length - 1 || !same(i)) {
+                if (skipped && out.length > 0)
+                    out.push('…');
+                out.push(x);
+                skipped = false;
+            } else {
+                skipped = true;
+            }
+        });
+        return out.join('/');
+    });
 }
 
 // Chart labels for topKernels' rows that tell every bar apart: the short
 // kernel name, and under it, for names that repeat, what differs (the op,
 // then the launch shape, then the rank). A label of two lines is an array.
 export function kernelLabels(top) {
-    const first = top.map((k) => cutTo(shortKernelName(k.name), NAME_CHARS));
+    const first = top.map((k) => cutText(shortKernelName(k.name), NAME_CHARS));
     const second = top.map(() => null);
     const groups = new Map();
     first.forEach((name, i) => groups.set(name, [...(groups.get(name) || []), i]));
@@ -120,7 +132,7 @@ export function kernelLabels(top) {
             continue;
         const ops = opDifferences(members.map((i) => top[i].op));
         const tries = [
-            (i, j) => cutTo(ops[j], NAME_CHARS),
+            (i, j) => cutText(ops[j], NAME_CHARS),
             (i) => `grid ${top[i].grid} · block ${top[i].block}`,
             (i) => `rank ${top[i].rank}`,
         ];
@@ -349,7 +361,7 @@ function showDetails(box, model, index, onClose) {
     box.replaceChildren(
         h('div', { class: 'ks-details-head' },
             h('h3', { class: 'ks-details-name' },
-              breakableText(cutTo(shortKernelName(name.v), CELL_NAME_CHARS))),
+              breakableText(cutText(shortKernelName(name.v), CELL_NAME_CHARS))),
             h('button', { type: 'button', class: 'ks-close', text: '×',
                           'aria-label': 'Close the kernel details', on: { click: onClose } })),
         h('dl', { class: 'props' }, model.cols.map((c, i) => [
@@ -395,7 +407,7 @@ function render(el, state, inst, dt) {
     }));
     const details = h('section', { class: 'ks-details', 'aria-label': 'Kernel details',
                                    hidden: true });
-    const section = h('section', { class: 'table-section' }, details);
+    const section = h('section', { class: 'table-section ks-table' }, details);
     el.append(section);
     // The table builds the row model once; the charts and the summary read
     // it too. Its first onViewChange comes before the charts exist.
@@ -418,7 +430,7 @@ function render(el, state, inst, dt) {
         filterColumns: ['kernel_name', 'op_name'],
         filterLabel: 'Filter kernel and op names',
         regexToggle: true,
-        display: { kernel_name: (v) => cutTo(shortKernelName(v), CELL_NAME_CHARS) },
+        display: { kernel_name: (v) => cutText(shortKernelName(v), CELL_NAME_CHARS) },
         onRowClick: (index) => open(index, true),
         url: tableUrl(state, 'k'),
         onViewChange: (rows) => {
