@@ -135,7 +135,7 @@ async function resolve(state, stale) {
         fillSelect(ui.host, [], undefined);
         showMessage(ui.content, 'No profiles found in the logdir.',
                     'profview lists every <dir>/plugins/profile/<run>/ folder below --logdir. ' +
-                    'Runs written later appear after Refresh.');
+                    'Runs written later appear here on their own within seconds.');
         return null;
     }
     const run = state.run ?? runList[0];
