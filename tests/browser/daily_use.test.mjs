@@ -92,6 +92,16 @@ describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP
             await h.page.setViewportSize({ width: 1280, height: 800 });
         });
 
+    test('AMD GPUs have Matrix Cores, not Tensor Cores', { timeout: VIEW_MS }, async () => {
+        const dt = await data(ROCM, 'kernel_stats', '&pv_extras=1');
+        assert.equal(dt.p.pv_gpu_vendor, 'AMD');
+        await open(ROCM, 'kernel_stats');
+        await h.page.waitForSelector('.data-table tbody tr');
+        const text = await h.page.textContent('#content');
+        assert.match(text, /Matrix Core use in eligible ops/);
+        assert.ok(!/Tensor ?Core/.test(text), 'NVIDIA\'s words on an AMD profile');
+    });
+
     test('an invalid regular expression is said in words, not "Rows 0 of 0"',
         { timeout: VIEW_MS }, async () => {
             const dt = await data(GPU, 'kernel_stats');
