@@ -196,6 +196,15 @@ export async function traceSearch(run, host, q, offset, limit, { signal, version
     return (await getJson(url, signal)).body;
 }
 
+// The events of tracks that overlap [startPs, endPs), summed by name:
+// {n_events, rows: [{name, count, wall_ps, self_ps, min_ps, max_ps}]}.
+export async function traceAggregate(run, host, startPs, endPs, tracks, { signal, version } = {}) {
+    const url = buildUrl('api/trace/aggregate', { run, host, start_ps: Math.max(0, Math.round(startPs)),
+                                                  end_ps: Math.round(endPs),
+                                                  tracks: tracks.join(','), v: version });
+    return (await getJson(url, signal)).body;
+}
+
 // ---- reports (#20): the numbers of `profview summary` and `compare` ----------
 
 // Two runs side by side (the JSON of `profview compare --json`): params

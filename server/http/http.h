@@ -152,6 +152,7 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs);
 void pv_serve_trace_tile(pv_request *rq, pv_response *rs);
 void pv_serve_trace_event(pv_request *rq, pv_response *rs);
 void pv_serve_trace_search(pv_request *rq, pv_response *rs);
+void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs);
 /* Reports, the compare view and run history (api_report.c), /metrics (metrics.c). */
 void pv_serve_api_summary(pv_request *rq, pv_response *rs);
 void pv_serve_api_compare(pv_request *rq, pv_response *rs);

@@ -26,6 +26,7 @@ static const route routes[] = {
     {"/api/trace/tile", pv_serve_trace_tile},
     {"/api/trace/event", pv_serve_trace_event},
     {"/api/trace/search", pv_serve_trace_search},
+    {"/api/trace/aggregate", pv_serve_trace_aggregate},
     {"/api/summary", pv_serve_api_summary},
     {"/api/compare", pv_serve_api_compare},
     {"/api/history", pv_serve_api_history},

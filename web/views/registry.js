@@ -17,6 +17,7 @@ const VIEWS = {
     trace_viewer: () => import('./trace_viewer.js'),
     kernel_stats: () => import('./kernel_stats.js'),
     framework_op_stats: () => import('./framework_op_stats.js'),
+    pod_viewer: () => import('./pod_viewer.js'),
 };
 
 // Pages across runs (#/page/<name>), not one run's tool.
