@@ -27,7 +27,7 @@ static size_t n_diffs(const char *ours, const char *ref, const pv_jc_rule *rules
     return n;
 }
 
-static const pv_jc_rule no_rules[] = {{NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+static const pv_jc_rule no_rules[] = {{NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
 
 START_TEST(test_pv_jc_compare_numbers)
 {
@@ -36,8 +36,8 @@ START_TEST(test_pv_jc_compare_numbers)
     ck_assert_uint_eq(n_diffs("{\"a\":0.0009}", "{\"a\":0}", no_rules), 0);    /* < 1e-3 */
     ck_assert_uint_eq(n_diffs("{\"a\":0.002}", "{\"a\":0}", no_rules), 1);
     ck_assert_uint_eq(n_diffs("{\"a\":\"x\"}", "{\"a\":1}", no_rules), 1);
-    static const pv_jc_rule exact[] = {{NULL, NULL, "/a", PV_JC_EXACT, NULL, "count", NULL},
-                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+    static const pv_jc_rule exact[] = {{NULL, NULL, "/a", PV_JC_EXACT, NULL, "count", NULL, NULL},
+                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     ck_assert_uint_eq(n_diffs("{\"a\":100.4}", "{\"a\":100}", exact), 1);
     ck_assert_uint_eq(n_diffs("{\"a\":\"100\"}", "{\"a\":\"100.0\"}", exact), 0);
 }
@@ -80,8 +80,8 @@ END_TEST
 
 START_TEST(test_pv_jc_compare_tables)
 {
-    static const pv_jc_rule keyed[] = {{NULL, NULL, "/rows", PV_JC_KEYED, "op", "by op", NULL},
-                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+    static const pv_jc_rule keyed[] = {{NULL, NULL, "/rows", PV_JC_KEYED, "op", "by op", NULL, NULL},
+                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     const char *ref = TABLE("x", "y");
     /* the same rows in the other order: two cells differ by position ... */
     const char *swapped = "{\"cols\":[{\"id\":\"op\"},{\"id\":\"t\"}],\"rows\":["
@@ -108,9 +108,9 @@ END_TEST
 START_TEST(test_pv_jc_compare_accept)
 {
     static const pv_jc_rule accept[] = {
-        {"tool", NULL, "/p/*_sdv", PV_JC_ACCEPT, NULL, "0/0 is -nan there", "*nan"},
-        {"other", NULL, "/q", PV_JC_ACCEPT, NULL, "not this tool", NULL},
-        {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+        {"tool", NULL, "/p/*_sdv", PV_JC_ACCEPT, NULL, "0/0 is -nan there", "*nan", NULL},
+        {"other", NULL, "/q", PV_JC_ACCEPT, NULL, "not this tool", NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     pv_jc_result r;
     ck_assert_uint_eq(diffs("{\"p\":{\"x_sdv\":\"0.0\"}}", "{\"p\":{\"x_sdv\":\"-nan\"}}", accept,
                             &r),
@@ -128,8 +128,8 @@ END_TEST
 START_TEST(test_pv_jc_compare_partition)
 {
     static const pv_jc_rule steps[] = {
-        {NULL, NULL, "*/id", PV_JC_PARTITION, "0", NULL, NULL},
-        {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+        {NULL, NULL, "*/id", PV_JC_PARTITION, "0", NULL, NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     const char *ref = "[{\"id\":\"0\"},{\"id\":\"0\"},{\"id\":\"1\"},{\"id\":\"0\"}]";
     /* 9 ~ 0 and 10 ~ 1 throughout; the (0, 0) pair is left out */
     ck_assert_uint_eq(
@@ -138,6 +138,83 @@ START_TEST(test_pv_jc_compare_partition)
      * ours in one of theirs) */
     ck_assert_uint_eq(
         n_diffs("[{\"id\":\"0\"},{\"id\":\"10\"},{\"id\":\"10\"},{\"id\":\"9\"}]", ref, steps), 2);
+}
+END_TEST
+
+START_TEST(test_pv_jc_compare_ours_is)
+{
+    static const pv_jc_rule accept[] = {
+        {"tool", "profile/*", "/p/idle", PV_JC_ACCEPT, NULL, "we say unknown", "0.0%", "unknown"},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
+    ck_assert_uint_eq(n_diffs("{\"p\":{\"idle\":\"unknown\"}}", "{\"p\":{\"idle\":\"0.0%\"}}",
+                              accept),
+                      0);
+    /* any other value of ours is a difference */
+    ck_assert_uint_eq(n_diffs("{\"p\":{\"idle\":\"5.0%\"}}", "{\"p\":{\"idle\":\"0.0%\"}}",
+                              accept),
+                      1);
+    /* so is a missing one */
+    ck_assert_uint_eq(n_diffs("{\"p\":{}}", "{\"p\":{\"idle\":\"0.0%\"}}", accept), 1);
+}
+END_TEST
+
+START_TEST(test_pv_jc_compare_use)
+{
+    /* two paths and two profiles; only /a and only profile/... decide */
+    static const pv_jc_rule accept[] = {
+        {"tool, other", "elsewhere/*, profile/*", "/a, /b", PV_JC_ACCEPT, NULL, "why", NULL,
+         NULL},
+        {NULL, NULL, "/c", PV_JC_EXACT, NULL, "a count", NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
+    pv_jc_use use[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    json_t *a = json_loads("{\"a\":1,\"b\":2,\"c\":3}", 0, NULL);
+    json_t *b = json_loads("{\"a\":2,\"b\":2,\"c\":3}", 0, NULL);
+    pv_jc_result r = {.use = use};
+    pv_jc_compare(a, b, accept, "tool", "profile/run/host", &r);
+    ck_assert_uint_eq(r.n_diffs, 0);
+    ck_assert_uint_eq(r.n_accepted, 1);
+    pv_jc_result_fini(&r);
+    ck_assert_uint_eq(use[0].n, 1);
+    ck_assert_uint_eq(use[0].tools, 1);   /* "tool", not "other" */
+    ck_assert_uint_eq(use[0].wheres, 2);  /* "profile/x" */
+    ck_assert_uint_eq(use[0].paths, 1);   /* "/a" */
+    /* the exact rule decided once, for /c (equal values included) */
+    ck_assert_uint_eq(use[1].n, 1);
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(test_pv_jc_alternatives)
+{
+    ck_assert_uint_eq(pv_jc_alternatives_count(NULL), 1);
+    ck_assert_uint_eq(pv_jc_alternatives_count("a"), 1);
+    ck_assert_uint_eq(pv_jc_alternatives_count("a, b*, c"), 3);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, c", "bx"), 2);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, *", "bx"), 6);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, c", "d"), 0);
+    ck_assert_uint_eq(pv_jc_alternatives_match(NULL, "d"), 1);
+}
+END_TEST
+
+START_TEST(test_pv_jc_rule_too_broad)
+{
+    static const pv_jc_rule rules[] = {
+        {"kernel_stats", "shared/x/*", "\\[0\\]/rows\\[*\\]/op_name", PV_JC_ACCEPT, NULL, "why",
+         NULL, NULL},
+        {"kernel_stats", "shared/x/*", "\\[0\\]/rows\\[*\\]/*", PV_JC_ACCEPT, NULL, "why", NULL,
+         NULL},
+        {"kernel_stats", "shared/x/*", "\\[0\\]/p/a, */b", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_*", "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {NULL, "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_stats", NULL, "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_stats", "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "", NULL, NULL},
+        {NULL, NULL, "*", PV_JC_EXACT, NULL, "a count", NULL, NULL},
+    };
+    ck_assert_ptr_null(pv_jc_rule_too_broad(&rules[0]));
+    for (size_t i = 1; i < 7; i++)
+        ck_assert_msg(pv_jc_rule_too_broad(&rules[i]) != NULL, "rule %zu passes", i);
+    ck_assert_ptr_null(pv_jc_rule_too_broad(&rules[7]));
 }
 END_TEST
 
@@ -151,6 +228,10 @@ int main(void)
     tcase_add_test(tc, test_pv_jc_compare_tables);
     tcase_add_test(tc, test_pv_jc_compare_accept);
     tcase_add_test(tc, test_pv_jc_compare_partition);
+    tcase_add_test(tc, test_pv_jc_compare_ours_is);
+    tcase_add_test(tc, test_pv_jc_compare_use);
+    tcase_add_test(tc, test_pv_jc_alternatives);
+    tcase_add_test(tc, test_pv_jc_rule_too_broad);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }
