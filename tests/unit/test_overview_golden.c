@@ -13,8 +13,11 @@
  * Not compared, on purpose:
  *  - ALL_HOSTS answers (several hosts combined): profview serves one host
  *    at a time.
- *  - TPU profiles: the reference draws its TPU step table there; profview
- *    reads TPU planes generically (FORMATS.md §4.4, steps.c).
+ *  - TPU profiles: the reference finds no step there ("No step time
+ *    measured"); profview deliberately shows one step per group of the
+ *    TPU ops (FORMATS.md §4.4, steps.c). Its own answer is checked by
+ *    test_pv_tool_steps_tpu_xprof_groups against steps made from XProf's
+ *    own grouping of the same ops (tests/data/steps/README.md).
  *  - "*_sdv" properties when there is one step: the reference divides 0 by
  *    0 and prints "-nan"; profview prints 0.0.
  *  - idle, duty-cycle, roofline and TF-op-share properties of the analysis
@@ -269,6 +272,60 @@ START_TEST(test_pv_tool_overview_golden_shared)
 }
 END_TEST
 
+/* tests/data/steps/<file>: "<group> <cores> <step ps>" lines. */
+static size_t load_group_steps(const char *file, int64_t *group, int64_t *step_ps, size_t cap)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/steps/%s", PV_SRCDIR, file);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[256];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f) != NULL && n < cap) {
+        long long g, cores, ps;
+        if (line[0] != '#' && sscanf(line, "%lld %lld %lld", &g, &cores, &ps) == 3) {
+            group[n] = g;
+            step_ps[n++] = ps;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* The TPU profile: XProf gave every TPU op a group (its trace_viewer
+ * answer), but shows no step. profview's steps must be those groups, each
+ * as long as its longest span of ops on one core, to the picosecond, the
+ * first and last dropped as incomplete (more than 5 steps). */
+START_TEST(test_pv_tool_steps_tpu_xprof_groups)
+{
+    PV_NEED_TESTDATA("test_pv_tool_steps_tpu_xprof_groups");
+    enum { CAP = 512 };
+    int64_t group[CAP], step_ps[CAP];
+    size_t n = load_group_steps("tpu_inference_2.steps.tsv", group, step_ps, CAP);
+    ck_assert_uint_eq(n, 105);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    const char *xplane = PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
+                                     "tpu_inference/tpu_inference_2.xplane.pb";
+    ck_assert_msg(pv_ingest_file(xplane, NULL, &m, &err) == 0, "%s", err.reason);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_steps_result r;
+    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.hardware, PV_HW_TPU);
+    ck_assert_uint_eq(r.n_steps, n - 2);
+    ck_assert_uint_eq(r.n_incomplete, 2);
+    for (size_t i = 0; i < r.n_steps; i++) {
+        ck_assert_int_eq(r.steps[i].group_id, group[i + 1]);
+        ck_assert_msg(r.steps[i].dur_ps == step_ps[i + 1], "group %lld: %lld ps, XProf's %lld",
+                      (long long)group[i + 1], (long long)r.steps[i].dur_ps,
+                      (long long)step_ps[i + 1]);
+    }
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("overview_golden");
@@ -281,6 +338,10 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pv_tool_overview_golden_corpus);
     tcase_add_test(tc, test_pv_tool_overview_golden_shared);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_steps");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_pv_tool_steps_tpu_xprof_groups);
     suite_add_tcase(s, tc);
     return s;
 }
