@@ -326,6 +326,78 @@ START_TEST(test_pv_tool_steps_tpu_xprof_groups)
 }
 END_TEST
 
+/* Sum of the occurrences of one side's rows (IDLE has none) in a
+ * framework_op_stats DataTable. */
+static double side_occurrences(json_t *table, const char *side)
+{
+    int c_side = -1, c_occ = -1;
+    json_t *cols = json_object_get(table, "cols");
+    for (size_t i = 0; i < json_array_size(cols); i++) {
+        const char *id = json_string_value(json_object_get(json_array_get(cols, i), "id"));
+        if (strcmp(id, "host_or_device") == 0)
+            c_side = (int)i;
+        else if (strcmp(id, "occurrences") == 0)
+            c_occ = (int)i;
+    }
+    ck_assert(c_side >= 0 && c_occ >= 0);
+    double n = 0;
+    json_t *rows = json_object_get(table, "rows");
+    for (size_t r = 0; r < json_array_size(rows); r++) {
+        json_t *c = json_object_get(json_array_get(rows, r), "c");
+        if (strcmp(json_string_value(json_object_get(json_array_get(c, (size_t)c_side), "v")),
+                   side) == 0)
+            n += json_number_value(json_object_get(json_array_get(c, (size_t)c_occ), "v"));
+    }
+    return n;
+}
+
+/* The device share of the Keras GPU profile, which XProf leaves at 0.0 %
+ * (it finds no device op in this TF 2.4-era trace) while profview names
+ * the ops from their "level 0" annotation. The share counts op runs on
+ * each side; the oracles: the device op runs TensorFlow's own converter
+ * wrote (tests/data/op_stats, 81: an op that launched several kernels ran
+ * once, not 124 times as its kernels would say) and the host op runs of
+ * XProf's framework_op_stats golden (127). */
+START_TEST(test_pv_tool_overview_device_share_oracle)
+{
+    PV_NEED_TESTDATA("test_pv_tool_overview_device_share_oracle");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/op_stats/tf_keras_gpu_gcp.tf_stats.tsv", PV_SRCDIR);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[4096];
+    double device = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char side[16];
+        double occ;
+        if (line[0] != '#' && sscanf(line, "%15s %*s %*s %lf", side, &occ) == 2 &&
+            strcmp(side, "Device") == 0)
+            device += occ;
+    }
+    fclose(f);
+    ck_assert_double_eq(device, 81);
+    json_t *ref = load_gz_json(PV_SRCDIR "/tests/data/reference/shared_golden/logdirs/"
+                               "tf_keras_gpu_gcp/train/plugins/profile/2022_11_04_21_26_12/"
+                               "instance-ecbm.framework_op_stats.json.gz");
+    double host = side_occurrences(json_array_get(ref, 0), "Host");
+    json_decref(ref);
+    ck_assert_double_eq(host, 127);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert(pv_ingest_file(PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                         "2022_11_04_21_26_12/instance-ecbm.xplane.pb",
+                             NULL, &m, &err) == 0);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_overview_result r;
+    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    ck_assert_double_eq_tol(r.device_tf_op_percent, 100.0 * device / (device + host), 1e-9);
+    ck_assert_double_eq_tol(r.host_tf_op_percent, 100.0 * host / (device + host), 1e-9);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("overview_golden");
@@ -338,6 +410,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pv_tool_overview_golden_corpus);
     tcase_add_test(tc, test_pv_tool_overview_golden_shared);
+    tcase_add_test(tc, test_pv_tool_overview_device_share_oracle);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_steps");
     tcase_set_timeout(tc, 60);
