@@ -81,7 +81,7 @@ static bool path_has_free_wildcard(const char *pat)
 
 const char *pv_jc_rule_too_broad(const pv_jc_rule *r)
 {
-    if (r->kind != PV_JC_ACCEPT)
+    if (r->kind != PV_JC_ACCEPT && r->kind != PV_JC_AS_REFERENCE)
         return NULL;
     if (r->tool == NULL || strpbrk(r->tool, "*?[") != NULL)
         return "it does not name its tools";
@@ -128,8 +128,8 @@ static bool value_is(const char *pattern, const json_t *v)
 }
 
 /* The first rule of this kind for the path (and for ACCEPT, whose ref_is
- * and ours_is fit the values), counted in out->use. */
-static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_result *out,
+ * and ours_is fit the values), counted in use. */
+static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_use *use,
                                          const char *tool, const char *where, const char *path,
                                          pv_jc_kind kind, const json_t *ours, const json_t *ref)
 {
@@ -141,8 +141,8 @@ static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_result *
         uint64_t p = w != 0 ? pv_jc_alternatives_match(r->path, path) : 0;
         if (p == 0)
             continue;
-        if (out->use != NULL) {
-            pv_jc_use *u = &out->use[r - rules];
+        if (use != NULL) {
+            pv_jc_use *u = &use[r - rules];
             u->tools |= t;
             u->wheres |= w;
             u->paths |= p;
@@ -155,7 +155,13 @@ static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_result *
 
 static const pv_jc_rule *rule_find(const walk *w, pv_jc_kind kind)
 {
-    return rule_find_value(w->rules, w->out, w->tool, w->where, w->path, kind, NULL, NULL);
+    return rule_find_value(w->rules, w->out->use, w->tool, w->where, w->path, kind, NULL, NULL);
+}
+
+const pv_jc_rule *pv_jc_rule_find(const pv_jc_rule *rules, pv_jc_use *use, pv_jc_kind kind,
+                                  const char *tool, const char *where, const char *path)
+{
+    return rule_find_value(rules, use, tool, where, path, kind, NULL, NULL);
 }
 
 /* Keeps a copy of msg in slot i of *list (keep slots, made on first use). */
@@ -200,7 +206,12 @@ static void vnote(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, co
     int n = snprintf(msg, sizeof msg, "%s: ", path);
     if (n > 0 && (size_t)n < sizeof msg)
         vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    record(r, rule_find_value(rules, r, tool, where, path, PV_JC_ACCEPT, ours, ref), msg);
+    record(r, rule_find_value(rules, r->use, tool, where, path, PV_JC_ACCEPT, ours, ref), msg);
+}
+
+void pv_jc_accept(pv_jc_result *r, const pv_jc_rule *rule, const char *msg)
+{
+    record(r, rule, msg);
 }
 
 void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
@@ -325,8 +336,9 @@ static void compare_label(walk *w, const pv_jc_rule *rule, const char *ours, con
         if (a && b)
             return;
         if (a || b) {
-            diff(w, NULL, NULL, "ours %s goes with the reference's %s here, but %s went with %s before",
-                 ours, ref, w->pairs[i].ours, w->pairs[i].ref);
+            diff(w, NULL, NULL,
+                 "ours %s goes with the reference's %s here, but %s went with %s before", ours,
+                 ref, w->pairs[i].ours, w->pairs[i].ref);
             return;
         }
     }

@@ -44,6 +44,10 @@ typedef enum pv_jc_kind {
                         * to one (each of ours always meets the same one of
                         * the reference's and back), not be equal; a pair of
                         * two values equal to arg is not counted */
+    PV_JC_AS_REFERENCE,/* a reshaping step (compare_kernels.h) sets our value
+                        * at path to arg (JSON text), the reference's value
+                        * there, where profview deliberately knows more;
+                        * each value changed is an accepted difference */
 } pv_jc_kind;
 
 /* tool, where and path hold one fnmatch pattern or several separated by
@@ -105,7 +109,17 @@ uint64_t pv_jc_alternatives_match(const char *list, const char *s);
 /* How many alternatives list holds (1 for NULL). Cannot fail. */
 unsigned pv_jc_alternatives_count(const char *list);
 
-/* Why an ACCEPT rule is broader than STYLE rule 23 allows (it must name
+/* The first rule of this kind whose tools, profiles and paths match,
+ * counted in use (one per rule, or NULL); NULL when none. For ACCEPT
+ * rules with ref_is or ours_is use pv_jc_compare. Cannot fail. */
+const pv_jc_rule *pv_jc_rule_find(const pv_jc_rule *rules, pv_jc_use *use, pv_jc_kind kind,
+                                  const char *tool, const char *where, const char *path);
+
+/* Records msg as a difference that rule accepts (a reshaping step's
+ * change, see PV_JC_AS_REFERENCE). Cannot fail. */
+void pv_jc_accept(pv_jc_result *r, const pv_jc_rule *rule, const char *msg);
+
+/* Why an ACCEPT or AS_REFERENCE rule is broader than STYLE rule 23 allows (it must name
  * its tools without wildcards, the profiles it covers, exact fields: a
  * path may use wildcards only inside an escaped "\\[...\\]" index or row
  * key, and a reason), or NULL when it is narrow enough. Other kinds:
