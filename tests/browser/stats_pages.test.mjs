@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { waitForView } from './browser.mjs';
-import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+import { TESTDATA, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
 
 const NAME = 'stats_pages.test';
 const GPU = ['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm'];
@@ -37,8 +37,14 @@ describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
         async () => {
             await open(GPU, 'kernel_stats');
             // 114 distinct rows on this profile (the C tests check them
-            // against TensorFlow's kernel_stats.pb).
+            // against TensorFlow's kernel_stats.pb), as many as the route sent.
+            const route = await routeData(h, ...GPU, 'kernel_stats');
+            assert.equal(route.rows.length, 114);
             assert.match(await h.page.textContent('.ks-summary'), /^114 kernel rows/);
+            // The first row shown is the route's first (most total time).
+            const name = route.rows[0].c[route.cols.findIndex((c) => c.id === 'kernel_name')].v;
+            const first = await h.page.$eval('.data-table tbody tr', (tr) => tr.innerText);
+            assert.ok(first.includes(name), `first row "${first}", the route's "${name}"`);
             await h.page.waitForFunction(() => [...document.querySelectorAll('canvas')]
                 .filter((c) => window.Chart && window.Chart.getChart(c)).length === 2);
             assert.match(await h.page.textContent('.table-info'), /of 114 /);
@@ -68,9 +74,15 @@ describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
             await open(GPU, 'framework_op_stats');
             const heads = await h.page.$$eval('#content h3', (e) => e.map((x) => x.textContent));
             assert.deepEqual(heads, ['Device ops', 'Host ops']);
-            // With IDLE: 80 device rows, 66 host rows (the C tests check them).
+            // With IDLE: 80 device rows, 66 host rows (the C tests check
+            // them), as the route's first table has them.
+            const table = (await routeData(h, ...GPU, 'framework_op_stats'))[0];
+            const side = table.cols.findIndex((c) => c.id === 'host_or_device');
+            const count = (what) => table.rows.filter((r) => r.c[side].v === what).length;
+            assert.deepEqual([count('Device'), count('Host')], [80, 66]);
             const infos = await h.page.$$eval('.table-info', (e) => e.map((x) => x.textContent));
             assert.match(infos[0], /of 80 /);
+            assert.match(infos[2], /of 66 /);   // [1] is the device ops by type
             await h.page.uncheck('.ks-controls input[type=checkbox]');
             await h.page.waitForFunction(() => /of 79 /.test(
                 document.querySelector('.table-info').textContent));
