@@ -78,7 +78,7 @@
 #define OLD_TF_KERNEL_SHM                                                                  \
     "deliberate: old TF GPU trace, profview reads the shared memory of the old shm: key "  \
     "of kernel_details, XProf reads only static_shared/dynamic_shared and shows 0 "        \
-    "(test_pv_tool_kernel_stats_shm_key)"
+    "(test_pv_tool_kernel_stats_sub_microsecond)"
 #define MEMORY_PICK                                                                        \
     "deliberate: identical allocations live at the peak are one row; XProf shows the "     \
     "first of them in the iteration order of its address-keyed hash table (the same in a " \

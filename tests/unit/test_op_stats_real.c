@@ -226,15 +226,36 @@ END_TEST
 #define ROCM_GEMM "logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003"
 #define TPU_2 "logdirs/jax_tpu_v6e_inference/plugins/profile/tpu_inference/tpu_inference_2"
 
-/* Our device row for op, or NULL. */
-static const pv_op_stats_row *device_row(const pv_op_stats_result *r, const char *op)
+/* jax08_gemm's device row of jit(dot)/dot_general, ours and XProf's. */
+typedef struct dot_rows {
+    pv_model *m;                 /* ours, to free */
+    const pv_op_stats_row *ours;
+    json_t *golden;              /* XProf's answer, to release */
+    json_t *table;               /* its table with IDLE */
+    size_t ref;                  /* the row in it */
+} dot_rows;
+
+static dot_rows rocm_dot(pv_arena *a, pv_op_stats_result *r)
 {
-    for (size_t i = 0; i < r->with_idle.n_rows; i++) {
+    dot_rows d = {run(ROCM_GEMM, a, r), NULL, NULL, NULL, 0};
+    for (size_t i = 0; i < r->with_idle.n_rows && d.ours == NULL; i++) {
         const pv_op_stats_row *row = &r->with_idle.rows[i];
-        if (row->on_device && strcmp(row->op->name, op) == 0)
-            return row;
+        if (row->on_device && strcmp(row->op->name, "jit(dot)/dot_general") == 0)
+            d.ours = row;
     }
-    return NULL;
+    ck_assert_ptr_nonnull(d.ours);
+    d.golden = oracle_load_gz_json(GOLDEN ROCM_GEMM ".framework_op_stats.json.gz");
+    d.table = json_array_get(d.golden, 0);
+    int i = oracle_find_row(d.table, "host_or_device", "Device", "operation",
+                            "jit(dot)/dot_general");
+    ck_assert_int_ge(i, 0);
+    d.ref = (size_t)i;
+    return d;
+}
+
+static json_t *ref_cell(const dot_rows *d, const char *col)
+{
+    return oracle_cell(d->table, d->ref, oracle_col(d->table, col));
 }
 
 /* Gap of issue #16: XProf's roofline columns for an XLA op come from the
@@ -246,22 +267,14 @@ START_TEST(test_gap16_rocm_roofline)
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_op_stats_result r;
-    pv_model *m = run(ROCM_GEMM, &a, &r);
-    json_t *g = oracle_load_gz_json(GOLDEN ROCM_GEMM ".framework_op_stats.json.gz");
-    json_t *t = json_array_get(g, 0);
-    int i = oracle_find_row(t, "host_or_device", "Device", "operation", "jit(dot)/dot_general");
-    ck_assert_int_ge(i, 0);
-    ck_assert(json_number_value(oracle_cell(t, (size_t)i, oracle_col(t, "measured_flop_rate"))) >
-              0);
-    ck_assert_str_eq(json_string_value(oracle_cell(t, (size_t)i, oracle_col(t, "bound_by"))),
-                     "HBM");
-    const pv_op_stats_row *row = device_row(&r, "jit(dot)/dot_general");
-    ck_assert_ptr_nonnull(row);
-    ck_assert_msg(row->measured_flop_rate == 0 && strcmp(row->bound_by, "Unknown") == 0,
+    dot_rows d = rocm_dot(&a, &r);
+    ck_assert(json_number_value(ref_cell(&d, "measured_flop_rate")) > 0);
+    ck_assert_str_eq(json_string_value(ref_cell(&d, "bound_by")), "HBM");
+    ck_assert_msg(d.ours->measured_flop_rate == 0 && strcmp(d.ours->bound_by, "Unknown") == 0,
                   ORACLE_GAP16);
-    json_decref(g);
+    json_decref(d.golden);
     pv_arena_fini(&a);
-    pv_model_free(m);
+    pv_model_free(d.m);
 }
 END_TEST
 
@@ -273,20 +286,12 @@ START_TEST(test_gap16_rocm_tensor_core_utilization)
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_op_stats_result r;
-    pv_model *m = run(ROCM_GEMM, &a, &r);
-    json_t *g = oracle_load_gz_json(GOLDEN ROCM_GEMM ".framework_op_stats.json.gz");
-    json_t *t = json_array_get(g, 0);
-    int i = oracle_find_row(t, "host_or_device", "Device", "operation", "jit(dot)/dot_general");
-    ck_assert_int_ge(i, 0);
-    ck_assert_double_eq(
-        json_number_value(oracle_cell(t, (size_t)i, oracle_col(t, "gpu_tensorcore_utilization"))),
-        1.0);
-    const pv_op_stats_row *row = device_row(&r, "jit(dot)/dot_general");
-    ck_assert_ptr_nonnull(row);
-    ck_assert_msg(row->gpu_tensorcore_utilization == 0, ORACLE_GAP16);
-    json_decref(g);
+    dot_rows d = rocm_dot(&a, &r);
+    ck_assert_double_eq(json_number_value(ref_cell(&d, "gpu_tensorcore_utilization")), 1.0);
+    ck_assert_msg(d.ours->gpu_tensorcore_utilization == 0, ORACLE_GAP16);
+    json_decref(d.golden);
     pv_arena_fini(&a);
-    pv_model_free(m);
+    pv_model_free(d.m);
 }
 END_TEST
 

@@ -275,6 +275,18 @@ START_TEST(test_pv_tool_overview_golden_shared)
 }
 END_TEST
 
+/* The overview of the profile at xplane (arena a, set up here): the
+ * model, to free with pv_model_free. */
+static pv_model *overview_of(const char *xplane, pv_arena *a, pv_overview_result *r)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_msg(pv_ingest_file(xplane, NULL, &m, &err) == 0, "%s: %s", xplane, err.reason);
+    pv_arena_init(a, 1 << 16);
+    ck_assert_int_eq(pv_tool_overview(m, NULL, a, r, &err), 0);
+    return m;
+}
+
 /* The host's IDLE share in XProf's framework_op_stats golden at gz, or
  * -1 when the host recorded no op (an IDLE row of 0 time). */
 static double xprof_host_idle(const char *gz)
@@ -320,13 +332,9 @@ START_TEST(test_pv_tool_overview_host_idle_oracle)
         snprintf(xplane, sizeof xplane, "%s/%s/plugins/profile/%s/vm.xplane.pb", ref, runs[i][0],
                  runs[i][1]);
         double want = xprof_host_idle(gz);
-        pv_model *m = NULL;
-        pv_error err = {0};
-        ck_assert_msg(pv_ingest_file(xplane, NULL, &m, &err) == 0, "%s", err.reason);
         pv_arena a;
-        pv_arena_init(&a, 1 << 16);
         pv_overview_result r;
-        ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+        pv_model *m = overview_of(xplane, &a, &r);
         if (want < 0)
             ck_assert_msg(r.host_idle_percent < 0, "%s: host idle %.3f%%, XProf saw no host op",
                           runs[i][0], r.host_idle_percent);
@@ -362,13 +370,9 @@ START_TEST(test_gap16_overview_device_ops)
     ck_assert_int_eq(found, 1);
     json_decref(ref);
     snprintf(path, sizeof path, "%s/%s.xplane.pb", PV_TESTDATA, dir);
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_msg(pv_ingest_file(path, NULL, &m, &err) == 0, "%s", err.reason);
     pv_arena a;
-    pv_arena_init(&a, 1 << 16);
     pv_overview_result r;
-    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    pv_model *m = overview_of(path, &a, &r);
     ck_assert_uint_ge(r.n_top_device, 1);
     ck_assert_msg(strcmp(r.top_device[0].op->name, "XlaModule") == 0, ORACLE_GAP16);
     pv_arena_fini(&a);
@@ -486,15 +490,11 @@ START_TEST(test_pv_tool_overview_device_share_oracle)
     double host = side_occurrences(json_array_get(ref, 0), "Host");
     json_decref(ref);
     ck_assert_double_eq(host, 127);
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert(pv_ingest_file(PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
-                                         "2022_11_04_21_26_12/instance-ecbm.xplane.pb",
-                             NULL, &m, &err) == 0);
     pv_arena a;
-    pv_arena_init(&a, 1 << 16);
     pv_overview_result r;
-    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    pv_model *m = overview_of(PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                          "2022_11_04_21_26_12/instance-ecbm.xplane.pb",
+                              &a, &r);
     ck_assert_double_eq_tol(r.device_tf_op_percent, 100.0 * device / (device + host), 1e-9);
     ck_assert_double_eq_tol(r.host_tf_op_percent, 100.0 * host / (device + host), 1e-9);
     pv_arena_fini(&a);
