@@ -119,11 +119,49 @@ static size_t as_reference(json_t *table, const pv_jc_rule *rules, const char *t
     return changed;
 }
 
+typedef struct sort_cols {
+    int total, name, grid, block, regs, shm, tc, eligible, op;
+} sort_cols;
+
+/* "x,y,z" against "x,y,z", numerically from x on. */
+static int cmp_dim(const json_t *a, const json_t *b)
+{
+    unsigned long x[3] = {0, 0, 0}, y[3] = {0, 0, 0};
+    sscanf(json_string_value(a) ? json_string_value(a) : "", "%lu,%lu,%lu", &x[0], &x[1], &x[2]);
+    sscanf(json_string_value(b) ? json_string_value(b) : "", "%lu,%lu,%lu", &y[0], &y[1], &y[2]);
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static int cmp_num(const json_t *a, const json_t *b)
+{
+    double x = json_is_boolean(a) ? json_is_true(a) : json_number_value(a);
+    double y = json_is_boolean(b) ? json_is_true(b) : json_number_value(b);
+    return x < y ? -1 : x > y;
+}
+
+/* Total time descending, ties in XProf's key order (name, grid, block,
+ * registers, shared memory, TensorCore use, eligibility, op), so that a
+ * merged table's ranks do not follow the order the rows came in. */
 static int cmp_total_desc(const void *pa, const void *pb, void *ctx)
 {
-    int c_total = *(const int *)ctx;
-    double a = num(*(json_t *const *)pa, c_total), b = num(*(json_t *const *)pb, c_total);
-    return a > b ? -1 : a < b;
+    const sort_cols *k = ctx;
+    const json_t *x = *(json_t *const *)pa, *y = *(json_t *const *)pb;
+    int c = -cmp_num(cell(x, k->total), cell(y, k->total));
+    if (c == 0)
+        c = strcmp(json_string_value(cell(x, k->name)), json_string_value(cell(y, k->name)));
+    if (c == 0)
+        c = cmp_dim(cell(x, k->grid), cell(y, k->grid));
+    if (c == 0)
+        c = cmp_dim(cell(x, k->block), cell(y, k->block));
+    const int nums[] = {k->regs, k->shm, k->tc, k->eligible};
+    for (size_t i = 0; c == 0 && i < sizeof nums / sizeof nums[0]; i++)
+        c = cmp_num(cell(x, nums[i]), cell(y, nums[i]));
+    if (c == 0)
+        c = strcmp(json_string_value(cell(x, k->op)), json_string_value(cell(y, k->op)));
+    return c;
 }
 
 /* Merges rows with XProf's key (and host copy) and ranks them again. */
@@ -160,7 +198,16 @@ static void merge_rows(json_t *table, const json_t *copies)
         set_cell(row, c_avg, json_real(occ > 0 ? floor(total_ns / occ) / 1000.0 : 0.0));
         v[i] = row;
     }
-    qsort_r(v, n, sizeof *v, cmp_total_desc, &c_total);
+    sort_cols k = {c_total,
+                   col(table, "kernel_name"),
+                   col(table, "grid_dim"),
+                   col(table, "block_dim"),
+                   col(table, "registers_per_thread"),
+                   col(table, "shmem_bytes"),
+                   col(table, "is_kernel_using_tensor_core"),
+                   col(table, "is_op_tensor_core_eligible"),
+                   col(table, "op_name")};
+    qsort_r(v, n, sizeof *v, cmp_total_desc, &k);
     json_t *sorted = json_array();
     for (i = 0; i < n; i++) {
         set_cell(v[i], c_rank, json_real((double)(i + 1)));
