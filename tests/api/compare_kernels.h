@@ -12,7 +12,7 @@
  * merged as XProf merges them (occurrences and total added, the smallest
  * minimum, the largest maximum, the average total / occurrences truncated
  * to the nanosecond, the first row's occupancy) and ranked again by total
- * time. An ALL_HOSTS table holds every host's rows side by side, which
+ * time, ties in XProf's key order. An ALL_HOSTS table holds every host's rows side by side, which
  * XProf does not merge across hosts: the k-th of rows equal in every cell
  * but rank is taken as the k-th host's and merges only with that host's
  * (a guess that can only split what XProf merged, never merge what it
