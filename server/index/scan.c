@@ -14,7 +14,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -173,12 +172,7 @@ static bool probe_hlo(const scan *s, const char *path, const pv_format *format,
     const pv_host_file *was = prev_seen(s, path);
     if (was != NULL && pv_file_id_same(&was->id, id))
         return was->has_hlo;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    bool yes = format->has_hlo(fd, id->size_bytes);
-    close(fd);
-    return yes;
+    return pv_format_file_has_hlo(format, path, id->size_bytes);
 }
 
 /* A skipped entry is reported by the first scan that meets it, not by

@@ -5,7 +5,9 @@
 #include "ingest/tf_legacy/tf_legacy.h"
 #include "ingest/xspace/xspace.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Within a tool, the file listed first answers (overview_page.json before
  * overview_page.pb). No ending here ends another one. */
@@ -62,4 +64,16 @@ size_t pv_format_rank(const pv_format *f)
         if (formats[i] == f)
             return i;
     return N_FORMATS;
+}
+
+bool pv_format_file_has_hlo(const pv_format *f, const char *path, uint64_t size_bytes)
+{
+    if (f->has_hlo == NULL)
+        return false;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool yes = f->has_hlo(fd, size_bytes);
+    close(fd);
+    return yes;
 }

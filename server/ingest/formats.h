@@ -74,4 +74,9 @@ const pv_format *pv_format_sniff(const uint8_t *data, size_t len);
  * a profile first. */
 size_t pv_format_rank(const pv_format *f);
 
+/* Whether the file at path (size_bytes long) of format f carries HLO
+ * protos: f's probe, a few small reads; false for a format without one
+ * or a file that cannot be opened. */
+bool pv_format_file_has_hlo(const pv_format *f, const char *path, uint64_t size_bytes);
+
 #endif

@@ -41,9 +41,17 @@ void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
 
 /* ---- entry points -------------------------------------------------------- */
 
-/* The builder a decode on this thread is filling, so a jump out of the
- * decode (see mapguard.h) can still free it. */
+/* The builder a decode on this thread is filling, and the decoder's own
+ * state, so a jump out of the decode (see mapguard.h) can still free them. */
 static _Thread_local pv_model_builder *decoding;
+static _Thread_local void (*abort_release)(void *state);
+static _Thread_local void *abort_state;
+
+void pv_ingest_on_abort(void (*release)(void *state), void *state)
+{
+    abort_release = release;
+    abort_state = state;
+}
 
 /* Decodes src into *out. The model reads its events' stats from src
  * later (model.h); the caller hands the bytes to it on success. */
@@ -180,6 +188,9 @@ int pv_ingest_fd(int fd, const char *path, pv_progress *progress, pv_model **out
     if (PV_MAP_GUARD_ARM(&guard, map, len) == 0) {
         rc = ingest_src(&src, PV_SRC_MAPPED_BORROWED, out, err);
     } else {
+        if (abort_release != NULL)
+            abort_release(abort_state);
+        pv_ingest_on_abort(NULL, NULL);
         pv_builder_free(decoding);
         decoding = NULL;
         rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,

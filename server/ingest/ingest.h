@@ -92,6 +92,13 @@ void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out);
 int pv_ingest_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
                           pv_hlo_buffers *out, pv_error *err);
 
+/* For decoders: what to release when the decode is cut short because the
+ * mapped file shrank under it (util/mapguard.h): the decoder's stack is
+ * then abandoned, so a decoder keeps what it allocates on the heap,
+ * registers it here as it starts, and unregisters it (release NULL) when
+ * it returns. One per thread. */
+void pv_ingest_on_abort(void (*release)(void *state), void *state);
+
 /* For decoders: reports that bytes [0, upto) are decoded; updates the
  * progress and, for a mapped file, lets the kernel drop those pages so a
  * large file does not stay resident next to its model. */

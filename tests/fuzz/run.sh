@@ -1,14 +1,16 @@
 #!/bin/sh
-# Builds one libFuzzer target of server/ingest/ with clang, ASan and UBSan,
-# and runs it. Not part of make check.
+# Builds one libFuzzer target of server/ with clang, ASan and UBSan, and
+# runs it. Not part of make check.
 #   tests/fuzz/run.sh TARGET [SECONDS] [CORPUS_DIR]
-# TARGET is the name after fuzz_ of a server/ingest/*/fuzz_TARGET.c:
+# TARGET is the name after fuzz_ of a server/*/*/fuzz_TARGET.c:
 #   xspace                 the XSpace decoder (seeds: the real .xplane.pb files)
 #   legacy_stats           kernel_stats.pb / tensorflow_stats.pb (seeds: the real
 #                          ones, behind the converter-picking first byte)
 #   input_pipeline_legacy  input_pipeline.pb / overview_page.pb (likewise)
 #   hlo                    the HLO decoder (seeds: the HLO protos of the real
 #                          .xplane.pb files, written out by tests/fuzz/hlo_seeds.c)
+#   params                 the query parameters of every tool and route
+#                          (seeds: the queries the page and the tests send)
 # The corpus defaults to /tmp/pv-fuzz-TARGET, seeded from ../shared/testdata
 # and tests/data when empty (copies in /tmp, never in the repository);
 # crashes go to /tmp/pv-fuzz-TARGET-crashes/. Installs nothing: clang,
@@ -22,14 +24,16 @@ secs=${2:-600}
 corpus=${3:-/tmp/pv-fuzz-$target}
 work=/tmp/pv-fuzz-$target-build
 crashes=/tmp/pv-fuzz-$target-crashes
-src=$(ls "$top"/server/ingest/*/fuzz_"$target".c 2>/dev/null || true)
-[ -n "$src" ] || { echo "no server/ingest/*/fuzz_$target.c" >&2; exit 2; }
+src=$(ls "$top"/server/*/*/fuzz_"$target".c 2>/dev/null || true)
+[ -n "$src" ] || { echo "no server/*/*/fuzz_$target.c" >&2; exit 2; }
 mkdir -p "$corpus" "$crashes" "$work/proto"
 
-# the product's sources (no HTTP, index or cache), the generated protobuf code
+# the product's sources (no HTTP server, index or cache: of http/ only the
+# request checks), the generated protobuf code
 protoc-c --proto_path="$top/proto" --c_out="$work/proto" "$top"/proto/*.proto
 sources=$(ls "$top"/server/ingest/*.c "$top"/server/ingest/*/*.c "$top"/server/model/*.c \
-    "$top"/server/tools/*/*.c "$top"/server/util/*.c "$work"/proto/*.pb-c.c | grep -v '/fuzz_')
+    "$top"/server/tools/*.c "$top"/server/tools/*/*.c "$top"/server/util/*.c \
+    "$top"/server/http/request.c "$work"/proto/*.pb-c.c | grep -v '/fuzz_')
 cc="clang -std=c11 -D_GNU_SOURCE -g -O1 -I$top/server -I$work/proto $(pkg-config --cflags jansson)"
 libs="-lprotobuf-c -ljansson -lz -lm -lpthread"
 
@@ -49,6 +53,12 @@ if [ -z "$(ls -A "$corpus")" ]; then
     xspace) seed '*.xplane.pb' '' xspace ;;
     legacy_stats) seed '*kernel_stats.pb' '\000' kernel; seed '*tensorflow_stats.pb' '\001' tf ;;
     input_pipeline_legacy) seed '*input_pipeline.pb' '\000' ip; seed '*overview_page.pb' '\001' ov ;;
+    params)
+        for q in 'run=r&host=h&tag=kernel_stats&max_rows=0&pv_format=columns&pv_extras=1' \
+            'tag=trace_viewer%40&resolution=8000&start_time_ms=303.5&end_time_ms=304' \
+            'host_steps=1&max_ops=0&include_idle=1' 'format=bin&level=3&index=7&q=Conv&limit=100'; do
+            printf '%s' "$q" > "$corpus/seed-$(printf '%s' "$q" | cksum | cut -d' ' -f1)"
+        done ;;
     hlo)
         # shellcheck disable=SC2086
         $cc -o "$work/hlo_seeds" "$here/hlo_seeds.c" $sources $libs

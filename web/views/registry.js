@@ -22,7 +22,19 @@ const VIEWS = {
     roofline_model: () => import('./roofline_model.js'),
     memory_viewer: () => import('./memory_viewer.js'),
     graph_viewer: () => import('./graph_viewer.js'),
+    pod_viewer: () => import('./pod_viewer.js'),
 };
+
+// Pages across runs (#/page/<name>), not one run's tool.
+const PAGES = {
+    compare: () => import('./compare.js'),
+    history: () => import('./history.js'),
+};
+
+// Resolves to the view module of a page, or null when there is none.
+export function loadPage(name) {
+    return PAGES[name] ? PAGES[name]() : Promise.resolve(null);
+}
 
 // The catalog entry (api/tools) of a tool name or alias, or undefined.
 export function catalogEntry(catalog, tool) {

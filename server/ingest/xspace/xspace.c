@@ -611,27 +611,40 @@ static bool decode_plane(dec *d, const field *pf)
     return d->rc == 0;
 }
 
+/* Frees what a decode allocated: at its end, or when it is cut short
+ * (pv_ingest_on_abort). */
+static void dec_free(void *p)
+{
+    dec *d = p;
+    pv__idtab_fini(&d->stat_names);
+    pv__idtab_fini(&d->metas);
+    free(d->later);
+    free(d);
+}
+
 int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err)
 {
-    dec d;
-    memset(&d, 0, sizeof d);
-    d.src = src;
-    d.b = b;
-    d.err = err;
-    d.n_events = pv_builder_n_events(b);
-    pv__idtab_init(&d.stat_names);
-    pv__idtab_init(&d.metas);
+    /* On the heap, not the stack: a file that shrinks under its mapping
+     * ends the decode with a jump, and this must still be freed. */
+    dec *d = pv_xcalloc(1, sizeof *d);
+    d->src = src;
+    d->b = b;
+    d->err = err;
+    d->n_events = pv_builder_n_events(b);
+    pv__idtab_init(&d->stat_names);
+    pv__idtab_init(&d->metas);
+    pv_ingest_on_abort(dec_free, d);
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;
-    while (next_field(&d, &r, "XSpace", &f)) {
-        if (f.num > 4 || !expect(&d, &f, "XSpace", 2))
+    while (next_field(d, &r, "XSpace", &f)) {
+        if (f.num > 4 || !expect(d, &f, "XSpace", 2))
             continue;
         if (f.num == 1) {
             if (++n_planes > MAX_PLANES)
-                (void)FAIL(&d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
+                (void)FAIL(d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
             else
-                decode_plane(&d, &f);
+                decode_plane(d, &f);
         } else if (f.num == 2) {
             pv_builder_error(b, (const char *)f.data, (size_t)f.v);
         } else if (f.num == 3) {
@@ -643,11 +656,11 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     /* Other protobufs (the legacy per-tool .pb files) can pass the sniff
      * and parse as an XSpace of only unknown fields: without a plane the
      * bytes are not a profile. */
-    if (d.rc == 0 && n_planes == 0)
-        (void)FAIL(&d, PV_EFORMAT, src->data,
+    if (d->rc == 0 && n_planes == 0)
+        (void)FAIL(d, PV_EFORMAT, src->data,
                    "no XPlane in the file: a protobuf, but not an XSpace");
-    pv__idtab_fini(&d.stat_names);
-    pv__idtab_fini(&d.metas);
-    free(d.later);
-    return d.rc;
+    pv_ingest_on_abort(NULL, NULL);
+    int rc = d->rc;
+    dec_free(d);
+    return rc;
 }

@@ -36,7 +36,8 @@ typedef struct pv_overview_result {
     size_t n_top_host;
     pv_overview_op top_host[PV_OVERVIEW_TOP_OPS];
     bool is_training;               /* an HLO op under a gradient scope */
-    double host_tf_op_percent;      /* host op occurrences of all op occurrences */
+    double host_tf_op_percent;      /* host op occurrences of all op occurrences, the
+                                       device's counted per op run, not per kernel */
     double device_tf_op_percent;
     double host_op_time_eager_percent;
     double device_op_time_eager_percent;

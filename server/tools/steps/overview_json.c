@@ -139,15 +139,19 @@ static json_t *recommendation_table(const pv_overview_result *r)
     json_t *row = pv_dt_row(t);
     pv_dt_str(row, "device");
     char buf[256];
-    snprintf(buf, sizeof buf,
-             "framework_op_stats (identify the time-consuming operations executed on the %s)", dev);
+    /* On a TPU the reference sends people to the op profile, elsewhere to
+     * the framework op table. */
+    snprintf(buf, sizeof buf, "%s (identify the time-consuming operations executed on the %s)",
+             r->ip.steps.hardware == PV_HW_TPU ? "op_profile" : "framework_op_stats", dev);
     pv_dt_str(row, buf);
     pv_dt_str(row, dev_desc);
     row = pv_dt_row(t);
     pv_dt_str(row, "device");
+    /* The reference's timeline is per TPU core, not per chip. */
     snprintf(buf, sizeof buf,
-             "trace_viewer (look at the activities on the timeline of each %s in the trace view)",
-             dev);
+             "trace_viewer (look at the activities on the timeline of each %s%s in the trace "
+             "view)",
+             dev, r->ip.steps.hardware == PV_HW_TPU ? " core" : "");
     pv_dt_str(row, buf);
     pv_dt_str(row, dev_desc);
     tip(t, "doc",
