@@ -210,6 +210,12 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     }
     for (size_t i = 0; i < held; i++)
         pv_model_store_put(rq->app->models, entries[i]);
+    /* A tool knows no file: a bad profile it found is the one it was given. */
+    if (rc == PV_EFORMAT && err.path[0] == '\0' && hs->n == 1) {
+        char reason[sizeof err.reason];
+        snprintf(reason, sizeof reason, "%s", err.reason);
+        pv_error_set(&err, rc, hs->files[0]->path, err.offset, "%s", reason);
+    }
     respond_written(rs, kind, rc, &body, &err);
 }
 
@@ -541,7 +547,8 @@ void pv_serve_module_list(pv_request *rq, pv_response *rs)
                 pv_buf_adds(&b, ",");
             pv_buf_adds(&b, names[i]);
         }
-        pv_respond_text(rs, 200, "text/plain", b.len > 0 ? pv_arena_strndup(&rq->arena, b.data, b.len) : "");
+        pv_respond_text(rs, 200, "text/plain",
+                        b.len > 0 ? pv_arena_strndup(&rq->arena, b.data, b.len) : "");
         pv_buf_fini(&b);
         pv_model_store_put(rq->app->models, entry);
     }

@@ -44,7 +44,7 @@ int pv_model_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
 
 const pv_hlo_table *pv_model_hlo(const pv_model *m)
 {
-    static const pv_hlo_table empty = {NULL, 0, NULL, 0, NULL, 0, 0};
+    static const pv_hlo_table empty = {NULL, 0, NULL, 0, NULL, 0, 0, NULL};
     const pv__model_store *s = m->priv;
     struct pv__hlo_slot *h = s != NULL ? s->hlo : NULL;
     if (h == NULL)
@@ -74,6 +74,14 @@ const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_
     }
     return lo < t->n_modules && t->modules[lo].program_id == program_id ? &t->modules[lo]
                                                                          : NULL;
+}
+
+const char *pv_hlo_bad_reason(const pv_hlo_table *t, uint64_t program_id)
+{
+    for (size_t i = 0; i < t->n_bad; i++)
+        if (t->bad[i].program_id == program_id)
+            return t->bad[i].reason;
+    return NULL;
 }
 
 void pv__hlo_slot_free(struct pv__hlo_slot *h)

@@ -19,7 +19,8 @@
  *   instructions in the proto's order (operands before users)
  * Ids (instruction id, operand and called computation ids) are the
  * proto's, unique within one module only. A proto that does not parse is
- * left out whole and counted in n_bad; a model without HLO protos, or
+ * left out whole and listed in bad with its reason (so a tool asked for
+ * that program can say why); a model without HLO protos, or
  * without a decoder, has an empty table.
  *
  * Ownership: the table lives in the model and is freed with it; it is
@@ -144,6 +145,12 @@ typedef struct pv_hlo_module {
     uint32_t n_frames;
 } pv_hlo_module;
 
+/* A proto left out of the table: whose it was and why. */
+typedef struct pv_hlo_bad {
+    uint64_t program_id;
+    const char *reason;         /* one sentence: what did not parse */
+} pv_hlo_bad;
+
 typedef struct pv_hlo_table {
     const pv_hlo_module *modules;           /* n_modules, sorted by program_id */
     size_t n_modules;
@@ -152,6 +159,7 @@ typedef struct pv_hlo_table {
     const pv_hlo_instruction *instructions; /* n_instructions */
     size_t n_instructions;
     size_t n_bad;                           /* protos left out: they did not parse */
+    const pv_hlo_bad *bad;                  /* n_bad, sorted by program_id */
 } pv_hlo_table;
 
 /* ---- buffer assignment (the memory viewer) -------------------------------------- */
@@ -242,5 +250,8 @@ int pv_model_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
 
 /* The first module of program_id, or NULL (binary search). */
 const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_id);
+
+/* Why program_id's proto was left out, or NULL when it was not. */
+const char *pv_hlo_bad_reason(const pv_hlo_table *t, uint64_t program_id);
 
 #endif

@@ -104,6 +104,29 @@ describe('HLO op stats, op profile and roofline pages', { skip: SKIP }, () => {
             assert.match(await hash(), /idle=0/);
         });
 
+    // The overview's top device ops on JAX are XProf's XLA ops (its goldens:
+    // jax08_gemm's first is jit(dot)/dot_general at 94.7 %, eligible and on
+    // the matrix cores; the TPU's ten start with copy-done.4 at 24.7 %).
+    test('overview_page on JAX: the top device ops are the XLA ops XProf lists',
+        { timeout: VIEW_MS * 2 }, async () => {
+            const devRows = () => h.page.evaluate(() => {
+                const sec = [...document.querySelectorAll('#content section')]
+                    .find((x) => /^Top 10 ops on device/.test(x.querySelector('h3')?.textContent));
+                return [...sec.querySelectorAll('tbody tr')]
+                    .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+            });
+            await open(GEMM, 'overview_page', '', '#content .data-table');
+            let rows = await devRows();
+            assert.equal(rows.length, 3);
+            assert.deepEqual(rows[0].slice(1, 5), ['94.69', '94.69', 'dot_general',
+                                                   'jit(dot)/dot_general']);
+            assert.deepEqual(rows[0].slice(6), ['true', 'true']);
+            await open(TPU, 'overview_page', '', '#content .data-table');
+            rows = await devRows();
+            assert.equal(rows.length, 10);
+            assert.deepEqual(rows[0].slice(1, 5), ['24.68', '24.68', 'Unknown', 'copy-done.4']);
+        });
+
     test('roofline_model: points under the roofs, table, infeed toggle',
         { timeout: VIEW_MS * 2 }, async () => {
             await open(GEMM, 'roofline_model');

@@ -155,6 +155,23 @@ static pv_model *program_model(void)
     return m;
 }
 
+/* program_model's program 7 beside program 9, whose proto is cut short. */
+static pv_model *bad_program_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t md = pv_builder_plane(b, 0, "/host:metadata");
+    bytes p = program_proto();
+    hx_packed packed;
+    memcpy(packed.b, p.b, p.n);
+    packed.n = p.n;
+    hx_program(b, md, 1, 7, &packed);
+    packed.n = p.n / 2;
+    hx_program(b, md, 2, 9, &packed);
+    pv_model *m = pv_test_finish(b);
+    pv_ingest_attach(m);
+    return m;
+}
+
 START_TEST(test_heap_replay)
 {
     pv_model *m = program_model();
@@ -234,6 +251,42 @@ START_TEST(test_module_names)
     pv_memory_viewer mv;
     pv_error err = {0};
     ck_assert_int_eq(pv_memory_viewer_build(m, 8, 0, &a, &mv, &err), PV_ENOTFOUND);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A module whose proto does not parse is not listed; asked for by its
+ * listed name or its program id, the tools say why in words (PV_EFORMAT),
+ * not "no such module". */
+START_TEST(test_module_query_bad_proto)
+{
+    pv_model *m = bad_program_model();
+    pv_arena a;
+    pv_arena_init(&a, 1 << 12);
+    size_t n;
+    const char **names = pv_hlo_module_names(m, &a, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(names[0], "jit_m(7)");
+    static const pv_hlo_module_query asks[] = {
+        {"jit_m(9)", 0, false},
+        {NULL, 9, true},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        uint64_t prog = 0;
+        pv_error err = {0};
+        ck_assert_int_eq(pv_hlo_module_query_program(m, &asks[i], &prog, &err), PV_EFORMAT);
+        ck_assert_uint_eq(prog, 9);
+        ck_assert_msg(strstr(err.reason, "program 9: its HLO proto does not parse") != NULL,
+                      "%s", err.reason);
+    }
+    pv_hlo_module_query good = {"jit_m(7)", 0, false};
+    uint64_t prog = 0;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_hlo_module_query_program(m, &good, &prog, &err), 0);
+    ck_assert_uint_eq(prog, 7);
+    pv_hlo_module_query absent = {"jit_m(11)", 0, false};
+    ck_assert_int_eq(pv_hlo_module_query_program(m, &absent, &prog, &err), PV_ENOTFOUND);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -348,6 +401,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("memory_viewer");
     tcase_add_test(tc, test_heap_replay);
     tcase_add_test(tc, test_module_names);
+    tcase_add_test(tc, test_module_query_bad_proto);
     tcase_add_test(tc, test_graph_neighborhood);
     tcase_add_test(tc, test_probe);
     suite_add_tcase(s, tc);

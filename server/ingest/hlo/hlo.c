@@ -60,6 +60,8 @@ typedef struct build {
     size_t n_instrs, cap_instrs;
     pv_buf shape;            /* one shape's text */
     pv_buf text;             /* scratch for an attribute's text */
+    pv_hlo_bad *bad;         /* the protos left out, in program order */
+    size_t n_bad, cap_bad;
 } build;
 
 #define GROW(arr, n, cap)                                                   \
@@ -193,7 +195,9 @@ static bool add_module(build *b, pv_pb_arena *pa, uint64_t program_id,
 }
 
 /* Adds one proto's module, or nothing (false) when it does not read. */
-static bool add_proto(build *b, uint64_t program_id, const pv_blob *blob)
+/* Adds program_id's module, or (leaving the table as it was) notes why
+ * its proto was left out. */
+static void add_proto(build *b, uint64_t program_id, const pv_blob *blob)
 {
     size_t n_mods = b->n_mods, n_comps = b->n_comps, n_instrs = b->n_instrs;
     pv_arena scratch;
@@ -201,19 +205,22 @@ static bool add_proto(build *b, uint64_t program_id, const pv_blob *blob)
     pv_pb_arena pa;
     pv_pb_arena_init(&pa, &scratch, pv_pb_arena_cap(blob->len));
     ProtobufCMessage *msg;
-    bool ok = pv_pb_unpack(&pa, &xla__hlo_proto__descriptor, blob->data, blob->len, "", &msg,
-                           NULL) == 0;
-    if (ok) {
-        const Xla__HloProto *proto = (const void *)msg;
-        ok = add_module(b, &pa, program_id, proto->hlo_module);
-    }
-    if (!ok) {
+    pv_error err = {0};
+    const char *reason = NULL;
+    if (pv_pb_unpack(&pa, &xla__hlo_proto__descriptor, blob->data, blob->len, "", &msg, &err) !=
+        0)
+        reason = pv_arena_printf(b->a, "its HLO proto does not parse (%s)", err.reason);
+    else if (!add_module(b, &pa, program_id,
+                         ((const Xla__HloProto *)(const void *)msg)->hlo_module))
+        reason = "its HLO module is malformed (a shape, attribute or count out of range)";
+    if (reason != NULL) {
         b->n_mods = n_mods;
         b->n_comps = n_comps;
         b->n_instrs = n_instrs;
+        GROW(b->bad, b->n_bad, b->cap_bad);
+        b->bad[b->n_bad++] = (pv_hlo_bad){program_id, reason};
     }
     pv_arena_fini(&scratch);
-    return ok;
 }
 
 /* ---- the decoder ------------------------------------------------------------------ */
@@ -294,10 +301,8 @@ void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out)
     b.a = a;
     pv_buf_init(&b.shape, PV__HLO_TEXT_MAX_BYTES);
     pv_buf_init(&b.text, PV__HLO_TEXT_MAX_BYTES);
-    for (size_t i = 0; i < n; i++) {
-        if (!add_proto(&b, protos[i].program_id, protos[i].blob))
-            out->n_bad++;
-    }
+    for (size_t i = 0; i < n; i++)
+        add_proto(&b, protos[i].program_id, protos[i].blob);
     pv_buf_fini(&b.shape);
     pv_buf_fini(&b.text);
     free(protos);
@@ -307,4 +312,6 @@ void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out)
     out->n_computations = b.n_comps;
     out->instructions = to_arena(a, b.instrs, b.n_instrs, sizeof *b.instrs);
     out->n_instructions = b.n_instrs;
+    out->bad = to_arena(a, b.bad, b.n_bad, sizeof *b.bad);
+    out->n_bad = b.n_bad;
 }

@@ -29,7 +29,8 @@ typedef struct pv_hlo_module_query {
 int pv_hlo_module_query_read(const pv_params *p, pv_hlo_module_query *q, pv_error *err);
 
 /* The program q names in m. Returns 0, PV_EINVAL when q names none,
- * PV_ENOTFOUND when m has no such module. */
+ * PV_ENOTFOUND when m has no such module, PV_EFORMAT (err saying why) when
+ * the program's HLO proto was left out because it does not parse. */
 int pv_hlo_module_query_program(const pv_model *m, const pv_hlo_module_query *q,
                                 uint64_t *program_id, pv_error *err);
 
