@@ -7,8 +7,10 @@
 // and the page must throw nothing (the guard of servePage). What the pages
 // show is checked value by value in xla_pages.test.mjs; here, that none is
 // broken on any JAX profile. A tool whose answer is empty there (kernel
-// stats on the TPU, which runs no GPU kernel) must say so in words (a status
-// message) instead. The XLA tools must be among those offered, as XProf
+// stats on the TPU, which runs no GPU kernel; the op tables of the JAX CPU
+// run, whose host tracer wrote no framework op; the step pages of runs
+// without step markers) must say so in words (a message or the step
+// verdict) instead. The XLA tools must be among those offered, as XProf
 // 2.24.2 lists them for a profile with HLO protos.
 
 import assert from 'node:assert/strict';
@@ -31,7 +33,7 @@ function seenNow(page) {
         return {
             text: el.innerText.trim(),
             drawn: Boolean(el.querySelector('canvas, svg, table')),
-            said: el.querySelector('.message[role=status], .steps-verdict')?.textContent ?? null,
+            said: el.querySelector('.message, .steps-verdict')?.textContent ?? null,
             error: el.querySelector('.error-title')?.textContent ?? null,
             where: el.querySelector('.error-where')?.textContent ?? '',
             loading: Boolean(el.querySelector('.progress')),
