@@ -93,7 +93,7 @@ static void add_file(target *t, const char *dir, const char *name, bool sniff)
         memcpy(files, h->files, h->n_files * sizeof *files);
     pv_file_id id = pv_file_id_of(&st);
     files[h->n_files++] =
-        (pv_host_file){path, f, id, pv_format_file_has_hlo(f, path, id.size_bytes)};
+        (pv_host_file){path, f, id, pv_format_file_probe(f, path, id.size_bytes)};
     h->files = files;
 }
 

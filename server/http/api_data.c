@@ -521,7 +521,7 @@ void pv_serve_module_list(pv_request *rq, pv_response *rs)
     if (pv_http_target_resolve(rq, rs, NULL, &t) != 0)
         return;
     const pv_host_file *profile = pv_host_profile(t.host);
-    if (profile == NULL || !profile->has_hlo) {
+    if (profile == NULL || (profile->holds & PV_PROFILE_HLO) == 0) {
         pv_respond_text(rs, 200, "text/plain", "");
         pv_http_target_release(rq, &t);
         return;

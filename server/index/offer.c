@@ -31,7 +31,7 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
-    if (f != NULL && t->needs_hlo && !f->has_hlo)
+    if (f != NULL && (f->holds & t->needs) != t->needs)
         f = NULL;
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
@@ -52,9 +52,11 @@ bool pv_host_has_tool(const pv_host *h, const pv_tool *t)
 static bool any_lists(const pv_host *hosts, size_t n_hosts, const pv_tool *t)
 {
     bool from_model;
-    for (size_t i = 0; i < n_hosts; i++)
-        if (listing(&hosts[i], t, &from_model) != NULL)
+    for (size_t i = 0; i < n_hosts; i++) {
+        const pv_host_file *f = listing(&hosts[i], t, &from_model);
+        if (f != NULL && (!from_model || (f->holds & t->listed_when) == t->listed_when))
             return true;
+    }
     return false;
 }
 

@@ -152,27 +152,27 @@ static bool settled(const scan *s, const char *path, const pv_file_id *id)
 }
 
 static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id,
-                     bool has_hlo)
+                     unsigned holds)
 {
     if (s->n_seen == s->cap_seen) {
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, has_hlo};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, holds};
 }
 
-/* Whether the profile at path carries HLO protos: the previous scan's
+/* What the profile at path holds (PV_PROFILE_*): the previous scan's
  * answer while the file is unchanged, else the format's probe (a few
  * small reads; an unreadable file has none). */
-static bool probe_hlo(const scan *s, const char *path, const pv_format *format,
+static unsigned probe(const scan *s, const char *path, const pv_format *format,
                       const pv_file_id *id)
 {
-    if (format->has_hlo == NULL)
-        return false;
+    if (format->probe == NULL)
+        return 0;
     const pv_host_file *was = prev_seen(s, path);
     if (was != NULL && pv_file_id_same(&was->id, id))
-        return was->has_hlo;
-    return pv_format_file_has_hlo(format, path, id->size_bytes);
+        return was->holds;
+    return pv_format_file_probe(format, path, id->size_bytes);
 }
 
 /* A skipped entry is reported by the first scan that meets it, not by
@@ -251,8 +251,8 @@ static void scan_session(scan *s, const char *dir, char *run_name)
             continue;
         s->n_files++;
         pv_file_id id = pv_file_id_of(&st);
-        bool has_hlo = probe_hlo(s, path, format, &id);
-        remember(s, path, format, &id, has_hlo);
+        unsigned holds = probe(s, path, format, &id);
+        remember(s, path, format, &id, holds);
         if (!settled(s, path, &id)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
             free(path);
@@ -260,7 +260,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, format, id, has_hlo};
+        h->files[h->n_files++] = (pv_host_file){path, format, id, holds};
     }
     closedir(d);
     free(real_dir);

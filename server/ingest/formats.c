@@ -66,14 +66,14 @@ size_t pv_format_rank(const pv_format *f)
     return N_FORMATS;
 }
 
-bool pv_format_file_has_hlo(const pv_format *f, const char *path, uint64_t size_bytes)
+unsigned pv_format_file_probe(const pv_format *f, const char *path, uint64_t size_bytes)
 {
-    if (f->has_hlo == NULL)
-        return false;
+    if (f->probe == NULL)
+        return 0;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return false;
-    bool yes = f->has_hlo(fd, size_bytes);
+        return 0;
+    unsigned holds = f->probe(fd, size_bytes);
     close(fd);
-    return yes;
+    return holds;
 }

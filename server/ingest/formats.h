@@ -51,10 +51,10 @@ typedef struct pv_format {
      * this format; pure. */
     bool (*sniff)(const uint8_t *data, size_t len);
     pv_decode_fn decode;          /* PROFILE */
-    /* PROFILE: whether the open file (size bytes) carries XLA programs' HLO
-     * protos, read without loading it (the index asks, for run_tools);
-     * NULL for a format that never does. */
-    bool (*has_hlo)(int fd, uint64_t size);
+    /* PROFILE: what the open file (size bytes) holds, PV_PROFILE_* of
+     * model/model.h, read without loading it (the index asks, for
+     * run_tools); NULL for a format that holds none of them. */
+    unsigned (*probe)(int fd, uint64_t size);
     pv_answer_decode_fn answer;   /* TOOL_PB */
 } pv_format;
 
@@ -74,9 +74,9 @@ const pv_format *pv_format_sniff(const uint8_t *data, size_t len);
  * a profile first. */
 size_t pv_format_rank(const pv_format *f);
 
-/* Whether the file at path (size_bytes long) of format f carries HLO
- * protos: f's probe, a few small reads; false for a format without one
- * or a file that cannot be opened. */
-bool pv_format_file_has_hlo(const pv_format *f, const char *path, uint64_t size_bytes);
+/* What the file at path (size_bytes long) of format f holds, PV_PROFILE_*:
+ * f's probe, a few small reads; 0 for a format without one or a file that
+ * cannot be opened. */
+unsigned pv_format_file_probe(const pv_format *f, const char *path, uint64_t size_bytes);
 
 #endif

@@ -78,8 +78,11 @@ typedef struct pv_tool {
     int (*compute)(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
                    pv_error *err);
     bool combines_hosts;          /* answers ALL_HOSTS */
-    bool needs_hlo;               /* a profile answers only when it carries HLO protos
-                                     (the index probes for them), as XProf lists it */
+    unsigned needs;               /* PV_PROFILE_* a profile must hold to answer (the
+                                     index probes for them), as XProf lists the tool */
+    unsigned listed_when;         /* PV_PROFILE_* a profile must hold for run_tools to
+                                     list the tool, as XProf does; it answers anyway
+                                     (XProf answers kernel_stats on a CPU profile) */
     bool lists_all_hosts;         /* hosts?tag= lists the ALL_HOSTS pseudo host */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
     /* Appends the answer to out. result is compute's (or a per-tool file's)

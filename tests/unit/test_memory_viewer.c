@@ -348,13 +348,13 @@ static void put(bytes *w, uint32_t field, const void *p, size_t len)
     w->n += k + len;
 }
 
-/* XSpace{planes: [/host:CPU with a line, /host:metadata with one event
- * metadata and a stat metadata named stat]}. */
-static bytes xspace(const char *stat)
+/* XSpace{planes: [first (a plane name) with a line, /host:metadata with
+ * one event metadata and a stat metadata named stat]}. */
+static bytes xspace_of(const char *first, const char *stat)
 {
     bytes line = {0}, host = {0}, em = {0}, smd = {0}, sentry = {0}, md = {0}, space = {0};
     put(&line, 2, "python", 6);
-    put(&host, 2, "/host:CPU", 9);
+    put(&host, 2, first, strlen(first));
     put(&host, 3, line.b, line.n);
     put(&em, 2, "jit_f(1)", 8);
     put(&smd, 2, stat, strlen(stat));
@@ -367,30 +367,42 @@ static bytes xspace(const char *stat)
     return space;
 }
 
-static bool probe(const bytes *x)
+static bytes xspace(const char *stat)
+{
+    return xspace_of("/host:CPU", stat);
+}
+
+static unsigned probe(const bytes *x)
 {
     char path[] = "/tmp/pv_probe_XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, x->b, x->n), (ssize_t)x->n);
-    bool yes = pv_xspace_has_hlo(fd, x->n);
+    unsigned holds = pv_xspace_probe(fd, x->n);
     close(fd);
     unlink(path);
-    return yes;
+    return holds;
 }
 
 START_TEST(test_probe)
 {
     bytes with = xspace("Hlo Proto");
     ck_assert(pv_xspace_sniff(with.b, with.n));
-    ck_assert(probe(&with));
+    ck_assert_uint_eq(probe(&with), PV_PROFILE_HLO);
     bytes without = xspace("program_id");
-    ck_assert(!probe(&without));
+    ck_assert_uint_eq(probe(&without), 0);
+    /* a GPU plane is known by its name, "/device:GPU:N" */
+    bytes gpu = xspace_of("/device:GPU:0", "Hlo Proto");
+    ck_assert_uint_eq(probe(&gpu), PV_PROFILE_HLO | PV_PROFILE_GPU);
+    bytes gpu_only = xspace_of("/device:GPU:7", "program_id");
+    ck_assert_uint_eq(probe(&gpu_only), PV_PROFILE_GPU);
+    bytes tpu = xspace_of("/device:TPU:0", "program_id");
+    ck_assert_uint_eq(probe(&tpu), 0);
     /* cut anywhere, it never claims HLO it cannot see */
     for (size_t n = 0; n < with.n; n += 7) {
         bytes cut = with;
         cut.n = n;
-        ck_assert(!probe(&cut));
+        ck_assert_uint_eq(probe(&cut), 0);
     }
 }
 END_TEST

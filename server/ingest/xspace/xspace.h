@@ -12,10 +12,11 @@ extern const pv_format pv_format_xspace;
 /* Whether data (at most PV_INGEST_SNIFF_BYTES) starts like an XSpace. Pure. */
 bool pv_xspace_sniff(const uint8_t *data, size_t len);
 
-/* Whether the XSpace in the open file fd (size bytes) carries HLO protos
- * (xspace_probe.c): read by field headers, never loaded. False for a file
- * that does not read as an XSpace. */
-bool pv_xspace_has_hlo(int fd, uint64_t size);
+/* What the XSpace in the open file fd (size bytes) holds, PV_PROFILE_* of
+ * model/model.h: HLO protos, GPU planes (xspace_probe.c); read by field
+ * headers, never loaded. What was found before a part that does not read
+ * as an XSpace. */
+unsigned pv_xspace_probe(int fd, uint64_t size);
 
 /* Fills b from the XSpace in src, or fails with err naming the byte. */
 int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);

@@ -1,21 +1,23 @@
-/* xspace_probe: whether an XSpace file carries XLA programs' HLO protos
- * (a "Hlo Proto" stat on its /host:metadata plane), read from the file's
- * field headers only, so that run_tools can list the tools that need
- * them (memory_viewer, graph_viewer) without loading the profile: XProf
- * lists those exactly when it finds HLO protos.
+/* xspace_probe: what an XSpace file holds that decides which tools
+ * run_tools lists, read from the file's field headers only, without
+ * loading the profile: XLA programs' HLO protos (a "Hlo Proto" stat on its
+ * /host:metadata plane: memory_viewer, graph_viewer) and GPU planes (a
+ * plane named /device:GPU:N: kernel_stats), as XProf lists those tools
+ * exactly when it finds them.
  *
- * The top-level planes (field 1) are walked by their lengths; a plane
- * whose name (field 2, written before its lines) is not /host:metadata is
- * left at once; in the metadata plane the event metadata (field 4, the
- * protos themselves) are skipped by length and the stat metadata (field
- * 5, small) are read for the name "Hlo Proto". A few hundred small reads
- * for a file of any size. */
+ * The top-level planes (field 1) are walked by their lengths; a plane's
+ * name (field 2, written before its lines) says whether it is a GPU or
+ * the metadata plane, and any other plane is left at once; in the
+ * metadata plane the event metadata (field 4, the protos themselves) are
+ * skipped by length and the stat metadata (field 5, small) are read for
+ * the name "Hlo Proto". A few hundred small reads for a file of any size. */
 #include "ingest/xspace/xspace.h"
 
 #include <string.h>
 #include <unistd.h>
 
 #define METADATA_PLANE "/host:metadata"
+#define GPU_PLANE_PREFIX "/device:GPU:"
 #define HLO_STAT "Hlo Proto"
 /* Reads past this many fields give up (a file that is no XSpace). */
 #define MAX_FIELDS 1000000
@@ -122,36 +124,51 @@ static bool entry_is_hlo(reader *r, uint64_t off, uint64_t end)
     return false;
 }
 
-static bool plane_has_hlo(reader *r, uint64_t off, uint64_t end)
+/* Whether the bytes [off, off + len) start with prefix. */
+static bool text_starts(reader *r, uint64_t off, uint64_t len, const char *prefix)
+{
+    char b[32];
+    size_t n = strlen(prefix);
+    return len >= n && n < sizeof b && pread(r->fd, b, n, (off_t)off) == (ssize_t)n &&
+           memcmp(b, prefix, n) == 0;
+}
+
+/* What one plane holds: a GPU plane is known by its name; the metadata
+ * plane by its name and then a stat metadata naming the HLO stat. */
+static unsigned plane_holds(reader *r, uint64_t off, uint64_t end)
 {
     uint32_t num, wt;
     uint64_t len;
-    bool named = false;
+    bool metadata = false;
     while (header(r, &off, end, &num, &wt, &len)) {
         if (num == 2 && wt == 2) {
+            if (text_starts(r, off, len, GPU_PLANE_PREFIX))
+                return PV_PROFILE_GPU;
             if (!text_is(r, off, len, METADATA_PLANE))
-                return false;
-            named = true;
-        } else if (num == 5 && wt == 2 && named && entry_is_hlo(r, off, off + len)) {
-            return true;
+                return 0;
+            metadata = true;
+        } else if (num == 5 && wt == 2 && metadata && entry_is_hlo(r, off, off + len)) {
+            return PV_PROFILE_HLO;
         }
         if (!skip(r, &off, end, wt, len))
-            return false;
+            return 0;
     }
-    return false;
+    return 0;
 }
 
-bool pv_xspace_has_hlo(int fd, uint64_t size)
+unsigned pv_xspace_probe(int fd, uint64_t size)
 {
     reader r = {fd, size, 0};
     uint64_t off = 0;
     uint32_t num, wt;
     uint64_t len;
-    while (header(&r, &off, size, &num, &wt, &len)) {
-        if (num == 1 && wt == 2 && off + len <= size && plane_has_hlo(&r, off, off + len))
-            return true;
+    unsigned holds = 0;
+    const unsigned all = PV_PROFILE_HLO | PV_PROFILE_GPU;
+    while (holds != all && header(&r, &off, size, &num, &wt, &len)) {
+        if (num == 1 && wt == 2 && off + len <= size)
+            holds |= plane_holds(&r, off, off + len);
         if (!skip(&r, &off, size, wt, len))
-            return false;
+            break;
     }
-    return false;
+    return holds;
 }

@@ -118,7 +118,7 @@ const pv_tool pv_graph_viewer_tool = {
     .query_bytes = sizeof(gv_query),
     .read_query = read_query,
     .compute = compute,
-    .needs_hlo = true,
+    .needs = PV_PROFILE_HLO,
     .write_json = write_json,
     .content_type = content_type,
 };

@@ -57,6 +57,6 @@ const pv_tool pv_memory_viewer_tool = {
     .query_bytes = sizeof(mv_query),
     .read_query = read_query,
     .compute = compute,
-    .needs_hlo = true,
+    .needs = PV_PROFILE_HLO,
     .write_json = write_json,
 };
