@@ -108,8 +108,10 @@
     "averages, all 0 here as it found no step) and its per-core infeed table; profview's " \
     "generic step table has no TPU breakdown"
 #define TPU_ROOFLINE_USE                                                                   \
-    "gap: XProf prints a TPU's FLOP-rate and bandwidth use of its roofline (0.0% on this "  \
-    "profile); profview does not compute them for a TPU yet and says unknown"
+    "gap: XProf 2.24.2 prints 0.0% for a TPU's FLOP-rate and bandwidth use of its "        \
+    "roofline (its overview computes them only when given the chip's performance limits, " \
+    "which ConvertOpStatsToOverviewPage never passes); profview does not compute them for " \
+    "a TPU yet and says unknown"
 #define TPU_DUTY_CYCLE                                                                     \
     "gap: XProf computes a TPU's duty cycle and idle time; profview does not yet "         \
     "(unknown)"
