@@ -31,6 +31,7 @@
 #define PV_TOOLS_OP_STATS_OP_METRICS_H
 
 #include "model/model.h"
+#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -65,6 +66,13 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 
 /* Host db over the host plane's threads. Same failures. */
 int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err);
+
+/* Both dbs of a PyTorch trace (k present and classified), counted as
+ * torch-tb-profiler's operator view counts (op_metrics_kineto.c): PyTorch
+ * operators by name, host and device time, no IDLE. Returns 0; aborts
+ * only when memory runs out. */
+int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
+                         pv_op_metrics_db *host, pv_op_metrics_db *device, pv_error *err);
 
 /* ---- combining hosts (ALL_HOSTS) ----------------------------------------- */
 

@@ -67,7 +67,8 @@ static bool op_has_gradients(const char *name, const char *type)
 const char *pv_op_stats_task_type(const pv_op_stats_table *t)
 {
     for (size_t i = 0; i < t->n_rows; i++)
-        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type))
+        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type) ||
+            strncmp(t->rows[i].op->name, "autograd::engine::evaluate_function", 35) == 0)
             return "Training";
     return "Inference";
 }
@@ -124,6 +125,21 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
     }
 }
 
+/* One host's dbs: PyTorch's operators for a Kineto trace, framework ops
+ * for the rest. */
+static int op_dbs(const pv_model *m, pv_arena *a, pv_op_metrics_db *host,
+                  pv_op_metrics_db *device, pv_error *err)
+{
+    pv_kineto k;
+    pv_kineto_init(&k, m, a);
+    if (k.present) {
+        pv_kineto_link_hosts(&k, a);
+        return pv_op_metrics_kineto(m, &k, a, host, device, err);
+    }
+    int rc = pv_op_metrics_device(m, a, device, err);
+    return rc == 0 ? pv_op_metrics_host(m, a, host, err) : rc;
+}
+
 /* The tables from out->device and ->host (unsorted) and the kernel rows. */
 static void finish(pv_op_stats_result *out, const pv_kernel_stats_result *k,
                    const pv_op_stats_query *q, pv_arena *a)
@@ -147,9 +163,7 @@ int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats(m, &kq, a, &k, err);
     if (rc == 0)
-        rc = pv_op_metrics_device(m, a, &out->device, err);
-    if (rc == 0)
-        rc = pv_op_metrics_host(m, a, &out->host, err);
+        rc = op_dbs(m, a, &out->host, &out->device, err);
     if (rc != 0) {
         memset(out, 0, sizeof *out);
         return rc;
@@ -170,9 +184,7 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats_multi(models, n_models, &kq, a, &k, err);
     for (size_t i = 0; i < n_models && rc == 0; i++) {
-        rc = pv_op_metrics_device(models[i], a, &dev[i], err);
-        if (rc == 0)
-            rc = pv_op_metrics_host(models[i], a, &host[i], err);
+        rc = op_dbs(models[i], a, &host[i], &dev[i], err);
     }
     if (rc == 0)
         rc = pv_op_metrics_combine(dev, n_models, a, &out->device, err);

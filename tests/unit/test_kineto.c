@@ -1,0 +1,305 @@
+/* Unit tests of the tools on PyTorch (Kineto) traces: the categories and
+ * launch links (tools/kineto), PyTorch's operators in framework_op_stats
+ * (op_metrics_kineto.c) and kernel_stats' op of a kernel. The fixture is
+ * a small trace JSON whose numbers are worked out by hand below, following
+ * torch-tb-profiler's rules (node.py, op_tree.py). */
+#include "ingest/ingest.h"
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/kineto/kineto.h"
+#include "tools/memory_profile/memory_profile.h"
+#include "tools/op_stats/op_metrics.h"
+#include "tools/op_stats/op_stats.h"
+#include "testutil.h"
+
+#include <string.h>
+
+/* Thread 1 (times in us):
+ *   ProfilerStep#1 [0,100] (user_annotation)
+ *     aten::conv2d [10,60] ext 2
+ *       aten::convolution [11,51] ext 3, launches k2 (4 us) at 45 for 2 us
+ *         aten::convolution [12,42] ext 4, launches k1 (10 us) at 15 for 5 us
+ *     aten::add_ [70,90] ext 5, launches k3 (6 us) at 72 for 3 us
+ *     Optimizer.step#SGD.step [92,97] ext 6
+ * The inner convolution is its parent's only child of the same name: the
+ * parent takes its place and its runtime calls, and drops its own (k2's
+ * launch). So, by hand:
+ *   aten::conv2d       1 call, host 50 total, 50-40 = 10 self, device 10 total, 0 self
+ *   aten::convolution  1 call, host 40 total, 40-5 = 35 self, device 10 and 10
+ *   aten::add_         1 call, host 20 total, 20-3 = 17 self, device 6 and 6
+ * The step and the optimizer are no operators of the view. */
+static const char trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":9,\"tid\":1,"
+    "\"ts\":0,\"dur\":100,\"args\":{\"External id\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":9,\"tid\":1,\"ts\":10,"
+    "\"dur\":50,\"args\":{\"External id\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":9,\"tid\":1,\"ts\":11,"
+    "\"dur\":40,\"args\":{\"External id\":3}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":9,\"tid\":1,\"ts\":12,"
+    "\"dur\":30,\"args\":{\"External id\":4}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":15,\"dur\":5,\"args\":{\"External id\":4,\"correlation\":100}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":45,\"dur\":2,\"args\":{\"External id\":3,\"correlation\":101}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add_\",\"pid\":9,\"tid\":1,\"ts\":70,"
+    "\"dur\":20,\"args\":{\"External id\":5}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":72,\"dur\":3,\"args\":{\"External id\":5,\"correlation\":102}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Optimizer.step#SGD.step\",\"pid\":9,\"tid\":1,"
+    "\"ts\":92,\"dur\":5,\"args\":{\"External id\":6}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":10,"
+    "\"args\":{\"External id\":4,\"correlation\":100,\"grid\":[1,1,1],\"block\":[32,1,1]}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":4,"
+    "\"args\":{\"External id\":3,\"correlation\":101,\"grid\":[1,1,1],\"block\":[32,1,1]}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"volta_h884gemm\",\"pid\":0,\"tid\":7,\"ts\":80,"
+    "\"dur\":6,\"args\":{\"external id\":5,\"correlation\":102,\"grid\":[2,1,1],"
+    "\"block\":[64,1,1]}},"
+    "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":9,\"tid\":1,\"ts\":13,\"s\":\"t\","
+    "\"args\":{\"Bytes\":512}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":9,\"args\":{\"labels\":\"CPU\"}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
+    "]}";
+
+static pv_model *load(void)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)trace, sizeof trace - 1, "t.pt.trace.json",
+                                      NULL, &m, &err),
+                     0);
+    return m;
+}
+
+static uint64_t event_named(const pv_model *m, const char *name, int64_t start_us)
+{
+    for (uint64_t e = 0; e < m->n_events; e++)
+        if (strcmp(pv_model_event_name(m, e), name) == 0 &&
+            m->ev_start_ps[e] == start_us * 1000000)
+            return e;
+    ck_abort_msg("no %s at %lld us", name, (long long)start_us);
+    return 0;
+}
+
+static const pv_op_metrics *op_named(const pv_op_metrics_db *db, const char *name)
+{
+    for (size_t i = 0; i < db->n_ops; i++)
+        if (strcmp(db->ops[i].name, name) == 0)
+            return &db->ops[i];
+    return NULL;
+}
+
+#define US 1000000ull
+
+/* ---- tools/kineto ----------------------------------------------------------------- */
+
+START_TEST(test_kineto_kinds_and_launchers)
+{
+    pv_model *m = load();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    ck_assert(k.present);
+    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "ProfilerStep#1", 0)),
+                     PV_KINETO_PROFILER_STEP);
+    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "aten::conv2d", 10)),
+                     PV_KINETO_OPERATOR);
+    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "cudaLaunchKernel", 15)),
+                     PV_KINETO_RUNTIME);
+    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "k1", 20)), PV_KINETO_KERNEL);
+    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "[memory]", 13)), PV_KINETO_MEMORY);
+    pv_kineto_link_hosts(&k, &a);
+    /* a kernel's External id names its op; the 2021 spelling too */
+    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "k1", 20)),
+                      event_named(m, "aten::convolution", 12));
+    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "volta_h884gemm", 80)),
+                      event_named(m, "aten::add_", 70));
+    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "[memory]", 13)), PV_KINETO_NO_EVENT);
+    ck_assert(pv_kineto_op_tensor_core_eligible("aten::conv2d"));
+    ck_assert(!pv_kineto_op_tensor_core_eligible("aten::add_"));
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_kineto_absent_from_xspace_like_models)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
+    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "MatMul", NULL), 0, 10);
+    pv_model *m = NULL;
+    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    ck_assert(!k.present);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- framework_op_stats --------------------------------------------------------------- */
+
+START_TEST(test_op_metrics_kineto_by_hand)
+{
+    pv_model *m = load();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_kineto_link_hosts(&k, &a);
+    pv_op_metrics_db host, device;
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, &a, &host, &device, NULL), 0);
+    ck_assert_uint_eq(host.n_ops, 3);
+    const pv_op_metrics *conv2d = op_named(&host, "aten::conv2d");
+    const pv_op_metrics *conv = op_named(&host, "aten::convolution");
+    const pv_op_metrics *add = op_named(&host, "aten::add_");
+    ck_assert(conv2d != NULL && conv != NULL && add != NULL);
+    ck_assert_uint_eq(conv2d->occurrences, 1);
+    ck_assert_uint_eq(conv2d->time_ps, 50 * US);
+    ck_assert_uint_eq(conv2d->self_time_ps, 10 * US);
+    ck_assert_uint_eq(conv->occurrences, 1);
+    ck_assert_uint_eq(conv->time_ps, 40 * US);
+    ck_assert_uint_eq(conv->self_time_ps, 35 * US);
+    ck_assert_uint_eq(add->time_ps, 20 * US);
+    ck_assert_uint_eq(add->self_time_ps, 17 * US);
+    ck_assert_str_eq(conv->type, "aten::convolution");
+    ck_assert_uint_eq(host.total_op_time_ps, (10 + 35 + 17) * US);
+    ck_assert_uint_eq(device.n_ops, 3);
+    ck_assert_uint_eq(op_named(&device, "aten::conv2d")->time_ps, 10 * US);
+    ck_assert_uint_eq(op_named(&device, "aten::conv2d")->self_time_ps, 0);
+    ck_assert_uint_eq(op_named(&device, "aten::convolution")->self_time_ps, 10 * US);
+    ck_assert_uint_eq(op_named(&device, "aten::add_")->time_ps, 6 * US);
+    ck_assert_uint_eq(device.total_op_time_ps, 16 * US);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_op_stats_tool_on_kineto)
+{
+    pv_model *m = load();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_result r;
+    ck_assert_int_eq(pv_tool_op_stats(m, NULL, &a, &r, NULL), 0);
+    /* device rows first (3), then host rows (3), no IDLE; each side by
+     * self time: convolution 10, add_ 6, conv2d 0 on the device */
+    ck_assert_uint_eq(r.with_idle.n_rows, 6);
+    ck_assert_uint_eq(r.without_idle.n_rows, 6);
+    ck_assert(r.with_idle.rows[0].on_device);
+    ck_assert_str_eq(r.with_idle.rows[0].op->name, "aten::convolution");
+    ck_assert_str_eq(r.with_idle.rows[1].op->name, "aten::add_");
+    ck_assert_str_eq(r.with_idle.rows[2].op->name, "aten::conv2d");
+    ck_assert(!r.with_idle.rows[3].on_device);
+    ck_assert_str_eq(r.with_idle.rows[3].op->name, "aten::convolution");   /* 35 us self */
+    ck_assert(r.with_idle.rows[3].host_fraction == 35.0 / 62.0);
+    ck_assert_str_eq(r.task_type, "Inference");
+    /* the kernel of add_ uses TensorCores (h884 in its name) */
+    ck_assert(r.with_idle.rows[1].gpu_tensorcore_utilization == 1.0);
+    ck_assert(r.with_idle.rows[0].gpu_tensorcore_utilization == 0.0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- kernel_stats --------------------------------------------------------------------- */
+
+START_TEST(test_kernel_stats_op_of_kineto_kernels)
+{
+    pv_model *m = load();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r;
+    pv_kernel_stats_query q = {0};
+    ck_assert_int_eq(pv_tool_kernel_stats(m, &q, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.n_rows_total, 3);
+    ck_assert_uint_eq(r.n_kernel_events, 3);
+    for (size_t i = 0; i < r.n_rows; i++) {
+        const pv_kernel_row *row = &r.rows[i];
+        if (strcmp(row->kernel_name, "k1") == 0 || strcmp(row->kernel_name, "k2") == 0) {
+            ck_assert_str_eq(row->op_name, "aten::convolution");
+            ck_assert(row->is_op_tensor_core_eligible);
+        } else {
+            ck_assert_str_eq(row->op_name, "aten::add_");
+            ck_assert(row->is_kernel_using_tensor_core);
+            ck_assert_uint_eq(row->total_ns, 6000);
+        }
+    }
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* ---- memory_profile -------------------------------------------------------------------- */
+
+/* The peak per device of two real traces against count_trace.py:
+ *   python3 tools/reference/count_trace.py \
+ *     ../shared/testdata/traces/tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz \
+ *     ../shared/testdata/traces/tracelens/mi300_ddp_resnet18_train.json.gz
+ * gives 101305344 bytes on CUDA device 0 and 16 on the CPU (H100), 8 on
+ * the CPU (MI300, whose [memory] events of the GPU have no Total
+ * Allocated). */
+START_TEST(test_memory_profile_kineto_peaks)
+{
+    PV_NEED_TESTDATA("test_memory_profile_kineto_peaks");
+    static const struct {
+        const char *path;
+        const char *allocator;
+        int64_t peak;
+    } want[] = {
+        {"tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz", "GPU 0", 101305344},
+        {"tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz", "CPU", 16},
+        {"tracelens/mi300_ddp_resnet18_train.json.gz", "CPU", 8},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/traces/%s", PV_TESTDATA, want[i].path);
+        pv_model *m = NULL;
+        ck_assert_int_eq(pv_ingest_file(path, NULL, &m, NULL), 0);
+        pv_arena a;
+        pv_arena_init(&a, 1 << 16);
+        pv_memory_profile_result r;
+        ck_assert_int_eq(pv_tool_memory_profile(m, NULL, &a, &r, NULL), 0);
+        bool found = false;
+        for (size_t k = 0; k < r.n_allocators; k++) {
+            if (strcmp(r.allocators[k].memory_id, want[i].allocator) != 0)
+                continue;
+            found = true;
+            ck_assert_int_eq(r.allocators[k].summary.peak_stats.peak_bytes_in_use, want[i].peak);
+            ck_assert_int_eq(r.allocators[k].summary.peak_bytes_usage_lifetime, want[i].peak);
+        }
+        ck_assert_msg(found, "%s: no allocator %s", want[i].path, want[i].allocator);
+        pv_arena_fini(&a);
+        pv_model_free(m);
+    }
+}
+END_TEST
+
+static Suite *kineto_suite(void)
+{
+    Suite *s = suite_create("kineto");
+    TCase *tc = tcase_create("pv_kineto");
+    tcase_add_test(tc, test_kineto_kinds_and_launchers);
+    tcase_add_test(tc, test_kineto_absent_from_xspace_like_models);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_op_metrics_kineto");
+    tcase_add_test(tc, test_op_metrics_kineto_by_hand);
+    tcase_add_test(tc, test_op_stats_tool_on_kineto);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_kernel_stats");
+    tcase_add_test(tc, test_kernel_stats_op_of_kineto_kernels);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_memory_profile");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_memory_profile_kineto_peaks);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pv_test_run(kineto_suite());
+}
