@@ -436,6 +436,49 @@ START_TEST(test_decode_flow_next_and_v2)
     ck_assert_uint_eq(x->flow & 3, 2);
     ck_assert_uint_eq(y->flow & 3, 1);
     pv_model_free(m);
+    /* flows and no slice at all (found by the fuzzer) */
+    m = decode_ok("[{\"ph\":\"s\",\"id\":1,\"ts\":1},{\"ph\":\"f\",\"id\":1,\"ts\":2}]");
+    ck_assert_uint_eq(m->n_events, 0);
+    ck_assert(has_warning(m, "2 flow events had no slice to bind to"));
+    pv_model_free(m);
+}
+END_TEST
+
+/* Kineto's [memory] instants read as memory events of an allocator named
+ * after the device, shown as [memory]; by hand: two allocations then a
+ * release on GPU 0 (peak 3072 after the second), one on the CPU. */
+START_TEST(test_decode_kineto_memory)
+{
+    pv_model *m = decode_ok(
+        "[{\"ph\":\"i\",\"name\":\"[memory]\",\"s\":\"t\",\"ts\":1,\"args\":{\"Bytes\":1024,"
+        "\"Total Allocated\":1024,\"Total Reserved\":2097152,\"Addr\":4096,\"Device Type\":1,"
+        "\"Device Id\":0}},"
+        "{\"ph\":\"i\",\"name\":\"[memory]\",\"s\":\"t\",\"ts\":2,\"args\":{\"Bytes\":2048,"
+        "\"Total Allocated\":3072,\"Addr\":8192,\"Device Type\":1,\"Device Id\":0}},"
+        "{\"ph\":\"i\",\"name\":\"[memory]\",\"s\":\"t\",\"ts\":3,\"args\":{\"Bytes\":-1024,"
+        "\"Total Allocated\":2048,\"Addr\":4096,\"Device Type\":1,\"Device Id\":0}},"
+        "{\"ph\":\"i\",\"name\":\"[memory]\",\"s\":\"t\",\"ts\":4,\"args\":{\"Bytes\":16,"
+        "\"Total Allocated\":16,\"Device Type\":0,\"Device Id\":-1}}]");
+    ck_assert_uint_eq(m->n_events, 4);
+    pv_memory_details md;
+    uint64_t first = 0, release = 2, cpu = 3;
+    ck_assert_str_eq(pv_model_event_name(m, first), "[memory]");
+    ck_assert(pv_model_event_memory(m, first, &md));
+    ck_assert_str_eq(pv_model_str(m, md.memory_id), "GPU 0");
+    ck_assert_int_eq(md.bytes_allocated, 1024);
+    ck_assert_int_eq(md.requested_bytes, 1024);
+    ck_assert_uint_eq(md.address, 4096);
+    ck_assert(pv_model_event_extra(m, first)->flags & PV_EXTRA_MEM_ALLOC);
+    ck_assert(pv_model_event_memory(m, release, &md));
+    ck_assert(pv_model_event_extra(m, release)->flags & PV_EXTRA_MEM_FREE);
+    ck_assert_int_eq(md.bytes_allocated, 2048);
+    ck_assert_int_eq(md.peak_bytes_in_use, 3072);
+    ck_assert_int_eq(md.allocation_bytes, 1024);
+    ck_assert(pv_model_event_memory(m, cpu, &md));
+    ck_assert_str_eq(pv_model_str(m, md.memory_id), "CPU");
+    /* Kineto's own args stay beside them */
+    ck_assert_int_eq(stat_int(m, first, "Total Reserved"), 2097152);
+    pv_model_free(m);
 }
 END_TEST
 
@@ -757,6 +800,7 @@ static Suite *chrome_json_suite(void)
     tcase_add_test(tc, test_decode_ids_and_names);
     tcase_add_test(tc, test_decode_unmatched_and_far);
     tcase_add_test(tc, test_decode_flow_next_and_v2);
+    tcase_add_test(tc, test_decode_kineto_memory);
     tcase_add_test(tc, test_decode_chunks_same_model);
     tcase_add_test(tc, test_decode_gzip);
     tcase_add_test(tc, test_decode_truncated_everywhere);

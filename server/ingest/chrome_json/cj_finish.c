@@ -172,6 +172,10 @@ static void bind_flows(pv__cj_model *m)
 {
     if (m->n_flows == 0)
         return;
+    if (m->n_slices == 0) {
+        m->n_unbound_flows += m->n_flows;
+        return;
+    }
     pv_sort(m->slices, m->n_slices, sizeof *m->slices, cmp_slice);
     pv_sort(m->flows, m->n_flows, sizeof *m->flows, cmp_flowpt);
     size_t *stack = pv_xmalloc((m->n_slices + 1) * sizeof *stack);

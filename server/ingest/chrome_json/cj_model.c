@@ -21,7 +21,11 @@
  * A kernel's launch args (grid, block, registers per thread, shared
  * memory, est. achieved occupancy %) also give the well-known
  * kernel_details stat (FORMATS.md §3.3), so kernel_stats reads Kineto
- * kernels like XSpace ones. */
+ * kernels like XSpace ones; and a [memory] instant is named
+ * MemoryAllocation / MemoryDeallocation (by the sign of its "Bytes"),
+ * shown as [memory], with the well-known memory stats of an allocator
+ * named after its device ("GPU 0", "CPU"), so the memory profile and the
+ * trace viewer's memory counters read it like TensorFlow's. */
 #include "ingest/chrome_json/cj_priv.h"
 #include "util/mem.h"
 
@@ -58,6 +62,8 @@ pv__cj_model *pv__cj_model_new(pv_model_builder *b, const char *path)
     m->s_true = pv_builder_intern_cstr(b, "true");
     m->s_false = pv_builder_intern_cstr(b, "false");
     m->s_null = pv_builder_intern_cstr(b, "null");
+    m->s_mem_alloc = pv_builder_intern_cstr(b, "MemoryAllocation");
+    m->s_mem_free = pv_builder_intern_cstr(b, "MemoryDeallocation");
     return m;
 }
 
@@ -78,6 +84,7 @@ void pv__cj_model_free(pv__cj_model *m)
     free(m->flows);
     free(m->tops);
     free(m->tmp);
+    free(m->mem_peaks);
     free(m);
 }
 
@@ -214,17 +221,25 @@ static uint32_t track_of(pv__cj_model *m, uint32_t thread)
     return t->track;
 }
 
-static uint32_t meta_of(pv__cj_model *m, uint32_t plane, uint32_t name, uint32_t cat)
+/* The metadata of (name, cat) on plane; display (0: none) is the name
+ * the timeline shows when it is not name. */
+static uint32_t meta_shown(pv__cj_model *m, uint32_t plane, uint32_t name, uint32_t display,
+                           uint32_t cat)
 {
-    uint64_t a = (uint64_t)plane << 32 | name;
-    uint32_t i = pv__cj_map_get(&m->meta_map, a, cat);
+    uint64_t a = (uint64_t)plane << 32 | name, b = (uint64_t)display << 32 | cat;
+    uint32_t i = pv__cj_map_get(&m->meta_map, a, b);
     if (i != PV__CJ_NONE)
         return i;
-    i = pv_builder_meta_sid(m->b, plane, m->n_metas++, name, 0);
+    i = pv_builder_meta_sid(m->b, plane, m->n_metas++, name, display);
     if (cat != 0)
         pv_builder_meta_stat(m->b, i, (pv_stat){m->s_cat, PV_STAT_STR, {.str = cat}});
-    pv__cj_map_put(&m->meta_map, a, cat, i);
+    pv__cj_map_put(&m->meta_map, a, b, i);
     return i;
+}
+
+static uint32_t meta_of(pv__cj_model *m, uint32_t plane, uint32_t name, uint32_t cat)
+{
+    return meta_shown(m, plane, name, 0, cat);
 }
 
 /* ---- times ----------------------------------------------------------------------- */
@@ -424,17 +439,92 @@ static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
     f->flow = flow_of(m, pv__cj_intern(m, ev->cat), &ev->id, false);
 }
 
+/* ---- Kineto's [memory] events --------------------------------------------------- */
+
+/* The allocator of a [memory] event ("Device Type" 0 the CPU, 1 a CUDA
+ * device; Kineto's own numbering), as the host and device planes are
+ * named. */
+static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
+{
+    double type = 0, id = -1;
+    arg_number(arg_find(ev, "Device Type"), &type);
+    arg_number(arg_find(ev, "Device Id"), &id);
+    char buf[64];
+    int n;
+    if (type == 0)
+        n = snprintf(buf, sizeof buf, "CPU");
+    else if (type == 1)
+        n = snprintf(buf, sizeof buf, "GPU %.0f", id);
+    else
+        n = snprintf(buf, sizeof buf, "Device %.0f:%.0f", type, id);
+    return pv_builder_intern(m->b, buf, (size_t)n);
+}
+
+static pv_stat int_stat(pv__cj_model *m, const char *name, int64_t v)
+{
+    return (pv_stat){pv_builder_intern_cstr(m->b, name), PV_STAT_I64, {.i64 = v}};
+}
+
+/* The well-known stats (FORMATS.md §3.3) of a Kineto [memory] event, so
+ * the model reads it as the memory event of an allocator named after its
+ * device: bytes_allocated its "Total Allocated", requested and
+ * allocation bytes its "Bytes", addr its "Addr", peak_bytes_in_use the
+ * device's highest "Total Allocated" so far. *free says a negative
+ * "Bytes" (a release). Writes up to 6 stats. */
+static size_t memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out, bool *free)
+{
+    double bytes = 0, total = 0, addr = 0;
+    arg_number(arg_find(ev, "Bytes"), &bytes);
+    bool has_total = arg_number(arg_find(ev, "Total Allocated"), &total);
+    arg_number(arg_find(ev, "Addr"), &addr);
+    *free = bytes < 0;
+    uint32_t dev = memory_device(m, ev);
+    size_t k = 0;
+    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "allocator_name"), PV_STAT_STR,
+                         {.str = dev}};
+    int64_t size = (int64_t)(bytes < 0 ? -bytes : bytes);
+    out[k++] = int_stat(m, "requested_bytes", size);
+    out[k++] = int_stat(m, "allocation_bytes", size);
+    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "addr"), PV_STAT_U64,
+                         {.u64 = addr > 0 && addr < 1.8e19 ? (uint64_t)addr : 0}};
+    if (has_total) {
+        size_t d = 0;
+        while (d < m->n_mem_peaks && m->mem_peaks[d].device != dev)
+            d++;
+        if (d == m->n_mem_peaks) {
+            if (m->n_mem_peaks == m->cap_mem_peaks) {
+                m->cap_mem_peaks = m->cap_mem_peaks ? 2 * m->cap_mem_peaks : 4;
+                m->mem_peaks = pv_xrealloc(m->mem_peaks, m->cap_mem_peaks * sizeof *m->mem_peaks);
+            }
+            m->mem_peaks[m->n_mem_peaks++] = (pv__cj_mem_peak){dev, 0};
+        }
+        int64_t t = (int64_t)total;
+        if (t > m->mem_peaks[d].peak)
+            m->mem_peaks[d].peak = t;
+        out[k++] = int_stat(m, "bytes_allocated", t);
+        out[k++] = int_stat(m, "peak_bytes_in_use", m->mem_peaks[d].peak);
+    }
+    return k;
+}
+
+static bool is_memory(const pv__cj_event *ev)
+{
+    return ev->name.len == 8 && memcmp(ev->name.s, "[memory]", 8) == 0;
+}
+
 /* ---- phases ------------------------------------------------------------------- */
 
-/* Adds an event with its args' stats; the flow v2 stat of a complete
- * event too. Returns its handle. */
+/* Adds an event with its args' stats, then the n_more stats more; the
+ * flow v2 stat of a complete event too. Returns its handle. */
 static uint64_t add_event(pv__cj_model *m, const pv__cj_event *ev, uint32_t track, uint32_t meta,
-                          int64_t start, int64_t dur)
+                          int64_t start, int64_t dur, const pv_stat *more, size_t n_more)
 {
     bool v2 = ev->bind_id.set && (ev->flow_in || ev->flow_out);
     uint64_t flow = v2 ? flow_of(m, 0, &ev->bind_id, true) : 0;
-    pv_stat *st = pv_builder_stats_reserve(m->b, ev->n_args + 2);
+    pv_stat *st = pv_builder_stats_reserve(m->b, ev->n_args + 2 + n_more);
     size_t k = args_stats(m, ev, st);
+    for (size_t i = 0; i < n_more; i++)
+        st[k++] = more[i];
     if (v2) {
         uint64_t dir = (ev->flow_in ? 1u : 0u) | (ev->flow_out ? 2u : 0u);
         st[k++] = (pv_stat){m->s_flow, PV_STAT_U64, {.u64 = flow << 2 | dir}};
@@ -455,8 +545,19 @@ static void complete(pv__cj_model *m, const pv__cj_event *ev, bool instant)
     uint32_t track = track_of(m, thread);
     uint32_t plane = m->procs[m->threads[thread].proc].plane;
     m->procs[m->threads[thread].proc].n_events++;
-    uint32_t meta = meta_of(m, plane, pv__cj_intern(m, ev->name), pv__cj_intern(m, ev->cat));
-    uint64_t h = add_event(m, ev, track, meta, start, dur);
+    uint32_t name = pv__cj_intern(m, ev->name), cat = pv__cj_intern(m, ev->cat);
+    pv_stat more[6];
+    size_t n_more = 0;
+    uint32_t meta;
+    if (instant && is_memory(ev)) {
+        /* named as TensorFlow names its memory events, shown as Kineto's */
+        bool free;
+        n_more = memory_stats(m, ev, more, &free);
+        meta = meta_shown(m, plane, free ? m->s_mem_free : m->s_mem_alloc, name, cat);
+    } else {
+        meta = meta_of(m, plane, name, cat);
+    }
+    uint64_t h = add_event(m, ev, track, meta, start, dur, more, n_more);
     if (!instant)
         add_slice(m, thread, start, dur, h);
 }

@@ -232,6 +232,12 @@ typedef struct pv__cj_flowpt {
     uint64_t flow;          /* the flow's number, one per (cat, id) */
 } pv__cj_flowpt;
 
+/* A device's highest "Total Allocated" of Kineto's [memory] events. */
+typedef struct pv__cj_mem_peak {
+    uint32_t device;        /* string id of its allocator name */
+    int64_t peak;           /* bytes */
+} pv__cj_mem_peak;
+
 /* A member of the top-level object, kept until the end. */
 typedef struct pv__cj_top {
     uint32_t key;           /* string id */
@@ -266,6 +272,9 @@ typedef struct pv__cj_model {
     pv_stat *tmp;           /* stats of an E or C event being made */
     size_t cap_tmp;
     uint32_t s_cat, s_flow, s_value, s_kernel_details, s_true, s_false, s_null;
+    uint32_t s_mem_alloc, s_mem_free;
+    pv__cj_mem_peak *mem_peaks; /* the highest Total Allocated so far, per device */
+    size_t n_mem_peaks, cap_mem_peaks;
     int64_t base_ns;        /* baseTimeNanoseconds; 0 none */
     bool cut;
     bool cut_trailing;      /* what was left is text after the trace's end */
