@@ -436,6 +436,10 @@ START_TEST(test_decode_flow_next_and_v2)
     ck_assert_uint_eq(x->flow & 3, 2);
     ck_assert_uint_eq(y->flow & 3, 1);
     pv_model_free(m);
+    /* a counter without a name (found by the fuzzer) */
+    m = decode_ok("[{\"ph\":\"C\",\"ts\":3,\"args\":{\"a\":1}}]");
+    ck_assert_str_eq(pv_model_event_name(m, 0), " a");
+    pv_model_free(m);
     /* flows and no slice at all (found by the fuzzer) */
     m = decode_ok("[{\"ph\":\"s\",\"id\":1,\"ts\":1},{\"ph\":\"f\",\"id\":1,\"ts\":2}]");
     ck_assert_uint_eq(m->n_events, 0);

@@ -629,6 +629,14 @@ static void end(pv__cj_model *m, const pv__cj_event *ev)
     pv__cj_close(m, thread, at, st, n);
 }
 
+/* Appends s at dst + *w (an absent string has no bytes to copy). */
+static void append(char *dst, size_t *w, pv__cj_str s)
+{
+    if (s.len > 0)
+        memcpy(dst + *w, s.s, s.len);
+    *w += s.len;
+}
+
 static void counter(pv__cj_model *m, const pv__cj_event *ev)
 {
     int64_t at;
@@ -664,16 +672,13 @@ static void counter(pv__cj_model *m, const pv__cj_event *ev)
         size_t n = ev->name.len + id.len + a->key.len + 2;
         char *name = pv_xmalloc(n);
         size_t w = 0;
-        memcpy(name + w, ev->name.s, ev->name.len);
-        w += ev->name.len;
+        append(name, &w, ev->name);
         if (id.len > 0) {
             name[w++] = ' ';
-            memcpy(name + w, id.s, id.len);
-            w += id.len;
+            append(name, &w, id);
         }
         name[w++] = ' ';
-        memcpy(name + w, a->key.s, a->key.len);
-        w += a->key.len;
+        append(name, &w, a->key);
         uint32_t meta = meta_of(m, plane, pv_builder_intern(m->b, name, w), cat);
         free(name);
         pv_builder_event(m->b, track, meta, at, 0);
