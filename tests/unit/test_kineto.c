@@ -9,6 +9,7 @@
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/op_stats/op_stats.h"
+#include "tools/steps/steps.h"
 #include "testutil.h"
 
 #include <string.h>
@@ -233,6 +234,36 @@ START_TEST(test_kernel_stats_op_of_kineto_kernels)
 }
 END_TEST
 
+/* ---- steps ------------------------------------------------------------------------------ */
+
+/* The fixture's one step, by hand with torch-tb-profiler's rules: ProfilerStep#1
+ * spans 0-100 us (its kernels end by 86); kernels take 20 us (20-30,
+ * 50-54, 80-86), runtime calls 10 of what is left (15-20, 45-47, 72-75),
+ * operators 45 of the rest (10-60, 70-90 and 92-97 less the above:
+ * 5 + 15 + 3 + 6, 2 + 5 + 4, 5), and 25 us are Other. */
+START_TEST(test_steps_kineto_by_hand)
+{
+    pv_model *m = load();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_steps_result r;
+    ck_assert_int_eq(pv_tool_steps(m, NULL, &a, &r, NULL), 0);
+    ck_assert_uint_eq(r.n_steps, 1);
+    ck_assert_int_eq(r.hardware, PV_HW_GPU);
+    const pv_step *s = &r.steps[0];
+    ck_assert_str_eq(s->name, "1");
+    ck_assert_int_eq(s->begin_ps, 0);
+    ck_assert_int_eq(s->dur_ps, 100 * (int64_t)US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_DEVICE_COMPUTE_32], 20 * (int64_t)US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_PREPARE], 10 * (int64_t)US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_COMPUTE], 45 * (int64_t)US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_UNKNOWN], 25 * (int64_t)US);
+    ck_assert_int_eq(s->type_ps[PV_STEP_HOST_WAIT_INPUT], 0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- memory_profile -------------------------------------------------------------------- */
 
 /* The peak per device of two real traces against count_trace.py:
@@ -291,6 +322,9 @@ static Suite *kineto_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_kernel_stats");
     tcase_add_test(tc, test_kernel_stats_op_of_kineto_kernels);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_tool_steps");
+    tcase_add_test(tc, test_steps_kineto_by_hand);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_memory_profile");
     tcase_set_timeout(tc, 60);

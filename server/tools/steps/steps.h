@@ -16,6 +16,7 @@
 #define PV_TOOLS_STEPS_STEPS_H
 
 #include "model/model.h"
+#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -101,6 +102,11 @@ typedef struct pv_steps_result {
  * model (scratch memory aborts when it runs out). */
 int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err);
+
+/* The steps of a PyTorch trace (k present, its hosts linked) and their
+ * breakdown as torch-tb-profiler's overview draws them (steps_kineto.c).
+ * Returns 0; aborts only when memory runs out. */
+int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out);
 
 /* ---- helpers shared with the other tools of this page pair ------------- */
 
