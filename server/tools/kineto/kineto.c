@@ -144,6 +144,18 @@ uint64_t pv_kineto_launcher(const pv_kineto *k, uint64_t ev)
                                                               : PV_KINETO_NO_EVENT;
 }
 
+bool pv_kineto_collective(const char *name)
+{
+    static const char *const ops[] = {"nccl:broadcast", "nccl:reduce", "nccl:all_reduce",
+                                      "nccl:all_gather", "nccl:reduce_scatter", "gloo:broadcast",
+                                      "gloo:reduce", "gloo:all_reduce", "gloo:all_gather",
+                                      "gloo:reduce_scatter"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(name, ops[i]) == 0)
+            return true;
+    return false;
+}
+
 bool pv_kineto_op_tensor_core_eligible(const char *name)
 {
     static const char *const ops[] = {

@@ -70,6 +70,10 @@ void pv_kineto_link_hosts(pv_kineto *k, pv_arena *a);
  * (no External id, or none of a host event). After pv_kineto_link_hosts. */
 uint64_t pv_kineto_launcher(const pv_kineto *k, uint64_t ev);
 
+/* Whether name is an NCCL or Gloo collective (nccl:all_reduce, ...), the
+ * operators and annotations torch-tb-profiler counts as communication. */
+bool pv_kineto_collective(const char *name);
+
 /* torch-tb-profiler's operators that TensorCores can run (convolutions,
  * matrix products, RNN cells and their backward ops): exact names. */
 bool pv_kineto_op_tensor_core_eligible(const char *name);

@@ -3,8 +3,8 @@
  * them (op_tree.py, node.py, op_agg.py), so framework_op_stats shows
  * PyTorch's operators:
  *
- * 1. Per thread, the host events that form torch-tb-profiler's call tree
- *    (operators, annotations, profiler steps, Python functions), in start
+ * 1. Per thread, the host events that form torch-tb-profiler 0.4.3's call
+ *    tree (operators, profiler steps, NCCL/Gloo annotations), in start
  *    order (longer first), nest by time: an event ending past its
  *    would-be parent's end is left out of the tree, as the reference does.
  * 2. An operator whose only child is an operator of the same name takes
@@ -50,10 +50,17 @@ typedef struct node {
     int64_t dev_total_ps;
 } node;
 
-static bool is_tree_kind(pv_kineto_kind k)
+/* torch-tb-profiler 0.4.3 builds its tree of operators and profiler
+ * steps; of the annotations only the NCCL and Gloo collectives take part,
+ * and Python functions not at all (trace.py's create_trace_event drops
+ * them). */
+static bool in_tree(const pv_model *m, const pv_kineto *k, uint64_t ev)
 {
-    return k == PV_KINETO_OPERATOR || k == PV_KINETO_PROFILER_STEP || k == PV_KINETO_ANNOTATION ||
-           k == PV_KINETO_PYTHON;
+    pv_kineto_kind kind = pv_kineto_kind_of(k, ev);
+    if (kind == PV_KINETO_OPERATOR || kind == PV_KINETO_PROFILER_STEP)
+        return true;
+    return kind == PV_KINETO_ANNOTATION &&
+           pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[ev]].name));
 }
 
 /* Whether torch-tb-profiler shows an operator of this name (node.py's
@@ -172,7 +179,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
     memset(device, 0, sizeof *device);
     size_t n = 0;
     for (uint64_t e = 0; e < m->n_events; e++)
-        n += is_tree_kind(pv_kineto_kind_of(k, e));
+        n += in_tree(m, k, e);
     node *nodes = pv_xcalloc(n + 1, sizeof *nodes);
     uint32_t *stack = pv_xmalloc((n + 1) * sizeof *stack);
     size_t w = 0;
@@ -181,7 +188,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
         size_t first = w;
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
             pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-            if (!is_tree_kind(kind))
+            if (!in_tree(m, k, e))
                 continue;
             nodes[w] = (node){.ev = e, .parent = NO_NODE, .one_child = NO_NODE,
                               .rep = (uint32_t)w, .src = (uint32_t)w, .kind = (uint8_t)kind};

@@ -14,8 +14,10 @@
  * 2. Every event plays a role: Kernel (a kernel of an NCCL or Gloo
  *    operator is Communication), Memcpy, Memset, Runtime, DataLoader (an
  *    operator "enumerate(DataLoader)#...__next__" or "enumerate(DataPipe)#
- *    ..."), CPU Exec (operators, annotations, Python functions; NCCL and
- *    Gloo operators are Communication); the roles' time ranges are united.
+ *    ..."), CPU Exec (operators; NCCL and Gloo operators and annotations
+ *    are Communication; other annotations and Python functions play none,
+ *    as torch-tb-profiler 0.4.3 reads them); the roles' time ranges are
+ *    united.
  * 3. The steps' time goes to the roles in that order of priority: each
  *    role takes what it covers of the time not yet taken (Kernel first,
  *    unclipped), and what is left is Other.
@@ -144,18 +146,6 @@ static int64_t covered(const spans *s, int64_t start, int64_t end)
 
 /* ---- roles ---------------------------------------------------------------------- */
 
-static bool comm_op(const char *name)
-{
-    static const char *const ops[] = {"nccl:broadcast", "nccl:reduce", "nccl:all_reduce",
-                                      "nccl:all_gather", "nccl:reduce_scatter", "gloo:broadcast",
-                                      "gloo:reduce", "gloo:all_reduce", "gloo:all_gather",
-                                      "gloo:reduce_scatter"};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(name, ops[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool dataloader(const char *name)
 {
     size_t n = strlen(name);
@@ -171,22 +161,24 @@ static int role_of(const pv_kineto *k, uint64_t ev)
     switch (pv_kineto_kind_of(k, ev)) {
     case PV_KINETO_KERNEL: {
         uint64_t op = pv_kineto_launcher(k, ev);
-        return op != PV_KINETO_NO_EVENT && comm_op(pv_model_str(m, m->metas[m->ev_meta[op]].name))
+        return op != PV_KINETO_NO_EVENT && pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[op]].name))
                    ? R_COMMUNICATION
                    : R_KERNEL;
     }
     case PV_KINETO_MEMCPY: return R_MEMCPY;
     case PV_KINETO_MEMSET: return R_MEMSET;
     case PV_KINETO_RUNTIME: return R_RUNTIME;
-    case PV_KINETO_OPERATOR:
-    case PV_KINETO_ANNOTATION:
-    case PV_KINETO_GPU_ANNOTATION:
-    case PV_KINETO_PYTHON: {
+    case PV_KINETO_OPERATOR: {
         const char *name = pv_model_str(m, m->metas[m->ev_meta[ev]].name);
         if (dataloader(name))
             return R_DATALOADER;
-        return comm_op(name) ? R_COMMUNICATION : R_CPU_OP;
+        return pv_kineto_collective(name) ? R_COMMUNICATION : R_CPU_OP;
     }
+    case PV_KINETO_ANNOTATION:
+        /* torch-tb-profiler 0.4.3 keeps only the collectives of these */
+        return pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[ev]].name))
+                   ? R_COMMUNICATION
+                   : R_N;
     default: return R_N;
     }
 }
@@ -375,8 +367,9 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
             if (r != R_N)
                 push(&roles[r], start, end);
         }
-        if (kind == PV_KINETO_OPERATOR || kind == PV_KINETO_PYTHON ||
-            kind == PV_KINETO_PROFILER_STEP) {
+        /* 0.4.3 spans its fallback step over operators and profiler
+         * steps: Python functions (with_stack) are no events to it */
+        if (kind == PV_KINETO_OPERATOR || kind == PV_KINETO_PROFILER_STEP) {
             cpu_min = start < cpu_min ? start : cpu_min;
             cpu_max = end > cpu_max ? end : cpu_max;
         }
