@@ -309,6 +309,13 @@ START_TEST(test_decode_fixture_kernel_and_flows)
     ck_assert_uint_eq(xl->flow >> 2, xk->flow >> 2);
     ck_assert_uint_eq(xl->flow & 3, 2);
     ck_assert_uint_eq(xk->flow & 3, 1);
+    /* a kernel of a ROCm trace, with no launch args, is still a kernel */
+    pv_model *r = decode_ok("[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"rk\",\"ts\":1,\"dur\":2}]");
+    const pv_kernel_details *rk = pv_model_kernel(r, pv_model_event_extra(r, 0));
+    ck_assert_ptr_nonnull(rk);
+    ck_assert_uint_eq(rk->grid[0], 0);
+    ck_assert_uint_eq(rk->block[0], 0);
+    pv_model_free(r);
     /* the step holds the launch's time but is not its innermost slice */
     const pv_event_extra *xs = pv_model_event_extra(m, find_event(m, "step"));
     ck_assert(xs == NULL || !(xs->flags & PV_EXTRA_FLOW));

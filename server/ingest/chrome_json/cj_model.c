@@ -27,11 +27,13 @@
  * named after its device ("GPU 0", "CPU"), so the memory profile and the
  * trace viewer's memory counters read it like TensorFlow's. */
 #include "ingest/chrome_json/cj_priv.h"
+#include "util/decimal.h"
 #include "util/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* 100 days: a relative time in picoseconds stays far inside 2^63. */
 #define MAX_REL_US ((int64_t)100 * 86400 * 1000000)
@@ -54,6 +56,8 @@ pv__cj_model *pv__cj_model_new(pv_model_builder *b, const char *path)
     m->b = b;
     m->path = path;
     m->last_thread = PV__CJ_NONE;
+    for (int k = 0; k < PV__CJ_RECENT; k++)
+        m->recent[k] = PV__CJ_NONE;
     m->free_open = PV__CJ_NONE;
     m->s_cat = pv_builder_intern_cstr(b, "cat");
     m->s_flow = pv_builder_intern_cstr(b, "flow");
@@ -168,11 +172,16 @@ static uint32_t thread_of(pv__cj_model *m, const pv__cj_event *ev)
     uint64_t a, b;
     int64_t v;
     id_key(m, &ev->tid, &a, &b, &v);
-    /* Events of one thread come in runs: the last one is tried first. */
-    if (m->last_thread != PV__CJ_NONE) {
-        const pv__cj_thread *t = &m->threads[m->last_thread];
-        if (t->proc == proc && t->tid_is_str == (a == 1) && t->tid == v)
-            return m->last_thread;
+    /* Events of a few threads interleave: the last ones are tried first. */
+    for (int k = 0; k < PV__CJ_RECENT; k++) {
+        uint32_t r = m->recent[k];
+        if (r == PV__CJ_NONE)
+            break;
+        const pv__cj_thread *t = &m->threads[r];
+        if (t->proc == proc && t->tid_is_str == (a == 1) && t->tid == v) {
+            m->last_thread = r;
+            return r;
+        }
     }
     a |= (uint64_t)proc << 1;
     uint32_t i = pv__cj_map_get(&m->thread_map, a, b);
@@ -181,6 +190,8 @@ static uint32_t thread_of(pv__cj_model *m, const pv__cj_event *ev)
         pv__cj_map_put(&m->thread_map, a, b, i);
     }
     m->last_thread = i;
+    memmove(m->recent + 1, m->recent, (PV__CJ_RECENT - 1) * sizeof *m->recent);
+    m->recent[0] = i;
     return i;
 }
 
@@ -227,9 +238,15 @@ static uint32_t meta_shown(pv__cj_model *m, uint32_t plane, uint32_t name, uint3
                            uint32_t cat)
 {
     uint64_t a = (uint64_t)plane << 32 | name, b = (uint64_t)display << 32 | cat;
+    /* a trace repeats a few names: a small direct-mapped cache first */
+    size_t c = (size_t)((a * 0x9e3779b97f4a7c15ull) ^ b) % PV__CJ_META_CACHE;
+    if (m->meta_cache[c].a == a && m->meta_cache[c].b == b && m->meta_cache[c].set)
+        return m->meta_cache[c].meta;
     uint32_t i = pv__cj_map_get(&m->meta_map, a, b);
-    if (i != PV__CJ_NONE)
+    if (i != PV__CJ_NONE) {
+        m->meta_cache[c] = (pv__cj_meta_slot){a, b, i, true};
         return i;
+    }
     i = pv_builder_meta_sid(m->b, plane, m->n_metas++, name, display);
     if (cat != 0)
         pv_builder_meta_stat(m->b, i, (pv_stat){m->s_cat, PV_STAT_STR, {.str = cat}});
@@ -355,13 +372,20 @@ static bool dim3(const pv__cj_arg *a, uint32_t out[3])
     return true;
 }
 
+static bool cat_is_kernel(const pv__cj_event *ev)
+{
+    return ev->cat.len == 6 && strncasecmp(ev->cat.s, "kernel", 6) == 0;
+}
+
 /* kernel_details from a Kineto kernel's launch args, or false when the
- * event has none. Kineto's "shared memory" is static and dynamic
- * together; it goes to static_shared. */
+ * event is no kernel. Kineto's "shared memory" is static and dynamic
+ * together; it goes to static_shared. A kernel of cat "kernel" without
+ * them (ROCm traces) gets zeros, so it still counts as a kernel. */
 static bool kernel_details(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out)
 {
-    uint32_t grid[3], block[3];
-    if (!dim3(arg_find(ev, "grid"), grid) || !dim3(arg_find(ev, "block"), block))
+    uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    if ((!dim3(arg_find(ev, "grid"), grid) || !dim3(arg_find(ev, "block"), block)) &&
+        !cat_is_kernel(ev))
         return false;
     double regs = 0, shm = 0, occ = -1;
     arg_number(arg_find(ev, "registers per thread"), &regs);
@@ -369,15 +393,30 @@ static bool kernel_details(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out
     if (!arg_number(arg_find(ev, "est. achieved occupancy %"), &occ) &&
         arg_number(arg_find(ev, "est. achieved occupancy"), &occ))
         occ *= 100;
+    /* a stream launches the same kernel many times: the text is written
+     * digit by digit, not through printf, once per kernel event */
     char buf[256];
-    int n = snprintf(buf, sizeof buf,
-                     "regs:%u static_shared:%u dynamic_shared:0 grid:%u,%u,%u block:%u,%u,%u",
-                     clamp_u32(regs), clamp_u32(shm), grid[0], grid[1], grid[2], block[0],
-                     block[1], block[2]);
+    size_t n = 0;
+    const uint32_t nums[8] = {clamp_u32(regs), clamp_u32(shm), grid[0], grid[1], grid[2],
+                              block[0], block[1], block[2]};
+    static const char *const keys[8] = {"regs:", " static_shared:", "", ",", ",", " block:",
+                                        ",", ","};
+    for (int i = 0; i < 8; i++) {
+        size_t k = strlen(keys[i]);
+        memcpy(buf + n, keys[i], k);
+        n += k;
+        if (i == 2) {
+            memcpy(buf + n, " dynamic_shared:0 grid:", 23);
+            n += 23;
+        }
+        char digits[PV_I64_TEXT_MAX];
+        char *d = pv_fmt_i64(digits + sizeof digits, nums[i]);
+        memcpy(buf + n, d, (size_t)(digits + sizeof digits - d));
+        n += (size_t)(digits + sizeof digits - d);
+    }
     if (occ >= 0)
-        n += snprintf(buf + n, sizeof buf - (size_t)n, " occ_pct:%.17g", occ);
-    *out = (pv_stat){m->s_kernel_details, PV_STAT_STR,
-                     {.str = pv_builder_intern(m->b, buf, (size_t)n)}};
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " occ_pct:%.17g", occ);
+    *out = (pv_stat){m->s_kernel_details, PV_STAT_STR, {.str = pv_builder_intern(m->b, buf, n)}};
     return true;
 }
 

@@ -110,10 +110,21 @@ typedef struct pv__cj_cur {
     pv__cj_scratch *scratch;
 } pv__cj_cur;
 
-/* Skips white space (and a UTF-8 byte order mark at the very start, which
- * the reader handles). Returns 0, or PV__CJ_MORE when only white space is
- * left before the window's end. */
-int pv__cj_ws(pv__cj_cur *c);
+/* Skips white space. Returns 0, or PV__CJ_MORE when only white space is
+ * left before the window's end. Most pieces are followed by none or one
+ * byte of it, so that case stays inline. */
+int pv__cj_ws_run(pv__cj_cur *c);
+static inline int pv__cj_ws(pv__cj_cur *c)
+{
+    const uint8_t *p = c->p;
+    if (p < c->end && *p > ' ')
+        return 0;
+    if (c->end - p >= 2 && *p == ' ' && p[1] > ' ') {
+        c->p = p + 1;
+        return 0;
+    }
+    return pv__cj_ws_run(c);
+}
 /* A string starting at *p (a '"'). */
 int pv__cj_string(pv__cj_cur *c, pv__cj_str *out);
 /* Any value starting at *p, into out (objects and arrays minified). */
@@ -180,6 +191,8 @@ void pv__cj_map_put(pv__cj_map *m, uint64_t a, uint64_t b, uint32_t v);
 
 #define PV__CJ_NONE UINT32_MAX
 
+#define PV__CJ_RECENT 4
+
 /* A process: a pid, which becomes a plane at its first event. */
 typedef struct pv__cj_proc {
     uint32_t plane;         /* PV__CJ_NONE until an event needs it */
@@ -232,6 +245,14 @@ typedef struct pv__cj_flowpt {
     uint64_t flow;          /* the flow's number, one per (cat, id) */
 } pv__cj_flowpt;
 
+/* A remembered metadata lookup. */
+typedef struct pv__cj_meta_slot {
+    uint64_t a, b;          /* the metadata map's key */
+    uint32_t meta;
+    bool set;
+} pv__cj_meta_slot;
+#define PV__CJ_META_CACHE 256u
+
 /* A device's highest "Total Allocated" of Kineto's [memory] events. */
 typedef struct pv__cj_mem_peak {
     uint32_t device;        /* string id of its allocator name */
@@ -258,6 +279,7 @@ typedef struct pv__cj_model {
     pv__cj_thread *threads;
     size_t n_threads, cap_threads;
     uint32_t last_thread;   /* the thread of the previous event */
+    uint32_t recent[PV__CJ_RECENT]; /* the threads of the last events, newest first */
     uint32_t n_metas;
     pv__cj_open *opens;
     size_t n_opens, cap_opens;
@@ -273,6 +295,7 @@ typedef struct pv__cj_model {
     size_t cap_tmp;
     uint32_t s_cat, s_flow, s_value, s_kernel_details, s_true, s_false, s_null;
     uint32_t s_mem_alloc, s_mem_free;
+    pv__cj_meta_slot meta_cache[PV__CJ_META_CACHE];
     pv__cj_mem_peak *mem_peaks; /* the highest Total Allocated so far, per device */
     size_t n_mem_peaks, cap_mem_peaks;
     int64_t base_ns;        /* baseTimeNanoseconds; 0 none */

@@ -60,7 +60,7 @@ char *pv__cj_scratch_alloc(pv__cj_scratch *s, size_t n)
 
 static const uint8_t is_ws[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
-int pv__cj_ws(pv__cj_cur *c)
+int pv__cj_ws_run(pv__cj_cur *c)
 {
     const uint8_t *p = c->p, *end = c->end;
     while (p < end && is_ws[*p])
@@ -271,6 +271,22 @@ static bool number_ok(const uint8_t *s, size_t n, bool *integral)
 static int number(pv__cj_cur *c, pv__cj_value *out)
 {
     const uint8_t *s = c->p;
+    /* the common shape, a whole number of up to 18 digits, in one pass */
+    {
+        const uint8_t *p = s + (s < c->end && *s == '-');
+        const uint8_t *d = p;
+        uint64_t v = 0;
+        while (p < c->end && p - d < 18 && *p >= '0' && *p <= '9')
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        if (p > d && p < c->end && !is_num[*p] && (*d != '0' || p - d == 1)) {
+            out->kind = PV__CJ_INT;
+            out->n.i = *s == '-' ? -(int64_t)v : (int64_t)v;
+            out->text.s = (const char *)s;
+            out->text.len = (size_t)(p - s);
+            c->p = p;
+            return 0;
+        }
+    }
     const uint8_t *e = number_end(s, c->end);
     if (e == NULL)
         return PV__CJ_MORE;
