@@ -32,6 +32,8 @@ static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *fro
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
     if (f != NULL && f->format->yields_to_tool_files && tool_file(h, t->name) != NULL)
         f = NULL;
+    if (f != NULL && t->pytorch_only && !f->format->any_folder)
+        f = NULL;   /* a view of PyTorch traces on an XSpace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }

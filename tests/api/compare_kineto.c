@@ -16,6 +16,9 @@
  *             DataLoader, CPU Exec, Other per step), and their number
  *   memory    its "Peak Memory Usage" per device against memory_profile's
  *             peak per allocator
+ *   distributed  its overlap of computation and communication per step
+ *             (the worker's row of /distributed/overlap) against
+ *             distributed_view's
  *
  * Times match within 0.5 % or 1 us (torch-tb-profiler rounds to whole
  * microseconds), counts and bytes exactly. A difference named by a rule of
@@ -90,6 +93,10 @@ static rule rules[] = {
      "External id names",
      0},
     {"tracelens/mi210_gpu_only_trace", "steps", "*", NULL,
+     "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "
+     "nothing, profview no step",
+     0},
+    {"tracelens/mi210_gpu_only_trace", "distributed", "*", NULL,
      "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "
      "nothing, profview no step",
      0},
@@ -379,6 +386,33 @@ static void compare_memory(view_tally *t, json_t *ref, json_t *ours)
     }
 }
 
+static void compare_distributed(view_tally *t, json_t *ref, json_t *ours)
+{
+    static const char *const parts[4] = {"computation", "overlapping", "communication", "other"};
+    static const char *const cols[4] = {"computation_us", "overlapping_us", "communication_us",
+                                        "other_us"};
+    json_t *names = json_object_get(ref, "steps"), *costs = json_object_get(ref, "costs");
+    json_t *rows = json_object_get(ours, "rows");
+    check_count(t, "steps", "steps", (double)json_array_size(rows) - 1,
+                (double)json_array_size(names));
+    for (size_t i = 0; i < json_array_size(names); i++) {
+        const char *step = json_string_value(json_array_get(names, i));
+        json_t *row = NULL;
+        for (size_t k = 0; k < json_array_size(rows) && row == NULL; k++) {
+            const char *s = cell_str(ours, json_array_get(rows, k), "step");
+            if (s != NULL && step != NULL && strcmp(s, step) == 0)
+                row = json_array_get(rows, k);
+        }
+        if (row == NULL) {
+            check_count(t, step ? step : "?", "missing", 1, 0);
+            continue;
+        }
+        for (int c = 0; c < 4; c++)
+            check_time(t, step, parts[c], cell_num(ours, row, cols[c]),
+                       json_number_value(json_array_get(json_array_get(costs, i), (size_t)c)));
+    }
+}
+
 /* ---- golden sets -------------------------------------------------------------- */
 
 typedef struct golden {
@@ -501,7 +535,8 @@ int main(int argc, char **argv)
     static const char *const views[][2] = {{"operator", "framework_op_stats"},
                                            {"kernel", "kernel_stats"},
                                            {"steps", "input_pipeline_analyzer"},
-                                           {"memory", "memory_profile"}};
+                                           {"memory", "memory_profile"},
+                                           {"distributed", "distributed_view"}};
     bool failed = false;
     size_t n_views = 0;
     for (size_t i = 0; i < n; i++) {
@@ -530,8 +565,10 @@ int main(int argc, char **argv)
                     compare_kernel(&t, ref, ours);
                 else if (v == 2)
                     compare_steps(&t, ref, ours);
-                else
+                else if (v == 3)
                     compare_memory(&t, ref, ours);
+                else
+                    compare_distributed(&t, ref, ours);
                 failed = report(&t) || failed;
                 n_views++;
             }

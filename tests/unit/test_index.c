@@ -152,6 +152,10 @@ START_TEST(test_scan_pytorch_runs)
     ck_assert_uint_ge(pv_run_tools(py, tools, 32), 4);
     ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("trace_viewer")));
     ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("kernel_stats")));
+    /* PyTorch's distributed view is offered by trace JSON only */
+    ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("distributed_view")));
+    const pv_run *xs = a->n_hosts == 3 ? a2 : a;
+    ck_assert(!pv_host_has_tool(&xs->hosts[0], pv_tool_find("distributed_view")));
     pv_index_unref(ix);
 }
 END_TEST

@@ -264,6 +264,53 @@ START_TEST(test_steps_kineto_by_hand)
 }
 END_TEST
 
+/* Computation and communication of one step, by hand with
+ * overall_parser.py's rules: ProfilerStep#1 spans 0-100 us; the NCCL
+ * kernel (20-60, launched by nccl:all_reduce) and the collective itself
+ * (10-30) communicate over 10-60, the mm kernel computes over 50-70; both
+ * over 50-60. So: computing only 10, both 10, communicating only 40, and
+ * 100 + 10 - 20 - 50 = 40 neither. */
+static const char comm_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":9,"
+    "\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nccl:all_reduce\",\"pid\":9,\"tid\":1,"
+    "\"ts\":10,\"dur\":20,\"args\":{\"External id\":10}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,"
+    "\"tid\":1,\"ts\":12,\"dur\":2,\"args\":{\"External id\":10,\"correlation\":200}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,"
+    "\"ts\":40,\"dur\":10,\"args\":{\"External id\":11}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,"
+    "\"tid\":1,\"ts\":41,\"dur\":2,\"args\":{\"External id\":11,\"correlation\":201}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,"
+    "\"tid\":7,\"ts\":20,\"dur\":40,\"args\":{\"External id\":10,\"correlation\":200}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":8,\"ts\":50,"
+    "\"dur\":20,\"args\":{\"External id\":11,\"correlation\":201}}]";
+
+START_TEST(test_steps_kineto_overlap_by_hand)
+{
+    pv_model *m = NULL;
+    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)comm_trace, sizeof comm_trace - 1,
+                                      "t.pt.trace.json", NULL, &m, NULL),
+                     0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_kineto_link_hosts(&k, &a);
+    pv_step_overlap *o;
+    size_t n;
+    ck_assert_int_eq(pv_steps_kineto_overlap(m, &k, &a, &o, &n), 0);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(o[0].name, "1");
+    ck_assert_int_eq(o[0].computation_ps, 10 * (int64_t)US);
+    ck_assert_int_eq(o[0].overlap_ps, 10 * (int64_t)US);
+    ck_assert_int_eq(o[0].communication_ps, 40 * (int64_t)US);
+    ck_assert_int_eq(o[0].other_ps, 40 * (int64_t)US);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* ---- memory_profile -------------------------------------------------------------------- */
 
 /* The peak per device of two real traces against count_trace.py:
@@ -325,6 +372,7 @@ static Suite *kineto_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_steps");
     tcase_add_test(tc, test_steps_kineto_by_hand);
+    tcase_add_test(tc, test_steps_kineto_overlap_by_hand);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_memory_profile");
     tcase_set_timeout(tc, 60);

@@ -335,21 +335,11 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
     return n_steps;
 }
 
-int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out)
+/* The trace's steps (step 1 of the header) and the united time ranges of
+ * each role (step 2), for the breakdown and for the overlap view. */
+static size_t collect(const pv_model *m, const pv_kineto *k, spans roles[R_N], step **out)
 {
-    memset(out, 0, sizeof *out);
-    uint32_t n_gpu = 0;
-    for (uint32_t p = 0; p < m->n_planes; p++)
-        n_gpu += m->planes[p].kind == PV_PLANE_GPU;
-    out->hardware = n_gpu > 0 ? PV_HW_GPU : PV_HW_CPU_ONLY;
-    out->n_device_planes = n_gpu;
-    out->t0_ps = m->min_ps;
-    out->has_trace_times = true;
-    out->host_merged = true;
-
-    /* roles, and the steps with the host span torch-tb-profiler falls back on */
-    spans roles[R_N];
-    memset(roles, 0, sizeof roles);
+    memset(roles, 0, R_N * sizeof *roles);
     step *steps = NULL;
     size_t n_steps = 0, cap = 0;
     int64_t cpu_min = INT64_MAX, cpu_max = INT64_MIN;
@@ -379,16 +369,42 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
         steps[n_steps++] = (step){cpu_min, cpu_max, PV_KINETO_NO_EVENT, INT64_MAX, INT64_MIN, 0};
     }
     pv_sort(steps, n_steps, sizeof *steps, cmp_step);
-    n_steps = device_steps(k, steps, n_steps);
+    for (int r = 0; r < R_N; r++)
+        unite(&roles[r]);
+    *out = steps;
+    return device_steps(k, steps, n_steps);
+}
 
-    /* the roles by priority over the steps' time */
+static const char *step_name(const pv_model *m, const step *s, pv_arena *a)
+{
+    const char *name =
+        s->ev != PV_KINETO_NO_EVENT ? pv_model_str(m, m->metas[m->ev_meta[s->ev]].name) : "0";
+    const char *hash = strchr(name, '#');
+    return pv_arena_strdup(a, hash != NULL ? hash + 1 : name);
+}
+
+int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n_gpu = 0;
+    for (uint32_t p = 0; p < m->n_planes; p++)
+        n_gpu += m->planes[p].kind == PV_PLANE_GPU;
+    out->hardware = n_gpu > 0 ? PV_HW_GPU : PV_HW_CPU_ONLY;
+    out->n_device_planes = n_gpu;
+    out->t0_ps = m->min_ps;
+    out->has_trace_times = true;
+    out->host_merged = true;
+    spans roles[R_N];
+    step *steps;
+    size_t n_steps = collect(m, k, roles, &steps);
+
+    /* step 3: the roles by priority over the steps' time */
     spans slots = {0}, taken[R_N], tmp = {0};
     memset(taken, 0, sizeof taken);
     for (size_t i = 0; i < n_steps; i++)
         push(&slots, steps[i].start, steps[i].end);
     unite(&slots);
     for (int r = 0; r < R_N; r++) {
-        unite(&roles[r]);
         if (r == R_KERNEL) {
             taken[r] = roles[r];
             roles[r] = (spans){0};
@@ -405,11 +421,7 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
     for (size_t i = 0; i < n_steps; i++) {
         pv_step *s = &out->steps[out->n_steps++];
         s->group_id = (int64_t)i;
-        const char *name = steps[i].ev != PV_KINETO_NO_EVENT
-                               ? pv_model_str(m, m->metas[m->ev_meta[steps[i].ev]].name)
-                               : "0";
-        const char *hash = strchr(name, '#');
-        s->name = pv_arena_strdup(a, hash != NULL ? hash + 1 : name);
+        s->name = step_name(m, &steps[i], a);
         s->begin_ps = steps[i].start;
         s->dur_ps = steps[i].end - steps[i].start;
         int64_t rest = s->dur_ps;
@@ -427,6 +439,38 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
     }
     free(slots.v);
     free(tmp.v);
+    free(steps);
+    return 0;
+}
+
+int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
+                            pv_step_overlap **out, size_t *n_out)
+{
+    spans roles[R_N];
+    step *steps;
+    size_t n_steps = collect(m, k, roles, &steps);
+    /* computation is the kernels' time, or the operators' on a CPU-only
+     * trace (overall_parser.py) */
+    const spans *comp = roles[R_KERNEL].n > 0 ? &roles[R_KERNEL] : &roles[R_CPU_OP];
+    spans both = {0};
+    combine(comp, &roles[R_COMMUNICATION], true, &both);
+    *out = pv_arena_zalloc(a, (n_steps ? n_steps : 1) * sizeof **out);
+    for (size_t i = 0; i < n_steps; i++) {
+        int64_t s = steps[i].start, e = steps[i].end;
+        int64_t computation = covered(comp, s, e), communication =
+                                                       covered(&roles[R_COMMUNICATION], s, e);
+        int64_t overlap = covered(&both, s, e);
+        pv_step_overlap *o = &(*out)[i];
+        o->name = step_name(m, &steps[i], a);
+        o->computation_ps = computation - overlap;
+        o->overlap_ps = overlap;
+        o->communication_ps = communication - overlap;
+        o->other_ps = (e - s) + overlap - computation - communication;
+    }
+    *n_out = n_steps;
+    for (int r = 0; r < R_N; r++)
+        free(roles[r].v);
+    free(both.v);
     free(steps);
     return 0;
 }

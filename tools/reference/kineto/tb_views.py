@@ -14,6 +14,9 @@ OUT/<trace path without .json[.gz]>/:
     operator.json.gz     /operation/table?group_by=Operation
     kernel.json.gz       /kernel/table?group_by=Kernel and /kernel/table (by op)
     memory.json.gz       /memory_curve and /memory (peaks per device)
+    distributed.json.gz  the worker's row of /distributed/overlap: per step
+                         [computation - overlap, overlap, communication -
+                         overlap, other] in microseconds (overall_parser.py)
 
 A trace torch-tb-profiler cannot read gets an error.txt with its message.
 Files are gzipped with no name or time in the header, so a rerun gives
@@ -77,6 +80,10 @@ def views(path, cache):
     out = {"overview": profile.overview,
            "operator": profile.operation_table_by_name,
            "kernel": {"by_kernel": profile.kernel_table, "by_op": profile.kernel_op_table}}
+    out["distributed"] = {
+        "steps": list(data.steps_names),
+        "costs": [[c.computation - c.overlap, c.overlap, c.communication - c.overlap, c.other]
+                  for c in data.comm_overlap_costs]}
     if profile.memory_snapshot is not None:
         out["memory"] = {"curve": profile.get_memory_curve("us", "B"),
                          "stats": profile.get_memory_stats(memory_metric="B")}
