@@ -78,23 +78,10 @@ bool pv_kineto_on_device(pv_kineto_kind kind)
     return kind == PV_KINETO_KERNEL || kind == PV_KINETO_MEMCPY || kind == PV_KINETO_MEMSET;
 }
 
-static bool stat_int(const pv_model *m, uint64_t ev, uint32_t name, int64_t *out)
-{
-    pv_stat s;
-    if (name == 0 || !pv_model_event_stat(m, ev, name, &s))
-        return false;
-    if (s.type == PV_STAT_I64)
-        *out = s.v.i64;
-    else if (s.type == PV_STAT_U64)
-        *out = (int64_t)s.v.u64;
-    else
-        return false;
-    return true;
-}
-
 bool pv_kineto_external_id(const pv_kineto *k, uint64_t ev, int64_t *id)
 {
-    return stat_int(k->m, ev, k->s_external, id) || stat_int(k->m, ev, k->s_external_old, id);
+    return pv_model_event_stat_int(k->m, ev, k->s_external, id) ||
+           pv_model_event_stat_int(k->m, ev, k->s_external_old, id);
 }
 
 static int cmp_link(const void *pa, const void *pb)
@@ -167,8 +154,9 @@ bool pv_kineto_op_tensor_core_eligible(const char *name)
         "aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
         "aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
         "aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell",
-        "CudnnConvolutionBackward", "BmmBackward0", "aten::cudnn_convolution_transpose_backward",
-        "CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
+        "CudnnConvolutionBackward", "BmmBackward0",
+        "aten::cudnn_convolution_transpose_backward", "CudnnConvolutionTransposeBackward",
+        "MmBackward", "aten::cudnn_convolution_backward_weight",
         "aten::addmm_", "AddmvBackward", "MvBackward",
         "aten::cudnn_convolution_transpose_backward_weight",
         "aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",

@@ -161,9 +161,10 @@ static int role_of(const pv_kineto *k, uint64_t ev)
     switch (pv_kineto_kind_of(k, ev)) {
     case PV_KINETO_KERNEL: {
         uint64_t op = pv_kineto_launcher(k, ev);
-        return op != PV_KINETO_NO_EVENT && pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[op]].name))
-                   ? R_COMMUNICATION
-                   : R_KERNEL;
+        if (op == PV_KINETO_NO_EVENT)
+            return R_KERNEL;
+        const char *name = pv_model_str(m, m->metas[m->ev_meta[op]].name);
+        return pv_kineto_collective(name) ? R_COMMUNICATION : R_KERNEL;
     }
     case PV_KINETO_MEMCPY: return R_MEMCPY;
     case PV_KINETO_MEMSET: return R_MEMSET;
@@ -227,20 +228,6 @@ static int cmp_act(const void *pa, const void *pb)
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
-static bool stat_int(const pv_model *m, uint64_t ev, uint32_t name, int64_t *v)
-{
-    pv_stat s;
-    if (name == 0 || !pv_model_event_stat(m, ev, name, &s))
-        return false;
-    if (s.type == PV_STAT_I64)
-        *v = s.v.i64;
-    else if (s.type == PV_STAT_U64)
-        *v = (int64_t)s.v.u64;
-    else
-        return false;
-    return true;
-}
-
 /* Step 1's device side: each step's runtime calls, their device
  * activities' span, and the steps moved and trimmed accordingly. */
 static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
@@ -259,7 +246,7 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
     for (uint64_t e = 0; e < m->n_events; e++) {
         pv_kineto_kind kind = pv_kineto_kind_of(k, e);
         int64_t corr;
-        if (!stat_int(m, e, s_corr, &corr))
+        if (!pv_model_event_stat_int(m, e, s_corr, &corr))
             continue;
         int64_t start = m->ev_start_ps[e], end = start + m->ev_dur_ps[e];
         if (pv_kineto_on_device(kind))
@@ -324,7 +311,8 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
                 last--;
             if (last > 0) {
                 size_t keep = last;
-                if (last > 1 && (double)steps[last - 2].n_device * 0.8 > (double)steps[last - 1].n_device)
+                if (last > 1 &&
+                    (double)steps[last - 2].n_device * 0.8 > (double)steps[last - 1].n_device)
                     keep = last - 1;
                 n_steps = keep;
             }
