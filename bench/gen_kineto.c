@@ -69,9 +69,9 @@ int main(int argc, char **argv)
         if (op / (uint64_t)gpus % 1000 == 0) {
             ts(t0, sizeof t0, at);
             snprintf(e, sizeof e,
-                     "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%llu\", "
-                     "\"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": 19000.000, "
-                     "\"args\": {\"External id\": %llu}}",
+                     "{\"ph\": \"X\", \"cat\": \"user_annotation\", "
+                     "\"name\": \"ProfilerStep#%llu\", \"pid\": %d, \"tid\": %d, \"ts\": %s, "
+                     "\"dur\": 19000.000, \"args\": {\"External id\": %llu}}",
                      (unsigned long long)(op / (uint64_t)gpus / 1000), HOST_PID, 100 + g, t0,
                      (unsigned long long)ext++);
             line(&o, e);
@@ -93,9 +93,9 @@ int main(int argc, char **argv)
                  HOST_PID, 100 + g, t1, (unsigned long long)ext++);
         line(&o, e);
         snprintf(e, sizeof e,
-                 "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
-                 "\"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": 4.125, \"args\": {\"External id\": "
-                 "%llu, \"correlation\": %llu}}",
+                 "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", "
+                 "\"name\": \"cudaLaunchKernel\", \"pid\": %d, \"tid\": %d, \"ts\": %s, "
+                 "\"dur\": 4.125, \"args\": {\"External id\": %llu, \"correlation\": %llu}}",
                  HOST_PID, 100 + g, t2, (unsigned long long)(ext - 1), (unsigned long long)corr);
         line(&o, e);
         snprintf(e, sizeof e,
@@ -119,7 +119,8 @@ int main(int argc, char **argv)
         snprintf(e, sizeof e,
                  "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": "
                  "\"[memory]\", \"pid\": %d, \"tid\": %d, \"ts\": %s, \"args\": {\"Bytes\": %d, "
-                 "\"Total Allocated\": %llu, \"Addr\": %llu, \"Device Id\": %d, \"Device Type\": 1}}",
+                 "\"Total Allocated\": %llu, \"Addr\": %llu, \"Device Id\": %d, "
+                 "\"Device Type\": 1}}",
                  HOST_PID, 100 + g, t0, op % 2 ? -131072 : 131072,
                  (unsigned long long)(1048576 + (op % 2 ? 0 : 131072)),
                  (unsigned long long)(140000000000ull + op % 4096 * 131072), g);

@@ -323,7 +323,8 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         size_t host_len;
-        const pv_format *f = de->d_type != DT_DIR ? pv_format_classify(de->d_name, &host_len) : NULL;
+        const pv_format *f =
+            de->d_type != DT_DIR ? pv_format_classify(de->d_name, &host_len) : NULL;
         if (f != NULL && f->any_folder)
             pytorch_run = true;
         if (de->d_type != DT_DIR && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)

@@ -57,6 +57,15 @@ typedef struct rule {
     unsigned used;
 } rule;
 
+/* Reasons that hold for more than one trace or view. */
+#define NEGATIVE_SELF                                                                          \
+    "torch-tb-profiler subtracts from an operator every runtime call carrying its External "  \
+    "id, also one that outlasts it, and shows negative self times; profview's self time "     \
+    "stops at 0"
+#define NO_HOST_OPERATOR                                                                       \
+    "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "          \
+    "nothing, profview no step"
+
 static rule rules[] = {
     {"kineto_resnet50_*", "kernel", "calls", "*FillFunctor*",
      "kernel_stats counts the launches of 1 ns or more, as XProf does; torch-tb-profiler "
@@ -73,15 +82,9 @@ static rule rules[] = {
      "share of a step moves by a few microseconds; profview keeps picoseconds",
      0},
     {"hta/critical_path_alexnet/*", "operator", "host_self", NULL,
-     "torch-tb-profiler subtracts from an operator every runtime call carrying its External "
-     "id, also one that outlasts it, and shows negative self times (aten::to: -33288 us); "
-     "profview's self time stops at 0",
-     0},
+     NEGATIVE_SELF " (aten::to: -33288 us)", 0},
     {"hta/cupti_profiler/*", "operator", "host_self", NULL,
-     "torch-tb-profiler subtracts from an operator every runtime call carrying its External "
-     "id, also one that outlasts it, and shows negative self times; profview's self time "
-     "stops at 0",
-     0},
+     NEGATIVE_SELF, 0},
     {"tracelens/h100_*", "operator", "device_*", NULL,
      "22 kernels (164.5 us) launched through the CUDA driver (cuLaunchKernel): "
      "torch-tb-profiler reads no runtime call for them and gives them to no operator; "
@@ -93,13 +96,9 @@ static rule rules[] = {
      "External id names",
      0},
     {"tracelens/mi210_gpu_only_trace", "steps", "*", NULL,
-     "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "
-     "nothing, profview no step",
-     0},
+     NO_HOST_OPERATOR, 0},
     {"tracelens/mi210_gpu_only_trace", "distributed", "*", NULL,
-     "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "
-     "nothing, profview no step",
-     0},
+     NO_HOST_OPERATOR, 0},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 
@@ -362,7 +361,8 @@ static void compare_steps(view_tally *t, json_t *ref, json_t *ours)
 /* torch-tb-profiler names a GPU "GPU0"; profview's allocator is "GPU 0". */
 static void compare_memory(view_tally *t, json_t *ref, json_t *ours)
 {
-    json_t *peaks = json_object_get(json_object_get(json_object_get(ref, "curve"), "metadata"), "peaks");
+    json_t *curve = json_object_get(ref, "curve");
+    json_t *peaks = json_object_get(json_object_get(curve, "metadata"), "peaks");
     json_t *per = json_object_get(ours, "memoryProfilePerAllocator");
     const char *dev;
     json_t *v;

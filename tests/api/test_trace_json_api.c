@@ -4,11 +4,12 @@
  * flows) and trace_viewer@ answer from the decoded model; TensorFlow's
  * legacy trace JSON gets the native timeline. Expected numbers come from
  * tools/reference/count_trace.py (Python's json, not profview):
+ *   d=../shared/testdata/traces/kineto_resnet50_num_workers_0
  *   python3 tools/reference/count_trace.py --window 100 101 \
- *       ../shared/testdata/traces/kineto_resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+ *       $d/worker0.1623143089861.pt.trace.json.gz
  * gives X:44666 and i:12840, and X 49, i 12 (all 12 [memory]) overlapping
  * 100-101 ms. */
-#include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -17,41 +18,21 @@
 
 #define RESNET "run=kineto_resnet50_num_workers_0&host=worker0.1623143089861"
 
-static pv_test_server srv;
-static char cachedir[128];
+static pv_test_served served;
 
 static void setup(void)
 {
-    if (!pv_test_have_testdata())
-        return;
-    snprintf(cachedir, sizeof cachedir, "/tmp/pv_trace_json_api_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cachedir));
-    setenv("XDG_CACHE_HOME", cachedir, 1);
-    char logdir[1024];
-    snprintf(logdir, sizeof logdir, "%s/traces", PV_TESTDATA);
-    ck_assert_int_eq(pv_test_server_start(&srv, logdir, NULL), 0);
+    pv_test_serve(&served, "traces", "trace_json_api");
 }
 
 static void teardown(void)
 {
-    if (!pv_test_have_testdata())
-        return;
-    ck_assert_int_eq(pv_test_server_stop(&srv), 0);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cachedir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_unserve(&served);
 }
 
 static json_t *get_json(const char *path, int want_status)
 {
-    pv_test_reply r;
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
-    ck_assert_msg(r.status == want_status, "%s: status %d, want %d: %.300s", path, r.status,
-                  want_status, r.body);
-    json_t *j = json_loadb(r.body, r.len, 0, NULL);
-    ck_assert_msg(j != NULL, "%s: not JSON", path);
-    pv_test_reply_free(&r);
-    return j;
+    return pv_test_get_json(&served, path, want_status, NULL);
 }
 
 /* ---- discovery ----------------------------------------------------------------- */

@@ -3,7 +3,7 @@
  * gzip, bad input, and the real PyTorch and TensorFlow traces of
  * ../shared/testdata/traces against an independent count. */
 #include "ingest/chrome_json/chrome_json.h"
-#include "ingest/chrome_json/cj_priv.h"
+#include "ingest/chrome_json/cj_chunks.h"
 #include "ingest/ingest.h"
 #include "testutil.h"
 
@@ -28,40 +28,6 @@ static pv_model *decode_ok(const char *text)
     pv_error err;
     pv_model *m = decode(text, strlen(text), &rc, &err);
     ck_assert_msg(rc == 0, "decode failed: %s", err.reason);
-    return m;
-}
-
-typedef struct chunks {
-    const char *p, *end;
-    size_t step;
-} chunks;
-
-static int64_t read_chunks(void *ctx, uint8_t *dst, size_t cap, bool *cut, pv_error *err)
-{
-    (void)cut;
-    (void)err;
-    chunks *c = ctx;
-    size_t n = (size_t)(c->end - c->p);
-    n = n < c->step ? n : c->step;
-    n = n < cap ? n : cap;
-    memcpy(dst, c->p, n);
-    c->p += n;
-    return (int64_t)n;
-}
-
-/* The text read through the chunked reader, step bytes a read. */
-static pv_model *decode_chunks(const char *text, size_t len, size_t step, int *rc, pv_error *err)
-{
-    chunks c = {text, text + len, step};
-    pv_ingest_src src = {NULL, 0, "t.trace.json", NULL, false};
-    pv_model_builder *b = pv_builder_new();
-    memset(err, 0, sizeof *err);
-    *rc = pv__cj_decode_text(&src, NULL, 0, read_chunks, &c, (uint64_t)1 << 32, b, err);
-    pv_model *m = NULL;
-    if (*rc == 0)
-        *rc = pv_builder_finish(b, &m, err);
-    else
-        pv_builder_free(b);
     return m;
 }
 
@@ -126,12 +92,14 @@ static const char fixture[] =
     " {\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,\"args\":{\"name\":\"python\"}},\n"
     " {\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":7,\"args\":{\"labels\":\"CPU\"}},\n"
     " {\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},\n"
-    " {\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"7\",\"args\":{\"name\":\"main\"}},\n"
+    " {\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":\"7\","
+    "\"args\":{\"name\":\"main\"}},\n"
     " {\"ph\":\"X\",\"name\":\"step\",\"cat\":\"user_annotation\",\"pid\":7,\"tid\":7,"
     "\"ts\":1000.5,\"dur\":100,\"args\":{\"n\":1}},\n"
     " {\"ph\":\"X\",\"name\":\"launch\",\"cat\":\"cuda_runtime\",\"pid\":7,\"tid\":\"7\","
     "\"ts\":1010,\"dur\":5.25,\"args\":{\"correlation\":42}},\n"
-    " {\"ph\":\"s\",\"id\":42,\"pid\":7,\"tid\":7,\"ts\":1010,\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n"
+    " {\"ph\":\"s\",\"id\":42,\"pid\":7,\"tid\":7,\"ts\":1010,\"cat\":\"ac2g\","
+    "\"name\":\"ac2g\"},\n"
     " {\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":0,\"tid\":\"stream 7\",\"ts\":1020,"
     "\"dur\":3.001,\"args\":{\"correlation\":42,\"grid\":[2, 1, 1],\"block\":[128,1,1],"
     "\"registers per thread\":32,\"shared memory\":1024,\"est. achieved occupancy %\":50}},\n"
@@ -310,7 +278,8 @@ START_TEST(test_decode_fixture_kernel_and_flows)
     ck_assert_uint_eq(xl->flow & 3, 2);
     ck_assert_uint_eq(xk->flow & 3, 1);
     /* a kernel of a ROCm trace, with no launch args, is still a kernel */
-    pv_model *r = decode_ok("[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"rk\",\"ts\":1,\"dur\":2}]");
+    pv_model *r =
+        decode_ok("[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"rk\",\"ts\":1,\"dur\":2}]");
     const pv_kernel_details *rk = pv_model_kernel(r, pv_model_event_extra(r, 0));
     ck_assert_ptr_nonnull(rk);
     ck_assert_uint_eq(rk->grid[0], 0);
@@ -501,7 +470,8 @@ START_TEST(test_decode_chunks_same_model)
     for (size_t step = 1; step <= 19; step++) {
         int rc;
         pv_error err;
-        pv_model *m = decode_chunks(fixture, sizeof fixture - 1, step, &rc, &err);
+        pv_model *m =
+            pv__cj_decode_chunks(fixture, sizeof fixture - 1, step, "t.trace.json", &rc, &err);
         ck_assert_msg(rc == 0, "step %zu: %s", step, err.reason);
         assert_same_events(whole, m);
         ck_assert_uint_eq(m->n_warnings, 0);
@@ -660,7 +630,7 @@ START_TEST(test_decode_huge_string)
     size_t len = n + big + 3;
     int rc;
     pv_error err;
-    pv_model *m = decode_chunks(text, len, (size_t)1 << 20, &rc, &err);
+    pv_model *m = pv__cj_decode_chunks(text, len, (size_t)1 << 20, "t.trace.json", &rc, &err);
     ck_assert_int_eq(rc, PV_ETOOBIG);
     ck_assert_ptr_null(m);
     ck_assert(strstr(err.reason, "larger than 64 MiB") != NULL);

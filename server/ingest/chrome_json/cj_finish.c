@@ -410,23 +410,21 @@ static void warnings(pv__cj_model *m)
     else if (m->cut)
         warn(m, "%s at byte %llu: the %llu events before it are shown", m->cut_what,
              (unsigned long long)m->cut_at, (unsigned long long)m->n_events);
-    if (m->n_far > 0)
-        warn(m, "%llu events lie more than 100 days from the first one and were left out",
-             (unsigned long long)m->n_far);
-    if (m->n_no_time > 0)
-        warn(m, "%llu events without a time (ts) were left out",
-             (unsigned long long)m->n_no_time);
-    if (m->n_neg_dur > 0)
-        warn(m, "%llu events with a negative duration are shown with none",
-             (unsigned long long)m->n_neg_dur);
-    if (m->n_unmatched_end > 0)
-        warn(m, "%llu ends (E) had no begin (B) on their thread and were left out",
-             (unsigned long long)m->n_unmatched_end);
-    if (m->n_unended > 0)
-        warn(m, "%llu begins (B) had no end (E); they run to the trace's end",
-             (unsigned long long)m->n_unended);
-    if (m->n_unbound_flows > 0)
-        warn(m, "%llu flow events had no slice to bind to", (unsigned long long)m->n_unbound_flows);
+    /* The events a count says were dropped or changed, by what happened. */
+    const struct {
+        uint64_t n;
+        const char *what;
+    } counts[] = {
+        {m->n_far, "events lie more than 100 days from the first one and were left out"},
+        {m->n_no_time, "events without a time (ts) were left out"},
+        {m->n_neg_dur, "events with a negative duration are shown with none"},
+        {m->n_unmatched_end, "ends (E) had no begin (B) on their thread and were left out"},
+        {m->n_unended, "begins (B) had no end (E); they run to the trace's end"},
+        {m->n_unbound_flows, "flow events had no slice to bind to"},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (counts[i].n > 0)
+            warn(m, "%llu %s", (unsigned long long)counts[i].n, counts[i].what);
     char phases[128 * 6];
     size_t w = 0;
     uint64_t n = 0;

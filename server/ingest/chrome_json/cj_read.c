@@ -112,10 +112,17 @@ static int read_id(pv__cj_cur *c, pv__cj_id *out)
     return 0;
 }
 
-/* The members of the args object at *p, into r->args. */
-static int read_args(rd *r, pv__cj_cur *c, size_t *n_args)
+/* What an object's malformations are called in errors. */
+typedef struct object_words {
+    const char *no_key, *no_colon, *no_separator;
+} object_words;
+
+/* Reads one member's value at the cursor; key is its name. */
+typedef int (*member_fn)(rd *r, pv__cj_cur *c, const pv__cj_str *key, void *ctx);
+
+/* The members of the object at *p (a '{'), each value read by fn. */
+static int read_object(rd *r, pv__cj_cur *c, const object_words *w, member_fn fn, void *ctx)
 {
-    *n_args = 0;
     c->p++;
     int rc = pv__cj_ws(c);
     if (rc != 0)
@@ -126,29 +133,20 @@ static int read_args(rd *r, pv__cj_cur *c, size_t *n_args)
     }
     for (;;) {
         if (*c->p != '"') {
-            c->why = "an args member has no string key";
+            c->why = w->no_key;
             return PV_EFORMAT;
         }
-        if (*n_args == PV__CJ_MAX_ARGS) {
-            c->why = "an event has more than 65536 args";
-            return PV_EFORMAT;
-        }
-        if (*n_args == r->cap_args) {
-            r->cap_args = r->cap_args ? 2 * r->cap_args : 32;
-            r->args = pv_xrealloc(r->args, r->cap_args * sizeof *r->args);
-        }
-        pv__cj_arg *a = &r->args[*n_args];
-        if ((rc = pv__cj_string(c, &a->key)) != 0 || (rc = pv__cj_ws(c)) != 0)
+        pv__cj_str k;
+        if ((rc = pv__cj_string(c, &k)) != 0 || (rc = pv__cj_ws(c)) != 0)
             return rc;
         if (*c->p != ':') {
-            c->why = "a ':' is missing after an args key";
+            c->why = w->no_colon;
             return PV_EFORMAT;
         }
         c->p++;
-        if ((rc = pv__cj_ws(c)) != 0 || (rc = pv__cj_parse_value(c, &a->v)) != 0 ||
+        if ((rc = pv__cj_ws(c)) != 0 || (rc = fn(r, c, &k, ctx)) != 0 ||
             (rc = pv__cj_ws(c)) != 0)
             return rc;
-        (*n_args)++;
         if (*c->p == ',') {
             c->p++;
             if ((rc = pv__cj_ws(c)) != 0)
@@ -159,10 +157,37 @@ static int read_args(rd *r, pv__cj_cur *c, size_t *n_args)
             c->p++;
             return 0;
         }
-        c->why = "a ',' or '}' is missing in args";
+        c->why = w->no_separator;
         return PV_EFORMAT;
     }
 }
+
+/* One member of args, into r->args (ctx counts them). */
+static int arg_member(rd *r, pv__cj_cur *c, const pv__cj_str *key, void *ctx)
+{
+    size_t *n_args = ctx;
+    if (*n_args == PV__CJ_MAX_ARGS) {
+        c->why = "an event has more than 65536 args";
+        return PV_EFORMAT;
+    }
+    if (*n_args == r->cap_args) {
+        r->cap_args = r->cap_args ? 2 * r->cap_args : 32;
+        r->args = pv_xrealloc(r->args, r->cap_args * sizeof *r->args);
+    }
+    pv__cj_arg *a = &r->args[*n_args];
+    a->key = *key;
+    int rc = pv__cj_parse_value(c, &a->v);
+    if (rc == 0)
+        (*n_args)++;
+    return rc;
+}
+
+static const object_words args_words = {"an args member has no string key",
+                                        "a ':' is missing after an args key",
+                                        "a ',' or '}' is missing in args"};
+static const object_words event_words = {"an event member has no string key",
+                                         "a ':' is missing after an event's key",
+                                         "a ',' or '}' is missing in an event"};
 
 /* The string value at *p; any other value gives its text (a number as a
  * name) or nothing. */
@@ -184,9 +209,10 @@ static int read_flag(pv__cj_cur *c, bool *out)
     return rc;
 }
 
-/* One member of an event: its key is k, the cursor is at its value. */
-static int read_member(rd *r, pv__cj_cur *c, const pv__cj_str *k, pv__cj_event *ev)
+/* One member of an event (ctx): its key is k, the cursor is at its value. */
+static int event_member(rd *r, pv__cj_cur *c, const pv__cj_str *k, void *ctx)
 {
+    pv__cj_event *ev = ctx;
     pv__cj_str s;
     int rc;
     switch (k->len) {
@@ -228,7 +254,7 @@ static int read_member(rd *r, pv__cj_cur *c, const pv__cj_str *k, pv__cj_event *
             return read_text(c, &ev->name);
         if (key_is(k, "args", 4) && *c->p == '{') {
             size_t n = 0;
-            rc = read_args(r, c, &n);
+            rc = read_object(r, c, &args_words, arg_member, &n);
             ev->args = r->args;
             ev->n_args = n;
             return rc;
@@ -256,43 +282,7 @@ static int read_event(rd *r, pv__cj_cur *c, pv__cj_event *ev)
     memset(ev, 0, sizeof *ev);
     pv__cj_scratch_reset(&r->scratch);
     ev->at = offset_of(r, c->p);
-    c->p++;
-    int rc = pv__cj_ws(c);
-    if (rc != 0)
-        return rc;
-    if (*c->p == '}') {
-        c->p++;
-        return 0;
-    }
-    for (;;) {
-        if (*c->p != '"') {
-            c->why = "an event member has no string key";
-            return PV_EFORMAT;
-        }
-        pv__cj_str k;
-        if ((rc = pv__cj_string(c, &k)) != 0 || (rc = pv__cj_ws(c)) != 0)
-            return rc;
-        if (*c->p != ':') {
-            c->why = "a ':' is missing after an event's key";
-            return PV_EFORMAT;
-        }
-        c->p++;
-        if ((rc = pv__cj_ws(c)) != 0 || (rc = read_member(r, c, &k, ev)) != 0 ||
-            (rc = pv__cj_ws(c)) != 0)
-            return rc;
-        if (*c->p == ',') {
-            c->p++;
-            if ((rc = pv__cj_ws(c)) != 0)
-                return rc;
-            continue;
-        }
-        if (*c->p == '}') {
-            c->p++;
-            return 0;
-        }
-        c->why = "a ',' or '}' is missing in an event";
-        return PV_EFORMAT;
-    }
+    return read_object(r, c, &event_words, event_member, ev);
 }
 
 /* ---- streaming past a big top-level value ------------------------------------- */

@@ -93,6 +93,18 @@ static inline const uint8_t *quote_or_escape(const uint8_t *p, const uint8_t *en
     return p;
 }
 
+/* The closing quote of a string whose body reached e (a quote, an escape
+ * or end), skipping escapes; NULL when the window ends first. */
+static const uint8_t *string_end(const uint8_t *e, const uint8_t *end)
+{
+    while (e < end && *e == '\\') {
+        if (end - e < 2)
+            return NULL;
+        e = quote_or_escape(e + 2, end);
+    }
+    return e < end ? e : NULL;
+}
+
 static int hex4(const uint8_t *p, uint32_t *out)
 {
     uint32_t v = 0;
@@ -200,12 +212,8 @@ int pv__cj_string(pv__cj_cur *c, pv__cj_str *out)
         return 0;
     }
     /* Escapes: find the end first, then unescape into scratch. */
-    while (e < end && *e == '\\') {
-        if (end - e < 2)
-            return PV__CJ_MORE;
-        e = quote_or_escape(e + 2, end);
-    }
-    if (e >= end)
+    e = string_end(e, end);
+    if (e == NULL)
         return PV__CJ_MORE;
     size_t n = (size_t)(e - q);
     char *o = pv__cj_scratch_alloc(c->scratch, n ? n : 1);
@@ -357,13 +365,8 @@ static int container(pv__cj_cur *c, char *o, size_t *o_len)
     while (p < end) {
         uint8_t ch = *p;
         if (ch == '"') {
-            const uint8_t *e = quote_or_escape(p + 1, end);
-            while (e < end && *e == '\\') {
-                if (end - e < 2)
-                    return PV__CJ_MORE;
-                e = quote_or_escape(e + 2, end);
-            }
-            if (e >= end)
+            const uint8_t *e = string_end(quote_or_escape(p + 1, end), end);
+            if (e == NULL)
                 return PV__CJ_MORE;
             if (o != NULL) {
                 memcpy(o + w, p, (size_t)(e + 1 - p));

@@ -5,31 +5,13 @@
  * the reader in chunks of 1 to 64 bytes (its first byte picks the size),
  * which must give a model of the same events as the whole input. Built
  * and run by tests/fuzz/run_chrome_json.sh, not by make check. */
-#include "ingest/chrome_json/cj_priv.h"
+#include "ingest/chrome_json/cj_chunks.h"
 #include "ingest/chrome_json/chrome_json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct chunks {
-    const uint8_t *p, *end;
-    size_t step;
-} chunks;
-
-static int64_t read_chunks(void *ctx, uint8_t *dst, size_t cap, bool *cut, pv_error *err)
-{
-    (void)cut;
-    (void)err;
-    chunks *c = ctx;
-    size_t n = (size_t)(c->end - c->p);
-    n = n < c->step ? n : c->step;
-    n = n < cap ? n : cap;
-    memcpy(dst, c->p, n);
-    c->p += n;
-    return (int64_t)n;
-}
 
 static uint64_t events_of(int rc, pv_model *m)
 {
@@ -47,16 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (size > 0 && !(size >= 2 && data[0] == 0x1f && data[1] == 0x8b) &&
         pv_chrome_json_sniff(data, size)) {
-        chunks c = {data, data + size, (size_t)(data[0] % 64) + 1};
-        pv_ingest_src src = {NULL, 0, "fuzz", NULL, false};
-        pv_model_builder *b = pv_builder_new();
-        pv_error err2 = {0};
-        int rc2 = pv__cj_decode_text(&src, NULL, 0, read_chunks, &c, (uint64_t)1 << 34, b, &err2);
-        pv_model *split = NULL;
-        if (rc2 == 0)
-            rc2 = pv_builder_finish(b, &split, &err2);
-        else
-            pv_builder_free(b);
+        int rc2;
+        pv_error err2;
+        pv_model *split =
+            pv__cj_decode_chunks(data, size, (size_t)(data[0] % 64) + 1, "fuzz", &rc2, &err2);
         if ((rc == 0) != (rc2 == 0) || events_of(rc, whole) != events_of(rc2, split))
             abort();
         pv_model_free(split);
