@@ -7,12 +7,15 @@
  * The signal itself is taken by the stop watch thread, which also bounds
  * how long stopping may take (see "stopping"). */
 #include "cache/disk.h"
+#include "cli/cli.h"
 #include "cache/trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "index/index.h"
+#include "report/briefs.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -34,14 +37,20 @@ pv_config pv_cfg;
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: profview --logdir DIR [options]\n"
+            "Usage: profview [serve] --logdir DIR [options]\n"
+            "       profview summary PATH [options]      (profview summary --help)\n"
+            "       profview compare BASE NEW [options]  (profview compare --help)\n"
             "Serve TensorFlow / JAX profiles (the TensorBoard Profile tab) from DIR.\n"
             "\n"
             "  --logdir DIR          folder holding plugins/profile/<run>/ folders (required)\n"
             "  --port N              TCP port (default 6006; 0 picks a free one)\n"
             "  --bind ADDR           address to listen on (default 127.0.0.1, loopback only)\n"
             "  --path-prefix /P      serve under /P, e.g. behind a reverse proxy\n"
-            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview)\n"
+            "  --cache-dir DIR       on-disk cache (default $XDG_CACHE_HOME/profview or\n"
+            "                        ~/.cache/profview)\n"
+            "  --cache-max SIZE      bytes the on-disk cache may use, with a K, M or G suffix\n"
+            "                        (default: a quarter of the free disk space, at most 4G;\n"
+            "                        0: no on-disk cache)\n"
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
@@ -52,6 +61,8 @@ static void usage(FILE *out)
             "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
             "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
             "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
+            "  --metrics-runs N      /metrics reports the figures of the N newest runs\n"
+            "                        (default 20; 0: only the server's own)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
 }
@@ -297,6 +308,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"bind", required_argument, NULL, 'b'},
         {"path-prefix", required_argument, NULL, 'x'},
         {"cache-dir", required_argument, NULL, 'c'},
+        {"cache-max", required_argument, NULL, 'K'},
         {"memory-budget", required_argument, NULL, 'm'},
         {"rescan-ms", required_argument, NULL, 'r'},
         {"verbose", no_argument, NULL, 'v'},
@@ -308,11 +320,14 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"max-conns-per-addr", required_argument, NULL, 'P'},
         {"header-timeout-ms", required_argument, NULL, 'H'},
         {"idle-timeout-s", required_argument, NULL, 'I'},
+        {"metrics-runs", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
-                         .memory_budget = default_budget(), .rescan_ms = 2000};
+                         .memory_budget = default_budget(), .rescan_ms = 2000,
+                         .metrics_runs = 20};
     conn_defaults();
+    pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         char *end;
@@ -338,6 +353,15 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             }
             pv_cfg.rescan_ms = (unsigned)v;
             break;
+        case 'K': {
+            size_t bytes;
+            if (parse_size(optarg, &bytes) != 0) {
+                fprintf(stderr, "profview: --cache-max %s is not a size like 2G\n", optarg);
+                return -1;
+            }
+            pv_cfg.cache_max_bytes = bytes;
+            break;
+        }
         case 'm':
             if (parse_size(optarg, &pv_cfg.memory_budget) != 0) {
                 fprintf(stderr, "profview: --memory-budget %s is not a size like 4G\n", optarg);
@@ -359,6 +383,10 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             if (parse_conn_flag(c, optarg) != 0)
                 return -1;
             break;
+        case 'M':
+            if (parse_count("metrics-runs", optarg, 0, 100000, &pv_cfg.metrics_runs) != 0)
+                return -1;
+            break;
         case 'h': usage(stdout); exit(EXIT_OK);
         case 'V': printf("profview %s\n", PV_VERSION); exit(EXIT_OK);
         default: usage(stderr); return -1;
@@ -373,16 +401,22 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         usage(stderr);
         return -1;
     }
+    /* The XDG specification ignores a relative $XDG_CACHE_HOME. With
+     * neither variable there is no folder of this user's own to default
+     * to: a fixed name in the shared /tmp could be made first by another
+     * user, and a private folder there would be lost at exit, so the
+     * cache is off instead. */
     if (pv_cfg.cache_dir == NULL) {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");
-        if (xdg != NULL && xdg[0] != '\0')
+        if (xdg != NULL && xdg[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/profview", xdg);
-        else if (home != NULL && home[0] != '\0')
+        else if (home != NULL && home[0] == '/')
             snprintf(cache_buf, cache_cap, "%s/.cache/profview", home);
         else
-            snprintf(cache_buf, cache_cap, "/tmp/profview-cache");
-        pv_cfg.cache_dir = cache_buf;
+            pv_log(PV_LOG_WARN, "neither $XDG_CACHE_HOME nor $HOME names a folder: running "
+                   "without the on-disk cache (--cache-dir names one)");
+        pv_cfg.cache_dir = cache_buf[0] != '\0' ? cache_buf : NULL;
     }
     return 0;
 }
@@ -390,6 +424,16 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 int main(int argc, char **argv)
 {
     static char cache_buf[PATH_MAX];
+    /* Subcommands: serve (also with none), summary, compare. */
+    if (argc > 1 && strcmp(argv[1], "summary") == 0)
+        return pv_cli_summary(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return pv_cli_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) {
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (parse_args(argc, argv, cache_buf, sizeof cache_buf) != 0)
         return EXIT_USAGE;
 
@@ -419,7 +463,7 @@ int main(int argc, char **argv)
     pv_index_store index;
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, pv_cfg.cache_dir);
+    pv_disk_cache_init(&disk, pv_cfg.cache_dir, pv_cfg.cache_max_bytes);
     /* One budget covers every model and its trace index. */
     /* Expensive answers at once: two per core (limit.h). */
     pv_limit heavy;
@@ -428,7 +472,9 @@ int main(int argc, char **argv)
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
                   .disk = &disk,
-                  .heavy = &heavy};
+                  .heavy = &heavy,
+                  .briefs = pv_briefs_new(),
+                  .metrics = pv_http_metrics_new()};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
@@ -436,6 +482,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "profview: %s\n", msg);
         pv_model_store_free(app.models);
         pv_limit_fini(&heavy);
+        pv_briefs_free(app.briefs);
+        pv_http_metrics_free(app.metrics);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
         return EXIT_START;
@@ -467,6 +515,8 @@ int main(int argc, char **argv)
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
     pv_model_store_free(app.models);
+    pv_briefs_free(app.briefs);
+    pv_http_metrics_free(app.metrics);
     pv_limit_fini(&heavy);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);

@@ -12,6 +12,7 @@ typedef struct pv_config {
     uint16_t port;             /* TCP port, default 6006 */
     const char *bind;          /* address to listen on, default 127.0.0.1 */
     const char *cache_dir;     /* on-disk cache; NULL disables it */
+    uint64_t cache_max_bytes;  /* --cache-max: limit of the on-disk cache; 0 disables it */
     const char *path_prefix;   /* "" or "/p" (no trailing slash) */
     size_t memory_budget;      /* bytes all loaded models may hold together */
     unsigned rescan_ms;        /* logdir rescan period */
@@ -25,6 +26,10 @@ typedef struct pv_config {
     unsigned max_conns_per_addr; /* per client address; 0 means no limit */
     unsigned header_timeout_ms; /* a request's headers must be complete within this */
     unsigned idle_timeout_s;   /* a connection idle this long is closed */
+
+    /* /metrics (#20): runs whose figures it reports, the most recently
+     * written first; 0 reports the server alone. */
+    unsigned metrics_runs;
 } pv_config;
 
 /* After SIGINT or SIGTERM, requests in flight get PV_STOP_GRACE_MS to be

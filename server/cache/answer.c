@@ -32,7 +32,7 @@ static pv_cache_key gz_key(const pv_cache_key *k, char **what)
     return g;
 }
 
-int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
 {
     char *what;
     pv_cache_key g = gz_key(k, &what);
@@ -55,7 +55,7 @@ int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz 
     return 0;
 }
 
-int pv_answer_check_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
 {
     char *what;
     pv_cache_key gk = gz_key(k, &what);
@@ -70,12 +70,12 @@ int pv_answer_check_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz
     return 0;
 }
 
-int pv_answer_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
+int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
 {
     return pv_disk_cache_get(c, k, out) == 0 ? 0 : PV_ENOTFOUND;
 }
 
-void pv_answer_keep(const pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
                     char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1])
 {
     *gz = NULL;

@@ -40,19 +40,19 @@ typedef struct pv_kept_gz {
 /* Opens the gzip'd answer kept under k, reading only its tag: enough to
  * answer a revalidation. Returns 0, or PV_ENOTFOUND. The caller closes
  * out->entry.fd, or passes it on. */
-int pv_answer_open_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
+int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
 /* Checks an opened answer's body against its checksum before it is sent.
  * Returns 0, or PV_ENOTFOUND after closing the fd and removing the entry. */
-int pv_answer_check_gz(const pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
 
 /* Appends the plain answer kept under k to out. Returns 0, or PV_ENOTFOUND. */
-int pv_answer_get(const pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
+int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
 
 /* Keeps the answer body under k. A large one is compressed and kept with
  * its tag, and then handed back compressed in *gz (malloc'd; *gz NULL
  * otherwise) so the caller sends that instead of compressing it again; tag
  * gets its tag. Failures only cost the cache. */
-void pv_answer_keep(const pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
                     char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1]);
 
 #endif

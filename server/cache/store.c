@@ -25,9 +25,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct pv_model_entry {
@@ -60,7 +60,7 @@ struct pv_model_store {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pv_model_entry *entries;
-    const pv_disk_cache *disk;   /* saved models; NULL when off */
+    pv_disk_cache *disk;         /* saved models; NULL when off */
     const pv_model_companion *companion;   /* NULL when none */
     size_t budget_bytes;
     size_t held_bytes;           /* models and companions together */
@@ -68,6 +68,7 @@ struct pv_model_store {
     int64_t retry_after_ns;      /* RETRY_AFTER_NS, or what a test set */
     int64_t poll_idle_ns;        /* POLL_IDLE_NS, or what a test set */
     unsigned loading;            /* loader threads running */
+    pv_store_stats done;         /* finished loads, for /metrics */
     uint64_t clock;
     uint64_t seq;
 };
@@ -96,11 +97,11 @@ static size_t estimate_bytes(uint64_t file_bytes)
     return (size_t)(file_bytes + file_bytes / 2);
 }
 
-pv_model_store *pv_model_store_new(size_t budget_bytes, const pv_disk_cache *disk,
+pv_model_store *pv_model_store_new(size_t budget_bytes, pv_disk_cache *disk,
                                    const pv_model_companion *companion)
 {
     pv_model_store *s = pv_xcalloc(1, sizeof *s);
-    s->disk = disk;
+    s->disk = disk != NULL && disk->dir != NULL ? disk : NULL;
     s->companion = companion;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->changed, NULL);
@@ -246,42 +247,75 @@ static int open_source(const pv_model_entry *e, pv_error *err)
     return fd;
 }
 
+/* The disk cache key of e's model. The inode and ctime are in what was
+ * computed, so a file rewritten in place with its old size and mtime is a
+ * new entry; what points into buf. */
+static pv_cache_key model_key(const char *path, const pv_file_id *id, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "model %llu:%llu:%lld", (unsigned long long)id->dev,
+             (unsigned long long)id->ino, (long long)id->ctime_ns);
+    return (pv_cache_key){path, id->size_bytes, id->mtime_ns, buf};
+}
+
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
+{
+    char what[80];
+    pv_cache_key key = model_key(src->path, &src->id, what, sizeof what);
+    return s->disk != NULL ? pv_disk_cache_find(s->disk, &key, "pvm") : NULL;
+}
+
 /* Reads the saved model of e's source when there is a valid one; else
- * decodes the source. *saved_path (free it) names where to save a freshly
- * decoded model, or is NULL when it came from the cache or the cache is off. */
-static int load_or_decode(pv_model_entry *e, pv_model **m, char **saved_path, pv_error *err)
+ * decodes the source, and *save says the model should be saved. */
+static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error *err)
 {
     int fd = open_source(e, err);
     if (fd < 0)
         return err->code;
-    /* The inode and ctime are in what was computed, so a file rewritten in
-     * place with its old size and mtime is a new entry. */
+    pv_disk_cache *disk = e->store->disk;
     char what[80];
-    snprintf(what, sizeof what, "model %llu:%llu:%lld", (unsigned long long)e->id.dev,
-             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
-    pv_cache_key key = {e->path, e->id.size_bytes, e->id.mtime_ns, what};
-    char *cached = pv_disk_cache_file(e->store->disk, &key, "pvm");
-    *saved_path = NULL;
-    if (cached != NULL && access(cached, R_OK) == 0) {
+    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
+    char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
+    *save = false;
+    if (cached != NULL) {
         pv_error lerr = {0};
-        if (pv_model_load(cached, e->path, m, &lerr) == 0) {
+        int rc = pv_model_load(cached, e->path, m, &lerr);
+        free(cached);
+        if (rc == 0) {
+            pv_ingest_attach(*m);
             atomic_store(&e->progress.done_bytes, e->id.size_bytes);
-            free(cached);
             close(fd);
             return 0;
         }
         char msg[1200];
         pv_error_format(&lerr, msg, sizeof msg);
         pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
-        unlink(cached);
+        pv_disk_cache_remove(disk, &key, "pvm");
     }
     int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
     close(fd);
-    if (rc == 0)
-        *saved_path = cached;
-    else
-        free(cached);
+    *save = rc == 0 && disk != NULL;
     return rc;
+}
+
+/* Saves e's model for the next start through a temporary the cache made,
+ * so a link planted in the folder is never written through and a reader
+ * never sees half a model. */
+static void save_model(pv_model_store *s, const pv_model_entry *e)
+{
+    char what[80];
+    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
+    pv_disk_tmp t;
+    if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
+        return;
+    pv_error err = {0};
+    if (pv_model_write(e->model, t.fd, &err) != 0) {
+        char msg[1200];
+        pv_error_format(&err, msg, sizeof msg);
+        pv_log(PV_LOG_WARN, "cannot save the model of %s for the next start: %s", e->path, msg);
+        pv_disk_cache_discard(s->disk, &t);
+        return;
+    }
+    pv_disk_cache_commit(s->disk, &t);
 }
 
 static void warn_if_over(const pv_model_store *s, const pv_model_entry *e)
@@ -322,22 +356,27 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
+    int64_t t0 = monotonic_ns();
     pv_model *m = NULL;
     pv_error err = {0};
-    char *save_to = NULL;
-    int rc = load_or_decode(e, &m, &save_to, &err);
+    bool save = false;
+    int rc = load_or_decode(e, &m, &save, &err);
     pv_model_store *s = e->store;
     pthread_mutex_lock(&s->lock);
     s->reserved_bytes -= e->reserved;
     e->reserved = 0;
     s->loading--;
+    s->done.loads++;
+    s->done.load_seconds += (double)(monotonic_ns() - t0) / 1e9;
     if (rc == 0) {
+        s->done.load_bytes += e->id.size_bytes;
         evict_for(s, m->mem_bytes, e);
         e->model = m;
         e->state = PV_LOAD_READY;
         s->held_bytes += m->mem_bytes;
         warn_if_over(s, e);
     } else {
+        s->done.failed++;
         e->err = err;
         e->state = PV_LOAD_FAILED;
         e->failed_ns = monotonic_ns();
@@ -350,7 +389,7 @@ static void *load_main(void *arg)
     /* Requests may use the model while its companion is built and while
      * it is saved; holding it keeps the budget from dropping it under
      * the builder or the writer. */
-    bool keep = rc == 0 && (s->companion != NULL || save_to != NULL);
+    bool keep = rc == 0 && (s->companion != NULL || save);
     if (keep)
         e->holders++;
     start_loads(s);
@@ -360,21 +399,14 @@ static void *load_main(void *arg)
     pthread_mutex_unlock(&s->lock);
     if (rc == 0 && s->companion != NULL)
         build_companion(s, e);
-    if (rc == 0 && save_to != NULL) {
-        pv_error serr = {0};
-        if (pv_model_save(m, save_to, &serr) != 0) {
-            char msg[1200];
-            pv_error_format(&serr, msg, sizeof msg);
-            pv_log(PV_LOG_WARN, "cannot save the model for the next start: %s", msg);
-        }
-    }
+    if (rc == 0 && save)
+        save_model(s, e);
     if (keep) {
         pthread_mutex_lock(&s->lock);
         e->holders--;
         start_loads(s);
         pthread_mutex_unlock(&s->lock);
     }
-    free(save_to);
     return NULL;
 }
 
@@ -530,4 +562,12 @@ size_t pv_model_store_bytes(pv_model_store *s)
     size_t n = s->held_bytes;
     pthread_mutex_unlock(&s->lock);
     return n;
+}
+
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out)
+{
+    pthread_mutex_lock(&s->lock);
+    *out = s->done;
+    out->in_flight = s->loading;
+    pthread_mutex_unlock(&s->lock);
 }

@@ -74,12 +74,11 @@ struct pv_disk_cache;
 
 /* budget_bytes bounds the models and their companions held together
  * (0 = unbounded). companion (borrowed, may be NULL for none) is built
- * beside every model. When disk
- * is not NULL (borrowed; must outlive the store), every decoded model is
- * saved there and a later load of the same source reads the saved model
- * instead of decoding again; a saved model that fails its checks is
- * removed and rebuilt. */
-pv_model_store *pv_model_store_new(size_t budget_bytes, const struct pv_disk_cache *disk,
+ * beside every model. When disk is not NULL and on (borrowed; must
+ * outlive the store), every decoded model is saved there and a later load
+ * of the same source reads the saved model instead of decoding again; a
+ * saved model that fails its checks is removed and rebuilt. */
+pv_model_store *pv_model_store_new(size_t budget_bytes, struct pv_disk_cache *disk,
                                    const pv_model_companion *companion);
 /* How long a failure is kept before the file is tried again (10 s), and how
  * long a model must be left alone before a load only polled for may drop
@@ -111,9 +110,26 @@ int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **ou
  * does not keep them). */
 bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t bytes);
 
+/* The path of src's model saved in the disk cache (free() it), or NULL
+ * when none is saved or the cache is off. */
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src);
+
 /* Bytes held by loaded models and their companions (for the API and tests). */
 size_t pv_model_store_bytes(pv_model_store *s);
 /* The budget given at creation (0 = unbounded). */
 size_t pv_model_store_budget(const pv_model_store *s);
+
+/* What the store has done, for /metrics: loads finished (failed ones
+ * too) with their seconds and bytes read, and the loads running now. */
+typedef struct pv_store_stats {
+    uint64_t loads;          /* finished, including failed */
+    uint64_t failed;
+    uint64_t load_bytes;     /* source bytes of the loads that succeeded */
+    double load_seconds;     /* spent by finished loads, decode or saved model */
+    unsigned in_flight;      /* loads running now */
+} pv_store_stats;
+
+/* Fills out. Cannot fail. */
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cache/store.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "http/target.h"
 #include "ingest/formats.h"
 #include "tools/registry.h"
@@ -141,6 +142,8 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
     char *gz;
     size_t gz_len;
     pv_answer_keep(rq->app->disk, key, rs->body, rs->len, &gz, &gz_len, tag);
+    if (rq->app->disk->dir != NULL)
+        pv__metrics_kept(rq->app->metrics, gz != NULL ? gz_len : rs->len);
     if (gz == NULL)
         return;
     rs->etag = pv_arena_strdup(&rq->arena, tag);
@@ -153,6 +156,22 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
 }
 
 /* ---- answering from models ---------------------------------------------------------- */
+
+/* Answers what a writer wrote into body (taken), or the error it met. */
+static void respond_written(pv_response *rs, answer_kind kind, int rc, pv_buf *body,
+                            const pv_error *err)
+{
+    if (rc != 0) {
+        pv_buf_fini(body);
+        pv_respond_pv_error(rs, err);
+        return;
+    }
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->body = pv_buf_take(body, &rs->len);
+    if (rs->body == NULL)
+        rs->body = pv_xstrdup("");
+}
 
 /* The hosts an answer comes from: their profiles and names. */
 typedef struct host_set {
@@ -190,16 +209,7 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     }
     for (size_t i = 0; i < held; i++)
         pv_model_store_put(rq->app->models, entries[i]);
-    if (rc != 0) {
-        pv_buf_fini(&body);
-        pv_respond_pv_error(rs, &err);
-        return;
-    }
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->body = pv_buf_take(&body, &rs->len);
-    if (rs->body == NULL)
-        rs->body = pv_xstrdup("");
+    respond_written(rs, kind, rc, &body, &err);
 }
 
 /* Answers t from the models of hs: kept under the first file, with every
@@ -219,7 +229,9 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
         what = pv_arena_printf(&rq->arena, "%s|%s", what, identity(rq, hs->files[i]));
     pv_cache_key key = {hs->files[0]->path, hs->files[0]->id.size_bytes,
                         hs->files[0]->id.mtime_ns, what};
-    if (kept(rq, rs, &key, kind))
+    bool hit = kept(rq, rs, &key, kind);
+    pv__metrics_cache(rq->app->metrics, hit);
+    if (hit)
         return;
     if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
         pv_respond_busy(rs);
@@ -300,16 +312,7 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     /* The result may point into the file's bytes: they go only now. */
     free(data);
     pv_limit_give(rq->app->heavy);
-    if (rc != 0) {
-        pv_buf_fini(&body);
-        pv_respond_pv_error(rs, &err);
-        return;
-    }
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->body = pv_buf_take(&body, &rs->len);
-    if (rs->body == NULL)
-        rs->body = pv_xstrdup("");
+    respond_written(rs, kind, rc, &body, &err);
 }
 
 /* ---- which hosts ---------------------------------------------------------------------- */

@@ -4,24 +4,16 @@
 #include "http/assets.h"
 #include "http/conn.h"
 #include "http/http.h"
+#include "util/bsearch.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const pv_asset *pv_asset_find(const char *url)
 {
-    size_t lo = 0, hi = pv_assets_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(pv_assets[mid].url, url);
-        if (c == 0)
-            return &pv_assets[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, pv_assets_count, i, strcmp(pv_assets[i].url, url) < 0);
+    return lo < pv_assets_count && strcmp(pv_assets[lo].url, url) == 0 ? &pv_assets[lo] : NULL;
 }
 
 void pv_serve_static(pv_request *rq, pv_response *rs)

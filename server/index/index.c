@@ -1,23 +1,15 @@
 /* index: lookups over a snapshot, and the shared store. */
 #include "index/index.h"
+#include "util/bsearch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const pv_run *pv_index_run_find(const pv_index *ix, const char *name)
 {
-    size_t lo = 0, hi = ix->n_runs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(ix->runs[mid].name, name);
-        if (c == 0)
-            return &ix->runs[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, ix->n_runs, i, strcmp(ix->runs[i].name, name) < 0);
+    return lo < ix->n_runs && strcmp(ix->runs[lo].name, name) == 0 ? &ix->runs[lo] : NULL;
 }
 
 const pv_host *pv_run_host_find(const pv_run *run, const char *host)

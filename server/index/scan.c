@@ -6,6 +6,8 @@
  * inode), which also breaks link loops. Depth and directory count are
  * capped so a hostile tree cannot keep the scan busy forever. */
 #include "index/index.h"
+#include "util/bsearch.h"
+#include "util/hashtab.h"
 #include "util/log.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -33,9 +35,10 @@ typedef struct scan {
     size_t root_len;
     const pv_index *prev;
     int64_t now_ns;
-    dir_key *seen;             /* open-addressing set of entered directories */
+    dir_key *seen;             /* directories entered, in order */
     size_t seen_cap;
     size_t seen_n;
+    pv_hashtab seen_ix;        /* key_hash -> index into seen */
     pv_run *runs;
     size_t n_runs;
     size_t cap_runs;
@@ -47,36 +50,23 @@ typedef struct scan {
 
 static uint64_t key_hash(dir_key k)
 {
-    return ((uint64_t)k.dev * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)k.ino * 0xff51afd7ed558ccdull);
+    return pv_hash_u64((uint64_t)k.ino ^ pv_hash_u64((uint64_t)k.dev));
 }
 
 /* Returns true when the directory was not seen before (and marks it). */
 static bool seen_insert(scan *s, dir_key k)
 {
-    if (s->seen_n * 2 >= s->seen_cap) {
-        size_t cap = s->seen_cap ? s->seen_cap * 2 : 1024;
-        dir_key *t = pv_xcalloc(cap, sizeof *t);
-        for (size_t i = 0; i < s->seen_cap; i++) {
-            dir_key e = s->seen[i];
-            if (e.ino == 0 && e.dev == 0)
-                continue;
-            size_t j = (size_t)(key_hash(e) & (cap - 1));
-            while (t[j].ino != 0 || t[j].dev != 0)
-                j = (j + 1) & (cap - 1);
-            t[j] = e;
-        }
-        free(s->seen);
-        s->seen = t;
-        s->seen_cap = cap;
-    }
-    size_t j = (size_t)(key_hash(k) & (s->seen_cap - 1));
-    while (s->seen[j].ino != 0 || s->seen[j].dev != 0) {
-        if (s->seen[j].ino == k.ino && s->seen[j].dev == k.dev)
+    pv_hashtab_cursor c = pv_hashtab_probe(&s->seen_ix, key_hash(k));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (s->seen[i].ino == k.ino && s->seen[i].dev == k.dev)
             return false;
-        j = (j + 1) & (s->seen_cap - 1);
+    if (s->seen_n == s->seen_cap) {
+        s->seen_cap = s->seen_cap ? s->seen_cap * 2 : 1024;
+        s->seen = pv_xrealloc(s->seen, s->seen_cap * sizeof *s->seen);
     }
-    s->seen[j] = k;
-    s->seen_n++;
+    pv_hashtab_insert(&s->seen_ix, &c, (uint32_t)s->seen_n);
+    s->seen[s->seen_n++] = k;
     return true;
 }
 
@@ -142,18 +132,12 @@ static char *realpath_inside(const scan *s, const char *dir, const char *name)
 /* The previous scan's entry for path, or NULL. */
 static const pv_host_file *prev_seen(const scan *s, const char *path)
 {
-    size_t lo = 0, hi = s->prev != NULL ? s->prev->n_seen : 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(s->prev->seen[mid].path, path);
-        if (c == 0)
-            return &s->prev->seen[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    if (s->prev == NULL)
+        return NULL;
+    const pv_host_file *seen = s->prev->seen;
+    size_t lo = 0, n = s->prev->n_seen;
+    PV_LOWER_BOUND(size_t, lo, n, i, strcmp(seen[i].path, path) < 0);
+    return lo < n && strcmp(seen[lo].path, path) == 0 ? &seen[lo] : NULL;
 }
 
 /* A file written just now is offered only once a second scan sees it
@@ -419,6 +403,7 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
     seen_insert(&s, (dir_key){st.st_dev, st.st_ino});
     walk(&s, root, "", 0);
     free(s.seen);
+    pv_hashtab_fini(&s.seen_ix);
     pv_sort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
     distinct_names(&s);
     pv_sort(s.seen_files, s.n_seen, sizeof *s.seen_files, cmp_file_path);

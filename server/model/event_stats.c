@@ -8,6 +8,7 @@
  * instead of the process (util/mapguard.h). */
 #include "model/model_priv.h"
 #include "model/wire_stat.h"
+#include "util/bsearch.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
 
@@ -23,14 +24,8 @@ static inline uint32_t stat_name(const pv_model *m, const pv_plane *pl, int64_t 
         return v != 0 ? v - 1 : 0;
     }
     const pv_stat_name *t = m->stat_names + pl->first_stat_name;
-    size_t lo = 0, hi = pl->n_stat_names;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, pl->n_stat_names, i, t[i].id < id);
     return lo < pl->n_stat_names && t[lo].id == id ? t[lo].name : 0;
 }
 

@@ -289,29 +289,15 @@ static uint64_t kernel_hash(const pv_kernel_details *k)
 
 static uint32_t kernel_row_find(pv__xrows *r, const pv_kernel_details *k)
 {
-    if (2 * (r->n_kernels + 1) > r->n_slots) {
-        size_t n = r->n_slots ? 2 * r->n_slots : 256;
-        uint32_t *slots = pv_xcalloc(n, sizeof *slots);
-        for (size_t i = 0; i < r->n_kernels; i++) {
-            size_t at = (size_t)kernel_hash(&r->kernels[i]) & (n - 1);
-            while (slots[at] != 0)
-                at = (at + 1) & (n - 1);
-            slots[at] = (uint32_t)i + 1;
-        }
-        free(r->slots);
-        r->slots = slots;
-        r->n_slots = n;
-    }
-    size_t at = (size_t)kernel_hash(k) & (r->n_slots - 1);
-    while (r->slots[at] != 0) {
-        uint32_t i = r->slots[at] - 1;
+    pv_hashtab_cursor c = pv_hashtab_probe(&r->kernel_ids, kernel_hash(k));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
         if (memcmp(&r->kernels[i], k, sizeof *k) == 0)
             return i;
-        at = (at + 1) & (r->n_slots - 1);
-    }
+    i = (uint32_t)r->n_kernels;
     PV__PUSH(r->kernels, r->n_kernels, r->cap_kernels, *k);
-    r->slots[at] = (uint32_t)r->n_kernels;
-    return (uint32_t)(r->n_kernels - 1);
+    pv_hashtab_insert(&r->kernel_ids, &c, i);
+    return i;
 }
 
 static uint32_t kernel_row(pv__xrows *r, const pv_kernel_details *k)
@@ -480,7 +466,7 @@ void pv__extras_free(pv__extras *x)
     free(x->contexts.v);
     free(x->kernel_cache);
     free(x->rows.kernels);
-    free(x->rows.slots);
+    pv_hashtab_fini(&x->rows.kernel_ids);
     free(x->rows.steps);
     free(x->extras);
     free(x->metas);

@@ -57,7 +57,7 @@ static inline pv__xname table_get(const pv__extras *x, uint64_t id)
     if (id < x->n_dense)
         return x->dense[id];
     pv__xname none = {0, WK_NONE};
-    if (x->sparse.n == 0)
+    if (x->sparse.t.n == 0)
         return none;
     uint32_t i = pv__idmap_get(&x->sparse, id);
     return i == UINT32_MAX ? none : x->sparse_names[i];

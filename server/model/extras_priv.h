@@ -96,8 +96,7 @@ typedef struct pv__xrows {
     pv_kernel_details *kernels;
     size_t n_kernels, cap_kernels;
     uint32_t last_kernel;     /* the row kernel_row returned last */
-    uint32_t *slots;          /* kernel index + 1; 0 empty */
-    size_t n_slots;           /* power of two */
+    pv_hashtab kernel_ids;    /* kernel_hash -> kernel index */
     pv_step_info *steps;
     size_t n_steps, cap_steps;
 } pv__xrows;

@@ -12,6 +12,7 @@
  * exist, their earliest events are the roots instead. Then eagerness
  * (group_eager.c) and, on TPU planes, the device steps (group_tpu.c). */
 #include "model/group_forest.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -213,7 +214,9 @@ static bool is_tf_data_step(const pv_model *m, const names *nm, const id_set *id
     int64_t id;
     if (ids->n == 0 || !ev_int(m, e, nm->id, &id))
         return false;
-    return bsearch(&id, ids->v, ids->n, sizeof *ids->v, i64_cmp) != NULL;
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, ids->n, i, ids->v[i] < id);
+    return lo < ids->n && ids->v[lo] == id;
 }
 
 /* ---- roots (§3.7 step 4) ------------------------------------------------- */

@@ -5,6 +5,7 @@
  * good. TPU planes get no nesting: the reference hangs their events on
  * the Steps / XLA Modules line instead (group_tpu.c). */
 #include "model/group_forest.h"
+#include "util/bsearch.h"
 
 #include "util/mem.h"
 #include "util/sort.h"
@@ -143,14 +144,8 @@ static void walk_begin(pv__walk *w, uint64_t n)
 /* First index in f->up whose target is e. */
 static size_t up_first(const pv__forest *f, uint64_t e)
 {
-    size_t lo = 0, hi = f->n_up;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->up[mid].to < e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, f->n_up, i, f->up[i].to < e);
     return lo;
 }
 

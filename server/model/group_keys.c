@@ -4,6 +4,7 @@
  * coin toss (a twentieth of a TPU profile's ingest); a hash table finds
  * each key's group in one pass and a counting pass places it. */
 #include "model/model_priv.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -14,28 +15,24 @@
  * time, never quadratic. */
 #define PROBES_MAX 64
 
-typedef struct group_slot {
-    uint64_t k1, k2;
-    uint32_t group;         /* group index + 1; 0 = empty */
-} group_slot;
-
-/* The group index of (k1, k2), a new one when it is unseen; UINT32_MAX
- * past PROBES_MAX probes. */
-static uint32_t group_of(group_slot *slots, size_t mask, uint64_t k1, uint64_t k2,
+/* The group index of key i, a new one when no earlier key has its
+ * (k1, k2); UINT32_MAX when its hash's run passes PROBES_MAX slots. groups
+ * maps a key's hash to the first key of each group; gid holds the groups
+ * of the keys before i. */
+static uint32_t group_of(pv_hashtab *groups, const pv__keyed *v, uint32_t i, const uint32_t *gid,
                          uint32_t *n_groups)
 {
-    size_t at = (size_t)pv__keys_hash(k1, k2) & mask;
-    for (int probe = 0; probe < PROBES_MAX; probe++) {
-        group_slot *s = &slots[at];
-        if (s->group == 0) {
-            *s = (group_slot){k1, k2, ++*n_groups};
-            return s->group - 1;
-        }
-        if (s->k1 == k1 && s->k2 == k2)
-            return s->group - 1;
-        at = (at + 1) & mask;
-    }
-    return UINT32_MAX;
+    uint64_t k1 = v[i].k1, k2 = v[i].k2;
+    pv_hashtab_cursor c = pv_hashtab_probe(groups, pv__keys_hash(k1, k2));
+    size_t budget = PROBES_MAX;
+    uint32_t first;
+    while (pv_hashtab_next_within(&c, &budget, &first))
+        if (v[first].k1 == k1 && v[first].k2 == k2)
+            return gid[first];
+    if (pv_hashtab_gave_up(&c))
+        return UINT32_MAX;
+    pv_hashtab_insert(groups, &c, i);
+    return (*n_groups)++;
 }
 
 bool pv__keys_group(pv__keys *ks)
@@ -43,10 +40,8 @@ bool pv__keys_group(pv__keys *ks)
     size_t n = ks->n;
     if (n == 0)
         return true;
-    size_t n_slots = 16;
-    while (n_slots < 2 * n)
-        n_slots *= 2;
-    group_slot *slots = pv_xcalloc(n_slots, sizeof *slots);
+    pv_hashtab groups = {0};
+    pv_hashtab_reserve(&groups, n);
     uint32_t *gid = pv_xmalloc(n * sizeof *gid);
     /* per group: its side 0 count, then its side 1 count; later where
      * each side goes, UINT32_MAX for a group that joins nothing */
@@ -54,12 +49,12 @@ bool pv__keys_group(pv__keys *ks)
     uint32_t n_groups = 0;
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
-        gid[i] = group_of(slots, n_slots - 1, ks->v[i].k1, ks->v[i].k2, &n_groups);
+        gid[i] = group_of(&groups, ks->v, (uint32_t)i, gid, &n_groups);
         ok = gid[i] != UINT32_MAX;
         if (ok)
             place[2 * (size_t)gid[i] + (ks->v[i].side != 0)]++;
     }
-    free(slots);
+    pv_hashtab_fini(&groups);
     if (ok) {
         uint32_t kept = 0;
         for (size_t g = 0; g < n_groups; g++) {

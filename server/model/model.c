@@ -1,5 +1,6 @@
 /* model: lookups over a finished model, its release and its sanity check. */
 #include "model/model_priv.h"
+#include "util/bsearch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ void pv_model_free(pv_model *m)
         if (s->map != NULL)
             munmap(s->map, s->map_len);
         pv__source_release(s->src, s->src_len, s->src_owner);
+        pv__hlo_slot_free(s->hlo);
         free(s);
     }
     free(m);
@@ -72,45 +74,25 @@ const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *
 
 uint32_t pv_model_event_track(const pv_model *m, uint64_t ev)
 {
-    uint32_t lo = 0, hi = m->n_tracks;
-    /* Tracks hold consecutive event ranges: find the last track whose
-     * range starts at or before ev and is not empty past it. */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const pv_track *t = &m->tracks[mid];
-        if (ev < t->first_event)
-            hi = mid;
-        else if (ev >= t->first_event + t->n_events)
-            lo = mid + 1;
-        else
-            return mid;
-    }
+    /* Tracks hold consecutive event ranges: the first whose range ends
+     * after ev holds it. */
+    uint32_t lo = 0;
+    PV_LOWER_BOUND(uint32_t, lo, m->n_tracks, i,
+                   m->tracks[i].first_event + m->tracks[i].n_events <= ev);
     return lo < m->n_tracks ? lo : (m->n_tracks ? m->n_tracks - 1 : 0);
 }
 
 uint64_t pv_model_track_lower_bound(const pv_model *m, const pv_track *t, int64_t start_ps)
 {
-    uint64_t lo = t->first_event, hi = t->first_event + t->n_events;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (m->ev_start_ps[mid] < start_ps)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint64_t lo = t->first_event;
+    PV_LOWER_BOUND(uint64_t, lo, t->first_event + t->n_events, i, m->ev_start_ps[i] < start_ps);
     return lo;
 }
 
 const pv_step_group *pv_model_group_find(const pv_model *m, int64_t group_id)
 {
-    uint32_t lo = 0, hi = m->n_groups;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->groups[mid].group_id < group_id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint32_t lo = 0;
+    PV_LOWER_BOUND(uint32_t, lo, m->n_groups, i, m->groups[i].group_id < group_id);
     return lo < m->n_groups && m->groups[lo].group_id == group_id ? &m->groups[lo] : NULL;
 }
 

@@ -14,6 +14,7 @@
  *   storage.c          growable arrays, owned storage, the column list as data
  *   strtab.c           the string table and the id map
  *   details_parse.c    kernel_details / memcpy_details text
+ *   hlo.c              the HLO table, decoded on first use (model/hlo.h)
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
  *   event_stats.c      an event's own stats, read on demand
@@ -37,6 +38,7 @@
 #include "model/model.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/hashtab.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,9 +66,7 @@ typedef struct pv__strtab {
     const char **strs;    /* id -> string */
     uint32_t *lens;       /* id -> length in bytes */
     size_t n, cap;        /* ids in use, capacity of strs/lens */
-    uint32_t *slots;      /* open addressing; 0 = empty, else id + 1 */
-    uint64_t *slot_hash;  /* hash of the string in each slot */
-    size_t n_slots;       /* power of two */
+    pv_hashtab ids;       /* string hash -> id */
 } pv__strtab;
 
 void pv__strtab_init(pv__strtab *t);
@@ -78,19 +78,29 @@ size_t pv__strtab_bytes(const pv__strtab *t);
 
 /* ---- int64 -> uint32 map ------------------------------------------------ */
 
-/* Open-addressing map from a 64-bit key to a 32-bit value, used for
- * (plane, metadata id) lookups. */
+/* A map from a 64-bit key to a 32-bit value, used for (plane, metadata
+ * id) lookups: a pv_hashtab keyed by pv_hash_u64. A zeroed map is empty. */
 typedef struct pv__idmap {
-    uint64_t *keys;
-    uint32_t *vals;       /* UINT32_MAX = empty slot */
-    size_t n, n_slots;    /* entries, slots (power of two or 0) */
+    pv_hashtab t;
 } pv__idmap;
 
-void pv__idmap_fini(pv__idmap *m);
+static inline void pv__idmap_fini(pv__idmap *m)
+{
+    pv_hashtab_fini(&m->t);
+}
+
 /* Sets key to val, replacing any previous value. */
-void pv__idmap_put(pv__idmap *m, uint64_t key, uint32_t val);
+static inline void pv__idmap_put(pv__idmap *m, uint64_t key, uint32_t val)
+{
+    pv_hashtab_u64_put(&m->t, key, val);
+}
+
 /* The value for key, or UINT32_MAX. */
-uint32_t pv__idmap_get(const pv__idmap *m, uint64_t key);
+static inline uint32_t pv__idmap_get(const pv__idmap *m, uint64_t key)
+{
+    uint32_t v;
+    return pv_hashtab_u64_get(&m->t, key, &v) ? v : UINT32_MAX;
+}
 
 /* ---- builder state ------------------------------------------------------ */
 
@@ -265,7 +275,11 @@ typedef struct pv__model_store {
     uint32_t *dense_first, *dense_n;
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
+    struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
 } pv__model_store;
+
+/* Releases a model's HLO slot (hlo.c). NULL is fine. */
+void pv__hlo_slot_free(struct pv__hlo_slot *h);
 
 /* Records a malloc'd table that is no column (a column's storage is the
  * model's already) so pv_model_free releases it (storage.c). */

@@ -268,16 +268,19 @@ static void put_u64(uint8_t *p, uint64_t v)
     memcpy(p, &v, sizeof v);
 }
 
-int pv_model_save(const pv_model *m, const char *path, pv_error *err)
+int pv_model_write(const pv_model *m, int fd, pv_error *err)
 {
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "path too long");
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL)
-        return pv_error_set(err, PV_EIO, tmp, PV_NO_OFFSET, "cannot create: %s",
-                            strerror(errno));
+    /* the stream gets a descriptor of its own, so closing it leaves fd to
+     * the caller, who renames the file once it is complete */
+    int own = dup(fd);
+    FILE *f = own >= 0 ? fdopen(own, "wb") : NULL;
+    if (f == NULL) {
+        int e = errno;
+        if (own >= 0)
+            close(own);
+        return pv_error_set(err, PV_EIO, NULL, PV_NO_OFFSET, "cannot write the model: %s",
+                            strerror(e));
+    }
     uint8_t header[HEADER_BYTES];
     memset(header, 0, sizeof header);
     writer w;
@@ -296,12 +299,24 @@ int pv_model_save(const pv_model *m, const char *path, pv_error *err)
         w.failed = fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header;
     if (fclose(f) != 0)
         w.failed = true;
-    if (w.failed || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot write: %s", strerror(e));
-    }
+    if (w.failed)
+        return pv_error_set(err, PV_EIO, NULL, PV_NO_OFFSET, "cannot write the model: %s",
+                            strerror(errno));
     return 0;
+}
+
+int pv_model_save(const pv_model *m, const char *path, pv_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot create: %s",
+                            strerror(errno));
+    int rc = pv_model_write(m, fd, err);
+    if (close(fd) != 0 && rc == 0)
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot write: %s", strerror(errno));
+    if (rc != 0)
+        unlink(path);
+    return rc;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -463,7 +478,7 @@ static int map_source(pv_model *m, pv__model_store *s, const char *src_path, uin
 int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_error *err)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
     struct stat st;

@@ -38,15 +38,22 @@
  * model/columns.h */
 #define PV_MODEL_FILE_VERSION 4u
 
-/* Writes m to path (through path.tmp and a rename, so a reader never sees
- * a partial file). Returns 0 or PV_EIO; path is left unchanged on
- * failure. */
+/* Writes m to fd, a new empty file open for writing. fd stays open: the
+ * caller made the file, safely, and moves it into place once this
+ * succeeds, so no reader sees a partial file. Returns 0, or PV_EIO with
+ * the file incomplete. */
+int pv_model_write(const pv_model *m, int fd, pv_error *err);
+
+/* Writes m to the file at path, replaced in place and not through a link:
+ * for a path nobody else reads (tests, benchmarks). Returns 0, or PV_EIO
+ * with path removed. */
 int pv_model_save(const pv_model *m, const char *path, pv_error *err);
 
-/* Reads a file written by pv_model_save into a new model (*out, free with
- * pv_model_free). The columns point into a read-only mapping of the file;
- * a model decoded from an XSpace also maps src_path, the profile it was
- * made from, to read its events' stats (model.h).
+/* Reads a file written by pv_model_write, not through a link, into a new
+ * model (*out, free with pv_model_free). The columns point into a
+ * read-only mapping of the file; a model decoded from an XSpace also maps
+ * src_path, the profile it was made from, to read its events' stats
+ * (model.h).
  * Returns 0, PV_EIO (cannot open/map) or PV_EFORMAT (not a model file,
  * another version or build, truncated, checksum mismatch, or the profile
  * is gone or changed size); *out is NULL on failure. */

@@ -1,9 +1,22 @@
-/* Unit tests of the on-disk cache: a stored entry reads back exactly; a
- * changed source (size, mtime) or a different computation misses; a
- * corrupt or truncated entry is reported absent and removed, never
- * served; a cache that cannot be created is off and harmless; an entry
- * stored in two parts is opened for streaming and checked in place. */
+/* Unit tests of the on-disk cache.
+ *
+ * Entries: a stored entry reads back exactly; a changed source (size,
+ * mtime) or a different computation misses; a corrupt or truncated entry
+ * is reported absent and removed, never served; an entry stored in two
+ * parts is opened for streaming and checked in place.
+ * The limit: the folder's files, summed here with lstat, stay under it
+ * through many puts, and the cache's own count is that sum; the entry
+ * read most recently survives an eviction; an entry bigger than the limit
+ * is not kept; a folder over the limit at start is brought under it.
+ * Links: one planted at the next temporary's name or at an entry's name
+ * is neither written through nor read, and its target is unchanged.
+ * The folder: made 0700; refused, with a line naming it and the reason,
+ * when another user owns it or its group or others may write to it;
+ * temporaries of dead writers are removed at start and fresh ones kept;
+ * two processes putting and evicting in one folder never serve a wrong
+ * payload. The model store saves a decoded model through the cache. */
 #include "cache/disk.h"
+#include "cache/store.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -11,18 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-static char dir[128];
+static char dir[128];        /* the test's own folder */
+static char folder[200];     /* the cache folder, dir/a/b, made by init */
 static pv_disk_cache cache;
 
 static void setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/pv_cache_test_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char sub[200];
-    snprintf(sub, sizeof sub, "%s/a/b", dir);
-    pv_disk_cache_init(&cache, sub);
+    snprintf(folder, sizeof folder, "%s/a/b", dir);
+    pv_disk_cache_init(&cache, folder, PV_DISK_CACHE_MAX_AUTO);
     ck_assert_ptr_nonnull(cache.dir);
 }
 
@@ -32,6 +47,14 @@ static void teardown(void)
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The fixture's cache started again on its folder with another limit. */
+static void reopen(uint64_t max_bytes)
+{
+    pv_disk_cache_fini(&cache);
+    pv_disk_cache_init(&cache, folder, max_bytes);
+    ck_assert_ptr_nonnull(cache.dir);
 }
 
 /* Path of the only entry file in the cache folder. */
@@ -51,19 +74,129 @@ static void only_entry(char *out, size_t cap)
     ck_assert_int_eq(n, 1);
 }
 
+/* Bytes of the regular files in folder d, summed with lstat: what the
+ * cache's own count must agree with. Their number in *n_files. */
+static uint64_t folder_bytes(const char *d, size_t *n_files)
+{
+    DIR *dd = opendir(d);
+    ck_assert_ptr_nonnull(dd);
+    uint64_t sum = 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s", d, de->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            sum += (uint64_t)st.st_size;
+            n++;
+        }
+    }
+    closedir(dd);
+    *n_files = n;
+    return sum;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, data, n), (ssize_t)n);
+    close(fd);
+}
+
+/* Whether the file at path holds exactly the n bytes of data. */
+static bool file_is(const char *path, const void *data, size_t n)
+{
+    size_t len;
+    uint8_t *got = pv_test_read_file(path, &len);
+    bool same = len == n && memcmp(got, data, n) == 0;
+    free(got);
+    return same;
+}
+
+/* Sets path's times to age_s seconds ago. */
+static void set_age(const char *path, int age_s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct timespec ts[2] = {{now.tv_sec - age_s, 0}, {now.tv_sec - age_s, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static int saved_stderr = -1;
+static char log_path[200];
+
+/* Sends stderr to a file until captured() hands back what was written. */
+static void capture(void)
+{
+    snprintf(log_path, sizeof log_path, "%s/stderr.log", dir);
+    fflush(stderr);
+    saved_stderr = dup(2);
+    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(dup2(fd, 2), 2);
+    close(fd);
+}
+
+/* What stderr got since capture(), NUL-terminated; free() it. */
+static char *captured(void)
+{
+    fflush(stderr);
+    ck_assert_int_eq(dup2(saved_stderr, 2), 2);
+    close(saved_stderr);
+    size_t n;
+    uint8_t *text = pv_test_read_file(log_path, &n);
+    text[n] = '\0';
+    unlink(log_path);
+    return (char *)text;
+}
+
 static const pv_cache_key key = {"/logs/plugins/profile/r/h.xplane.pb", 1234, 5678,
                                  "data:overview_page?"};
 static const char payload[] = "[{\"cols\":[],\"rows\":[]}]";
 
-START_TEST(test_disk_cache_get_roundtrip)
+/* The fixture's cache answers key with payload. */
+static void assert_serves_payload(void)
 {
-    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
     pv_buf out;
     pv_buf_init(&out, 1 << 20);
     ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), 0);
     ck_assert_uint_eq(out.len, strlen(payload));
     ck_assert_str_eq(out.data, payload);
     pv_buf_fini(&out);
+}
+
+/* Key number i, its "what" written into what. */
+static pv_cache_key key_of(int i, char what[32])
+{
+    snprintf(what, 32, "data:test?i=%d", i);
+    return (pv_cache_key){"/logs/plugins/profile/r/h.xplane.pb", 1234, 5678, what};
+}
+
+/* The n bytes of key i's payload, different for every key. */
+static void payload_of(int i, uint8_t *out, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        out[j] = (uint8_t)((size_t)i * 131u + j * 7u + (j >> 8));
+}
+
+/* The path of k's entry ending in kind, from the temporary the cache
+ * makes for it (and removes again). */
+static void entry_path(const pv_cache_key *k, const char *kind, char *out, size_t cap)
+{
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, k, kind, &t), 0);
+    snprintf(out, cap, "%s/%s", folder, t.entry);
+    pv_disk_cache_discard(&cache, &t);
+}
+
+/* ---- pv_disk_cache_get / put ------------------------------------------------------ */
+
+START_TEST(test_disk_cache_get_roundtrip)
+{
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    assert_serves_payload();
 }
 END_TEST
 
@@ -103,6 +236,7 @@ START_TEST(test_disk_cache_get_rejects_corrupt)
     ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
     ck_assert_uint_eq(out.len, 0);
     ck_assert_int_ne(access(path, F_OK), 0);   /* removed, to be rebuilt */
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), 0);
     pv_buf_fini(&out);
 }
 END_TEST
@@ -118,13 +252,209 @@ START_TEST(test_disk_cache_get_rejects_truncated)
     ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
     ck_assert_uint_eq(out.len, 0);
     ck_assert_int_ne(access(path, F_OK), 0);
+    pv_buf_fini(&out);
     /* Rebuilt, it serves again. */
     ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
-    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), 0);
-    ck_assert_str_eq(out.data, payload);
+    assert_serves_payload();
+}
+END_TEST
+
+/* Through many puts of distinct keys, 300 payloads of 200 to 2000 bytes
+ * (over four times the limit in all), the folder stays under the limit
+ * and the cache counts exactly what is in it. */
+START_TEST(test_disk_cache_put_limit_holds)
+{
+    const uint64_t max = 64 << 10;
+    reopen(max);
+    uint8_t buf[2000];
+    uint64_t put_bytes = 0;
+    size_t n_files = 0, last_n = 0;
+    for (int i = 0; i < 300; i++) {
+        size_t n = 200 + (size_t)(i * 37 % 1800);
+        payload_of(i, buf, n);
+        char what[32];
+        pv_cache_key k = key_of(i, what);
+        ck_assert_int_eq(pv_disk_cache_put(&cache, &k, buf, n), 0);
+        put_bytes += n;
+        uint64_t on_disk = folder_bytes(folder, &n_files);
+        ck_assert_uint_le(on_disk, max);
+        ck_assert_uint_eq(pv_disk_cache_bytes(&cache), on_disk);
+        last_n = n;
+    }
+    ck_assert_uint_gt(put_bytes, 4 * max);
+    ck_assert_uint_lt(n_files, 300);
+    /* the newest entry is one of those kept */
+    char what[32];
+    pv_cache_key k = key_of(299, what);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &k, &out), 0);
+    payload_of(299, buf, last_n);
+    ck_assert_uint_eq(out.len, last_n);
+    ck_assert(memcmp(out.data, buf, last_n) == 0);
     pv_buf_fini(&out);
 }
 END_TEST
+
+START_TEST(test_disk_cache_put_too_big_not_kept)
+{
+    reopen(4096);
+    static uint8_t big[5000];
+    payload_of(1, big, sizeof big);
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, big, sizeof big), PV_ETOOBIG);
+    size_t n_files;
+    ck_assert_uint_eq(folder_bytes(folder, &n_files), 0);
+    ck_assert_uint_eq(n_files, 0);
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), 0);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
+    pv_buf_fini(&out);
+    /* one that fits is kept */
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    assert_serves_payload();
+}
+END_TEST
+
+/* A temporary's name is new each time; links planted at the next two
+ * names (this cache's next sequence numbers) are skipped, not written
+ * through, and the entry is still stored. */
+START_TEST(test_disk_cache_put_skips_link_at_temporary)
+{
+    char victim[300];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious", 8);
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, &key, "pvc", &t), 0);
+    char name[PV_DISK_NAME_MAX];
+    snprintf(name, sizeof name, "%s", t.name);
+    pv_disk_cache_discard(&cache, &t);
+    char *dash = strrchr(name, '-');
+    ck_assert_ptr_nonnull(dash);
+    unsigned long long seq = strtoull(dash + 1, NULL, 10);
+    *dash = '\0';
+    char links[2][400];
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(links[i], sizeof links[i], "%s/%s-%llu.tmp", folder, name, seq + 1 + i);
+        ck_assert_int_eq(symlink(victim, links[i]), 0);
+    }
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    ck_assert(file_is(victim, "precious", 8));
+    for (unsigned i = 0; i < 2; i++) {
+        struct stat st;
+        ck_assert_int_eq(lstat(links[i], &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+    }
+    assert_serves_payload();
+}
+END_TEST
+
+/* A link at an entry's name, even to a valid entry, is not read; a put
+ * replaces the link itself and leaves its target alone. */
+START_TEST(test_disk_cache_get_ignores_link_at_entry)
+{
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    char path[400], victim[300];
+    only_entry(path, sizeof path);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    size_t len;
+    uint8_t *valid = pv_test_read_file(path, &len);
+    write_file(victim, valid, len);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &key, &out), PV_ENOTFOUND);
+    pv_buf_fini(&out);
+    pv_disk_entry e;
+    ck_assert_int_eq(pv_disk_cache_open(&cache, &key, &e), PV_ENOTFOUND);
+    ck_assert_ptr_null(pv_disk_cache_find(&cache, &key, "pvc"));
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert(file_is(victim, valid, len));
+    assert_serves_payload();
+    free(valid);
+}
+END_TEST
+
+/* Stores key i's 1000-byte payload as an entry ending in kind: through
+ * put for "pvc", through create, write and commit otherwise. */
+static void store_entry(int i, const char *kind)
+{
+    uint8_t buf[1000];
+    payload_of(i, buf, sizeof buf);
+    char what[32];
+    pv_cache_key k = key_of(i, what);
+    if (strcmp(kind, "pvc") == 0) {
+        ck_assert_int_eq(pv_disk_cache_put(&cache, &k, buf, sizeof buf), 0);
+        return;
+    }
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, &k, kind, &t), 0);
+    ck_assert_int_eq(write(t.fd, buf, sizeof buf), (ssize_t)sizeof buf);
+    ck_assert_int_eq(pv_disk_cache_commit(&cache, &t), 0);
+}
+
+/* Reads key i's entry: 0 through get, 1 through open, 2 through find.
+ * Returns whether it was there. */
+static bool read_entry(int i, int how)
+{
+    char what[32];
+    pv_cache_key k = key_of(i, what);
+    if (how == 0) {
+        pv_buf out;
+        pv_buf_init(&out, 1 << 20);
+        int rc = pv_disk_cache_get(&cache, &k, &out);
+        pv_buf_fini(&out);
+        return rc == 0;
+    }
+    if (how == 1) {
+        pv_disk_entry e;
+        if (pv_disk_cache_open(&cache, &k, &e) != 0)
+            return false;
+        close(e.fd);
+        return true;
+    }
+    char *path = pv_disk_cache_find(&cache, &k, "pvm");
+    free(path);
+    return path != NULL;
+}
+
+/* Four entries of E bytes under a limit of 3.5 E: the fourth evicts one,
+ * the least recently used. Entry 0 is the oldest written but was read
+ * (loop: by get, open, or find) just before, so entry 1 goes. */
+START_TEST(test_disk_cache_get_marks_use)
+{
+    const char *kind = _i == 2 ? "pvm" : "pvc";
+    char what[32], paths[4][400];
+    for (int i = 0; i < 4; i++) {
+        pv_cache_key k = key_of(i, what);
+        entry_path(&k, kind, paths[i], sizeof paths[i]);
+    }
+    store_entry(0, kind);
+    struct stat st;
+    ck_assert_int_eq(stat(paths[0], &st), 0);
+    uint64_t e_bytes = (uint64_t)st.st_size;
+    reopen(3 * e_bytes + e_bytes / 2);
+    store_entry(1, kind);
+    store_entry(2, kind);
+    for (int i = 0; i < 3; i++)
+        set_age(paths[i], 300 - 100 * i);
+    ck_assert(read_entry(0, _i));
+    store_entry(3, kind);
+    ck_assert_int_eq(access(paths[0], F_OK), 0);
+    ck_assert_int_ne(access(paths[1], F_OK), 0);
+    ck_assert_int_eq(access(paths[2], F_OK), 0);
+    ck_assert_int_eq(access(paths[3], F_OK), 0);
+    size_t n_files;
+    ck_assert_uint_eq(folder_bytes(folder, &n_files), 3 * e_bytes);
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), 3 * e_bytes);
+}
+END_TEST
+
+/* ---- pv_disk_cache_open / check ------------------------------------------------ */
 
 START_TEST(test_disk_cache_open_streams_put2)
 {
@@ -182,10 +512,12 @@ START_TEST(test_disk_cache_check_rejects_corrupt)
 }
 END_TEST
 
+/* ---- pv_disk_cache_init --------------------------------------------------------- */
+
 START_TEST(test_disk_cache_init_off)
 {
     pv_disk_cache off;
-    pv_disk_cache_init(&off, "/proc/pv_cannot_exist/cache");
+    pv_disk_cache_init(&off, "/proc/pv_cannot_exist/cache", PV_DISK_CACHE_MAX_AUTO);
     ck_assert_ptr_null(off.dir);
     ck_assert_int_eq(pv_disk_cache_put(&off, &key, payload, strlen(payload)), 0);
     pv_buf out;
@@ -196,18 +528,332 @@ START_TEST(test_disk_cache_init_off)
 }
 END_TEST
 
+/* --cache-max 0: no cache, and not even its folder is made. */
+START_TEST(test_disk_cache_init_limit_zero)
+{
+    char d[300];
+    snprintf(d, sizeof d, "%s/zero", dir);
+    pv_disk_cache off;
+    pv_disk_cache_init(&off, d, 0);
+    ck_assert_ptr_null(off.dir);
+    ck_assert_int_ne(access(d, F_OK), 0);
+    pv_disk_cache_fini(&off);
+}
+END_TEST
+
+START_TEST(test_disk_cache_init_makes_private_folder)
+{
+    char parent[200];
+    snprintf(parent, sizeof parent, "%s/a", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(folder, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0700);
+    ck_assert_int_eq(stat(parent, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0700);
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &key, payload, strlen(payload)), 0);
+    char path[400];
+    only_entry(path, sizeof path);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, 0600);
+}
+END_TEST
+
+/* An existing folder its group or others may write to is refused with a
+ * line naming it and the reason (loop: four modes), and nothing is
+ * written there. */
+START_TEST(test_disk_cache_init_refuses_writable_folder)
+{
+    static const mode_t modes[] = {0770, 0730, 0703, 01777};
+    static const char *const reasons[] = {"writable by its group", "writable by its group",
+                                          "writable by others", "writable by others"};
+    char d[300];
+    snprintf(d, sizeof d, "%s/shared", dir);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    ck_assert_int_eq(chmod(d, modes[_i]), 0);
+    pv_disk_cache c;
+    capture();
+    pv_disk_cache_init(&c, d, PV_DISK_CACHE_MAX_AUTO);
+    char *log = captured();
+    ck_assert_ptr_null(c.dir);
+    ck_assert_msg(strstr(log, d) != NULL && strstr(log, reasons[_i]) != NULL &&
+                  strstr(log, "running without the on-disk cache") != NULL, "logged: %s", log);
+    ck_assert_int_eq(pv_disk_cache_put(&c, &key, payload, strlen(payload)), 0);
+    size_t n_files;
+    ck_assert_uint_eq(folder_bytes(d, &n_files), 0);
+    ck_assert_uint_eq(n_files, 0);
+    pv_disk_cache_fini(&c);
+    free(log);
+}
+END_TEST
+
+START_TEST(test_disk_cache_init_refuses_other_owner)
+{
+    if (geteuid() != 0) {
+        printf("SKIP test_disk_cache_init_refuses_other_owner: only root can give a folder "
+               "to another user\n");
+        return;
+    }
+    char d[300];
+    snprintf(d, sizeof d, "%s/theirs", dir);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    ck_assert_int_eq(chown(d, 65534, 65534), 0);
+    pv_disk_cache c;
+    capture();
+    pv_disk_cache_init(&c, d, PV_DISK_CACHE_MAX_AUTO);
+    char *log = captured();
+    ck_assert_ptr_null(c.dir);
+    ck_assert_msg(strstr(log, d) != NULL && strstr(log, "owned by uid 65534") != NULL,
+                  "logged: %s", log);
+    pv_disk_cache_fini(&c);
+    free(log);
+}
+END_TEST
+
+/* Temporaries untouched for an hour, in this build's and in older
+ * builds' names, are removed at start; one written a minute ago (a live
+ * writer's) is kept, as are entries and files that are not the cache's.
+ * The count is what is left of the cache's: the fresh temporary and the
+ * entry. */
+START_TEST(test_disk_cache_init_removes_stale_temporaries)
+{
+    static const char *const stale[] = {"0123456789abcdef.pvm.tmp",
+                                        "0123456789abcdef.pvc.Ab3xYz",
+                                        "0123456789abcdef.pvm.77-0badcafe-3.tmp"};
+    static const char *const kept[] = {"0123456789abcdef.pvm.78-0badcafe-4.tmp",
+                                       "fedcba9876543210.pvc", "notes.txt"};
+    static const size_t kept_bytes[] = {300, 200, 50};
+    static const int kept_age_s[] = {60, 3600, 3600};
+    static uint8_t bytes[1000];
+    pv_disk_cache_fini(&cache);
+    char path[400];
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, stale[i]);
+        write_file(path, bytes, sizeof bytes);
+        set_age(path, 3600);
+        snprintf(path, sizeof path, "%s/%s", folder, kept[i]);
+        write_file(path, bytes, kept_bytes[i]);
+        set_age(path, kept_age_s[i]);
+    }
+    pv_disk_cache_init(&cache, folder, PV_DISK_CACHE_MAX_AUTO);
+    ck_assert_ptr_nonnull(cache.dir);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, stale[i]);
+        ck_assert_msg(access(path, F_OK) != 0, "%s is still there", stale[i]);
+        snprintf(path, sizeof path, "%s/%s", folder, kept[i]);
+        ck_assert_msg(access(path, F_OK) == 0, "%s was removed", kept[i]);
+    }
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), 300 + 200);
+}
+END_TEST
+
+/* A folder holding more than the limit at start (the limit was lowered)
+ * is brought under it before the first put. */
+START_TEST(test_disk_cache_init_evicts_to_limit)
+{
+    for (int i = 0; i < 10; i++)
+        store_entry(i, "pvc");
+    size_t n_files;
+    uint64_t full = folder_bytes(folder, &n_files);
+    ck_assert_uint_eq(n_files, 10);
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), full);
+    reopen(full / 2);
+    uint64_t left = folder_bytes(folder, &n_files);
+    ck_assert_uint_le(left, full / 2);
+    ck_assert_uint_gt(n_files, 0);
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), left);
+}
+END_TEST
+
+/* ---- two processes, one folder ------------------------------------------------- */
+
+#define SHARED_KEYS 24
+#define SHARED_MAX ((uint64_t)32 << 10)
+
+/* rounds random puts, gets and streamed reads of SHARED_KEYS keys (whose
+ * payloads, 1.5 to 10.6 KB, overflow SHARED_MAX three times over) on a
+ * cache of its own in folder. Returns how many reads got a wrong payload;
+ * *hits counts the right ones. */
+static int hammer(unsigned seed, int rounds, int *hits)
+{
+    pv_disk_cache c;
+    pv_disk_cache_init(&c, folder, SHARED_MAX);
+    if (c.dir == NULL)
+        return 1;
+    static uint8_t want[16384], streamed[16384];
+    pv_buf got;
+    pv_buf_init(&got, 1 << 20);
+    int wrong = 0;
+    for (int r = 0; r < rounds; r++) {
+        seed = seed * 1103515245u + 12345u;
+        int i = (int)((seed >> 8) % SHARED_KEYS);
+        size_t n = 1500 + (size_t)i * 397;
+        payload_of(i, want, n);
+        char what[32];
+        pv_cache_key k = key_of(i, what);
+        unsigned op = (seed >> 20) % 3;
+        const uint8_t *data = (const uint8_t *)got.data;
+        size_t len = 0;
+        got.len = 0;
+        if (op == 0) {
+            pv_disk_cache_put(&c, &k, want, n);
+            continue;
+        } else if (op == 1) {
+            if (pv_disk_cache_get(&c, &k, &got) != 0)
+                continue;
+            data = (const uint8_t *)got.data;
+            len = got.len;
+        } else {
+            pv_disk_entry e;
+            if (pv_disk_cache_open(&c, &k, &e) != 0 || pv_disk_cache_check(&c, &k, &e) != 0)
+                continue;
+            ssize_t r_len = pread(e.fd, streamed, sizeof streamed, (off_t)e.offset);
+            close(e.fd);
+            data = streamed;
+            len = r_len > 0 && (uint64_t)r_len >= e.len ? (size_t)e.len : 0;
+        }
+        if (len == n && memcmp(data, want, n) == 0)
+            (*hits)++;
+        else
+            wrong++;
+    }
+    pv_buf_fini(&got);
+    pv_disk_cache_fini(&c);
+    return wrong;
+}
+
+/* Two processes put, read and evict in one folder under a small limit:
+ * every read they are served is the payload that was put, no entry is
+ * ever found corrupt, and a later start finds the folder under its limit. */
+START_TEST(test_disk_cache_two_processes)
+{
+    pv_disk_cache_fini(&cache);
+    capture();
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int child_hits = 0;
+        _exit(hammer(7, 3000, &child_hits) == 0 && child_hits > 0 ? 0 : 1);
+    }
+    int hits = 0;
+    int wrong = hammer(11, 3000, &hits);
+    int status;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    char *log = captured();
+    ck_assert_int_eq(wrong, 0);
+    ck_assert_int_gt(hits, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert_msg(strstr(log, "corrupt") == NULL, "logged: %s", log);
+    ck_assert_msg(strstr(log, "recently used entries") != NULL, "no eviction; logged: %s", log);
+    free(log);
+    pv_disk_cache_init(&cache, folder, SHARED_MAX);
+    size_t n_files;
+    ck_assert_uint_le(folder_bytes(folder, &n_files), SHARED_MAX);
+}
+END_TEST
+
+/* ---- the model store's saved models -------------------------------------------- */
+
+#define PROFILE PV_SRCDIR "/tests/data/reference/keras_input_fixed/plugins/profile/" \
+                          "2026_11_29_17_36_24/vm.xplane.pb"
+
+/* Loads PROFILE through a model store on the fixture's cache and returns
+ * its number of events. */
+static uint64_t load_through_store(const pv_source *src)
+{
+    pv_model_store *s = pv_model_store_new(0, &cache, NULL);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, src, &m, &e, NULL), 0);
+    uint64_t n_events = m->n_events;
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);   /* waits for the loader, and so for the save */
+    return n_events;
+}
+
+/* The decoded model is saved 0600 through the cache's own temporary:
+ * links planted at the saved model's name and at the temporary name
+ * older builds used are not written through. The next store reads the
+ * same file (same inode) and marks it used. */
+START_TEST(test_model_store_saves_through_cache)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(PROFILE, &st), 0);
+    pv_source src = {PROFILE, NULL, pv_file_id_of(&st)};
+    /* The store's key for a model: the file's identity beyond size and
+     * mtime is in what was computed (cache/store.c). */
+    char what[80];
+    snprintf(what, sizeof what, "model %llu:%llu:%lld", (unsigned long long)src.id.dev,
+             (unsigned long long)src.id.ino, (long long)src.id.ctime_ns);
+    pv_cache_key k = {PROFILE, src.id.size_bytes, src.id.mtime_ns, what};
+    char saved[400], old_tmp[420], victim[300];
+    entry_path(&k, "pvm", saved, sizeof saved);
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp", saved);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_file(victim, "precious", 8);
+    ck_assert_int_eq(symlink(victim, saved), 0);
+    ck_assert_int_eq(symlink(victim, old_tmp), 0);
+
+    uint64_t n_events = load_through_store(&src);
+    ck_assert_uint_gt(n_events, 0);
+    ck_assert(file_is(victim, "precious", 8));
+    ck_assert_int_eq(lstat(old_tmp, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    ck_assert_int_eq(lstat(saved, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert_uint_eq(st.st_mode & 07777, 0600);
+    size_t n_files;
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), folder_bytes(folder, &n_files));
+    ck_assert_uint_eq(n_files, 1);
+
+    ino_t ino = st.st_ino;
+    set_age(saved, 3600);
+    ck_assert_uint_eq(load_through_store(&src), n_events);
+    ck_assert_int_eq(lstat(saved, &st), 0);
+    ck_assert_uint_eq(st.st_ino, ino);
+    ck_assert_int_lt(time(NULL) - st.st_mtim.tv_sec, 60);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
-    TCase *tc = tcase_create("pv_disk_cache");
+    TCase *tc = tcase_create("pv_disk_cache_get_put");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_disk_cache_get_roundtrip);
     tcase_add_test(tc, test_disk_cache_get_misses_changed_source);
     tcase_add_test(tc, test_disk_cache_get_rejects_corrupt);
     tcase_add_test(tc, test_disk_cache_get_rejects_truncated);
-    tcase_add_test(tc, test_disk_cache_init_off);
+    tcase_add_test(tc, test_disk_cache_put_limit_holds);
+    tcase_add_test(tc, test_disk_cache_put_too_big_not_kept);
+    tcase_add_test(tc, test_disk_cache_put_skips_link_at_temporary);
+    tcase_add_test(tc, test_disk_cache_get_ignores_link_at_entry);
+    tcase_add_loop_test(tc, test_disk_cache_get_marks_use, 0, 3);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_disk_cache_open_check");
+    tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_disk_cache_open_streams_put2);
     tcase_add_test(tc, test_disk_cache_check_rejects_corrupt);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_disk_cache_init");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_disk_cache_init_off);
+    tcase_add_test(tc, test_disk_cache_init_limit_zero);
+    tcase_add_test(tc, test_disk_cache_init_makes_private_folder);
+    tcase_add_loop_test(tc, test_disk_cache_init_refuses_writable_folder, 0, 4);
+    tcase_add_test(tc, test_disk_cache_init_refuses_other_owner);
+    tcase_add_test(tc, test_disk_cache_init_removes_stale_temporaries);
+    tcase_add_test(tc, test_disk_cache_init_evicts_to_limit);
+    tcase_add_test(tc, test_disk_cache_two_processes);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_model_store");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_model_store_saves_through_cache);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
 }

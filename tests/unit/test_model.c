@@ -402,6 +402,38 @@ START_TEST(test_model_empty)
 }
 END_TEST
 
+/* Empty tracks between full ones: an event belongs to the track whose
+ * range holds it (tracks 0 and 2 here, by hand), and a track's lower
+ * bound is the first of its events not starting before the time. */
+START_TEST(test_model_event_track_skips_empty_tracks)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t0 = pv_builder_track(b, p, 1, "a", 0);
+    pv_builder_track(b, p, 2, "empty", 0);
+    uint32_t t2 = pv_builder_track(b, p, 3, "c", 0);
+    pv_builder_track(b, p, 4, "empty too", 0);
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
+    pv_builder_event(b, t0, meta, 0, 10);
+    pv_builder_event(b, t0, meta, 20, 10);
+    pv_builder_event(b, t2, meta, 5, 1);
+    pv_builder_event(b, t2, meta, 7, 1);
+    pv_builder_event(b, t2, meta, 9, 1);
+    pv_model *m = pv_test_finish(b);
+    ck_assert_uint_eq(m->n_tracks, 4);
+    const uint32_t want[5] = {0, 0, 2, 2, 2};
+    for (uint64_t ev = 0; ev < 5; ev++)
+        ck_assert_uint_eq(pv_model_event_track(m, ev), want[ev]);
+    ck_assert_uint_eq(pv_model_event_track(m, 5), 3);   /* past the end: the last track */
+    const pv_track *c = &m->tracks[2];
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, c, 0), 2);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, c, 7), 3);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, c, 8), 4);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, c, 10), 5);
+    ck_assert_uint_eq(pv_model_track_lower_bound(m, &m->tracks[1], 0), m->tracks[1].first_event);
+    pv_model_free(m);
+}
+END_TEST
 
 static Suite *model_suite(void)
 {
@@ -421,6 +453,7 @@ static Suite *model_suite(void)
     TCase *look = tcase_create("lookups");
     tcase_add_test(look, test_model_lookups);
     tcase_add_test(look, test_model_empty);
+    tcase_add_test(look, test_model_event_track_skips_empty_tracks);
     suite_add_tcase(s, look);
     return s;
 }

@@ -32,22 +32,14 @@ static int item_cmp(const void *pa, const void *pb)
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
-static uint32_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)rng;
-}
-
 /* Sorts n items made by kind (0 random with few distinct keys, 1 random,
  * 2 sorted, 3 reversed) both ways and compares. */
 static void check(size_t n, int kind)
 {
     item *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
     for (size_t i = 0; i < n; i++) {
-        uint32_t k = kind == 0   ? next_random() % 7
-                     : kind == 1 ? next_random()
+        uint32_t k = kind == 0   ? pv_test_random(&rng) % 7
+                     : kind == 1 ? pv_test_random(&rng)
                      : kind == 2 ? (uint32_t)i
                                  : (uint32_t)(n - i);
         a[i] = (item){k, (uint32_t)i, 0};

@@ -68,6 +68,17 @@ static inline const char *pv_test_write_file(const char *dir, const char *rel, c
     return path;
 }
 
+/* The next number of a xorshift64 sequence in *state (start it nonzero):
+ * the same inputs on every run, for tests that compare many of them with
+ * an oracle. */
+static inline uint32_t pv_test_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (uint32_t)*state;
+}
+
 /* Runs a suite, prints Check's summary line, returns the process exit code. */
 static inline int pv_test_run(Suite *s)
 {

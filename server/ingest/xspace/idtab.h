@@ -7,6 +7,8 @@
 #ifndef PV_INGEST_XSPACE_IDTAB_H
 #define PV_INGEST_XSPACE_IDTAB_H
 
+#include "util/bsearch.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,14 +41,8 @@ static inline uint32_t pv__idtab_get(const pv__idtab *t, int64_t id)
 {
     if (id >= 0 && (uint64_t)id < t->n_dense)
         return t->dense[id];
-    size_t lo = 0, hi = t->n_sparse;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->sparse[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, t->n_sparse, i, t->sparse[i].id < id);
     return lo < t->n_sparse && t->sparse[lo].id == id ? t->sparse[lo].val : PV_IDTAB_NONE;
 }
 

@@ -19,6 +19,7 @@
  * tid, name), so the same events survive. */
 #include "tools/chrome_trace/trace_visibility.h"
 
+#include "util/hashtab.h"
 #include "util/mem.h"
 
 #include <math.h>
@@ -34,96 +35,6 @@ static const uint64_t layer_res_ps[PV_TRACE_VIS_LEVELS] = {
     10000000ull,      1000000ull,      100000ull,      10000ull,      1000ull,
     100ull,           10ull,           1ull};
 
-/* ---- flow id -> visible, with removal ----------------------------------------- */
-
-/* Open addressing with linear probing; removal shifts the following
- * entries back, so no tombstones pile up over a long trace. */
-typedef struct flow_map {
-    uint64_t *key;
-    uint8_t *val;  /* 0 empty, 1 hidden, 2 visible */
-    size_t cap;    /* power of two */
-    size_t n;
-} flow_map;
-
-static size_t flow_slot(const flow_map *f, uint64_t key)
-{
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 20) & (f->cap - 1);
-}
-
-static void flow_grow(flow_map *f)
-{
-    flow_map g = {NULL, NULL, f->cap ? f->cap * 2 : 64, 0};
-    g.key = pv_xcalloc(g.cap, sizeof *g.key);
-    g.val = pv_xcalloc(g.cap, 1);
-    for (size_t i = 0; i < f->cap; i++) {
-        if (f->val[i] == 0)
-            continue;
-        size_t s = flow_slot(&g, f->key[i]);
-        while (g.val[s] != 0)
-            s = (s + 1) & (g.cap - 1);
-        g.key[s] = f->key[i];
-        g.val[s] = f->val[i];
-        g.n++;
-    }
-    free(f->key);
-    free(f->val);
-    *f = g;
-}
-
-/* The slot of key, or of the empty slot where it would go. */
-static size_t flow_find(const flow_map *f, uint64_t key)
-{
-    size_t s = flow_slot(f, key);
-    while (f->val[s] != 0 && f->key[s] != key)
-        s = (s + 1) & (f->cap - 1);
-    return s;
-}
-
-/* Inserts key with visible unless present; returns its slot. */
-static size_t flow_emplace(flow_map *f, uint64_t key, bool visible, bool *inserted)
-{
-    if ((f->n + 1) * 2 > f->cap)
-        flow_grow(f);
-    size_t s = flow_find(f, key);
-    *inserted = f->val[s] == 0;
-    if (*inserted) {
-        f->key[s] = key;
-        f->val[s] = visible ? 2 : 1;
-        f->n++;
-    }
-    return s;
-}
-
-static void flow_erase(flow_map *f, uint64_t key)
-{
-    if (f->cap == 0)
-        return;
-    size_t s = flow_find(f, key);
-    if (f->val[s] == 0)
-        return;
-    f->val[s] = 0;
-    f->n--;
-    /* Pull back every entry of the run after s that may sit at s. */
-    size_t hole = s;
-    for (size_t i = (s + 1) & (f->cap - 1); f->val[i] != 0; i = (i + 1) & (f->cap - 1)) {
-        size_t home = flow_slot(f, f->key[i]);
-        bool movable = hole <= i ? (home <= hole || home > i) : (home <= hole && home > i);
-        if (movable) {
-            f->key[hole] = f->key[i];
-            f->val[hole] = f->val[i];
-            f->val[i] = 0;
-            hole = i;
-        }
-    }
-}
-
-static void flow_fini(flow_map *f)
-{
-    free(f->key);
-    free(f->val);
-}
-
 /* ---- one visibility state (XProf's TraceViewerVisibility) ------------------------ */
 
 typedef struct row_state {
@@ -138,7 +49,7 @@ typedef struct row_state {
 typedef struct vis_state {
     uint64_t res_ps;
     row_state *rows;
-    flow_map flows;
+    pv_hashtab flows;   /* flow id -> 1 visible, 0 hidden, until its last event */
 } vis_state;
 
 typedef struct row_info {
@@ -178,7 +89,7 @@ static void state_fini(vis_state *s, size_t n_rows)
     for (size_t i = 0; i < n_rows; i++)
         free(s->rows[i].end_ps);
     free(s->rows);
-    flow_fini(&s->flows);
+    pv_hashtab_fini(&s->flows);
 }
 
 /* Nesting depth at begin: the kept events still open then. */
@@ -225,16 +136,19 @@ static bool visible_at_res(vis_state *s, const pv_trace_vis *v, const vis_event 
         vis = depth >= r->n || gap_at_least(e->start_ps, r->end_ps[depth], s->res_ps);
     if (e->flow != 0) {
         uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
-        bool inserted;
-        size_t slot = flow_emplace(&s->flows, id, vis, &inserted);
-        if (!vis) {
-            if (inserted)
-                s->flows.val[slot] =
-                    !r->has_flow || gap_at_least(end, r->last_flow_ps, s->res_ps) ? 2 : 1;
-            vis = s->flows.val[slot] == 2;
+        pv_hashtab_cursor c = pv_hashtab_probe(&s->flows, pv_hash_u64(id));
+        uint32_t flow_vis;
+        bool known = pv_hashtab_next(&c, &flow_vis);
+        if (!known)
+            flow_vis = vis || !r->has_flow || gap_at_least(end, r->last_flow_ps, s->res_ps) ? 1 : 0;
+        if (!vis)
+            vis = flow_vis != 0;
+        if ((e->flow & 3u) == FLOW_DIR_IN) {
+            if (known)
+                pv_hashtab_remove(&s->flows, &c);
+        } else if (!known) {
+            pv_hashtab_insert(&s->flows, &c, flow_vis);
         }
-        if ((e->flow & 3u) == FLOW_DIR_IN)
-            flow_erase(&s->flows, id);
         if (vis) {
             r->last_flow_ps = end;
             r->has_flow = true;
@@ -257,12 +171,10 @@ static void set_visible(vis_state *s, const pv_trace_vis *v, const vis_event *e)
     int64_t end = e->start_ps + e->dur_ps;
     if (e->flow != 0) {
         uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
-        if ((e->flow & 3u) == FLOW_DIR_IN) {
-            flow_erase(&s->flows, id);
-        } else {
-            bool inserted;
-            flow_emplace(&s->flows, id, true, &inserted);
-        }
+        if ((e->flow & 3u) == FLOW_DIR_IN)
+            pv_hashtab_u64_remove(&s->flows, id);
+        else
+            pv_hashtab_u64_add(&s->flows, id, 1);
         r->last_flow_ps = end;
         r->has_flow = true;
     }
@@ -393,12 +305,11 @@ static uint8_t *assign_levels(const pv_trace_vis *v)
 {
     uint8_t *level = pv_xcalloc(v->n_ev + 1, 1);
     vis_state st[N_LEVEL_STATES];
-    flow_map flow_vis[N_LEVEL_STATES];
+    pv_hashtab flow_vis[N_LEVEL_STATES];   /* flow id -> 1 when its first event is visible */
     for (int z = 0; z < N_LEVEL_STATES; z++) {
         state_init(&st[z], layer_res_ps[z], v->n_rows);
         memset(&flow_vis[z], 0, sizeof flow_vis[z]);
     }
-    bool inserted;
     for (size_t i = 0; i < v->n_ev; i++) {
         const vis_event *e = &v->ev[i];
         if (e->flow == 0 || v->rows[e->row].counter)
@@ -407,13 +318,13 @@ static uint8_t *assign_levels(const pv_trace_vis *v)
         int z = 0;
         for (; z < N_LEVEL_STATES; z++) {
             bool vis = visible_at_res(&st[z], v, e);
-            flow_emplace(&flow_vis[z], id, vis, &inserted);
+            pv_hashtab_u64_add(&flow_vis[z], id, vis);
             if (vis)
                 break;
         }
         for (z++; z < N_LEVEL_STATES; z++) {
             set_visible(&st[z], v, e);
-            flow_emplace(&flow_vis[z], id, true, &inserted);
+            pv_hashtab_u64_add(&flow_vis[z], id, 1);
         }
     }
     /* Fresh states for the rows (the flow pass above used its own). */
@@ -427,11 +338,9 @@ static uint8_t *assign_levels(const pv_trace_vis *v)
         if (e->flow != 0 && !v->rows[e->row].counter) {
             uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
             for (; z < N_LEVEL_STATES; z++) {
-                if (flow_vis[z].cap != 0) {
-                    size_t s = flow_find(&flow_vis[z], id);
-                    if (flow_vis[z].val[s] == 2)
-                        break;
-                }
+                uint32_t known;
+                if (pv_hashtab_u64_get(&flow_vis[z], id, &known) && known != 0)
+                    break;
                 if ((uint64_t)e->dur_ps >= layer_res_ps[z])
                     break;
             }
@@ -447,7 +356,7 @@ static uint8_t *assign_levels(const pv_trace_vis *v)
     }
     for (int z = 0; z < N_LEVEL_STATES; z++) {
         state_fini(&st[z], v->n_rows);
-        flow_fini(&flow_vis[z]);
+        pv_hashtab_fini(&flow_vis[z]);
     }
     return level;
 }

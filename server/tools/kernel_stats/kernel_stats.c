@@ -3,7 +3,7 @@
  *
  * Two passes keep the per-event work small enough for profiles with tens
  * of millions of kernels: the hot loop keys rows only by integers (string
- * ids and launch parameters) in an open-addressing table; afterwards the
+ * ids and launch parameters) in a hash table; afterwards the
  * few distinct rows get their op name parsed and TensorCore flags derived,
  * and rows that turn out equal under the reference's key (two `tf_op`
  * strings with the same op name) are merged. */
@@ -12,6 +12,7 @@
 #include "tools/common/hlo_names.h"
 #include "tools/common/tf_op_name.h"
 #include "tools/kineto/kineto.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -112,8 +113,7 @@ typedef struct agg_table {
     agg_entry *entries;  /* n used, cap allocated */
     size_t n;
     size_t cap;
-    uint32_t *slots;     /* n_slots (power of two); entry index + 1, 0 empty */
-    size_t n_slots;
+    pv_hashtab index;    /* key_hash -> index into entries */
 } agg_table;
 
 /* Runs once per kernel event, so it is kept short: the words that tell
@@ -134,32 +134,14 @@ static uint64_t key_hash(const agg_key *k)
     return h ^ (h >> 32);
 }
 
-static void table_grow(agg_table *t)
-{
-    size_t n_slots = t->n_slots == 0 ? 1024 : t->n_slots * 2;
-    free(t->slots);
-    t->slots = pv_xcalloc(n_slots, sizeof *t->slots);
-    t->n_slots = n_slots;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t s = (size_t)key_hash(&t->entries[i].k) & (n_slots - 1);
-        while (t->slots[s] != 0)
-            s = (s + 1) & (n_slots - 1);
-        t->slots[s] = (uint32_t)(i + 1);
-    }
-}
-
 /* The entry for k, created empty when new; NULL past MAX_ENTRIES. */
 static agg_entry *table_get(agg_table *t, const agg_key *k)
 {
-    if ((t->n + 1) * 2 > t->n_slots)
-        table_grow(t);
-    size_t s = (size_t)key_hash(k) & (t->n_slots - 1);
-    while (t->slots[s] != 0) {
-        agg_entry *e = &t->entries[t->slots[s] - 1];
-        if (memcmp(&e->k, k, sizeof *k) == 0)
-            return e;
-        s = (s + 1) & (t->n_slots - 1);
-    }
+    pv_hashtab_cursor c = pv_hashtab_probe(&t->index, key_hash(k));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (memcmp(&t->entries[i].k, k, sizeof *k) == 0)
+            return &t->entries[i];
     if (t->n >= MAX_ENTRIES - 1)
         return NULL;
     if (t->n == t->cap) {
@@ -170,7 +152,7 @@ static agg_entry *table_get(agg_table *t, const agg_key *k)
     memset(e, 0, sizeof *e);
     e->k = *k;
     e->occupancy_pct = -1.0;
-    t->slots[s] = (uint32_t)(t->n + 1);
+    pv_hashtab_insert(&t->index, &c, (uint32_t)t->n);
     t->n++;
     return e;
 }
@@ -178,7 +160,7 @@ static agg_entry *table_get(agg_table *t, const agg_key *k)
 static void table_fini(agg_table *t)
 {
     free(t->entries);
-    free(t->slots);
+    pv_hashtab_fini(&t->index);
 }
 
 typedef struct stat_ids {
@@ -384,6 +366,16 @@ static void row_from_entry(const pv_model *m, const pv_hlo_names *hlo, const agg
     r->max_ns = e->max_ns;
 }
 
+/* The plane's device_vendor stat (vendor_sid names it), or NULL. The page
+ * calls the matrix units by their vendor's name (AMD: Matrix Cores). */
+static const char *plane_vendor(const pv_model *m, const pv_plane *pl, uint32_t vendor_sid)
+{
+    for (uint64_t i = pl->first_stat; vendor_sid != 0 && i < pl->first_stat + pl->n_stats; i++)
+        if (m->stats[i].name == vendor_sid && m->stats[i].type == PV_STAT_STR)
+            return pv_model_str(m, m->stats[i].v.str);
+    return NULL;
+}
+
 int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_arena *a,
                          pv_kernel_stats_result *out, pv_error *err)
 {
@@ -403,6 +395,8 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
         if (pl->kind != PV_PLANE_GPU)
             continue;
         out->n_gpu_planes++;
+        if (out->gpu_vendor == NULL)
+            out->gpu_vendor = plane_vendor(m, pl, pv_model_str_find(m, "device_vendor"));
         for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && rc == 0; t++)
             if (m->tracks[t].kind == PV_TRACK_PLAIN)
                 rc = aggregate_track(m, &m->tracks[t], &ids, &tab, &out->n_kernel_events, err);
@@ -483,6 +477,8 @@ void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts
         out->n_rows_total += parts[i].n_rows_total;
         out->n_kernel_events += parts[i].n_kernel_events;
         out->n_gpu_planes += parts[i].n_gpu_planes;
+        if (out->gpu_vendor == NULL)
+            out->gpu_vendor = parts[i].gpu_vendor;
     }
     pv_sort(rows, n, sizeof *rows, cmp_combined);
     out->rows = rows;

@@ -4,7 +4,7 @@
  * hash-map iteration) profview breaks ties by event id so a result is the
  * same on every run. */
 #include "tools/memory_profile/memory_profile.h"
-#include "tools/memory_profile/memory_profile_addrmap.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -208,7 +208,10 @@ static int collect(const pv_model *m, uint32_t plane, pv_arena *a,
                 counts = c;
                 counts_cap = set.cap;
             }
-            counts[i]++;
+            /* snapshots are found by their 32-bit index (pv_hashtab values) */
+            if (++counts[i] == UINT32_MAX)
+                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                    "an allocator has %u memory events or more", UINT32_MAX);
         }
     }
     out->n_allocators = set.n;
@@ -313,24 +316,26 @@ static void fix_step_ids(pv_memory_allocator *al)
  * at an address already waiting keeps the first one. */
 static void match_frees(const pv_model *m, pv_memory_allocator *al)
 {
-    pv__addrmap pending;
-    pv__addrmap_init(&pending, al->n_snapshots);
+    /* address -> snapshot of its allocation: it holds the blocks alive, far
+     * fewer than the snapshots, so it grows rather than being sized for all */
+    pv_hashtab pending = {0};
     for (size_t i = 0; i < al->n_snapshots; i++) {
         pv_memory_snapshot *s = &al->snapshots[i];
-        uint64_t addr = s->details.address;
-        int64_t *alloc = pv__addrmap_find(&pending, addr);
+        pv_hashtab_cursor c = pv_hashtab_probe(&pending, pv_hash_u64(s->details.address));
+        uint32_t alloc;
+        bool waiting = pv_hashtab_next(&c, &alloc);
         if (activity_of(m, s->event) == PV_MEMORY_DEALLOCATION) {
-            if (alloc != NULL) {
-                s->meta_event = (uint64_t)*alloc;
-                pv__addrmap_erase(&pending, addr);
+            if (waiting) {
+                s->meta_event = al->snapshots[alloc].event;
+                pv_hashtab_remove(&pending, &c);
             } else {
                 al->n_unmatched_frees++;
             }
-        } else if (alloc == NULL) {
-            pv__addrmap_put(&pending, addr, (int64_t)s->event);
+        } else if (!waiting) {
+            pv_hashtab_insert(&pending, &c, (uint32_t)i);
         }
     }
-    pv__addrmap_fini(&pending);
+    pv_hashtab_fini(&pending);
 }
 
 /* SampleMemoryProfileTimeline: a max box filter. n snapshots go into
@@ -452,22 +457,22 @@ static pv_memory_meta special_meta(const char *op, const char *region, int64_t b
 /* Sets free_start_ps of each live candidate to its first free after it. */
 static void find_frees(const pv_model *m, const pv_memory_allocator *al, candidate *c, size_t n)
 {
-    pv__addrmap by_addr;
-    pv__addrmap_init(&by_addr, n);
+    pv_hashtab by_addr = {0};   /* address -> candidate */
+    pv_hashtab_reserve(&by_addr, n);
     for (size_t k = 0; k < n; k++)
-        pv__addrmap_put(&by_addr, c[k].meta.address, (int64_t)k);
+        pv_hashtab_u64_put(&by_addr, c[k].meta.address, (uint32_t)k);
     for (size_t j = 0; j < al->n_snapshots && by_addr.n > 0; j++) {
         const pv_memory_snapshot *s = &al->snapshots[j];
         if (activity_of(m, s->event) != PV_MEMORY_DEALLOCATION)
             continue;
-        uint64_t addr = s->details.address;
-        int64_t *k = pv__addrmap_find(&by_addr, addr);
-        if (k == NULL || (int64_t)j <= c[*k].row.snapshot)
+        pv_hashtab_cursor at = pv_hashtab_probe(&by_addr, pv_hash_u64(s->details.address));
+        uint32_t k;
+        if (!pv_hashtab_next(&at, &k) || (int64_t)j <= c[k].row.snapshot)
             continue;
-        c[*k].row.free_start_ps = s->start_ps;
-        pv__addrmap_erase(&by_addr, addr);
+        c[k].row.free_start_ps = s->start_ps;
+        pv_hashtab_remove(&by_addr, &at);
     }
-    pv__addrmap_fini(&by_addr);
+    pv_hashtab_fini(&by_addr);
 }
 
 /* ProcessActiveAllocations: replays the peak step up to the peak time.
@@ -480,8 +485,7 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
     const pv_memory_summary *sum = &al->summary;
     int64_t unmapped = sum->peak_stats.heap_allocated_bytes;
     int64_t unmapped_frees = 0;
-    pv__addrmap live;
-    pv__addrmap_init(&live, al->n_snapshots);
+    pv_hashtab live = {0};      /* address -> snapshot of its allocation */
     for (size_t i = 0; i < al->n_snapshots; i++) {
         const pv_memory_snapshot *s = &al->snapshots[i];
         if (s->time_offset_ps > sum->peak_stats_time_ps)
@@ -490,10 +494,10 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
             continue;
         const pv_memory_details *md = &s->details;
         if (activity_of(m, s->event) == PV_MEMORY_ALLOCATION) {
-            pv__addrmap_put(&live, md->address, (int64_t)i);
+            pv_hashtab_u64_put(&live, md->address, (uint32_t)i);
             unmapped -= md->allocation_bytes;
         } else {
-            if (!pv__addrmap_erase(&live, md->address))
+            if (!pv_hashtab_u64_remove(&live, md->address))
                 unmapped_frees += md->allocation_bytes;
             unmapped += md->allocation_bytes;
         }
@@ -503,15 +507,16 @@ static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena 
     size_t n = 0;
     candidate *c = pv_arena_alloc(a, (live.n + 2) * sizeof *c);
     for (size_t slot = 0; slot < live.cap; slot++) {
-        if (!live.used[slot])
+        uint32_t i;
+        if (!pv_hashtab_slot_val(&live, slot, &i))
             continue;
         candidate *k = &c[n++];
-        k->row.snapshot = live.vals[slot];
+        k->row.snapshot = i;
         k->row.num_occurrences = 1;
         k->row.free_start_ps = INT64_MIN;
-        k->meta = pv_memory_snapshot_meta(m, &al->snapshots[live.vals[slot]], a);
+        k->meta = pv_memory_snapshot_meta(m, &al->snapshots[i], a);
     }
-    pv__addrmap_fini(&live);
+    pv_hashtab_fini(&live);
     find_frees(m, al, c, n);
 
     if (unmapped > 0) {

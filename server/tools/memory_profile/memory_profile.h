@@ -142,9 +142,10 @@ typedef struct pv_memory_profile_result {
 
 /* Computes the memory profile of m. q may be NULL (defaults). Returns 0,
  * PV_EINVAL when q asks for more than 2^24 timeline points, or PV_ETOOBIG
- * when the events name more than PV_MEMORY_MAX_ALLOCATORS allocators (out
- * is then empty). Results come from arena a. A model without a host plane
- * gives has_host_plane false and no allocators. */
+ * when the events name more than PV_MEMORY_MAX_ALLOCATORS allocators or
+ * give one allocator 2^32 - 1 events or more (out is then empty). Results
+ * come from arena a. A model without a host plane gives has_host_plane
+ * false and no allocators. */
 int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, pv_arena *a,
                            pv_memory_profile_result *out, pv_error *err);
 

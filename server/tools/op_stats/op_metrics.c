@@ -8,6 +8,7 @@
 #include "tools/common/hlo_names.h"
 #include "tools/common/tf_op_name.h"
 #include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -39,8 +40,7 @@ typedef struct op_map {
     op_acc *ops;           /* n in first-seen order */
     size_t n;
     size_t cap;
-    uint32_t *slots;       /* index + 1; 0 empty */
-    size_t n_slots;
+    pv_hashtab index;      /* acc_hash -> index into ops */
     bool by_name;          /* key: (name, name_len) instead of (sid, kernel) */
 } op_map;
 
@@ -48,8 +48,7 @@ static uint64_t acc_hash(const op_map *mp, const op_acc *k)
 {
     if (mp->by_name)
         return pv_hash_bytes(PV_HASH_SEED, k->name, k->name_len);
-    uint64_t h = ((uint64_t)k->sid << 32 | k->kernel) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 31);
+    return pv_hash_u64((uint64_t)k->sid << 32 | k->kernel);
 }
 
 static bool acc_equal(const op_map *mp, const op_acc *a, const op_acc *b)
@@ -59,33 +58,15 @@ static bool acc_equal(const op_map *mp, const op_acc *a, const op_acc *b)
     return a->sid == b->sid && a->kernel == b->kernel;
 }
 
-static void map_rehash(op_map *mp)
-{
-    size_t n_slots = mp->n_slots == 0 ? 256 : mp->n_slots * 2;
-    free(mp->slots);
-    mp->slots = pv_xcalloc(n_slots, sizeof *mp->slots);
-    mp->n_slots = n_slots;
-    for (size_t i = 0; i < mp->n; i++) {
-        size_t s = (size_t)acc_hash(mp, &mp->ops[i]) & (n_slots - 1);
-        while (mp->slots[s] != 0)
-            s = (s + 1) & (n_slots - 1);
-        mp->slots[s] = (uint32_t)(i + 1);
-    }
-}
-
 /* The slot whose key equals k's, created as a zeroed copy of k's key when
  * new; NULL past MAX_OPS. */
 static op_acc *map_get(op_map *mp, const op_acc *k)
 {
-    if ((mp->n + 1) * 2 > mp->n_slots)
-        map_rehash(mp);
-    size_t s = (size_t)acc_hash(mp, k) & (mp->n_slots - 1);
-    while (mp->slots[s] != 0) {
-        op_acc *o = &mp->ops[mp->slots[s] - 1];
-        if (acc_equal(mp, o, k))
-            return o;
-        s = (s + 1) & (mp->n_slots - 1);
-    }
+    pv_hashtab_cursor c = pv_hashtab_probe(&mp->index, acc_hash(mp, k));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (acc_equal(mp, &mp->ops[i], k))
+            return &mp->ops[i];
     if (mp->n >= MAX_OPS)
         return NULL;
     if (mp->n == mp->cap) {
@@ -98,7 +79,7 @@ static op_acc *map_get(op_map *mp, const op_acc *k)
     o->kernel = k->kernel;
     o->name = k->name;
     o->name_len = k->name_len;
-    mp->slots[s] = (uint32_t)(mp->n + 1);
+    pv_hashtab_insert(&mp->index, &c, (uint32_t)mp->n);
     mp->n++;
     return o;
 }
@@ -106,7 +87,7 @@ static op_acc *map_get(op_map *mp, const op_acc *k)
 static void map_fini(op_map *mp)
 {
     free(mp->ops);
-    free(mp->slots);
+    pv_hashtab_fini(&mp->index);
 }
 
 static int too_many(pv_error *err)

@@ -3,6 +3,7 @@
 #include "tools/op_stats/op_metrics.h"
 
 #include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -35,11 +36,8 @@ int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_aren
     if (n_in > MAX_COMBINED_OPS)
         return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                             "more than %zu ops over all hosts", MAX_COMBINED_OPS);
-    /* Open addressing on the name; at most half full. Slot = op index + 1. */
-    size_t n_slots = 16;
-    while (n_slots < n_in * 2)
-        n_slots *= 2;
-    uint32_t *slots = pv_xcalloc(n_slots, sizeof *slots);
+    pv_hashtab by_name = {0};   /* hash of an op name -> index into ops */
+    pv_hashtab_reserve(&by_name, n_in);
     pv_op_metrics *ops = pv_arena_zalloc(a, (n_in + 1) * sizeof *ops);
     size_t n = 0;
     pv_op_metrics idle = {.name = "IDLE", .type = "IDLE", .is_idle = true};
@@ -54,19 +52,21 @@ int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_aren
                 add_into(&idle, s);
                 continue;
             }
-            size_t len = strlen(s->name);
-            size_t k = (size_t)pv_hash_bytes(PV_HASH_SEED, s->name, len) & (n_slots - 1);
-            while (slots[k] != 0 && strcmp(ops[slots[k] - 1].name, s->name) != 0)
-                k = (k + 1) & (n_slots - 1);
-            if (slots[k] == 0) {
-                ops[n] = (pv_op_metrics){.name = s->name, .type = s->type};
-                slots[k] = (uint32_t)(n + 1);
-                n++;
+            uint64_t h = pv_hash_bytes(PV_HASH_SEED, s->name, strlen(s->name));
+            pv_hashtab_cursor c = pv_hashtab_probe(&by_name, h);
+            uint32_t k;
+            bool known = false;
+            while (!known && pv_hashtab_next(&c, &k))
+                known = strcmp(ops[k].name, s->name) == 0;
+            if (!known) {
+                k = (uint32_t)n++;
+                ops[k] = (pv_op_metrics){.name = s->name, .type = s->type};
+                pv_hashtab_insert(&by_name, &c, k);
             }
-            add_into(&ops[slots[k] - 1], s);
+            add_into(&ops[k], s);
         }
     }
-    free(slots);
+    pv_hashtab_fini(&by_name);
     if (any_idle)
         ops[n++] = idle;
     out->ops = ops;

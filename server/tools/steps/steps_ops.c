@@ -3,6 +3,7 @@
  * attributed to their framework op as TensorFlow 2.x did). */
 #include "tools/steps/steps_ops.h"
 
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -18,60 +19,33 @@ typedef struct op_rec {
     int64_t self_ps;
 } op_rec;
 
-/* Totals per (key, eager), found through an open-addressing table of
- * indices into v (ops repeat millions of times; distinct ops are few). */
+/* Totals per (key, eager), found through a hash table of indices into v
+ * (ops repeat millions of times; distinct ops are few). */
 typedef struct rec_buf {
     op_rec *v;
     size_t n, cap;
-    uint32_t *slots;  /* index + 1 into v; 0 = empty */
-    size_t n_slots;   /* power of two, at least twice n */
+    pv_hashtab index;  /* key << 1 | eager (pv_hash_u64) -> index into v */
 } rec_buf;
-
-static size_t rec_hash(uint32_t key, bool eager, size_t mask)
-{
-    return (size_t)((key * 2654435761u) ^ (eager ? 0x9e3779b9u : 0u)) & mask;
-}
-
-static void rec_grow(rec_buf *b)
-{
-    size_t n_slots = b->n_slots ? 2 * b->n_slots : 1024;
-    free(b->slots);
-    b->slots = pv_xcalloc(n_slots, sizeof *b->slots);
-    b->n_slots = n_slots;
-    for (size_t i = 0; i < b->n; i++) {
-        size_t h = rec_hash(b->v[i].key, b->v[i].eager, n_slots - 1);
-        while (b->slots[h] != 0)
-            h = (h + 1) & (n_slots - 1);
-        b->slots[h] = (uint32_t)(i + 1);
-    }
-}
 
 static void rec_add(rec_buf *b, uint32_t key, bool eager, int64_t dur_ps, int64_t self_ps)
 {
-    if (2 * (b->n + 1) > b->n_slots)
-        rec_grow(b);
-    size_t mask = b->n_slots - 1;
-    size_t h = rec_hash(key, eager, mask);
-    for (; b->slots[h] != 0; h = (h + 1) & mask) {
-        op_rec *r = &b->v[b->slots[h] - 1];
-        if (r->key == key && r->eager == eager) {
-            r->count++;
-            r->dur_ps += dur_ps;
-            r->self_ps += self_ps;
-            return;
+    uint32_t i = pv_hashtab_u64_add(&b->index, (uint64_t)key << 1 | eager, (uint32_t)b->n);
+    if (i == b->n) {
+        if (b->n == b->cap) {
+            b->cap = b->cap ? 2 * b->cap : 256;
+            b->v = pv_xrealloc(b->v, b->cap * sizeof *b->v);
         }
+        b->v[b->n++] = (op_rec){key, eager, 0, 0, 0};
     }
-    if (b->n == b->cap) {
-        b->cap = b->cap ? 2 * b->cap : 256;
-        b->v = pv_xrealloc(b->v, b->cap * sizeof *b->v);
-    }
-    b->v[b->n] = (op_rec){key, eager, 1, dur_ps, self_ps};
-    b->slots[h] = (uint32_t)(++b->n);
+    op_rec *r = &b->v[i];
+    r->count++;
+    r->dur_ps += dur_ps;
+    r->self_ps += self_ps;
 }
 
 static void rec_free(rec_buf *b)
 {
-    free(b->slots);
+    pv_hashtab_fini(&b->index);
     free(b->v);
 }
 

@@ -1,8 +1,10 @@
 /* trace_index: counters, flow links and the pyramid of one model. */
 #include "tools/trace/trace_index.h"
+#include "tools/device_util/device_util.h"
 #include "tools/trace/trace_bin.h"
 
 #include "tools/trace/trace_json.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -19,9 +21,15 @@ typedef struct sample {
     double value;
 } sample;
 
+enum { COUNTER_MEMORY, COUNTER_LINE, COUNTER_UTIL };
+
+/* Buckets of the device utilization track: about a point per pixel of the
+ * whole trace at full width; zoomed in, it is a step chart of them. */
+#define UTIL_BUCKETS 2000
+
 typedef struct series_key {
     uint32_t plane;
-    uint32_t kind;     /* 0 memory, 1 _counters_ line */
+    uint32_t kind;     /* COUNTER_MEMORY, _LINE or _UTIL */
     uint32_t name;     /* allocator / event name string id */
 } series_key;
 
@@ -91,6 +99,27 @@ static int first_number(const pv_model *m, uint64_t ev, double *v)
     return 0;
 }
 
+/* One series per device: its busy share (device_util.h) from the start of
+ * each bucket, and 0 once the window ends. A share is drawn as a step, so
+ * only the buckets where it changes need a point: idle stretches cost none. */
+static void add_utilization(const pv_model *m, builder *b)
+{
+    pv_arena a;
+    pv_arena_init(&a, 65536);
+    pv_device_util_result r;
+    pv_device_util_query q = {UTIL_BUCKETS};
+    pv_tool_device_util(m, &q, &a, &r, NULL);
+    for (size_t d = 0; d < r.n_devices; d++) {
+        uint32_t s = series_of(b, (series_key){r.devices[d].plane, COUNTER_UTIL, 0});
+        for (uint32_t i = 0; i <= r.n_buckets; i++) {
+            double v = i < r.n_buckets ? r.devices[d].busy_percent[i] : 0.0;
+            if (i == 0 || v != r.devices[d].busy_percent[i - 1])
+                add_sample(b, s, r.window_start_ps + pv_device_util_edge_ps(&r, i), i, v);
+        }
+    }
+    pv_arena_fini(&a);
+}
+
 static void build_counters(const pv_model *m, pv_trace_index *ix)
 {
     builder b = {0};
@@ -101,7 +130,7 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             if (counters_line) {
                 double v;
                 if (first_number(m, e, &v)) {
-                    series_key k = {t->plane, 1, m->metas[m->ev_meta[e]].name};
+                    series_key k = {t->plane, COUNTER_LINE, m->metas[m->ev_meta[e]].name};
                     add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
                 }
                 continue;
@@ -116,11 +145,12 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             pv_memory_details md;
             if (!pv_model_event_memory(m, e, &md))
                 continue;
-            series_key k = {t->plane, 0, md.memory_id};
+            series_key k = {t->plane, COUNTER_MEMORY, md.memory_id};
             double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
     }
+    add_utilization(m, &b);
     pv_sort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
     ix->n_counters = b.n_keys;
     ix->counters = pv_xcalloc(b.n_keys + 1, sizeof *ix->counters);
@@ -134,8 +164,10 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
         const char *nm = pv_model_str(m, b.keys[c].name);
         size_t len = strlen(nm) + 40;
         pc->name = pv_xmalloc(len);
-        if (b.keys[c].kind == 0)
+        if (b.keys[c].kind == COUNTER_MEMORY)
             snprintf(pc->name, len, "Memory in use (bytes): %s", nm[0] ? nm : "unknown");
+        else if (b.keys[c].kind == COUNTER_UTIL)
+            snprintf(pc->name, len, "Device utilization (%%)");
         else
             snprintf(pc->name, len, "%s", nm);
         pc->n_points = at - from;
@@ -206,14 +238,8 @@ static void build_links(const pv_model *m, pv_trace_index *ix)
 
 size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_t *first)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, n, i, l[i].key < key);
     *first = lo;
     size_t end = lo;
     while (end < n && l[end].key == key)
@@ -265,14 +291,8 @@ void pv_trace_index_free(pv_trace_index *ix)
 static size_t tile_points(const pv_trace_counter *pc, int64_t ts_ps, int64_t te_ps, size_t *idx)
 {
     uint64_t width = (uint64_t)(te_ps - ts_ps);
-    size_t lo = 0, hi = pc->n_points, n = 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pc->t_ps[mid] < ts_ps)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0, n = 0;
+    PV_LOWER_BOUND(size_t, lo, pc->n_points, i, pc->t_ps[i] < ts_ps);
     if (lo > 0)
         idx[n++] = lo - 1;
     size_t i = lo;

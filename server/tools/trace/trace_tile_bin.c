@@ -101,7 +101,7 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
     for (size_t r = 0; r < t->n_rows; r++)
         n_ev += t->rows[r].n_events;
     pv__tile_names nm;
-    pv__tile_names_init(&nm, n_ev, a);
+    pv__tile_names_init(&nm, n_ev < m->n_metas ? n_ev : m->n_metas, a);
 
     pv__bw_raw(&w, magic, sizeof magic);
     pv__bw_uv(&w, t->level);
@@ -137,6 +137,7 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
             pv__bw_raw(&w, "", 1);
         pv__bw_raw(&w, s, strlen(s));
     }
+    pv__tile_names_fini(&nm);
     if (counters != NULL)
         pv__bw_raw(&w, counters, counters_len);
     else

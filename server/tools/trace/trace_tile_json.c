@@ -18,7 +18,7 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
     for (size_t r = 0; r < t->n_rows; r++)
         n_ev += t->rows[r].n_events;
     pv__tile_names nm;
-    pv__tile_names_init(&nm, n_ev, a);
+    pv__tile_names_init(&nm, n_ev < m->n_metas ? n_ev : m->n_metas, a);
 
     pv__jw_lit(&w, "{\"level\":");
     pv__jw_u64(&w, t->level);
@@ -57,6 +57,7 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
             pv__jw_raw(&w, ",", 1);
         pv__jw_str(&w, pv_model_str(m, meta->display_name ? meta->display_name : meta->name));
     }
+    pv__tile_names_fini(&nm);
     pv__jw_lit(&w, "],\"counters\":");
     pv__jw_lit(&w, counters_json != NULL ? counters_json : "[]");
     pv__jw_lit(&w, "}");
