@@ -19,6 +19,9 @@
  *   distributed  its overlap of computation and communication per step
  *             (the worker's row of /distributed/overlap) against
  *             distributed_view's
+ *   recommendations  its overview's recommendations (their text without
+ *             the links' markup) against overview_page's PyTorch table,
+ *             each and their number
  *
  * Times match within 0.5 % or 1 us (torch-tb-profiler rounds to whole
  * microseconds), counts and bytes exactly. A difference named by a rule of
@@ -99,6 +102,15 @@ static rule rules[] = {
      NO_HOST_OPERATOR, 0},
     {"tracelens/mi210_gpu_only_trace", "distributed", "*", NULL,
      NO_HOST_OPERATOR, 0},
+    {"tracelens/mi210_gpu_only_trace", "recommendations", "*", NULL,
+     NO_HOST_OPERATOR ", so profview measures no GPU utilization inside steps and makes "
+     "no recommendation about it",
+     0},
+    {"tracelens/torch_compile_triton_trace", "recommendations", "*", NULL,
+     "the trace's deviceProperties describe only GPU 0, which ran nothing; its kernels ran on "
+     "GPU 2, whose compute capability profview does not know, so it does not judge Tensor "
+     "Core use; torch-tb-profiler reads the first listed device's properties for every GPU",
+     0},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 
@@ -413,6 +425,55 @@ static void compare_distributed(view_tally *t, json_t *ref, json_t *ours)
     }
 }
 
+/* The reference's <li> items without their markup, one at a time: the
+ * next one's text into buf, or false when there are no more. */
+static bool next_item(const char **p, char *buf, size_t cap)
+{
+    const char *li = strstr(*p, "<li>");
+    if (li == NULL)
+        return false;
+    li += 4;
+    const char *end = strstr(li, "</li>");
+    if (end == NULL)
+        return false;
+    size_t n = 0;
+    bool tag = false;
+    for (const char *c = li; c < end && n + 1 < cap; c++) {
+        if (*c == '<')
+            tag = true;
+        else if (*c == '>')
+            tag = false;
+        else if (!tag)
+            buf[n++] = *c;
+    }
+    buf[n] = '\0';
+    *p = end + 5;
+    return true;
+}
+
+static void compare_recommendations(view_tally *t, json_t *ref, json_t *ours)
+{
+    json_t *table = json_array_get(ours, 7);
+    json_t *rows = json_object_get(table, "rows");
+    const char *html = json_string_value(json_object_get(ref, "recommendations"));
+    char item[2048];
+    size_t n_ref = 0;
+    for (const char *p = html != NULL ? html : ""; next_item(&p, item, sizeof item);) {
+        if (strcmp(item, "N/A") == 0)
+            continue;   /* its "nothing to recommend" */
+        n_ref++;
+        bool found = false;
+        for (size_t k = 0; k < json_array_size(rows) && !found; k++) {
+            const char *text = cell_str(table, json_array_get(rows, k), "text");
+            found = text != NULL && strcmp(text, item) == 0;
+        }
+        char key[48];
+        snprintf(key, sizeof key, "%.40s", item);
+        check_count(t, key, "found", found ? 1 : 0, 1);
+    }
+    check_count(t, "recommendations", "count", (double)json_array_size(rows), (double)n_ref);
+}
+
 /* ---- golden sets -------------------------------------------------------------- */
 
 typedef struct golden {
@@ -536,7 +597,8 @@ int main(int argc, char **argv)
                                            {"kernel", "kernel_stats"},
                                            {"steps", "input_pipeline_analyzer"},
                                            {"memory", "memory_profile"},
-                                           {"distributed", "distributed_view"}};
+                                           {"distributed", "distributed_view"},
+                                           {"recommendations", "overview_page"}};
     bool failed = false;
     size_t n_views = 0;
     for (size_t i = 0; i < n; i++) {
@@ -546,7 +608,10 @@ int main(int argc, char **argv)
         }
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
             char file[2 * PATH_CAP], detail[1024] = "";
-            const char *golden_file = strcmp(views[v][0], "steps") == 0 ? "overview" : views[v][0];
+            const char *golden_file =
+                strcmp(views[v][0], "steps") == 0 || strcmp(views[v][0], "recommendations") == 0
+                    ? "overview"
+                    : views[v][0];
             int len = snprintf(file, sizeof file, "%s/%s/%s.json.gz", refdir, g[i].rel,
                                golden_file);
             if (len < 0 || (size_t)len >= sizeof file || stat(file, &st) != 0)
@@ -567,8 +632,10 @@ int main(int argc, char **argv)
                     compare_steps(&t, ref, ours);
                 else if (v == 3)
                     compare_memory(&t, ref, ours);
-                else
+                else if (v == 4)
                     compare_distributed(&t, ref, ours);
+                else
+                    compare_recommendations(&t, ref, ours);
                 failed = report(&t) || failed;
                 n_views++;
             }

@@ -9,6 +9,7 @@
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/op_stats/op_stats.h"
+#include "tools/steps/overview_pytorch.h"
 #include "tools/steps/steps.h"
 #include "testutil.h"
 
@@ -356,6 +357,124 @@ START_TEST(test_memory_profile_kineto_peaks)
 }
 END_TEST
 
+/* ---- overview_pytorch ------------------------------------------------------------ */
+
+static pv_model *load_text(const char *text)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)text, strlen(text), "t.pt.trace.json", NULL,
+                                      &m, &err),
+                     0);
+    return m;
+}
+
+/* The recommendations of m, in *out (arena a). */
+static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_advice_list *out)
+{
+    pv_kineto k;
+    pv_kineto_init(&k, m, a);
+    pv_kineto_link_hosts(&k, a);
+    pv_steps_result steps;
+    ck_assert_int_eq(pv_steps_kineto(m, &k, a, &steps), 0);
+    pv_overview_pytorch_advice(&k, &steps, true, a, out);
+}
+
+/* One step 0-100 us on a GPU of compute capability 7:
+ *   aten::mm [15,25] launches gemm [20,30]; aten::add_ [35,45] launches add
+ *   [40,70]; enumerate(DataLoader)... [80,90].
+ * By hand: DataLoader 10 of 100 us (> 5 %): 10.0 %; the GPU's kernels
+ * cover 10 + 30 = 40 of 100 us (< 50 %); no kernel name of a Tensor Core
+ * kernel, and aten::mm (eligible) launched 10 of the 40 us of kernels
+ * that operators launched: 25 %. */
+static const char tc_trace[] =
+    "{\"deviceProperties\":[{\"id\":0,\"computeMajor\":7,\"computeMinor\":0}],"
+    "\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":9,\"tid\":1,"
+    "\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":15,"
+    "\"dur\":10,\"args\":{\"External id\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":16,\"dur\":2,\"args\":{\"External id\":1,\"correlation\":300}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add_\",\"pid\":9,\"tid\":1,\"ts\":35,"
+    "\"dur\":10,\"args\":{\"External id\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":36,\"dur\":2,\"args\":{\"External id\":2,\"correlation\":301}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\","
+    "\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":9,"
+    "\"tid\":1,\"ts\":80,\"dur\":10,\"args\":{\"External id\":3}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":10,"
+    "\"args\":{\"External id\":1,\"correlation\":300}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add\",\"pid\":0,\"tid\":7,\"ts\":40,\"dur\":30,"
+    "\"args\":{\"External id\":2,\"correlation\":301}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":9,\"args\":{\"labels\":\"CPU\"}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
+    "]}";
+
+START_TEST(test_overview_pytorch_advice_by_hand)
+{
+    pv_model *m = load_text(tc_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_pytorch_advice_list l;
+    advice_of(m, &a, &l);
+    ck_assert(l.present);
+    ck_assert_uint_eq(l.n, 3);
+    ck_assert_str_eq(l.items[0].kind, "data_loading");
+    ck_assert_double_eq_tol(l.items[0].percent, 10.0, 1e-9);
+    ck_assert_ptr_nonnull(strstr(l.items[0].text, " 10.0% of the step time is in DataLoader."));
+    ck_assert_str_eq(l.items[1].kind, "gpu_utilization");
+    ck_assert_double_eq_tol(l.items[1].percent, 40.0, 1e-9);
+    ck_assert_ptr_nonnull(strstr(l.items[1].text, "GPU 0 has low utilization."));
+    ck_assert_str_eq(l.items[2].kind, "tensor_cores");
+    ck_assert_double_eq_tol(l.items[2].percent, 25.0, 1e-9);
+    ck_assert_ptr_nonnull(strstr(l.items[2].text, "Kernels with 25% time are launched by"));
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* comm_trace by hand: of its step's 100 us the gemm kernel takes 50-70
+ * first, communication the rest of 10-60, 40 us (> 10 %); the GPU's
+ * kernels cover 20-70, 50 % (not below it); no deviceProperties, so no
+ * Tensor Core advice. */
+START_TEST(test_overview_pytorch_advice_communication)
+{
+    pv_model *m = load_text(comm_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_pytorch_advice_list l;
+    advice_of(m, &a, &l);
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_str_eq(l.items[0].kind, "communication");
+    ck_assert_ptr_nonnull(strstr(l.items[0].text, " 40.0% of the step time is in communication."));
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
+    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "MatMul", NULL), 0, 10);
+    pv_model *m = NULL;
+    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_steps_result steps = {0};
+    pv_pytorch_advice_list l;
+    pv_overview_pytorch_advice(&k, &steps, true, &a, &l);
+    ck_assert(!l.present);
+    ck_assert_uint_eq(l.n, 0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *kineto_suite(void)
 {
     Suite *s = suite_create("kineto");
@@ -373,6 +492,11 @@ static Suite *kineto_suite(void)
     tc = tcase_create("pv_tool_steps");
     tcase_add_test(tc, test_steps_kineto_by_hand);
     tcase_add_test(tc, test_steps_kineto_overlap_by_hand);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_overview_pytorch_advice");
+    tcase_add_test(tc, test_overview_pytorch_advice_by_hand);
+    tcase_add_test(tc, test_overview_pytorch_advice_communication);
+    tcase_add_test(tc, test_overview_pytorch_advice_absent_from_xspace_like_models);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_memory_profile");
     tcase_set_timeout(tc, 60);

@@ -5,8 +5,10 @@
 // ops by self time on device and on host, and the run environment.
 //
 // Data: the reference's overview_page array of 7 DataTables (FORMATS.md
-// §4.3) with profview's pv_* additions. A part the profile cannot support
-// (no steps, no device) is said in words, never drawn as zeros.
+// §4.3) with profview's pv_* additions; a PyTorch trace's has an 8th,
+// torch-tb-profiler's recommendations, which take the verdict's place. A
+// part the profile cannot support (no steps, no device) is said in words,
+// never drawn as zeros.
 
 import { h } from '../dom.js';
 import { createTable, tableUrl } from '../table.js';
@@ -94,18 +96,41 @@ function runEnvironment(env, host) {
             'this profile format.' }));
 }
 
+const PYTORCH_RULES = {
+    data_loading: 'Data loading',
+    communication: 'Communication',
+    gpu_utilization: 'GPU utilization',
+    tensor_cores: 'Tensor Cores',
+};
+
+// torch-tb-profiler's recommendations on a PyTorch trace, as the verdict.
+function pytorchVerdict(dt) {
+    const rows = dt.rows || [];
+    const advice = rows.map((r) => ({ why: `${PYTORCH_RULES[r.c[0].v] || r.c[0].v}:`,
+                                      what: r.c[2].v }));
+    return verdictBox(rows.length
+        ? 'Recommendations for this PyTorch run, by torch-tb-profiler\'s rules:'
+        : 'None of torch-tb-profiler\'s recommendations applies to this run (data loading ' +
+          'within 5 % and communication within 10 % of step time, every GPU at least 50 % ' +
+          'busy, no Tensor Cores left unused).', advice, null);
+}
+
 async function render(inst, el, state, data, isCurrent) {
-    const [analysis, stepDt, env, reco, , , diag] = data;
+    const [analysis, stepDt, env, reco, , , diag, pytorch] = data;
     const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
     const ap = analysis.p || {};
     const hw = props.hardware_type || 'CPU_ONLY';
 
-    const advice = stepAdvice(steps, hw, rp.precision_statement, rp.pv_input_advice);
     const body = stepViewBody(el, state, 'Overview', hw, fromTrace,
                               (s) => { unmount(); mount(el, s); });
-    body.append(verdictBox(rp.statement || props.input_conclusion, advice,
-        steps.length ? props.summary_nextstep : null));
+    if (pytorch) {
+        body.append(pytorchVerdict(pytorch));
+    } else {
+        const advice = stepAdvice(steps, hw, rp.precision_statement, rp.pv_input_advice);
+        body.append(verdictBox(rp.statement || props.input_conclusion, advice,
+            steps.length ? props.summary_nextstep : null));
+    }
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
     inst.tables.push(utilizationSection(body, state, inst.controller.signal));
 

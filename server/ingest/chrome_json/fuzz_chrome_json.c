@@ -4,7 +4,7 @@
  * the reason; ASan and UBSan catch the rest. The input also goes through
  * the reader in chunks of 1 to 64 bytes (its first byte picks the size),
  * which must give a model of the same events as the whole input. Built
- * and run by tests/fuzz/run_chrome_json.sh, not by make check. */
+ * and run by tests/fuzz/run.sh chrome_json, not by make check. */
 #include "ingest/chrome_json/cj_chunks.h"
 #include "ingest/chrome_json/chrome_json.h"
 

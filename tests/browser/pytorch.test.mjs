@@ -1,0 +1,108 @@
+// pytorch.test.mjs: the page on a PyTorch (Kineto) trace from
+// ../shared/testdata/traces: ResNet50 on a V100, two worker files of one
+// run as torch-tb-profiler's tensorboard_trace_handler wrote them. Every
+// tool the server offers for a worker (and for ALL_HOSTS) must end in a
+// table or a view, never an error; the overview's advice is
+// torch-tb-profiler's own for the trace (its stored output), not
+// TensorFlow's.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import zlib from 'node:zlib';
+
+import { screenshot, waitForView } from './browser.mjs';
+import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+
+const NAME = 'pytorch.test';
+const TRACES = path.join(TESTDATA, 'traces');
+const RUN = 'kineto_resnet50_num_workers_0';
+const WORKER = 'worker0.1623143089861';
+const TOOL_MS = 60000;  // the first tool decodes the trace
+
+const SKIP = skipWithout(NAME, path.join(TRACES, RUN), `../shared/testdata/traces/${RUN}`);
+
+// torch-tb-profiler 0.4.3's recommendations for the worker (its overview,
+// tests/data/reference/kineto), without their links' markup: what the
+// overview page must say.
+function referenceAdvice() {
+    const file = new URL(`../data/reference/kineto/${RUN}/${WORKER}.pt.trace/overview.json.gz`,
+                         import.meta.url);
+    const html = JSON.parse(zlib.gunzipSync(fs.readFileSync(file))).recommendations;
+    return [...html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1].replace(/<[^>]*>/g, ''))
+        .filter((t) => t !== 'N/A');
+}
+
+// What the content area shows once the view settled.
+function seenContent(page) {
+    return page.evaluate(() => {
+        const el = document.getElementById('content');
+        return {
+            text: el.innerText.trim(),
+            drawn: Boolean(el.querySelector('canvas, svg, table')),
+            error: el.querySelector('.error-title')?.textContent ?? null,
+            where: el.querySelector('.error-where')?.textContent ?? '',
+            loading: Boolean(el.querySelector('.progress')),
+        };
+    });
+}
+
+describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
+    const h = {};
+    // The tools the server offers for the run, and the hosts of each.
+    async function listTools() {
+        const q = encodeURIComponent(RUN);
+        const base = `${h.server.url}data/plugin/profile/`;
+        h.tools = await (await fetch(`${base}run_tools?run=${q}`)).json();
+        h.hosts = {};
+        for (const tool of h.tools) {
+            const hosts = await (await fetch(`${base}hosts?run=${q}&tag=${encodeURIComponent(tool)}`))
+                .json();
+            h.hosts[tool] = hosts.map((x) => x.hostname).filter((n) => n === WORKER ||
+                                                                 n === 'ALL_HOSTS');
+        }
+    }
+    servePage(h, { logdir: TRACES, cachePrefix: 'profview-browser-pytorch-', prepare: listTools });
+
+    test('the run offers the tools a Kineto trace has data for', () => {
+        for (const t of ['trace_viewer@', 'overview_page', 'kernel_stats', 'framework_op_stats',
+                         'memory_profile', 'distributed_view'])
+            assert.ok(h.tools.includes(t), `${t} missing from ${JSON.stringify(h.tools)}`);
+    });
+
+    test('the overview gives torch-tb-profiler\'s recommendations, not TensorFlow\'s',
+        { timeout: TOOL_MS }, async () => {
+            const hash = hashOf(RUN, WORKER, 'overview_page');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, TOOL_MS);
+            const verdict = await h.page.evaluate(
+                () => document.querySelector('#content .steps-verdict')?.innerText ?? '');
+            const want = referenceAdvice();
+            assert.equal(want.length, 2, 'the golden has data loading and Tensor Core advice');
+            for (const text of want)
+                assert.ok(verdict.includes(text), `missing "${text}" in: ${verdict}`);
+            assert.ok(!/tf\.data|tf\.function|mixed_float16/.test(verdict),
+                      `TensorFlow advice on a PyTorch run: ${verdict}`);
+        });
+
+    test('every tool shows a table or a view, never an error', { timeout: 20 * TOOL_MS },
+        async (t) => {
+            for (const tool of h.tools) {
+                assert.ok(h.hosts[tool].includes(WORKER), `${tool} is not offered for ${WORKER}`);
+                for (const host of h.hosts[tool]) {
+                    await t.test(`${host} ${tool}`, { timeout: TOOL_MS }, async () => {
+                        const hash = hashOf(RUN, host, tool);
+                        await h.page.goto(h.server.url + hash);
+                        await waitForView(h.page, hash, TOOL_MS);
+                        const seen = await seenContent(h.page);
+                        await screenshot(h.page,
+                                         `pytorch-${host}-${tool.replace(/[^a-z0-9_]/gi, '_')}`);
+                        assert.ok(!seen.loading, 'still showing a progress bar after it settled');
+                        assert.equal(seen.error, null, `an error where there is data: ${seen.where}`);
+                        assert.ok(seen.drawn, `no table, chart or drawing: ${seen.text}`);
+                    });
+                }
+            }
+        });
+});
