@@ -86,6 +86,32 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                       `TensorFlow advice on a PyTorch run: ${verdict}`);
         });
 
+    test('framework op stats group PyTorch\'s operators by input shape', { timeout: TOOL_MS },
+        async () => {
+            // The independent count: aten::conv2d's distinct Input Dims in the trace.
+            const file = path.join(TRACES, RUN, `${WORKER}.pt.trace.json.gz`);
+            const events = JSON.parse(zlib.gunzipSync(fs.readFileSync(file))).traceEvents;
+            const shapes = new Set(events.filter((e) => e.name === 'aten::conv2d' && e.args &&
+                                                  e.args['Input Dims'])
+                .map((e) => JSON.stringify(e.args['Input Dims'])));
+            assert.ok(shapes.size > 1, 'the trace records several conv2d shapes');
+            const hash = hashOf(RUN, WORKER, 'framework_op_stats');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, TOOL_MS);
+            await h.page.getByLabel('Group by input shape').check();
+            await h.page.waitForFunction(() => /shapes=1/.test(location.hash) &&
+                document.getElementById('content').getAttribute('aria-busy') === 'false' &&
+                document.querySelector('.data-table th')?.parentElement.textContent
+                    .includes('Input Shape'));
+            // The host table, filtered to the operator (no other name contains
+            // it): a row per shape.
+            const host = h.page.locator('section.table-section').filter({ hasText: 'Host ops' })
+                .first();
+            await host.getByPlaceholder('Filter op names and types').first().fill('aten::conv2d');
+            await h.page.waitForFunction((n) => [...document.querySelectorAll('.table-info')]
+                .some((e) => e.textContent.includes(`of ${n} `)), shapes.size);
+        });
+
     test('every tool shows a table or a view, never an error', { timeout: 20 * TOOL_MS },
         async (t) => {
             for (const tool of h.tools) {

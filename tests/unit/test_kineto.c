@@ -72,6 +72,16 @@ static pv_model *load(void)
     return m;
 }
 
+static pv_model *load_text(const char *text)
+{
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)text, strlen(text), "t.pt.trace.json", NULL,
+                                      &m, &err),
+                     0);
+    return m;
+}
+
 static uint64_t event_named(const pv_model *m, const char *name, int64_t start_us)
 {
     for (uint64_t e = 0; e < m->n_events; e++)
@@ -153,7 +163,7 @@ START_TEST(test_op_metrics_kineto_by_hand)
     pv_kineto_init(&k, m, &a);
     pv_kineto_link_hosts(&k, &a);
     pv_op_metrics_db host, device;
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, false, &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     const pv_op_metrics *conv2d = op_named(&host, "aten::conv2d");
     const pv_op_metrics *conv = op_named(&host, "aten::convolution");
@@ -175,6 +185,84 @@ START_TEST(test_op_metrics_kineto_by_hand)
     ck_assert_uint_eq(op_named(&device, "aten::convolution")->self_time_ps, 10 * US);
     ck_assert_uint_eq(op_named(&device, "aten::add_")->time_ps, 6 * US);
     ck_assert_uint_eq(device.total_op_time_ps, 16 * US);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Three aten::mm calls, two of one input shape: by hand, grouped by
+ * shape, [[2,3],[3,4]] has 2 calls and 4 + 6 = 10 us, [[5,6],[6,7]] 1 call
+ * and 8 us, and aten::relu (no shapes recorded) 1 call of 1 us; grouped by
+ * name only, aten::mm has 3 calls and 18 us. */
+static const char shapes_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":0,"
+    "\"dur\":4,\"args\":{\"Input Dims\":[[2, 3], [3, 4]]}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":10,"
+    "\"dur\":8,\"args\":{\"Input Dims\":[[5,6],[6,7]]}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":20,"
+    "\"dur\":6,\"args\":{\"Input Dims\":[[2,3],[3,4]]}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::relu\",\"pid\":9,\"tid\":1,\"ts\":30,"
+    "\"dur\":1}]";
+
+static const pv_op_metrics *op_shaped(const pv_op_metrics_db *db, const char *name,
+                                      const char *shape)
+{
+    for (size_t i = 0; i < db->n_ops; i++)
+        if (strcmp(db->ops[i].name, name) == 0 && strcmp(db->ops[i].input_shape, shape) == 0)
+            return &db->ops[i];
+    return NULL;
+}
+
+START_TEST(test_op_metrics_kineto_by_input_shape)
+{
+    pv_model *m = load_text(shapes_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_kineto_link_hosts(&k, &a);
+    pv_op_metrics_db host, device;
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, true, &a, &host, &device, NULL), 0);
+    ck_assert_uint_eq(host.n_ops, 3);
+    const pv_op_metrics *small = op_shaped(&host, "aten::mm", "[[2,3],[3,4]]");
+    const pv_op_metrics *big = op_shaped(&host, "aten::mm", "[[5,6],[6,7]]");
+    const pv_op_metrics *relu = op_shaped(&host, "aten::relu", "");
+    ck_assert(small != NULL && big != NULL && relu != NULL);
+    ck_assert_uint_eq(small->occurrences, 2);
+    ck_assert_uint_eq(small->time_ps, 10 * US);
+    ck_assert_uint_eq(big->occurrences, 1);
+    ck_assert_uint_eq(big->time_ps, 8 * US);
+    ck_assert_uint_eq(relu->time_ps, 1 * US);
+    ck_assert_uint_eq(device.n_ops, 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, false, &a, &host, &device, NULL), 0);
+    ck_assert_uint_eq(host.n_ops, 2);
+    ck_assert_uint_eq(op_named(&host, "aten::mm")->occurrences, 3);
+    ck_assert_uint_eq(op_named(&host, "aten::mm")->time_ps, 18 * US);
+    ck_assert_ptr_null(op_named(&host, "aten::mm")->input_shape);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* The tool says the trace has shapes, and asked, gives a row per shape. */
+START_TEST(test_op_stats_tool_by_input_shape)
+{
+    pv_model *m = load_text(shapes_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_query q = {.by_input_shape = true};
+    pv_op_stats_result r;
+    ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
+    ck_assert(r.has_input_shapes && r.by_input_shape);
+    ck_assert_uint_eq(r.without_idle.n_rows, 3);
+    q.by_input_shape = false;
+    ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
+    ck_assert(r.has_input_shapes && !r.by_input_shape);
+    ck_assert_uint_eq(r.without_idle.n_rows, 2);
+    pv_model_free(m);
+    m = load();
+    ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
+    ck_assert(!r.has_input_shapes);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -359,16 +447,6 @@ END_TEST
 
 /* ---- overview_pytorch ------------------------------------------------------------ */
 
-static pv_model *load_text(const char *text)
-{
-    pv_model *m = NULL;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)text, strlen(text), "t.pt.trace.json", NULL,
-                                      &m, &err),
-                     0);
-    return m;
-}
-
 /* The recommendations of m, in *out (arena a). */
 static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_advice_list *out)
 {
@@ -485,6 +563,8 @@ static Suite *kineto_suite(void)
     tc = tcase_create("pv_op_metrics_kineto");
     tcase_add_test(tc, test_op_metrics_kineto_by_hand);
     tcase_add_test(tc, test_op_stats_tool_on_kineto);
+    tcase_add_test(tc, test_op_metrics_kineto_by_input_shape);
+    tcase_add_test(tc, test_op_stats_tool_by_input_shape);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_kernel_stats");
     tcase_add_test(tc, test_kernel_stats_op_of_kineto_kernels);

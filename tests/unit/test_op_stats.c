@@ -160,7 +160,7 @@ START_TEST(test_pv_tool_op_stats_max_ops)
     pv_model *m = fx_gpu_model();
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_op_stats_query q = {2};
+    pv_op_stats_query q = {.max_ops_per_side = 2};
     pv_op_stats_result r;
     pv_error err = {0};
     ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, &err), 0);

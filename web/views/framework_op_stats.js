@@ -8,8 +8,9 @@
 // Data: the reference's array of two DataTables [with IDLE, without IDLE]
 // (FORMATS.md §4.6), whose shares are fractions: the page shows them, and
 // exports them, as percentages. Tool state in the URL: idle=1 includes
-// IDLE; each table's filter, sort and page (table.js, keys dev, host,
-// devtypes, hosttypes).
+// IDLE; shapes=1 asks for a row per operator and input shape (a PyTorch
+// trace recorded with shapes: pv_has_input_shapes); each table's filter,
+// sort and page (table.js, keys dev, host, devtypes, hosttypes).
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
@@ -228,7 +229,7 @@ function sideSection(inst, el, state, dt, side, emptyText) {
     const key = side === 'Device' ? 'dev' : 'host';
     inst.tables.push(createTable(section, sub, {
         name,
-        filterColumns: ['operation', 'type'],
+        filterColumns: ['operation', 'type', 'input_shape'],
         filterLabel: 'Filter op names and types',
         regexToggle: true,
         url: tableUrl(state, key),
@@ -267,8 +268,19 @@ function render(el, state, inst, data) {
         return;
     }
     const props = dt.p || {};
+    let shapeBox = null;
+    if (props.pv_has_input_shapes === '1') {
+        shapeBox = h('input', { type: 'checkbox' });
+        shapeBox.checked = router.getParams().shapes === '1';
+        shapeBox.addEventListener('change', () => {
+            router.setParams({ shapes: shapeBox.checked ? '1' : undefined }, { replace: false });
+            unmount();
+            mount(el, state);
+        });
+    }
     el.append(h('div', { class: 'ks-controls' },
         h('label', {}, idleBox, ' Include IDLE time'),
+        shapeBox ? h('label', {}, shapeBox, ' Group by input shape') : null,
         props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
     sideSection(inst, el, state, dt, 'Device',
         'No device ops: profview counts device ops from the GPU kernels that name a framework ' +
@@ -292,7 +304,8 @@ export async function mount(el, state) {
     const inst = { controller: new AbortController(), charts: [], tables: [] };
     current = inst;
     const signal = inst.controller.signal;
-    const data = await loadToolData(el, state, {}, {
+    const params = router.getParams().shapes === '1' ? { by_input_shape: '1' } : {};
+    const data = await loadToolData(el, state, params, {
         signal, label: 'Loading framework op stats…',
         retry: () => { unmount(); mount(el, state); } });
     if (data === undefined)

@@ -48,6 +48,8 @@ typedef struct pv_op_metrics {
     uint64_t self_time_ps;     /* time minus nested ops' time */
     bool is_eager;
     bool is_idle;
+    const char *input_shape;   /* PyTorch's "Input Dims" of the op's calls when grouped by
+                                  them ("" for calls without); NULL otherwise (model) */
 } pv_op_metrics;
 
 typedef struct pv_op_metrics_db {
@@ -69,10 +71,12 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
 
 /* Both dbs of a PyTorch trace (k present and classified), counted as
  * torch-tb-profiler's operator view counts (op_metrics_kineto.c): PyTorch
- * operators by name, host and device time, no IDLE. Returns 0; aborts
- * only when memory runs out. */
-int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                         pv_op_metrics_db *host, pv_op_metrics_db *device, pv_error *err);
+ * operators by name (by_input_shape: by name and "Input Dims", as its
+ * "Operator + Input Shape" grouping), host and device time, no IDLE.
+ * Returns 0; aborts only when memory runs out. */
+int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_shape,
+                         pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
+                         pv_error *err);
 
 /* ---- combining hosts (ALL_HOSTS) ----------------------------------------- */
 

@@ -20,7 +20,9 @@
  *    children's totals.
  * 5. Operators only (not annotations, steps, Python functions, DataLoader
  *    iterations, Optimizer.* or the DataParallel forwards) become rows,
- *    aggregated by name: calls, host total and self, device total and
+ *    aggregated by name (or, when asked, by name and "Input Dims", the
+ *    minified JSON text the decoder keeps): calls, host total and self,
+ *    device total and
  *    self. The host db holds every operator, the device db those that ran
  *    something on a device; each op's type is its name, so pages that
  *    group by type show PyTorch's per-operator split.
@@ -155,15 +157,26 @@ static uint32_t owner(const node *nodes, size_t n, uint64_t ev)
 }
 
 typedef struct agg {
-    uint32_t name;
+    uint64_t key;          /* name string id << 32 | Input Dims string id (0: none, or not asked) */
     uint64_t calls;
     int64_t host_ps, host_self_ps, dev_ps, dev_self_ps;
 } agg;
 
-static int cmp_u32(const void *pa, const void *pb)
+static int cmp_u64(const void *pa, const void *pb)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
     return a < b ? -1 : a > b;
+}
+
+/* The row key of event ev: its name, and its Input Dims when shapes (their
+ * stat's string id) is not 0. */
+static uint64_t key_of(const pv_model *m, uint64_t ev, uint32_t shapes)
+{
+    uint64_t key = (uint64_t)m->metas[m->ev_meta[ev]].name << 32;
+    pv_stat st;
+    if (shapes != 0 && pv_model_event_stat(m, ev, shapes, &st) && st.type == PV_STAT_STR)
+        key |= st.v.str;
+    return key;
 }
 
 static uint64_t nonneg(int64_t v)
@@ -171,8 +184,9 @@ static uint64_t nonneg(int64_t v)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                         pv_op_metrics_db *host, pv_op_metrics_db *device, pv_error *err)
+int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_shape,
+                         pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
+                         pv_error *err)
 {
     (void)err;
     memset(host, 0, sizeof *host);
@@ -224,30 +238,31 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
         p->child_ps += m->ev_dur_ps[x->ev];
         p->dev_total_ps += x->dev_total_ps;
     }
-    /* step 5: operators by name */
-    uint32_t *names = pv_xmalloc((n + 1) * sizeof *names);
+    /* step 5: operators by name (and input shape) */
+    uint32_t shapes = by_input_shape ? pv_model_str_find(m, "Input Dims") : 0;
+    uint64_t *names = pv_xmalloc((n + 1) * sizeof *names);
     size_t n_names = 0;
     for (size_t i = 0; i < n; i++) {
         const node *x = &nodes[i];
         uint32_t name = m->metas[m->ev_meta[x->ev]].name;
         if (x->in_tree && x->rep == i && x->kind == PV_KINETO_OPERATOR &&
             shown_op(pv_model_str(m, name)))
-            names[n_names++] = name;
+            names[n_names++] = key_of(m, x->ev, shapes);
     }
-    qsort(names, n_names, sizeof *names, cmp_u32);
+    qsort(names, n_names, sizeof *names, cmp_u64);
     size_t n_ops = 0;
     for (size_t i = 0; i < n_names; i++)
         if (i == 0 || names[i] != names[i - 1])
             names[n_ops++] = names[i];
     agg *ops = pv_xcalloc(n_ops + 1, sizeof *ops);
     for (size_t i = 0; i < n_ops; i++)
-        ops[i].name = names[i];
+        ops[i].key = names[i];
     for (size_t i = 0; i < n; i++) {
         const node *x = &nodes[i];
-        uint32_t name = m->metas[m->ev_meta[x->ev]].name;
         if (!x->in_tree || x->rep != i || x->kind != PV_KINETO_OPERATOR)
             continue;
-        uint32_t *at = bsearch(&name, names, n_ops, sizeof *names, cmp_u32);
+        uint64_t key = key_of(m, x->ev, shapes);
+        uint64_t *at = bsearch(&key, names, n_ops, sizeof *names, cmp_u64);
         if (at == NULL)
             continue;
         agg *o = &ops[at - names];
@@ -262,16 +277,17 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a,
     device->ops = pv_arena_zalloc(a, (n_ops + 1) * sizeof *device->ops);
     for (size_t i = 0; i < n_ops; i++) {
         const agg *o = &ops[i];
-        const char *name = pv_model_str(m, o->name);
+        const char *name = pv_model_str(m, (uint32_t)(o->key >> 32));
+        const char *shape = by_input_shape ? pv_model_str(m, (uint32_t)o->key) : NULL;
         pv_op_metrics *h = &host->ops[host->n_ops++];
         *h = (pv_op_metrics){name, name, o->calls, nonneg(o->host_ps), nonneg(o->host_self_ps),
-                             false, false};
+                             false, false, shape};
         host->total_op_time_ps += h->self_time_ps;
         if (o->dev_ps <= 0)
             continue;
         pv_op_metrics *d = &device->ops[device->n_ops++];
         *d = (pv_op_metrics){name, name, o->calls, nonneg(o->dev_ps), nonneg(o->dev_self_ps),
-                             false, false};
+                             false, false, shape};
         device->total_op_time_ps += d->self_time_ps;
     }
     host->total_time_ps = host->total_op_time_ps;

@@ -125,16 +125,22 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
     }
 }
 
-/* One host's dbs: PyTorch's operators for a Kineto trace, framework ops
+/* One host's dbs: PyTorch's operators for a Kineto trace (by input shape
+ * too when q asks and the trace has them, which out says), framework ops
  * for the rest. */
-static int op_dbs(const pv_model *m, pv_arena *a, pv_op_metrics_db *host,
-                  pv_op_metrics_db *device, pv_error *err)
+static int op_dbs(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
+                  pv_op_metrics_db *host, pv_op_metrics_db *device, pv_op_stats_result *out,
+                  pv_error *err)
 {
     pv_kineto k;
     pv_kineto_init(&k, m, a);
     if (k.present) {
         pv_kineto_link_hosts(&k, a);
-        return pv_op_metrics_kineto(m, &k, a, host, device, err);
+        bool shapes = pv_model_str_find(m, "Input Dims") != 0;
+        out->has_input_shapes = out->has_input_shapes || shapes;
+        bool by_shape = q != NULL && q->by_input_shape;
+        out->by_input_shape = out->by_input_shape || by_shape;
+        return pv_op_metrics_kineto(m, &k, by_shape, a, host, device, err);
     }
     int rc = pv_op_metrics_device(m, a, device, err);
     return rc == 0 ? pv_op_metrics_host(m, a, host, err) : rc;
@@ -163,7 +169,7 @@ int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats(m, &kq, a, &k, err);
     if (rc == 0)
-        rc = op_dbs(m, a, &out->host, &out->device, err);
+        rc = op_dbs(m, q, a, &out->host, &out->device, out, err);
     if (rc != 0) {
         memset(out, 0, sizeof *out);
         return rc;
@@ -184,7 +190,7 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats_multi(models, n_models, &kq, a, &k, err);
     for (size_t i = 0; i < n_models && rc == 0; i++) {
-        rc = op_dbs(models[i], a, &host[i], &dev[i], err);
+        rc = op_dbs(models[i], q, a, &host[i], &dev[i], out, err);
     }
     if (rc == 0)
         rc = pv_op_metrics_combine(dev, n_models, a, &out->device, err);

@@ -30,6 +30,7 @@
 
 typedef struct pv_op_stats_query {
     size_t max_ops_per_side;   /* 0: the reference's 500 */
+    bool by_input_shape;       /* PyTorch: a row per operator and input shape */
 } pv_op_stats_query;
 
 typedef struct pv_op_stats_row {
@@ -65,6 +66,8 @@ typedef struct pv_op_stats_result {
     pv_op_metrics_db device;             /* sorted by self time, all ops */
     pv_op_metrics_db host;
     bool is_gpu;                         /* a GPU plane exists */
+    bool by_input_shape;                 /* rows are per operator and input shape */
+    bool has_input_shapes;               /* a PyTorch trace recorded with shapes */
     const char *task_type;               /* "Training" or "Inference" */
     const char *architecture_type;       /* "Unknown" (as the reference's OSS build) */
 } pv_op_stats_result;

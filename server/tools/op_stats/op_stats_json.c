@@ -1,10 +1,13 @@
 /* op_stats_json: framework_op_stats as the reference's array of two
- * DataTables (FORMATS.md §4.0, §4.6). */
+ * DataTables (FORMATS.md §4.0, §4.6). profview's additions for PyTorch:
+ * an "input_shape" column after the op's name when the rows are per input
+ * shape, and the property pv_has_input_shapes ("1") when the trace
+ * recorded shapes, so the page can offer that grouping. */
 #include "tools/op_stats/op_stats.h"
 #include "tools/common/datatable.h"
 
 
-static json_t *columns(bool is_gpu)
+static json_t *columns(bool is_gpu, bool by_shape)
 {
     static const char *const cols[][3] = {
         {"rank", "number", "Rank"},
@@ -40,11 +43,17 @@ static json_t *columns(bool is_gpu)
             json_decref(j);
             return NULL;
         }
+        if (by_shape && i == 3 &&
+            json_array_append_new(j, json_pack("{s:s, s:s, s:s}", "id", "input_shape", "label",
+                                               "Input Shape", "type", "string")) != 0) {
+            json_decref(j);
+            return NULL;
+        }
     }
     return j;
 }
 
-static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
+static json_t *row_json(const pv_op_stats_row *r, bool is_gpu, bool by_shape)
 {
     json_t *c = json_array();
     if (c == NULL)
@@ -53,6 +62,10 @@ static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->on_device ? "Device" : "Host")));
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->type)));
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->name)));
+    if (by_shape)
+        json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->input_shape != NULL
+                                                           ? r->op->input_shape
+                                                           : "")));
     json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->op->occurrences)));
     json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_time_us)));
     json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_time_us)));
@@ -79,14 +92,19 @@ static json_t *table_json(const pv_op_stats_result *res, const pv_op_stats_table
     if (rows == NULL)
         return NULL;
     for (size_t i = 0; i < t->n_rows; i++) {
-        if (json_array_append_new(rows, row_json(&t->rows[i], res->is_gpu)) != 0) {
+        if (json_array_append_new(rows,
+                                  row_json(&t->rows[i], res->is_gpu, res->by_input_shape)) != 0) {
             json_decref(rows);
             return NULL;
         }
     }
-    return json_pack("{s:o, s:o, s:{s:s, s:s}}", "cols", columns(res->is_gpu), "rows", rows,
-                     "p", "architecture_type", res->architecture_type, "task_type",
-                     res->task_type);
+    json_t *dt = json_pack("{s:o, s:o, s:{s:s, s:s}}", "cols",
+                           columns(res->is_gpu, res->by_input_shape), "rows", rows, "p",
+                           "architecture_type", res->architecture_type, "task_type",
+                           res->task_type);
+    if (dt != NULL && res->has_input_shapes)
+        json_object_set_new(json_object_get(dt, "p"), "pv_has_input_shapes", json_string("1"));
+    return dt;
 }
 
 json_t *pv_op_stats_to_json(const pv_op_stats_result *r)
