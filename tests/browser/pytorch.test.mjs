@@ -98,8 +98,8 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
             const hash = hashOf(RUN, WORKER, 'framework_op_stats');
             await h.page.goto(h.server.url + hash);
             await waitForView(h.page, hash, TOOL_MS);
-            await h.page.getByLabel('Group by input shape').check();
-            await h.page.waitForFunction(() => /shapes=1/.test(location.hash) &&
+            await h.page.getByLabel('Rows per', { exact: true }).selectOption('input_shape');
+            await h.page.waitForFunction(() => /group=input_shape/.test(location.hash) &&
                 document.getElementById('content').getAttribute('aria-busy') === 'false' &&
                 document.querySelector('.data-table th')?.parentElement.textContent
                     .includes('Input Shape'));

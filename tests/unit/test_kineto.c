@@ -163,7 +163,7 @@ START_TEST(test_op_metrics_kineto_by_hand)
     pv_kineto_init(&k, m, &a);
     pv_kineto_link_hosts(&k, &a);
     pv_op_metrics_db host, device;
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, false, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, NULL, &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     const pv_op_metrics *conv2d = op_named(&host, "aten::conv2d");
     const pv_op_metrics *conv = op_named(&host, "aten::convolution");
@@ -190,17 +190,19 @@ START_TEST(test_op_metrics_kineto_by_hand)
 }
 END_TEST
 
-/* Three aten::mm calls, two of one input shape: by hand, grouped by
- * shape, [[2,3],[3,4]] has 2 calls and 4 + 6 = 10 us, [[5,6],[6,7]] 1 call
- * and 8 us, and aten::relu (no shapes recorded) 1 call of 1 us; grouped by
- * name only, aten::mm has 3 calls and 18 us. */
+/* Three aten::mm calls, two of one input shape and call stack: by hand,
+ * grouped by shape, [[2,3],[3,4]] has 2 calls and 4 + 6 = 10 us,
+ * [[5,6],[6,7]] 1 call and 8 us, and aten::relu (no shapes recorded) 1
+ * call of 1 us; grouped by call stack, "a.py(1): f" has 2 calls, 10 us,
+ * and no stack 1 call, 8 us; grouped by name only, aten::mm has 3 calls
+ * and 18 us. */
 static const char shapes_trace[] =
     "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":0,"
-    "\"dur\":4,\"args\":{\"Input Dims\":[[2, 3], [3, 4]]}},"
+    "\"dur\":4,\"args\":{\"Input Dims\":[[2, 3], [3, 4]],\"Call stack\":\"a.py(1): f\"}},"
     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":10,"
     "\"dur\":8,\"args\":{\"Input Dims\":[[5,6],[6,7]]}},"
     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":20,"
-    "\"dur\":6,\"args\":{\"Input Dims\":[[2,3],[3,4]]}},"
+    "\"dur\":6,\"args\":{\"Input Dims\":[[2,3],[3,4]],\"Call stack\":\"a.py(1): f\"}},"
     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::relu\",\"pid\":9,\"tid\":1,\"ts\":30,"
     "\"dur\":1}]";
 
@@ -208,12 +210,12 @@ static const pv_op_metrics *op_shaped(const pv_op_metrics_db *db, const char *na
                                       const char *shape)
 {
     for (size_t i = 0; i < db->n_ops; i++)
-        if (strcmp(db->ops[i].name, name) == 0 && strcmp(db->ops[i].input_shape, shape) == 0)
+        if (strcmp(db->ops[i].name, name) == 0 && strcmp(db->ops[i].group_value, shape) == 0)
             return &db->ops[i];
     return NULL;
 }
 
-START_TEST(test_op_metrics_kineto_by_input_shape)
+START_TEST(test_op_metrics_kineto_grouped)
 {
     pv_model *m = load_text(shapes_trace);
     pv_arena a;
@@ -222,7 +224,7 @@ START_TEST(test_op_metrics_kineto_by_input_shape)
     pv_kineto_init(&k, m, &a);
     pv_kineto_link_hosts(&k, &a);
     pv_op_metrics_db host, device;
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, true, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, "Input Dims", &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     const pv_op_metrics *small = op_shaped(&host, "aten::mm", "[[2,3],[3,4]]");
     const pv_op_metrics *big = op_shaped(&host, "aten::mm", "[[5,6],[6,7]]");
@@ -234,35 +236,42 @@ START_TEST(test_op_metrics_kineto_by_input_shape)
     ck_assert_uint_eq(big->time_ps, 8 * US);
     ck_assert_uint_eq(relu->time_ps, 1 * US);
     ck_assert_uint_eq(device.n_ops, 0);
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, false, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, "Call stack", &a, &host, &device, NULL), 0);
+    ck_assert_uint_eq(host.n_ops, 3);
+    ck_assert_uint_eq(op_shaped(&host, "aten::mm", "a.py(1): f")->occurrences, 2);
+    ck_assert_uint_eq(op_shaped(&host, "aten::mm", "a.py(1): f")->time_ps, 10 * US);
+    ck_assert_uint_eq(op_shaped(&host, "aten::mm", "")->time_ps, 8 * US);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, NULL, &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 2);
     ck_assert_uint_eq(op_named(&host, "aten::mm")->occurrences, 3);
     ck_assert_uint_eq(op_named(&host, "aten::mm")->time_ps, 18 * US);
-    ck_assert_ptr_null(op_named(&host, "aten::mm")->input_shape);
+    ck_assert_ptr_null(op_named(&host, "aten::mm")->group_value);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
 END_TEST
 
-/* The tool says the trace has shapes, and asked, gives a row per shape. */
+/* The tool says the trace has shapes and stacks, and asked, gives a row
+ * per shape. */
 START_TEST(test_op_stats_tool_by_input_shape)
 {
     pv_model *m = load_text(shapes_trace);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_op_stats_query q = {.by_input_shape = true};
+    pv_op_stats_query q = {.group = PV_OP_GROUP_INPUT_SHAPE};
     pv_op_stats_result r;
     ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
-    ck_assert(r.has_input_shapes && r.by_input_shape);
+    ck_assert(r.has_group[PV_OP_GROUP_INPUT_SHAPE] && r.group == PV_OP_GROUP_INPUT_SHAPE);
+    ck_assert(r.has_group[PV_OP_GROUP_CALL_STACK]);
     ck_assert_uint_eq(r.without_idle.n_rows, 3);
-    q.by_input_shape = false;
+    q.group = PV_OP_GROUP_OPERATOR;
     ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
-    ck_assert(r.has_input_shapes && !r.by_input_shape);
+    ck_assert(r.has_group[PV_OP_GROUP_INPUT_SHAPE] && r.group == PV_OP_GROUP_OPERATOR);
     ck_assert_uint_eq(r.without_idle.n_rows, 2);
     pv_model_free(m);
     m = load();
     ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, NULL), 0);
-    ck_assert(!r.has_input_shapes);
+    ck_assert(!r.has_group[PV_OP_GROUP_INPUT_SHAPE]);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -563,7 +572,7 @@ static Suite *kineto_suite(void)
     tc = tcase_create("pv_op_metrics_kineto");
     tcase_add_test(tc, test_op_metrics_kineto_by_hand);
     tcase_add_test(tc, test_op_stats_tool_on_kineto);
-    tcase_add_test(tc, test_op_metrics_kineto_by_input_shape);
+    tcase_add_test(tc, test_op_metrics_kineto_grouped);
     tcase_add_test(tc, test_op_stats_tool_by_input_shape);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_kernel_stats");

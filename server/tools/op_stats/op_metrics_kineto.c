@@ -20,8 +20,8 @@
  *    children's totals.
  * 5. Operators only (not annotations, steps, Python functions, DataLoader
  *    iterations, Optimizer.* or the DataParallel forwards) become rows,
- *    aggregated by name (or, when asked, by name and "Input Dims", the
- *    minified JSON text the decoder keeps): calls, host total and self,
+ *    aggregated by name (or, when asked, by name and "Input Dims" or "Call
+ *    stack", texts the decoder keeps): calls, host total and self,
  *    device total and
  *    self. The host db holds every operator, the device db those that ran
  *    something on a device; each op's type is its name, so pages that
@@ -157,7 +157,7 @@ static uint32_t owner(const node *nodes, size_t n, uint64_t ev)
 }
 
 typedef struct agg {
-    uint64_t key;          /* name string id << 32 | Input Dims string id (0: none, or not asked) */
+    uint64_t key;          /* name string id << 32 | the grouping stat's string id (0: none) */
     uint64_t calls;
     int64_t host_ps, host_self_ps, dev_ps, dev_self_ps;
 } agg;
@@ -168,13 +168,13 @@ static int cmp_u64(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-/* The row key of event ev: its name, and its Input Dims when shapes (their
- * stat's string id) is not 0. */
-static uint64_t key_of(const pv_model *m, uint64_t ev, uint32_t shapes)
+/* The row key of event ev: its name, and its value of the stat group
+ * (its name's string id) when group is not 0. */
+static uint64_t key_of(const pv_model *m, uint64_t ev, uint32_t group)
 {
     uint64_t key = (uint64_t)m->metas[m->ev_meta[ev]].name << 32;
     pv_stat st;
-    if (shapes != 0 && pv_model_event_stat(m, ev, shapes, &st) && st.type == PV_STAT_STR)
+    if (group != 0 && pv_model_event_stat(m, ev, group, &st) && st.type == PV_STAT_STR)
         key |= st.v.str;
     return key;
 }
@@ -184,7 +184,7 @@ static uint64_t nonneg(int64_t v)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_shape,
+int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *group_stat,
                          pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
                          pv_error *err)
 {
@@ -238,8 +238,8 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_sh
         p->child_ps += m->ev_dur_ps[x->ev];
         p->dev_total_ps += x->dev_total_ps;
     }
-    /* step 5: operators by name (and input shape) */
-    uint32_t shapes = by_input_shape ? pv_model_str_find(m, "Input Dims") : 0;
+    /* step 5: operators by name (and the grouping stat) */
+    uint32_t group = group_stat != NULL ? pv_model_str_find(m, group_stat) : 0;
     uint64_t *names = pv_xmalloc((n + 1) * sizeof *names);
     size_t n_names = 0;
     for (size_t i = 0; i < n; i++) {
@@ -247,7 +247,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_sh
         uint32_t name = m->metas[m->ev_meta[x->ev]].name;
         if (x->in_tree && x->rep == i && x->kind == PV_KINETO_OPERATOR &&
             shown_op(pv_model_str(m, name)))
-            names[n_names++] = key_of(m, x->ev, shapes);
+            names[n_names++] = key_of(m, x->ev, group);
     }
     qsort(names, n_names, sizeof *names, cmp_u64);
     size_t n_ops = 0;
@@ -261,7 +261,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_sh
         const node *x = &nodes[i];
         if (!x->in_tree || x->rep != i || x->kind != PV_KINETO_OPERATOR)
             continue;
-        uint64_t key = key_of(m, x->ev, shapes);
+        uint64_t key = key_of(m, x->ev, group);
         uint64_t *at = bsearch(&key, names, n_ops, sizeof *names, cmp_u64);
         if (at == NULL)
             continue;
@@ -278,16 +278,16 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, bool by_input_sh
     for (size_t i = 0; i < n_ops; i++) {
         const agg *o = &ops[i];
         const char *name = pv_model_str(m, (uint32_t)(o->key >> 32));
-        const char *shape = by_input_shape ? pv_model_str(m, (uint32_t)o->key) : NULL;
+        const char *value = group_stat != NULL ? pv_model_str(m, (uint32_t)o->key) : NULL;
         pv_op_metrics *h = &host->ops[host->n_ops++];
         *h = (pv_op_metrics){name, name, o->calls, nonneg(o->host_ps), nonneg(o->host_self_ps),
-                             false, false, shape};
+                             false, false, value};
         host->total_op_time_ps += h->self_time_ps;
         if (o->dev_ps <= 0)
             continue;
         pv_op_metrics *d = &device->ops[device->n_ops++];
         *d = (pv_op_metrics){name, name, o->calls, nonneg(o->dev_ps), nonneg(o->dev_self_ps),
-                             false, false, shape};
+                             false, false, value};
         device->total_op_time_ps += d->self_time_ps;
     }
     host->total_time_ps = host->total_op_time_ps;

@@ -125,8 +125,15 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
     }
 }
 
-/* One host's dbs: PyTorch's operators for a Kineto trace (by input shape
- * too when q asks and the trace has them, which out says), framework ops
+const char *pv_op_group_stat(pv_op_group g)
+{
+    return g == PV_OP_GROUP_INPUT_SHAPE  ? "Input Dims"
+           : g == PV_OP_GROUP_CALL_STACK ? "Call stack"
+                                         : NULL;
+}
+
+/* One host's dbs: PyTorch's operators for a Kineto trace (grouped as q
+ * asks; out says which groupings the trace has stats for), framework ops
  * for the rest. */
 static int op_dbs(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
                   pv_op_metrics_db *host, pv_op_metrics_db *device, pv_op_stats_result *out,
@@ -136,11 +143,11 @@ static int op_dbs(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
     pv_kineto_init(&k, m, a);
     if (k.present) {
         pv_kineto_link_hosts(&k, a);
-        bool shapes = pv_model_str_find(m, "Input Dims") != 0;
-        out->has_input_shapes = out->has_input_shapes || shapes;
-        bool by_shape = q != NULL && q->by_input_shape;
-        out->by_input_shape = out->by_input_shape || by_shape;
-        return pv_op_metrics_kineto(m, &k, by_shape, a, host, device, err);
+        for (int g = 1; g < PV_OP_GROUP_N; g++)
+            out->has_group[g] = out->has_group[g] ||
+                                pv_model_str_find(m, pv_op_group_stat((pv_op_group)g)) != 0;
+        out->group = q != NULL && q->group < PV_OP_GROUP_N ? q->group : PV_OP_GROUP_OPERATOR;
+        return pv_op_metrics_kineto(m, &k, pv_op_group_stat(out->group), a, host, device, err);
     }
     int rc = pv_op_metrics_device(m, a, device, err);
     return rc == 0 ? pv_op_metrics_host(m, a, host, err) : rc;

@@ -28,9 +28,21 @@
 
 #define PV_OP_STATS_REFERENCE_OPS 500u /* the reference keeps 500 per side */
 
+/* How a PyTorch trace's operators make rows (torch-tb-profiler's views). */
+typedef enum pv_op_group {
+    PV_OP_GROUP_OPERATOR,      /* one row per operator name */
+    PV_OP_GROUP_INPUT_SHAPE,   /* per name and "Input Dims" (record_shapes) */
+    PV_OP_GROUP_CALL_STACK,    /* per name and "Call stack" (with_stack) */
+    PV_OP_GROUP_N
+} pv_op_group;
+
+/* The stat a pv_op_group reads ("Input Dims", "Call stack"); NULL for
+ * PV_OP_GROUP_OPERATOR. */
+const char *pv_op_group_stat(pv_op_group g);
+
 typedef struct pv_op_stats_query {
     size_t max_ops_per_side;   /* 0: the reference's 500 */
-    bool by_input_shape;       /* PyTorch: a row per operator and input shape */
+    pv_op_group group;         /* PyTorch traces only; others ignore it */
 } pv_op_stats_query;
 
 typedef struct pv_op_stats_row {
@@ -66,8 +78,8 @@ typedef struct pv_op_stats_result {
     pv_op_metrics_db device;             /* sorted by self time, all ops */
     pv_op_metrics_db host;
     bool is_gpu;                         /* a GPU plane exists */
-    bool by_input_shape;                 /* rows are per operator and input shape */
-    bool has_input_shapes;               /* a PyTorch trace recorded with shapes */
+    pv_op_group group;                   /* how the rows were made (PyTorch) */
+    bool has_group[PV_OP_GROUP_N];       /* a PyTorch trace has the stat of the grouping */
     const char *task_type;               /* "Training" or "Inference" */
     const char *architecture_type;       /* "Unknown" (as the reference's OSS build) */
 } pv_op_stats_result;
