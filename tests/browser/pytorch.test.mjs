@@ -57,8 +57,8 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
         h.tools = await (await fetch(`${base}run_tools?run=${q}`)).json();
         h.hosts = {};
         for (const tool of h.tools) {
-            const hosts = await (await fetch(`${base}hosts?run=${q}&tag=${encodeURIComponent(tool)}`))
-                .json();
+            const url = `${base}hosts?run=${q}&tag=${encodeURIComponent(tool)}`;
+            const hosts = await (await fetch(url)).json();
             h.hosts[tool] = hosts.map((x) => x.hostname).filter((n) => n === WORKER ||
                                                                  n === 'ALL_HOSTS');
         }
@@ -125,7 +125,8 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                         await screenshot(h.page,
                                          `pytorch-${host}-${tool.replace(/[^a-z0-9_]/gi, '_')}`);
                         assert.ok(!seen.loading, 'still showing a progress bar after it settled');
-                        assert.equal(seen.error, null, `an error where there is data: ${seen.where}`);
+                        assert.equal(seen.error, null,
+                                     `an error where there is data: ${seen.where}`);
                         assert.ok(seen.drawn, `no table, chart or drawing: ${seen.text}`);
                     });
                 }

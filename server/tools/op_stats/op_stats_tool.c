@@ -3,8 +3,9 @@
  * [with IDLE, without IDLE] DataTables, 500 ops per side; max_ops=N (0 =
  * all) raises the cap for profview's page; group_by=input_shape or
  * call_stack gives a PyTorch trace's operators a row per operator and
- * input shape, or call stack (group_by=operator, the default: per name). The CSV export is one of the two
- * tables: without IDLE unless include_idle=1, as the page shows it. */
+ * input shape, or call stack (group_by=operator, the default: per name).
+ * The CSV export is one of the two tables: without IDLE unless
+ * include_idle=1, as the page shows it. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
 #include "tools/common/params.h"
