@@ -112,6 +112,26 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                 .some((e) => e.textContent.includes(`of ${n} `)), shapes.size);
         });
 
+    test('the memory profile says the trace has no memory in use, not a peak of 0 B',
+        { timeout: TOOL_MS }, async () => {
+            // The trace's own [memory] events: sizes, and no "Total Allocated".
+            const file = path.join(TRACES, RUN, `${WORKER}.pt.trace.json.gz`);
+            const mem = JSON.parse(zlib.gunzipSync(fs.readFileSync(file))).traceEvents
+                .filter((e) => e.name === '[memory]');
+            assert.ok(mem.length > 0);
+            assert.ok(mem.every((e) => !('Total Allocated' in (e.args || {}))));
+            const hash = hashOf(RUN, WORKER, 'memory_profile');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, TOOL_MS);
+            const text = await h.page.evaluate(() => document.getElementById('content').innerText);
+            assert.match(text, /not how much memory it had in use/);
+            assert.doesNotMatch(text, /Peak memory in profile/);
+            // Allocations on the CPU allocator, counted here as the server does:
+            // [memory] events with a positive size on Device Type 0.
+            const cpu = mem.filter((e) => e.args['Device Type'] === 0 && e.args.Bytes > 0).length;
+            assert.match(text.replace(/,/g, ''), new RegExp(`Allocations\\s+${cpu}\\b`));
+        });
+
     test('every tool shows a table or a view, never an error', { timeout: 20 * TOOL_MS },
         async (t) => {
             for (const tool of h.tools) {
@@ -127,7 +147,11 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                         assert.ok(!seen.loading, 'still showing a progress bar after it settled');
                         assert.equal(seen.error, null,
                                      `an error where there is data: ${seen.where}`);
-                        assert.ok(seen.drawn, `no table, chart or drawing: ${seen.text}`);
+                        // The memory profile says in words why it draws nothing
+                        // (the test above).
+                        const said = tool === 'memory_profile' &&
+                            seen.text.includes('not how much memory it had in use');
+                        assert.ok(seen.drawn || said, `no table, chart or drawing: ${seen.text}`);
                     });
                 }
             }
