@@ -22,6 +22,9 @@
  *   recommendations  its overview's recommendations (their text without
  *             the links' markup) against overview_page's PyTorch table,
  *             each and their number
+ *   gpu       its GPU summary per GPU (utilization, est. SM efficiency,
+ *             est. achieved occupancy) against overview_page's GPU table,
+ *             within 0.1 percentage points; a measure it has none of, null
  *
  * Times match within 0.5 % or 1 us (torch-tb-profiler rounds to whole
  * microseconds), counts and bytes exactly. A difference named by a rule of
@@ -106,6 +109,9 @@ static rule rules[] = {
      NO_HOST_OPERATOR ", so profview measures no GPU utilization inside steps and makes "
      "no recommendation about it",
      0},
+    {"tracelens/mi210_gpu_only_trace", "gpu", "*", NULL,
+     NO_HOST_OPERATOR ", so profview has no steps' span to measure the GPU summary over",
+     0},
     {"tracelens/torch_compile_triton_trace", "recommendations", "*", NULL,
      "the trace's deviceProperties describe only GPU 0, which ran nothing; its kernels ran on "
      "GPU 2, whose compute capability profview does not know, so it does not judge Tensor "
@@ -162,6 +168,16 @@ static void check_time(view_tally *t, const char *key, const char *field, double
 {
     t->values++;
     if (fabs(ours - ref) > fmax(1.0, 0.005 * fabs(ref)))
+        differ(t, key, field, ours, ref);
+}
+
+/* Percentages (0..100) within 0.1 points: torch-tb-profiler's times are
+ * whole microseconds, profview's picoseconds. NAN: not measured. */
+static void check_pct(view_tally *t, const char *key, const char *field, double ours, double ref)
+{
+    t->values++;
+    bool same = isnan(ours) || isnan(ref) ? isnan(ours) && isnan(ref) : fabs(ours - ref) <= 0.1;
+    if (!same)
         differ(t, key, field, ours, ref);
 }
 
@@ -474,6 +490,49 @@ static void compare_recommendations(view_tally *t, json_t *ref, json_t *ours)
     check_count(t, "recommendations", "count", (double)json_array_size(rows), (double)n_ref);
 }
 
+/* A cell's number; NAN when null or absent. */
+static double cell_or_nan(json_t *t, json_t *row, const char *id)
+{
+    json_t *cols = json_object_get(t, "cols");
+    for (size_t i = 0; i < json_array_size(cols); i++) {
+        const char *c = json_string_value(json_object_get(json_array_get(cols, i), "id"));
+        json_t *v = json_object_get(json_array_get(json_object_get(row, "c"), i), "v");
+        if (c != NULL && strcmp(c, id) == 0)
+            return json_is_number(v) ? json_number_value(v) : NAN;
+    }
+    return NAN;
+}
+
+static void compare_gpu(view_tally *t, json_t *ref, json_t *ours)
+{
+    json_t *table = json_array_get(ours, 8);
+    json_t *rows = json_object_get(table, "rows");
+    check_count(t, "gpus", "count", (double)json_array_size(rows), (double)json_object_size(ref));
+    const char *id;
+    json_t *g;
+    json_object_foreach(ref, id, g) {
+        char name[64];
+        snprintf(name, sizeof name, "GPU %s", id);
+        json_t *row = NULL;
+        for (size_t k = 0; k < json_array_size(rows) && row == NULL; k++) {
+            const char *d = cell_str(table, json_array_get(rows, k), "device");
+            if (d != NULL && strcmp(d, name) == 0)
+                row = json_array_get(rows, k);
+        }
+        if (row == NULL) {
+            check_count(t, name, "missing", 1, 0);
+            continue;
+        }
+        json_t *sm = json_object_get(g, "sm_efficiency"), *occ = json_object_get(g, "occupancy");
+        check_pct(t, name, "utilization", cell_or_nan(table, row, "utilization"),
+                  100 * json_number_value(json_object_get(g, "utilization")));
+        check_pct(t, name, "sm_efficiency", cell_or_nan(table, row, "sm_efficiency"),
+                  json_is_number(sm) ? 100 * json_number_value(sm) : NAN);
+        check_pct(t, name, "occupancy", cell_or_nan(table, row, "occupancy"),
+                  json_is_number(occ) ? json_number_value(occ) : NAN);
+    }
+}
+
 /* ---- golden sets -------------------------------------------------------------- */
 
 typedef struct golden {
@@ -598,7 +657,8 @@ int main(int argc, char **argv)
                                            {"steps", "input_pipeline_analyzer"},
                                            {"memory", "memory_profile"},
                                            {"distributed", "distributed_view"},
-                                           {"recommendations", "overview_page"}};
+                                           {"recommendations", "overview_page"},
+                                           {"gpu", "overview_page"}};
     bool failed = false;
     size_t n_views = 0;
     for (size_t i = 0; i < n; i++) {
@@ -634,8 +694,10 @@ int main(int argc, char **argv)
                     compare_memory(&t, ref, ours);
                 else if (v == 4)
                     compare_distributed(&t, ref, ours);
-                else
+                else if (v == 5)
                     compare_recommendations(&t, ref, ours);
+                else
+                    compare_gpu(&t, ref, ours);
                 failed = report(&t) || failed;
                 n_views++;
             }

@@ -2,9 +2,10 @@
 // ../shared/testdata/traces: ResNet50 on a V100, two worker files of one
 // run as torch-tb-profiler's tensorboard_trace_handler wrote them. Every
 // tool the server offers for a worker (and for ALL_HOSTS) must end in a
-// table or a view, never an error; the overview's advice is
-// torch-tb-profiler's own for the trace (its stored output), not
-// TensorFlow's.
+// table or a view, never an error; the overview's advice and GPU summary
+// are torch-tb-profiler's own for the trace (its stored output), not
+// TensorFlow's; operators group by input shape as the trace records them;
+// the memory profile says what the trace does not record.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -71,7 +72,7 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
             assert.ok(h.tools.includes(t), `${t} missing from ${JSON.stringify(h.tools)}`);
     });
 
-    test('the overview gives torch-tb-profiler\'s recommendations, not TensorFlow\'s',
+    test('the overview gives torch-tb-profiler\'s recommendations and GPU summary',
         { timeout: TOOL_MS }, async () => {
             const hash = hashOf(RUN, WORKER, 'overview_page');
             await h.page.goto(h.server.url + hash);
@@ -84,6 +85,14 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                 assert.ok(verdict.includes(text), `missing "${text}" in: ${verdict}`);
             assert.ok(!/tf\.data|tf\.function|mixed_float16/.test(verdict),
                       `TensorFlow advice on a PyTorch run: ${verdict}`);
+            // The GPU summary, against torch-tb-profiler's own numbers.
+            const gpu = JSON.parse(zlib.gunzipSync(fs.readFileSync(new URL(
+                `../data/reference/kineto/${RUN}/${WORKER}.pt.trace/gpu.json.gz`,
+                import.meta.url))))['0'];
+            const text = await h.page.evaluate(
+                () => document.getElementById('content').innerText);
+            for (const v of [100 * gpu.utilization, 100 * gpu.sm_efficiency, gpu.occupancy])
+                assert.ok(text.includes(`${v.toFixed(2)} %`), `${v.toFixed(2)} % not shown`);
         });
 
     test('framework op stats group PyTorch\'s operators by input shape', { timeout: TOOL_MS },

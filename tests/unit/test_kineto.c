@@ -382,7 +382,8 @@ static const char comm_trace[] =
     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,"
     "\"tid\":7,\"ts\":20,\"dur\":40,\"args\":{\"External id\":10,\"correlation\":200}},"
     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":8,\"ts\":50,"
-    "\"dur\":20,\"args\":{\"External id\":11,\"correlation\":201}}]";
+    "\"dur\":20,\"args\":{\"External id\":11,\"correlation\":201}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}]";
 
 START_TEST(test_steps_kineto_overlap_by_hand)
 {
@@ -457,14 +458,14 @@ END_TEST
 /* ---- overview_pytorch ------------------------------------------------------------ */
 
 /* The recommendations of m, in *out (arena a). */
-static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_advice_list *out)
+static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_overview *out)
 {
     pv_kineto k;
     pv_kineto_init(&k, m, a);
     pv_kineto_link_hosts(&k, a);
     pv_steps_result steps;
     ck_assert_int_eq(pv_steps_kineto(m, &k, a, &steps), 0);
-    pv_overview_pytorch_advice(&k, &steps, true, a, out);
+    pv_overview_pytorch(&k, &steps, true, a, out);
 }
 
 /* One step 0-100 us on a GPU of compute capability 7:
@@ -473,7 +474,9 @@ static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_advice_list *ou
  * By hand: DataLoader 10 of 100 us (> 5 %): 10.0 %; the GPU's kernels
  * cover 10 + 30 = 40 of 100 us (< 50 %); no kernel name of a Tensor Core
  * kernel, and aten::mm (eligible) launched 10 of the 40 us of kernels
- * that operators launched: 25 %. */
+ * that operators launched: 25 %. GPU summary: est. SM efficiency
+ * (10 x 0.5 + 30 x min(2, 1)) / 100 = 35 %, occupancy (10 x 40 + 30 x 70)
+ * / 40 = 62.5 %. */
 static const char tc_trace[] =
     "{\"deviceProperties\":[{\"id\":0,\"computeMajor\":7,\"computeMinor\":0}],"
     "\"traceEvents\":["
@@ -491,9 +494,11 @@ static const char tc_trace[] =
     "\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":9,"
     "\"tid\":1,\"ts\":80,\"dur\":10,\"args\":{\"External id\":3}},"
     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":10,"
-    "\"args\":{\"External id\":1,\"correlation\":300}},"
+    "\"args\":{\"External id\":1,\"correlation\":300,\"blocks per SM\":0.5,"
+    "\"est. achieved occupancy %\":40}},"
     "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add\",\"pid\":0,\"tid\":7,\"ts\":40,\"dur\":30,"
-    "\"args\":{\"External id\":2,\"correlation\":301}},"
+    "\"args\":{\"External id\":2,\"correlation\":301,\"blocks per SM\":2,"
+    "\"est. achieved occupancy %\":70}},"
     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":9,\"args\":{\"labels\":\"CPU\"}},"
     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
     "]}";
@@ -503,7 +508,7 @@ START_TEST(test_overview_pytorch_advice_by_hand)
     pv_model *m = load_text(tc_trace);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_pytorch_advice_list l;
+    pv_pytorch_overview l;
     advice_of(m, &a, &l);
     ck_assert(l.present);
     ck_assert_uint_eq(l.n, 3);
@@ -516,6 +521,11 @@ START_TEST(test_overview_pytorch_advice_by_hand)
     ck_assert_str_eq(l.items[2].kind, "tensor_cores");
     ck_assert_double_eq_tol(l.items[2].percent, 25.0, 1e-9);
     ck_assert_ptr_nonnull(strstr(l.items[2].text, "Kernels with 25% time are launched by"));
+    ck_assert_uint_eq(l.n_gpus, 1);
+    ck_assert_int_eq(l.gpus[0].device, 0);
+    ck_assert_double_eq_tol(l.gpus[0].utilization, 0.40, 1e-12);
+    ck_assert_double_eq_tol(l.gpus[0].sm_efficiency, 0.35, 1e-12);
+    ck_assert_double_eq_tol(l.gpus[0].occupancy_pct, 62.5, 1e-9);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -530,11 +540,14 @@ START_TEST(test_overview_pytorch_advice_communication)
     pv_model *m = load_text(comm_trace);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_pytorch_advice_list l;
+    pv_pytorch_overview l;
     advice_of(m, &a, &l);
     ck_assert_uint_eq(l.n, 1);
     ck_assert_str_eq(l.items[0].kind, "communication");
     ck_assert_ptr_nonnull(strstr(l.items[0].text, " 40.0% of the step time is in communication."));
+    ck_assert_uint_eq(l.n_gpus, 1);
+    ck_assert_double_eq_tol(l.gpus[0].utilization, 0.50, 1e-12);
+    ck_assert(l.gpus[0].sm_efficiency < 0 && l.gpus[0].occupancy_pct < 0);
     pv_arena_fini(&a);
     pv_model_free(m);
 }
@@ -553,8 +566,8 @@ START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
     pv_kineto k;
     pv_kineto_init(&k, m, &a);
     pv_steps_result steps = {0};
-    pv_pytorch_advice_list l;
-    pv_overview_pytorch_advice(&k, &steps, true, &a, &l);
+    pv_pytorch_overview l;
+    pv_overview_pytorch(&k, &steps, true, &a, &l);
     ck_assert(!l.present);
     ck_assert_uint_eq(l.n, 0);
     pv_arena_fini(&a);
@@ -582,7 +595,7 @@ static Suite *kineto_suite(void)
     tcase_add_test(tc, test_steps_kineto_by_hand);
     tcase_add_test(tc, test_steps_kineto_overlap_by_hand);
     suite_add_tcase(s, tc);
-    tc = tcase_create("pv_overview_pytorch_advice");
+    tc = tcase_create("pv_overview_pytorch");
     tcase_add_test(tc, test_overview_pytorch_advice_by_hand);
     tcase_add_test(tc, test_overview_pytorch_advice_communication);
     tcase_add_test(tc, test_overview_pytorch_advice_absent_from_xspace_like_models);

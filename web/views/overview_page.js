@@ -6,7 +6,8 @@
 //
 // Data: the reference's overview_page array of 7 DataTables (FORMATS.md
 // §4.3) with profview's pv_* additions; a PyTorch trace's has an 8th,
-// torch-tb-profiler's recommendations, which take the verdict's place. A
+// torch-tb-profiler's recommendations, which take the verdict's place, and
+// a 9th, its GPU summary (a card per GPU). A
 // part the profile cannot support (no steps, no device) is said in words,
 // never drawn as zeros.
 
@@ -115,8 +116,21 @@ function pytorchVerdict(dt) {
           'busy, no Tensor Cores left unused).', advice, null);
 }
 
+// torch-tb-profiler's GPU summary: a card per GPU; null when it has none.
+function pytorchGpuCards(dt) {
+    const rows = (dt && dt.rows) || [];
+    if (!rows.length)
+        return null;
+    const pctText = (v) => (v === null || v === undefined ? 'not recorded' : `${v.toFixed(2)} %`);
+    return h('section', {}, h('h3', { text: 'GPU summary' }),
+        h('div', { class: 'steps-cards' }, rows.map((r) => card(
+            `${r.c[0].v} utilization`, pctText(r.c[1].v),
+            `est. SM efficiency ${pctText(r.c[2].v)}, est. achieved occupancy ` +
+            `${pctText(r.c[3].v)} (within the steps)`))));
+}
+
 async function render(inst, el, state, data, isCurrent) {
-    const [analysis, stepDt, env, reco, , , diag, pytorch] = data;
+    const [analysis, stepDt, env, reco, , , diag, pytorch, pytorchGpu] = data;
     const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
     const ap = analysis.p || {};
@@ -132,6 +146,9 @@ async function render(inst, el, state, data, isCurrent) {
             steps.length ? props.summary_nextstep : null));
     }
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
+    const gpuCards = pytorchGpuCards(pytorchGpu);
+    if (gpuCards)
+        body.append(gpuCards);
     inst.tables.push(utilizationSection(body, state, inst.controller.signal));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));

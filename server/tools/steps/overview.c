@@ -251,7 +251,7 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
         /* TensorFlow's advice (tf.data, tf.function, mixed_float16) does
          * not apply; torch-tb-profiler's does. */
         pv_kineto_link_hosts(&k, a);
-        pv_overview_pytorch_advice(&k, &out->ip.steps, n_models == 1, a, &out->pytorch);
+        pv_overview_pytorch(&k, &out->ip.steps, n_models == 1, a, &out->pytorch);
         out->precision_statement = "";
         out->eager_statement = "";
     }

@@ -51,7 +51,7 @@ typedef struct pv_overview_result {
     int host_tracer_level;          /* -1 when not recorded */
     /* A PyTorch trace's recommendations, given in place of the verdict,
      * precision and eager statements (empty then). */
-    pv_pytorch_advice_list pytorch;
+    pv_pytorch_overview pytorch;
 } pv_overview_result;
 
 /* Fills out. q may be NULL. Returns 0; cannot fail on a sane model. */

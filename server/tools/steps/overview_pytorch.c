@@ -1,7 +1,7 @@
-/* overview_pytorch: torch-tb-profiler 0.4.3's recommendations on a PyTorch
- * trace (the rules and their thresholds are in overview_pytorch.h). Shares
- * are of the summed steps, which is what its averages per step divide to;
- * a GPU's utilization is its kernels' united time inside the steps' span;
+/* overview_pytorch: torch-tb-profiler 0.4.3's GPU summary and
+ * recommendations on a PyTorch trace (the measures, rules and thresholds
+ * are in overview_pytorch.h). Shares are of the summed steps, which is
+ * what its averages per step divide to;
  * the Tensor Core share counts a kernel as launched by a TensorCore
  * eligible operator when the operator whose External id it carries is
  * one (torch-tb-profiler takes the innermost eligible operator's own
@@ -20,15 +20,7 @@
 #define GPU_UTILIZATION_MIN 0.50
 #define TENSOR_CORE_MIN_MAJOR 7
 
-typedef struct span {
-    int64_t start_ps;
-    int64_t end_ps;
-} span;
-
-#define SPAN_BEFORE(a, b) ((a)->start_ps < (b)->start_ps)
-PV_MERGE_SORT(sort_spans, span, SPAN_BEFORE)
-
-static void add(pv_pytorch_advice_list *out, const char *kind, double percent, const char *text,
+static void add(pv_pytorch_overview *out, const char *kind, double percent, const char *text,
                 const char *link)
 {
     if (out->n < PV_PYTORCH_ADVICE_MAX)
@@ -47,7 +39,7 @@ static double step_share(const pv_steps_result *steps, uint32_t type)
     return total > 0 ? (double)part / (double)total : 0;
 }
 
-static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_advice_list *out)
+static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_overview *out)
 {
     double loading = step_share(steps, PV_STEP_HOST_WAIT_INPUT);
     if (loading > DATA_LOADING_MIN)
@@ -73,18 +65,52 @@ static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_adv
             "https://pytorch.org/docs/stable/ddp_comm_hooks.html");
 }
 
-/* ---- GPU utilization ----------------------------------------------------------- */
+/* ---- GPU summary -------------------------------------------------------------- */
 
-/* The time kernels on plane pl cover inside [lo, hi). */
-static int64_t kernel_cover(const pv_model *m, const pv_kineto *k, const pv_plane *pl,
-                            int64_t lo, int64_t hi)
+/* A kernel's time inside the span and its launch args' numbers. */
+typedef struct kspan {
+    int64_t start_ps;
+    int64_t end_ps;
+    double blocks_per_sm;   /* < 0: not given, or not positive (ignored as there) */
+    double occupancy_pct;   /* < 0: not given, or negative */
+} kspan;
+
+#define KSPAN_BEFORE(a, b) ((a)->start_ps < (b)->start_ps)
+PV_MERGE_SORT(sort_kspans, kspan, KSPAN_BEFORE)
+
+/* A blocks-per-SM change at a kernel's start (+) or end (-). */
+typedef struct edge {
+    int64_t t_ps;
+    int end;                /* 0 start, 1 end: starts first at one time, as there */
+    double blocks;
+} edge;
+
+#define EDGE_BEFORE(a, b) ((a)->t_ps < (b)->t_ps || ((a)->t_ps == (b)->t_ps && (a)->end < (b)->end))
+PV_MERGE_SORT(sort_edges, edge, EDGE_BEFORE)
+
+static double stat_number(const pv_model *m, uint64_t ev, uint32_t name)
 {
+    pv_stat st;
+    if (name == 0 || !pv_model_event_stat(m, ev, name, &st))
+        return -1;
+    switch (st.type) {
+    case PV_STAT_I64: return (double)st.v.i64;
+    case PV_STAT_U64: return (double)st.v.u64;
+    case PV_STAT_F64: return st.v.f64;
+    default: return -1;
+    }
+}
+
+/* The kernels of plane pl clipped to [lo, hi), malloc'd into *out. */
+static size_t kernel_spans(const pv_model *m, const pv_kineto *k, const pv_plane *pl, int64_t lo,
+                           int64_t hi, kspan **out)
+{
+    uint32_t s_bps = pv_model_str_find(m, "blocks per SM");
+    uint32_t s_occ = pv_model_str_find(m, "est. achieved occupancy %");
     size_t n = 0;
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++)
         n += m->tracks[t].n_events;
-    if (n == 0)
-        return 0;
-    span *s = pv_xmalloc(n * sizeof *s);
+    kspan *s = pv_xmalloc((n + 1) * sizeof *s);
     size_t ns = 0;
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
@@ -94,21 +120,14 @@ static int64_t kernel_cover(const pv_model *m, const pv_kineto *k, const pv_plan
             int64_t b = m->ev_start_ps[e], f = b + m->ev_dur_ps[e];
             b = b > lo ? b : lo;
             f = f < hi ? f : hi;
-            if (f > b)
-                s[ns++] = (span){b, f};
+            if (f > b) {
+                double bps = stat_number(m, e, s_bps);
+                s[ns++] = (kspan){b, f, bps > 0 ? bps : -1, stat_number(m, e, s_occ)};
+            }
         }
     }
-    sort_spans(s, ns);
-    int64_t cover = 0, end = INT64_MIN;
-    for (size_t i = 0; i < ns; i++) {
-        int64_t b = s[i].start_ps > end ? s[i].start_ps : end;
-        if (s[i].end_ps > b)
-            cover += s[i].end_ps - b;
-        if (s[i].end_ps > end)
-            end = s[i].end_ps;
-    }
-    free(s);
-    return cover;
+    *out = s;
+    return ns;
 }
 
 static bool has_kernels(const pv_model *m, const pv_kineto *k, const pv_plane *pl)
@@ -122,8 +141,61 @@ static bool has_kernels(const pv_model *m, const pv_kineto *k, const pv_plane *p
     return false;
 }
 
-static void gpu_rule(const pv_model *m, const pv_kineto *k, const pv_steps_result *steps,
-                     pv_arena *a, pv_pytorch_advice_list *out)
+/* Utilization: the united time of s (sorted). */
+static int64_t united(const kspan *s, size_t n)
+{
+    int64_t cover = 0, end = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = s[i].start_ps > end ? s[i].start_ps : end;
+        if (s[i].end_ps > b)
+            cover += s[i].end_ps - b;
+        if (s[i].end_ps > end)
+            end = s[i].end_ps;
+    }
+    return cover;
+}
+
+/* SM efficiency: the time integral of min(1, blocks per SM running);
+ * false when no kernel gives its blocks per SM. */
+static bool sm_time(const kspan *s, size_t n, double *out)
+{
+    edge *e = pv_xmalloc((2 * n + 1) * sizeof *e);
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].blocks_per_sm <= 0)
+            continue;
+        e[ne++] = (edge){s[i].start_ps, 0, s[i].blocks_per_sm};
+        e[ne++] = (edge){s[i].end_ps, 1, s[i].blocks_per_sm};
+    }
+    sort_edges(e, ne);
+    double sum = 0, running = 0;
+    for (size_t i = 0; i < ne; i++) {
+        if (i > 0 && e[i].t_ps > e[i - 1].t_ps && running > 0)
+            sum += (running < 1 ? running : 1) * (double)(e[i].t_ps - e[i - 1].t_ps);
+        running += e[i].end ? -e[i].blocks : e[i].blocks;
+    }
+    free(e);
+    *out = sum;
+    return ne > 0;
+}
+
+/* Occupancy: the kernels' occupancy weighted by their time; < 0 when none
+ * gives it. */
+static double occupancy(const kspan *s, size_t n)
+{
+    double weighted = 0, time = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].occupancy_pct < 0)
+            continue;
+        double d = (double)(s[i].end_ps - s[i].start_ps);
+        weighted += s[i].occupancy_pct * d;
+        time += d;
+    }
+    return time > 0 ? weighted / time : -1;
+}
+
+static void gpu_summary(const pv_model *m, const pv_kineto *k, const pv_steps_result *steps,
+                        pv_arena *a, pv_pytorch_overview *out)
 {
     if (steps->n_steps == 0)
         return;
@@ -132,18 +204,28 @@ static void gpu_rule(const pv_model *m, const pv_kineto *k, const pv_steps_resul
                  steps->steps[steps->n_steps - 1].dur_ps;
     if (hi <= lo)
         return;
+    out->gpus = pv_arena_zalloc(a, (m->n_planes + 1u) * sizeof *out->gpus);
     for (uint32_t i = 0; i < m->n_planes; i++) {
         const pv_plane *pl = &m->planes[i];
         if (pl->kind != PV_PLANE_GPU || !has_kernels(m, k, pl))
             continue;
-        double util = (double)kernel_cover(m, k, pl, lo, hi) / (double)(hi - lo);
-        if (util < GPU_UTILIZATION_MIN)
-            add(out, "gpu_utilization", 100 * util,
+        kspan *s;
+        size_t n = kernel_spans(m, k, pl, lo, hi, &s);
+        sort_kspans(s, n);
+        double span = (double)(hi - lo), sm;
+        pv_pytorch_gpu *g = &out->gpus[out->n_gpus++];
+        g->device = pl->device_ordinal;
+        g->utilization = (double)united(s, n) / span;
+        g->sm_efficiency = sm_time(s, n, &sm) ? sm / span : -1;
+        g->occupancy_pct = occupancy(s, n);
+        free(s);
+        if (g->utilization < GPU_UTILIZATION_MIN)
+            add(out, "gpu_utilization", 100 * g->utilization,
                 pv_arena_printf(a,
                                 "GPU %d has low utilization. You could try to increase batch "
                                 "size to improve. Note: Increasing batch size may affect the "
                                 "speed and stability of model convergence.",
-                                pl->device_ordinal),
+                                g->device),
                 "");
     }
 }
@@ -171,7 +253,7 @@ static int64_t compute_major(const pv_model *m)
 }
 
 static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                             pv_pytorch_advice_list *out)
+                             pv_pytorch_overview *out)
 {
     if (compute_major(m) < TENSOR_CORE_MIN_MAJOR)
         return;
@@ -204,8 +286,8 @@ static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
         "https://pytorch.org/docs/stable/amp.html");
 }
 
-void pv_overview_pytorch_advice(const pv_kineto *k, const pv_steps_result *steps,
-                                bool one_model, pv_arena *a, pv_pytorch_advice_list *out)
+void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
+                                bool one_model, pv_arena *a, pv_pytorch_overview *out)
 {
     memset(out, 0, sizeof *out);
     out->present = k->present;
@@ -214,6 +296,6 @@ void pv_overview_pytorch_advice(const pv_kineto *k, const pv_steps_result *steps
     step_rules(steps, a, out);
     if (!one_model)
         return;
-    gpu_rule(k->m, k, steps, a, out);
+    gpu_summary(k->m, k, steps, a, out);
     tensor_core_rule(k->m, k, a, out);
 }

@@ -1,6 +1,16 @@
-/* overview_pytorch: the performance recommendations torch-tb-profiler
- * 0.4.3 makes on a PyTorch trace's overview (its RunProfileData.analyze),
- * which the overview gives in place of TensorFlow's verdict there:
+/* overview_pytorch: what torch-tb-profiler 0.4.3's overview adds on a
+ * PyTorch trace: its GPU summary (gpu_metrics_parser.py) per GPU that ran
+ * kernels, over the time from the first step's start to the last step's
+ * end,
+ *
+ *   utilization      the kernels' united time, of that span
+ *   SM efficiency    per instant min(1, the running kernels' "blocks per
+ *                    SM" summed), averaged over the span (estimated)
+ *   occupancy        the kernels' "est. achieved occupancy %" weighted by
+ *                    their time inside the span
+ *
+ * and its performance recommendations (RunProfileData.analyze), which the
+ * overview gives in place of TensorFlow's verdict:
  *
  *   data_loading     DataLoader takes more than 5 % of the steps' time
  *   communication    communication takes more than 10 % of it
@@ -30,18 +40,27 @@ typedef struct pv_pytorch_advice {
     const char *link;       /* the page that sentence links to; "" when none */
 } pv_pytorch_advice;
 
-typedef struct pv_pytorch_advice_list {
+typedef struct pv_pytorch_gpu {
+    int32_t device;         /* N of /device:GPU:N */
+    double utilization;     /* 0..1 */
+    double sm_efficiency;   /* 0..1; < 0 when no kernel says its blocks per SM */
+    double occupancy_pct;   /* 0..100; < 0 when no kernel says its occupancy */
+} pv_pytorch_gpu;
+
+typedef struct pv_pytorch_overview {
     bool present;           /* the model is a PyTorch trace */
     size_t n;
     pv_pytorch_advice items[PV_PYTORCH_ADVICE_MAX];
-} pv_pytorch_advice_list;
+    size_t n_gpus;          /* GPUs with kernels, by plane order; 0 without steps */
+    pv_pytorch_gpu *gpus;   /* arena */
+} pv_pytorch_overview;
 
 /* Fills out for the model k reads (k initialised, its hosts linked) and
  * its steps (pv_steps_kineto's). With several workers' steps combined
  * (ALL_HOSTS), one_model false: only the rules on step shares, the others
  * being one worker's. out->present is false when k is not present.
  * Cannot fail (aborts only when memory runs out). */
-void pv_overview_pytorch_advice(const pv_kineto *k, const pv_steps_result *steps,
-                                bool one_model, pv_arena *a, pv_pytorch_advice_list *out);
+void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
+                                bool one_model, pv_arena *a, pv_pytorch_overview *out);
 
 #endif

@@ -17,6 +17,10 @@ OUT/<trace path without .json[.gz]>/:
     distributed.json.gz  the worker's row of /distributed/overlap: per step
                          [computation - overlap, overlap, communication -
                          overlap, other] in microseconds (overall_parser.py)
+    gpu.json.gz          the overview's GPU summary per GPU with kernels:
+                         utilization, est. SM efficiency and est. achieved
+                         occupancy, unrounded (gpu_metrics_parser.py; null
+                         where the trace has no blocks per SM or occupancy)
 
 A trace torch-tb-profiler cannot read gets an error.txt with its message.
 Files are gzipped with no name or time in the header, so a rerun gives
@@ -84,6 +88,11 @@ def views(path, cache):
         "steps": list(data.steps_names),
         "costs": [[c.computation - c.overlap, c.overlap, c.communication - c.overlap, c.other]
                   for c in data.comm_overlap_costs]}
+    gpu = data.gpu_metrics_parser
+    out["gpu"] = {str(g): {"utilization": gpu.gpu_utilization[g],
+                           "sm_efficiency": gpu.avg_approximated_sm_efficiency_per_device[g],
+                           "occupancy": gpu.avg_occupancy_per_device[g]}
+                  for g in sorted(gpu.gpu_ids)}
     if profile.memory_snapshot is not None:
         out["memory"] = {"curve": profile.get_memory_curve("us", "B"),
                          "stats": profile.get_memory_stats(memory_metric="B")}
