@@ -95,6 +95,19 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                 assert.ok(text.includes(`${v.toFixed(2)} %`), `${v.toFixed(2)} % not shown`);
         });
 
+    test('the input pipeline analyzer speaks of DataLoader, not tf.data', { timeout: TOOL_MS },
+        async () => {
+            const hash = hashOf(RUN, WORKER, 'input_pipeline_analyzer');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, TOOL_MS);
+            const text = await h.page.evaluate(
+                () => document.getElementById('content').innerText);
+            // torch-tb-profiler's own data-loading recommendation for the worker.
+            const want = referenceAdvice().find((t) => t.includes('DataLoader'));
+            assert.ok(want && text.includes(want), `missing "${want}"`);
+            assert.doesNotMatch(text, /tf\.data/);
+        });
+
     test('framework op stats group PyTorch\'s operators by input shape', { timeout: TOOL_MS },
         async () => {
             // The independent count: aten::conv2d's distinct Input Dims in the trace.
