@@ -64,11 +64,27 @@ static bool op_has_gradients(const char *name, const char *type)
     return false;
 }
 
+/* A PyTorch backward pass: the autograd engine's evaluate_function, its
+ * AccumulateGrad, or (traces before 2022, where the backward functions are
+ * operators themselves) an autograd function named <Op>Backward[N]. */
+static bool pytorch_backward(const char *name)
+{
+    if (strncmp(name, "autograd::engine::evaluate_function", 35) == 0 ||
+        strcmp(name, "torch::autograd::AccumulateGrad") == 0)
+        return true;
+    const char *b = strstr(name, "Backward");
+    if (b == NULL || strchr(name, ':') != NULL)
+        return false;
+    for (b += 8; *b >= '0' && *b <= '9'; b++)
+        continue;
+    return *b == '\0';
+}
+
 const char *pv_op_stats_task_type(const pv_op_stats_table *t)
 {
     for (size_t i = 0; i < t->n_rows; i++)
         if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type) ||
-            strncmp(t->rows[i].op->name, "autograd::engine::evaluate_function", 35) == 0)
+            pytorch_backward(t->rows[i].op->name))
             return "Training";
     return "Inference";
 }

@@ -101,8 +101,9 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
 
 /* "Training" when any row shows a backward pass (a TF op under a
  * "gradient_tape"/"gradients*" scope, a JAX op under "transpose(", a
- * PyTorch autograd::engine::evaluate_function op), else "Inference": the
- * reference's task-type heuristic. Cannot fail. */
+ * PyTorch autograd::engine::evaluate_function, AccumulateGrad or
+ * <Op>Backward[N] op), else "Inference": the reference's task-type
+ * heuristic, and PyTorch's autograd names. Cannot fail. */
 const char *pv_op_stats_task_type(const pv_op_stats_table *t);
 
 /* ---- JSON ----------------------------------------------------------------- */
