@@ -594,6 +594,9 @@ START_TEST(test_decode_garbage)
     assert_refused("[{\"ph\":tru}]", PV_EFORMAT, "unexpected text", 7);
     /* not a trace at all: the sniffer says so */
     assert_refused("hello", PV_EFORMAT, "not a supported profile format", 0);
+    /* gzip's magic, then nothing that inflates (strlen stops at the 0) */
+    assert_refused("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage", PV_EFORMAT,
+                   "gzip data that is corrupt or holds no supported profile format", 0);
     /* text after the trace is left with a warning; a trailing comma is
      * read */
     pv_model *t = decode_ok("[{\"ph\":\"X\",\"ts\":1},]x");
