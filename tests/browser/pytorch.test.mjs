@@ -85,6 +85,8 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                 assert.ok(verdict.includes(text), `missing "${text}" in: ${verdict}`);
             assert.ok(!/tf\.data|tf\.function|mixed_float16/.test(verdict),
                       `TensorFlow advice on a PyTorch run: ${verdict}`);
+            assert.equal(await h.page.locator('#content').getByText('TensorFlow 2.x').count(), 0,
+                         'TensorFlow\'s host-steps switch or note on a PyTorch run');
             // The GPU summary, against torch-tb-profiler's own numbers.
             const gpu = JSON.parse(zlib.gunzipSync(fs.readFileSync(new URL(
                 `../data/reference/kineto/${RUN}/${WORKER}.pt.trace/gpu.json.gz`,

@@ -154,7 +154,7 @@ async function render(inst, el, state, data, isCurrent) {
     const pytorch = props.pv_framework === 'pytorch';
     const advice = pytorch ? []
         : stepAdvice(steps, hw, '', (hostDt.p || {}).pv_bottleneck_advice);
-    const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace,
+    const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace && !pytorch,
                               (s) => { unmount(); mount(el, s); });
     body.append(verdictBox(props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));

@@ -136,7 +136,9 @@ async function render(inst, el, state, data, isCurrent) {
     const ap = analysis.p || {};
     const hw = props.hardware_type || 'CPU_ONLY';
 
-    const body = stepViewBody(el, state, 'Overview', hw, fromTrace,
+    // A PyTorch trace's steps are its ProfilerStep#N spans: TensorFlow's
+    // host-steps switch and its note do not apply.
+    const body = stepViewBody(el, state, 'Overview', hw, fromTrace && !pytorch,
                               (s) => { unmount(); mount(el, s); });
     if (pytorch) {
         body.append(pytorchVerdict(pytorch));
@@ -156,7 +158,7 @@ async function render(inst, el, state, data, isCurrent) {
     if (!steps.length) {
         graph.append(h('p', { text: NO_STEPS }), h('p', { class: 'hint', text: NO_STEPS_HINT }));
     } else {
-        if (hw !== 'CPU_ONLY' && hostSteps) {
+        if (hw !== 'CPU_ONLY' && hostSteps && !pytorch) {
             graph.append(h('p', { class: 'hint', text: 'Host threads\' time inside each ' +
                 'device step is included (as TensorFlow 2.x did); today\'s XProf counts only ' +
                 'device events on GPUs.' }));
