@@ -1,14 +1,13 @@
 /* overview_pytorch: torch-tb-profiler 0.4.3's GPU summary and
  * recommendations on a PyTorch trace (the measures, rules and thresholds
  * are in overview_pytorch.h). Shares are of the summed steps, which is
- * what its averages per step divide to;
- * the Tensor Core share counts a kernel as launched by a TensorCore
- * eligible operator when the operator whose External id it carries is
- * one (torch-tb-profiler takes the innermost eligible operator's own
- * launches, which is that operator whenever it launched the kernel). */
+ * what its averages per step divide to. The Tensor Core share counts a
+ * kernel as launched by a TensorCore eligible operator when the operator
+ * whose External id it carries is one (torch-tb-profiler takes the
+ * innermost eligible operator's own launches, which is that operator
+ * whenever it launched the kernel). */
 #include "tools/steps/overview_pytorch.h"
 #include "tools/kernel_stats/kernel_stats.h"
-#include "tools/steps/step_breakdown.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
