@@ -199,6 +199,9 @@ async function render(inst, el, state, data, isCurrent) {
     } else if (!fromTrace) {
         host.append(h('p', { class: 'hint', text: 'Legacy overview files do not list host ' +
             'ops; see the input pipeline analyzer for the host\'s input ops.' }));
+    } else if (pytorch) {
+        host.append(h('p', { class: 'hint', text: 'PyTorch\'s operators, with their host and ' +
+            'device time, input shapes and call stacks, are in Framework op stats.' }));
     } else {
         host.append(h('p', { class: 'hint', text: 'No framework op was recorded on host ' +
             'threads (host tracer level 0, or not a TensorFlow profile).' }));
