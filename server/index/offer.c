@@ -26,13 +26,18 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
     return NULL;
 }
 
-/* What lists t on h: the profile (one with HLO protos for a tool that
- * reads them), or a file made for t itself. */
+/* What lists t on h: the profile (one holding what t needs, as its
+ * format's probe says), or a file made for t itself (first when the
+ * profile's format yields to one). */
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
     if (f != NULL && (f->holds & t->needs) != t->needs)
         f = NULL;
+    if (f != NULL && f->format->yields_to_tool_files && tool_file(h, t->name) != NULL)
+        f = NULL;
+    if (f != NULL && t->pytorch_only && !f->format->any_folder)
+        f = NULL;   /* a view of PyTorch traces on an XSpace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }
@@ -54,7 +59,10 @@ static bool any_lists(const pv_host *hosts, size_t n_hosts, const pv_tool *t)
     bool from_model;
     for (size_t i = 0; i < n_hosts; i++) {
         const pv_host_file *f = listing(&hosts[i], t, &from_model);
-        if (f != NULL && (!from_model || (f->holds & t->listed_when) == t->listed_when))
+        /* a format that cannot probe (trace JSON) lists what it may hold */
+        bool holds = f != NULL && (f->format->probe == NULL ||
+                                   (f->holds & t->listed_when) == t->listed_when);
+        if (f != NULL && (!from_model || holds))
             return true;
     }
     return false;

@@ -22,6 +22,7 @@ static const pv_tool *const tools[] = {
     &pv_framework_op_stats_tool,
     &pv_hlo_stats_tool,
     &pv_device_utilization_tool,
+    &pv_distributed_view_tool,
 };
 
 const pv_tool *const *pv_tools(size_t *n)

@@ -10,6 +10,7 @@
 #include "tools/kernel_stats/kernel_stats.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/steps/input_pipeline.h"
+#include "tools/steps/overview_pytorch.h"
 
 #define PV_OVERVIEW_TOP_OPS 10
 
@@ -55,6 +56,9 @@ typedef struct pv_overview_result {
     uint64_t profile_start_ns;      /* Unix time; 0 when not recorded */
     uint64_t profile_stop_ns;       /* 0 when not recorded */
     int host_tracer_level;          /* -1 when not recorded */
+    /* A PyTorch trace's recommendations, given in place of the verdict,
+     * precision and eager statements (empty then). */
+    pv_pytorch_overview pytorch;
 } pv_overview_result;
 
 /* Fills out. q may be NULL. Returns 0, or PV_ETOOBIG when the distinct
