@@ -38,6 +38,8 @@ static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *fro
         f = NULL;
     if (f != NULL && t->pytorch_only && !f->format->any_folder)
         f = NULL;   /* a view of PyTorch traces on an XSpace */
+    if (f != NULL && t->xspace_only && f->format->any_folder)
+        f = NULL;   /* an XLA table on a PyTorch trace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }

@@ -220,6 +220,12 @@ START_TEST(test_scan_pytorch_runs)
     ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("distributed_view")));
     const pv_run *xs = a->n_hosts == 3 ? a2 : a;
     ck_assert(!pv_host_has_tool(&xs->hosts[0], pv_tool_find("distributed_view")));
+    /* XProf's XLA tables are an XSpace's, never a PyTorch trace's */
+    static const char *const xla[] = {"op_profile", "hlo_stats", "roofline_model"};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert(!pv_host_has_tool(&py->hosts[0], pv_tool_find(xla[i])));
+        ck_assert(pv_host_has_tool(&xs->hosts[0], pv_tool_find(xla[i])));
+    }
     pv_index_unref(ix);
 }
 END_TEST

@@ -62,5 +62,6 @@ const pv_tool pv_op_profile_tool = {
     .query_bytes = sizeof(op_profile_params),
     .read_query = read_query,
     .compute = compute,
+    .xspace_only = true,
     .write_json = write_json,
 };

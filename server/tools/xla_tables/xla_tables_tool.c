@@ -95,6 +95,7 @@ static const char *const hlo_stats_aliases[] = {"hlo_op_stats", NULL};
 
 const pv_tool pv_hlo_stats_tool = {
     .name = "hlo_stats",
+    .xspace_only = true,
     .title = "HLO op stats",
     .aliases = hlo_stats_aliases,
     .params = no_params,
@@ -137,6 +138,7 @@ static int roofline_write_csv(const pv_tool_input *in, const void *q, const void
 
 const pv_tool pv_roofline_model_tool = {
     .name = "roofline_model",
+    .xspace_only = true,
     .title = "Roofline model",
     .params = no_params,
     .query_bytes = 1,
