@@ -160,6 +160,15 @@ static inline bool pv__stat_ids_dense(int64_t lo, int64_t hi, size_t n)
     return lo >= 0 && hi < 4 * (int64_t)n + 1024;
 }
 
+/* Whether an extra row holds no value unique to its event (a
+ * correlation id, a flow, step fields). Such rows are shared by every
+ * event with the same values (extras.c), so whoever changes a row in
+ * place must give a shareable one's event a row of its own first. */
+static inline bool pv__extra_is_shareable(const pv_event_extra *x)
+{
+    return x->correlation_id == 0 && x->flow == 0 && x->step == PV_NO_STEP;
+}
+
 /* Releases a source the builder or model owns (storage.c). */
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 
