@@ -2,6 +2,7 @@
 #include "model/model_priv.h"
 #include "util/bsearch.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ void pv_model_free(pv_model *m)
             munmap(s->map, s->map_len);
         pv__source_release(s->src, s->src_len, s->src_owner);
         pv__hlo_slot_free(s->hlo);
+        pv__memos_free(atomic_load(&s->memos));
         free(s);
     }
     free(m);

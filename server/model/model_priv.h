@@ -15,6 +15,7 @@
  *   strtab.c           the string table and the id map
  *   details_parse.c    kernel_details / memcpy_details text
  *   hlo.c              the HLO table, decoded on first use (model/hlo.h)
+ *   memo.c             what tools compute once from the model (model/memo.h)
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
  *   event_stats.c      an event's own stats, read on demand
@@ -285,10 +286,15 @@ typedef struct pv__model_store {
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
     struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
+    struct pv__memos *_Atomic memos; /* memo.c's table; NULL until the first memo */
 } pv__model_store;
 
 /* Releases a model's HLO slot (hlo.c). NULL is fine. */
 void pv__hlo_slot_free(struct pv__hlo_slot *h);
+/* Bytes the HLO table holds once decoded, 0 before (hlo.c). NULL is fine. */
+size_t pv__hlo_bytes(const struct pv__hlo_slot *h);
+/* Releases a model's memos (memo.c). NULL is fine. */
+void pv__memos_free(struct pv__memos *t);
 
 /* Records a malloc'd table that is no column (a column's storage is the
  * model's already) so pv_model_free releases it (storage.c). */

@@ -484,6 +484,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_too_deep);
     tcase_add_test(fin, test_builder_finish_late_stat_in_order);
     tcase_add_test(fin, test_builder_finish_extras);
+    tcase_add_test(fin, test_builder_finish_shares_rows);
     tcase_add_test(fin, test_builder_wire_stats_applied);
     tcase_add_test(fin, test_builder_wire_stats_refused);
     tcase_add_test(fin, test_builder_finish_groups_steps);
