@@ -443,6 +443,26 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* Ends a hold of e. The last holder takes the pages of the files the
+ * model maps out of resident memory: a request reads stats from the
+ * profile, the index build most of them, and what they read would stay
+ * counted as this process's until the model is dropped. */
+static void release(pv_model_store *s, pv_model_entry *e)
+{
+    pthread_mutex_lock(&s->lock);
+    bool last = e->holders == 1;
+    pthread_mutex_unlock(&s->lock);
+    /* Still a holder here: once it lets go, the budget may drop the model
+     * and its address range may hold other memory. A holder joining
+     * meanwhile only reads back pages it needs. */
+    if (last)
+        pv_model_release_pages(e->model);
+    pthread_mutex_lock(&s->lock);
+    e->holders--;
+    start_loads(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
@@ -454,6 +474,10 @@ static void *load_main(void *arg)
     size_t n_memos = 0;
     if (rc == 0)
         load_memos(s, e, m, &n_memos);
+    /* The decode read every page; no one else sees m yet, so the budget
+     * cannot drop it under the release. */
+    if (rc == 0)
+        pv_model_release_pages(m);
     pthread_mutex_lock(&s->lock);
     s->reserved_bytes -= e->reserved;
     e->reserved = 0;
@@ -492,12 +516,8 @@ static void *load_main(void *arg)
         build_companion(s, e);
     if (rc == 0 && save)
         save_model(s, e);
-    if (keep) {
-        pthread_mutex_lock(&s->lock);
-        e->holders--;
-        start_loads(s);
-        pthread_mutex_unlock(&s->lock);
-    }
+    if (keep)
+        release(s, e);
     return NULL;
 }
 
@@ -610,19 +630,12 @@ void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
     bool save = s->disk != NULL && n_memos > entry->memos_saved;
     if (save)
         entry->memos_saved = n_memos;
-    else
-        entry->holders--;
     if (grew)
         warn_if_over(s, entry);
-    start_loads(s);
     pthread_mutex_unlock(&s->lock);
-    if (!save)
-        return;
-    save_memos(s, entry, n_memos);
-    pthread_mutex_lock(&s->lock);
-    entry->holders--;
-    start_loads(s);
-    pthread_mutex_unlock(&s->lock);
+    if (save)
+        save_memos(s, entry, n_memos);
+    release(s, entry);
 }
 
 int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **out,

@@ -40,6 +40,16 @@ void pv_model_own_source(pv_model *m, pv_source_owner owner)
     s->src_owner = owner;
 }
 
+void pv_model_release_pages(const pv_model *m)
+{
+    const pv__model_store *s = m->priv;
+    if (s == NULL)
+        return;
+    pv__release_source(s);
+    if (s->map != NULL)
+        madvise(s->map, s->map_len, MADV_DONTNEED);
+}
+
 /* ---- lookups ------------------------------------------------------------ */
 
 const char *pv_model_str(const pv_model *m, uint32_t id)

@@ -287,6 +287,7 @@ typedef struct pv__model_store {
     size_t n_wk;
     struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
     struct pv__memos *_Atomic memos; /* memo.c's table; NULL until the first memo */
+    _Atomic uint64_t src_reads;  /* events' stats read from the source (event_stats.c) */
 } pv__model_store;
 
 /* Releases a model's HLO slot (hlo.c). NULL is fine. */
@@ -295,6 +296,9 @@ void pv__hlo_slot_free(struct pv__hlo_slot *h);
 size_t pv__hlo_bytes(const struct pv__hlo_slot *h);
 /* Releases a model's memos (memo.c). NULL is fine. */
 void pv__memos_free(struct pv__memos *t);
+/* Takes the pages of a mapped source out of the process's resident
+ * memory (storage.c; model.h, pv_model_release_pages). */
+void pv__release_source(const pv__model_store *s);
 
 /* Records a malloc'd table that is no column (a column's storage is the
  * model's already) so pv_model_free releases it (storage.c). */
