@@ -7,12 +7,15 @@
  * The signal itself is taken by the stop watch thread, which also bounds
  * how long stopping may take (see "stopping"). */
 #include "cache/disk.h"
+#include "cli/cli.h"
 #include "cache/trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "index/index.h"
+#include "report/briefs.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -34,7 +37,9 @@ pv_config pv_cfg;
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: profview --logdir DIR [options]\n"
+            "Usage: profview [serve] --logdir DIR [options]\n"
+            "       profview summary PATH [options]      (profview summary --help)\n"
+            "       profview compare BASE NEW [options]  (profview compare --help)\n"
             "Serve TensorFlow / JAX profiles (the TensorBoard Profile tab) from DIR.\n"
             "\n"
             "  --logdir DIR          folder holding plugins/profile/<run>/ folders (required)\n"
@@ -56,6 +61,8 @@ static void usage(FILE *out)
             "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
             "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
             "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
+            "  --metrics-runs N      /metrics reports the figures of the N newest runs\n"
+            "                        (default 20; 0: only the server's own)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
 }
@@ -313,10 +320,12 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"max-conns-per-addr", required_argument, NULL, 'P'},
         {"header-timeout-ms", required_argument, NULL, 'H'},
         {"idle-timeout-s", required_argument, NULL, 'I'},
+        {"metrics-runs", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
-                         .memory_budget = default_budget(), .rescan_ms = 2000};
+                         .memory_budget = default_budget(), .rescan_ms = 2000,
+                         .metrics_runs = 20};
     conn_defaults();
     pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
     int c;
@@ -374,6 +383,10 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             if (parse_conn_flag(c, optarg) != 0)
                 return -1;
             break;
+        case 'M':
+            if (parse_count("metrics-runs", optarg, 0, 100000, &pv_cfg.metrics_runs) != 0)
+                return -1;
+            break;
         case 'h': usage(stdout); exit(EXIT_OK);
         case 'V': printf("profview %s\n", PV_VERSION); exit(EXIT_OK);
         default: usage(stderr); return -1;
@@ -411,6 +424,16 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 int main(int argc, char **argv)
 {
     static char cache_buf[PATH_MAX];
+    /* Subcommands: serve (also with none), summary, compare. */
+    if (argc > 1 && strcmp(argv[1], "summary") == 0)
+        return pv_cli_summary(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return pv_cli_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) {
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (parse_args(argc, argv, cache_buf, sizeof cache_buf) != 0)
         return EXIT_USAGE;
 
@@ -449,7 +472,9 @@ int main(int argc, char **argv)
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
                   .disk = &disk,
-                  .heavy = &heavy};
+                  .heavy = &heavy,
+                  .briefs = pv_briefs_new(),
+                  .metrics = pv_http_metrics_new()};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
@@ -457,6 +482,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "profview: %s\n", msg);
         pv_model_store_free(app.models);
         pv_limit_fini(&heavy);
+        pv_briefs_free(app.briefs);
+        pv_http_metrics_free(app.metrics);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
         return EXIT_START;
@@ -488,6 +515,8 @@ int main(int argc, char **argv)
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
     pv_model_store_free(app.models);
+    pv_briefs_free(app.briefs);
+    pv_http_metrics_free(app.metrics);
     pv_limit_fini(&heavy);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);

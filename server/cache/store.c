@@ -71,6 +71,7 @@ struct pv_model_store {
     int64_t retry_after_ns;      /* RETRY_AFTER_NS, or what a test set */
     int64_t poll_idle_ns;        /* POLL_IDLE_NS, or what a test set */
     unsigned loading;            /* loader threads running */
+    pv_store_stats done;         /* finished loads, for /metrics */
     uint64_t clock;
     uint64_t seq;
 };
@@ -466,6 +467,7 @@ static void release(pv_model_store *s, pv_model_entry *e)
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
+    int64_t t0 = monotonic_ns();
     pv_model *m = NULL;
     pv_error err = {0};
     bool save = false;
@@ -482,7 +484,10 @@ static void *load_main(void *arg)
     s->reserved_bytes -= e->reserved;
     e->reserved = 0;
     s->loading--;
+    s->done.loads++;
+    s->done.load_seconds += (double)(monotonic_ns() - t0) / 1e9;
     if (rc == 0) {
+        s->done.load_bytes += e->id.size_bytes;
         size_t added = pv_model_added_bytes(m);
         evict_for(s, m->mem_bytes + added, e);
         e->model = m;
@@ -492,6 +497,7 @@ static void *load_main(void *arg)
         s->held_bytes += m->mem_bytes + added;
         warn_if_over(s, e);
     } else {
+        s->done.failed++;
         e->err = err;
         e->state = PV_LOAD_FAILED;
         e->failed_ns = monotonic_ns();
@@ -683,4 +689,12 @@ size_t pv_model_store_bytes(pv_model_store *s)
     size_t n = s->held_bytes;
     pthread_mutex_unlock(&s->lock);
     return n;
+}
+
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out)
+{
+    pthread_mutex_lock(&s->lock);
+    *out = s->done;
+    out->in_flight = s->loading;
+    pthread_mutex_unlock(&s->lock);
 }

@@ -119,4 +119,17 @@ size_t pv_model_store_bytes(pv_model_store *s);
 /* The budget given at creation (0 = unbounded). */
 size_t pv_model_store_budget(const pv_model_store *s);
 
+/* What the store has done, for /metrics: loads finished (failed ones
+ * too) with their seconds and bytes read, and the loads running now. */
+typedef struct pv_store_stats {
+    uint64_t loads;          /* finished, including failed */
+    uint64_t failed;
+    uint64_t load_bytes;     /* source bytes of the loads that succeeded */
+    double load_seconds;     /* spent by finished loads, decode or saved model */
+    unsigned in_flight;      /* loads running now */
+} pv_store_stats;
+
+/* Fills out. Cannot fail. */
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out);
+
 #endif

@@ -16,6 +16,7 @@
 #include "cache/store.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "http/target.h"
 #include "ingest/formats.h"
 #include "tools/registry.h"
@@ -141,6 +142,8 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
     char *gz;
     size_t gz_len;
     pv_answer_keep(rq->app->disk, key, rs->body, rs->len, &gz, &gz_len, tag);
+    if (rq->app->disk->dir != NULL)
+        pv__metrics_kept(rq->app->metrics, gz != NULL ? gz_len : rs->len);
     if (gz == NULL)
         return;
     rs->etag = pv_arena_strdup(&rq->arena, tag);
@@ -226,7 +229,9 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
         what = pv_arena_printf(&rq->arena, "%s|%s", what, identity(rq, hs->files[i]));
     pv_cache_key key = {hs->files[0]->path, hs->files[0]->id.size_bytes,
                         hs->files[0]->id.mtime_ns, what};
-    if (kept(rq, rs, &key, kind))
+    bool hit = kept(rq, rs, &key, kind);
+    pv__metrics_cache(rq->app->metrics, hit);
+    if (hit)
         return;
     if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
         pv_respond_busy(rs);

@@ -84,12 +84,14 @@ static size_t unchunk(char *body, size_t len)
 {
     size_t in = 0, out = 0;
     while (in < len) {
+        /* The size line, searched within the body's bounds only (a string
+         * search would scan the whole rest of a big body for every chunk). */
+        char *lf = memchr(body + in, '\n', len - in);
         char *end;
         unsigned long n = strtoul(body + in, &end, 16);
-        char *crlf = strstr(body + in, "\r\n");
-        if (end == body + in || crlf == NULL || n == 0)
+        if (end == body + in || lf == NULL || n == 0)
             break;
-        in = (size_t)(crlf - body) + 2;
+        in = (size_t)(lf - body) + 1;
         if (n > len - in)
             n = len - in;
         memmove(body + out, body + in, n);
