@@ -128,13 +128,14 @@ typedef struct end_ref {
     uint32_t span;    /* index of the span (begin at 2*span, end at 2*span+1) */
 } end_ref;
 
-static int cmp_end(const void *pa, const void *pb)
+static inline bool end_before(const end_ref *a, const end_ref *b)
 {
-    const end_ref *a = pa, *b = pb;
-    if (a->ts_ps != b->ts_ps)
-        return a->ts_ps < b->ts_ps ? -1 : 1;
-    return a->span < b->span ? -1 : a->span > b->span;
+    return a->ts_ps < b->ts_ps || (a->ts_ps == b->ts_ps && a->span < b->span);
 }
+
+/* A thread's ends number in the millions on a big profile, so qsort's
+ * call per comparison was a sixth of the overview's time. */
+PV_MERGE_SORT(sort_ends, end_ref, end_before)
 
 typedef struct span_buf {
     activity *v;      /* begin, end, begin, end, ... in the order added */
@@ -178,7 +179,7 @@ static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *c
         if (sb->ends[i].ts_ps > last_ps)
             last_ps = sb->ends[i].ts_ps;
     }
-    pv_sort(sb->ends, spans, sizeof *sb->ends, cmp_end);
+    sort_ends(sb->ends, spans);
     size_t depth = 0, bi = 0, ei = 0;
     while (bi < spans || ei < spans) {
         /* Next in (time, order added): a begin at 2*bi or an end at 2*span+1. */
