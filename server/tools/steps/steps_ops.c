@@ -223,6 +223,12 @@ void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
     span_buf sb = {0};
     open_op *stack = NULL;
     size_t cap_stack = 0;
+    /* Whether each event metadata's name is an op, parsed once per name
+     * rather than once per event (a host has millions of events and a few
+     * thousand names). */
+    bool *op_meta = pv_xmalloc(m->n_metas + 1u);
+    for (uint32_t i = 0; i < m->n_metas; i++)
+        op_meta[i] = is_op_name(m, m->metas[i].name);
     for (uint32_t p = 0; p < m->n_planes; p++) {
         const pv_plane *pl = &m->planes[p];
         if (pl->kind != PV_PLANE_HOST)
@@ -239,7 +245,7 @@ void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
                 uint32_t key = event_name_sid(m, e);
                 /* An op by its name, and again by its tf_op stat when it has
                  * one: the reference counts both. */
-                if (is_op_name(m, key))
+                if (op_meta[m->ev_meta[e]])
                     push_span(&sb, ++id, key, x != NULL && (x->flags & PV_EXTRA_EAGER), begin,
                               end);
                 if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
@@ -248,6 +254,7 @@ void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
             out->total_time_ps += replay_track(&sb, &b, &stack, &cap_stack);
         }
     }
+    free(op_meta);
     free(stack);
     free(sb.ends);
     free(sb.v);
