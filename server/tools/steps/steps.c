@@ -53,6 +53,7 @@ typedef struct collector {
     step_ev *evs;
     size_t n_evs, cap_evs;
     uint8_t *host_name;   /* per event metadata, HOST_NAME_* flags of its name */
+    uint8_t *device_name; /* per event metadata, device_name_type of its name */
 } collector;
 
 static void add_ev(collector *c, uint32_t g, uint32_t type, int64_t begin, int64_t dur)
@@ -93,16 +94,16 @@ static bool starts_ci(const char *s, const char *prefix)
     return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* The event's name as written (XEventMetadata.name), which the reference
- * classifies by; display names are shortened forms meant for people. */
-static const char *raw_name(const pv_model *m, uint64_t ev)
-{
-    return pv_model_str(m, m->metas[m->ev_meta[ev]].name);
-}
+/* What a device event's name as written (XEventMetadata.name, which the
+ * reference classifies by; display names are shortened forms for people)
+ * says, worked out once per event metadata (names are few, events many):
+ * the type it fixes (a copy, a collective),
+ * or, with DEVICE_NAME_COMPUTE, the compute type the name implies, which
+ * the event's shape stat decides when it has one. */
+#define DEVICE_NAME_COMPUTE 0x80u
 
-static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_sid)
+static uint8_t device_name_type(const char *name)
 {
-    const char *name = raw_name(m, ev);
     pv_tf_op op;
     pv_tf_op_parse(name, strlen(name), &op);
     switch (op.category) {
@@ -117,6 +118,17 @@ static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_s
     }
     if (starts_ci(name, "nccl"))
         return PV_STEP_DEVICE_COLLECTIVES;
+    bool half = strstr(name, "half") || strstr(name, "fp16");
+    return (uint8_t)(DEVICE_NAME_COMPUTE |
+                     (half ? PV_STEP_DEVICE_COMPUTE_16 : PV_STEP_DEVICE_COMPUTE_32));
+}
+
+static uint32_t classify_device(const collector *c, uint64_t ev, uint32_t shape_sid)
+{
+    const pv_model *m = c->m;
+    unsigned type = c->device_name[m->ev_meta[ev]];
+    if (!(type & DEVICE_NAME_COMPUTE))
+        return type;
     pv_stat shape;
     uint32_t shape_str = shape_sid != 0 && pv_model_event_stat(m, ev, shape_sid, &shape)
                              ? pv_model_stat_str_id(m, &shape)
@@ -124,8 +136,7 @@ static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_s
     if (shape_str != 0)
         return strstr(pv_model_str(m, shape_str), "half") ? PV_STEP_DEVICE_COMPUTE_16
                                                           : PV_STEP_DEVICE_COMPUTE_32;
-    return (strstr(name, "half") || strstr(name, "fp16")) ? PV_STEP_DEVICE_COMPUTE_16
-                                                         : PV_STEP_DEVICE_COMPUTE_32;
+    return type & ~DEVICE_NAME_COMPUTE;
 }
 
 /* One device plane: markers from its Steps line (or, when it has none,
@@ -164,7 +175,7 @@ static void collect_device_plane(collector *c, const pv_plane *p, uint32_t shape
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (!is_tpu && (x == NULL || !(x->flags & PV_EXTRA_CORRELATION)))
                 continue;
-            uint32_t type = is_tpu ? PV_STEP_DEVICE_COMPUTE_32 : classify_device(m, e, shape_sid);
+            uint32_t type = is_tpu ? PV_STEP_DEVICE_COMPUTE_32 : classify_device(c, e, shape_sid);
             add_ev(c, g, type, m->ev_start_ps[e], m->ev_dur_ps[e]);
             has_ev[g] = true;
         }
@@ -423,8 +434,12 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
 
     collector c = {.m = m, .n_groups = m->n_groups};
     c.host_name = pv_xmalloc(m->n_metas + 1u);
-    for (uint32_t i = 0; i < m->n_metas; i++)
-        c.host_name[i] = host_name_flags(pv_model_str(m, m->metas[i].name));
+    c.device_name = pv_xmalloc(m->n_metas + 1u);
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        const char *name = pv_model_str(m, m->metas[i].name);
+        c.host_name[i] = host_name_flags(name);
+        c.device_name[i] = device_name_type(name);
+    }
     size_t ng = m->n_groups ? m->n_groups : 1;
     c.host_mark = pv_xcalloc(ng, sizeof *c.host_mark);
     c.dev_mark = pv_xcalloc(ng, sizeof *c.dev_mark);
@@ -509,6 +524,7 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     }
 
     free(device_groups);
+    free(c.device_name);
     free(c.host_name);
     free(c.touched);
     free(c.step_name);
