@@ -225,6 +225,12 @@ static void respond_streamed(pv_request *rq, pv_response *rs, answer_kind kind,
     }
     if (rq->app->disk->dir != NULL)
         pv__metrics_kept(rq->app->metrics, a.gz_len);
+    /* A client without gzip gets the kept copy inflated as it is sent,
+     * not the whole body inflated in memory first. */
+    if (!pv__http_accepts_gzip(rq) && rq->app->disk->dir != NULL && kept_gz(rq, rs, key, kind)) {
+        free(a.gz);
+        return;
+    }
     rs->status = 200;
     rs->content_type = content_type(kind);
     rs->etag = pv_arena_strdup(&rq->arena, a.tag);
