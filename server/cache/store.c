@@ -70,6 +70,8 @@ struct pv_model_store {
     unsigned loading;            /* loader threads running */
     uint64_t clock;
     uint64_t seq;
+    atomic_uint_fast64_t decoded;   /* profiles decoded (pv_model_store_counts) */
+    atomic_uint_fast64_t from_disk; /* saved models read instead */
 };
 
 /* Loads at once: a decode is one core's work, and this machine class has
@@ -106,6 +108,8 @@ pv_model_store *pv_model_store_new(size_t budget_bytes, pv_disk_cache *disk,
     pthread_cond_init(&s->changed, NULL);
     s->budget_bytes = budget_bytes;
     s->retry_after_ns = RETRY_AFTER_NS;
+    atomic_init(&s->decoded, 0);
+    atomic_init(&s->from_disk, 0);
     s->poll_idle_ns = POLL_IDLE_NS;
     return s;
 }
@@ -246,14 +250,39 @@ static int open_source(const pv_model_entry *e, pv_error *err)
     return fd;
 }
 
-/* The disk cache key of e's model. The inode and ctime are in what was
- * computed, so a file rewritten in place with its old size and mtime is a
- * new entry; what points into buf. */
-static pv_cache_key model_key(const pv_model_entry *e, char *buf, size_t cap)
+const char *pv_source_rel_path(const pv_source *src)
 {
-    snprintf(buf, cap, "model %llu:%llu:%lld", (unsigned long long)e->id.dev,
-             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
-    return (pv_cache_key){e->path, e->id.size_bytes, e->id.mtime_ns, buf};
+    size_t n = src->root != NULL ? strlen(src->root) : 0;
+    if (n > 0 && strncmp(src->path, src->root, n) == 0 && src->path[n] == '/')
+        return src->path + n + 1;
+    return src->path;
+}
+
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s:%llu:%lld:%lld", pv_source_rel_path(src),
+             (unsigned long long)src->id.size_bytes, (long long)src->id.mtime_ns,
+             (long long)src->id.ctime_ns);
+    return buf;
+}
+
+/* The disk cache key of src's model (pv_source_ident's parts); it points
+ * into src and buf. */
+static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "model %lld", (long long)src->id.ctime_ns);
+    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
+}
+
+bool pv_model_store_saved(pv_model_store *s, const pv_source *src)
+{
+    if (s->disk == NULL)
+        return false;
+    char what[80];
+    pv_cache_key key = model_key(src, what, sizeof what);
+    char *path = pv_disk_cache_find(s->disk, &key, "pvm");
+    free(path);
+    return path != NULL;
 }
 
 /* Reads the saved model of e's source when there is a valid one; else
@@ -265,7 +294,8 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         return err->code;
     pv_disk_cache *disk = e->store->disk;
     char what[80];
-    pv_cache_key key = model_key(e, what, sizeof what);
+    pv_source src = {e->path, e->root, e->id};
+    pv_cache_key key = model_key(&src, what, sizeof what);
     char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
     *save = false;
     if (cached != NULL) {
@@ -274,6 +304,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         free(cached);
         if (rc == 0) {
             atomic_store(&e->progress.done_bytes, e->id.size_bytes);
+            atomic_fetch_add(&e->store->from_disk, 1);
             close(fd);
             return 0;
         }
@@ -282,9 +313,10 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
         pv_disk_cache_remove(disk, &key, "pvm");
     }
+    atomic_fetch_add(&e->store->decoded, 1);
     int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
     close(fd);
-    *save = rc == 0 && disk != NULL;
+    *save = rc == 0 && disk != NULL && !disk->read_only;
     return rc;
 }
 
@@ -294,7 +326,8 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
 static void save_model(pv_model_store *s, const pv_model_entry *e)
 {
     char what[80];
-    pv_cache_key key = model_key(e, what, sizeof what);
+    pv_source src = {e->path, e->root, e->id};
+    pv_cache_key key = model_key(&src, what, sizeof what);
     pv_disk_tmp t;
     if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
         return;
@@ -540,6 +573,11 @@ bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t byte
 size_t pv_model_store_budget(const pv_model_store *s)
 {
     return s->budget_bytes;
+}
+
+pv_load_counts pv_model_store_counts(pv_model_store *s)
+{
+    return (pv_load_counts){atomic_load(&s->decoded), atomic_load(&s->from_disk)};
 }
 
 size_t pv_model_store_bytes(pv_model_store *s)

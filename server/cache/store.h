@@ -70,6 +70,30 @@ typedef struct pv_source {
     pv_file_id id;
 } pv_source;
 
+/* How the disk cache and the tags name a source, so that every process
+ * sharing a cache folder names a file alike: its path below root (the
+ * whole path when root is NULL or not a prefix of it), size, mtime and
+ * ctime. Not the device and inode numbers: they belong to one mount (a
+ * shared file system mounted on two machines, or twice, shows others),
+ * and a file rewritten in place, even with its old size and mtime, still
+ * gets a new ctime. Borrowed from src. */
+const char *pv_source_rel_path(const pv_source *src);
+/* The same as one line of text, "rel:size:mtime:ctime", in buf (cut to
+ * cap); returns buf. Cannot fail. */
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
+
+/* How the disk cache and the tags name a source, so that every process
+ * sharing a cache folder names a file alike: its path below root (the
+ * whole path when root is NULL or not a prefix of it), size, mtime and
+ * ctime. Not the device and inode numbers: they are numbers of one mount
+ * (a shared file system mounted on two machines, or twice, shows other
+ * ones), and a file rewritten in place, even with its old size and mtime,
+ * still gets a new ctime. */
+const char *pv_source_rel_path(const pv_source *src);
+/* The same as one line of text ("rel:size:mtime:ctime") in buf, truncated
+ * to cap; returns buf. Cannot fail. */
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
+
 struct pv_disk_cache;
 
 /* budget_bytes bounds the models and their companions held together
@@ -98,6 +122,10 @@ int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model *
                        pv_model_entry **entry, pv_error *err);
 void pv_model_store_put(pv_model_store *s, pv_model_entry *entry);
 
+/* Whether the disk cache holds a saved model of src, so a load would read
+ * it instead of decoding (it is marked used). Cannot fail. */
+bool pv_model_store_saved(pv_model_store *s, const pv_source *src);
+
 /* Waits until the companion of a held entry is built. Returns 0 with *out
  * (valid while the entry is held), or the builder's error with err filled;
  * PV_ENOTFOUND when the store has no companion. */
@@ -114,5 +142,14 @@ bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t byte
 size_t pv_model_store_bytes(pv_model_store *s);
 /* The budget given at creation (0 = unbounded). */
 size_t pv_model_store_budget(const pv_model_store *s);
+
+/* What the store's loads did since it was made: profiles decoded, and
+ * saved models read from the disk cache instead. A replica serving a
+ * cache that precompute filled decodes nothing; /api/index says so. */
+typedef struct pv_load_counts {
+    uint64_t decoded;        /* profiles decoded by ingest/ */
+    uint64_t from_disk;      /* saved models read from the disk cache */
+} pv_load_counts;
+pv_load_counts pv_model_store_counts(pv_model_store *s);
 
 #endif
