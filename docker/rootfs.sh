@@ -1,13 +1,14 @@
 #!/bin/sh
 # rootfs.sh BINARY OUT: lays out the runtime image's whole file system in
-# OUT for a FROM scratch stage: the binary, every shared library it loads
-# (found by ldd, with the loader, each at its own path), busybox as /bin/sh
-# and wget, the entrypoint, /logs to mount the logdir on and a /tmp anyone
-# may write to. Nothing else: no compiler, no package manager.
+# OUT for a FROM scratch stage: the binary (stripped), every shared
+# library it loads (found by ldd, with the loader, each at its own path),
+# busybox as /bin/sh and wget, the entrypoint, /logs to mount the logdir
+# on and a /tmp anyone may write to. Nothing else: no compiler, no package
+# manager.
 set -eu
 bin=$1
 out=$2
-install -D -m 0755 "$bin" "$out/usr/bin/profview"
+install -D -s -m 0755 "$bin" "$out/usr/bin/profview"
 for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
     mkdir -p "$out$(dirname "$lib")"
     cp -L "$lib" "$out$lib"
