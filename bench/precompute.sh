@@ -21,23 +21,30 @@ trap 'rm -rf "$work"' EXIT
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # run NAME LOGDIR SHARDS: precompute LOGDIR into a fresh folder with SHARDS
-# shards at once; prints NAME's throughput and wall time.
+# shards at once; prints NAME's wall time, the CPU time the shards took
+# together (on a loaded machine the fairer figure) and the throughput.
 run() {
     name=$1 logdir=$2 shards=$3
     cache=$work/cache-$name-$shards
     bytes=$(find "$logdir" -name '*.xplane.pb' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     t0=$(now_ms)
-    i=0
-    while [ "$i" -lt "$shards" ]; do
-        "$bin" precompute "$logdir" --cache-dir "$cache" --shard "$i/$shards" \
-            >"$work/out-$name-$shards-$i" &
-        i=$((i + 1))
-    done
-    wait
+    # the shards' user and system time, from the subshell's `times`
+    cpu=$(
+        i=0
+        while [ "$i" -lt "$shards" ]; do
+            "$bin" precompute "$logdir" --cache-dir "$cache" --shard "$i/$shards" \
+                >"$work/out-$name-$shards-$i" &
+            i=$((i + 1))
+        done
+        wait
+        times | tail -n 1 | awk '{ s = 0; for (k = 1; k <= 2; k++) { m = index($k, "m")
+            s += substr($k, 1, m - 1) * 60 + substr($k, m + 1) }; printf "%.1f\n", s }'
+    )
     t1=$(now_ms)
     ms=$((t1 - t0))
     grep -q ' 0 failed' "$work"/out-"$name-$shards"-* || { cat "$work"/out-"$name-$shards"-*; exit 1; }
     echo "precompute_${name}_${shards}shard_wall $ms ms"
+    echo "precompute_${name}_${shards}shard_cpu $cpu s"
     echo "precompute_${name}_${shards}shard_throughput $(awk -v b="$bytes" -v ms="$ms" \
         'BEGIN { printf "%.1f", b / 1e6 / (ms / 1e3) }') MB/s"
 }
