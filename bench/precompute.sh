@@ -28,8 +28,9 @@ run() {
     cache=$work/cache-$name-$shards
     bytes=$(find "$logdir" -name '*.xplane.pb' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     t0=$(now_ms)
-    # the shards' user and system time, from the subshell's `times`
-    cpu=$(
+    # the shards' user and system time, from the `times` of the shell that
+    # waited for them (in a pipeline it would be another shell's)
+    (
         i=0
         while [ "$i" -lt "$shards" ]; do
             "$bin" precompute "$logdir" --cache-dir "$cache" --shard "$i/$shards" \
@@ -37,9 +38,10 @@ run() {
             i=$((i + 1))
         done
         wait
-        times | tail -n 1 | awk '{ s = 0; for (k = 1; k <= 2; k++) { m = index($k, "m")
-            s += substr($k, 1, m - 1) * 60 + substr($k, m + 1) }; printf "%.1f\n", s }'
+        times >"$work/times"
     )
+    cpu=$(tail -n 1 "$work/times" | awk '{ s = 0; for (k = 1; k <= 2; k++) { m = index($k, "m")
+        s += substr($k, 1, m - 1) * 60 + substr($k, m + 1) }; printf "%.1f\n", s }')
     t1=$(now_ms)
     ms=$((t1 - t0))
     grep -q ' 0 failed' "$work"/out-"$name-$shards"-* || { cat "$work"/out-"$name-$shards"-*; exit 1; }
