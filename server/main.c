@@ -7,13 +7,16 @@
  * The signal itself is taken by the stop watch thread, which also bounds
  * how long stopping may take (see "stopping"). */
 #include "cache/disk.h"
+#include "cli/cli.h"
 #include "cache/trace_cache.h"
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "index/index.h"
 #include "precompute/precompute.h"
+#include "report/briefs.h"
 #include "util/log.h"
 #include "util/size.h"
 
@@ -36,8 +39,10 @@ pv_config pv_cfg;
 static void usage(FILE *out)
 {
     fprintf(out,
-            "Usage: profview --logdir DIR [options]\n"
-            "       profview precompute LOGDIR --cache-dir DIR [--shard I/N] [options]\n"
+            "Usage: profview [serve] --logdir DIR [options]\n"
+            "       profview summary PATH [options]      (profview summary --help)\n"
+            "       profview compare BASE NEW [options]  (profview compare --help)\n"
+            "       profview precompute LOGDIR --cache-dir DIR [options]\n"
             "Serve TensorFlow / JAX profiles (the TensorBoard Profile tab) from DIR.\n"
             "\n"
             "  --logdir DIR          folder holding plugins/profile/<run>/ folders (required)\n"
@@ -61,6 +66,8 @@ static void usage(FILE *out)
             "  --max-conns-per-addr N  the same per client address (default 0: no limit)\n"
             "  --header-timeout-ms N request headers must arrive within N ms (default 10000)\n"
             "  --idle-timeout-s N    close a connection idle for N s (default 5)\n"
+            "  --metrics-runs N      /metrics reports the figures of the N newest runs\n"
+            "                        (default 20; 0: only the server's own)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
 }
@@ -286,10 +293,12 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"max-conns-per-addr", required_argument, NULL, 'P'},
         {"header-timeout-ms", required_argument, NULL, 'H'},
         {"idle-timeout-s", required_argument, NULL, 'I'},
+        {"metrics-runs", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
-                         .memory_budget = pv_size_default_budget(), .rescan_ms = 2000};
+                         .memory_budget = pv_size_default_budget(), .rescan_ms = 2000,
+                         .metrics_runs = 20};
     conn_defaults();
     pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
     int c;
@@ -348,6 +357,10 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             if (parse_conn_flag(c, optarg) != 0)
                 return -1;
             break;
+        case 'M':
+            if (parse_count("metrics-runs", optarg, 0, 100000, &pv_cfg.metrics_runs) != 0)
+                return -1;
+            break;
         case 'h': usage(stdout); exit(EXIT_OK);
         case 'V': printf("profview %s\n", PV_VERSION); exit(EXIT_OK);
         default: usage(stderr); return -1;
@@ -384,10 +397,19 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 
 int main(int argc, char **argv)
 {
-    /* Subcommands, each in its own folder. */
+    static char cache_buf[PATH_MAX];
+    /* Subcommands: serve (also with none), summary, compare, precompute. */
     if (argc > 1 && strcmp(argv[1], "precompute") == 0)
         return pv_precompute_main(argc - 1, argv + 1);
-    static char cache_buf[PATH_MAX];
+    if (argc > 1 && strcmp(argv[1], "summary") == 0)
+        return pv_cli_summary(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return pv_cli_compare(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) {
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (parse_args(argc, argv, cache_buf, sizeof cache_buf) != 0)
         return EXIT_USAGE;
 
@@ -429,7 +451,9 @@ int main(int argc, char **argv)
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
                   .disk = &disk,
-                  .heavy = &heavy};
+                  .heavy = &heavy,
+                  .briefs = pv_briefs_new(),
+                  .metrics = pv_http_metrics_new()};
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
@@ -437,6 +461,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "profview: %s\n", msg);
         pv_model_store_free(app.models);
         pv_limit_fini(&heavy);
+        pv_briefs_free(app.briefs);
+        pv_http_metrics_free(app.metrics);
         pv_disk_cache_fini(&disk);
         pv_index_store_fini(&index);
         return EXIT_START;
@@ -468,6 +494,8 @@ int main(int argc, char **argv)
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
     pv_http_stop(http);
     pv_model_store_free(app.models);
+    pv_briefs_free(app.briefs);
+    pv_http_metrics_free(app.metrics);
     pv_limit_fini(&heavy);
     pv_disk_cache_fini(&disk);
     pv_index_store_fini(&index);

@@ -28,6 +28,10 @@ typedef struct pv_config {
     unsigned max_conns_per_addr; /* per client address; 0 means no limit */
     unsigned header_timeout_ms; /* a request's headers must be complete within this */
     unsigned idle_timeout_s;   /* a connection idle this long is closed */
+
+    /* /metrics (#20): runs whose figures it reports, the most recently
+     * written first; 0 reports the server alone. */
+    unsigned metrics_runs;
 } pv_config;
 
 /* After SIGINT or SIGTERM, requests in flight get PV_STOP_GRACE_MS to be

@@ -195,3 +195,27 @@ export async function traceSearch(run, host, q, offset, limit, { signal, version
     const url = buildUrl('api/trace/search', { run, host, q, offset, limit, v: version });
     return (await getJson(url, signal)).body;
 }
+
+// The events of tracks that overlap [startPs, endPs), summed by name:
+// {n_events, rows: [{name, count, wall_ps, self_ps, min_ps, max_ps}]}.
+export async function traceAggregate(run, host, startPs, endPs, tracks, { signal, version } = {}) {
+    const url = buildUrl('api/trace/aggregate', { run, host, start_ps: Math.max(0, Math.round(startPs)),
+                                                  end_ps: Math.round(endPs),
+                                                  tracks: tracks.join(','), v: version });
+    return (await getJson(url, signal)).body;
+}
+
+// ---- reports (#20): the numbers of `profview summary` and `compare` ----------
+
+// Two runs side by side (the JSON of `profview compare --json`): params
+// {base, new, base_host, new_host}; every op and kernel that moved.
+export async function compareRuns(params, { signal } = {}) {
+    return (await getJson(buildUrl('api/compare', params), signal)).body;
+}
+
+// Every run (whose name starts with prefix) in time order with its brief
+// (step time, input and idle shares, memory peaks; null while not read yet):
+// {runs: [{run, time_s, hosts, brief}], pending}.
+export async function runHistory(prefix, { signal } = {}) {
+    return (await getJson(buildUrl('api/history', { prefix: prefix || undefined }), signal)).body;
+}

@@ -6,11 +6,15 @@
 //   URL state -> fill in missing run/tool/host with the first offered one
 //   -> rewrite the URL with the full state (replace, so Back skips the
 //   partial one) -> api/load with a progress bar -> view.mount(el, state).
+// A #/page/<name> URL (compare, history: views/registry.js's loadPage)
+// mounts that page instead, with no run to load.
 // A later navigation overtakes an earlier one still in flight: every await
 // is followed by a check of `seq`, and the view's signal is aborted.
 //
 // The state a view gets in mount(el, state):
 //   run, host, tool  strings (host may be '' for host-less legacy files)
+//   title            the tool's name for people (api/tools)
+//   titleOf(tool)    any tool's name for people (a tool id when unknown)
 //   params           the tool-state query of the URL ({start, end, sel, ...})
 //   setParams(p, {replace})  change that query (replace: true by default)
 //   signal           AbortSignal, aborted just before unmount()
@@ -21,7 +25,7 @@ import * as api from './api.js';
 import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
-import { loadView, toolTitle } from './views/registry.js';
+import { loadPage, loadView, toolTitle } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir
@@ -43,6 +47,10 @@ const cache = { runs: null, tools: new Map(), hosts: new Map(), catalog: null };
 let seq = 0;                  // number of the newest navigation
 let shown = null;             // {state, view, controller} of the mounted view
 let lastPick = { run: undefined, host: undefined };  // to keep the host on a tool change
+// The picker a navigation came from, until its view is up: focus then
+// moves to the view, or the view's keys (the trace viewer's W/A/S/D, F)
+// would go to the picker, whose type-ahead turns F into another tool.
+let pickedFrom = null;
 
 // ---- lists -------------------------------------------------------------------
 
@@ -87,11 +95,14 @@ function showOnly(select, value, label = (n) => n) {
 
 // ---- navigation ----------------------------------------------------------------
 
-function viewState(state, signal) {
+function viewState(state, signal, known) {
     return {
         run: state.run,
         host: state.host,
         tool: state.tool,
+        page: state.page,
+        title: toolTitle(known, state.tool),
+        titleOf: (tool) => toolTitle(known, tool),
         params: { ...state.params },
         setParams: (p, opts) => router.setParams(p, opts),
         signal,
@@ -127,7 +138,7 @@ async function resolve(state, stale) {
         fillSelect(ui.host, [], undefined);
         showMessage(ui.content, 'No profiles found in the logdir.',
                     'profview lists every <dir>/plugins/profile/<run>/ folder below --logdir. ' +
-                    'Runs written later appear after Refresh.');
+                    'Runs written later appear here on their own within seconds.');
         return null;
     }
     const run = state.run ?? runList[0];
@@ -169,10 +180,32 @@ async function resolve(state, stale) {
     }
     fillSelect(ui.host, asOptions(hostList, hostLabel), host);
     if (host === undefined) {
-        showMessage(ui.content, `No host of run "${run}" has data for ${tool}.`);
+        showMessage(ui.content, `No host of run "${run}" has data for ${toolTitle(known, tool)}.`);
         return null;
     }
     return { run, host, tool, params: state.params || {} };
+}
+
+// Mounts a page across runs (#/page/<name>: compare, history); the run
+// picker then offers every run, and picking one leaves the page.
+async function showPage(state, stale) {
+    const [view, runList, known] = await Promise.all([loadPage(state.page),
+                                                     runs().catch(() => []), catalog()]);
+    if (stale())
+        return;
+    // No run is shown: the run picker offers them all, to open one.
+    fillSelect(ui.run, [{ value: '', label: 'Open a run…' }, ...asOptions(runList)], '');
+    fillSelect(ui.tool, [], undefined);
+    fillSelect(ui.host, [], undefined);
+    if (!view) {
+        showMessage(ui.content, `There is no page called "${state.page}".`);
+        return;
+    }
+    document.title = `${state.page === 'compare' ? 'Compare runs' : 'Run history'} — profview`;
+    const controller = new AbortController();
+    shown = { state, view, controller, known };
+    ui.content.replaceChildren();
+    await view.mount(ui.content, viewState(state, controller.signal, known));
 }
 
 async function show(state) {
@@ -182,12 +215,16 @@ async function show(state) {
     // Only the tool-state query changed (Back/Forward inside a tool).
     if (shown && router.sameView(shown.state, state) && shown.view.update) {
         shown.state = state;
-        shown.view.update(viewState(state, shown.controller.signal));
+        shown.view.update(viewState(state, shown.controller.signal, shown.known));
         return;
     }
     unmountView();
     setBusy(true);
     try {
+        if (state.page !== undefined) {
+            await showPage(state, stale);
+            return;
+        }
         const full = await resolve(state, stale);
         if (!full)
             return;
@@ -195,7 +232,8 @@ async function show(state) {
             router.navigate(full, { replace: true, silent: true });
         lastPick = { run: full.run, host: full.host };
         const known = await catalog();
-        document.title = `${toolTitle(known, full.tool)} · ${hostLabel(full.host)} · ${full.run} — profview`;
+        document.title = `${toolTitle(known, full.tool)} · ${hostLabel(full.host)} · ` +
+            `${full.run} — profview`;
 
         const controller = new AbortController();
         let progress = null;
@@ -219,9 +257,12 @@ async function show(state) {
         const view = await loadView(full.tool, known);
         if (stale())
             return;
-        shown = { state: full, view, controller };
+        shown = { state: full, view, controller, known };
         ui.content.replaceChildren();
-        await view.mount(ui.content, viewState(full, controller.signal));
+        await view.mount(ui.content, viewState(full, controller.signal, known));
+        if (!stale() && pickedFrom && document.activeElement === pickedFrom)
+            ui.content.focus({ preventScroll: true });
+        pickedFrom = null;
     } catch (e) {
         if (stale() || api.isAbort(e))
             return;
@@ -256,17 +297,22 @@ async function pollRuns() {
 
 // ---- pickers -------------------------------------------------------------------
 
-function pick(partial) {
+function pick(partial, from) {
+    pickedFrom = from;
     router.navigate({ ...partial, params: {} });
 }
 
 function init() {
-    ui.run.addEventListener('change', () => pick({ run: ui.run.value }));
+    ui.run.addEventListener('change', () => {
+        if (ui.run.value !== '')
+            pick({ run: ui.run.value }, ui.run);
+    });
     ui.tool.addEventListener('change', () => pick({ run: router.current().run ?? ui.run.value,
-                                                    tool: ui.tool.value }));
+                                                    tool: ui.tool.value }, ui.tool));
     ui.host.addEventListener('change', () => {
         const cur = router.current();
-        pick({ run: cur.run ?? ui.run.value, tool: cur.tool ?? ui.tool.value, host: ui.host.value });
+        pick({ run: cur.run ?? ui.run.value, tool: cur.tool ?? ui.tool.value, host: ui.host.value },
+             ui.host);
     });
     ui.refresh.addEventListener('click', () => {
         cache.runs = null;

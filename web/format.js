@@ -50,3 +50,10 @@ export function formatBytes(bytes, digits = 4) {
 export function formatPercent(fraction, decimals = 1) {
     return `${(fraction * 100).toFixed(decimals)}%`;
 }
+
+// text cut to at most max characters, the last one an ellipsis when cut:
+// for labels whose full text is in a tooltip.
+export function cutText(text, max) {
+    const s = String(text ?? '');
+    return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}

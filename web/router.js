@@ -1,7 +1,8 @@
 // router.js: the URL hash is the whole view state of the page, and this
 // module is the only one that reads or writes it.
 //
-// Form: #/run/<run>/host/<host>/tool/<tool>?key=value&key=value
+// Form: #/run/<run>/host/<host>/tool/<tool>?key=value&key=value, or
+// #/page/<page>?key=value for the pages across runs (compare, history).
 // Each value is encodeURIComponent-encoded, so run names with '/' (nested
 // TensorBoard runs such as "train/2022_11_04"), spaces or unicode survive a
 // copy-paste. The query part after '?' holds tool state (time window,
@@ -14,7 +15,8 @@
 // parseHash/formatHash/parseLegacyQuery are pure and run under node for the
 // unit tests; everything else touches window.history.
 
-const PATH_KEYS = ['run', 'host', 'tool'];
+// page names a page that is not one run's tool: 'compare' or 'history'.
+const PATH_KEYS = ['run', 'host', 'tool', 'page'];
 
 // ---- pure helpers ---------------------------------------------------------
 

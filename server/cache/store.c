@@ -68,9 +68,10 @@ struct pv_model_store {
     int64_t retry_after_ns;      /* RETRY_AFTER_NS, or what a test set */
     int64_t poll_idle_ns;        /* POLL_IDLE_NS, or what a test set */
     unsigned loading;            /* loader threads running */
+    pv_store_stats done;         /* finished loads, for /metrics */
     uint64_t clock;
     uint64_t seq;
-    atomic_uint_fast64_t decoded;   /* profiles decoded (pv_model_store_counts) */
+    atomic_uint_fast64_t decoded;   /* profiles decoded (pv_store_stats) */
     atomic_uint_fast64_t from_disk; /* saved models read instead */
 };
 
@@ -274,15 +275,11 @@ static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
     return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
 }
 
-bool pv_model_store_saved(pv_model_store *s, const pv_source *src)
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
 {
-    if (s->disk == NULL)
-        return false;
     char what[80];
     pv_cache_key key = model_key(src, what, sizeof what);
-    char *path = pv_disk_cache_find(s->disk, &key, "pvm");
-    free(path);
-    return path != NULL;
+    return s->disk != NULL ? pv_disk_cache_find(s->disk, &key, "pvm") : NULL;
 }
 
 /* Reads the saved model of e's source when there is a valid one; else
@@ -303,6 +300,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         int rc = pv_model_load(cached, e->path, m, &lerr);
         free(cached);
         if (rc == 0) {
+            pv_ingest_attach(*m);
             atomic_store(&e->progress.done_bytes, e->id.size_bytes);
             atomic_fetch_add(&e->store->from_disk, 1);
             close(fd);
@@ -380,6 +378,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
+    int64_t t0 = monotonic_ns();
     pv_model *m = NULL;
     pv_error err = {0};
     bool save = false;
@@ -389,13 +388,17 @@ static void *load_main(void *arg)
     s->reserved_bytes -= e->reserved;
     e->reserved = 0;
     s->loading--;
+    s->done.loads++;
+    s->done.load_seconds += (double)(monotonic_ns() - t0) / 1e9;
     if (rc == 0) {
+        s->done.load_bytes += e->id.size_bytes;
         evict_for(s, m->mem_bytes, e);
         e->model = m;
         e->state = PV_LOAD_READY;
         s->held_bytes += m->mem_bytes;
         warn_if_over(s, e);
     } else {
+        s->done.failed++;
         e->err = err;
         e->state = PV_LOAD_FAILED;
         e->failed_ns = monotonic_ns();
@@ -575,15 +578,20 @@ size_t pv_model_store_budget(const pv_model_store *s)
     return s->budget_bytes;
 }
 
-pv_load_counts pv_model_store_counts(pv_model_store *s)
-{
-    return (pv_load_counts){atomic_load(&s->decoded), atomic_load(&s->from_disk)};
-}
-
 size_t pv_model_store_bytes(pv_model_store *s)
 {
     pthread_mutex_lock(&s->lock);
     size_t n = s->held_bytes;
     pthread_mutex_unlock(&s->lock);
     return n;
+}
+
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out)
+{
+    pthread_mutex_lock(&s->lock);
+    *out = s->done;
+    out->in_flight = s->loading;
+    out->decoded = atomic_load(&s->decoded);
+    out->from_disk = atomic_load(&s->from_disk);
+    pthread_mutex_unlock(&s->lock);
 }

@@ -122,10 +122,6 @@ int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model *
                        pv_model_entry **entry, pv_error *err);
 void pv_model_store_put(pv_model_store *s, pv_model_entry *entry);
 
-/* Whether the disk cache holds a saved model of src, so a load would read
- * it instead of decoding (it is marked used). Cannot fail. */
-bool pv_model_store_saved(pv_model_store *s, const pv_source *src);
-
 /* Waits until the companion of a held entry is built. Returns 0 with *out
  * (valid while the entry is held), or the builder's error with err filled;
  * PV_ENOTFOUND when the store has no companion. */
@@ -138,18 +134,31 @@ int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **ou
  * does not keep them). */
 bool pv_model_store_charge(pv_model_store *s, pv_model_entry *entry, size_t bytes);
 
+/* The path of src's model saved in the disk cache (free() it), or NULL
+ * when none is saved or the cache is off. */
+char *pv_model_store_saved(pv_model_store *s, const pv_source *src);
+
 /* Bytes held by loaded models and their companions (for the API and tests). */
 size_t pv_model_store_bytes(pv_model_store *s);
 /* The budget given at creation (0 = unbounded). */
 size_t pv_model_store_budget(const pv_model_store *s);
 
-/* What the store's loads did since it was made: profiles decoded, and
- * saved models read from the disk cache instead. A replica serving a
- * cache that precompute filled decodes nothing; /api/index says so. */
-typedef struct pv_load_counts {
-    uint64_t decoded;        /* profiles decoded by ingest/ */
-    uint64_t from_disk;      /* saved models read from the disk cache */
-} pv_load_counts;
-pv_load_counts pv_model_store_counts(pv_model_store *s);
+/* What the store has done, for /metrics: loads finished (failed ones
+ * too) with their seconds and bytes read, and the loads running now. */
+typedef struct pv_store_stats {
+    uint64_t loads;          /* finished, including failed */
+    uint64_t failed;
+    uint64_t load_bytes;     /* source bytes of the loads that succeeded */
+    double load_seconds;     /* spent by finished loads, decode or saved model */
+    unsigned in_flight;      /* loads running now */
+    /* Of the loads: profiles decoded, and saved models read from the disk
+     * cache instead. A replica serving a cache that precompute filled
+     * decodes nothing; /api/index says so. */
+    uint64_t decoded;
+    uint64_t from_disk;
+} pv_store_stats;
+
+/* Fills out. Cannot fail. */
+void pv_model_store_stats(pv_model_store *s, pv_store_stats *out);
 
 #endif

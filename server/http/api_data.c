@@ -16,6 +16,7 @@
 #include "cache/store.h"
 #include "http/http.h"
 #include "http/limit.h"
+#include "http/metrics.h"
 #include "http/target.h"
 #include "ingest/formats.h"
 #include "tools/registry.h"
@@ -115,6 +116,8 @@ static void keep(pv_request *rq, pv_response *rs, const pv_cache_key *key)
     char *gz;
     size_t gz_len;
     pv_answer_keep(rq->app->disk, key, rs->body, rs->len, &gz, &gz_len, tag);
+    if (rq->app->disk->dir != NULL)
+        pv__metrics_kept(rq->app->metrics, gz != NULL ? gz_len : rs->len);
     if (gz == NULL)
         return;
     rs->etag = pv_arena_strdup(&rq->arena, tag);
@@ -166,7 +169,9 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
     pv_params p = pv_http_params(rq);
     bool csv = kind == ANSWER_CSV;
     pv_cache_key key = pv_answer_key(&rq->arena, t, &p, csv, all_hosts || hs->n > 1, srcs, hs->n);
-    if (kept(rq, rs, &key, kind))
+    bool hit = kept(rq, rs, &key, kind);
+    pv__metrics_cache(rq->app->metrics, hit);
+    if (hit)
         return;
     if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
         pv_respond_busy(rs);

@@ -163,7 +163,8 @@ void pv_serve_api_index(pv_request *rq, pv_response *rs)
     }
     /* What the model store's loads did: a replica of a precompute'd cache
      * serves with "decoded" 0. */
-    pv_load_counts loads = pv_model_store_counts(rq->app->models);
+    pv_store_stats loads;
+    pv_model_store_stats(rq->app->models, &loads);
     json_t *j = json_pack("{s:s, s:o, s:I, s:{s:I, s:I}}", "version", PV_VERSION, "runs", runs,
                           "generation", (json_int_t)ix->generation, "loads", "decoded",
                           (json_int_t)loads.decoded, "from_disk", (json_int_t)loads.from_disk);

@@ -1,5 +1,6 @@
 /* api_trace: the trace viewer's own routes (docs/trace_api.md):
- * api/trace/meta, api/trace/tile, api/trace/event, api/trace/search.
+ * api/trace/meta, api/trace/tile, api/trace/event, api/trace/search,
+ * api/trace/aggregate.
  * Each resolves run/host, holds the host's model and its trace index for
  * the request, runs one trace tool and serialises the result. */
 #include "cache/store.h"
@@ -8,6 +9,7 @@
 #include "http/target.h"
 #include "cache/trace_cache.h"
 #include "tools/common/params.h"
+#include "tools/trace/trace_aggregate.h"
 #include "tools/trace/trace_event.h"
 #include "tools/trace/trace_meta.h"
 #include "tools/trace/trace_tiles.h"
@@ -248,6 +250,21 @@ void pv_serve_trace_tile(pv_request *rq, pv_response *rs)
 
 /* ---- event --------------------------------------------------------------------- */
 
+/* Answers j, which never changes for this file (the page asks with the
+ * file's v=source_id), or a 500 naming what could not be serialised when
+ * j is NULL. */
+static void send_immutable(trace_req *tr, json_t *j, const char *what)
+{
+    if (j == NULL) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "%s could not be serialised", what);
+        pv_respond_error(tr->rs, 500, "internal error", detail);
+        return;
+    }
+    tr->rs->cache_control = "public, max-age=31536000, immutable";
+    pv_respond_json(tr->rs, 200, j);
+}
+
 static void do_event(trace_req *tr)
 {
     uint64_t id;
@@ -264,13 +281,7 @@ static void do_event(trace_req *tr)
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
-    json_t *j = pv_trace_event_to_json(tr->m, tr->ix, &ev);
-    if (j == NULL) {
-        pv_respond_error(tr->rs, 500, "internal error", "the event could not be serialised");
-        return;
-    }
-    tr->rs->cache_control = "public, max-age=31536000, immutable";
-    pv_respond_json(tr->rs, 200, j);
+    send_immutable(tr, pv_trace_event_to_json(tr->m, tr->ix, &ev), "the event");
 }
 
 void pv_serve_trace_event(pv_request *rq, pv_response *rs)
@@ -318,4 +329,59 @@ static void do_search(trace_req *tr)
 void pv_serve_trace_search(pv_request *rq, pv_response *rs)
 {
     with_trace(rq, rs, do_search);
+}
+
+/* ---- aggregate ------------------------------------------------------------------ */
+
+/* Reads tracks=1,2,3 into ids (at most PV_TRACE_AGGREGATE_MAX_TRACKS).
+ * Returns the count, or -1 with a 400 answer. */
+static long track_list(trace_req *tr, uint32_t *ids)
+{
+    bool bad = false;
+    const char *s = pv_http_param(tr->rq, "tracks", &bad);
+    if (bad || s == NULL || s[0] == 0) {
+        pv_respond_error(tr->rs, 400, bad ? "bad parameter" : "missing parameter",
+                         "tracks must list track ids, e.g. tracks=3,4,7");
+        return -1;
+    }
+    long n = 0;
+    while (*s != 0) {
+        char *end;
+        unsigned long long v = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 10) : 0;
+        if (!(*s >= '0' && *s <= '9') || v > UINT32_MAX || (*end != ',' && *end != 0) ||
+            n == PV_TRACE_AGGREGATE_MAX_TRACKS) {
+            pv_respond_error(tr->rs, 400, "bad parameter",
+                             "tracks must list at most 4096 track ids, e.g. tracks=3,4,7");
+            return -1;
+        }
+        ids[n++] = (uint32_t)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+static void do_aggregate(trace_req *tr)
+{
+    uint64_t start, end;
+    if (uint_param(tr->rq, tr->rs, "start_ps", 0, INT64_MAX / 2, &start) != 0 ||
+        uint_param(tr->rq, tr->rs, "end_ps", 0, INT64_MAX / 2, &end) != 0)
+        return;
+    uint32_t *ids = pv_arena_alloc(&tr->rq->arena, PV_TRACE_AGGREGATE_MAX_TRACKS * sizeof *ids);
+    long n = track_list(tr, ids);
+    if (n < 0)
+        return;
+    int64_t t0 = tr->ix->geom.t0_ps;
+    pv_trace_aggregate_query q = {t0 + (int64_t)start, t0 + (int64_t)end, (size_t)n, ids};
+    pv_trace_aggregate r;
+    pv_error err = {0};
+    if (pv_tool_trace_aggregate(tr->m, &q, &tr->rq->arena, &r, &err) != 0) {
+        pv_respond_pv_error(tr->rs, &err);
+        return;
+    }
+    send_immutable(tr, pv_trace_aggregate_to_json(tr->m, &r), "the table");
+}
+
+void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs)
+{
+    with_trace(rq, rs, do_aggregate);
 }

@@ -23,6 +23,8 @@ struct MHD_Connection;
 struct pv_model_store;
 struct pv_disk_cache;
 struct pv_limit;
+struct pv_briefs;
+struct pv_http_metrics;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
@@ -30,6 +32,8 @@ typedef struct pv_app {
     struct pv_model_store *models; /* models and their trace indexes */
     struct pv_disk_cache *disk;    /* computed results kept across restarts */
     struct pv_limit *heavy;        /* slots for expensive answers (limit.h); NULL: none */
+    struct pv_briefs *briefs;      /* runs' briefs read so far (report/briefs.h) */
+    struct pv_http_metrics *metrics; /* counters of /metrics (metrics.h); NULL: none */
 } pv_app;
 
 /* Where a request's parameters and headers come from: libmicrohttpd's
@@ -90,6 +94,11 @@ uint16_t pv_http_port(const pv_http *h);
 
 /* The handler for a path, or NULL when only static assets may answer. */
 pv_handler pv_http_route(const char *path);
+/* The position of path in the route table, or -1; the table's size; the
+ * path at a position ("" past the end). For /metrics' labels. */
+int pv_http_route_index(const char *path);
+size_t pv_http_route_count(void);
+const char *pv_http_route_path(size_t i);
 
 /* ---- parameters (request.c) ----------------------------------------------- */
 
@@ -143,6 +152,12 @@ void pv_serve_trace_meta(pv_request *rq, pv_response *rs);
 void pv_serve_trace_tile(pv_request *rq, pv_response *rs);
 void pv_serve_trace_event(pv_request *rq, pv_response *rs);
 void pv_serve_trace_search(pv_request *rq, pv_response *rs);
+void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs);
+/* Reports, the compare view and run history (api_report.c), /metrics (metrics.c). */
+void pv_serve_api_summary(pv_request *rq, pv_response *rs);
+void pv_serve_api_compare(pv_request *rq, pv_response *rs);
+void pv_serve_api_history(pv_request *rq, pv_response *rs);
+void pv_serve_metrics(pv_request *rq, pv_response *rs);
 /* Embedded frontend files; 404 JSON when path names none. */
 void pv_serve_static(pv_request *rq, pv_response *rs);
 

@@ -26,12 +26,35 @@ static const route routes[] = {
     {"/api/trace/tile", pv_serve_trace_tile},
     {"/api/trace/event", pv_serve_trace_event},
     {"/api/trace/search", pv_serve_trace_search},
+    {"/api/trace/aggregate", pv_serve_trace_aggregate},
+    {"/api/summary", pv_serve_api_summary},
+    {"/api/compare", pv_serve_api_compare},
+    {"/api/history", pv_serve_api_history},
+    {"/metrics", pv_serve_metrics},
 };
+
+#define N_ROUTES (sizeof routes / sizeof routes[0])
+
+int pv_http_route_index(const char *path)
+{
+    for (size_t i = 0; i < N_ROUTES; i++)
+        if (strcmp(routes[i].path, path) == 0)
+            return (int)i;
+    return -1;
+}
 
 pv_handler pv_http_route(const char *path)
 {
-    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
-        if (strcmp(routes[i].path, path) == 0)
-            return routes[i].handler;
-    return NULL;
+    int i = pv_http_route_index(path);
+    return i >= 0 ? routes[i].handler : NULL;
+}
+
+size_t pv_http_route_count(void)
+{
+    return N_ROUTES;
+}
+
+const char *pv_http_route_path(size_t i)
+{
+    return i < N_ROUTES ? routes[i].path : "";
 }

@@ -26,6 +26,7 @@
  * browser. Handlers never deal with any of that. */
 #include "http/conn.h"
 #include "http/http.h"
+#include "http/metrics.h"
 #include "pv_config.h"
 #include "util/buf.h"
 #include "util/gzip.h"
@@ -233,6 +234,27 @@ static void add_header(struct MHD_Response *r, const char *name, const char *val
         MHD_add_response_header(r, name, value);
 }
 
+/* ---- libmicrohttpd's connection as a request's source --------------------------- */
+
+static const char *mhd_param(void *ctx, const char *name, size_t *len)
+{
+    const char *v = NULL;
+    if (MHD_lookup_connection_value_n(ctx, MHD_GET_ARGUMENT_KIND, name, strlen(name), &v, len) !=
+        MHD_YES)
+        return NULL;
+    return v;
+}
+
+static const char *mhd_header(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+pv_request_source pv_http_mhd_source(struct MHD_Connection *conn)
+{
+    return (pv_request_source){mhd_param, mhd_header, conn};
+}
+
 /* Queues rs (whose body it takes) with the shared finishing steps. A HEAD
  * request gets the very response a GET would, Content-Length included;
  * libmicrohttpd leaves the body out. */
@@ -427,6 +449,18 @@ static void answer(pv_request *rq, const char *url, pv_response *rs)
     }
 }
 
+/* Counts an answer for /metrics: its route (url NULL for a refusal), its
+ * status and the time since t0. */
+static void count(const pv_http *h, const char *url, unsigned status, const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const char *path = url != NULL ? route_path(url) : NULL;
+    int route = path == NULL ? -2 : pv_http_route_index(path);
+    double s = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+    pv__metrics_request(h->app->metrics, route, status, s);
+}
+
 /* ---- libmicrohttpd callbacks ---------------------------------------------- */
 
 static pv_conn *conn_of(struct MHD_Connection *conn)
@@ -498,6 +532,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     *upload_size = 0;
     pv_request rq = {.conn = conn, .src = pv_http_mhd_source(conn), .app = h->app};
     pv_arena_init(&rq.arena, 16384);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     pv_response rs = {0};
     pv_reply_extra x = {0};
     bool answered = !first;
@@ -509,6 +545,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (answered) {
         res = queue(&rq, &rs, &x);
         pv_log(PV_LOG_DEBUG, "%s %s -> %u", method, url, rs.status);
+        count(h, first ? NULL : url, rs.status, &t0);
     }
     pv_arena_fini(&rq.arena);
     return res;

@@ -4,6 +4,7 @@
 #include "ingest/formats.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
+#include "util/pbwire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,11 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void pv_ingest_attach(pv_model *m)
+{
+    pv_model_set_hlo_decoder(m, pv_ingest_hlo_decode);
+}
 
 /* The file's pages are dropped (and read ahead) in chunks of this many
  * bytes: a file smaller than one costs no madvise call (dropping a small
@@ -35,9 +41,17 @@ void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
 
 /* ---- entry points -------------------------------------------------------- */
 
-/* The builder a decode on this thread is filling, so a jump out of the
- * decode (see mapguard.h) can still free it. */
+/* The builder a decode on this thread is filling, and the decoder's own
+ * state, so a jump out of the decode (see mapguard.h) can still free them. */
 static _Thread_local pv_model_builder *decoding;
+static _Thread_local void (*abort_release)(void *state);
+static _Thread_local void *abort_state;
+
+void pv_ingest_on_abort(void (*release)(void *state), void *state)
+{
+    abort_release = release;
+    abort_state = state;
+}
 
 /* Decodes src into *out. The model reads its events' stats from src
  * later (model.h); the caller hands the bytes to it on success. */
@@ -61,6 +75,8 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
         return rc;
     }
     rc = pv_builder_finish(b, out, err);
+    if (rc == 0)
+        pv_ingest_attach(*out);
     if (rc != 0 && err != NULL && err->path[0] == '\0') {
         char reason[sizeof err->reason];
         memcpy(reason, err->reason, sizeof reason);
@@ -172,6 +188,9 @@ int pv_ingest_fd(int fd, const char *path, pv_progress *progress, pv_model **out
     if (PV_MAP_GUARD_ARM(&guard, map, len) == 0) {
         rc = ingest_src(&src, PV_SRC_MAPPED_BORROWED, out, err);
     } else {
+        if (abort_release != NULL)
+            abort_release(abort_state);
+        pv_ingest_on_abort(NULL, NULL);
         pv_builder_free(decoding);
         decoding = NULL;
         rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,

@@ -14,6 +14,7 @@
 #define PV_INGEST_INGEST_H
 
 #include "model/builder.h"
+#include "model/hlo.h"
 #include "model/model.h"
 #include "util/error.h"
 
@@ -73,6 +74,26 @@ int pv_ingest_read_whole(int fd, const char *path, uint64_t max_bytes, char **ou
                          pv_error *err);
 
 /* ---- for decoders --------------------------------------------------------- */
+
+/* ---- lazy decoders ------------------------------------------------------- */
+
+/* Gives m the decoders it runs the first time a tool needs their data:
+ * today the HLO protos' (model/hlo.h). pv_ingest_file and
+ * pv_ingest_buffer call it on every model they make; the cache store
+ * calls it on a model it loads from disk, which keeps the protos' bytes
+ * but not the hook. Call before m is shared. Cannot fail. */
+void pv_ingest_attach(pv_model *m);
+
+/* The HLO decoder (hlo/hlo.c), a pv_hlo_decode_fn: the `Hlo Proto` bytes
+ * stats of m's /host:metadata planes into *out. */
+void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out);
+
+/* For decoders: what to release when the decode is cut short because the
+ * mapped file shrank under it (util/mapguard.h): the decoder's stack is
+ * then abandoned, so a decoder keeps what it allocates on the heap,
+ * registers it here as it starts, and unregisters it (release NULL) when
+ * it returns. One per thread. */
+void pv_ingest_on_abort(void (*release)(void *state), void *state);
 
 /* For decoders: reports that bytes [0, upto) are decoded; updates the
  * progress and, for a mapped file, lets the kernel drop those pages so a

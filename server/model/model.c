@@ -24,6 +24,7 @@ void pv_model_free(pv_model *m)
         if (s->map != NULL)
             munmap(s->map, s->map_len);
         pv__source_release(s->src, s->src_len, s->src_owner);
+        pv__hlo_slot_free(s->hlo);
         free(s);
     }
     free(m);

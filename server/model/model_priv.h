@@ -14,6 +14,7 @@
  *   storage.c          growable arrays, owned storage, the column list as data
  *   strtab.c           the string table and the id map
  *   details_parse.c    kernel_details / memcpy_details text
+ *   hlo.c              the HLO table, decoded on first use (model/hlo.h)
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
  *   event_stats.c      an event's own stats, read on demand
@@ -274,7 +275,11 @@ typedef struct pv__model_store {
     uint32_t *dense_first, *dense_n;
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
+    struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
 } pv__model_store;
+
+/* Releases a model's HLO slot (hlo.c). NULL is fine. */
+void pv__hlo_slot_free(struct pv__hlo_slot *h);
 
 /* Records a malloc'd table that is no column (a column's storage is the
  * model's already) so pv_model_free releases it (storage.c). */

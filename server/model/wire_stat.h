@@ -1,14 +1,22 @@
-/* wire_stat: walking the stats of one XEvent in the profile's bytes. Two
- * readers share it: the builder, which applies an event's well-known
- * stats while the decoder has its bytes in cache (extras.c), and the
- * model's lazy reader behind pv_model_event_own_stats (event_stats.c).
- * Each resolves stat metadata ids to names its own way, so this step
- * hands them back unresolved. Private to server/model/. */
+/* wire_stat: walking the stats of one event in the model's own encoding
+ * of them. The model keeps an event's stats as bytes and decodes them on
+ * demand: a decoded copy of every stat would cost more than the file.
+ * That encoding is the XStat wire layout (proto/xplane.proto: the XEvent
+ * message, whose field 4 repeats the stats, other fields skipped), so the
+ * XSpace decoder points the model into the file instead of copying, and
+ * any other decoder may write the same bytes. They are read with the one
+ * wire reader, util/pbwire.h.
+ *
+ * Two readers share this walk: the builder, which applies an event's
+ * well-known stats while the decoder has its bytes in cache (extras.c),
+ * and the model's lazy reader behind pv_model_event_own_stats
+ * (event_stats.c). Each resolves stat metadata ids to names its own way,
+ * so this step hands them back unresolved. Private to server/model/. */
 #ifndef PV_MODEL_WIRE_STAT_H
 #define PV_MODEL_WIRE_STAT_H
 
 #include "model/model_priv.h"
-#include "util/varint.h"
+#include "util/pbwire.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -19,64 +27,23 @@ typedef struct pv__wire_cursor {
     const uint8_t *limit;     /* the source's end: varint loads may look that far */
 } pv__wire_cursor;
 
-/* One field header and value; for wire type 2, *v is the length and
- * *data the payload. False at the end or on malformed bytes, with c->p
- * left at the field, so a caller can tell a cut-off field from the end. */
-static inline bool pv__wire_field(pv__wire_cursor *c, uint32_t *num, uint32_t *wt, uint64_t *v,
-                                  const uint8_t **data)
-{
-    const uint8_t *at = c->p;
-    uint64_t tag;
-    if (c->p >= c->end || !pv_varint_in(&c->p, c->end, c->limit, &tag))
-        return false;
-    *num = (uint32_t)(tag >> 3);
-    *wt = (uint32_t)(tag & 7);
-    switch (*wt) {
-    case 0:
-        if (pv_varint_in(&c->p, c->end, c->limit, v))
-            return true;
-        break;
-    case 1:
-    case 5: {
-        size_t n = *wt == 1 ? 8 : 4;
-        if ((size_t)(c->end - c->p) < n)
-            break;
-        uint64_t x = 0;
-        for (size_t i = 0; i < n; i++)
-            x |= (uint64_t)c->p[i] << (8 * i);
-        *v = x;
-        c->p += n;
-        return true;
-    }
-    case 2:
-        if (!pv_varint_in(&c->p, c->end, c->limit, v) || *v > (uint64_t)(c->end - c->p))
-            break;
-        *data = c->p;
-        c->p += *v;
-        return true;
-    default:
-        break;
-    }
-    c->p = at;
-    return false;
-}
-
 static inline uint64_t pv__wire_ref(const pv__wire_cursor *c, const uint8_t *data, uint64_t len)
 {
     return (uint64_t)(data - c->base) << PV__WIRE_LEN_BITS | len;
 }
 
 /* An XStat in any layout; false when malformed (a known field with the
- * wrong wire type counts, as in the decoder). */
+ * wrong wire type counts, as in the decoder). A field that does not read
+ * leaves c.p before the end. */
 static inline bool pv__wire_stat_any(const pv__wire_cursor *ev, const uint8_t *data, size_t len,
                                      uint64_t *mid, pv_stat *out, bool *ref)
 {
     pv__wire_cursor c = {data, data + len, ev->base, ev->limit};
-    uint32_t num, wt;
-    uint64_t v = 0;
-    const uint8_t *payload = NULL;
+    pv_pb_field f;
     static const uint8_t want[8] = {8, 0, 1, 0, 0, 2, 2, 0};   /* 8: any */
-    while (pv__wire_field(&c, &num, &wt, &v, &payload)) {
+    while (pv_pb_field_in(&c.p, c.end, c.limit, &f) == PV_PB_OK) {
+        uint32_t num = f.num, wt = f.wt;
+        uint64_t v = f.v;
         if (num < 8 && want[num] != 8 && want[num] != wt)
             return false;
         if (num == 1 && wt == 0) {
@@ -93,7 +60,7 @@ static inline bool pv__wire_stat_any(const pv__wire_cursor *ev, const uint8_t *d
             if (v >> PV__WIRE_LEN_BITS != 0)
                 return false;
             out->type = num == 5 ? PV_STAT_WSTR : PV_STAT_WBYTES;
-            out->v.wire = pv__wire_ref(&c, payload, v);
+            out->v.wire = pv__wire_ref(&c, f.data, v);
             *ref = false;
         }
     }
@@ -150,9 +117,9 @@ static inline bool pv__wire_stat_fast(const pv__wire_cursor *ev, const uint8_t *
  * or a stat does not parse. A stat with no value reads as int64 0. */
 static inline int pv__wire_next_stat(pv__wire_cursor *c, uint64_t *mid, pv_stat *out, bool *ref)
 {
-    uint32_t num, wt;
     uint64_t v;
     const uint8_t *payload = NULL;
+    pv_pb_field f;
     for (;;) {
         if (c->p >= c->end)
             return 0;
@@ -169,12 +136,15 @@ static inline int pv__wire_next_stat(pv__wire_cursor *c, uint64_t *mid, pv_stat 
             if (!pv_varint_in(&c->p, c->end, c->limit, &v))
                 return -1;
             continue;
-        } else if (!pv__wire_field(c, &num, &wt, &v, &payload)) {
+        } else if (pv_pb_field_in(&c->p, c->end, c->limit, &f) != PV_PB_OK) {
             return -1;
-        } else if (num != 4) {
+        } else if (f.num != 4) {
             continue;
-        } else if (wt != 2) {
+        } else if (f.wt != 2) {
             return -1;
+        } else {
+            payload = f.data;
+            v = f.v;
         }
         if (pv__wire_stat_fast(c, payload, payload + v, mid, out, ref))
             return 1;

@@ -130,7 +130,7 @@ int pv_precompute_main(int argc, char **argv)
     printf("precompute shard %u/%u: %zu of %zu units, %llu profile bytes, %zu answers made, "
            "%zu kept already, %zu failed, %llu decoded, %llu read from the cache, %.2f s\n",
            o.shard, o.shards, st.units_mine, st.units, (unsigned long long)st.profile_bytes,
-           st.answers_made, st.answers_kept, st.failed, (unsigned long long)st.loads.decoded,
-           (unsigned long long)st.loads.from_disk, s);
+           st.answers_made, st.answers_kept, st.failed, (unsigned long long)st.decoded,
+           (unsigned long long)st.from_disk, s);
     return EXIT_OK;
 }

@@ -123,7 +123,10 @@ static void answers_of(job *jb, const pv_tool *t, bool several, const pv_source 
 /* Saves src's model unless the cache has it: a load decodes and saves. */
 static void ensure_saved(job *jb, const pv_source *src)
 {
-    if (pv_model_store_saved(jb->store, src))
+    char *saved = pv_model_store_saved(jb->store, src);
+    bool have = saved != NULL;
+    free(saved);
+    if (have)
         return;
     const pv_model *m;
     pv_model_entry *e;
@@ -245,7 +248,10 @@ int pv_precompute_run(const pv_precompute_opts *o, pv_precompute_stats *out, pv_
     /* No trace index: it is built from the model by whoever serves it. */
     job jb = {&disk, pv_model_store_new(o->memory_budget, &disk, NULL), out};
     run_units(&jb, ix, o);
-    out->loads = pv_model_store_counts(jb.store);
+    pv_store_stats loads;
+    pv_model_store_stats(jb.store, &loads);
+    out->decoded = loads.decoded;
+    out->from_disk = loads.from_disk;
     /* waits for the loader threads, and so for the models being saved */
     pv_model_store_free(jb.store);
 fail_disk:

@@ -45,7 +45,8 @@ typedef struct pv_precompute_stats {
     size_t answers_made;       /* answers computed and kept */
     size_t answers_kept;       /* answers found kept already */
     size_t failed;             /* answers that could not be made (logged) */
-    pv_load_counts loads;      /* profiles decoded, saved models read */
+    uint64_t decoded;          /* profiles decoded */
+    uint64_t from_disk;        /* saved models read instead */
 } pv_precompute_stats;
 
 /* The shard of n that owns the unit of host of run (ALL_HOSTS for a run's

@@ -20,6 +20,7 @@ static const pv_tool *const tools[] = {
     &memory_viewer,
     &pod_viewer,
     &pv_framework_op_stats_tool,
+    &pv_device_utilization_tool,
 };
 
 const pv_tool *const *pv_tools(size_t *n)

@@ -18,6 +18,7 @@ extern const pv_tool pv_trace_viewer_streaming_tool; /* chrome_trace/trace_viewe
 extern const pv_tool pv_framework_op_stats_tool; /* op_stats/op_stats_tool.c */
 extern const pv_tool pv_kernel_stats_tool; /* kernel_stats/kernel_stats_tool.c */
 extern const pv_tool pv_memory_profile_tool; /* memory_profile/memory_profile_tool.c */
+extern const pv_tool pv_device_utilization_tool; /* device_util/device_util_tool.c */
 
 /* ---- lookups ------------------------------------------------------------------ */
 

@@ -211,6 +211,45 @@ START_TEST(test_tile_served_again_from_cache)
 }
 END_TEST
 
+/* A box over every track and the whole span holds every event once: the
+ * counts add up to the meta's n_events, and the wall time of each name is
+ * at least its self time. */
+START_TEST(test_aggregate_whole_trace)
+{
+    PV_NEED_TESTDATA("test_aggregate_whole_trace");
+    json_t *meta = get_json("/api/trace/meta?" RUN, 200, NULL);
+    char path[4096];
+    int len = snprintf(path, sizeof path, "/api/trace/aggregate?" RUN "&start_ps=0&end_ps=%lld"
+                       "&tracks=", (long long)json_integer_value(json_object_get(meta, "span_ps")));
+    json_t *procs = json_object_get(meta, "processes");
+    const char *sep = "";
+    for (size_t i = 0; i < json_array_size(procs); i++) {
+        json_t *threads = json_object_get(json_array_get(procs, i), "threads");
+        for (size_t k = 0; k < json_array_size(threads); k++) {
+            len += snprintf(path + len, sizeof path - (size_t)len, "%s%lld", sep,
+                            (long long)json_integer_value(
+                                json_object_get(json_array_get(threads, k), "track")));
+            sep = ",";
+        }
+    }
+    ck_assert_int_lt(len, (int)sizeof path);
+    json_t *agg = get_json(path, 200, NULL);
+    json_int_t n = json_integer_value(json_object_get(meta, "n_events"));
+    ck_assert_int_eq(json_integer_value(json_object_get(agg, "n_events")), n);
+    json_int_t sum = 0;
+    json_t *rows = json_object_get(agg, "rows");
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        json_t *r = json_array_get(rows, i);
+        sum += json_integer_value(json_object_get(r, "count"));
+        ck_assert_int_ge(json_integer_value(json_object_get(r, "wall_ps")),
+                         json_integer_value(json_object_get(r, "self_ps")));
+    }
+    ck_assert_int_eq(sum, n);
+    json_decref(agg);
+    json_decref(meta);
+}
+END_TEST
+
 START_TEST(test_bad_requests)
 {
     PV_NEED_TESTDATA("test_bad_requests");
@@ -222,6 +261,11 @@ START_TEST(test_bad_requests)
     json_decref(get_json("/api/trace/event?" RUN, 400, NULL));
     json_decref(get_json("/api/trace/search?" RUN "&q=", 400, NULL));
     json_decref(get_json("/api/trace/meta?run=no_such_run", 404, NULL));
+    json_decref(get_json("/api/trace/aggregate?" RUN "&start_ps=0&end_ps=9", 400, NULL));
+    json_decref(get_json("/api/trace/aggregate?" RUN "&start_ps=0&end_ps=9&tracks=1,x", 400, NULL));
+    json_decref(get_json("/api/trace/aggregate?" RUN "&start_ps=9&end_ps=9&tracks=1", 400, NULL));
+    json_decref(get_json("/api/trace/aggregate?" RUN "&start_ps=0&end_ps=9&tracks=99999", 400,
+                         NULL));
 }
 END_TEST
 
@@ -564,6 +608,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_meta_and_tiles_account_for_every_event);
     tcase_add_test(tc, test_search_then_event);
     tcase_add_test(tc, test_tile_served_again_from_cache);
+    tcase_add_test(tc, test_aggregate_whole_trace);
     tcase_add_test(tc, test_bad_requests);
     tcase_add_test(tc, test_tensorboard_trace_routes);
     tcase_add_test(tc, test_trace_viewer_resolution);

@@ -4,7 +4,7 @@
 // test URL encoding end to end), which a source tarball handles badly.
 //
 //   logdir/plugins/profile/run_a/host1.op_profile.json        run "run_a"
-//   logdir/plugins/profile/run_a/host1.pod_viewer.json
+//   logdir/plugins/profile/run_a/host1.memory_viewer.json
 //   logdir/plugins/profile/run_a/host2.op_profile.json
 //   logdir/train/plugins/profile/run b ü/worker 1.xplane.pb   run "train/run b ü"
 //
@@ -40,8 +40,8 @@ function table(rows) {
 }
 
 export const TOOL_A = 'op_profile';      // host1 and host2 have it
-export const TOOL_B = 'pod_viewer';      // only host1 has it
-export const TOOL_MISSING = 'memory_viewer';  // no host has it
+export const TOOL_B = 'memory_viewer';   // only host1 has it
+export const TOOL_MISSING = 'pod_viewer';  // no host has it
 export const HOST1_A = [['step time host1', 12.5], ['idle host1', 0.25]];
 export const HOST2_A = [['step time host2', 40], ['idle host2', 3]];
 export const HOST1_B = [['input wait host1', 7]];
@@ -71,7 +71,7 @@ export function makeFixture() {
     const runA = path.join(logdir, 'plugins', 'profile', RUN_A);
     write(path.join(runA, 'host1.op_profile.json'), JSON.stringify([table(HOST1_A)]));
     write(path.join(runA, 'host2.op_profile.json'), JSON.stringify([table(HOST2_A)]));
-    write(path.join(runA, 'host1.pod_viewer.json'), JSON.stringify([table(HOST1_B)]));
+    write(path.join(runA, 'host1.memory_viewer.json'), JSON.stringify([table(HOST1_B)]));
     const bad = path.join(logdir, 'train', 'plugins', 'profile', 'run b ü', `${HOST_BAD}.xplane.pb`);
     write(bad, Buffer.alloc(16, 0xff));
     const cacheDir = path.join(root, 'cache');

@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { adviceFor, isGenericStepTable, parseStepTable, sampleSteps, summarize,
-         usedCategories } from '../../web/views/step_common.js';
+import { adviceFor, isGenericStepTable, isTpuStepTable, parseStepTable, parseTpuSteps,
+         readableTip, sampleSteps, summarize, usedCategories } from '../../web/views/step_common.js';
+import { tpuOpsTable, tpuSeries } from '../../web/views/tpu_steps.js';
+import { coreLabel, podSteps } from '../../web/views/pod_viewer.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
 import { screenshot, waitForView } from './browser.mjs';
 import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
@@ -42,6 +44,61 @@ describe('overview / input pipeline pages (pure parts)', () => {
         const legacy = parseStepTable({ ...TABLE, pv_begin_ps: undefined });
         assert.equal(legacy.fromTrace, false);
         assert.equal(legacy.steps[0].startPs, undefined);
+    });
+
+    test('readableTip names the tool and the hardware, and skips dead ends on a TPU', () => {
+        const title = (t) => ({ framework_op_stats: 'Framework op stats' })[t] || t;
+        assert.equal(readableTip('framework_op_stats (identify the ops executed on the CPU_ONLY)',
+                                 'CPU_ONLY', title),
+                     'Framework op stats: identify the ops executed on the CPU');
+        assert.equal(readableTip('op_profile (identify the ops on the TPU)', 'TPU', title), null);
+        assert.equal(readableTip('Better performance with the tf.data API', 'TPU', title),
+                     'Better performance with the tf.data API');
+    });
+
+    test('the TPU per-tool step table: compute, input and idle per step', () => {
+        const dt = {
+            cols: ['stepnum', 'computeTimeMs', 'inputTimeMs', 'idleTimeMs', 'tooltip',
+                   'infeedPercentAverage'].map((id) => ({ id })),
+            rows: [{ c: [{ v: '0' }, { v: 313.5 }, { v: 0.04 }, { v: 0 }, { v: 't' },
+                         { v: 0.008 }] }],
+            p: { steptime_ms_average: '313.8' },
+        };
+        assert.ok(isTpuStepTable(dt));
+        assert.ok(!isTpuStepTable(TABLE));
+        assert.ok(!isGenericStepTable(dt));
+        const { steps, props } = parseTpuSteps(dt);
+        // 313.5 + 0.04 + 0 = 313.54 ms; the file's share is already in percent
+        assert.deepEqual(steps, [{ name: '0', computeMs: 313.5, inputMs: 0.04, idleMs: 0,
+                                   stepMs: 313.54, inputPct: 0.008 }]);
+        assert.equal(props.steptime_ms_average, '313.8');
+        assert.deepEqual(tpuSeries(steps).map((s) => [s.label, s.values[0]]),
+                         [['Compute', 313.5], ['Input', 0.04], ['Idle', 0]]);
+    });
+
+    test('tpuOpsTable shows the fractions as percentages', () => {
+        const t = tpuOpsTable({ rows: [{ c: [{ v: 0.028062 }, { v: 0.055748 }, { v: 'Conv2D' },
+                                             { v: 'a/Conv2D' }, { v: 7626.527 }] }] });
+        assert.deepEqual(t.rows[0].c.map((c) => c.v), [1, 2.81, 5.57, 'Conv2D', 'a/Conv2D',
+                                                       7626.5]);
+    });
+
+    test('podSteps reads the steps and cores of a pod viewer file', () => {
+        const data = { podStatsSequence: { podStatsMap: [
+            { stepNum: 1, podStatsPerCore: { 3: { chipId: 1, highFlopsComputeUs: 5,
+                                                  totalDurationUs: 9, bottleneck: 'Compute' },
+                                             1: { chipId: 0, totalDurationUs: 8 } },
+              allReduceOpDb: [{ name: 'fusion.1' }] },
+            { stepNum: 0, podStatsPerCore: {} },
+        ] } };
+        const steps = podSteps(data);
+        assert.deepEqual(steps.map((s) => s.step), [0, 1]);
+        const cores = steps[1].cores;
+        assert.deepEqual(cores.map((c) => [c.core, c.totalUs, c.parts.highFlopsComputeUs]),
+                         [[1, 8, 0], [3, 9, 5]]);
+        assert.equal(coreLabel(cores[1]), 'core 3 (chip 1)');
+        assert.equal(steps[1].allReduce.length, 1);
+        assert.deepEqual(podSteps({}), []);
     });
 
     test('summarize: mean, sample stddev, min, max', () => {

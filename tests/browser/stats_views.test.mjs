@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { filterRows, isValidRegex, tableModel } from '../../web/table.js';
-import { emptyReason, markMissingOccupancy, rowCount, tensorCoreShare,
+import { emptyReason, kernelLabels, markMissingOccupancy, matrixUnit, opDifferences,
+         relabelUnit, rowCount, shortKernelName, tensorCoreShare,
          topKernels } from '../../web/views/kernel_stats.js';
-import { byCategory, groupByType, opCategory, rowObjects, sideTable,
-         typeTable } from '../../web/views/framework_op_stats.js';
+import { asPercentages, byCategory, groupByType, isFractionColumn, opCategory, rowObjects,
+         sideTable, typeTable } from '../../web/views/framework_op_stats.js';
 
 const KCOLS = ['rank', 'kernel_name', 'occupancy_pct', 'is_op_tensor_core_eligible',
                'is_kernel_using_tensor_core', 'op_name', 'total_duration_us'];
@@ -79,6 +80,57 @@ describe('kernel stats page', () => {
         assert.match(emptyReason({ pv_gpu_planes: '1' })[0], /^No device kernels/);
         assert.match(emptyReason({})[1], /kernel_details/);
     });
+    test('shortKernelName drops the return type, parameters and template arguments', () => {
+        assert.equal(shortKernelName('void cudnn::cnn::wgrad_alg0_engine<float, 512, 6, ' +
+                                     'false>(int, int, float const*, kernel_grad_params)'),
+                     'cudnn::cnn::wgrad_alg0_engine<…>');
+        // nested templates, and templates inside the scope
+        assert.equal(shortKernelName('void a::b<c<int>, 2>::run<float>(d<3>, float*)'),
+                     'a::b<…>::run<…>');
+        assert.equal(shortKernelName('void (anonymous namespace)::softmax_warp_forward' +
+                                     '<float, 10>(float*, int)'),
+                     '(anonymous namespace)::softmax_warp_forward<…>');
+        // names that are not C++ come back as they are
+        assert.equal(shortKernelName('volta_cgemm_32x32_tn'), 'volta_cgemm_32x32_tn');
+        assert.equal(shortKernelName('Im3d2Col.kd'), 'Im3d2Col.kd');
+    });
+    test('opDifferences keeps the parts where the ops differ, and the op itself', () => {
+        assert.deepEqual(opDifferences(['g/s/conv2d_1/Conv2D/F', 'g/s/conv2d_2/Conv2D/F']),
+                         ['conv2d_1/…/F', 'conv2d_2/…/F']);
+        assert.deepEqual(opDifferences(['r_4/b/l_17/d/R', 'r_6/b/l_22/d/R', 'r_6/b/l_4/d/R']),
+                         ['r_4/…/l_17/…/R', 'r_6/…/l_22/…/R', 'r_6/…/l_4/…/R']);
+        // the last part always stays, even when the ops are the same
+        assert.deepEqual(opDifferences(['a/b', 'a/b']), ['b', 'b']);
+        assert.deepEqual(opDifferences(['x', 'y']), ['x', 'y']);
+    });
+    test('kernelLabels tell repeated names apart by op, then launch shape, then rank', () => {
+        const k = (name, op, grid, rank) => ({ name, op, grid, block: '64,1,1', rank });
+        assert.deepEqual(kernelLabels([
+            k('volta_cgemm_32x32_tn', 'g/c1/Conv', '1,1,544', 2),
+            k('volta_cgemm_32x32_tn', 'g/c2/Conv', '1,1,544', 3),
+            k('void f<int>(int)', 'jit/dot', '16,1,1', 4),
+            k('void f<float>(float)', 'jit/dot', '32,1,1', 5),
+            k('w.kd', 'x', '1,1,1', 6),
+            k('w.kd', 'x', '1,1,1', 7),
+            k('other', 'o', '1,1,1', 8),
+        ]), [
+            ['volta_cgemm_32x32_tn', 'c1/Conv'],
+            ['volta_cgemm_32x32_tn', 'c2/Conv'],
+            ['f<…>', 'grid 16,1,1 · block 64,1,1'],
+            ['f<…>', 'grid 32,1,1 · block 64,1,1'],
+            ['w.kd', 'rank 6'],
+            ['w.kd', 'rank 7'],
+            'other',
+        ]);
+    });
+    test('AMD GPUs have Matrix Cores, in the words and in the column labels', () => {
+        assert.equal(matrixUnit({ pv_gpu_vendor: 'AMD' }), 'Matrix Core');
+        assert.equal(matrixUnit({ pv_gpu_vendor: 'Nvidia' }), 'Tensor Core');
+        assert.equal(matrixUnit({}), 'Tensor Core');
+        const dt = relabelUnit({ cols: [{ id: 'a', label: 'Op is TensorCore eligible' },
+                                        { id: 'b', label: 'Rank' }] }, 'Matrix Core');
+        assert.deepEqual(dt.cols.map((c) => c.label), ['Op is Matrix Core eligible', 'Rank']);
+    });
     test('markMissingOccupancy shows 0 % as n/a and keeps the value', () => {
         const dt = markMissingOccupancy(kt([[1, 'k', 0, false, false, '', 1],
                                             [2, 'k2', 12.5, false, false, '', 1]]));
@@ -102,6 +154,23 @@ describe('framework op stats page', () => {
             ['Host', 'Dataset', 'Iterator::Batch', 3, 9, 9],
         ].map((r, i) => ({ c: [i + 1, ...r].map((v) => ({ v })) })),
     };
+    test('asPercentages turns the share columns into percent', () => {
+        assert.ok(isFractionColumn('device_total_self_time_percent'));
+        assert.ok(isFractionColumn('gpu_tensorcore_utilization'));
+        assert.ok(!isFractionColumn('total_self_time'));
+        const t = asPercentages({
+            cols: [{ id: 'x', label: 'X (%)' }, { id: 'gpu_tensorcore_utilization', label: 'TC' },
+                   { id: 'total_time', label: 'T' }],
+            rows: [{ c: [{ v: 0.9521 }, { v: 0.5 }, { v: 7 }] }, { c: [{ v: null }, null, { v: 1 }] }],
+        });
+        // only ids count: 'x' is not a share column whatever its label says
+        assert.deepEqual(t.cols.map((c) => c.label), ['X (%)', 'TC (%)', 'T']);
+        assert.deepEqual(t.rows.map((r) => r.c.map((c) => (c ? c.v : c))),
+                         [[0.9521, 50, 7], [null, null, 1]]);
+        const d = asPercentages({ cols: [{ id: 'device_total_self_time_percent', label: 'D (%)' }],
+                                  rows: [{ c: [{ v: 0.952 }] }] });
+        assert.equal(d.rows[0].c[0].v, 95.2);
+    });
     test('sideTable keeps one side', () => {
         assert.equal(sideTable(dt, 'Device').rows.length, 5);
         assert.equal(sideTable(dt, 'Host').rows.length, 1);

@@ -10,13 +10,16 @@ import { describe, test } from 'node:test';
 import { colorIndex, PALETTE } from '../../web/draw/colors.js';
 import { fitLabel } from '../../web/draw/slices.js';
 import { hitTest, findDrawn } from '../../web/timeline/hit.js';
-import { computeLayout, depthAt, rowAt, toggle } from '../../web/timeline/layout.js';
+import { computeLayout, depthAt, displayOrder, rowAt,
+         toggle } from '../../web/timeline/layout.js';
 import { TraceSearch } from '../../web/timeline/search.js';
 import { computeTicks, niceStepPs } from '../../web/timeline/ticks.js';
 import { TileCache } from '../../web/timeline/tile_cache.js';
 import { decodeTile, decodeTileBin, findEvent } from '../../web/timeline/tile_data.js';
-import { formatParams, parseSelection, parseWindow,
-         urlWriter } from '../../web/timeline/url_state.js';
+import { formatKeys, formatParams, formatTimes, parseKeys, parseSelection, parseSpan,
+         parseTimes, parseWindow, urlWriter } from '../../web/timeline/url_state.js';
+import { aggregateTable, detailTabs } from '../../web/timeline/details.js';
+import { trackList } from '../../web/timeline/tracks_panel.js';
 import * as V from '../../web/timeline/viewport.js';
 
 describe('viewport', () => {
@@ -132,6 +135,42 @@ describe('layout', () => {
         assert.equal(l.rows[0].sub, '2 threads, 6 events');
         assert.deepEqual(l.rows[0].tracks, [0, 1]);   // for the collapsed summary
         assert.equal(l.rows[3].sub, 'max 10 B');
+    });
+
+    test('devices are shown before the host, each group in the server\'s order', () => {
+        const ps = ['/host:CPU', '/device:GPU:0', 'Task Environment', '/device:GPU:1']
+            .map((name, pid) => ({ pid, name }));
+        assert.deepEqual(displayOrder(ps).map((p) => p.name),
+                         ['/device:GPU:0', '/device:GPU:1', '/host:CPU', 'Task Environment']);
+    });
+
+    test('hidden, pinned and filtered rows', () => {
+        const two = {
+            processes: [
+                { pid: 1, name: '/host:CPU', threads: [
+                    { tid: 10, track: 0, name: 'python3', n_events: 5, depths: 3 },
+                    { tid: 11, track: 1, name: 'worker', n_events: 1, depths: 1 }] },
+                { pid: 2, name: '/device:GPU:0', threads: [
+                    { tid: 5, track: 2, name: 'Stream #5', n_events: 2, depths: 1 },
+                    { tid: 6, track: 3, name: 'Stream #6', n_events: 2, depths: 1 }] }],
+            counters: [{ id: 0, pid: 1, name: 'Memory in use (bytes)', min: 0, max: 10 }],
+        };
+        const keys = (l) => l.rows.map((r) => r.key);
+        // devices first; a pinned thread first in its process, a pinned
+        // process first of all
+        assert.deepEqual(keys(computeLayout(two, new Set(), { pinned: new Set(['t:3', 'p:1']) })),
+                         ['p:1', 't:0', 't:1', 'c:0', 'p:2', 't:3', 't:2']);
+        const hid = computeLayout(two, new Set(), { hidden: new Set(['t:0', 'p:2']) });
+        assert.deepEqual(keys(hid), ['p:1', 't:1', 'c:0']);
+        assert.equal(hid.nHidden, 2);
+        // 'stream' matches no process name: only the streams stay, under
+        // their header; the host's three rows are left out, and so is it
+        const f = computeLayout(two, new Set(), { filter: 'STREAM' });
+        assert.deepEqual(keys(f), ['p:2', 't:2', 't:3']);
+        assert.equal(f.nFiltered, 3);
+        // a process whose name matches keeps all its rows
+        assert.deepEqual(keys(computeLayout(two, new Set(), { filter: 'gpu' })),
+                         ['p:2', 't:2', 't:3']);
     });
 
     test('collapsing a process hides its rows; a thread keeps its top level', () => {
@@ -422,6 +461,49 @@ describe('url_state', () => {
         w.cancel();
         w.flush();   // nothing pending
         assert.deepEqual(written, [{ start: '2' }]);
+    });
+});
+
+describe('url_state: marks, spans, row keys', () => {
+    test('times, spans and keys round-trip; junk is dropped', () => {
+        assert.deepEqual(parseTimes('5,12.6,x,-3'), [5, 13]);
+        assert.deepEqual(parseTimes(undefined), []);
+        assert.equal(formatTimes([1.4, 20]), '1,20');
+        assert.equal(formatTimes([]), undefined);
+        assert.deepEqual(parseSpan('900,100'), { t0: 100, t1: 900 });
+        assert.equal(parseSpan('5,5'), null);
+        assert.equal(parseSpan('5'), null);
+        assert.deepEqual(parseKeys('p:1,t:4,x:2,c:-1,t:'), new Set(['p:1', 't:4', 'c:-1']));
+        assert.equal(formatKeys(new Set(['p:1', 't:4'])), 'p:1,t:4');
+        assert.equal(formatKeys(new Set()), undefined);
+    });
+});
+
+describe('details: box sums and tabs', () => {
+    test('aggregateTable gives durations in µs and the average per event', () => {
+        const t = aggregateTable({ n_events: 3, rows: [
+            { name: 'op', count: 2, wall_ps: 3000000, self_ps: 1000000, min_ps: 1000000,
+              max_ps: 2000000 }] });
+        assert.deepEqual(t.cols.map((c) => c.id), ['name', 'count', 'wall', 'self', 'avg', 'min',
+                                                  'max']);
+        // 3,000,000 ps = 3 µs over 2 events: 1.5 µs each
+        assert.deepEqual(t.rows[0].c.map((c) => c.v), ['op', 2, 3, 1, 1.5, 1, 2]);
+    });
+    test('an event has an Event tab and a Flow events tab with its count', () => {
+        assert.deepEqual(detailTabs({ flows: [{}, {}] }),
+                         [['event', 'Event'], ['flows', 'Flow events (2)']]);
+    });
+    test('trackList lists devices first, each with its threads and counters', () => {
+        const l = trackList({
+            processes: [{ pid: 701, name: '/host:CPU', threads: [{ tid: 1, track: 0, name: 'py' }] },
+                        { pid: 1, name: '/device:GPU:0', threads: [] }],
+            counters: [{ id: 3, pid: 701, name: 'mem' }],
+        });
+        assert.deepEqual(l, [
+            { key: 'p:1', label: '/device:GPU:0', rows: [] },
+            { key: 'p:701', label: '/host:CPU', rows: [{ key: 't:0', label: 'py' },
+                                                      { key: 'c:3', label: 'mem' }] },
+        ]);
     });
 });
 

@@ -326,6 +326,11 @@ describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () =
              await g.page.goto(g.server.url + hash);
              await g.page.waitForFunction(detailsNamed, g.launch.name, { timeout: STEP_MS });
              await waitComplete(g.page);
+             // The partners are on the panel's "Flow events" tab.
+             assert.equal(await g.page.textContent('.tv-tab[data-tab="flows"]'),
+                          `Flow events (${g.launch.flows.length})`);
+             await g.page.click('.tv-tab[data-tab="flows"]');
+             await g.page.waitForFunction(() => /tab=flows/.test(location.hash));
              const flows = await g.page.$$eval('.tv-flow', (bs) => bs.map((b) => b.textContent));
              assert.deepEqual(flows, [`→ to ${g.kernel.name}`]);
              await screenshot(g.page, 'trace-flow');

@@ -66,7 +66,7 @@ function harness(prefix) {
     before(async () => {
         // The content checks read the generic view's table; a tool with a
         // view of its own would draw something else.
-        for (const tool of [TOOL_A, TOOL_B, TOOL_MISSING])
+        for (const tool of [TOOL_A, TOOL_B])
             assert.ok(!hasView(tool), `${tool} now has its own view: give fixture.mjs other tools`);
         h.fixture = makeFixture();
         h.server = await startServer({ ...h.fixture, prefix });
@@ -126,7 +126,7 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             const titles = [TOOL_A, TOOL_B].map((t) => catalog.find((c) => c.name === t).title);
             assert.deepEqual(await page.$$eval('#tool option', (os) => os.map((o) => o.text)),
                              titles);
-            assert.deepEqual(titles, ['Op profile', 'Pod viewer']);
+            assert.deepEqual(titles, ['Op profile', 'Memory viewer']);
             assert.deepEqual(await optionValues(page, '#host'), ['host1', 'host2']);
             assert.deepEqual(await tableRows(page), expectRows(HOST1_A));
         });
@@ -136,7 +136,7 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
         await page.selectOption('#host', 'host2');
         await waitForView(page, hashOf(RUN_A, 'host2', TOOL_A));
         assert.deepEqual(await tableRows(page), expectRows(HOST2_A));
-        // host2 has no pod_viewer file, so the first host that has one.
+        // host2 has no memory_viewer file, so the first host that has one.
         await page.selectOption('#tool', TOOL_B);
         await waitForView(page, hashOf(RUN_A, 'host1', TOOL_B));
         assert.deepEqual(await pickers(page),

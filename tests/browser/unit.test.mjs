@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { buildUrl, listRuns, toolDataUrl } from '../../web/api.js';
-import { formatBytes, formatCount, formatDurationPs, formatDurationUs,
+import { cutText, formatBytes, formatCount, formatDurationPs, formatDurationUs,
          formatPercent } from '../../web/format.js';
 import { formatHash, parseHash, parseLegacyQuery, sameView } from '../../web/router.js';
-import { filterRows, isDataTable, sortRows, tableModel, toCsv } from '../../web/table.js';
+import { filterRows, isDataTable, nameSegments, readTableState, regexError, reorderColumns,
+         sortRows, tableModel, tableStateParams, toCsv } from '../../web/table.js';
 
 describe('router', () => {
     test('parseHash reads run, host, tool and the query', () => {
@@ -126,6 +127,55 @@ describe('table', () => {
     });
 });
 
+describe('table helpers', () => {
+    test('nameSegments splits names at their joints only', () => {
+        assert.deepEqual(nameSegments('a/RandomUniform/mul'), ['a/', 'RandomUniform/', 'mul']);
+        assert.deepEqual(nameSegments('ns::f<int, 2>(x)'), ['ns::', 'f', '<int,', ' 2>', '(x)']);
+        // a path breaks at its slashes, not at every underscore; a piece
+        // longer than 20 characters at its underscores too
+        assert.deepEqual(nameSegments('bert_encoder_1/word_embeddings'),
+                         ['bert_encoder_1/', 'word_embeddings']);
+        assert.deepEqual(nameSegments('cnn::conv2d_grouped_direct_kernel<…>'),
+                         ['cnn::', 'conv2d_', 'grouped_', 'direct_', 'kernel', '<…>']);
+        assert.deepEqual(nameSegments('Cijk_Ailk_Bljk_BBS_BH_MT256'),
+                         ['Cijk_', 'Ailk_', 'Bljk_', 'BBS_', 'BH_', 'MT256']);
+        assert.deepEqual(nameSegments('plain'), ['plain']);
+        assert.equal(nameSegments('a/b_c::d(e)').join(''), 'a/b_c::d(e)');
+    });
+
+    test('regexError names what is wrong, null for a valid expression', () => {
+        assert.equal(regexError('^volta_(s|c)gemm'), null);
+        assert.match(regexError('volta_('), /Unterminated group/);
+    });
+
+    test('reorderColumns moves the named columns first, in both forms', () => {
+        const rows = { cols: [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+                       rows: [{ c: [{ v: 1 }, { v: 2 }, { v: 3 }] }] };
+        const r = reorderColumns(rows, ['c', 'nope', 'a']);
+        assert.deepEqual(r.cols.map((c) => c.id), ['c', 'a', 'b']);
+        assert.deepEqual(r.rows[0].c.map((c) => c.v), [3, 1, 2]);
+        const cols = reorderColumns({ cols: rows.cols, columns: [[1], [2], [3]] }, ['b']);
+        assert.deepEqual(cols.columns, [[2], [1], [3]]);
+    });
+
+    test('table state goes to the URL under its key and comes back', () => {
+        const st = { query: 'gemm', regex: true, sort: { col: 'avg', dir: 'asc' }, page: 2,
+                     pageSize: 100 };
+        const p = tableStateParams('k', st);
+        assert.deepEqual(p, { k_q: 'gemm', k_re: '1', k_sort: 'avg:asc', k_page: '3',
+                              k_rows: '100' });
+        assert.deepEqual(readTableState(p, 'k'), st);
+        // defaults leave the URL (undefined removes a key)
+        assert.deepEqual(tableStateParams('k', { query: '', regex: false, sort: null, page: 0,
+                                                 pageSize: 50 }),
+                         { k_q: undefined, k_re: undefined, k_sort: undefined,
+                           k_page: undefined, k_rows: undefined });
+        // unusable values read as absent
+        assert.deepEqual(readTableState({ k_sort: 'x', k_page: '-1', k_rows: '7' }, 'k'),
+                         { query: '', regex: false, sort: null, page: 0, pageSize: null });
+    });
+});
+
 describe('format', () => {
     test('formatDurationPs picks the largest unit that keeps the value >= 1', () => {
         assert.equal(formatDurationPs(0), '0 ps');
@@ -140,6 +190,12 @@ describe('format', () => {
         assert.equal(formatBytes(512), '512 B');
         assert.equal(formatBytes(1536), '1.5 KiB');
         assert.equal(formatBytes(3 * 1024 * 1024 * 1024), '3 GiB');
+    });
+
+    test('cutText keeps max characters, the last an ellipsis', () => {
+        assert.equal(cutText('abcdef', 4), 'abc…');
+        assert.equal(cutText('abcd', 4), 'abcd');
+        assert.equal(cutText(undefined, 3), '');
     });
 
     test('formatCount and formatPercent', () => {

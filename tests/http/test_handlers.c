@@ -47,7 +47,8 @@ static void setup(void)
     snprintf(cache_dir, sizeof cache_dir, "/tmp/pv-handlers-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(cache_dir));
     pv_disk_cache_init(&disk, cache_dir, PV_DISK_CACHE_MAX_AUTO);
-    app = (pv_app){&index_store, pv_model_store_new(0, &disk, NULL), &disk, NULL};
+    app = (pv_app){.index = &index_store, .models = pv_model_store_new(0, &disk, NULL),
+                   .disk = &disk};
 }
 
 static void teardown(void)
@@ -252,14 +253,19 @@ END_TEST
 
 /* ---- cache keys ----------------------------------------------------------------------- */
 
+/* The kept answers in dir (docs/cache.md: entries end in ".pvc"); the
+ * saved model, written by the loader thread whenever it gets to it, and
+ * temporaries are not counted. */
 static size_t files_in(const char *dir)
 {
     DIR *d = opendir(dir);
     ck_assert_ptr_nonnull(d);
     size_t n = 0;
     struct dirent *de;
-    while ((de = readdir(d)) != NULL)
-        n += de->d_name[0] != '.';
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        n += len > 4 && strcmp(de->d_name + len - 4, ".pvc") == 0;
+    }
     closedir(d);
     return n;
 }

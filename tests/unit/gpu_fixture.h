@@ -27,6 +27,7 @@
 #ifndef PV_TESTS_GPU_FIXTURE_H
 #define PV_TESTS_GPU_FIXTURE_H
 
+#include "ingest/ingest.h"
 #include "model/builder.h"
 #include "model_fixture.h"
 
@@ -123,7 +124,7 @@ static inline pv_model *fx_cpu_model(void)
 /* ---- an XLA profile: HLO proto + kernels that name HLO ops ---------------- */
 
 /* Protobuf wire helpers to hand-write an HloProto (field numbers from
- * xla/service/hlo.proto, see tools/hlo_names.h). */
+ * xla/service/hlo.proto, see proto/hlo.proto). */
 typedef struct fx_buf {
     uint8_t b[1024];
     size_t n;
@@ -222,5 +223,6 @@ static inline pv_model *fx_xla_model(void)
     pv_model *m = NULL;
     pv_error err = {0};
     ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
+    pv_ingest_attach(m);   /* the HLO decoder, as ingest gives every model */
     return m;
 }

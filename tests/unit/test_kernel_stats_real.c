@@ -159,6 +159,42 @@ START_TEST(test_pv_tool_kernel_stats_vs_xprof)
 }
 END_TEST
 
+/* The GPU planes' vendor, which the page names the matrix units by: the
+ * MI300X planes say "AMD" (their device_vendor stat: `strings` shows it);
+ * the GCP file has no such stat, and a CPU profile no GPU plane. */
+START_TEST(test_pv_tool_kernel_stats_vendor)
+{
+    PV_NEED_TESTDATA("test_pv_tool_kernel_stats_vendor");
+    static const struct {
+        const char *xplane;
+        const char *vendor;
+    } cases[] = {
+        {"logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003", "AMD"},
+        {GCP, NULL},
+        {"logdirs/tf_keras_cpu_macos/train/plugins/profile/2022_10_31_19_09_08/"
+         "gaoyihaodeMacBook-Pro.local", NULL},
+    };
+    char xplane[1024];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(xplane, sizeof xplane, "%s/%s.xplane.pb", PV_TESTDATA, cases[i].xplane);
+        pv_model *m = oracle_load_xplane(xplane);
+        pv_arena a;
+        pv_arena_init(&a, 1 << 16);
+        pv_kernel_stats_result r = ours(m, &a);
+        if (cases[i].vendor == NULL)
+            ck_assert_ptr_null(r.gpu_vendor);
+        else
+            ck_assert_str_eq(r.gpu_vendor, cases[i].vendor);
+        pv_kernel_stats_result both;
+        pv_kernel_stats_query q = {0};
+        pv_kernel_stats_combine((pv_kernel_stats_result[]){{0}, r}, 2, &q, &a, &both);
+        ck_assert_ptr_eq(both.gpu_vendor, r.gpu_vendor);
+        pv_arena_fini(&a);
+        pv_model_free(m);
+    }
+}
+END_TEST
+
 /* The legacy converter against protoc's decoding of the same
  * kernel_stats.pb (the TSV file): every row, in TF's order. */
 START_TEST(test_pv_legacy_kernel_stats_vs_protoc)
@@ -211,6 +247,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_pv_tool_kernel_stats_vs_tf);
     tcase_add_test(tc, test_pv_tool_kernel_stats_vs_xprof);
+    tcase_add_test(tc, test_pv_tool_kernel_stats_vendor);
     tcase_add_test(tc, test_pv_legacy_kernel_stats_vs_protoc);
     suite_add_tcase(s, tc);
     return pv_test_run(s);

@@ -145,7 +145,9 @@ static pv_model *gpu_model(void)
     gpu_kernel(b, s7, k, 400, 500, "jit_f", 5, "fusion.2", true);
     gpu_kernel(b, s7, cp, 520, 540, "jit_f", 5, "fusion.2", false);
     gpu_kernel(b, s7, k, 600, 700, "jit_g", 6, "fusion.1", true);
-    return pv_test_finish(b);
+    pv_model *m = pv_test_finish(b);
+    pv_ingest_attach(m);   /* the HLO decoder, as ingest gives every model */
+    return m;
 }
 
 START_TEST(test_gpu_lines)

@@ -147,21 +147,31 @@ END_TEST
 
 /* ---- pv_trace_counters_tile_json ------------------------------------------------ */
 
+/* The first counter of a tile's counters JSON, cut out as written. */
+static const char *first_counter(char *json)
+{
+    char *end = strstr(json, "]]}");
+    ck_assert_ptr_nonnull(end);
+    end[3] = '\0';
+    return json + 1;
+}
+
 START_TEST(test_counters_tile_json)
 {
     pv_model *m = fixture();
     pv_trace_index *ix = NULL;
     ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
-    ck_assert_uint_eq(ix->n_counters, 1);
+    /* memory in use (id 0) and the GPU's utilization (id 1, tested below) */
+    ck_assert_uint_eq(ix->n_counters, 2);
     pv_buf b;
     pv_buf_init(&b, 1 << 16);
     /* whole span: both points, times relative to t0 = 1000 */
     ck_assert_int_eq(pv_trace_counters_tile_json(ix, 1000, 6006, &b), 0);
-    ck_assert_str_eq(b.data, "[{\"id\":0,\"points\":[[500,1024],[2000,224]]}]");
+    ck_assert_str_eq(first_counter(b.data), "{\"id\":0,\"points\":[[500,1024],[2000,224]]}");
     /* a tile after both: only the carried-in last point */
     pv_buf_reset(&b);
     ck_assert_int_eq(pv_trace_counters_tile_json(ix, 4000, 5000, &b), 0);
-    ck_assert_str_eq(b.data, "[{\"id\":0,\"points\":[[2000,224]]}]");
+    ck_assert_str_eq(first_counter(b.data), "{\"id\":0,\"points\":[[2000,224]]}");
     /* a tile before both: nothing */
     pv_buf_reset(&b);
     ck_assert_int_eq(pv_trace_counters_tile_json(ix, 1000, 1200, &b), 0);
@@ -182,28 +192,55 @@ START_TEST(test_counters_tile_bin)
     pv_buf b;
     pv_buf_init(&b, 1 << 16);
     ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 1000, 6006, &b), 0);
+    /* Two counters; the first, memory in use, as encoded by hand (the
+     * second is the GPU's utilization, test_utilization_counter). */
     static const unsigned char whole[] = {
-        0x01, 0x00, 0x02,                          /* 1 counter: id 0, 2 points */
+        0x02, 0x00, 0x02,                          /* 2 counters; id 0, 2 points */
         0xe8, 0x07,                                /* 1500 - 1000 -> zz 1000 = 7*128 + 104 */
         0xb8, 0x17,                                /* 3000 - 1500 -> zz 3000 = 23*128 + 56 */
         0, 0, 0, 0, 0, 0, 0x90, 0x40,              /* 1024.0 */
         0, 0, 0, 0, 0, 0, 0x6c, 0x40,              /* 224.0 */
     };
-    ck_assert_uint_eq(b.len, sizeof whole);
+    ck_assert_uint_gt(b.len, sizeof whole);
     ck_assert(memcmp(b.data, whole, sizeof whole) == 0);
     pv_buf_reset(&b);
     ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 4000, 5000, &b), 0);
     static const unsigned char after[] = {
-        0x01, 0x00, 0x01, 0xcf, 0x0f,              /* 3000 - 4000 -> zz 1999 = 15*128 + 79 */
+        0x02, 0x00, 0x01, 0xcf, 0x0f,              /* 3000 - 4000 -> zz 1999 = 15*128 + 79 */
         0, 0, 0, 0, 0, 0, 0x6c, 0x40,
     };
-    ck_assert_uint_eq(b.len, sizeof after);
+    ck_assert_uint_gt(b.len, sizeof after);
     ck_assert(memcmp(b.data, after, sizeof after) == 0);
     pv_buf_reset(&b);
     ck_assert_int_eq(pv_trace_counters_tile_bin(ix, 1000, 1200, &b), 0);
     ck_assert_uint_eq(b.len, 1);
     ck_assert_int_eq(b.data[0], 0);
     pv_buf_fini(&b);
+    pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* The GPU's utilization series: its kernels [2000,2500) and [5000,5010)
+ * make 510 ps of busy time in the window [2000,5010], which the step chart
+ * of its points must add up to; it starts busy and ends at 0. */
+START_TEST(test_utilization_counter)
+{
+    pv_model *m = fixture();
+    pv_trace_index *ix = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &ix, NULL), 0);
+    const pv_trace_counter *c = &ix->counters[1];
+    ck_assert_str_eq(c->name, "Device utilization (%)");
+    ck_assert_str_eq(pv_model_str(m, m->planes[c->plane].name), "/device:GPU:0");
+    ck_assert_int_eq(c->t_ps[0], 2000);
+    ck_assert_double_eq(c->value[0], 100);
+    ck_assert_int_eq(c->t_ps[c->n_points - 1], 5010);
+    ck_assert_double_eq(c->value[c->n_points - 1], 0);
+    ck_assert_double_eq(c->max, 100);
+    double busy_ps = 0;
+    for (size_t i = 0; i + 1 < c->n_points; i++)
+        busy_ps += c->value[i] / 100 * (double)(c->t_ps[i + 1] - c->t_ps[i]);
+    ck_assert_double_eq_tol(busy_ps, 510, 1e-6);
     pv_trace_index_free(ix);
     pv_model_free(m);
 }
@@ -564,6 +601,7 @@ static Suite *suite(void)
     tc = tcase_create("pv_trace_counters_tile_json");
     tcase_add_test(tc, test_counters_tile_json);
     tcase_add_test(tc, test_counters_tile_bin);
+    tcase_add_test(tc, test_utilization_counter);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_trace_event");
     tcase_add_test(tc, test_trace_event_launch_flows);

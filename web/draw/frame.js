@@ -7,17 +7,19 @@
 //   pieces: [{tile, clipStart, clipEnd}] (timeline/tile_cache.js cover()),
 //   ticks (timeline/ticks.js), theme, hover, selection (events as in
 //   overlay.js, or null), flows ([{from, to}]), range ({t0, t1} or null),
-//   complete (every tile of the frame is at its own level), gutterKept
-//   (see drawFrame)}
-// Order: process bands, grid, slices, counters, outlines and arrows, range,
-// then the gutter and ruler on top so events never cover names or times.
+//   box ({t0, t1, y0, y1} or null), marks ([t]), measure ({t0, t1} or
+//   null), complete (every tile of the frame is at its own level),
+//   gutterKept (see drawFrame)}
+// Order: process bands, grid, slices, counters, outlines and arrows, range
+// and box, then the gutter and ruler on top so events never cover names or
+// times, then marks and the measured span over the ruler.
 
 import { formatDurationPs } from '../format.js';
 import { ROW_PX } from '../timeline/layout.js';
 import { flatten } from './colors.js';
 import { drawCounter } from './counters.js';
 import { drawGutter } from './gutter.js';
-import { drawFlows, drawOutline, drawRange } from './overlay.js';
+import { drawBox, drawFlows, drawMarks, drawMeasure, drawOutline, drawRange } from './overlay.js';
 import { drawGrid, drawRuler } from './ruler.js';
 import { collectSlices, drawLabels, fillBatches, newBatches } from './slices.js';
 
@@ -143,10 +145,25 @@ export function drawFrame(ctx, scene) {
         drawFlows(ctx, scene.flows, scene.layout, view, theme);
     if (scene.range)
         drawRange(ctx, scene.range, view, theme);
+    if (scene.box)
+        drawBox(ctx, scene.box, view, theme);
 
     if (!scene.gutterKept)
         drawGutter(ctx, rows, view, theme);
     drawRuler(ctx, scene.ticks, view, theme);
+    // Over the ruler, clipped to the time area: a mark at the left edge
+    // must not cover the names column.
+    if ((scene.marks && scene.marks.length) || scene.measure) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(view.x0, 0, scene.width - view.x0, scene.height);
+        ctx.clip();
+        if (scene.measure)
+            drawMeasure(ctx, scene.measure, view, theme);
+        if (scene.marks && scene.marks.length)
+            drawMarks(ctx, scene.marks, view, theme);
+        ctx.restore();
+    }
     if (scene.gutterKept)
         ctx.restore();
 }

@@ -1,8 +1,10 @@
 // overlay.js: what is drawn over the events — the hovered and the selected
 // event's outline, flow arrows between an event and its partners (a host
-// launch and its kernel), and the shaded range of a zoom-to-range drag.
+// launch and its kernel), the shaded range of a zoom-to-range drag, a box
+// selection, marks (vertical flags) and a measured span with its length.
 // Pure.
 
+import { formatDurationPs } from '../format.js';
 import { depthMidY, ROW_PX } from '../timeline/layout.js';
 
 // Where an event sits on the canvas: {x0, x1, y, h} or null when its track
@@ -81,4 +83,81 @@ export function drawRange(ctx, range, view, theme) {
     ctx.lineWidth = 1;
     ctx.strokeRect(x0 + 0.5, view.rulerPx + 0.5, Math.max(0, x1 - x0 - 1),
                    view.height - view.rulerPx - 1);
+}
+
+// Canvas x of time t (ps).
+function xAt(view, t) {
+    const vp = view.vp;
+    return view.x0 + ((t - vp.startPs) * vp.widthPx) / (vp.endPs - vp.startPs);
+}
+
+// A box selection: times [t0, t1] over content rows [y0, y1] (layout px).
+export function drawBox(ctx, box, view, theme) {
+    const x0 = clipX(xAt(view, Math.min(box.t0, box.t1)), view);
+    const x1 = clipX(xAt(view, Math.max(box.t0, box.t1)), view);
+    const y0 = Math.max(view.rulerPx, view.yOf(Math.min(box.y0, box.y1)));
+    const y1 = Math.min(view.height, view.yOf(Math.max(box.y0, box.y1)));
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    ctx.fillStyle = theme.range;
+    ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+    ctx.strokeStyle = theme.accent;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(Math.round(x0) + 0.5, Math.round(y0) + 0.5, Math.max(0, Math.round(x1 - x0) - 1),
+                   Math.max(0, Math.round(y1 - y0) - 1));
+}
+
+// Marks: a line down through the tracks and a flag in the ruler for each
+// time in marks (ps).
+export function drawMarks(ctx, marks, view, theme) {
+    ctx.strokeStyle = theme.mark;
+    ctx.fillStyle = theme.mark;
+    ctx.lineWidth = 1;
+    for (const t of marks) {
+        const x = Math.round(xAt(view, t)) + 0.5;
+        if (x < view.clipX0 || x > view.clipX1)
+            continue;
+        ctx.beginPath();
+        ctx.moveTo(x, 2);
+        ctx.lineTo(x, view.height);
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.moveTo(x, 2);
+        ctx.lineTo(x + 8, 6);
+        ctx.lineTo(x, 10);
+        ctx.closePath();
+        ctx.fill();
+    }
+}
+
+// A measured span [t0, t1]: its two edges down through the tracks, the
+// span shaded in the ruler, and its length written there.
+export function drawMeasure(ctx, m, view, theme) {
+    const a = xAt(view, Math.min(m.t0, m.t1));
+    const b = xAt(view, Math.max(m.t0, m.t1));
+    const x0 = clipX(a, view);
+    const x1 = clipX(b, view);
+    ctx.fillStyle = theme.measureBg;
+    ctx.fillRect(x0, 0, Math.max(1, x1 - x0), view.rulerPx);
+    ctx.strokeStyle = theme.measure;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    for (const x of [a, b]) {
+        if (x >= view.clipX0 && x <= view.clipX1) {
+            ctx.moveTo(Math.round(x) + 0.5, 0);
+            ctx.lineTo(Math.round(x) + 0.5, view.height);
+        }
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+    const text = formatDurationPs(Math.abs(m.t1 - m.t0));
+    ctx.font = theme.boldFont;
+    ctx.textBaseline = 'middle';
+    const w = ctx.measureText(text).width;
+    const mid = Math.max(view.clipX0 + 2, Math.min(view.clipX1 - w - 2, (x0 + x1 - w) / 2));
+    ctx.fillStyle = theme.bg;
+    ctx.fillRect(mid - 3, 4, w + 6, view.rulerPx - 8);
+    ctx.fillStyle = theme.measure;
+    ctx.fillText(text, mid, view.rulerPx / 2);
 }

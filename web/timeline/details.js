@@ -1,10 +1,13 @@
-// details.js: the side panel that shows everything known about the
-// selected event (api/trace/event): name, times, track, step, every stat,
-// and its flow partners as buttons that jump to them. Also the short text
-// of the hover tooltip. DOM only through dom.js's h(); no fetching.
+// details.js: the panel under the tracks. For the selected event
+// (api/trace/event) two tabs: the event (name, times, track, step, every
+// stat) and its flow events (each partner, a button that jumps to it).
+// For a box dragged over the tracks (api/trace/aggregate): its events
+// summed by name, sortable and exportable. Also the short text of the
+// hover tooltip. DOM only through dom.js's h(); no fetching.
 
 import { h, clear } from '../dom.js';
-import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
+import { cutText, formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
+import { createTable } from '../table.js';
 
 // track -> {process, thread} names, from api/trace/meta.
 export function trackNames(meta) {
@@ -42,9 +45,47 @@ function row(label, value) {
     return [h('dt', { text: label }), h('dd', { text: value })];
 }
 
-// Fills panel with event details d. onJump(flow) is called when a flow
-// partner is clicked.
-export function renderDetails(panel, d, names, { onJump, onClose, onFrame }) {
+// Longer names (generated kernel names run to a thousand characters) are
+// cut in the box's table; the cell's tooltip has the whole name.
+const NAME_CHARS = 80;
+
+function head(title, onClose) {
+    return h('div', { class: 'tv-details-head' },
+        h('h3', { class: 'tv-details-name', text: title }),
+        h('button', { type: 'button', class: 'tv-close', 'aria-label': 'Close details',
+                      title: 'Close (Esc)', text: '×', on: { click: onClose } }));
+}
+
+function flowTable(flows, names, onJump) {
+    if (flows.length === 0) {
+        return h('p', { class: 'hint', text: 'No flow partners: no launch/kernel correlation ' +
+                                             'or flow stats link this event.' });
+    }
+    return h('table', { class: 'data-table tv-flow-table' },
+        h('thead', {}, h('tr', {}, ['Partner', 'Kind', 'Track', 'Start', 'Duration'].map(
+            (t) => h('th', { scope: 'col', class: t === 'Start' || t === 'Duration' ? 'num' : null },
+                     h('span', { class: 'tv-th', text: t }))))),
+        h('tbody', {}, flows.map((f) => h('tr', {},
+            h('td', {}, h('button', {
+                type: 'button', class: 'tv-flow',
+                title: 'Select this partner and bring it into view',
+                on: { click: () => onJump(f) },
+            }, `${f.direction === 'in' ? '← from' : '→ to'} ${f.name || `event ${f.id}`}`)),
+            h('td', { text: f.kind || 'flow' }),
+            h('td', { text: trackText(names, f.track) }),
+            h('td', { class: 'num', text: formatOffsetPs(Number(f.start_ps) || 0) }),
+            h('td', { class: 'num', text: formatDurationPs(Number(f.dur_ps) || 0) })))));
+}
+
+// The tabs of the event panel, in order: [id, label].
+export function detailTabs(d) {
+    return [['event', 'Event'], ['flows', `Flow events (${(d.flows || []).length})`]];
+}
+
+// Fills panel with event details d, on tab ('event' or 'flows').
+// onJump(flow) is called when a flow partner is clicked, onTab(id) when a
+// tab is chosen.
+export function renderDetails(panel, d, names, { onJump, onClose, onFrame, tab, onTab }) {
     clear(panel);
     const stats = Object.entries(d.stats || {});
     const flows = d.flows || [];
@@ -63,29 +104,56 @@ export function renderDetails(panel, d, names, { onJump, onClose, onFrame }) {
         stats.length === 0
             ? h('p', { class: 'hint', text: 'This event carries no stats.' })
             : h('dl', { class: 'props tv-stats' }, stats.map(([k, v]) => row(k, statValue(v)))));
-    const flowSec = h('section', {}, h('h4', { text: `Flows (${flows.length})` }),
-        flows.length === 0
-            ? h('p', { class: 'hint',
-                       text: 'No flow partners: no launch/kernel correlation or flow stats ' +
-                             'link this event.' })
-            : h('ul', { class: 'tv-flows' }, flows.map((f) => h('li', {},
-                h('button', {
-                    type: 'button', class: 'tv-flow',
-                    title: 'Select this partner and bring it into view',
-                    on: { click: () => onJump(f) },
-                }, `${f.direction === 'in' ? '← from' : '→ to'} ${f.name || `event ${f.id}`}`),
-                h('span', { class: 'hint',
-                    text: ` ${f.kind || 'flow'} · ${trackText(names, f.track)} · ` +
-                          `${formatDurationPs(Number(f.dur_ps) || 0)} at ` +
-                          `${formatOffsetPs(Number(f.start_ps) || 0)}` })))));
+    const shown = tab === 'flows' ? 'flows' : 'event';
+    const bar = h('div', { class: 'tv-tabs', role: 'tablist' }, detailTabs(d).map(([id, label]) =>
+        h('button', { type: 'button', role: 'tab', class: 'tv-tab', 'data-tab': id,
+                      'aria-selected': String(id === shown), text: label,
+                      on: { click: () => onTab(id) } })));
     panel.append(
-        h('div', { class: 'tv-details-head' },
-            h('h3', { class: 'tv-details-name', text: d.name || '(unnamed)' }),
-            h('button', { type: 'button', class: 'tv-close', 'aria-label': 'Close details',
-                          title: 'Close (Esc)', text: '×', on: { click: onClose } })),
+        head(d.name || '(unnamed)', onClose),
         h('p', { class: 'tv-long-name', hidden: !d.long_name || d.long_name === d.name,
                  text: d.long_name || '' }),
-        h('div', { class: 'tv-details-body' }, about, statsSec, flowSec));
+        bar,
+        shown === 'flows'
+            ? h('div', { role: 'tabpanel', class: 'tv-tabpanel' }, flowTable(flows, names, onJump))
+            : h('div', { role: 'tabpanel', class: 'tv-details-body' }, about, statsSec));
+}
+
+// A DataTable of a box's sums (api/trace/aggregate), durations in µs.
+export function aggregateTable(agg) {
+    const us = (ps) => ({ v: Math.round(ps) / 1e6 });
+    const cols = [
+        ['name', 'string', 'Name'], ['count', 'number', 'Count'],
+        ['wall', 'number', 'Wall duration (µs)'], ['self', 'number', 'Self time (µs)'],
+        ['avg', 'number', 'Average (µs)'], ['min', 'number', 'Min (µs)'],
+        ['max', 'number', 'Max (µs)'],
+    ].map(([id, type, label]) => ({ id, type, label }));
+    const rows = (agg.rows || []).map((r) => ({ c: [
+        { v: r.name }, { v: r.count }, us(r.wall_ps), us(r.self_ps),
+        us(r.count > 0 ? r.wall_ps / r.count : 0), us(r.min_ps), us(r.max_ps),
+    ] }));
+    return { cols, rows };
+}
+
+// Fills panel with the sums of a box over nTracks tracks in [t0, t1]
+// (agg from api/trace/aggregate). Returns the table (destroy() it).
+export function renderAggregate(panel, agg, box, { onClose, onZoom, url, name }) {
+    clear(panel);
+    const span = box.t1 - box.t0;
+    panel.append(
+        head(`${formatCount(agg.n_events)} events selected`, onClose),
+        h('p', { class: 'hint', text: `${formatDurationPs(span)} from ` +
+            `${formatOffsetPs(box.t0)} on ${box.tracks.length} ` +
+            `track${box.tracks.length === 1 ? '' : 's'}; every event that overlaps the box ` +
+            'counts whole. Self time leaves out the events nested inside.' }),
+        h('button', { type: 'button', text: 'Zoom to the box', on: { click: onZoom } }));
+    const box2 = h('div', { class: 'tv-agg' });
+    panel.append(box2);
+    return createTable(box2, aggregateTable(agg), {
+        name, url, pageSize: 25, filterLabel: 'Filter names',
+        sort: { col: 'wall', dir: 'desc' },
+        display: { name: (v) => cutText(v, NAME_CHARS) },
+    });
 }
 
 // Panel for an aggregate box (many events too small to draw at this zoom).
@@ -93,10 +161,7 @@ export function renderBox(panel, b, names, { onClose, onZoom }) {
     clear(panel);
     const span = b.end - b.start;
     panel.append(
-        h('div', { class: 'tv-details-head' },
-            h('h3', { class: 'tv-details-name', text: `${formatCount(b.count)} small events` }),
-            h('button', { type: 'button', class: 'tv-close', 'aria-label': 'Close details',
-                          text: '×', on: { click: onClose } })),
+        head(`${formatCount(b.count)} small events`, onClose),
         h('p', { class: 'hint',
             text: 'Too small to draw one by one at this zoom. Zoom in to see them.' }),
         h('dl', { class: 'props tv-props' },

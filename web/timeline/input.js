@@ -5,14 +5,20 @@
 //   drag                 -> onPan(dxPx, dyPx) as the pointer moves
 //   Shift+drag (or drag in range mode) -> onRangeDrag(x0, x1), then
 //                           onRange(x0, x1) on release
+//   Alt+drag (or drag in select mode) -> onBoxDrag(x0, y0, x1, y1), then
+//                           onBox(x0, y0, x1, y1) on release
+//   drag on the time ruler -> onMeasureDrag(x0, x1), then onMeasure(x0, x1)
+//   click on the time ruler -> onRulerClick(x)
 //   click (no drag)      -> onClick(x, y)
 //   move without button  -> onHover(x, y); leaving -> onLeave()
 //   wheel                -> onZoom(factor, x) (factor > 1 zooms in);
 //                           Shift+wheel, or any wheel where scrollsAt(x, y)
 //                           (the names column) -> onScroll(dyPx);
 //                           sideways -> onPan
-//   W/S, A/D held        -> onZoom / onPan every animation frame, at a
-//                           speed that does not depend on key repeat
+//   W/S, A/D             -> one step at once (a tap zooms by TAP_ZOOM or
+//                           pans TAP_PAN_FRACTION of the window), then, held past
+//                           HOLD_MS, onZoom / onPan every animation frame
+//                           at a speed that does not depend on key repeat
 //   other keys           -> onKey(key) (F, Escape, /, ...)
 // Keys are ignored while focus is in a text field or a control, so typing
 // in the search box never moves the view.
@@ -22,6 +28,11 @@ const WHEEL_ZOOM_PER_PX = 0.0025;   // zoom factor exp(-dy * this) per wheel pix
 const KEY_ZOOM_PER_S = 4;           // W/S: the window shrinks 4x per second held
 const KEY_PAN_FRACTION_PER_S = 1.2; // A/D: 1.2 window widths per second held
 const LINE_PX = 16;                 // a wheel "line" in pixels
+// A tap must do something a person sees: the hold speed alone moves a
+// 60 ms tap by 2-5 %.
+const TAP_ZOOM = 1.25;              // W/S tap: the window shrinks (grows) by a fifth
+const TAP_PAN_FRACTION = 0.1;       // A/D tap: a tenth of the window
+const HOLD_MS = 200;                // held this long, a key moves the view smoothly
 
 function isTyping(target) {
     if (!target || !target.tagName)
@@ -39,17 +50,19 @@ function wheelPx(e, delta) {
 }
 
 // Attaches the handlers to canvas (and keys to its document). options:
-// {rangeMode() -> bool, widthPx() -> time-area width for key panning,
-// anchorX() -> x to zoom around with W/S, scrollsAt(x, y) -> bool}.
+// {rangeMode() -> bool, selectMode() -> bool, widthPx() -> time-area width
+// for key panning, anchorX() -> x to zoom around with W/S, scrollsAt(x, y)
+// -> bool, inRuler(x, y) -> bool (the time ruler's area)}.
 // Returns a detach function.
 export function attachInput(canvas, handlers, options = {}) {
     const h = { onPan() {}, onZoom() {}, onRange() {}, onRangeDrag() {}, onClick() {},
                 onHover() {}, onLeave() {}, onScroll() {}, onKey() {}, onDragEnd() {},
-                ...handlers };
+                onBoxDrag() {}, onBox() {}, onMeasureDrag() {}, onMeasure() {},
+                onRulerClick() {}, ...handlers };
     const doc = canvas.ownerDocument;
     const win = doc.defaultView;
-    let drag = null;   // {x0, y0, x, y, moved, range, id}
-    const held = new Set();
+    let drag = null;   // {x0, y0, x, y, moved, mode: 'pan'|'range'|'box'|'measure', id}
+    const held = new Map();   // key -> when it went down (performance.now())
     let raf = 0;
     let lastT = 0;
 
@@ -62,8 +75,14 @@ export function attachInput(canvas, handlers, options = {}) {
         if (e.button !== 0)
             return;
         const [x, y] = pos(e);
-        const range = e.shiftKey || Boolean(options.rangeMode && options.rangeMode());
-        drag = { x0: x, y0: y, x, y, moved: false, range, id: e.pointerId };
+        let mode = 'pan';
+        if (options.inRuler && options.inRuler(x, y))
+            mode = 'measure';
+        else if (e.altKey || (options.selectMode && options.selectMode()))
+            mode = 'box';
+        else if (e.shiftKey || (options.rangeMode && options.rangeMode()))
+            mode = 'range';
+        drag = { x0: x, y0: y, x, y, moved: false, mode, id: e.pointerId };
         canvas.setPointerCapture(e.pointerId);
         e.preventDefault();
     }
@@ -78,10 +97,14 @@ export function attachInput(canvas, handlers, options = {}) {
             return;
         if (!drag.moved) {
             drag.moved = true;
-            canvas.classList.add(drag.range ? 'tv-ranging' : 'tv-panning');
+            canvas.classList.add(drag.mode === 'pan' ? 'tv-panning' : 'tv-ranging');
         }
-        if (drag.range)
+        if (drag.mode === 'range')
             h.onRangeDrag(drag.x0, x);
+        else if (drag.mode === 'box')
+            h.onBoxDrag(drag.x0, drag.y0, x, y);
+        else if (drag.mode === 'measure')
+            h.onMeasureDrag(drag.x0, x);
         else
             h.onPan(drag.x - x, drag.y - y);
         drag.x = x;
@@ -97,17 +120,27 @@ export function attachInput(canvas, handlers, options = {}) {
         if (canvas.hasPointerCapture(d.id))
             canvas.releasePointerCapture(d.id);
         const [x, y] = pos(e);
-        if (!d.moved)
+        if (!d.moved && d.mode === 'measure')
+            h.onRulerClick(x);
+        else if (!d.moved)
             h.onClick(x, y, e);
-        else if (d.range)
+        else if (d.mode === 'range')
             h.onRange(d.x0, x);
+        else if (d.mode === 'box')
+            h.onBox(d.x0, d.y0, x, y);
+        else if (d.mode === 'measure')
+            h.onMeasure(d.x0, x);
         else
             h.onDragEnd();
     }
 
     function onCancel() {
-        if (drag && drag.range)
+        if (drag && drag.mode === 'range')
             h.onRangeDrag(null, null);
+        else if (drag && drag.mode === 'box')
+            h.onBoxDrag(null);
+        else if (drag && drag.mode === 'measure')
+            h.onMeasureDrag(null);
         drag = null;
         canvas.classList.remove('tv-ranging', 'tv-panning');
     }
@@ -133,8 +166,10 @@ export function attachInput(canvas, handlers, options = {}) {
             return;
         const dt = lastT ? Math.min(0.1, (now - lastT) / 1000) : 1 / 60;
         lastT = now;
-        const zoomDir = (held.has('w') ? 1 : 0) - (held.has('s') ? 1 : 0);
-        const panDir = (held.has('d') ? 1 : 0) - (held.has('a') ? 1 : 0);
+        // A key moves smoothly only once it is held: its tap step is done.
+        const on = (k) => (held.has(k) && now - held.get(k) >= HOLD_MS ? 1 : 0);
+        const zoomDir = on('w') - on('s');
+        const panDir = on('d') - on('a');
         if (zoomDir !== 0) {
             const x = options.anchorX ? options.anchorX() : 0;
             h.onZoom(KEY_ZOOM_PER_S ** (zoomDir * dt), x);
@@ -146,6 +181,16 @@ export function attachInput(canvas, handlers, options = {}) {
         raf = win.requestAnimationFrame(step);
     }
 
+    function tap(k) {
+        if (k === 'w' || k === 's') {
+            const x = options.anchorX ? options.anchorX() : 0;
+            h.onZoom(k === 'w' ? TAP_ZOOM : 1 / TAP_ZOOM, x);
+        } else {
+            const w = options.widthPx ? options.widthPx() : 1000;
+            h.onPan((k === 'd' ? 1 : -1) * TAP_PAN_FRACTION * w, 0);
+        }
+    }
+
     function onKeyDown(e) {
         if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey)
             return;
@@ -153,7 +198,8 @@ export function attachInput(canvas, handlers, options = {}) {
         if (k === 'w' || k === 's' || k === 'a' || k === 'd') {
             e.preventDefault();
             if (!held.has(k)) {
-                held.add(k);
+                held.set(k, win.performance.now());
+                tap(k);
                 if (!raf) {
                     lastT = 0;
                     raf = win.requestAnimationFrame(step);

@@ -3,9 +3,13 @@
 // thread (line) tall enough for its nesting depths, then its counters.
 // Pure, tested under node.
 //
-// Collapsing is keyed by strings so it survives a new layout: 'p:<pid>'
-// hides a process's threads and counters; 't:<track>' shrinks a thread to
-// its top level.
+// Rows are keyed by strings so a choice survives a new layout: 'p:<pid>'
+// a process, 't:<track>' a thread, 'c:<counter id>' a counter. Collapsing
+// 'p:' hides a process's threads and counters, 't:' shrinks a thread to
+// its top level. Rows can also be hidden, pinned (a pinned process goes
+// first, a pinned thread first in its process) and filtered by name (a
+// process whose name matches keeps all its rows; otherwise only its rows
+// whose names match are shown, under its header).
 //
 // A row: {kind: 'process'|'thread'|'counter', y, h (CSS px), label, sub,
 //   pid, track?, counter?, depths (levels the track has), shownDepths
@@ -32,9 +36,39 @@ function counterScale(c) {
     return `max ${/bytes/i.test(c.name || '') ? formatBytes(max) : formatCount(max)}`;
 }
 
+// The processes in the order they are shown: the devices first, as XProf
+// shows them, so a GPU's streams are not below a host's 32 threads; then
+// the rest. Each group keeps the server's order (devices by ordinal).
+export function displayOrder(processes) {
+    const isDevice = (p) => /^\/device:/.test(p.name || '');
+    return [...processes.filter(isDevice), ...processes.filter((p) => !isDevice(p))];
+}
+
+// True when name contains the filter text (any case); an empty filter
+// matches everything.
+export function matchesFilter(name, filter) {
+    const f = (filter || '').trim().toLowerCase();
+    return f === '' || String(name || '').toLowerCase().includes(f);
+}
+
+// The items (processes or threads, keyed by keyOf) with the pinned ones
+// first, each group in its own order.
+function pinnedFirst(items, keyOf, pinned) {
+    if (!pinned || pinned.size === 0)
+        return items;
+    return [...items.filter((x) => pinned.has(keyOf(x))),
+            ...items.filter((x) => !pinned.has(keyOf(x)))];
+}
+
 // Returns {rows, height, byTrack: Map(track -> row), byCounter: Map(id ->
-// row), byPid: Map(pid -> header row)}.
-export function computeLayout(meta, collapsed = new Set()) {
+// row), byPid: Map(pid -> header row), nHidden (rows left out by hidden),
+// nFiltered (threads and counters the filter left out)}. opts: {hidden,
+// pinned: sets of row keys, filter: text}.
+export function computeLayout(meta, collapsed = new Set(), opts = {}) {
+    const hidden = opts.hidden || new Set();
+    const filter = opts.filter || '';
+    let nHidden = 0;
+    let nFiltered = 0;
     const rows = [];
     const byTrack = new Map();
     const byCounter = new Map();
@@ -55,14 +89,35 @@ export function computeLayout(meta, collapsed = new Set()) {
     const seenPids = new Set();
     const addProcess = (p) => {
         seenPids.add(p.pid);
-        const threads = p.threads || [];
-        const counters = countersOf.get(p.pid) || [];
         const pkey = `p:${p.pid}`;
+        if (hidden.has(pkey)) {
+            nHidden += 1;
+            return;
+        }
+        const whole = matchesFilter(p.name || `pid ${p.pid}`, filter);
+        const shows = (key, name) => {
+            if (hidden.has(key)) {
+                nHidden += 1;
+                return false;
+            }
+            if (!whole && !matchesFilter(name, filter)) {
+                nFiltered += 1;
+                return false;
+            }
+            return true;
+        };
+        const allThreads = p.threads || [];
+        const threads = pinnedFirst(allThreads.filter((t) => shows(`t:${t.track}`,
+                                                                  t.name || `tid ${t.tid}`)),
+                                    (t) => `t:${t.track}`, opts.pinned);
+        const counters = (countersOf.get(p.pid) || []).filter((c) => shows(`c:${c.id}`, c.name));
+        if (!whole && threads.length === 0 && counters.length === 0)
+            return;
         const pclosed = collapsed.has(pkey);
-        const nEvents = threads.reduce((s, t) => s + (Number(t.n_events) || 0), 0);
+        const nEvents = allThreads.reduce((s, t) => s + (Number(t.n_events) || 0), 0);
         const header = push({
             kind: 'process', h: PROCESS_PX, label: p.name || `pid ${p.pid}`,
-            sub: `${plural(threads.length, 'thread', 'threads')}, ` +
+            sub: `${plural(allThreads.length, 'thread', 'threads')}, ` +
                  `${plural(nEvents, 'event', 'events')}`,
             pid: p.pid, key: pkey, collapsed: pclosed, depths: 0, shownDepths: 0,
             tracks: threads.map((t) => t.track),
@@ -91,14 +146,15 @@ export function computeLayout(meta, collapsed = new Set()) {
             }));
         }
     };
-    for (const p of meta.processes || [])
+    const procs = displayOrder(meta.processes || []);
+    for (const p of pinnedFirst(procs, (x) => `p:${x.pid}`, opts.pinned))
         addProcess(p);
     // Counters of a pid with no process entry still get a home.
     for (const pid of countersOf.keys()) {
         if (!seenPids.has(pid))
             addProcess({ pid, name: `pid ${pid}`, threads: [] });
     }
-    return { rows, height: y, byTrack, byCounter, byPid };
+    return { rows, height: y, byTrack, byCounter, byPid, nHidden, nFiltered };
 }
 
 // The row at content y (0 = top of the first row), or null.

@@ -18,7 +18,7 @@ import { sizeCanvas, watchDpr } from '../dom.js';
 import { drawFrame } from '../draw/frame.js';
 import { counterAt, findDrawn, hitTest, nextOnLevel } from './hit.js';
 import { attachInput } from './input.js';
-import { computeLayout, depthAt, rowAt, toggle } from './layout.js';
+import { ROW_PX, computeLayout, depthAt, depthMidY, rowAt, toggle } from './layout.js';
 import { computeTicks } from './ticks.js';
 import { TileCache } from './tile_cache.js';
 import * as V from './viewport.js';
@@ -33,7 +33,8 @@ export class Timeline {
     // opts: {scroll, spacer, canvas, meta, loadTile(level, index, signal),
     //   theme, onViewChange(vp), onClick(hit|null), onHover(hit|null, x, y),
     //   onTileError(err), onFrame({complete, ms}), onKey(key) -> bool,
-    //   rangeMode() -> bool}
+    //   rangeMode() -> bool, selectMode() -> bool, onBox(t0, t1, tracks),
+    //   onMeasure(span|null), onRulerClick(t), onRows(collapsed)}
     constructor(opts) {
         this.o = opts;
         this.meta = opts.meta;
@@ -42,7 +43,12 @@ export class Timeline {
         this.tilePx = Math.max(1, Number(opts.meta.tile_px) || 1024);
         this.theme = opts.theme;
         this.collapsed = new Set();
+        this.rowOpts = {};          // layout.js: hidden, pinned, filter
         this.layout = computeLayout(this.meta, this.collapsed);
+        this.marks = [];
+        this.measure = null;        // {t0, t1}
+        this.box = null;            // {t0, t1, tracks}
+        this.boxDrag = null;        // {t0, t1, y0, y1} while dragging
         this.vp = V.fullViewport(this.span, 1000);
         this.size = { width: 0, height: 0 };
         this.ctx = null;
@@ -74,7 +80,9 @@ export class Timeline {
         this.detachInput = attachInput(opts.canvas, this.inputHandlers(), {
             rangeMode: opts.rangeMode,
             widthPx: () => this.vp.widthPx,
+            selectMode: opts.selectMode,
             scrollsAt: (x) => x < GUTTER_PX,
+            inRuler: (x, y) => y < RULER_PX && x >= GUTTER_PX,
             anchorX: () => (this.pointerX !== undefined ? this.pointerX
                 : GUTTER_PX + this.vp.widthPx / 2),
         });
@@ -131,6 +139,40 @@ export class Timeline {
         this.redraw();
     }
 
+    // Marks: times (ps) flagged on the time axis.
+    setMarks(marks) {
+        this.marks = marks;
+        this.redraw();
+    }
+
+    // The measured span {t0, t1} (ps), or null.
+    setMeasure(span) {
+        this.measure = span;
+        this.redraw();
+    }
+
+    // The box selection {t0, t1, tracks}, or null.
+    setBox(box) {
+        this.box = box;
+        this.redraw();
+    }
+
+    // The time under the pointer, or the middle of the window when the
+    // pointer is not over the time area.
+    pointerTime() {
+        const x = this.pointerX !== undefined && this.pointerX >= GUTTER_PX ? this.pointerX
+            : GUTTER_PX + this.vp.widthPx / 2;
+        return V.pxToTime(this.vp, x - GUTTER_PX);
+    }
+
+    // Which rows are shown and how (layout.js): collapsed keys, and
+    // {hidden, pinned, filter}. Returns the new layout.
+    setRows(collapsed, rowOpts) {
+        this.rowOpts = rowOpts;
+        this.relayout(collapsed);
+        return this.layout;
+    }
+
     // Event id as drawn now ({track, depth, start, dur, name}) or null.
     drawnEvent(id) {
         return findDrawn(this.pieces, id);
@@ -140,6 +182,25 @@ export class Timeline {
     // (dir -1), or null.
     neighbour(ev, dir) {
         return nextOnLevel(this.pieces, ev.track, ev.depth, ev.start, dir);
+    }
+
+    // Scrolls vertically, as little as it can, so that level depth of the
+    // track is in view (the details panel opening below the tracks takes
+    // their lower third: a kernel clicked there must not vanish under it).
+    keepVisible(track, depth) {
+        const row = track === undefined || track === null ? null : this.layout.byTrack.get(track);
+        if (!row)
+            return;
+        const s = this.o.scroll;
+        // clientHeight, not this.size: the panel may have opened a moment
+        // ago and the resize observer not run yet.
+        const viewH = s.clientHeight - RULER_PX;
+        const top = depthMidY(row, depth ?? 0) - ROW_PX / 2;
+        const pad = ROW_PX;
+        if (top < s.scrollTop)
+            s.scrollTop = Math.max(0, top - pad);
+        else if (top + ROW_PX > s.scrollTop + viewH)
+            s.scrollTop = top + ROW_PX + pad - viewH;
     }
 
     // Scrolls vertically so the track's row is visible.
@@ -204,9 +265,53 @@ export class Timeline {
 
     relayout(collapsed) {
         this.collapsed = collapsed;
-        this.layout = computeLayout(this.meta, collapsed);
+        this.layout = computeLayout(this.meta, collapsed, this.rowOpts);
         this.updateSpacer();
         this.redraw();
+    }
+
+    // The thread tracks whose rows lie between content ys y0 and y1 (a
+    // collapsed process stands for the threads in its summary row).
+    tracksBetween(y0, y1) {
+        const lo = Math.min(y0, y1);
+        const hi = Math.max(y0, y1);
+        const out = [];
+        for (const r of this.layout.rows) {
+            if (r.y + r.h <= lo || r.y >= hi)
+                continue;
+            if (r.kind === 'thread')
+                out.push(r.track);
+            else if (r.kind === 'process' && r.collapsed)
+                out.push(...r.tracks);
+        }
+        return out;
+    }
+
+    // Content ys of the rows of a box's tracks: {y0, y1}, or null when none
+    // of them is laid out.
+    boxRows(tracks) {
+        let y0 = Infinity;
+        let y1 = -Infinity;
+        const want = new Set(tracks);
+        for (const r of this.layout.rows) {
+            const hit = r.kind === 'thread' ? want.has(r.track)
+                : r.kind === 'process' && r.collapsed && r.tracks.some((t) => want.has(t));
+            if (hit) {
+                y0 = Math.min(y0, r.y);
+                y1 = Math.max(y1, r.y + r.h);
+            }
+        }
+        return y0 < y1 ? { y0, y1 } : null;
+    }
+
+    // The box to draw: the one being dragged, else the selection's rows.
+    sceneBox() {
+        if (this.boxDrag)
+            return this.boxDrag;
+        if (!this.box)
+            return null;
+        const ys = this.boxRows(this.box.tracks);
+        return ys && { t0: this.box.t0, t1: this.box.t1, ...ys };
     }
 
     redraw() {
@@ -275,6 +380,9 @@ export class Timeline {
             selection: this.selection,
             flows: this.flows,
             range: this.range,
+            box: this.sceneBox(),
+            marks: this.marks,
+            measure: this.measure,
             complete,
         });
         this.complete = complete;
@@ -311,6 +419,7 @@ export class Timeline {
 
     inputHandlers() {
         const timeX = (x) => Math.max(0, Math.min(this.vp.widthPx, x - GUTTER_PX));
+        const contentY = (y) => Math.max(0, y - RULER_PX) + this.o.scroll.scrollTop;
         return {
             onPan: (dx, dy) => {
                 // What was under the pointer has moved away from it.
@@ -340,12 +449,47 @@ export class Timeline {
                     this.apply(V.zoomToRange(this.vp, t0, t1, this.span));
                 this.redraw();
             },
+            onBoxDrag: (x0, y0, x1, y1) => {
+                this.boxDrag = x0 === null ? null : {
+                    t0: V.pxToTime(this.vp, timeX(x0)), t1: V.pxToTime(this.vp, timeX(x1)),
+                    y0: contentY(y0), y1: contentY(y1) };
+                this.redraw();
+            },
+            onBox: (x0, y0, x1, y1) => {
+                this.boxDrag = null;
+                const t0 = V.pxToTime(this.vp, timeX(Math.min(x0, x1)));
+                const t1 = V.pxToTime(this.vp, timeX(Math.max(x0, x1)));
+                const tracks = this.tracksBetween(contentY(y0), contentY(y1));
+                this.redraw();
+                if (t1 > t0 && tracks.length > 0 && this.o.onBox)
+                    this.o.onBox(t0, t1, tracks);
+            },
+            onMeasureDrag: (x0, x1) => {
+                this.measure = x0 === null ? null
+                    : { t0: V.pxToTime(this.vp, timeX(x0)), t1: V.pxToTime(this.vp, timeX(x1)) };
+                this.redraw();
+            },
+            onMeasure: (x0, x1) => {
+                const t0 = V.pxToTime(this.vp, timeX(Math.min(x0, x1)));
+                const t1 = V.pxToTime(this.vp, timeX(Math.max(x0, x1)));
+                this.measure = t1 > t0 ? { t0, t1 } : null;
+                this.redraw();
+                if (this.o.onMeasure)
+                    this.o.onMeasure(this.measure);
+            },
+            onRulerClick: (x) => {
+                if (this.o.onRulerClick)
+                    this.o.onRulerClick(V.pxToTime(this.vp, timeX(x)), V.psPerPx(this.vp));
+            },
             onClick: (x, y) => {
                 const at = this.locate(x, y);
                 if (at && at.inGutter) {
                     const r = at.row;
-                    if (r.kind === 'process' || (r.kind === 'thread' && r.depths > 1))
+                    if (r.kind === 'process' || (r.kind === 'thread' && r.depths > 1)) {
                         this.relayout(toggle(this.collapsed, at.row.key));
+                        if (this.o.onRows)
+                            this.o.onRows(this.collapsed);
+                    }
                     return;
                 }
                 if (this.o.onClick)
@@ -356,6 +500,7 @@ export class Timeline {
                 const at = this.locate(x, y);
                 this.o.canvas.classList.toggle('tv-gutter-hover', Boolean(at && at.inGutter &&
                     (at.row.kind === 'process' || at.row.depths > 1)));
+                this.o.canvas.classList.toggle('tv-ruler-hover', y < RULER_PX && x >= GUTTER_PX);
                 const hit = this.hitAt(x, y);
                 const same = (a, b) => a === b || (a && b && a.kind === b.kind &&
                     a.start === b.start && a.track === b.track && a.depth === b.depth);

@@ -2,19 +2,22 @@
 // "TensorFlow Stats"; also opened as tensorflow_stats). Device ops and host
 // ops in separate tables (sort, filter by text or regular expression on op
 // names and types, paging, CSV), a table and a chart of self time by op
-// type, and a chart of self time by category. IDLE time can be shown or
-// left out, as in the reference's two tables.
+// type, and a chart of self time by category. IDLE time is left out unless
+// asked for (XProf's default too: IDLE would dominate every chart).
 //
 // Data: the reference's array of two DataTables [with IDLE, without IDLE]
-// (FORMATS.md §4.6). Tool state in the URL: idle=0 leaves IDLE out.
+// (FORMATS.md §4.6), whose shares are fractions: the page shows them, and
+// exports them, as percentages. Tool state in the URL: idle=1 includes
+// IDLE; each table's filter, sort and page (table.js, keys dev, host,
+// devtypes, hosttypes).
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { clear, ensureStylesheet, h } from '../dom.js';
 import * as router from '../router.js';
-import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
-import { createTable, isDataTable } from '../table.js';
+import { createTable, isDataTable, tableUrl } from '../table.js';
 import { chartFollower } from './kernel_stats.js';
 
 const TOP_TYPES = 12;
@@ -51,6 +54,32 @@ export function rowObjects(dt) {
         ids.forEach((id, i) => { o[id] = r.c[i] ? r.c[i].v : null; });
         return o;
     });
+}
+
+// The columns that hold a share as a fraction of 1 (0.952 for 95.2 %):
+// the '..._percent' ones and the Tensor Core utilization.
+export function isFractionColumn(id) {
+    return /_percent$/.test(id) || id === 'gpu_tensorcore_utilization';
+}
+
+// A copy of dt with its fraction columns as percentages (0.952 -> 95.2),
+// so the table, its sorting and its CSV all read in percent as their
+// labels say. The label of a fraction column without '%' in it gains
+// ' (%)'.
+export function asPercentages(dt) {
+    const cols = dt.cols || [];
+    const which = cols.map((c) => isFractionColumn(c.id || ''));
+    if (!which.some(Boolean))
+        return dt;
+    const scale = (cell) => (cell && typeof cell.v === 'number'
+        ? { ...cell, v: Math.round(cell.v * 1e6) / 1e4 } : cell);
+    return {
+        ...dt,
+        cols: cols.map((c, i) => (which[i] && !/%/.test(c.label || '')
+            ? { ...c, label: `${c.label} (%)` } : c)),
+        rows: (dt.rows || []).map((r) => ({ ...r, c: (r.c || []).map((cell, i) =>
+            (which[i] ? scale(cell) : cell)) })),
+    };
 }
 
 // A DataTable with only the rows of one side ('Device' or 'Host').
@@ -110,13 +139,16 @@ export function typeTable(groups) {
 
 const CATEGORY_COLORS = { compute: '#0072b2', memory: '#e69f00', communication: '#cc79a7',
                           input: '#009e73', idle: '#999999' };
+// Op type labels are cut here (Chart.js clips a longer one at the page's
+// left edge at 1000 px); the tooltip names the type in full.
+const TYPE_CHARS = 28;
 
 function typeChart(inst, canvas, groups, side) {
     const top = groups.slice(0, TOP_TYPES);
     const follower = chartFollower(() => createChart(canvas, {
         type: 'bar',
         data: {
-            labels: top.map((g) => g.type),
+            labels: top.map((g) => cutText(g.type, TYPE_CHARS)),
             datasets: [{ label: 'Self time (µs)', data: top.map((g) => g.selfUs),
                          backgroundColor: top.map((g) => CATEGORY_COLORS[g.category]) }],
         },
@@ -124,11 +156,18 @@ function typeChart(inst, canvas, groups, side) {
             indexAxis: 'y',
             plugins: {
                 legend: { display: false },
-                tooltip: { callbacks: { label: (item) => ` ${formatDurationUs(item.raw)} ` +
+                tooltip: { callbacks: {
+                    title: (items) => top[items[0].dataIndex].type,
+                    label: (item) => ` ${formatDurationUs(item.raw)} ` +
                     `(${formatPercent(top[item.dataIndex].share)} of ${side} self time, ` +
-                    `${top[item.dataIndex].category})` } },
+                    `${top[item.dataIndex].category})`,
+                } },
             },
-            scales: { x: { title: { display: true, text: 'Self time (µs)' } } },
+            scales: {
+                x: { title: { display: true, text: 'Self time (µs)' } },
+                // Every bar keeps its label, however narrow the page.
+                y: { ticks: { autoSkip: false } },
+            },
         },
     }), () => {});
     inst.charts.push(follower);
@@ -158,7 +197,7 @@ function categoryChart(inst, canvas, groups) {
 }
 
 function sideSection(inst, el, state, dt, side, emptyText) {
-    const sub = sideTable(dt, side);
+    const sub = asPercentages(sideTable(dt, side));
     const rows = rowObjects(sub);
     const selfUs = rows.reduce((s, r) => s + (Number(r.total_self_time) || 0), 0);
     const section = h('section', { class: 'table-section' },
@@ -186,11 +225,13 @@ function sideSection(inst, el, state, dt, side, emptyText) {
     typeChart(inst, typeCanvas, groups, side.toLowerCase());
     categoryChart(inst, catCanvas, groups);
     const name = `framework_op_stats_${state.run}_${state.host || ''}_${side.toLowerCase()}`;
+    const key = side === 'Device' ? 'dev' : 'host';
     inst.tables.push(createTable(section, sub, {
         name,
         filterColumns: ['operation', 'type'],
         filterLabel: 'Filter op names and types',
         regexToggle: true,
+        url: tableUrl(state, key),
     }));
     const byType = h('details', { class: 'table-section' },
         h('summary', { text: `${side} ops grouped by type (${groups.length} types)` }));
@@ -200,17 +241,18 @@ function sideSection(inst, el, state, dt, side, emptyText) {
         filterColumns: ['type', 'category'],
         filterLabel: 'Filter types and categories',
         regexToggle: true,
+        url: tableUrl(state, `${key}types`),
     }));
 }
 
 function render(el, state, inst, data) {
     clear(el);
-    const withIdle = router.getParams().idle !== '0';
+    const withIdle = router.getParams().idle === '1';
     const raw = toolDataUrl(state.run, state.tool, state.host);
     const idleBox = h('input', { type: 'checkbox' });
     idleBox.checked = withIdle;
     idleBox.addEventListener('change', () => {
-        router.setParams({ ...router.getParams(), idle: idleBox.checked ? undefined : '0' });
+        router.setParams({ idle: idleBox.checked ? '1' : undefined }, { replace: false });
         destroyParts(inst);
         render(el, state, inst, data);
     });
@@ -229,8 +271,10 @@ function render(el, state, inst, data) {
         h('label', {}, idleBox, ' Include IDLE time'),
         props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
     sideSection(inst, el, state, dt, 'Device',
-        'No device ops were recorded: the profile has no GPU kernels that name a framework ' +
-        'op (a CPU-only profile, or a device tracer that was off).');
+        'No device ops: profview counts device ops from the GPU kernels that name a framework ' +
+        'op, and this profile has none. A CPU-only profile has no device; a TPU profile\'s ' +
+        'ops are on the XLA Ops lines of the trace viewer; a GPU profile without them was ' +
+        'taken with the device tracer off.');
     sideSection(inst, el, state, dt, 'Host',
         'No host ops were recorded: the host tracer writes framework ops at ' +
         'host_tracer_level 2 or higher.');

@@ -6,7 +6,7 @@
 import { toolDataUrl } from '../api.js';
 import { h, clear } from '../dom.js';
 import { loadToolData } from '../status.js';
-import { createTable, isDataTable } from '../table.js';
+import { createTable, isDataTable, tableUrl } from '../table.js';
 
 // Shown JSON is cut here: a multi-megabyte <pre> freezes the page, and the
 // full answer is one click away through the raw-data link.
@@ -38,7 +38,8 @@ function renderTables(el, tables, state, inst) {
             return;
         }
         const suffix = tables.length > 1 ? `_${i + 1}` : '';
-        inst.tables.push(createTable(section, t, { name: `${state.tool}_${state.run}${suffix}` }));
+        inst.tables.push(createTable(section, t, { name: `${state.tool}_${state.run}${suffix}`,
+            url: tableUrl(state, `t${i + 1}`) }));
     });
 }
 
@@ -47,14 +48,14 @@ export async function mount(el, state) {
     current = inst;
     const signal = inst.controller.signal;
     const data = await loadToolData(el, state, {}, {
-        signal, label: `Loading ${state.tool} data…`,
+        signal, label: `Loading ${state.title || state.tool}…`,
         retry: () => { unmount(); mount(el, state); } });
     if (data === undefined)
         return;
     clear(el);
     const raw = toolDataUrl(state.run, state.tool, state.host);
     el.append(h('div', { class: 'view-head' },
-        h('h2', { text: state.tool }),
+        h('h2', { text: state.title || state.tool }),
         h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
     const body = h('div', { class: 'view-body' });
     el.append(body);

@@ -9,11 +9,13 @@
 // (FORMATS.md §4.4) with profview's pv_* additions.
 
 import { h } from '../dom.js';
-import { createTable } from '../table.js';
+import { formatDurationUs } from '../format.js';
+import { createTable, tableUrl } from '../table.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, stepAdvice, stepChart,
-    stepView, stepViewBody, stripTags, summarize, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, STEP_COLORS, card, diagnosticsList, parseStepTable, parseTpuSteps,
+    stepAdvice, stepChart, stepView, stepViewBody, stripTags, summarize, verdictBox,
 } from './step_common.js';
+import { chartSection, stepCards } from './tpu_steps.js';
 
 // ---- the iterator tree (pure) --------------------------------------------------
 
@@ -103,7 +105,7 @@ function inputStats(steps) {
             statsLine('Step time', summarize(steps.map((s) => s.stepMs)))));
 }
 
-function treeView(hostDt) {
+export function treeView(hostDt) {
     const p = hostDt.p || {};
     const rows = iteratorTree(hostRows(hostDt));
     const sec = h('section', { class: 'table-section' },
@@ -114,7 +116,7 @@ function treeView(hostDt) {
             'Profiles of custom (non tf.data) input pipelines look like this.' }));
         return sec;
     }
-    const us = (k) => `${Number(p[k] || 0).toFixed(1)} µs`;
+    const us = (k) => formatDurationUs(Number(p[k] || 0));
     sec.append(h('div', { class: 'steps-cards' },
         card('Preprocessing', us('preprocessing_us')),
         card('Reading files on demand', us('demanded_file_read_us')),
@@ -160,15 +162,18 @@ async function render(inst, el, state, data, isCurrent) {
     } else {
         const other = steps.map((s) => Math.max(0, s.stepMs - s.waitMs - s.h2dMs));
         const series = [
-            { label: 'Waiting for input on the host', values: steps.map((s) => s.waitMs) },
+            { label: 'Waiting for input on the host', color: STEP_COLORS.input,
+              values: steps.map((s) => s.waitMs) },
         ];
-        if (steps.some((s) => s.h2dMs > 0))
-            series.push({ label: 'Host-to-device transfer', values: steps.map((s) => s.h2dMs) });
-        else
+        if (steps.some((s) => s.h2dMs > 0)) {
+            series.push({ label: 'Host-to-device transfer', color: STEP_COLORS.hostToDevice,
+                          values: steps.map((s) => s.h2dMs) });
+        } else {
             per.append(h('p', { class: 'hint', text: hw === 'CPU_ONLY'
                 ? 'CPU-only profile: there is no host-to-device transfer.'
                 : 'No host-to-device transfer was classified inside the steps.' }));
-        series.push({ label: 'Rest of the step', values: other });
+        }
+        series.push({ label: 'Rest of the step', color: STEP_COLORS.other, values: other });
         const res = await stepChart(per, state, steps, series, 'Time (ms)');
         if (!isCurrent(inst)) {
             res.chart.destroy();
@@ -179,7 +184,7 @@ async function render(inst, el, state, data, isCurrent) {
         const tsec = h('section', { class: 'table-section' });
         per.append(tsec);
         inst.tables.push(createTable(tsec, inputTable(steps),
-            { name: `input_per_step_${state.run}` }));
+            { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
     }
     body.append(treeView(hostDt));
     const recs = (recDt.rows || []).map((r) => stripTags(r.c[0].v));
@@ -192,6 +197,48 @@ async function render(inst, el, state, data, isCurrent) {
         body.append(d);
 }
 
-const view = stepView({ progress: 'Loading the input pipeline analysis…', minTables: 5, render });
+function tpuPerStepTable(steps) {
+    const r3 = (x) => Math.round(x * 1000) / 1000;
+    return {
+        cols: [
+            { id: 'step', label: 'Step', type: 'string' },
+            { id: 'input', label: 'Input (ms)', type: 'number' },
+            { id: 'compute', label: 'Compute (ms)', type: 'number' },
+            { id: 'idle', label: 'Idle (ms)', type: 'number' },
+            { id: 'pct', label: 'Waiting for input (% of step)', type: 'number' },
+        ],
+        rows: steps.map((s) => ({ c: [{ v: s.name }, { v: r3(s.inputMs) }, { v: r3(s.computeMs) },
+                                      { v: r3(s.idleMs) }, { v: r3(s.inputPct) }] })),
+    };
+}
+
+// A TPU run's per-tool file (step_common.js isTpuStepTable): [steps, cores
+// per step, host input ops, recommendations, hosts].
+async function renderTpu(inst, el, state, data, isCurrent) {
+    const [stepDt, , hostDt, recDt] = data;
+    const { props, steps } = parseTpuSteps(stepDt);
+    const body = stepViewBody(el, state, 'Input pipeline analyzer', 'TPU', false, () => {});
+    body.append(verdictBox(props.summary_conclusion, [],
+                           steps.length ? props.summary_nextstep : null), stepCards(props));
+    const per = await chartSection(inst, state, steps, isCurrent);
+    if (!isCurrent(inst))
+        return;
+    per.firstChild.textContent = 'Input time per step';
+    body.append(per);
+    const tsec = h('section', { class: 'table-section' });
+    per.append(tsec);
+    inst.tables.push(createTable(tsec, tpuPerStepTable(steps),
+        { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
+    if (hostDt)
+        body.append(treeView(hostDt));
+    const recs = ((recDt && recDt.rows) || []).map((r) => stripTags(r.c[0].v));
+    if (recs.length) {
+        body.append(h('section', {}, h('h3', { text: 'General recommendations' }),
+            h('ul', {}, recs.map((t) => h('li', { text: t })))));
+    }
+}
+
+const view = stepView({ progress: 'Loading the input pipeline analysis…', minTables: 5, render,
+                        renderTpu });
 export const mount = view.mount;
 export const unmount = view.unmount;

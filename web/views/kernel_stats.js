@@ -3,7 +3,14 @@
 // Tensor-Core-eligible ops splits between kernels that used Tensor Cores
 // and kernels that did not) and the table of kernel rows (sort, filter by
 // text or regular expression on kernel and op names, paging, CSV). The
-// charts follow the table's filter.
+// charts follow the table's filter. Kernel names are shown short (template
+// arguments and parameters left out, shortKernelName), with the full name
+// as the cell's tooltip and in the details of a clicked row; the
+// durations come right after the names, so they are in view without
+// scrolling sideways.
+//
+// Tool state in the URL: the table's (table.js, key 'k'), all=1 after
+// "Show all", kernel=<rank> for the row whose details are open.
 //
 // Data: the reference's kernel_stats DataTable (FORMATS.md §4.5), asked for
 // in profview's compact column form (pv_format=columns: a quarter of the
@@ -15,12 +22,22 @@
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
 import { clear, ensureStylesheet, h } from '../dom.js';
-import { formatCount, formatDurationUs, formatPercent } from '../format.js';
+import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { loadToolData } from '../status.js';
-import { createTable } from '../table.js';
+import { breakableText, createTable, reorderColumns, tableUrl } from '../table.js';
 
 const TOP_KERNELS = 10;
-const NAME_CHARS = 48;  // chart labels are cut here; the tooltip has the full name
+// Chart labels are cut here (at 1000 px a longer one leaves no room for
+// the bars); the tooltip has the full name.
+const NAME_CHARS = 30;
+// A table cell's short name is cut here: a generated kernel name (AMD's
+// Tensile "Cijk_Ailk_..." names) has nothing to elide and runs to a
+// thousand characters; its start says which kernel it is.
+const CELL_NAME_CHARS = 64;
+// What a reader compares first: which kernel, for which op, how often and
+// how long. The launch details follow.
+const COLUMN_ORDER = ['rank', 'kernel_name', 'op_name', 'occurrences', 'total_duration_us',
+                      'avg_duration_us', 'min_duration_us', 'max_duration_us'];
 
 let current = null;  // the mounted instance
 
@@ -31,17 +48,102 @@ export function colIndex(cols, id) {
     return cols.findIndex((c) => c.id === id);
 }
 
-// The n rows with the most total time, as [{name, op, us}], largest first.
-// Rows of the same kernel name under different launch configurations stay
-// apart, as in the table.
+// A demangled kernel name without what makes it long and alike: the
+// return type, the parameter list and the template arguments (shown as
+// '<…>'): "void cudnn::cnn::wgrad_alg0_engine<float, 512, 6>(int, float*)"
+// -> "cudnn::cnn::wgrad_alg0_engine<…>". "(anonymous namespace)" is kept;
+// a name that is not C++ comes back as it is.
+export function shortKernelName(name) {
+    const s = String(name ?? '').trim().replace(/^void\s+/, '');
+    const ANON = '(anonymous namespace)';
+    let out = '';
+    let depth = 0;
+    for (let i = 0; i < s.length; i++) {
+        const c = s[i];
+        if (s.startsWith(ANON, i)) {
+            if (depth === 0)
+                out += ANON;
+            i += ANON.length - 1;
+        } else if (c === '<') {
+            if (depth === 0)
+                out += '<…>';
+            depth += 1;
+        } else if (c === '>' && depth > 0) {
+            depth -= 1;
+        } else if (depth === 0) {
+            if (c === '(')
+                break;
+            out += c;
+        }
+    }
+    return out.trim() || s;
+}
+
+// The n rows with the most total time, as [{name, op, us, rank, grid,
+// block}], largest first. Rows of the same kernel name under different
+// launch configurations stay apart, as in the table.
 export function topKernels(cols, rows, n) {
-    const name = colIndex(cols, 'kernel_name');
-    const op = colIndex(cols, 'op_name');
-    const total = colIndex(cols, 'total_duration_us');
-    return rows.map((r) => ({ name: String(r[name].v), op: String(r[op].v || ''),
-                              us: Number(r[total].v) || 0 }))
+    const at = (r, id) => {
+        const i = colIndex(cols, id);
+        return i >= 0 ? r[i].v : null;
+    };
+    return rows.map((r) => ({ name: String(at(r, 'kernel_name')), op: String(at(r, 'op_name') || ''),
+                              us: Number(at(r, 'total_duration_us')) || 0, rank: at(r, 'rank'),
+                              grid: at(r, 'grid_dim'), block: at(r, 'block_dim') }))
         .sort((a, b) => b.us - a.us)
         .slice(0, n);
+}
+
+// What tells the ops of a group of rows apart: the parts of each path
+// where the paths differ, and its last part (the op itself), with '…' for
+// the parts left out: "r_4/bert/layer_17/drop/Rand" and
+// "r_6/bert/layer_22/drop/Rand" -> "r_4/…/layer_17/…/Rand" and
+// "r_6/…/layer_22/…/Rand".
+export function opDifferences(ops) {
+    const parts = ops.map((op) => String(op || '').split('/'));
+    const same = (i) => parts.every((p) => p[i] === parts[0][i]);
+    return parts.map((p) => {
+        const out = [];
+        let skipped = false;
+        p.forEach((x, i) => {
+            if (i === p.length - 1 || !same(i)) {
+                if (skipped && out.length > 0)
+                    out.push('…');
+                out.push(x);
+                skipped = false;
+            } else {
+                skipped = true;
+            }
+        });
+        return out.join('/');
+    });
+}
+
+// Chart labels for topKernels' rows that tell every bar apart: the short
+// kernel name, and under it, for names that repeat, what differs (the op,
+// then the launch shape, then the rank). A label of two lines is an array.
+export function kernelLabels(top) {
+    const first = top.map((k) => cutText(shortKernelName(k.name), NAME_CHARS));
+    const second = top.map(() => null);
+    const groups = new Map();
+    first.forEach((name, i) => groups.set(name, [...(groups.get(name) || []), i]));
+    for (const members of groups.values()) {
+        if (members.length < 2)
+            continue;
+        const ops = opDifferences(members.map((i) => top[i].op));
+        const tries = [
+            (i, j) => cutText(ops[j], NAME_CHARS),
+            (i) => `grid ${top[i].grid} · block ${top[i].block}`,
+            (i) => `rank ${top[i].rank}`,
+        ];
+        for (const make of tries) {
+            const texts = members.map((i, j) => make(i, j));
+            members.forEach((i, j) => { second[i] = texts[j]; });
+            if (new Set(texts).size === texts.length)
+                break;
+        }
+    }
+    return top.map((_, i) => (second[i] ? [first[i], second[i]] : first[i]));
 }
 
 // Time of kernels whose op is Tensor-Core eligible, split by whether the
@@ -77,8 +179,6 @@ export function emptyReason(props) {
             'the device tracer may have been off (device_tracer_level=0) or the program ' +
             'ran nothing on the GPU while profiling.'];
 }
-
-const cut = (s) => (s.length > NAME_CHARS ? `${s.slice(0, NAME_CHARS - 1)}…` : s);
 
 // ---- charts -------------------------------------------------------------------
 
@@ -123,7 +223,7 @@ function topFollower(canvas, cols) {
     let top = [];
     const apply = (chart, rows) => {
         top = topKernels(cols, rows, TOP_KERNELS);
-        chart.data.labels = top.map((k) => cut(k.name));
+        chart.data.labels = kernelLabels(top);
         chart.data.datasets[0].data = top.map((k) => k.us);
         chart.update();
     };
@@ -132,7 +232,7 @@ function topFollower(canvas, cols) {
         return createChart(canvas, {
             type: 'bar',
             data: {
-                labels: top.map((k) => cut(k.name)),
+                labels: kernelLabels(top),
                 datasets: [{ label: 'Total time (µs)', data: top.map((k) => k.us) }],
             },
             options: {
@@ -148,22 +248,43 @@ function topFollower(canvas, cols) {
                         label: (item) => ` ${formatDurationUs(item.raw)}`,
                     } },
                 },
-                scales: { x: { title: { display: true, text: 'Total time (µs)' } } },
+                scales: {
+                    x: { title: { display: true, text: 'Total time (µs)' } },
+                    // Every bar keeps its label, however narrow the page.
+                    y: { ticks: { autoSkip: false } },
+                },
             },
         });
     }, apply);
 }
 
-function tensorCoreFollower(box, canvas, note, cols) {
+// What the matrix units of the profile's GPUs are called: AMD's are Matrix
+// Cores (props.pv_gpu_vendor, from the GPU planes), everyone else's are
+// NVIDIA's Tensor Cores.
+export function matrixUnit(props) {
+    return props && props.pv_gpu_vendor === 'AMD' ? 'Matrix Core' : 'Tensor Core';
+}
+
+// The table's column labels in the words of matrixUnit.
+export function relabelUnit(dt, unit) {
+    if (unit === 'Tensor Core')
+        return dt;
+    const cols = (dt.cols || []).map((c) => ({
+        ...c, label: String(c.label || '').replace(/Tensor ?Core/g, unit) }));
+    return { ...dt, cols };
+}
+
+function tensorCoreFollower(box, canvas, note, cols, unit) {
+    const units = `${unit}s`;
     // Says in words what the doughnut shows, or why there is none.
     const describe = (rows) => {
         const s = tensorCoreShare(cols, rows);
         const eligible = s.tcUs + s.noTcUs;
         note.textContent = eligible > 0
             ? `${formatPercent(eligible / s.totalUs)} of kernel time is in ops that can use ` +
-              `Tensor Cores; ${formatPercent(s.tcUs / eligible)} of that ran in kernels ` +
+              `${units}; ${formatPercent(s.tcUs / eligible)} of that ran in kernels ` +
               'that used them.'
-            : 'No kernel time here is in Tensor-Core-eligible ops (convolutions, matrix ' +
+            : `No kernel time here is in ${unit}-eligible ops (convolutions, matrix ` +
               'multiplications, two-input einsums), so there is no split to show.';
         box.hidden = eligible === 0;
         return [s.tcUs, s.noTcUs];
@@ -174,7 +295,7 @@ function tensorCoreFollower(box, canvas, note, cols) {
         return createChart(canvas, {
             type: 'doughnut',
             data: {
-                labels: ['Used Tensor Cores', 'Did not use Tensor Cores'],
+                labels: [`Used ${units}`, `Did not use ${units}`],
                 datasets: [{ data: values, backgroundColor: ['#009e73', '#d55e00'],
                              borderColor: '#fff' }],
             },
@@ -229,10 +350,32 @@ export function markMissingOccupancy(dt) {
     return dt;
 }
 
+// The details of one kernel row: every column, names in full.
+function showDetails(box, model, index, onClose) {
+    const row = model.rows.find((r) => r.index === index);
+    if (!row) {
+        box.hidden = true;
+        return;
+    }
+    const name = row[colIndex(model.cols, 'kernel_name')];
+    box.replaceChildren(
+        h('div', { class: 'ks-details-head' },
+            h('h3', { class: 'ks-details-name' },
+              breakableText(cutText(shortKernelName(name.v), CELL_NAME_CHARS))),
+            h('button', { type: 'button', class: 'ks-close', text: '×',
+                          'aria-label': 'Close the kernel details', on: { click: onClose } })),
+        h('dl', { class: 'props' }, model.cols.map((c, i) => [
+            h('dt', { text: c.label }),
+            h('dd', { class: c.type === 'number' ? 'num' : 'ks-full' },
+              breakableText(row[i].text))])));
+    box.hidden = false;
+}
+
 function render(el, state, inst, dt) {
     clear(el);
     markMissingOccupancy(dt);
     const props = dt.p || {};
+    const unit = matrixUnit(props);
     const raw = toolDataUrl(state.run, state.tool, state.host);
     el.append(h('div', { class: 'view-head' },
         h('h2', { text: 'Kernel stats' }),
@@ -250,29 +393,46 @@ function render(el, state, inst, dt) {
     el.append(summary);
 
     const topCanvas = h('canvas', { 'aria-label': 'Kernels with the most total time' });
-    const tcCanvas = h('canvas', { 'aria-label': 'Tensor Core use of eligible op time' });
+    const tcCanvas = h('canvas', { 'aria-label': `${unit} use of eligible op time` });
     const tcNote = h('p', { class: 'hint' });
     const tcBox = h('div', { class: 'ks-chart-box ks-chart-small' }, tcCanvas);
     el.append(h('div', { class: 'ks-charts' },
         h('figure', { class: 'ks-chart' },
             h('figcaption', { text: `Top ${TOP_KERNELS} kernels by total time` }),
-            h('div', { class: 'ks-chart-box' }, topCanvas)),
+            h('div', { class: 'ks-chart-box ks-chart-top' }, topCanvas)),
         h('figure', { class: 'ks-chart' },
-            h('figcaption', { text: 'Tensor Core use in eligible ops' }), tcBox, tcNote)));
+            h('figcaption', { text: `${unit} use in eligible ops` }), tcBox, tcNote)));
     const redraw = (rows) => inst.charts.forEach((c) => c.draw(rows).catch((e) => {
         tcNote.textContent = `The charts could not be drawn: ${e.message}`;
     }));
-    const section = h('section', { class: 'table-section' });
+    const details = h('section', { class: 'ks-details', 'aria-label': 'Kernel details',
+                                   hidden: true });
+    const section = h('section', { class: 'table-section ks-table' }, details);
     el.append(section);
     // The table builds the row model once; the charts and the summary read
     // it too. Its first onViewChange comes before the charts exist.
     let pending = null;
     inst.charts = [];
-    inst.table = createTable(section, dt, {
+    const rankCol = colIndex(dt.cols || [], 'rank');
+    const open = (index, push) => {
+        const row = inst.table.model.rows.find((r) => r.index === index);
+        const rank = row && rankCol >= 0 ? String(row[rankCol].v) : undefined;
+        state.setParams({ kernel: rank }, { replace: !push });
+        showDetails(details, inst.table.model, index, () => {
+            details.hidden = true;
+            state.setParams({ kernel: undefined }, { replace: false });
+        });
+        if (push)
+            details.scrollIntoView({ block: 'nearest' });
+    };
+    inst.table = createTable(section, relabelUnit(reorderColumns(dt, COLUMN_ORDER), unit), {
         name: `kernel_stats_${state.run}_${state.host || ''}`,
         filterColumns: ['kernel_name', 'op_name'],
         filterLabel: 'Filter kernel and op names',
         regexToggle: true,
+        display: { kernel_name: (v) => cutText(shortKernelName(v), CELL_NAME_CHARS) },
+        onRowClick: (index) => open(index, true),
+        url: tableUrl(state, 'k'),
         onViewChange: (rows) => {
             if (inst.charts.length > 0)
                 redraw(rows);
@@ -282,17 +442,24 @@ function render(el, state, inst, dt) {
     });
     const model = inst.table.model;
     inst.charts = [topFollower(topCanvas, model.cols),
-                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols)];
+                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols, unit)];
     redraw(pending || model.rows);
+    const wanted = model.rows.find((r) => rankCol >= 0 && String(r[colIndex(model.cols, 'rank')].v)
+                                    === state.params.kernel);
+    if (wanted)
+        open(wanted.index, false);
 
     const s = tensorCoreShare(model.cols, model.rows);
     summary.append(
         `${formatCount(nRows)} kernel rows` +
         (more ? ` (the top ${formatCount(nRows)} of ${formatCount(totalRows)} ` +
                 'by total time, as TensorBoard shows)' : '') +
-        `, ${formatDurationUs(s.totalUs)} of kernel time. `,
+        `, ${formatDurationUs(s.totalUs)} of kernel time. Click a row for its full names. `,
         more ? h('button', { type: 'button', text: `Show all ${formatCount(totalRows)} rows`,
-                             on: { click: () => load(el, state, inst, 0) } }) : '');
+                             on: { click: () => {
+                                 state.setParams({ all: '1' }, { replace: false });
+                                 load(el, state, inst, 0);
+                             } } }) : '');
 }
 
 async function load(el, state, inst, maxRows) {
@@ -320,7 +487,7 @@ export async function mount(el, state) {
     ensureStylesheet('kernel_stats');
     const inst = { controller: new AbortController(), destroyed: false };
     current = inst;
-    await load(el, state, inst, undefined);
+    await load(el, state, inst, state.params.all === '1' ? 0 : undefined);
 }
 
 export function unmount() {

@@ -15,7 +15,7 @@ import { clear, ensureStylesheet, h } from '../dom.js';
 import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
 import { loadToolData, showError, showMessage } from '../status.js';
-import { createTable } from '../table.js';
+import { createTable, tableUrl } from '../table.js';
 
 const MIB = 1024 * 1024;
 const PS_PER_MS = 1e9;
@@ -83,17 +83,29 @@ export function traceWindow(t) {
     return { start: Math.max(0, start - pad), end: end + pad };
 }
 
+// A recorded text that says nothing: empty, or TensorFlow's placeholders
+// for a field it did not know (DataType INVALID, shape "unknown").
+function known(text) {
+    const t = String(text || '');
+    return t === '' || t === 'INVALID' || t === 'unknown' ? null : t;
+}
+
+// Shown in a cell the allocator left empty.
+const NOT_RECORDED = { p: { pv_missing: '—' } };
+
 // The active allocations as a DataTable (FORMATS.md §4.0) for table.js.
+// Fields the allocator did not record are empty (shown as a dash, sorted
+// last, empty in the CSV), not its placeholders.
 export function activeTable(a) {
     const times = a.pvActiveAllocationTimes || [];
     const cols = [
-        { id: 'op', label: 'Op name', type: 'string' },
+        { id: 'op', label: 'Op name', type: 'string', ...NOT_RECORDED },
         { id: 'size', label: 'Size', type: 'number' },
         { id: 'requested', label: 'Requested size', type: 'number' },
         { id: 'count', label: 'Occurrences', type: 'number' },
-        { id: 'region', label: 'Region', type: 'string' },
-        { id: 'dtype', label: 'Data type', type: 'string' },
-        { id: 'shape', label: 'Shape', type: 'string' },
+        { id: 'region', label: 'Region', type: 'string', ...NOT_RECORDED },
+        { id: 'dtype', label: 'Data type', type: 'string', ...NOT_RECORDED },
+        { id: 'shape', label: 'Shape', type: 'string', ...NOT_RECORDED },
         { id: 'step', label: 'Step', type: 'number' },
         { id: 'lived', label: 'Lived', type: 'number' },
     ];
@@ -110,13 +122,13 @@ export function activeTable(a) {
         const size = num(m.allocationBytes);
         const req = num(m.requestedBytes);
         return { c: [
-            { v: m.tfOpName || '(unknown op)' },
+            { v: known(m.tfOpName) },
             { v: size, f: formatBytes(size) },
             { v: req, f: formatBytes(req) },
             { v: num(row.numOccurrences) },
-            { v: m.regionType || '' },
-            { v: m.dataType || '' },
-            { v: m.tensorShape || '' },
+            { v: known(m.regionType) },
+            { v: known(m.dataType) },
+            { v: known(m.tensorShape) },
             { v: num(m.stepId) },
             lived,
         ] };
@@ -252,10 +264,11 @@ function renderAllocator(inst, body, data, id) {
         h('p', { class: 'hint', text: 'Click a row to open the trace viewer at that ' +
             'allocation. "Unused preallocated device memory" is heap the allocator held at ' +
             'the peak that no recorded allocation of the peak step explains.' }));
-    body.replaceChildren(cards, range, chartBox, tableSection);
+    body.replaceChildren(...[cards, range, chartBox, tableSection].filter(Boolean));
     const times = a.pvActiveAllocationTimes || [];
     inst.table = createTable(tableSection, activeTable(a), {
         name: `memory_profile_${state.run}_${id}`,
+        url: tableUrl(state, 'alloc'),
         onRowClick: (i) => {
             if (!times[i])
                 return;
@@ -279,26 +292,30 @@ export async function mount(el, state) {
     if (data === undefined)
         return;
     const ids = (data && data.memoryIds) || [];
+    clear(el);
+    const head = h('div', { class: 'view-head' }, h('h2', { text: 'Memory profile' }));
+    el.append(head);
     if (ids.length === 0) {
-        showMessage(el, data && data.memoryProfilePerAllocator ? NO_EVENTS
+        const box = h('div');
+        el.append(box);
+        showMessage(box, data && data.memoryProfilePerAllocator ? NO_EVENTS
             : 'This profile has no host (/host:CPU) plane, where memory events are recorded.',
         NO_EVENTS_HINT);
         return;
     }
-    clear(el);
     const picker = h('select', { 'aria-label': 'Allocator' },
         ids.map((id) => h('option', { value: id, text: id })));
     const wanted = state.params.memory_id;
     picker.value = ids.includes(wanted) ? wanted : ids[0];
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'Memory profile' }),
+    head.append(
         h('label', { class: 'mem-picker' }, h('span', { text: 'Allocator' }), picker),
         h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
-                 rel: 'noopener', text: 'Raw data' })));
+                 rel: 'noopener', text: 'Raw data' }));
     const body = h('div', { class: 'view-body' });
     el.append(body);
     picker.addEventListener('change', () => {
-        router.setParams({ memory_id: picker.value, step_from: undefined, step_to: undefined },
+        router.setParams({ memory_id: picker.value, step_from: undefined, step_to: undefined,
+                           alloc_page: undefined },
                          { replace: false });
         inst.state = { ...inst.state, params: router.getParams() };
         renderAllocator(inst, body, data, picker.value);

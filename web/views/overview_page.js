@@ -9,11 +9,13 @@
 // (no steps, no device) is said in words, never drawn as zeros.
 
 import { h } from '../dom.js';
-import { createTable } from '../table.js';
+import { createTable, tableUrl } from '../table.js';
+import { utilizationSection } from './device_util.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, stepAdvice, stepChart,
-    stepView, stepViewBody, stripTags, summarize, usedCategories, verdictBox,
+    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, readableTip, stepAdvice,
+    stepChart, stepView, stepViewBody, stripTags, summarize, usedCategories, verdictBox,
 } from './step_common.js';
+import { renderTpuOverview } from './tpu_steps.js';
 
 const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
 
@@ -68,9 +70,11 @@ function summaryCards(steps, analysisP, hw, hasDeviceOps) {
     return h('div', { class: 'steps-cards' }, cards);
 }
 
-function runEnvironment(env) {
+// host: the host the page shows, named when the profile does not list its
+// hosts (a host's name is its file's name, which is always known).
+function runEnvironment(env, host) {
     const p = env.p || {};
-    const hosts = (env.pv_hostnames || []).join(', ') || '(not recorded)';
+    const hosts = (env.pv_hostnames || []).join(', ') || host || 'not recorded';
     const items = [
         ['Hosts', hosts],
         ['Host count', p.host_count],
@@ -103,6 +107,7 @@ async function render(inst, el, state, data, isCurrent) {
     body.append(verdictBox(rp.statement || props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
+    inst.tables.push(utilizationSection(body, state, inst.controller.signal));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
     body.append(graph);
@@ -116,7 +121,8 @@ async function render(inst, el, state, data, isCurrent) {
         }
         const cats = usedCategories(steps);
         const res = await stepChart(graph, state, steps,
-            cats.map((c) => ({ label: c.label, values: steps.map((s) => s.cats[c.id]) })),
+            cats.map((c) => ({ label: c.label, color: c.color,
+                               values: steps.map((s) => s.cats[c.id]) })),
             'Time (ms)');
         if (!isCurrent(inst)) {
             res.chart.destroy();
@@ -132,20 +138,20 @@ async function render(inst, el, state, data, isCurrent) {
         dev.append(h('p', { class: 'hint', text: 'No device was profiled: this is a CPU-only ' +
             'profile, so every op ran on the host (below).' }));
     } else if (hw === 'TPU') {
-        dev.append(h('p', { class: 'hint', text: 'This page lists device ops of GPU traces; ' +
-            'for TPU ops open framework_op_stats or the trace viewer.' }));
+        dev.append(h('p', { class: 'hint', text: 'profview does not rank TPU ops yet; the ' +
+            'trace viewer shows each TPU\'s XLA Modules and XLA Ops lines, op by op.' }));
     } else if (!(analysis.rows || []).length) {
         dev.append(h('p', { class: 'hint', text: 'No device op was recorded.' }));
     } else {
         inst.tables.push(createTable(dev, opsTable(analysis),
-            { name: `overview_device_ops_${state.run}` }));
+            { name: `overview_device_ops_${state.run}`, url: tableUrl(state, 'devops') }));
     }
     const host = h('section', { class: 'table-section' }, h('h3', { text: 'Top 10 ops on host ' +
         '(by self time)' }));
     body.append(host);
     if (analysis.pv_host_ops && (analysis.pv_host_ops.rows || []).length) {
         inst.tables.push(createTable(host, opsTable(analysis.pv_host_ops),
-            { name: `overview_host_ops_${state.run}` }));
+            { name: `overview_host_ops_${state.run}`, url: tableUrl(state, 'hostops') }));
     } else if (!fromTrace) {
         host.append(h('p', { class: 'hint', text: 'Legacy overview files do not list host ' +
             'ops; see the input pipeline analyzer for the host\'s input ops.' }));
@@ -153,18 +159,20 @@ async function render(inst, el, state, data, isCurrent) {
         host.append(h('p', { class: 'hint', text: 'No framework op was recorded on host ' +
             'threads (host tracer level 0, or not a TensorFlow profile).' }));
     }
-    body.append(runEnvironment(env));
-    const tips = (reco.rows || []).filter((r) => r.c[0].v !== 'faq');
+    body.append(runEnvironment(env, state.host === 'ALL_HOSTS' ? '' : state.host));
+    const tips = (reco.rows || []).filter((r) => r.c[0].v !== 'faq')
+        .map((r) => ({ why: r.c[2].v, text: readableTip(stripTags(r.c[1].v), hw, state.titleOf) }))
+        .filter((t) => t.text !== null);
     if (tips.length) {
         body.append(h('section', {}, h('h3', { text: 'Where to look next' }),
-            h('ul', {}, tips.map((r) => h('li',
-                { text: `${r.c[2].v}: ${stripTags(r.c[1].v)}` })))));
+            h('ul', {}, tips.map((t) => h('li', { text: `${t.why}: ${t.text}` })))));
     }
     const d = diagnosticsList(diag);
     if (d)
         body.append(d);
 }
 
-const view = stepView({ progress: 'Loading the overview…', minTables: 7, render });
+const view = stepView({ progress: 'Loading the overview…', minTables: 7, render,
+                        renderTpu: renderTpuOverview });
 export const mount = view.mount;
 export const unmount = view.unmount;

@@ -17,7 +17,19 @@ const VIEWS = {
     trace_viewer: () => import('./trace_viewer.js'),
     kernel_stats: () => import('./kernel_stats.js'),
     framework_op_stats: () => import('./framework_op_stats.js'),
+    pod_viewer: () => import('./pod_viewer.js'),
 };
+
+// Pages across runs (#/page/<name>), not one run's tool.
+const PAGES = {
+    compare: () => import('./compare.js'),
+    history: () => import('./history.js'),
+};
+
+// Resolves to the view module of a page, or null when there is none.
+export function loadPage(name) {
+    return PAGES[name] ? PAGES[name]() : Promise.resolve(null);
+}
 
 // The catalog entry (api/tools) of a tool name or alias, or undefined.
 export function catalogEntry(catalog, tool) {

@@ -12,17 +12,32 @@ import * as router from '../router.js';
 import { loadToolData, showError } from '../status.js';
 
 // Categories of the step table in the reference's column order, with the
-// words the page uses for them.
+// words and the colour the page uses for them. A category keeps its colour
+// on every page and in every profile, whichever categories a chart shows
+// (Okabe–Ito colours, which stay apart for colour-blind readers).
+export const STEP_COLORS = {
+    compute: '#0072b2',
+    deviceToDevice: '#56b4e9',
+    collectives: '#cc79a7',
+    hostCompute: '#009e73',
+    launch: '#f0e442',
+    input: '#e69f00',
+    hostToDevice: '#b35c00',
+    output: '#d55e00',
+    compile: '#332288',
+    other: '#999999',
+};
 export const STEP_CATEGORIES = [
-    { id: 'deviceComputeTimeMs', label: 'Device compute' },
-    { id: 'deviceToDeviceTimeMs', label: 'Device to device' },
-    { id: 'deviceCollectivesTimeMs', label: 'Device collective communication' },
-    { id: 'hostComputeTimeMs', label: 'Host compute' },
-    { id: 'kernelLaunchTimeMs', label: 'Kernel launch' },
-    { id: 'infeedTimeMs', label: 'Input' },
-    { id: 'outfeedTimeMs', label: 'Output' },
-    { id: 'compileTimeMs', label: 'Compilation' },
-    { id: 'otherTimeMs', label: 'All others' },
+    { id: 'deviceComputeTimeMs', label: 'Device compute', color: STEP_COLORS.compute },
+    { id: 'deviceToDeviceTimeMs', label: 'Device to device', color: STEP_COLORS.deviceToDevice },
+    { id: 'deviceCollectivesTimeMs', label: 'Device collective communication',
+      color: STEP_COLORS.collectives },
+    { id: 'hostComputeTimeMs', label: 'Host compute', color: STEP_COLORS.hostCompute },
+    { id: 'kernelLaunchTimeMs', label: 'Kernel launch', color: STEP_COLORS.launch },
+    { id: 'infeedTimeMs', label: 'Input', color: STEP_COLORS.input },
+    { id: 'outfeedTimeMs', label: 'Output', color: STEP_COLORS.output },
+    { id: 'compileTimeMs', label: 'Compilation', color: STEP_COLORS.compile },
+    { id: 'otherTimeMs', label: 'All others', color: STEP_COLORS.other },
 ];
 
 export const NO_STEPS = 'No step markers were recorded, so there is no step time to break down.';
@@ -67,6 +82,32 @@ export function isGenericStepTable(dt) {
                    && dt.cols.some((c) => c.id === 'deviceComputeTimeMs'));
 }
 
+// True for the TPU per-step table: stepnum with compute, input and idle
+// time per step.
+export function isTpuStepTable(dt) {
+    const ids = new Set(((dt && dt.cols) || []).map((c) => c.id));
+    return ids.has('stepnum') && ids.has('computeTimeMs') && ids.has('inputTimeMs');
+}
+
+// Returns {props, steps: [{name, stepMs, computeMs, inputMs, idleMs,
+// inputPct}]} from the TPU step table; inputPct is the file's own share
+// of the step spent waiting for input, in percent.
+export function parseTpuSteps(dt) {
+    const cols = (dt && dt.cols) || [];
+    const idx = Object.fromEntries(cols.map((c, i) => [c.id, i]));
+    const cell = (r, id) => (idx[id] === undefined ? undefined : ((r.c || [])[idx[id]] || {}).v);
+    const num = (v) => Number(v) || 0;
+    const steps = ((dt && dt.rows) || []).map((r) => {
+        const computeMs = num(cell(r, 'computeTimeMs'));
+        const inputMs = num(cell(r, 'inputTimeMs'));
+        const idleMs = num(cell(r, 'idleTimeMs'));
+        return { name: String(cell(r, 'stepnum')), computeMs, inputMs, idleMs,
+                 stepMs: computeMs + inputMs + idleMs,
+                 inputPct: num(cell(r, 'infeedPercentAverage')) };
+    });
+    return { props: (dt && dt.p) || {}, steps };
+}
+
 // {average, stddev (sample), min, max} of xs; null for an empty list.
 export function summarize(xs) {
     if (xs.length === 0)
@@ -87,6 +128,20 @@ export function usedCategories(steps) {
 // to tensorflow.org, which an air-gapped reader cannot open anyway.
 export function stripTags(s) {
     return String(s || '').replace(/<[^>]*>/g, '');
+}
+
+// A tip of the reference ("framework_op_stats (identify the time-consuming
+// operations executed on the CPU_ONLY)") in words: the tool by its title,
+// the hardware by its name. null for a tip that would send a TPU user to
+// a tool profview shows no TPU ops in. titleOf(tool) names a tool (app.js).
+export function readableTip(text, hw, titleOf) {
+    const m = /^([a-z_@]+) \((.*)\)$/.exec(text);
+    if (!m)
+        return text;
+    if (hw === 'TPU' && (m[1] === 'framework_op_stats' || m[1] === 'op_profile'))
+        return null;
+    const what = m[2].replace(/\bCPU_ONLY\b/g, 'CPU');
+    return `${titleOf ? titleOf(m[1]) : m[1]}: ${what}`;
 }
 
 // Advice tied to the numbers that triggered it. t: {inputPct, launchPct,
@@ -227,7 +282,7 @@ export function diagnosticsList(dt) {
             h('strong', { text: `${r.c[0].v}: ` }), String(r.c[1].v)))));
 }
 
-// A stacked bar per step of the given series [{label, values}], with a step
+// A stacked bar per step of the given series [{label, values, color}], with a step
 // selector below that opens the trace viewer over the chosen step.
 // Resolves to {chart, el}; the caller destroys chart on unmount.
 // Bars drawn at most; longer runs show every k-th step (said in words).
@@ -268,7 +323,8 @@ export async function stepChart(box, state, allSteps, allSeries, yLabel) {
         type: 'bar',
         data: {
             labels: steps.map((s) => s.name),
-            datasets: series.map((s) => ({ label: s.label, data: s.values })),
+            datasets: series.map((s) => ({ label: s.label, data: s.values,
+                                           backgroundColor: s.color, borderColor: s.color })),
         },
         options: {
             scales: {
@@ -294,13 +350,14 @@ export async function stepChart(box, state, allSteps, allSeries, yLabel) {
 // ---- the view's life cycle ---------------------------------------------------
 
 // The mount/unmount pair of a step view: loads the tool's array of
-// DataTables, hands a profile whose step table is not the GPU/CPU layout
-// (TPU, legacy JSON) to the generic table view, and otherwise calls
-// render(inst, el, state, data, isCurrent). inst collects {chart, tables}
+// DataTables and calls render(inst, el, state, data, isCurrent), or
+// renderTpu (same arguments) for the TPU per-tool files' layout
+// (isTpuStepTable, tpu_steps.js); any other layout goes to the generic
+// table view. inst collects {chart, tables}
 // for unmount to destroy; isCurrent(inst) turns false once the view is
 // left, so render drops what it built after an await. Each call keeps its
 // own current view, so two step views never cancel each other.
-export function stepView({ progress, minTables, render }) {
+export function stepView({ progress, minTables, render, renderTpu }) {
     let current = null;
     const isCurrent = (inst) => inst === current;
 
@@ -313,9 +370,18 @@ export function stepView({ progress, minTables, render }) {
             signal, label: progress, retry: () => { unmount(); mount(el, state); } });
         if (data === undefined || inst !== current)
             return;
+        const tpu = renderTpu && Array.isArray(data) && data.some(isTpuStepTable);
+        if (tpu && !isGenericStepTable(data[1])) {
+            try {
+                await renderTpu(inst, el, state, data, isCurrent);
+            } catch (e) {
+                showError(el, e);
+            }
+            return;
+        }
         if (!Array.isArray(data) || data.length < minTables || !isGenericStepTable(data[1])) {
-            // TPU step tables and legacy JSON files (e.g. the Cloud TPU demo)
-            // have other layouts: show them as plain tables rather than guess.
+            // Layouts none of the pages reads: show them as plain tables
+            // rather than guess.
             const generic = await import('./generic.js');
             if (inst !== current)
                 return;

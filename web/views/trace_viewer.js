@@ -1,8 +1,10 @@
 // trace_viewer.js: the trace viewer page (tools trace_viewer and
 // trace_viewer@). It asks api/trace/meta for the track list, builds the
-// toolbar, the canvas timeline (timeline/timeline.js) and the details
-// panel, and keeps the window and the selected event in the URL hash
-// (timeline/url_state.js) so a copied link reopens exactly this view.
+// toolbar, the canvas timeline (timeline/timeline.js), the tracks panel
+// (timeline/tracks_panel.js) and the details panel, and keeps the window,
+// the selected event, a box selection, marks, a measured span and which
+// rows are shown in the URL hash (timeline/url_state.js) so a copied link
+// reopens exactly this view.
 //
 // Data arrives in tiles (docs/trace_api.md); event details and search
 // results are fetched only when asked for. Every failure is said in words
@@ -12,12 +14,18 @@ import * as api from '../api.js';
 import { clear, ensureStylesheet, h } from '../dom.js';
 import { formatCount, formatDurationPs } from '../format.js';
 import { showError, showMessage, showProgress } from '../status.js';
+import { tableUrl } from '../table.js';
 import { BOX_RGB } from '../draw/colors.js';
-import { renderBox, renderDetails, tooltipText, trackNames } from '../timeline/details.js';
+import { renderAggregate, renderBox, renderDetails, tooltipText,
+         trackNames } from '../timeline/details.js';
 import { TraceSearch } from '../timeline/search.js';
 import { decodeTileBin } from '../timeline/tile_data.js';
 import { Timeline } from '../timeline/timeline.js';
-import { formatParams, parseSelection, parseWindow, urlWriter } from '../timeline/url_state.js';
+import { tracksPanel } from '../timeline/tracks_panel.js';
+import {
+    formatKeys, formatParams, formatTimes, parseKeys, parseSelection, parseSpan, parseTimes,
+    parseWindow, urlWriter,
+} from '../timeline/url_state.js';
 // The modules the ones above import in turn, named here too so that the
 // browser fetches them all in one round instead of one round per level of
 // the import tree (four levels: about 200 ms on a busy machine before the
@@ -36,10 +44,13 @@ import '../timeline/tile_cache.js';
 import '../timeline/viewport.js';
 
 const BUTTON_ZOOM = 2;
+// A click on the ruler this close to a mark (in pixels) removes it.
+const MARK_HIT_PX = 5;
 const HELP = 'Wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to range · ' +
-    'Shift+wheel or wheel over the names: scroll tracks · click a name: collapse · ' +
-    'click an event: details · [ ]: previous/next on its level · F: zoom to selection · ' +
-    '0: whole trace · Esc: clear · /: search';
+    'Alt+drag: select a box (its events summed by name) · drag on the time ruler: measure · ' +
+    'click the ruler or M: mark · Shift+wheel or wheel over the names: scroll tracks · ' +
+    'click a name: collapse · click an event: details · [ ]: previous/next on its level · ' +
+    'F: zoom to selection · 0: whole trace · Esc: clear · /: search';
 
 let current = null;  // the mounted instance
 
@@ -77,6 +88,9 @@ function readTheme(el) {
         range: v('--tv-range', 'rgba(11,99,197,0.15)'),
         counterFill: v('--tv-counter-fill', 'rgba(11,99,197,0.25)'),
         counterLine: v('--tv-counter-line', '#0b63c5'),
+        mark: v('--tv-mark', '#8a3ffc'),
+        measure: v('--tv-measure', '#0b63c5'),
+        measureBg: v('--tv-measure-bg', 'rgba(11,99,197,0.18)'),
         boxRgb: v('--tv-box-rgb', BOX_RGB),
         labelFg: '#1b1f24',
         font,
@@ -100,6 +114,14 @@ function buildDom(el) {
     ui.rangeBtn = h('button', { type: 'button', 'aria-pressed': 'false',
                                 title: 'Drag to zoom to a range (or hold Shift while dragging)',
                                 text: 'Range zoom' });
+    ui.selectBtn = h('button', { type: 'button', 'aria-pressed': 'false',
+                                 title: 'Drag a box over tracks to sum its events by name ' +
+                                        '(or hold Alt while dragging)',
+                                 text: 'Select' });
+    ui.tracksBtn = h('button', { type: 'button', 'aria-expanded': 'false',
+                                 title: 'Filter, hide, pin, expand and collapse tracks',
+                                 text: 'Tracks' });
+    ui.marks = h('span', { class: 'tv-marks', hidden: true });
     ui.window = h('span', { class: 'tv-window', 'aria-live': 'off' });
     ui.status = h('span', { class: 'tv-status', role: 'status' });
     ui.loading = h('span', { class: 'tv-loading hint', hidden: true,
@@ -113,13 +135,16 @@ function buildDom(el) {
     ui.scroll = h('div', { class: 'tv-scroll' }, ui.spacer);
     ui.details = h('aside', { class: 'tv-details', 'aria-label': 'Selected event', hidden: true });
     ui.tooltip = h('div', { class: 'tv-tooltip', role: 'tooltip', hidden: true });
+    ui.main = h('div', { class: 'tv-main' }, ui.scroll, ui.details, ui.tooltip);
     ui.root = h('div', { class: 'tv', 'data-complete': 'false' },
         h('div', { class: 'tv-toolbar' },
             ui.form,
-            h('span', { class: 'tv-zoom' }, ui.zoomOut, ui.zoomIn, ui.all, ui.rangeBtn),
+            h('span', { class: 'tv-zoom' }, ui.zoomOut, ui.zoomIn, ui.all, ui.rangeBtn,
+              ui.selectBtn, ui.tracksBtn),
             ui.window, ui.loading, ui.status),
-        h('div', { class: 'tv-main' }, ui.scroll, ui.details, ui.tooltip),
-        h('p', { class: 'tv-help hint', text: HELP }));
+        ui.main,
+        // Below the tracks: a line that comes and goes here moves no track.
+        h('div', { class: 'tv-foot' }, ui.marks, h('p', { class: 'tv-help hint', text: HELP })));
     clear(el);
     el.append(ui.root);
     return ui;
@@ -133,8 +158,13 @@ class TraceView {
         this.signal = this.controller.signal;
         this.selId = null;
         this.rangeMode = false;
-        this.url = urlWriter(() => formatParams(this.timeline.viewport(), this.selId),
-                             (p) => this.state.setParams(p));
+        this.selectMode = false;
+        this.tab = 'event';
+        this.marks = [];
+        this.measure = null;       // {t0, t1}
+        this.box = null;           // {t0, t1, tracks}
+        this.rows = { collapsed: new Set(), hidden: new Set(), pinned: new Set(), filter: '' };
+        this.url = urlWriter(() => this.params(), (p) => this.state.setParams(p));
         this.tileErrors = 0;
     }
 
@@ -187,7 +217,42 @@ class TraceView {
             onFrame: (f) => this.framed(f),
             onKey: (k) => this.key(k),
             rangeMode: () => this.rangeMode,
+            selectMode: () => this.selectMode,
+            onBox: (t0, t1, tracks) => this.selectBox({ t0, t1, tracks }),
+            onMeasure: (span) => {
+                this.measure = span;
+                this.showMarks();
+                this.remember(true);
+            },
+            onRulerClick: (t, psPerPx) => this.toggleMark(t, psPerPx),
+            onRows: (collapsed) => {
+                this.rows.collapsed = collapsed;
+                this.rowsChanged();
+            },
         });
+        this.tracks = tracksPanel(this.meta, {
+            onFilter: (text) => {
+                this.rows.filter = text;
+                this.rowsChanged(false);
+            },
+            onHidden: (key, hidden) => this.setKey('hidden', key, hidden),
+            onPinned: (key, pinned) => this.setKey('pinned', key, pinned),
+            onExpandAll: () => {
+                this.rows.collapsed = new Set();
+                this.rowsChanged();
+            },
+            onCollapseAll: () => {
+                this.rows.collapsed = new Set((this.meta.processes || []).map((p) => `p:${p.pid}`));
+                this.rowsChanged();
+            },
+            onShowAll: () => {
+                this.rows.hidden = new Set();
+                this.rows.filter = '';
+                this.rowsChanged();
+            },
+            onClose: () => this.showTracks(false),
+        });
+        ui.main.append(this.tracks.el);
         // The canvas colours come from the stylesheet's variables: read them
         // again once it has arrived (the first frames used the defaults).
         if (!this.styleLink.sheet) {
@@ -223,9 +288,42 @@ class TraceView {
         ui.all.addEventListener('click', () => this.timeline.showAll());
         ui.rangeBtn.addEventListener('click', () => {
             this.rangeMode = !this.rangeMode;
+            this.selectMode = false;
             ui.rangeBtn.setAttribute('aria-pressed', String(this.rangeMode));
+            ui.selectBtn.setAttribute('aria-pressed', 'false');
         });
+        ui.selectBtn.addEventListener('click', () => {
+            this.selectMode = !this.selectMode;
+            this.rangeMode = false;
+            ui.selectBtn.setAttribute('aria-pressed', String(this.selectMode));
+            ui.rangeBtn.setAttribute('aria-pressed', 'false');
+        });
+        ui.tracksBtn.addEventListener('click', () => this.showTracks(this.tracks.el.hidden));
         this.showWindow(this.timeline.viewport());
+    }
+
+    // Everything of this view that goes in the URL (url_state.js).
+    params() {
+        const b = this.box;
+        return {
+            ...formatParams(this.timeline.viewport(), this.selId),
+            marks: formatTimes(this.marks),
+            measure: this.measure ? formatTimes([this.measure.t0, this.measure.t1]) : undefined,
+            box: b ? formatTimes([b.t0, b.t1]) : undefined,
+            boxtracks: b ? b.tracks.join(',') : undefined,
+            tab: this.tab === 'flows' ? 'flows' : undefined,
+            fold: formatKeys(this.rows.collapsed),
+            hide: formatKeys(this.rows.hidden),
+            pin: formatKeys(this.rows.pinned),
+            tracks: this.rows.filter ? this.rows.filter : undefined,
+        };
+    }
+
+    // Writes the URL now: a step the user can go Back from (push), or a
+    // change that replaces the entry.
+    remember(push) {
+        this.url.cancel();
+        this.state.setParams(this.params(), { replace: !push });
     }
 
     // Applies start/end/sel from the URL (on mount, and on Back/Forward).
@@ -233,6 +331,24 @@ class TraceView {
         const win = parseWindow(params);
         if (win)
             this.timeline.setWindow(win.startPs, win.endPs);
+        this.marks = parseTimes(params.marks);
+        this.measure = parseSpan(params.measure);
+        this.tab = params.tab === 'flows' ? 'flows' : 'event';
+        this.rows = { collapsed: parseKeys(params.fold), hidden: parseKeys(params.hide),
+                      pinned: parseKeys(params.pin), filter: params.tracks || '' };
+        this.timeline.setMarks(this.marks);
+        this.timeline.setMeasure(this.measure);
+        this.applyRows();
+        this.showMarks();
+        const span = parseSpan(params.box);
+        const tracks = parseTimes(params.boxtracks);
+        const box = span && tracks.length ? { ...span, tracks } : null;
+        if (JSON.stringify(box) !== JSON.stringify(this.box)) {
+            if (box)
+                this.selectBox(box, { fromUrl: true, quiet: params.sel !== undefined });
+            else
+                this.clearBox(true);
+        }
         const sel = parseSelection(params);
         if (sel !== this.selId) {
             if (sel === null)
@@ -316,13 +432,157 @@ class TraceView {
         this.select(hit.id, { start: hit.start, dur: hit.dur, track: hit.track, depth: hit.depth });
     }
 
+    // ---- rows, marks, measure ---------------------------------------------------
+
+    applyRows() {
+        const { collapsed, hidden, pinned, filter } = this.rows;
+        const layout = this.timeline.setRows(collapsed, { hidden, pinned, filter });
+        this.tracks.update({ filter, hidden, pinned, nHidden: layout.nHidden,
+                             nFiltered: layout.nFiltered });
+    }
+
+    rowsChanged(push = true) {
+        this.applyRows();
+        this.remember(push);
+    }
+
+    // Adds (on) or removes key in one of the row sets ('hidden', 'pinned').
+    setKey(set, key, on) {
+        const next = new Set(this.rows[set]);
+        if (on)
+            next.add(key);
+        else
+            next.delete(key);
+        this.rows[set] = next;
+        this.rowsChanged();
+    }
+
+    showTracks(open) {
+        this.tracks.el.hidden = !open;
+        this.ui.tracksBtn.setAttribute('aria-expanded', String(open));
+    }
+
+    // A click on the ruler: removes the mark within MARK_HIT_PX of t, or
+    // adds one at t.
+    toggleMark(t, psPerPx) {
+        const near = this.marks.findIndex((m) => Math.abs(m - t) <= MARK_HIT_PX * psPerPx);
+        this.marks = near >= 0 ? this.marks.filter((_, i) => i !== near)
+            : [...this.marks, Math.round(t)].sort((a, b) => a - b);
+        this.timeline.setMarks(this.marks);
+        this.showMarks();
+        this.remember(true);
+    }
+
+    // The toolbar's line about marks and the measured span, with a button
+    // that clears them.
+    showMarks() {
+        const el = this.ui.marks;
+        const parts = [];
+        if (this.measure)
+            parts.push(`Measured ${formatDurationPs(this.measure.t1 - this.measure.t0)}`);
+        if (this.marks.length) {
+            parts.push(`${this.marks.length} mark${this.marks.length === 1 ? '' : 's'}`);
+            if (this.marks.length > 1) {
+                parts.push(`first to last ${formatDurationPs(this.marks[this.marks.length - 1] -
+                                                             this.marks[0])}`);
+            }
+        }
+        el.hidden = parts.length === 0;
+        clear(el);
+        if (parts.length) {
+            el.append(h('span', { class: 'tv-marks-text', text: parts.join(' · ') }), ' ',
+                h('button', { type: 'button', text: 'Clear', title: 'Remove the marks and ' +
+                              'the measured span', on: { click: () => {
+                    this.marks = [];
+                    this.measure = null;
+                    this.timeline.setMarks([]);
+                    this.timeline.setMeasure(null);
+                    this.showMarks();
+                    this.remember(true);
+                } } }));
+        }
+    }
+
+    // ---- box selection --------------------------------------------------------------
+
+    // Sums the events of box {t0, t1, tracks} (api/trace/aggregate) into
+    // the panel. opts.fromUrl: the URL has it already; opts.quiet: draw the
+    // box but leave the panel to the selected event.
+    async selectBox(box, opts = {}) {
+        this.box = { t0: Math.round(box.t0), t1: Math.round(box.t1), tracks: box.tracks };
+        this.timeline.setBox(this.box);
+        if (!opts.fromUrl) {
+            this.selId = null;
+            this.selection = null;
+            this.timeline.setSelection(null);
+            this.timeline.setFlows([]);
+            this.remember(true);
+        }
+        if (opts.quiet)
+            return;
+        if (this.detailsCtl)
+            this.detailsCtl.abort();
+        const ctl = new AbortController();
+        this.detailsCtl = ctl;
+        this.showPanelMessage('Summing the events in the box…');
+        let agg;
+        try {
+            agg = await api.traceAggregate(this.state.run, this.state.host, this.box.t0,
+                                           this.box.t1, this.box.tracks,
+                                           { signal: ctl.signal, version: this.meta.source_id });
+        } catch (e) {
+            if (!api.isAbort(e) && !ctl.signal.aborted)
+                this.showPanelMessage(`Could not sum the box: ${e.message}`);
+            return;
+        }
+        if (ctl.signal.aborted)
+            return;
+        this.dropAggTable();
+        this.ui.details.hidden = false;
+        const b = this.box;
+        this.aggTable = renderAggregate(this.ui.details, agg, b, {
+            onClose: () => this.clearBox(),
+            onZoom: () => this.timeline.frame(b.t0, b.t1 - b.t0),
+            url: tableUrl(this.state, 'agg'),
+            name: `trace_selection_${this.state.run}_${this.state.host || ''}`,
+        });
+    }
+
+    dropAggTable() {
+        if (this.aggTable) {
+            this.aggTable.destroy();
+            this.aggTable = null;
+        }
+    }
+
+    clearBox(fromUrl = false) {
+        if (!this.box)
+            return;
+        this.box = null;
+        this.timeline.setBox(null);
+        this.dropAggTable();
+        if (this.selId === null) {
+            if (this.detailsCtl)
+                this.detailsCtl.abort();
+            this.ui.details.hidden = true;
+            clear(this.ui.details);
+        }
+        if (!fromUrl)
+            this.remember(true);
+    }
+
     key(k) {
+        if (k === 'm') {
+            this.toggleMark(this.timeline.pointerTime(), 0);
+            return true;
+        }
         if (k === 'f' && this.selection) {
             this.timeline.frame(this.selection.start, this.selection.dur);
             return true;
         }
         if (k === 'Escape') {
             this.clearSelection();
+            this.clearBox();
             return true;
         }
         if ((k === '[' || k === ']') && this.selection) {
@@ -365,6 +625,8 @@ class TraceView {
         const ctl = new AbortController();
         this.detailsCtl = ctl;
         this.showPanelMessage('Loading event details…');
+        if (this.selection && this.selection.id === id)
+            this.timeline.keepVisible(this.selection.track, this.selection.depth);
         let d;
         try {
             d = await api.traceEvent(this.state.run, this.state.host, id,
@@ -384,14 +646,23 @@ class TraceView {
             this.timeline.reveal(this.selection.start, this.selection.dur);
         this.timeline.setFlows(this.flowArrows(d));
         this.ui.details.hidden = false;
-        renderDetails(this.ui.details, d, this.names, {
+        this.dropAggTable();
+        const draw = () => renderDetails(this.ui.details, d, this.names, {
             onJump: (f) => this.select(f.id, { start: f.start_ps, dur: f.dur_ps, track: f.track,
                                                reveal: true }),
             onClose: () => this.clearSelection(),
             onFrame: () => this.timeline.frame(this.selection.start, this.selection.dur),
+            tab: this.tab,
+            onTab: (tab) => {
+                this.tab = tab;
+                this.remember(false);
+                draw();
+            },
         });
+        draw();
         if (known.reveal)
             this.timeline.scrollToTrack(this.selection.track);
+        this.timeline.keepVisible(this.selection.track, this.selection.depth);
     }
 
     flowArrows(d) {
@@ -414,6 +685,7 @@ class TraceView {
     }
 
     showPanelMessage(text) {
+        this.dropAggTable();
         this.ui.details.hidden = false;
         clear(this.ui.details);
         this.ui.details.append(h('p', { class: 'hint', text }));
@@ -437,11 +709,8 @@ class TraceView {
     // one), unlike the window, which is replaced while panning. A selection
     // that came from the URL is already there.
     pushSelection(fromUrl) {
-        if (fromUrl)
-            return;
-        this.url.cancel();
-        this.state.setParams(formatParams(this.timeline.viewport(), this.selId),
-                             { replace: false });
+        if (!fromUrl)
+            this.remember(true);
     }
 
     destroy() {

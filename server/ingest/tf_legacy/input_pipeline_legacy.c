@@ -1,226 +1,70 @@
-/* input_pipeline_legacy: legacy overview_page.pb / input_pipeline.pb.
+/* input_pipeline_legacy: legacy overview_page.pb / input_pipeline.pb,
+ * unpacked with the code protoc-c generates from proto/overview_page.proto
+ * and proto/input_pipeline.proto (the fields read are listed there), into
+ * the caller's arena under the cap of pb_arena.h.
  *
- * Fields read (package tensorflow.profiler; the rest is skipped):
- *
- *   InputPipelineAnalysisResult  4 step_details (Any)  5 input_time_breakdown
- *                                6 input_op_details  7 recommendation
- *                                9 hardware_type  12 diagnostics
- *   PerGenericStepDetails        1 step_number  14 step_name  2 step_time_ms
- *                                3 unknown  11 host_wait_input  12 host_to_device
- *                                5 output  6 device_compute  7 device_to_device
- *                                13 device_collectives  8 host_compute
- *                                9 host_prepare  10 host_compile (doubles, ms)
- *   InputTimeBreakdown           1 demanded  2 advanced  3 preprocessing
- *                                4 enqueue  5 unclassified (doubles, us)
- *   InputOpDetails               1 op_name  2 count  3 time_in_ms
- *                                4 time_in_percent  5 self_time_in_ms
- *                                6 self_time_in_percent  7 category
- *   InputPipelineAnalysisRecommendation  2 bottleneck_analysis (Any)
- *                                3 summary_next_step
- *   BottleneckAnalysis           1/2 input class/statement, 3/4 kernel
- *                                launch, 5/6 all other, 11/12 collectives,
- *                                7 input % 8 output % 9 idle % 10 compute %
- *   Diagnostics                  1 info  2 warnings  3 errors
- *   OverviewPage                 2 input_analysis  3 analysis
- *                                4 recommendation  6 run_environment
- *                                8 diagnostics
- *   OverviewPageAnalysis         2 device idle %  3 host idle %
- *                                4 top_device_ops  9/10 16/32-bit %
- *                                11/12 host/device TF op %  14/15 eager %
- *   OverviewTfOp                 1 name  2 category  3 self fraction
- *                                4 cumulative fraction
- *   OverviewPageRecommendation   1 bottleneck  2 statement
- *                                6 recommendation (Any GenericRecommendation:
- *                                5 precision_statement)
- *   OverviewPageRunEnvironment   3 hostnames (map: 1 key)  4 device_type
- *                                5 device_core_count */
+ * proto3 writes no default value, so a field the file lacks reads as 0 or
+ * "". Where TensorFlow's absence means "keep what was computed" (verdict
+ * statements, the precision split), an empty string or a 0 is taken as
+ * absent, which is the same for every file a protobuf library wrote. */
 #include "ingest/tf_legacy/input_pipeline_legacy.h"
 
-#include "util/mem.h"
+#include "ingest/pb_arena.h"
+#include "ingest/tf_legacy/legacy_time.h"
+#include "input_pipeline.pb-c.h"
+#include "overview_page.pb-c.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-/* ---- protobuf wire reading ---------------------------------------------- */
+typedef Tensorflow__Profiler__Any any_msg;
+typedef Tensorflow__Profiler__InputPipelineAnalysisResult ip_msg;
+typedef Tensorflow__Profiler__Diagnostics diag_msg;
 
-enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
-
-typedef struct pb {
-    const uint8_t *p;
-    const uint8_t *end;
-    bool bad;              /* set on the first malformed byte; sticky */
-} pb;
-
-static uint64_t rd_varint(pb *r)
+/* A string the file set, or NULL when it is empty (proto3: absent). */
+static const char *set_or_null(const char *s)
 {
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (r->p >= r->end)
-            break;
-        uint8_t b = *r->p++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if ((b & 0x80) == 0)
-            return v;
-    }
-    r->bad = true;
-    return 0;
+    return s[0] != '\0' ? s : NULL;
 }
 
-static bool rd_next(pb *r, uint32_t *field, uint32_t *wt)
+/* Whether an Any holds a message of this name: the last component of its
+ * type_url, as TensorFlow's own readers compare it. */
+static bool any_is(const any_msg *any, const char *name)
 {
-    if (r->bad || r->p >= r->end)
-        return false;
-    uint64_t key = rd_varint(r);
-    *field = (uint32_t)(key >> 3);
-    *wt = (uint32_t)(key & 7);
-    if (r->bad || *field == 0) {
-        r->bad = true;
-        return false;
-    }
-    return true;
+    const char *dot = strrchr(any->type_url, '.');
+    return strcmp(dot != NULL ? dot + 1 : any->type_url, name) == 0;
 }
 
-/* The length-delimited payload at r as its own reader. */
-static pb rd_sub(pb *r)
+/* Unpacks an Any's value as a desc message into the same arena and cap. */
+static int unpack_any(pv_pb_arena *pa, const any_msg *any, const ProtobufCMessageDescriptor *desc,
+                      const char *path, ProtobufCMessage **out, pv_error *err)
 {
-    uint64_t n = rd_varint(r);
-    pb s = {r->p, r->p, false};
-    if (r->bad || n > (uint64_t)(r->end - r->p)) {
-        r->bad = true;
-        s.bad = true;
-        return s;
-    }
-    s.end = r->p + n;
-    r->p += n;
-    return s;
-}
-
-static void rd_skip(pb *r, uint32_t wt)
-{
-    size_t need = wt == WT_I64 ? 8 : wt == WT_I32 ? 4 : 0;
-    if (wt == WT_VARINT) {
-        rd_varint(r);
-    } else if (wt == WT_LEN) {
-        rd_sub(r);
-    } else if (need > 0 && (size_t)(r->end - r->p) >= need) {
-        r->p += need;
-    } else {
-        r->bad = true;
-    }
-}
-
-static double rd_double(pb *r, uint32_t wt)
-{
-    if (wt != WT_I64 || r->end - r->p < 8) {
-        rd_skip(r, wt);
-        return 0;
-    }
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++)
-        u |= (uint64_t)r->p[i] << (8 * i);
-    r->p += 8;
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static uint64_t rd_uint(pb *r, uint32_t wt)
-{
-    if (wt != WT_VARINT) {
-        rd_skip(r, wt);
-        return 0;
-    }
-    return rd_varint(r);
-}
-
-static const char *rd_str(pb *r, uint32_t wt, pv_arena *a)
-{
-    if (wt != WT_LEN) {
-        rd_skip(r, wt);
-        return "";
-    }
-    pb s = rd_sub(r);
-    return s.bad ? "" : pv_arena_strndup(a, (const char *)s.p, (size_t)(s.end - s.p));
-}
-
-/* A google.protobuf.Any: *type gets the last component of its type_url. */
-static pb rd_any(pb *r, uint32_t wt, const char **type, pv_arena *a)
-{
-    pb value = {NULL, NULL, false};
-    *type = "";
-    if (wt != WT_LEN) {
-        rd_skip(r, wt);
-        return value;
-    }
-    pb any = rd_sub(r);
-    uint32_t f, t;
-    while (rd_next(&any, &f, &t)) {
-        if (f == 1) {
-            const char *url = rd_str(&any, t, a);
-            const char *dot = strrchr(url, '.');
-            *type = dot != NULL ? dot + 1 : url;
-        } else if (f == 2 && t == WT_LEN) {
-            value = rd_sub(&any);
-        } else {
-            rd_skip(&any, t);
-        }
-    }
-    r->bad = r->bad || any.bad;
-    return value;
-}
-
-/* ---- growable arrays (scratch; moved to the arena when done) ------------ */
-
-#define PUSH(arr, n, cap, val)                                           \
-    do {                                                                 \
-        if ((n) == (cap)) {                                              \
-            (cap) = (cap) ? 2 * (cap) : 16;                              \
-            (arr) = pv_xrealloc((arr), (cap) * sizeof *(arr));           \
-        }                                                                \
-        (arr)[(n)++] = (val);                                            \
-    } while (0)
-
-static void *to_arena(pv_arena *a, void *v, size_t n, size_t size)
-{
-    void *out = pv_arena_zalloc(a, (n ? n : 1) * size);
-    if (n > 0)
-        memcpy(out, v, n * size);
-    free(v);
-    return out;
+    return pv_pb_unpack(pa, desc, any->value.data, any->value.len, path, out, err);
 }
 
 /* ---- input pipeline ------------------------------------------------------- */
 
-static pv_step_details read_step(pb v, pv_arena *a, bool *bad)
+static pv_step_details read_step(const Tensorflow__Profiler__PerGenericStepDetails *s,
+                                 pv_arena *a)
 {
     pv_step_details d;
     memset(&d, 0, sizeof d);
-    int64_t number = 0;
-    const char *name = "";
-    uint32_t f, t;
-    /* Field number -> pv_bd + 1 (0: not a time field). */
-    static const int field_of[15] = {
-        [2] = PV_BD_STEP_TIME + 1, [3] = PV_BD_UNKNOWN + 1, [5] = PV_BD_OUTPUT + 1,
-        [6] = PV_BD_DEVICE_COMPUTE + 1, [7] = PV_BD_DEVICE_TO_DEVICE + 1,
-        [8] = PV_BD_HOST_COMPUTE + 1, [9] = PV_BD_HOST_PREPARE + 1,
-        [10] = PV_BD_HOST_COMPILE + 1, [11] = PV_BD_HOST_WAIT_INPUT + 1,
-        [12] = PV_BD_HOST_TO_DEVICE + 1, [13] = PV_BD_DEVICE_COLLECTIVES + 1};
-    while (rd_next(&v, &f, &t)) {
-        if (f == 1)
-            number = (int64_t)rd_uint(&v, t);
-        else if (f == 14)
-            name = rd_str(&v, t, a);
-        else if (f < 15 && field_of[f] != 0)
-            d.ms[field_of[f] - 1] = rd_double(&v, t);
-        else
-            rd_skip(&v, t);
-    }
-    *bad = *bad || v.bad;
+    d.ms[PV_BD_STEP_TIME] = s->step_time_ms;
+    d.ms[PV_BD_UNKNOWN] = s->unknown_time_ms;
+    d.ms[PV_BD_OUTPUT] = s->output_ms;
+    d.ms[PV_BD_DEVICE_COMPUTE] = s->device_compute_ms;
+    d.ms[PV_BD_DEVICE_TO_DEVICE] = s->device_to_device_ms;
+    d.ms[PV_BD_HOST_COMPUTE] = s->host_compute_ms;
+    d.ms[PV_BD_HOST_PREPARE] = s->host_prepare_ms;
+    d.ms[PV_BD_HOST_COMPILE] = s->host_compile_ms;
+    d.ms[PV_BD_HOST_WAIT_INPUT] = s->host_wait_input_ms;
+    d.ms[PV_BD_HOST_TO_DEVICE] = s->host_to_device_ms;
+    d.ms[PV_BD_DEVICE_COLLECTIVES] = s->device_collectives_ms;
     d.ms[PV_BD_INPUT] = d.ms[PV_BD_HOST_WAIT_INPUT] + d.ms[PV_BD_HOST_TO_DEVICE];
     /* Legacy details do not split compute by precision. */
     d.compute32_ms = d.ms[PV_BD_DEVICE_COMPUTE];
-    d.group_id = number;
-    d.name = name[0] ? name : pv_arena_printf(a, "%lld", (long long)number);
+    d.group_id = s->step_number;
+    d.name = s->step_name[0] != '\0' ? s->step_name
+                                     : pv_arena_printf(a, "%lld", (long long)s->step_number);
     return d;
 }
 
@@ -234,74 +78,51 @@ static uint32_t input_cat_of(const char *s)
     return PV_INPUT_UNKNOWN;
 }
 
-static void read_input_op(pb v, pv_arena *a, pv_op_metrics *op, pv_input_op *in)
+static void read_input_op(const Tensorflow__Profiler__InputOpDetails *d, pv_op_metrics *op,
+                          pv_input_op *in)
 {
-    uint32_t f, t;
     memset(op, 0, sizeof *op);
-    op->name = "";
+    op->name = d->op_name;
     op->type = "Dataset";
     op->category = PV_TF_OP_DATASET;
-    *in = (pv_input_op){op, PV_INPUT_UNKNOWN, 0, 0};
-    while (rd_next(&v, &f, &t)) {
-        switch (f) {
-        case 1: op->name = rd_str(&v, t, a); break;
-        case 2: op->occurrences = rd_uint(&v, t); break;
-        case 3: op->time_ps = (int64_t)(rd_double(&v, t) * 1e9); break;
-        case 4: in->time_percent = rd_double(&v, t); break;
-        case 5: op->self_time_ps = (int64_t)(rd_double(&v, t) * 1e9); break;
-        case 6: in->self_time_percent = rd_double(&v, t); break;
-        case 7: in->category = input_cat_of(rd_str(&v, t, a)); break;
-        default: rd_skip(&v, t); break;
-        }
-    }
+    op->occurrences = d->count;
+    op->time_ps = (int64_t)pv__legacy_ps(d->time_in_ms, 1e9, INT64_MAX);
+    op->self_time_ps = (int64_t)pv__legacy_ps(d->self_time_in_ms, 1e9, INT64_MAX);
+    *in = (pv_input_op){op, input_cat_of(d->category), d->time_in_percent,
+                        d->self_time_in_percent};
 }
 
-typedef struct file_verdict {
-    bool present;
-    pv_bottleneck b;
-} file_verdict;
-
-static void read_bottleneck(pb v, pv_arena *a, file_verdict *fv)
+/* The verdict the file wrote; its NULL fields keep the recomputed ones. */
+static void read_bottleneck(const Tensorflow__Profiler__BottleneckAnalysis *f, pv_bottleneck *b)
 {
-    uint32_t f, t;
-    fv->present = true;
-    pv_bottleneck *b = &fv->b;
-    while (rd_next(&v, &f, &t)) {
-        switch (f) {
-        case 1: b->input_classification = rd_str(&v, t, a); break;
-        case 2: b->input_statement = rd_str(&v, t, a); break;
-        case 3: b->kernel_launch_classification = rd_str(&v, t, a); break;
-        case 4: b->kernel_launch_statement = rd_str(&v, t, a); break;
-        case 5: b->all_other_classification = rd_str(&v, t, a); break;
-        case 6: b->all_other_statement = rd_str(&v, t, a); break;
-        case 11: b->device_collectives_classification = rd_str(&v, t, a); break;
-        case 12: b->device_collectives_statement = rd_str(&v, t, a); break;
-        default: rd_skip(&v, t); break;
-        }
-    }
+    b->input_classification = set_or_null(f->input_classification);
+    b->input_statement = set_or_null(f->input_statement);
+    b->kernel_launch_classification = set_or_null(f->kernel_launch_classification);
+    b->kernel_launch_statement = set_or_null(f->kernel_launch_statement);
+    b->all_other_classification = set_or_null(f->all_other_classification);
+    b->all_other_statement = set_or_null(f->all_other_statement);
+    b->device_collectives_classification = set_or_null(f->device_collectives_classification);
+    b->device_collectives_statement = set_or_null(f->device_collectives_statement);
 }
 
-static void read_diagnostics(pb v, pv_arena *a, pv_diagnostic **d, size_t *n)
+/* Info, then warnings, then errors: the order a protobuf library writes
+ * the three fields in. */
+static void read_diagnostics(const diag_msg *m, pv_arena *a, pv_diagnostic **d, size_t *n)
 {
-    pv_diagnostic *arr = NULL;
-    size_t cap = 0;
-    uint32_t f, t;
-    *n = 0;
-    while (rd_next(&v, &f, &t)) {
-        const char *sev = f == 1 ? "INFO" : f == 2 ? "WARNING" : f == 3 ? "ERROR" : NULL;
-        if (sev == NULL) {
-            rd_skip(&v, t);
-            continue;
-        }
-        PUSH(arr, *n, cap, ((pv_diagnostic){sev, rd_str(&v, t, a)}));
-    }
-    *d = to_arena(a, arr, *n, sizeof *arr);
+    *n = m->n_info + m->n_warnings + m->n_errors;
+    *d = pv_arena_zalloc(a, (*n > 0 ? *n : 1) * sizeof **d);
+    size_t k = 0;
+    for (size_t i = 0; i < m->n_info; i++)
+        (*d)[k++] = (pv_diagnostic){"INFO", m->info[i]};
+    for (size_t i = 0; i < m->n_warnings; i++)
+        (*d)[k++] = (pv_diagnostic){"WARNING", m->warnings[i]};
+    for (size_t i = 0; i < m->n_errors; i++)
+        (*d)[k++] = (pv_diagnostic){"ERROR", m->errors[i]};
 }
 
 /* Keeps the file's words where it has them, the recomputed ones else. */
-static void apply_verdict(pv_bottleneck *b, const file_verdict *fv)
+static void apply_verdict(pv_bottleneck *b, const pv_bottleneck *f)
 {
-    const pv_bottleneck *f = &fv->b;
 #define KEEP(x) if (f->x != NULL) b->x = f->x
     KEEP(input_classification);
     KEEP(input_statement);
@@ -315,216 +136,171 @@ static void apply_verdict(pv_bottleneck *b, const file_verdict *fv)
 #undef KEEP
 }
 
-static int bad_file(pv_error *err, const char *path, const char *what)
+/* The file's steps; PV_ENOTIMPL when one is not a PerGenericStepDetails
+ * (TPU steps), after every generic one was unpacked. */
+static int read_steps(const ip_msg *m, pv_pb_arena *pa, const char *path, pv_arena *a,
+                      pv_step_details **out, pv_error *err)
 {
-    return pv_error_set(err, PV_EFORMAT, path, PV_NO_OFFSET, "%s", what);
+    *out = pv_arena_zalloc(a, (m->n_step_details > 0 ? m->n_step_details : 1) * sizeof **out);
+    bool other_steps = false;
+    for (size_t i = 0; i < m->n_step_details; i++) {
+        if (!any_is(m->step_details[i], "PerGenericStepDetails")) {
+            other_steps = true;
+            continue;
+        }
+        ProtobufCMessage *step;
+        int rc = unpack_any(pa, m->step_details[i],
+                            &tensorflow__profiler__per_generic_step_details__descriptor, path,
+                            &step, err);
+        if (rc != 0)
+            return rc;
+        (*out)[i] = read_step((const void *)step, a);
+    }
+    if (other_steps)
+        return pv_error_set(err, PV_ENOTIMPL, path, PV_NO_OFFSET,
+                            "TPU step details in legacy input pipeline files are not read yet");
+    return 0;
 }
 
-int pv_input_pipeline_legacy_read(const uint8_t *data, size_t len, const char *path,
+/* An unpacked InputPipelineAnalysisResult into *out (zeroed first). */
+static int convert_input_pipeline(const ip_msg *m, pv_pb_arena *pa, const char *path,
                                   pv_arena *a, pv_input_pipeline_result *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    pb r = {data, data + len, false};
-    pv_step_details *steps = NULL;
-    size_t n_steps = 0, cap_steps = 0;
-    pv_op_metrics *ops = NULL;
-    pv_input_op *ins = NULL;
-    size_t n_ops = 0, cap_ops = 0, n_ins = 0, cap_ins = 0;
-    file_verdict fv = {false, {0}};
-    bool other_steps = false;
-    const char *hw = "";
-    uint32_t f, t;
-    while (rd_next(&r, &f, &t)) {
-        if (f == 4) {
-            const char *type;
-            pb v = rd_any(&r, t, &type, a);
-            if (strcmp(type, "PerGenericStepDetails") == 0)
-                PUSH(steps, n_steps, cap_steps, read_step(v, a, &r.bad));
-            else
-                other_steps = true;
-        } else if (f == 5 && t == WT_LEN) {
-            pb v = rd_sub(&r);
-            uint32_t g, u;
-            pv_input_breakdown *b = &out->breakdown;
-            double *dst[] = {NULL, &b->demanded_file_read_us, &b->advanced_file_read_us,
-                             &b->preprocessing_us, &b->enqueue_us,
-                             &b->unclassified_non_enqueue_us};
-            while (rd_next(&v, &g, &u)) {
-                if (g >= 1 && g <= 5)
-                    *dst[g] = rd_double(&v, u);
-                else
-                    rd_skip(&v, u);
-            }
-            r.bad = r.bad || v.bad;
-        } else if (f == 6 && t == WT_LEN) {
-            pv_op_metrics op;
-            pv_input_op in;
-            read_input_op(rd_sub(&r), a, &op, &in);
-            PUSH(ops, n_ops, cap_ops, op);
-            PUSH(ins, n_ins, cap_ins, in);   /* in.op is fixed up below */
-        } else if (f == 7 && t == WT_LEN) {
-            pb v = rd_sub(&r);
-            uint32_t g, u;
-            while (rd_next(&v, &g, &u)) {
-                const char *type;
-                if (g == 2) {
-                    pb b = rd_any(&v, u, &type, a);
-                    if (strcmp(type, "BottleneckAnalysis") == 0)
-                        read_bottleneck(b, a, &fv);
-                } else if (g == 3) {
-                    fv.b.summary_next_step = rd_str(&v, u, a);
-                } else {
-                    rd_skip(&v, u);
-                }
-            }
-            r.bad = r.bad || v.bad;
-        } else if (f == 9) {
-            hw = rd_str(&r, t, a);
-        } else if (f == 12 && t == WT_LEN) {
-            read_diagnostics(rd_sub(&r), a, &out->diagnostics, &out->n_diagnostics);
-        } else {
-            rd_skip(&r, t);
-        }
-    }
-    int rc = 0;
-    if (r.bad)
-        rc = bad_file(err, path, "not an InputPipelineAnalysisResult: malformed protobuf");
-    else if (other_steps)
-        rc = pv_error_set(err, PV_ENOTIMPL, path, PV_NO_OFFSET,
-                          "TPU step details in legacy input pipeline files are not read yet");
-    if (rc != 0) {
-        free(steps);
-        free(ops);
-        free(ins);
+    pv_step_details *steps;
+    int rc = read_steps(m, pa, path, a, &steps, err);
+    if (rc != 0)
         return rc;
+    pv_bottleneck verdict;
+    memset(&verdict, 0, sizeof verdict);
+    const Tensorflow__Profiler__InputPipelineAnalysisRecommendation *reco = m->recommendation;
+    if (reco != NULL && reco->bottleneck_analysis != NULL &&
+        any_is(reco->bottleneck_analysis, "BottleneckAnalysis")) {
+        ProtobufCMessage *b;
+        rc = unpack_any(pa, reco->bottleneck_analysis,
+                        &tensorflow__profiler__bottleneck_analysis__descriptor, path, &b, err);
+        if (rc != 0)
+            return rc;
+        read_bottleneck((const void *)b, &verdict);
     }
+    if (reco != NULL)
+        verdict.summary_next_step = set_or_null(reco->summary_next_step);
 
+    const char *hw = m->hardware_type;
     out->steps.hardware = strcmp(hw, "GPU") == 0 ? PV_HW_GPU
                           : strcmp(hw, "TPU") == 0 ? PV_HW_TPU
                                                    : PV_HW_CPU_ONLY;
-    out->steps.n_steps = n_steps;
+    out->steps.n_steps = m->n_step_details;
     out->steps.has_trace_times = false;
+    size_t n_ops = m->n_input_op_details;
     out->host_ops.n_ops = n_ops;
-    out->host_ops.ops = to_arena(a, ops, n_ops, sizeof *ops);
+    out->host_ops.ops = pv_arena_zalloc(a, (n_ops > 0 ? n_ops : 1) * sizeof *out->host_ops.ops);
     out->n_input_ops = n_ops;
-    out->input_ops = to_arena(a, ins, n_ops, sizeof *ins);
+    out->input_ops = pv_arena_zalloc(a, (n_ops > 0 ? n_ops : 1) * sizeof *out->input_ops);
     for (size_t i = 0; i < n_ops; i++) {
-        out->input_ops[i].op = &out->host_ops.ops[i];
-        out->input_op_self_ps += out->host_ops.ops[i].self_time_ps;
+        read_input_op(m->input_op_details[i], &out->host_ops.ops[i], &out->input_ops[i]);
+        /* times are 0 .. INT64_MAX (legacy_time.h); a file's may add up past it */
+        if (__builtin_add_overflow(out->input_op_self_ps, out->host_ops.ops[i].self_time_ps,
+                                   &out->input_op_self_ps))
+            out->input_op_self_ps = INT64_MAX;
         if (out->bottleneck == NULL ||
             out->input_ops[i].op->self_time_ps > out->bottleneck->op->self_time_ps)
             out->bottleneck = &out->input_ops[i];
     }
+    const Tensorflow__Profiler__InputTimeBreakdown *tb = m->input_time_breakdown;
+    if (tb != NULL)
+        out->breakdown = (pv_input_breakdown){
+            .enqueue_us = tb->enqueue_us,
+            .demanded_file_read_us = tb->demanded_file_read_us,
+            .advanced_file_read_us = tb->advanced_file_read_us,
+            .preprocessing_us = tb->preprocessing_us,
+            .unclassified_non_enqueue_us = tb->unclassified_non_enqueue_us};
     const pv_input_breakdown *b = &out->breakdown;
     out->tfdata_used = b->demanded_file_read_us > 0 || b->advanced_file_read_us > 0 ||
                        b->preprocessing_us > 0;
-    pv_step_analysis_from_details(to_arena(a, steps, n_steps, sizeof *steps), n_steps,
-                                  out->tfdata_used, a, &out->analysis);
-    if (fv.present || fv.b.summary_next_step != NULL)
-        apply_verdict(&out->analysis.bottleneck, &fv);
+    if (m->diagnostics != NULL)
+        read_diagnostics(m->diagnostics, a, &out->diagnostics, &out->n_diagnostics);
+    pv_step_analysis_from_details(steps, m->n_step_details, out->tfdata_used, a,
+                                  &out->analysis);
+    apply_verdict(&out->analysis.bottleneck, &verdict);
     if (out->bottleneck != NULL)
         out->bottleneck_advice = pv__input_advice(a, out->bottleneck,
                                                   out->analysis.bottleneck.input_percent);
     return 0;
 }
 
+int pv_input_pipeline_legacy_read(const uint8_t *data, size_t len, const char *path,
+                                  pv_arena *a, pv_input_pipeline_result *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    pv_pb_arena pa;
+    pv_pb_arena_init(&pa, a, pv_pb_arena_cap(len));
+    ProtobufCMessage *m;
+    int rc = pv_pb_unpack(&pa, &tensorflow__profiler__input_pipeline_analysis_result__descriptor,
+                          data, len, path, &m, err);
+    if (rc != 0)
+        return rc;
+    return convert_input_pipeline((const void *)m, &pa, path, a, out, err);
+}
+
 /* ---- overview ------------------------------------------------------------- */
 
-static void read_top_op(pb v, pv_arena *a, pv_op_metrics *op, pv_overview_op *top)
+static void read_analysis(const Tensorflow__Profiler__OverviewPageAnalysis *m, pv_arena *a,
+                          pv_overview_result *out)
 {
-    uint32_t f, t;
-    memset(op, 0, sizeof *op);
-    op->name = "";
-    op->type = "";
-    *top = (pv_overview_op){op, 0, 0};
-    while (rd_next(&v, &f, &t)) {
-        switch (f) {
-        case 1: op->name = rd_str(&v, t, a); break;
-        case 2: op->type = rd_str(&v, t, a); break;
-        case 3: top->self_time_fraction = rd_double(&v, t); break;
-        case 4: top->cumulative_time_fraction = rd_double(&v, t); break;
-        default: rd_skip(&v, t); break;
-        }
-    }
-}
-
-static void read_analysis(pb v, pv_arena *a, pv_overview_result *out)
-{
-    uint32_t f, t;
     pv_op_metrics *ops = pv_arena_zalloc(a, PV_OVERVIEW_TOP_OPS * sizeof *ops);
     out->device_ops.ops = ops;
-    while (rd_next(&v, &f, &t)) {
-        if (f == 4 && t == WT_LEN && out->n_top_device < PV_OVERVIEW_TOP_OPS) {
-            size_t i = out->n_top_device++;
-            read_top_op(rd_sub(&v), a, &ops[i], &out->top_device[i]);
-            out->device_ops.n_ops = out->n_top_device;
-            continue;
-        }
-        double *dst = f == 2 ? &out->device_idle_percent
-                      : f == 3 ? &out->host_idle_percent
-                      : f == 9 ? &out->ip.analysis.compute16_percent
-                      : f == 10 ? &out->ip.analysis.compute32_percent
-                      : f == 11 ? &out->host_tf_op_percent
-                      : f == 12 ? &out->device_tf_op_percent
-                      : f == 14 ? &out->host_op_time_eager_percent
-                      : f == 15 ? &out->device_op_time_eager_percent
-                                : NULL;
-        if (dst != NULL)
-            *dst = rd_double(&v, t);
-        else
-            rd_skip(&v, t);
+    for (size_t i = 0; i < m->n_top_device_ops && i < PV_OVERVIEW_TOP_OPS; i++) {
+        const Tensorflow__Profiler__OverviewTfOp *t = m->top_device_ops[i];
+        ops[i].name = t->name;
+        ops[i].type = t->category;
+        out->top_device[i] = (pv_overview_op){&ops[i], t->self_time_fraction,
+                                              t->cumulative_time_fraction};
+        out->n_top_device = out->device_ops.n_ops = i + 1;
     }
+    out->device_idle_percent = m->device_idle_time_percent;
+    out->host_idle_percent = m->host_idle_time_percent;
+    out->host_tf_op_percent = m->host_tf_op_percent;
+    out->device_tf_op_percent = m->device_tf_op_percent;
+    out->host_op_time_eager_percent = m->host_op_time_eager_percent;
+    out->device_op_time_eager_percent = m->device_op_time_eager_percent;
+    /* A split the file lacks keeps the one computed from its steps. */
+    if (m->device_compute_16bit_percent != 0)
+        out->ip.analysis.compute16_percent = m->device_compute_16bit_percent;
+    if (m->device_compute_32bit_percent != 0)
+        out->ip.analysis.compute32_percent = m->device_compute_32bit_percent;
 }
 
-static void read_recommendation(pb v, pv_arena *a, pv_overview_result *out, file_verdict *fv)
+static int read_recommendation(const Tensorflow__Profiler__OverviewPageRecommendation *m,
+                               pv_pb_arena *pa, const char *path, pv_overview_result *out,
+                               pv_bottleneck *verdict, pv_error *err)
 {
-    uint32_t f, t;
-    while (rd_next(&v, &f, &t)) {
-        if (f == 1) {
-            fv->b.input_classification = rd_str(&v, t, a);
-        } else if (f == 2) {
-            fv->b.input_statement = rd_str(&v, t, a);
-        } else if (f == 6) {
-            const char *type;
-            pb g = rd_any(&v, t, &type, a);
-            uint32_t h, u;
-            while (strcmp(type, "GenericRecommendation") == 0 && rd_next(&g, &h, &u)) {
-                if (h == 5)
-                    out->precision_statement = rd_str(&g, u, a);
-                else
-                    rd_skip(&g, u);
-            }
-        } else {
-            rd_skip(&v, t);
-        }
-    }
+    verdict->input_classification = set_or_null(m->bottleneck);
+    verdict->input_statement = set_or_null(m->statement);
+    if (m->recommendation == NULL || !any_is(m->recommendation, "GenericRecommendation"))
+        return 0;
+    ProtobufCMessage *g;
+    int rc = unpack_any(pa, m->recommendation,
+                        &tensorflow__profiler__generic_recommendation__descriptor, path, &g,
+                        err);
+    if (rc == 0)
+        out->precision_statement =
+            ((const Tensorflow__Profiler__GenericRecommendation *)(const void *)g)
+                ->precision_statement;
+    return rc;
 }
 
-static void read_run_environment(pb v, pv_arena *a, pv_overview_result *out)
+static void read_run_environment(const Tensorflow__Profiler__OverviewPageRunEnvironment *m,
+                                 pv_arena *a, pv_overview_result *out)
 {
-    const char **hosts = NULL;
-    size_t n = 0, cap = 0;
-    uint32_t f, t;
-    while (rd_next(&v, &f, &t)) {
-        if (f == 3 && t == WT_LEN) {
-            pb e = rd_sub(&v);
-            uint32_t g, u;
-            while (rd_next(&e, &g, &u)) {
-                if (g == 1)
-                    PUSH(hosts, n, cap, rd_str(&e, u, a));
-                else
-                    rd_skip(&e, u);
-            }
-        } else if (f == 4) {
-            out->device_type = rd_str(&v, t, a);
-        } else if (f == 5) {
-            out->device_core_count = (uint32_t)rd_uint(&v, t);
-        } else {
-            rd_skip(&v, t);
-        }
-    }
-    out->n_hostnames = (uint32_t)n;
-    out->hostnames = to_arena(a, (void *)hosts, n, sizeof *hosts);
+    const char **hosts = pv_arena_zalloc(a, (m->n_hostnames > 0 ? m->n_hostnames : 1) *
+                                                sizeof *hosts);
+    for (size_t i = 0; i < m->n_hostnames; i++)
+        hosts[i] = m->hostnames[i]->key;
+    out->n_hostnames = (uint32_t)m->n_hostnames;
+    out->hostnames = hosts;
+    out->device_type = m->device_type;
+    out->device_core_count = (uint32_t)m->device_core_count;
 }
 
 int pv_overview_legacy_read(const uint8_t *data, size_t len, const char *path, pv_arena *a,
@@ -534,41 +310,25 @@ int pv_overview_legacy_read(const uint8_t *data, size_t len, const char *path, p
     out->device_type = "";
     out->precision_statement = "";
     out->eager_statement = "";
-    pb r = {data, data + len, false};
-    pb analysis = {NULL, NULL, false}, reco = {NULL, NULL, false};
-    pb diag = {NULL, NULL, false}, env = {NULL, NULL, false};
-    bool have_ip = false;
-    uint32_t f, t;
-    /* The input analysis first: the others refine what it computed. */
-    while (rd_next(&r, &f, &t)) {
-        if (t != WT_LEN) {
-            rd_skip(&r, t);
-            continue;
-        }
-        pb v = rd_sub(&r);
-        if (f == 2) {
-            int rc = pv_input_pipeline_legacy_read(v.p, (size_t)(v.end - v.p), path, a,
-                                                   &out->ip, err);
-            if (rc != 0)
-                return rc;
-            have_ip = true;
-        } else if (f == 3) {
-            analysis = v;
-        } else if (f == 4) {
-            reco = v;
-        } else if (f == 6) {
-            env = v;
-        } else if (f == 8) {
-            diag = v;
-        }
-    }
-    if (r.bad)
-        return bad_file(err, path, "not an OverviewPage: malformed protobuf");
-    if (!have_ip)
-        out->ip.steps.hardware = PV_HW_CPU_ONLY;
+    pv_pb_arena pa;
+    pv_pb_arena_init(&pa, a, pv_pb_arena_cap(len));
+    ProtobufCMessage *msg;
+    int rc = pv_pb_unpack(&pa, &tensorflow__profiler__overview_page__descriptor, data, len, path,
+                          &msg, err);
+    if (rc != 0)
+        return rc;
+    const Tensorflow__Profiler__OverviewPage *m = (const void *)msg;
+    /* The input analysis first: the others refine what it computed. A
+     * page without one reads as one of no steps, so the verdict's words
+     * are there for the page (the JSON writer compares them). */
+    ip_msg none = TENSORFLOW__PROFILER__INPUT_PIPELINE_ANALYSIS_RESULT__INIT;
+    rc = convert_input_pipeline(m->input_analysis != NULL ? m->input_analysis : &none, &pa,
+                                path, a, &out->ip, err);
+    if (rc != 0)
+        return rc;
     double c16 = out->ip.analysis.compute16_percent, c32 = out->ip.analysis.compute32_percent;
-    if (analysis.p != NULL)
-        read_analysis(analysis, a, out);
+    if (m->analysis != NULL)
+        read_analysis(m->analysis, a, out);
     /* proto3 writes no zero, and TensorFlow left idle at 0 on GPUs: an
      * absent idle share is unknown, not 0. */
     if (out->device_idle_percent <= 0)
@@ -579,18 +339,20 @@ int pv_overview_legacy_read(const uint8_t *data, size_t len, const char *path, p
         out->ip.analysis.compute16_percent = c16;
         out->ip.analysis.compute32_percent = c32;
     }
-    file_verdict fv = {false, {0}};
-    if (reco.p != NULL)
-        read_recommendation(reco, a, out, &fv);
-    apply_verdict(&out->ip.analysis.bottleneck, &fv);
-    if (env.p != NULL)
-        read_run_environment(env, a, out);
+    pv_bottleneck verdict;
+    memset(&verdict, 0, sizeof verdict);
+    if (m->recommendation != NULL) {
+        rc = read_recommendation(m->recommendation, &pa, path, out, &verdict, err);
+        if (rc != 0)
+            return rc;
+    }
+    apply_verdict(&out->ip.analysis.bottleneck, &verdict);
+    if (m->run_environment != NULL)
+        read_run_environment(m->run_environment, a, out);
     if (out->device_type[0] == '\0')
         out->device_type = out->ip.steps.hardware == PV_HW_CPU_ONLY ? "CPU" : "GPU";
     out->ip.steps.n_device_planes = out->device_core_count;
-    if (diag.p != NULL)
-        read_diagnostics(diag, a, &out->ip.diagnostics, &out->ip.n_diagnostics);
-    if (analysis.bad || reco.bad || env.bad || diag.bad)
-        return bad_file(err, path, "not an OverviewPage: malformed protobuf");
+    if (m->diagnostics != NULL)
+        read_diagnostics(m->diagnostics, a, &out->ip.diagnostics, &out->ip.n_diagnostics);
     return 0;
 }

@@ -7,17 +7,21 @@
  * summaries are recomputed from its steps, and the verdict statements are
  * the file's own when it has them.
  *
- * Reads protobuf wire format by hand (tools/ does not link protobuf-c);
- * only the fields listed in the .c file are read, everything else is
- * skipped. Pure: no I/O (the caller reads the file), output in the arena. */
+ * The bytes are unpacked with the code protoc-c generates from
+ * proto/overview_page.proto and proto/input_pipeline.proto (only the
+ * fields declared there are read), into the caller's arena under a cap
+ * proportional to the file (ingest/pb_arena.h). Pure: no I/O (the caller
+ * reads the file); the result, strings included, lives in the arena. */
 #ifndef PV_INGEST_TF_LEGACY_INPUT_PIPELINE_LEGACY_H
 #define PV_INGEST_TF_LEGACY_INPUT_PIPELINE_LEGACY_H
 
 #include "tools/steps/overview.h"
 
-/* Reads an InputPipelineAnalysisResult. Returns 0, or PV_EFORMAT (bytes
- * that are not protobuf wire format, or a truncated file) with err set
- * naming path. out is valid only on success. */
+/* Reads an InputPipelineAnalysisResult. Returns 0, or with err set naming
+ * path: PV_EFORMAT (bytes that are not that message: cut short, a field
+ * of the wrong wire type, a length past the end), PV_ETOOBIG (past the
+ * unpacking cap) or PV_ENOTIMPL (TPU step details). out is valid only on
+ * success. */
 int pv_input_pipeline_legacy_read(const uint8_t *data, size_t len, const char *path,
                                   pv_arena *a, pv_input_pipeline_result *out, pv_error *err);
 

@@ -1,7 +1,8 @@
-/* xspace: the XSpace (<host>.xplane.pb) decoder, a hand-rolled protobuf
- * wire-format reader over the read-only file bytes. No message is
- * unpacked into heap objects: fields go straight into the builder's
- * columns, so an event costs no malloc.
+/* xspace: the XSpace (<host>.xplane.pb) decoder, written by hand over the
+ * read-only file bytes with the one wire reader, util/pbwire.h. No message
+ * is unpacked into heap objects: fields go straight into the builder's
+ * columns, so an event costs no malloc. This is the one format not read
+ * with protoc-c's generated code: docs/ingest.md has the measurement.
  *
  * Fields read (proto/xplane.proto; unknown fields are skipped):
  *   XSpace          1 planes (msg)  2 errors  3 warnings  4 hostnames (str)
@@ -32,7 +33,7 @@
 #include "ingest/xspace/idtab.h"
 #include "ingest/xspace/xspace.h"
 #include "util/mem.h"
-#include "util/varint.h"
+#include "util/pbwire.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,9 @@ typedef struct rd {
     const uint8_t *p, *end;
 } rd;
 
-typedef struct field {
-    const uint8_t *at;      /* first byte of the tag, for errors */
-    uint32_t num;           /* field number */
-    uint32_t wt;            /* wire type */
-    uint64_t v;             /* varint or fixed value */
-    const uint8_t *data;    /* length-delimited payload */
-    size_t len;
-} field;
+/* A field as the one wire reader gives it (util/pbwire.h); for wire type
+ * 2, v is the payload's length. */
+typedef pv_pb_field field;
 
 /* Every step returns true to go on; the first failure is kept in rc and
  * err, and everything after it returns false without reading. */
@@ -86,82 +82,49 @@ static const char *const wire_names[8] = {"varint", "fixed64", "length-delimited
 
 /* ---- wire format --------------------------------------------------------- */
 
-static bool rd_varint_slow(dec *d, rd *r, uint64_t *v)
-{
-    const uint8_t *p = r->p;
-    uint64_t x = 0;
-    for (unsigned i = 0; i < 10; i++) {
-        if (p + i >= r->end)
-            return FAIL(d, PV_EFORMAT, p, "truncated: a varint runs past the end of its message");
-        uint8_t byte = p[i];
-        if (i == 9 && byte > 1)
-            return FAIL(d, PV_EFORMAT, p, "corrupt: a varint is longer than 64 bits");
-        x |= (uint64_t)(byte & 0x7f) << (7 * i);
-        if ((byte & 0x80) == 0) {
-            *v = x;
-            r->p = p + i + 1;
-            return true;
-        }
-    }
-    return FAIL(d, PV_EFORMAT, p, "corrupt: a varint is longer than 10 bytes");
-}
-
-/* A varint of the message in r; the slow reader only runs to say what is
- * wrong with one that does not read. */
+/* A varint of the message in r (util/pbwire.h); false with the error set
+ * when it does not read. */
 static inline bool rd_varint(dec *d, rd *r, uint64_t *v)
 {
+    const uint8_t *at = r->p;
     if (pv_varint_in(&r->p, r->end, d->src->data + d->src->len, v))
         return true;
-    return rd_varint_slow(d, r, v);
+    if (pv__pb_varint_cut(at, r->end))
+        return FAIL(d, PV_EFORMAT, at, "truncated: a varint runs past the end of its message");
+    return FAIL(d, PV_EFORMAT, at, "corrupt: a varint is longer than 64 bits");
 }
 
-/* Reads the next field of the message in r into *f. False at the end of
- * the message or on an error (then d->rc is set). */
+/* Reads the next field of the message in r into *f with the one wire
+ * reader. False at the end of the message or on an error (then d->rc is
+ * set). */
 static inline bool next_field(dec *d, rd *r, const char *msg, field *f)
 {
-    if (r->p >= r->end || d->rc != 0)
+    if (d->rc != 0)
         return false;
-    f->at = r->p;
-    uint64_t tag;
-    if (!rd_varint(d, r, &tag))
+    pv_pb_status st = pv_pb_field_in(&r->p, r->end, d->src->data + d->src->len, f);
+    if (st == PV_PB_OK)
+        return true;
+    size_t left = (size_t)(r->end - f->data);
+    switch (st) {
+    case PV_PB_END:
         return false;
-    if ((tag >> 3) == 0 || (tag >> 3) > 536870911u)
+    case PV_PB_CUT_VARINT:
+        return FAIL(d, PV_EFORMAT, f->data,
+                    "truncated: a varint runs past the end of its message");
+    case PV_PB_LONG_VARINT:
+        return FAIL(d, PV_EFORMAT, f->data, "corrupt: a varint is longer than 64 bits");
+    case PV_PB_BAD_NUMBER:
         return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s has a field numbered %llu", msg,
-                    (unsigned long long)(tag >> 3));
-    f->num = (uint32_t)(tag >> 3);
-    f->wt = (uint32_t)(tag & 7);
-    size_t left;
-    switch (f->wt) {
-    case 0:
-        return rd_varint(d, r, &f->v);
-    case 1:
-    case 5: {
-        size_t n = f->wt == 1 ? 8 : 4;
-        left = (size_t)(r->end - r->p);
-        if (left < n)
-            return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u needs %zu bytes, %zu remain",
-                        msg, f->num, n, left);
-        uint64_t v = 0;
-        for (size_t i = 0; i < n; i++)
-            v |= (uint64_t)r->p[i] << (8 * i);
-        f->v = v;
-        r->p += n;
-        return true;
-    }
-    case 2:
-        if (!rd_varint(d, r, &f->v))
-            return false;
-        left = (size_t)(r->end - r->p);
-        if (f->v > left)
-            return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u claims %llu bytes, %zu remain",
-                        msg, f->num, (unsigned long long)f->v, left);
-        f->data = r->p;
-        f->len = (size_t)f->v;
-        r->p += f->len;
-        return true;
+                    (unsigned long long)f->v);
+    case PV_PB_CUT_FIXED:
+        return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u needs %u bytes, %zu remain",
+                    msg, f->num, f->wt == 1 ? 8u : 4u, left);
+    case PV_PB_CUT_LEN:
+        return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u claims %llu bytes, %zu remain",
+                    msg, f->num, (unsigned long long)f->v, left);
     default:
         return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s field %u has wire type %s", msg, f->num,
-                    wire_names[f->wt]);
+                    wire_names[f->wt & 7]);
     }
 }
 
@@ -192,7 +155,7 @@ static int64_t sat_mul(int64_t a, int64_t b)
 
 static uint32_t intern(dec *d, const field *f)
 {
-    return pv_builder_intern(d->b, (const char *)f->data, f->len);
+    return pv_builder_intern(d->b, (const char *)f->data, (size_t)f->v);
 }
 
 /* ---- stats --------------------------------------------------------------- */
@@ -231,7 +194,7 @@ static bool decode_stat(dec *d, const uint8_t *data, size_t len, bool keep, pv_s
         case 5: out->type = PV_STAT_STR; out->v.str = keep ? intern(d, &f) : 0; break;
         case 6:
             out->type = PV_STAT_BYTES;
-            out->v.blob = keep ? pv_builder_blob(d->b, f.data, f.len) : 0;
+            out->v.blob = keep ? pv_builder_blob(d->b, f.data, (size_t)f.v) : 0;
             break;
         default: out->type = PV_STAT_STR; out->v.str = stat_name(d, f.v); break;
         }
@@ -247,7 +210,7 @@ static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key
 {
     /* the layout every producer writes: the key, then the value to the
      * entry's end */
-    const uint8_t *q = entry->data, *end = entry->data + entry->len;
+    const uint8_t *q = entry->data, *end = entry->data + (size_t)entry->v;
     uint64_t k, len;
     if (q < end && *q++ == 0x08 && pv_varint_read(&q, end, &k) && q < end && *q++ == 0x12 &&
         pv_varint_read(&q, end, &len) && len == (uint64_t)(end - q)) {
@@ -256,7 +219,7 @@ static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key
         value->end = end;
         return true;
     }
-    rd r = {entry->data, entry->data + entry->len};
+    rd r = {entry->data, entry->data + (size_t)entry->v};
     field f;
     *key = 0;
     value->p = value->end = r.p;
@@ -269,7 +232,7 @@ static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key
             *key = f.v;
         } else {
             value->p = f.data;
-            value->end = f.data + f.len;
+            value->end = f.data + (size_t)f.v;
         }
     }
     return d->rc == 0;
@@ -304,7 +267,7 @@ static bool decode_children(dec *d, uint32_t meta, const field *f)
     }
     if (!expect(d, f, "XEventMetadata", 2))
         return false;
-    rd r = {f->data, f->data + f->len};
+    rd r = {f->data, f->data + (size_t)f->v};
     while (r.p < r.end) {
         uint64_t v;
         if (!rd_varint(d, &r, &v))
@@ -350,7 +313,8 @@ static bool decode_event_meta(dec *d, const field *entry)
     while (more && next_field(d, &v, "XEventMetadata", &f)) {
         if (f.num == 5) {
             pv_stat s;
-            if (!expect(d, &f, "XEventMetadata", 2) || !decode_stat(d, f.data, f.len, true, &s))
+            if (!expect(d, &f, "XEventMetadata", 2) ||
+                !decode_stat(d, f.data, (size_t)f.v, true, &s))
                 return false;
             pv_builder_meta_stat(d->b, meta, s);
         } else if (f.num == 6 && !decode_children(d, meta, &f)) {
@@ -389,10 +353,10 @@ static uint32_t meta_of(dec *d, int64_t id)
  * builder reads them now and refuses one that does not parse. */
 static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id)
 {
-    size_t len = (size_t)(ef->data + ef->len - first_stat);
+    size_t len = (size_t)(ef->data + ef->v - first_stat);
     if (len > MAX_EVENT_BYTES)
-        return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)", ef->len,
-                    MAX_EVENT_BYTES);
+        return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)",
+                    (size_t)ef->v, MAX_EVENT_BYTES);
     if (pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len))
         return true;
     return FAIL(d, PV_EFORMAT, first_stat,
@@ -406,7 +370,7 @@ static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint6
 static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
                               bool *done)
 {
-    const uint8_t *p = ef->data, *end = ef->data + ef->len;
+    const uint8_t *p = ef->data, *end = ef->data + (size_t)ef->v;
     const uint8_t *readable = d->src->data + d->src->len;
     uint64_t v[6] = {0};
     const uint8_t *first_stat = NULL;
@@ -439,7 +403,7 @@ static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const fie
     *done = true;
     if (aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
-    if (d->n_events >= MAX_EVENTS || ef->len > MAX_EVENT_BYTES)
+    if (d->n_events >= MAX_EVENTS || (size_t)ef->v > MAX_EVENT_BYTES)
         return false;
     d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
                                        sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
@@ -469,7 +433,7 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
             return progress(d, ef);
         return true;
     }
-    rd r = {ef->data, ef->data + ef->len};
+    rd r = {ef->data, ef->data + (size_t)ef->v};
     field f;
     uint64_t v[6] = {0};    /* by field number: metadata_id, offset_ps, duration_ps */
     bool aggregate = false, has_stats = false;
@@ -504,7 +468,7 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         if (first_stat == NULL)
             first_stat = f.at;
         pv_stat s;
-        if (!decode_stat(d, f.data, f.len, false, &s))
+        if (!decode_stat(d, f.data, (size_t)f.v, false, &s))
             return false;
     }
     return d->rc == 0 && event_wire(d, ef, first_stat, v[1]);
@@ -528,14 +492,13 @@ static inline bool event_field(const dec *d, rd *r, field *f)
     f->wt = 2;
     f->v = len;
     f->data = p;
-    f->len = (size_t)len;
     r->p = p + len;
     return true;
 }
 
 static bool decode_line(dec *d, const field *lf)
 {
-    rd r = {lf->data, lf->data + lf->len};
+    rd r = {lf->data, lf->data + (size_t)lf->v};
     field f;
     int64_t id = 0, display_id = 0, ts_ns = 0, dur_ps = 0;
     uint32_t name = 0, display = 0;
@@ -591,7 +554,7 @@ static void remember(dec *d, const uint8_t *at)
 
 static bool decode_plane(dec *d, const field *pf)
 {
-    rd r = {pf->data, pf->data + pf->len};
+    rd r = {pf->data, pf->data + (size_t)pf->v};
     field f;
     int64_t id = 0;
     uint32_t name = 0;
@@ -628,7 +591,7 @@ static bool decode_plane(dec *d, const field *pf)
             return false;
         if (f.num == 6) {
             pv_stat s;
-            if (!decode_stat(d, f.data, f.len, true, &s))
+            if (!decode_stat(d, f.data, (size_t)f.v, true, &s))
                 return false;
             pv_builder_plane_stat(d->b, d->plane, s);
         }
@@ -643,48 +606,61 @@ static bool decode_plane(dec *d, const field *pf)
             continue;
         if (!decode_line(d, &f))
             return false;
-        pv_ingest_done_upto(d->src, (size_t)(f.data + f.len - d->src->data));
+        pv_ingest_done_upto(d->src, (size_t)(f.data + f.v - d->src->data));
     }
     return d->rc == 0;
 }
 
+/* Frees what a decode allocated: at its end, or when it is cut short
+ * (pv_ingest_on_abort). */
+static void dec_free(void *p)
+{
+    dec *d = p;
+    pv__idtab_fini(&d->stat_names);
+    pv__idtab_fini(&d->metas);
+    free(d->later);
+    free(d);
+}
+
 int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err)
 {
-    dec d;
-    memset(&d, 0, sizeof d);
-    d.src = src;
-    d.b = b;
-    d.err = err;
-    d.n_events = pv_builder_n_events(b);
-    pv__idtab_init(&d.stat_names);
-    pv__idtab_init(&d.metas);
+    /* On the heap, not the stack: a file that shrinks under its mapping
+     * ends the decode with a jump, and this must still be freed. */
+    dec *d = pv_xcalloc(1, sizeof *d);
+    d->src = src;
+    d->b = b;
+    d->err = err;
+    d->n_events = pv_builder_n_events(b);
+    pv__idtab_init(&d->stat_names);
+    pv__idtab_init(&d->metas);
+    pv_ingest_on_abort(dec_free, d);
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;
-    while (next_field(&d, &r, "XSpace", &f)) {
-        if (f.num > 4 || !expect(&d, &f, "XSpace", 2))
+    while (next_field(d, &r, "XSpace", &f)) {
+        if (f.num > 4 || !expect(d, &f, "XSpace", 2))
             continue;
         if (f.num == 1) {
             if (++n_planes > MAX_PLANES)
-                (void)FAIL(&d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
+                (void)FAIL(d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
             else
-                decode_plane(&d, &f);
+                decode_plane(d, &f);
         } else if (f.num == 2) {
-            pv_builder_error(b, (const char *)f.data, f.len);
+            pv_builder_error(b, (const char *)f.data, (size_t)f.v);
         } else if (f.num == 3) {
-            pv_builder_warning(b, (const char *)f.data, f.len);
+            pv_builder_warning(b, (const char *)f.data, (size_t)f.v);
         } else {
-            pv_builder_hostname(b, (const char *)f.data, f.len);
+            pv_builder_hostname(b, (const char *)f.data, (size_t)f.v);
         }
     }
     /* Other protobufs (the legacy per-tool .pb files) can pass the sniff
      * and parse as an XSpace of only unknown fields: without a plane the
      * bytes are not a profile. */
-    if (d.rc == 0 && n_planes == 0)
-        (void)FAIL(&d, PV_EFORMAT, src->data,
+    if (d->rc == 0 && n_planes == 0)
+        (void)FAIL(d, PV_EFORMAT, src->data,
                    "no XPlane in the file: a protobuf, but not an XSpace");
-    pv__idtab_fini(&d.stat_names);
-    pv__idtab_fini(&d.metas);
-    free(d.later);
-    return d.rc;
+    pv_ingest_on_abort(NULL, NULL);
+    int rc = d->rc;
+    dec_free(d);
+    return rc;
 }

@@ -40,7 +40,9 @@ void pv_dt_num(json_t *row, double v)
 
 void pv_dt_str(json_t *row, const char *v)
 {
-    json_array_append_new(json_object_get(row, "c"), json_pack("{s:s}", "v", v ? v : ""));
+    /* through pv_dt_text: a name that is not UTF-8 (a legacy file's string
+     * fields are whatever bytes it holds) still gets its cell */
+    json_array_append_new(json_object_get(row, "c"), pv_dt_cell(pv_dt_text(v ? v : "")));
 }
 
 void pv_dt_bool(json_t *row, int v)
@@ -55,7 +57,7 @@ void pv_dt_prop(json_t *t, const char *key, const char *value)
         p = json_object();
         json_object_set_new(t, "p", p);
     }
-    json_object_set_new(p, key, json_string(value ? value : ""));
+    json_object_set_new(p, key, pv_dt_text(value ? value : ""));
 }
 
 void pv_dt_propf(json_t *t, const char *key, int digits, double v)

@@ -1,21 +1,15 @@
-/* hlo_names: the framework op behind each XLA instruction, read from the
- * HLO protos an XSpace carries (`Hlo Proto` bytes stats on the event
- * metadata of the /host:metadata plane, one per program id).
+/* hlo_names: the framework op behind each XLA instruction, looked up by
+ * (program id, instruction name) in the model's HLO table (model/hlo.h,
+ * decoded from the profile's HLO protos the first time a tool asks).
  *
- * Only what kernel_stats and op_stats need is read: for every instruction
- * of every computation (fused ones too) its name and the op_type/op_name
- * and source_file/source_line of its OpMetadata. Wire fields read
- * (xla/service/hlo.proto):
- *   HloProto.hlo_module = 1 -> HloModuleProto.computations = 3
- *   -> HloComputationProto.instructions = 2 -> HloInstructionProto
- *   {name = 1, metadata = 7 -> OpMetadata {op_type = 1, op_name = 2,
- *   source_file = 3, source_line = 4}}.
- * Everything else is skipped. A proto that does not parse (truncated,
- * wrong wire types) is left out whole and counted in n_bad: bad input
- * never stops the tool that asked.
+ * Only what kernel_stats, op_stats and the trace's derived lines need is
+ * indexed: for every instruction of every computation (fused ones too)
+ * its name and the op_type/op_name and source_file/source_line of its
+ * OpMetadata. A proto that does not parse is left out of the table whole
+ * and counted in n_bad: bad input never stops the tool that asked.
  *
- * Ownership: the table and its strings live in the caller's arena.
- * Threads: any; the model is only read. */
+ * Ownership: the index lives in the caller's arena, its strings in the
+ * model. Threads: any; the model is only read. */
 #ifndef PV_TOOLS_COMMON_HLO_NAMES_H
 #define PV_TOOLS_COMMON_HLO_NAMES_H
 
@@ -28,7 +22,7 @@
 
 typedef struct pv_hlo_instr {
     uint64_t program_id;
-    const char *name;        /* instruction name, e.g. "fusion.3" */
+    const char *name;        /* instruction name, e.g. "fusion.3" (the model's) */
     const char *op_name;     /* OpMetadata.op_name, e.g. "jit(f)/dot_general"; "" none */
     const char *op_type;     /* OpMetadata.op_type; "" none */
     const char *source_file; /* OpMetadata.source_file; "" none */
@@ -45,8 +39,9 @@ typedef struct pv_hlo_names {
 
 /* ---- building ------------------------------------------------------------ */
 
-/* Reads every HLO proto of m into *out. Cannot fail (allocation failure
- * aborts); a profile without HLO protos gives an empty table. */
+/* Indexes every instruction of m's HLO table into *out. Cannot fail
+ * (allocation failure aborts); a profile without HLO protos gives an
+ * empty index. */
 void pv_hlo_names_build(const pv_model *m, pv_arena *a, pv_hlo_names *out);
 
 /* ---- lookups (cannot fail) ------------------------------------------------ */

@@ -350,6 +350,16 @@ static void row_from_entry(const pv_model *m, const pv_hlo_names *hlo, const agg
     r->max_ns = e->max_ns;
 }
 
+/* The plane's device_vendor stat (vendor_sid names it), or NULL. The page
+ * calls the matrix units by their vendor's name (AMD: Matrix Cores). */
+static const char *plane_vendor(const pv_model *m, const pv_plane *pl, uint32_t vendor_sid)
+{
+    for (uint64_t i = pl->first_stat; vendor_sid != 0 && i < pl->first_stat + pl->n_stats; i++)
+        if (m->stats[i].name == vendor_sid && m->stats[i].type == PV_STAT_STR)
+            return pv_model_str(m, m->stats[i].v.str);
+    return NULL;
+}
+
 int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_arena *a,
                          pv_kernel_stats_result *out, pv_error *err)
 {
@@ -365,6 +375,8 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
         if (pl->kind != PV_PLANE_GPU)
             continue;
         out->n_gpu_planes++;
+        if (out->gpu_vendor == NULL)
+            out->gpu_vendor = plane_vendor(m, pl, pv_model_str_find(m, "device_vendor"));
         for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && rc == 0; t++)
             if (m->tracks[t].kind == PV_TRACK_PLAIN)
                 rc = aggregate_track(m, &m->tracks[t], &ids, &tab, &out->n_kernel_events, err);
@@ -445,6 +457,8 @@ void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts
         out->n_rows_total += parts[i].n_rows_total;
         out->n_kernel_events += parts[i].n_kernel_events;
         out->n_gpu_planes += parts[i].n_gpu_planes;
+        if (out->gpu_vendor == NULL)
+            out->gpu_vendor = parts[i].gpu_vendor;
     }
     pv_sort(rows, n, sizeof *rows, cmp_combined);
     out->rows = rows;

@@ -60,6 +60,8 @@ typedef struct pv_kernel_stats_result {
     size_t n_rows_total;            /* distinct rows before max_rows was applied */
     uint64_t n_kernel_events;       /* events aggregated */
     uint32_t n_gpu_planes;          /* 0: not a GPU profile */
+    const char *gpu_vendor;         /* device_vendor of the first GPU plane that has one
+                                       ("Nvidia", "AMD"), or NULL; borrowed from the model */
 } pv_kernel_stats_result;
 
 /* ---- computing ---------------------------------------------------------- */
@@ -73,7 +75,8 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
  * (each host's own top-q rows) put side by side, NOT merged by key (the
  * reference concatenates the hosts' kernel reports, so a kernel that ran
  * on two hosts has two rows), then sorted and capped by q like one host.
- * n_rows_total, n_kernel_events and n_gpu_planes are the parts' sums.
+ * n_rows_total, n_kernel_events and n_gpu_planes are the parts' sums;
+ * gpu_vendor is the first part's that has one.
  * Rows are copied into a; strings stay borrowed from the parts. */
 void pv_kernel_stats_combine(const pv_kernel_stats_result *parts, size_t n_parts,
                              const pv_kernel_stats_query *q, pv_arena *a,

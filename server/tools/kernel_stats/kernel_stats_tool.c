@@ -2,8 +2,9 @@
  * answer is the reference's DataTable (top 1000 kernels by total time).
  * profview's page may ask for more rows with max_rows=N (0 = all), for the
  * compact column form with pv_format=columns (kernel_stats.h), and, with
- * pv_extras=1, gets the table property pv_total_rows (distinct rows before
- * the cap) and pv_gpu_planes, so it can say why a table is empty. The CSV
+ * pv_extras=1, gets the table properties pv_total_rows (distinct rows before
+ * the cap), pv_gpu_planes, so it can say why a table is empty, and
+ * pv_gpu_vendor when the GPU planes name one. The CSV
  * export is the table in rows. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
@@ -58,8 +59,10 @@ static int write_json(const pv_tool_input *in, const void *q, const void *result
         char planes[16];
         snprintf(total, sizeof total, "%zu", r->n_rows_total);
         snprintf(planes, sizeof planes, "%u", r->n_gpu_planes);
-        json_object_set_new(j, "p", json_pack("{s:s, s:s}", "pv_total_rows", total,
-                                              "pv_gpu_planes", planes));
+        json_t *p = json_pack("{s:s, s:s}", "pv_total_rows", total, "pv_gpu_planes", planes);
+        if (r->gpu_vendor != NULL)
+            json_object_set_new(p, "pv_gpu_vendor", json_string(r->gpu_vendor));
+        json_object_set_new(j, "p", p);
     }
     return pv_json_write(j, out, err);
 }

@@ -6,6 +6,7 @@
 #include "tools/steps/input_pipeline.h"
 #include "tools/common/datatable.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,20 @@ static const struct {
     {"compile_time_ms", PV_BD_HOST_COMPILE},
     {"other_time_ms", PV_BD_UNKNOWN},
 };
+
+/* A step time in ms as whole ps, saturated: a legacy file's double may be
+ * anything, and converting one past int64 is undefined behaviour. */
+static json_int_t rounded_ps(double ms)
+{
+    double ps = ms * 1e9 + 0.5;
+    if (ps != ps)
+        return 0;
+    if (ps >= 9223372036854775808.0)   /* 2^63 */
+        return INT64_MAX;
+    if (ps < -9223372036854775808.0)
+        return INT64_MIN;
+    return (json_int_t)ps;
+}
 
 json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
 {
@@ -127,9 +142,9 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
         pv_dt_num(row, d->ms[PV_BD_STEP_TIME]);
         json_array_append_new(groups, json_integer(d->group_id));
         json_array_append_new(begins, json_integer(d->begin_ps - r->steps.t0_ps));
-        json_array_append_new(durs, json_integer((json_int_t)(d->ms[PV_BD_STEP_TIME] * 1e9 + 0.5)));
-        json_array_append_new(wait, json_real(d->ms[PV_BD_HOST_WAIT_INPUT]));
-        json_array_append_new(h2d, json_real(d->ms[PV_BD_HOST_TO_DEVICE]));
+        json_array_append_new(durs, json_integer(rounded_ps(d->ms[PV_BD_STEP_TIME])));
+        json_array_append_new(wait, pv_dt_real(d->ms[PV_BD_HOST_WAIT_INPUT]));
+        json_array_append_new(h2d, pv_dt_real(d->ms[PV_BD_HOST_TO_DEVICE]));
     }
     /* profview additions, outside "p" so that "p" stays all strings: per
      * row, the group id, the step's window in trace-viewer time (ps after

@@ -1,6 +1,7 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
+#include "util/pbwire.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,41 +119,15 @@ static const char *device_type(const pv_model *m, uint32_t hw)
 }
 
 /* Reads one varint field of a serialized ProfileOptions (field 2 is
- * host_tracer_level); -1 when absent or malformed. */
+ * host_tracer_level) with the one wire reader; -1 when absent or
+ * malformed. */
 static int profile_option(const uint8_t *p, size_t len, uint32_t want)
 {
-    size_t i = 0;
-    while (i < len) {
-        uint64_t key = 0;
-        for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
-            key |= (uint64_t)(p[i] & 0x7f) << shift;
-            if ((p[i++] & 0x80) == 0)
-                break;
-        }
-        uint32_t wt = (uint32_t)(key & 7);
-        uint64_t v = 0;
-        if (wt == 0) {
-            for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
-                v |= (uint64_t)(p[i] & 0x7f) << shift;
-                if ((p[i++] & 0x80) == 0)
-                    break;
-            }
-            if ((key >> 3) == want)
-                return v <= 100 ? (int)v : -1;
-        } else if (wt == 2) {
-            for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
-                v |= (uint64_t)(p[i] & 0x7f) << shift;
-                if ((p[i++] & 0x80) == 0)
-                    break;
-            }
-            if (v > len - i)
-                return -1;
-            i += (size_t)v;
-        } else if (wt == 1 || wt == 5) {
-            i += wt == 1 ? 8 : 4;
-        } else {
-            return -1;
-        }
+    const uint8_t *end = p + len;
+    pv_pb_field f;
+    while (pv_pb_field_in(&p, end, end, &f) == PV_PB_OK) {
+        if (f.num == want && f.wt == 0)
+            return f.v <= 100 ? (int)f.v : -1;
     }
     return -1;
 }

@@ -1,5 +1,6 @@
 /* trace_index: counters, flow links and the pyramid of one model. */
 #include "tools/trace/trace_index.h"
+#include "tools/device_util/device_util.h"
 #include "tools/trace/trace_bin.h"
 
 #include "tools/trace/trace_json.h"
@@ -20,9 +21,15 @@ typedef struct sample {
     double value;
 } sample;
 
+enum { COUNTER_MEMORY, COUNTER_LINE, COUNTER_UTIL };
+
+/* Buckets of the device utilization track: about a point per pixel of the
+ * whole trace at full width; zoomed in, it is a step chart of them. */
+#define UTIL_BUCKETS 2000
+
 typedef struct series_key {
     uint32_t plane;
-    uint32_t kind;     /* 0 memory, 1 _counters_ line */
+    uint32_t kind;     /* COUNTER_MEMORY, _LINE or _UTIL */
     uint32_t name;     /* allocator / event name string id */
 } series_key;
 
@@ -92,6 +99,27 @@ static int first_number(const pv_model *m, uint64_t ev, double *v)
     return 0;
 }
 
+/* One series per device: its busy share (device_util.h) from the start of
+ * each bucket, and 0 once the window ends. A share is drawn as a step, so
+ * only the buckets where it changes need a point: idle stretches cost none. */
+static void add_utilization(const pv_model *m, builder *b)
+{
+    pv_arena a;
+    pv_arena_init(&a, 65536);
+    pv_device_util_result r;
+    pv_device_util_query q = {UTIL_BUCKETS};
+    pv_tool_device_util(m, &q, &a, &r, NULL);
+    for (size_t d = 0; d < r.n_devices; d++) {
+        uint32_t s = series_of(b, (series_key){r.devices[d].plane, COUNTER_UTIL, 0});
+        for (uint32_t i = 0; i <= r.n_buckets; i++) {
+            double v = i < r.n_buckets ? r.devices[d].busy_percent[i] : 0.0;
+            if (i == 0 || v != r.devices[d].busy_percent[i - 1])
+                add_sample(b, s, r.window_start_ps + pv_device_util_edge_ps(&r, i), i, v);
+        }
+    }
+    pv_arena_fini(&a);
+}
+
 static void build_counters(const pv_model *m, pv_trace_index *ix)
 {
     builder b = {0};
@@ -102,7 +130,7 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             if (counters_line) {
                 double v;
                 if (first_number(m, e, &v)) {
-                    series_key k = {t->plane, 1, m->metas[m->ev_meta[e]].name};
+                    series_key k = {t->plane, COUNTER_LINE, m->metas[m->ev_meta[e]].name};
                     add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
                 }
                 continue;
@@ -117,11 +145,12 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             pv_memory_details md;
             if (!pv_model_event_memory(m, e, &md))
                 continue;
-            series_key k = {t->plane, 0, md.memory_id};
+            series_key k = {t->plane, COUNTER_MEMORY, md.memory_id};
             double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
     }
+    add_utilization(m, &b);
     pv_sort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
     ix->n_counters = b.n_keys;
     ix->counters = pv_xcalloc(b.n_keys + 1, sizeof *ix->counters);
@@ -135,8 +164,10 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
         const char *nm = pv_model_str(m, b.keys[c].name);
         size_t len = strlen(nm) + 40;
         pc->name = pv_xmalloc(len);
-        if (b.keys[c].kind == 0)
+        if (b.keys[c].kind == COUNTER_MEMORY)
             snprintf(pc->name, len, "Memory in use (bytes): %s", nm[0] ? nm : "unknown");
+        else if (b.keys[c].kind == COUNTER_UTIL)
+            snprintf(pc->name, len, "Device utilization (%%)");
         else
             snprintf(pc->name, len, "%s", nm);
         pc->n_points = at - from;

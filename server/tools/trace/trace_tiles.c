@@ -220,9 +220,8 @@ static uint64_t depth_event(const pv_track *t, uint32_t k)
     return t->first_event + t->depth_index[k];
 }
 
-/* First position k in depth group [lo, hi) whose event starts at or after ts. */
-static uint32_t depth_lower_bound(const pv_model *m, const pv_track *t, uint32_t lo, uint32_t hi,
-                                  int64_t ts)
+uint32_t pv_trace_depth_lower_bound(const pv_model *m, const pv_track *t, uint32_t lo,
+                                    uint32_t hi, int64_t ts)
 {
     PV_LOWER_BOUND(uint32_t, lo, hi, i, m->ev_start_ps[depth_event(t, i)] < ts);
     return lo;
@@ -234,7 +233,7 @@ static uint64_t crossing_event(const pv_model *m, const pv_track *t, uint32_t d,
                                int64_t ts)
 {
     uint32_t lo = t->depth_start[d], hi = t->depth_start[d + 1];
-    uint32_t k = depth_lower_bound(m, t, lo, hi, ts);
+    uint32_t k = pv_trace_depth_lower_bound(m, t, lo, hi, ts);
     if (k == lo)
         return UINT64_MAX;
     uint64_t e = depth_event(t, k - 1);
@@ -257,7 +256,7 @@ static size_t cut_track(const pv_model *m, uint32_t ti, const blocks *bl, level_
     runner r = {px, events, boxes, {0, 0, 0, 0, 0}, 0};
     for (uint32_t d = 0; d < t->n_depths; d++) {
         uint32_t lo = t->depth_start[d], hi = t->depth_start[d + 1];
-        uint32_t k = depth_lower_bound(m, t, lo, hi, ts);
+        uint32_t k = pv_trace_depth_lower_bound(m, t, lo, hi, ts);
         if (with_crossing && k > lo) {
             uint64_t e = depth_event(t, k - 1);
             int64_t dur = m->ev_dur_ps[e];

@@ -101,6 +101,12 @@ size_t pv_trace_pyramid_bytes(const pv_trace_pyramid *p);
 /* Number of precomputed levels (levels 0 .. n-1 come from the pyramid). */
 uint32_t pv_trace_pyramid_levels(const pv_trace_pyramid *p);
 
+/* The first position k in [lo, hi), a range of one depth of t's depth
+ * index, whose event starts at or after ts (hi when none does). Cannot
+ * fail. */
+uint32_t pv_trace_depth_lower_bound(const pv_model *m, const pv_track *t, uint32_t lo,
+                                    uint32_t hi, int64_t ts);
+
 /* ---- the tool --------------------------------------------------------- */
 
 /* The tile q of m. p may be NULL (every level is then cut on demand).

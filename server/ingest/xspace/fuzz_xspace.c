@@ -1,8 +1,9 @@
 /* fuzz_xspace: libFuzzer entry for the XSpace decoder and the model
  * builder behind it. Every input must either decode into a sane model
  * or fail with a pv_error, and every event's stats (read from the input
- * on demand) and memory details must read back; ASan/UBSan catch the
- * rest. Built and run by tests/fuzz/run.sh, not by make check. */
+ * on demand), memory details and HLO protos must read back; ASan/UBSan
+ * catch the rest. Built and run by `tests/fuzz/run.sh xspace`, not by
+ * make. */
 #include "ingest/ingest.h"
 
 #include <stdlib.h>
@@ -32,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pv_memory_details md;
         (void)pv_model_event_memory(m, e, &md);
     }
+    if (rc == 0 && pv_model_hlo(m)->n_modules > m->n_metas)
+        abort();   /* one module per metadata with an HLO proto at most */
     if (rc != 0 && (m != NULL || err.code != rc || err.reason[0] == '\0'))
         abort();
     pv_model_free(m);
