@@ -6,8 +6,9 @@
  * event that includes it, if any. After host grouping, when no TensorCore
  * step was reached from the host, each core numbers its steps on its own
  * from the next free group id (cores in lock step, group.c). Last, every
- * event on another line of the plane takes the group of the first
- * grouping event that overlaps it (end points included); with a Steps
+ * event on another line of the plane, the grouping line's own included,
+ * takes the group of the first grouping event that overlaps it (end
+ * points included); with a Steps
  * line, consecutive steps of one group count as one span and steps
  * without a group are left out, as the reference merges them.
  *
@@ -207,8 +208,10 @@ void pv__tpu_group_lines(const pv_model *m, const pv__model_store *s, const uint
             span_cursor c = {spans, n_spans, n_spans, n_spans};
             for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
                 int32_t gid = overlapping_group(&c, m->ev_start_ps[e], pv__event_end_ps(m, e));
-                /* the grouping events keep their own group */
-                if (gid != PV_NO_GROUP && group[e] == PV_NO_GROUP)
+                /* The grouping events too: a module that starts where the
+                 * previous one ends takes the previous one's group, as in
+                 * the reference's answer for tpu_inference_2. */
+                if (gid != PV_NO_GROUP)
                     group[e] = gid;
             }
         }

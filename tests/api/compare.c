@@ -12,15 +12,17 @@
  *              counted and named by their reason)
  *   DIFF       the first differing JSON paths with both values
  *   not built  profview has no such view (501, or no ALL_HOSTS host)
- * A DIFF fails the test; "not built" is listed, never hidden, and does not.
+ * A DIFF fails the test, and so does "not built": the reference answered,
+ * so a registered tool must too.
  *
- * The accepted differences are the short table in compare_rules.c, each
- * with its reason; a match line that had some says so, with their number.
- * Everything else that differs is a finding for the tool's owner.
+ * The accepted differences are the table in compare_rules.c, each naming
+ * its tools, profiles and fields with its reason; a match line that had
+ * some says so, with their number. A rule too broad for STYLE rule 23, or
+ * one that had its chance and decided nothing, fails the test (a "RULE"
+ * line). Everything else that differs is a finding for the tool's owner.
  *
- * ALL_HOSTS answers (several hosts combined) count as "not built" while
- * profview has no such host (404). trace_viewer and kernel_stats answers
- * are reduced before comparing (compare_trace.h, compare_kernels.h).
+ * trace_viewer and kernel_stats answers are reshaped before comparing
+ * (compare_trace.h, compare_kernels.h).
  * Run by hand: PROFVIEW_BIN=./profview tests/api/compare [-v]; -v lists
  * every difference under its line. */
 #include "compare_kernels.h"
@@ -41,7 +43,6 @@
 #define PATH_CAP 4096
 #define MAX_SETS 64
 #define MAX_JSON_BYTES ((size_t)512 << 20)
-#define TRACE_SAMPLE 400   /* trace events compared one by one per host */
 #define VERBOSE_DIFFS 200  /* differences listed per line with -v */
 
 typedef struct golden_set {
@@ -53,7 +54,9 @@ typedef struct golden_set {
 
 typedef struct tally {
     size_t match, diff, not_built, error, accepted;
-    bool verbose;   /* -v: every difference, one per line */
+    bool verbose;          /* -v: every difference, one per line */
+    pv_jc_use *use;        /* per rule: what it decided */
+    pv_jc_use *seen;       /* per rule: which of its tools and profiles were compared */
 } tally;
 
 /* ---- reading ----------------------------------------------------------------- */
@@ -151,10 +154,9 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
     char run[3 * sizeof g->run], h[1024], path[8192];
     url_escape(g->run, run, sizeof run);
     url_escape(host, h, sizeof h);
-    /* kernel_stats is compared as sums per launch configuration, which need
-     * every row: where profview splits a configuration by op (XProf does
-     * not, see compare_kernels.h) the default top-1000 cut falls inside
-     * configurations (tf2_gpu_multi_worker: 1,330 rows here, 15 there). */
+    /* kernel_stats: every row, because rows XProf merges (compare_kernels.h)
+     * are merged after the cut otherwise (tf2_gpu_multi_worker: 1,330 rows
+     * here, 15 there); the cut itself is test_kernel_stats.c's. */
     const char *more = strcmp(tool, "kernel_stats") == 0 ? "&max_rows=0" : "";
     snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s", s->prefix,
              run, tool, h, more);
@@ -183,6 +185,60 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
     return j;
 }
 
+/* Which alternatives of each rule's tools and profiles this comparison
+ * offers a chance to decide something. */
+static void note_seen(tally *t, const char *tool, const char *where)
+{
+    for (size_t i = 0; pv_compare_rules[i].path != NULL; i++) {
+        uint64_t tb = pv_jc_alternatives_match(pv_compare_rules[i].tool, tool);
+        uint64_t wb = pv_jc_alternatives_match(pv_compare_rules[i].where, where);
+        if (tb != 0 && wb != 0) {
+            t->seen[i].tools |= tb;
+            t->seen[i].wheres |= wb;
+        }
+    }
+}
+
+static void report_alternatives(size_t rule, const char *what, const char *list, uint64_t seen,
+                                uint64_t used, size_t *bad)
+{
+    unsigned n = pv_jc_alternatives_count(list);
+    for (unsigned k = 0; k < n && k < PV_JC_MAX_ALTS; k++) {
+        uint64_t bit = (uint64_t)1 << k;
+        if ((seen & bit) != 0 && (used & bit) == 0) {
+            printf("RULE      %zu (%s): its %s #%u (of %s) matched nothing\n", rule + 1,
+                   pv_compare_rules[rule].reason, what, k + 1, list ? list : "any");
+            (*bad)++;
+        }
+    }
+}
+
+/* Rules too broad to accept (STYLE rule 23), and every alternative of a
+ * rule that had its chance and decided nothing: a rule left over from a
+ * fixed difference would otherwise absorb the next one silently. A rule
+ * for profiles not compared here (no ../shared/testdata) is not judged. */
+static size_t check_rules(const tally *t)
+{
+    size_t bad = 0;
+    for (size_t i = 0; pv_compare_rules[i].path != NULL; i++) {
+        const pv_jc_rule *r = &pv_compare_rules[i];
+        const char *why = pv_jc_rule_too_broad(r);
+        if (why != NULL) {
+            printf("RULE      %zu (%s): too broad: %s\n", i + 1, r->reason, why);
+            bad++;
+        }
+        if (t->seen[i].wheres == 0)
+            continue;
+        report_alternatives(i, "tool", r->tool, t->seen[i].tools, t->use[i].tools, &bad);
+        report_alternatives(i, "profile", r->where, t->seen[i].wheres, t->use[i].wheres, &bad);
+        uint64_t all = pv_jc_alternatives_count(r->path) >= PV_JC_MAX_ALTS
+                           ? UINT64_MAX
+                           : ((uint64_t)1 << pv_jc_alternatives_count(r->path)) - 1;
+        report_alternatives(i, "path", r->path, all, t->use[i].paths, &bad);
+    }
+    return bad;
+}
+
 static void compare_one(const pv_test_server *s, const golden_set *g, const char *host,
                         const char *tool, const char *file, tally *t)
 {
@@ -191,7 +247,10 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
     snprintf(golden, sizeof golden, "%s/%s", g->dir, file);
     int status = 0;
     json_t *ours = fetch(s, g, host, tool, &status, detail, sizeof detail);
+    note_seen(t, tool, where);
     if (ours == NULL) {
+        /* A registered tool answers every (run, host) the reference
+         * answered: a 501, or a 404 for ALL_HOSTS, is a view missing. */
         bool no_view = status == 501 || (status == 404 && strcmp(host, "ALL_HOSTS") == 0);
         print_line(no_view ? "not built" : "ERROR", g, host, tool, detail);
         if (no_view)
@@ -208,21 +267,20 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
         return;
     }
     if (strcmp(tool, "trace_viewer") == 0) {
-        json_t *rs = pv_trace_summary(ref, NULL, TRACE_SAMPLE);
-        json_t *os = pv_trace_summary(ours, rs, TRACE_SAMPLE);
-        json_decref(ref);
-        json_decref(ours);
-        ref = rs;
-        ours = os;
-    } else if (strcmp(tool, "kernel_stats") == 0) {
-        json_t *rs = pv_kernel_summary(ref);
-        json_t *os = pv_kernel_summary(ours);
+        json_t *rs = pv_trace_summary(ref);
+        json_t *os = pv_trace_summary(ours);
         json_decref(ref);
         json_decref(ours);
         ref = rs;
         ours = os;
     }
-    pv_jc_result r = {.keep = t->verbose ? VERBOSE_DIFFS : 0};
+    pv_jc_result r = {
+        .keep = t->verbose ? VERBOSE_DIFFS : 0, .keep_accepted = t->verbose, .use = t->use};
+    if (strcmp(tool, "kernel_stats") == 0) {
+        json_t *os = pv_kernel_table(ours, pv_compare_rules, tool, where, &r);
+        json_decref(ours);
+        ours = os;
+    }
     if (ours == NULL || ref == NULL)
         pv_jc_note(&r, pv_compare_rules, tool, where, "", "not the JSON shape of this tool");
     else
@@ -248,6 +306,8 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
     print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, tool, detail);
     for (size_t i = 0; t->verbose && i < r.n_diffs && i < VERBOSE_DIFFS; i++)
         printf("    %s\n", r.diffs[i] ? r.diffs[i] : "?");
+    for (size_t i = 0; t->verbose && i < r.n_accepted && i < VERBOSE_DIFFS; i++)
+        printf("    accepted %s\n", r.accepted[i] ? r.accepted[i] : "?");
     if (r.n_diffs == 0)
         t->match++;
     else
@@ -369,7 +429,12 @@ int main(int argc, char **argv)
     static golden_set sets[MAX_SETS];
     bool shared_missing = false;
     size_t n = find_sets(sets, &shared_missing);
-    tally t = {.verbose = argc > 1 && strcmp(argv[1], "-v") == 0};
+    size_t n_rules = 0;
+    while (pv_compare_rules[n_rules].path != NULL)
+        n_rules++;
+    tally t = {.verbose = argc > 1 && strcmp(argv[1], "-v") == 0,
+               .use = calloc(n_rules + 1, sizeof *t.use),
+               .seen = calloc(n_rules + 1, sizeof *t.seen)};
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && strcmp(sets[i].logdir, sets[i - 1].logdir) == 0)
             continue;
@@ -387,10 +452,17 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
     if (system(cmd) != 0)
         printf("note: could not remove %s\n", cache);
+    size_t bad_rules = check_rules(&t);
+    size_t used_rules = 0;
+    for (size_t i = 0; i < n_rules; i++)
+        used_rules += t.use[i].n > 0;
     printf("compare: %zu golden sets, %zu match (%zu with accepted differences), %zu DIFF, "
-           "%zu not built, %zu errors, %.1f s\n",
-           n, t.match, t.accepted, t.diff, t.not_built, t.error, now_s() - t0);
-    bool pass = t.diff == 0 && t.error == 0 && t.match > 0;
+           "%zu not built, %zu errors; %zu rules, %zu decided something, %zu at fault; %.1f s\n",
+           n, t.match, t.accepted, t.diff, t.not_built, t.error, n_rules, used_rules, bad_rules,
+           now_s() - t0);
+    free(t.use);
+    free(t.seen);
+    bool pass = t.diff == 0 && t.error == 0 && t.not_built == 0 && bad_rules == 0 && t.match > 0;
     printf("%s: compare\n", pass ? "PASS" : "FAIL");
     return pass ? 0 : 1;
 }

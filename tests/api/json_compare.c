@@ -32,34 +32,160 @@ typedef struct walk {
 
 /* ---- rules and reporting ----------------------------------------------------- */
 
-static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, const char *tool,
-                                         const char *where, const char *path, pv_jc_kind kind,
-                                         const char *ref_value)
+uint64_t pv_jc_alternatives_match(const char *list, const char *s)
+{
+    if (list == NULL)
+        return 1;
+    uint64_t bits = 0;
+    unsigned i = 0;
+    for (const char *p = list; i < PV_JC_MAX_ALTS; i++) {
+        const char *end = strstr(p, PV_JC_SEP);
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        char pat[PATH_CAP];
+        snprintf(pat, sizeof pat, "%.*s", (int)n, p);
+        if (fnmatch(pat, s, 0) == 0)
+            bits |= (uint64_t)1 << i;
+        if (end == NULL)
+            break;
+        p = end + strlen(PV_JC_SEP);
+    }
+    return bits;
+}
+
+unsigned pv_jc_alternatives_count(const char *list)
+{
+    unsigned n = 1;
+    for (const char *p = list; p != NULL && (p = strstr(p, PV_JC_SEP)) != NULL;
+         p += strlen(PV_JC_SEP))
+        n++;
+    return n;
+}
+
+/* Wildcards in a path pattern outside escaped brackets ("\\[...\\]"). */
+static bool path_has_free_wildcard(const char *pat)
+{
+    int depth = 0;
+    for (const char *p = pat; *p != '\0'; p++) {
+        if (p[0] == '\\' && p[1] == '[') {
+            depth++;
+            p++;
+        } else if (p[0] == '\\' && p[1] == ']') {
+            depth -= depth > 0;
+            p++;
+        } else if (depth == 0 && (*p == '*' || *p == '?' || *p == '[')) {
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *pv_jc_rule_too_broad(const pv_jc_rule *r)
+{
+    if (r->kind != PV_JC_ACCEPT && r->kind != PV_JC_AS_REFERENCE)
+        return NULL;
+    if (r->tool == NULL || strpbrk(r->tool, "*?[") != NULL)
+        return "it does not name its tools";
+    if (r->where == NULL)
+        return "it does not name the profiles it covers";
+    if (r->reason == NULL || r->reason[0] == '\0')
+        return "it gives no reason";
+    const char *p = r->path;
+    for (;;) {
+        const char *end = strstr(p, PV_JC_SEP);
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        char pat[PATH_CAP];
+        snprintf(pat, sizeof pat, "%.*s", (int)n, p);
+        if (path_has_free_wildcard(pat))
+            return "a path has a wildcard outside an index or row key";
+        if (end == NULL)
+            return NULL;
+        p = end + strlen(PV_JC_SEP);
+    }
+}
+
+/* A value as ref_is and ours_is see it: a string, a number as %.9g,
+ * true/false/null; NULL when missing, an object or an array. */
+static const char *value_text(const json_t *v, char *buf, size_t cap)
+{
+    if (v == NULL)
+        return NULL;
+    if (json_is_string(v))
+        return json_string_value(v);
+    if (json_is_number(v)) {
+        snprintf(buf, cap, "%.9g", json_number_value(v));
+        return buf;
+    }
+    if (json_is_boolean(v))
+        return json_is_true(v) ? "true" : "false";
+    return json_is_null(v) ? "null" : NULL;
+}
+
+static bool value_is(const char *pattern, const json_t *v)
+{
+    char buf[64];
+    const char *t = value_text(v, buf, sizeof buf);
+    return pattern == NULL || (t != NULL && fnmatch(pattern, t, 0) == 0);
+}
+
+/* The first rule of this kind for the path (and for ACCEPT, whose ref_is
+ * and ours_is fit the values), counted in use. */
+static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_use *use,
+                                         const char *tool, const char *where, const char *path,
+                                         pv_jc_kind kind, const json_t *ours, const json_t *ref)
 {
     for (const pv_jc_rule *r = rules; r != NULL && r->path != NULL; r++) {
-        if (r->kind != kind)
+        if (r->kind != kind || !value_is(r->ref_is, ref) || !value_is(r->ours_is, ours))
             continue;
-        if (r->ref_is != NULL && (ref_value == NULL || fnmatch(r->ref_is, ref_value, 0) != 0))
+        uint64_t t = pv_jc_alternatives_match(r->tool, tool);
+        uint64_t w = t != 0 ? pv_jc_alternatives_match(r->where, where) : 0;
+        uint64_t p = w != 0 ? pv_jc_alternatives_match(r->path, path) : 0;
+        if (p == 0)
             continue;
-        if (r->tool != NULL && fnmatch(r->tool, tool, 0) != 0)
-            continue;
-        if (r->where != NULL && fnmatch(r->where, where, 0) != 0)
-            continue;
-        if (fnmatch(r->path, path, 0) == 0)
-            return r;
+        if (use != NULL) {
+            pv_jc_use *u = &use[r - rules];
+            u->tools |= t;
+            u->wheres |= w;
+            u->paths |= p;
+            u->n++;
+        }
+        return r;
     }
     return NULL;
 }
 
-static const pv_jc_rule *rule_find(const pv_jc_rule *rules, const char *tool, const char *where,
-                                   const char *path, pv_jc_kind kind)
+static const pv_jc_rule *rule_find(const walk *w, pv_jc_kind kind)
 {
-    return rule_find_value(rules, tool, where, path, kind, NULL);
+    return rule_find_value(w->rules, w->out->use, w->tool, w->where, w->path, kind, NULL, NULL);
+}
+
+const pv_jc_rule *pv_jc_rule_find(const pv_jc_rule *rules, pv_jc_use *use, pv_jc_kind kind,
+                                  const char *tool, const char *where, const char *path)
+{
+    return rule_find_value(rules, use, tool, where, path, kind, NULL, NULL);
+}
+
+/* Keeps a copy of msg in slot i of *list (keep slots, made on first use). */
+static void keep_msg(char ***list, size_t keep, size_t i, const char *msg)
+{
+    if (*list == NULL)
+        *list = calloc(keep, sizeof **list);
+    if (*list == NULL || i >= keep)
+        return;
+    size_t n = strlen(msg) + 1;
+    (*list)[i] = malloc(n);
+    if ((*list)[i] != NULL)
+        memcpy((*list)[i], msg, n);
 }
 
 static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
 {
+    size_t keep = out->keep ? out->keep : PV_JC_MAX_DIFFS;
     if (accept != NULL) {
+        if (out->keep_accepted) {
+            char line[PATH_CAP + 2 * SHOW_CHARS + 512];
+            snprintf(line, sizeof line, "%s (%.400s)", msg, accept->reason);
+            keep_msg(&out->accepted, keep, out->n_accepted, line);
+        }
         out->n_accepted++;
         for (size_t i = 0; i < out->n_reasons; i++)
             if (out->reasons[i] == accept->reason)
@@ -68,32 +194,24 @@ static void record(pv_jc_result *out, const pv_jc_rule *accept, const char *msg)
             out->reasons[out->n_reasons++] = accept->reason;
         return;
     }
-    size_t keep = out->keep ? out->keep : PV_JC_MAX_DIFFS;
-    if (out->diffs == NULL)
-        out->diffs = calloc(keep, sizeof *out->diffs);
-    if (out->diffs != NULL && out->n_diffs < keep) {
-        size_t n = strlen(msg) + 1;
-        out->diffs[out->n_diffs] = malloc(n);
-        if (out->diffs[out->n_diffs] != NULL)
-            memcpy(out->diffs[out->n_diffs], msg, n);
-    }
+    keep_msg(&out->diffs, keep, out->n_diffs, msg);
     out->n_diffs++;
 }
 
 static void vnote(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
-                  const char *path, const json_t *ref, const char *fmt, va_list ap)
+                  const char *path, const json_t *ours, const json_t *ref, const char *fmt,
+                  va_list ap)
 {
     char msg[PATH_CAP + 2 * SHOW_CHARS + 64];
     int n = snprintf(msg, sizeof msg, "%s: ", path);
     if (n > 0 && (size_t)n < sizeof msg)
         vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    char num[64];
-    const char *value = json_string_value(ref);
-    if (json_is_number(ref)) {
-        snprintf(num, sizeof num, "%.9g", json_number_value(ref));
-        value = num;
-    }
-    record(r, rule_find_value(rules, tool, where, path, PV_JC_ACCEPT, value), msg);
+    record(r, rule_find_value(rules, r->use, tool, where, path, PV_JC_ACCEPT, ours, ref), msg);
+}
+
+void pv_jc_accept(pv_jc_result *r, const pv_jc_rule *rule, const char *msg)
+{
+    record(r, rule, msg);
 }
 
 void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, const char *where,
@@ -101,20 +219,20 @@ void pv_jc_note(pv_jc_result *r, const pv_jc_rule *rules, const char *tool, cons
 {
     va_list ap;
     va_start(ap, fmt);
-    vnote(r, rules, tool, where, path, NULL, fmt, ap);
+    vnote(r, rules, tool, where, path, NULL, NULL, fmt, ap);
     va_end(ap);
 }
 
-/* A difference at the walk's path; ref is the reference's value there
- * (for ref_is), or NULL. */
-static void diff(walk *w, const json_t *ref, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* A difference at the walk's path; ours and ref are the values there (for
+ * ours_is and ref_is), or NULL. */
+static void diff(walk *w, const json_t *ours, const json_t *ref, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static void diff(walk *w, const json_t *ref, const char *fmt, ...)
+static void diff(walk *w, const json_t *ours, const json_t *ref, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vnote(w->out, w->rules, w->tool, w->where, w->path, ref, fmt, ap);
+    vnote(w->out, w->rules, w->tool, w->where, w->path, ours, ref, fmt, ap);
     va_end(ap);
 }
 
@@ -218,8 +336,9 @@ static void compare_label(walk *w, const pv_jc_rule *rule, const char *ours, con
         if (a && b)
             return;
         if (a || b) {
-            diff(w, NULL, "ours %s goes with the reference's %s here, but %s went with %s before",
-                 ours, ref, w->pairs[i].ours, w->pairs[i].ref);
+            diff(w, NULL, NULL,
+                 "ours %s goes with the reference's %s here, but %s went with %s before", ours,
+                 ref, w->pairs[i].ours, w->pairs[i].ref);
             return;
         }
     }
@@ -234,39 +353,41 @@ static void compare_label(walk *w, const pv_jc_rule *rule, const char *ours, con
 
 static void compare_string(walk *w, const json_t *ours, const json_t *ref)
 {
-    const pv_jc_rule *labels =
-        rule_find(w->rules, w->tool, w->where, w->path, PV_JC_PARTITION);
+    const pv_jc_rule *labels = rule_find(w, PV_JC_PARTITION);
     if (labels != NULL && json_is_string(ours)) {
         compare_label(w, labels, json_string_value(ours), json_string_value(ref));
         return;
     }
     const char *b = json_string_value(ref);
     const char *a = json_string_value(ours);
-    if (a != NULL && strcmp(a, b) == 0)
-        return;
     double x, y, hx, hy;
     bool px, py;
-    if (a != NULL && parse_number_string(b, &y, &hy, &py) && parse_number_string(a, &x, &hx, &px) &&
-        px == py) {
-        bool exact = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_EXACT) != NULL;
-        if (numbers_close(x, y, fmax(hx, hy), exact))
-            return;
-    }
+    bool numbers = a != NULL && parse_number_string(b, &y, &hy, &py) &&
+                   parse_number_string(a, &x, &hx, &px) && px == py;
+    /* Looked up for equal values too: an exact rule governs them all, and
+     * its use is counted. */
+    bool exact = numbers && rule_find(w, PV_JC_EXACT) != NULL;
+    if (a != NULL && strcmp(a, b) == 0)
+        return;
+    if (numbers && numbers_close(x, y, fmax(hx, hy), exact))
+        return;
     char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
-    diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+    diff(w, ours, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
+             show(ref, sb, sizeof sb));
 }
 
 static void compare_number(walk *w, const json_t *ours, const json_t *ref)
 {
     if (!json_is_number(ours)) {
         char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
-        diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa), show(ref, sb, sizeof sb));
+        diff(w, ours, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
+             show(ref, sb, sizeof sb));
         return;
     }
-    bool exact = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_EXACT) != NULL;
+    bool exact = rule_find(w, PV_JC_EXACT) != NULL;
     double x = json_number_value(ours), y = json_number_value(ref);
     if (!numbers_close(x, y, 0.0, exact))
-        diff(w, ref, "ours %.9g, reference %.9g", x, y);
+        diff(w, ours, ref, "ours %.9g, reference %.9g", x, y);
 }
 
 /* ---- keys for matching array elements -------------------------------------- */
@@ -382,9 +503,13 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
                              const json_t *ref_table, const json_t *ref)
 {
     size_t no = json_array_size(ours), nr = json_array_size(ref);
-    const pv_jc_rule *keyed = rule_find(w->rules, w->tool, w->where, w->path, PV_JC_KEYED);
-    if (no != nr)
-        diff(w, NULL, "%zu elements in ours, %zu in the reference", no, nr);
+    const pv_jc_rule *keyed = rule_find(w, PV_JC_KEYED);
+    if (no != nr) {
+        json_t *a = json_integer((json_int_t)no), *b = json_integer((json_int_t)nr);
+        diff(w, a, b, "%zu elements in ours, %zu in the reference", no, nr);
+        json_decref(a);
+        json_decref(b);
+    }
     size_t *map = calloc(nr ? nr : 1, sizeof *map);
     char(*keys)[KEY_CAP] = calloc(nr ? nr : 1, KEY_CAP);
     bool *used = calloc(no ? no : 1, sizeof *used);
@@ -403,7 +528,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         const json_t *r = json_array_get(ref, j);
         const json_t *o = map[j] == SIZE_MAX ? NULL : json_array_get(ours, map[j]);
         if (o == NULL && keyed != NULL)
-            diff(w, NULL, "missing in ours");
+            diff(w, NULL, NULL, "missing in ours");
         else if (o != NULL && ref_table != NULL)
             compare_row(w, ours_table, o, ref_table, r);
         else if (o != NULL)
@@ -416,7 +541,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         char key[KEY_CAP];
         element_key(ours_table, json_array_get(ours, i), keyed->arg, key, sizeof key);
         size_t old = path_push(w, key, true);
-        diff(w, NULL, "only in ours");
+        diff(w, NULL, NULL, "only in ours");
         path_pop(w, old);
     }
     free(used);
@@ -449,19 +574,19 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
     char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
     w->out->n_values++;
     if (ours == NULL) {
-        diff(w, ref, "missing in ours, reference %s", show(ref, sb, sizeof sb));
+        diff(w, NULL, ref, "missing in ours, reference %s", show(ref, sb, sizeof sb));
         return;
     }
     switch (json_typeof(ref)) {
     case JSON_OBJECT:
         if (!json_is_object(ours))
-            diff(w, NULL, "ours %s, reference an object", show(ours, sa, sizeof sa));
+            diff(w, ours, NULL, "ours %s, reference an object", show(ours, sa, sizeof sa));
         else
             compare_object(w, ours, ref);
         return;
     case JSON_ARRAY:
         if (!json_is_array(ours))
-            diff(w, NULL, "ours %s, reference an array", show(ours, sa, sizeof sa));
+            diff(w, ours, NULL, "ours %s, reference an array", show(ours, sa, sizeof sa));
         else
             compare_elements(w, NULL, ours, NULL, ref);
         return;
@@ -474,7 +599,7 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
         return;
     default:
         if (!json_equal((json_t *)ours, (json_t *)ref))
-            diff(w, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
+            diff(w, ours, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
                  show(ref, sb, sizeof sb));
         return;
     }
@@ -504,6 +629,9 @@ void pv_jc_result_fini(pv_jc_result *r)
     size_t keep = r->keep ? r->keep : PV_JC_MAX_DIFFS;
     for (size_t i = 0; r->diffs != NULL && i < keep && i < r->n_diffs; i++)
         free(r->diffs[i]);
+    for (size_t i = 0; r->accepted != NULL && i < keep && i < r->n_accepted; i++)
+        free(r->accepted[i]);
     free(r->diffs);
+    free(r->accepted);
     memset(r, 0, sizeof *r);
 }

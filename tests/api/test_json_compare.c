@@ -1,6 +1,9 @@
-/* The comparator of the compare harness on hand-written JSON: every
- * expected count below is worked out by hand from the rules in
- * json_compare.h, so the harness's verdicts rest on a checked comparator. */
+/* The comparator of the compare harness and its two reshaping steps
+ * (compare_kernels.h, compare_trace.h) on hand-written JSON: every
+ * expected value below is worked out by hand from the rules in those
+ * headers, so the harness's verdicts rest on checked code. */
+#include "compare_kernels.h"
+#include "compare_trace.h"
 #include "json_compare.h"
 #include "testutil.h"
 
@@ -27,7 +30,7 @@ static size_t n_diffs(const char *ours, const char *ref, const pv_jc_rule *rules
     return n;
 }
 
-static const pv_jc_rule no_rules[] = {{NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+static const pv_jc_rule no_rules[] = {{NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
 
 START_TEST(test_pv_jc_compare_numbers)
 {
@@ -36,8 +39,8 @@ START_TEST(test_pv_jc_compare_numbers)
     ck_assert_uint_eq(n_diffs("{\"a\":0.0009}", "{\"a\":0}", no_rules), 0);    /* < 1e-3 */
     ck_assert_uint_eq(n_diffs("{\"a\":0.002}", "{\"a\":0}", no_rules), 1);
     ck_assert_uint_eq(n_diffs("{\"a\":\"x\"}", "{\"a\":1}", no_rules), 1);
-    static const pv_jc_rule exact[] = {{NULL, NULL, "/a", PV_JC_EXACT, NULL, "count", NULL},
-                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+    static const pv_jc_rule exact[] = {{NULL, NULL, "/a", PV_JC_EXACT, NULL, "count", NULL, NULL},
+                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     ck_assert_uint_eq(n_diffs("{\"a\":100.4}", "{\"a\":100}", exact), 1);
     ck_assert_uint_eq(n_diffs("{\"a\":\"100\"}", "{\"a\":\"100.0\"}", exact), 0);
 }
@@ -80,8 +83,9 @@ END_TEST
 
 START_TEST(test_pv_jc_compare_tables)
 {
-    static const pv_jc_rule keyed[] = {{NULL, NULL, "/rows", PV_JC_KEYED, "op", "by op", NULL},
-                                       {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+    static const pv_jc_rule keyed[] = {
+        {NULL, NULL, "/rows", PV_JC_KEYED, "op", "by op", NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     const char *ref = TABLE("x", "y");
     /* the same rows in the other order: two cells differ by position ... */
     const char *swapped = "{\"cols\":[{\"id\":\"op\"},{\"id\":\"t\"}],\"rows\":["
@@ -108,9 +112,9 @@ END_TEST
 START_TEST(test_pv_jc_compare_accept)
 {
     static const pv_jc_rule accept[] = {
-        {"tool", NULL, "/p/*_sdv", PV_JC_ACCEPT, NULL, "0/0 is -nan there", "*nan"},
-        {"other", NULL, "/q", PV_JC_ACCEPT, NULL, "not this tool", NULL},
-        {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+        {"tool", NULL, "/p/*_sdv", PV_JC_ACCEPT, NULL, "0/0 is -nan there", "*nan", NULL},
+        {"other", NULL, "/q", PV_JC_ACCEPT, NULL, "not this tool", NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     pv_jc_result r;
     ck_assert_uint_eq(diffs("{\"p\":{\"x_sdv\":\"0.0\"}}", "{\"p\":{\"x_sdv\":\"-nan\"}}", accept,
                             &r),
@@ -128,8 +132,8 @@ END_TEST
 START_TEST(test_pv_jc_compare_partition)
 {
     static const pv_jc_rule steps[] = {
-        {NULL, NULL, "*/id", PV_JC_PARTITION, "0", NULL, NULL},
-        {NULL, NULL, NULL, 0, NULL, NULL, NULL}};
+        {NULL, NULL, "*/id", PV_JC_PARTITION, "0", NULL, NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
     const char *ref = "[{\"id\":\"0\"},{\"id\":\"0\"},{\"id\":\"1\"},{\"id\":\"0\"}]";
     /* 9 ~ 0 and 10 ~ 1 throughout; the (0, 0) pair is left out */
     ck_assert_uint_eq(
@@ -138,6 +142,196 @@ START_TEST(test_pv_jc_compare_partition)
      * ours in one of theirs) */
     ck_assert_uint_eq(
         n_diffs("[{\"id\":\"0\"},{\"id\":\"10\"},{\"id\":\"10\"},{\"id\":\"9\"}]", ref, steps), 2);
+}
+END_TEST
+
+START_TEST(test_pv_jc_compare_ours_is)
+{
+    static const pv_jc_rule accept[] = {
+        {"tool", "profile/*", "/p/idle", PV_JC_ACCEPT, NULL, "we say unknown", "0.0%", "unknown"},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
+    ck_assert_uint_eq(n_diffs("{\"p\":{\"idle\":\"unknown\"}}", "{\"p\":{\"idle\":\"0.0%\"}}",
+                              accept),
+                      0);
+    /* any other value of ours is a difference */
+    ck_assert_uint_eq(n_diffs("{\"p\":{\"idle\":\"5.0%\"}}", "{\"p\":{\"idle\":\"0.0%\"}}",
+                              accept),
+                      1);
+    /* so is a missing one */
+    ck_assert_uint_eq(n_diffs("{\"p\":{}}", "{\"p\":{\"idle\":\"0.0%\"}}", accept), 1);
+}
+END_TEST
+
+START_TEST(test_pv_jc_compare_use)
+{
+    /* two paths and two profiles; only /a and only profile/... decide */
+    static const pv_jc_rule accept[] = {
+        {"tool, other", "elsewhere/*, profile/*", "/a, /b", PV_JC_ACCEPT, NULL, "why", NULL,
+         NULL},
+        {NULL, NULL, "/c", PV_JC_EXACT, NULL, "a count", NULL, NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
+    pv_jc_use use[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    json_t *a = json_loads("{\"a\":1,\"b\":2,\"c\":3}", 0, NULL);
+    json_t *b = json_loads("{\"a\":2,\"b\":2,\"c\":3}", 0, NULL);
+    pv_jc_result r = {.use = use};
+    pv_jc_compare(a, b, accept, "tool", "profile/run/host", &r);
+    ck_assert_uint_eq(r.n_diffs, 0);
+    ck_assert_uint_eq(r.n_accepted, 1);
+    pv_jc_result_fini(&r);
+    ck_assert_uint_eq(use[0].n, 1);
+    ck_assert_uint_eq(use[0].tools, 1);   /* "tool", not "other" */
+    ck_assert_uint_eq(use[0].wheres, 2);  /* "profile/x" */
+    ck_assert_uint_eq(use[0].paths, 1);   /* "/a" */
+    /* the exact rule decided once, for /c (equal values included) */
+    ck_assert_uint_eq(use[1].n, 1);
+    json_decref(a);
+    json_decref(b);
+}
+END_TEST
+
+START_TEST(test_pv_jc_alternatives)
+{
+    ck_assert_uint_eq(pv_jc_alternatives_count(NULL), 1);
+    ck_assert_uint_eq(pv_jc_alternatives_count("a"), 1);
+    ck_assert_uint_eq(pv_jc_alternatives_count("a, b*, c"), 3);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, c", "bx"), 2);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, *", "bx"), 6);
+    ck_assert_uint_eq(pv_jc_alternatives_match("a, b*, c", "d"), 0);
+    ck_assert_uint_eq(pv_jc_alternatives_match(NULL, "d"), 1);
+}
+END_TEST
+
+START_TEST(test_pv_jc_rule_too_broad)
+{
+    static const pv_jc_rule rules[] = {
+        {"kernel_stats", "shared/x/*", "\\[0\\]/rows\\[*\\]/op_name", PV_JC_ACCEPT, NULL, "why",
+         NULL, NULL},
+        {"kernel_stats", "shared/x/*", "\\[0\\]/rows\\[*\\]/*", PV_JC_ACCEPT, NULL, "why", NULL,
+         NULL},
+        {"kernel_stats", "shared/x/*", "\\[0\\]/p/a, */b", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_*", "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {NULL, "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_stats", NULL, "/a", PV_JC_ACCEPT, NULL, "why", NULL, NULL},
+        {"kernel_stats", "shared/x/*", "/a", PV_JC_ACCEPT, NULL, "", NULL, NULL},
+        {NULL, NULL, "*", PV_JC_EXACT, NULL, "a count", NULL, NULL},
+    };
+    ck_assert_ptr_null(pv_jc_rule_too_broad(&rules[0]));
+    for (size_t i = 1; i < 7; i++)
+        ck_assert_msg(pv_jc_rule_too_broad(&rules[i]) != NULL, "rule %zu passes", i);
+    ck_assert_ptr_null(pv_jc_rule_too_broad(&rules[7]));
+}
+END_TEST
+
+#define KCOLS                                                                              \
+    "\"cols\":[{\"id\":\"rank\"},{\"id\":\"kernel_name\"},{\"id\":\"registers_per_thread\"},"   \
+    "{\"id\":\"shmem_bytes\"},{\"id\":\"block_dim\"},{\"id\":\"grid_dim\"},"                   \
+    "{\"id\":\"occupancy_pct\"},{\"id\":\"is_op_tensor_core_eligible\"},"                       \
+    "{\"id\":\"is_kernel_using_tensor_core\"},{\"id\":\"op_name\"},{\"id\":\"occurrences\"},"   \
+    "{\"id\":\"total_duration_us\"},{\"id\":\"avg_duration_us\"},{\"id\":\"min_duration_us\"},"  \
+    "{\"id\":\"max_duration_us\"}]"
+#define KROW(rank, shm, op, occ, total, avg, min, max)                                      \
+    "{\"c\":[{\"v\":" #rank "},{\"v\":\"k\"},{\"v\":8},{\"v\":" #shm "},{\"v\":\"1,1,1\"},"       \
+    "{\"v\":\"2,1,1\"},{\"v\":0},{\"v\":false},{\"v\":false},{\"v\":\"" op "\"},{\"v\":" #occ "}," \
+    "{\"v\":" #total "},{\"v\":" #avg "},{\"v\":" #min "},{\"v\":" #max "}]}"
+
+static double kcell(json_t *t, size_t row, size_t col)
+{
+    json_t *r = json_array_get(json_object_get(t, "rows"), row);
+    return json_number_value(json_object_get(json_array_get(json_object_get(r, "c"), col), "v"));
+}
+
+START_TEST(test_pv_kernel_table)
+{
+    static const pv_jc_rule rules[] = {
+        {"kernel_stats", "p/*", "op_name", PV_JC_AS_REFERENCE, "\"\"", "no op there", NULL, NULL},
+        {"kernel_stats", "p/*", "shmem_bytes", PV_JC_AS_REFERENCE, "0", "no shm there", NULL,
+         NULL},
+        {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}};
+    /* one host: two ops of one kernel (1 + 2 runs) and a third row whose
+     * shared memory alone differs; all three are one row for XProf:
+     * 6 runs, 0.005 + 0.004 + 0.003 us, min 0.001, max 0.002 */
+    json_t *t = json_loads("{" KCOLS ",\"rows\":[" KROW(1, 0, "a", 1, 0.005, 0.005, 0.005, 0.005)
+                           "," KROW(2, 0, "b", 2, 0.004, 0.002, 0.001, 0.003) ","
+                           KROW(3, 9216, "a", 3, 0.003, 0.001, 0.001, 0.001) "]}",
+                           0, NULL);
+    ck_assert_ptr_nonnull(t);
+    pv_jc_use use[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    pv_jc_result r = {.use = use};
+    json_t *m = pv_kernel_table(t, rules, "kernel_stats", "p/r/h", &r);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "rows")), 1);
+    ck_assert_double_eq(kcell(m, 0, 0), 1);          /* rank */
+    ck_assert_double_eq(kcell(m, 0, 10), 6);         /* occurrences */
+    ck_assert_double_eq_tol(kcell(m, 0, 11), 0.012, 1e-12);
+    ck_assert_double_eq_tol(kcell(m, 0, 12), 0.002, 1e-12);   /* 12 ns / 6 */
+    ck_assert_double_eq_tol(kcell(m, 0, 13), 0.001, 1e-12);
+    ck_assert_double_eq_tol(kcell(m, 0, 14), 0.005, 1e-12);
+    /* op names of all three rows and one shared memory were set */
+    ck_assert_uint_eq(r.n_accepted, 4);
+    ck_assert_uint_eq(use[0].n, 3);
+    ck_assert_uint_eq(use[1].n, 1);
+    pv_jc_result_fini(&r);
+    json_decref(m);
+    /* another profile: untouched, no rule counted */
+    pv_jc_result r2 = {.use = use};
+    m = pv_kernel_table(t, rules, "kernel_stats", "q/r/h", &r2);
+    ck_assert(json_equal(m, t));
+    ck_assert_uint_eq(use[0].n, 3);
+    json_decref(m);
+    json_decref(t);
+    /* ALL_HOSTS: two hosts' equal rows stay two rows after the merge */
+    t = json_loads("{" KCOLS ",\"rows\":[" KROW(1, 0, "a", 1, 0.005, 0.005, 0.005, 0.005) ","
+                   KROW(2, 0, "a", 1, 0.005, 0.005, 0.005, 0.005) ","
+                   KROW(3, 0, "b", 1, 0.001, 0.001, 0.001, 0.001) "]}",
+                   0, NULL);
+    pv_jc_result r3 = {0};
+    m = pv_kernel_table(t, rules, "kernel_stats", "p/r/ALL_HOSTS", &r3);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "rows")), 2);
+    ck_assert_double_eq(kcell(m, 0, 10), 2);
+    ck_assert_double_eq(kcell(m, 1, 10), 1);
+    pv_jc_result_fini(&r3);
+    json_decref(m);
+    json_decref(t);
+}
+END_TEST
+
+START_TEST(test_pv_trace_summary)
+{
+    json_t *t = json_loads(
+        "{\"traceEvents\":["
+        "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"/device:TPU:0\"}},"
+        "{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\","
+        "\"args\":{\"name\":\"Host Offload Ops row 1\"}},"
+        "{\"ph\":\"M\",\"pid\":1,\"tid\":3,\"name\":\"thread_name\",\"args\":{\"name\":\"Ops\"}},"
+        "{\"ph\":\"X\",\"pid\":1,\"tid\":3,\"ts\":1.5,\"dur\":2,\"name\":\"x\","
+        "\"args\":{\"flow\":\"9\"}},"
+        "{\"ph\":\"X\",\"pid\":1,\"tid\":3,\"ts\":1.5,\"dur\":1,\"name\":\"x\"},"
+        "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":4,\"dur\":1,\"name\":\"copy\","
+        "\"args\":{\"flow\":\"10\"}}]}",
+        0, NULL);
+    ck_assert_ptr_nonnull(t);
+    json_t *s = pv_trace_summary(t);
+    ck_assert_int_eq(json_integer_value(json_object_get(s, "n_events")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(s, "n_with_flow")), 2);
+    json_t *ev = json_object_get(s, "events");
+    /* ties numbered by their fields: dur 1 sorts before dur 2 */
+    json_t *a = json_object_get(ev, "/device:TPU:0/Ops@1.500000#x");
+    json_t *b = json_object_get(ev, "/device:TPU:0/Ops@1.500000#x~2");
+    ck_assert_double_eq(json_number_value(json_object_get(a, "dur")), 1);
+    ck_assert_double_eq(json_number_value(json_object_get(b, "dur")), 2);
+    /* flow ids 9 and 10 differ only in the two direction bits: one flow */
+    ck_assert_int_eq(json_integer_value(json_object_get(b, "flow_partners")), 1);
+    json_t *c = json_object_get(ev, "/device:TPU:0/Host Offload Ops row *@4.000000#copy");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(c, "flow_with"), 0)),
+                     "/device:TPU:0/Ops@1.500000#x~2");
+    /* the row is counted apart */
+    json_t *rows = json_object_get(json_object_get(s, "offload_rows"), "/device:TPU:0");
+    ck_assert_uint_eq(json_array_size(rows), 2);
+    ck_assert_int_eq(json_integer_value(json_array_get(rows, 1)), 1);
+    ck_assert_ptr_null(json_object_get(json_object_get(s, "threads"),
+                                       "/device:TPU:0/Host Offload Ops row 1"));
+    json_decref(s);
+    json_decref(t);
 }
 END_TEST
 
@@ -151,6 +345,12 @@ int main(void)
     tcase_add_test(tc, test_pv_jc_compare_tables);
     tcase_add_test(tc, test_pv_jc_compare_accept);
     tcase_add_test(tc, test_pv_jc_compare_partition);
+    tcase_add_test(tc, test_pv_jc_compare_ours_is);
+    tcase_add_test(tc, test_pv_jc_compare_use);
+    tcase_add_test(tc, test_pv_jc_alternatives);
+    tcase_add_test(tc, test_pv_jc_rule_too_broad);
+    tcase_add_test(tc, test_pv_kernel_table);
+    tcase_add_test(tc, test_pv_trace_summary);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { activeTable, rowMeta, timelinePoints, timelineSteps,
          traceWindow } from '../../web/views/memory_profile.js';
 import { screenshot, waitForView } from './browser.mjs';
-import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+import { TESTDATA, chartShown, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
 
 // One allocator as the server sends it with pv_extras=1: a real row, the
 // special row, two reduced snapshots' worth of metadata.
@@ -109,8 +109,8 @@ describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
 
     test('GPU profile: cards, chart and the 13 rows alive at the peak', { timeout: LOADED_MS },
         async () => {
-            const hash = hashOf('tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm',
-                                'memory_profile');
+            const run = 'tf_keras_gpu_gcp/train/2022_11_04_21_26_12';
+            const hash = hashOf(run, 'instance-ecbm', 'memory_profile');
             await h.page.goto(h.server.url + hash);
             await waitForView(h.page, hash, LOADED_MS);
             await h.page.waitForSelector('.data-table tbody tr.clickable');
@@ -120,7 +120,6 @@ describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
                 cards: document.querySelector('.mem-cards').innerText,
                 rows: document.querySelectorAll('.data-table tbody tr').length,
                 first: document.querySelector('.data-table tbody tr').innerText,
-                canvas: Boolean(document.querySelector('.chart-box canvas')),
             }));
             await screenshot(h.page, 'memory-profile-gpu');
             // TF's memory_profile.json.gz: memoryIds, GPU_0_bfc peak heap
@@ -130,7 +129,18 @@ describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
             assert.match(seen.cards, /51\.06 MiB/);
             assert.equal(seen.rows, 13);
             assert.match(seen.first, /Conv2DBackpropFilter/);
-            assert.ok(seen.canvas, 'no chart canvas');
+            // The chart's peak mark: the route's peak time and bytes.
+            const route = await routeData(h, run, 'instance-ecbm', 'memory_profile');
+            const sum = route.memoryProfilePerAllocator.GPU_0_bfc.profileSummary;
+            const chart = await chartShown(h.page, '.chart-box canvas');
+            assert.ok(chart, 'no chart');
+            const peak = chart.datasets.find((d) => d.label === 'Peak').data;
+            assert.equal(peak.length, 1);
+            assert.ok(Math.abs(peak[0].x - Number(sum.peakStatsTimePs) / 1e9) < 1e-9);
+            assert.ok(Math.abs(peak[0].y * 1048576 - Number(sum.peakStats.peakBytesInUse)) < 1e-3);
+            const heap = chart.datasets.find((d) => d.label === 'Heap (MiB)').data;
+            assert.ok(Math.abs(Math.max(...heap.map((p) => p.y)) - peak[0].y) < 1e-9,
+                      'the heap line does not reach the peak mark');
             await h.page.click('.data-table tbody tr.clickable >> nth=0');
             await h.page.waitForFunction(() => location.hash.includes('/tool/trace_viewer%40?start='));
             const params = new URLSearchParams((await h.page.evaluate(() => location.hash))

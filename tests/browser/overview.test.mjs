@@ -15,7 +15,7 @@ import { tpuOpsTable, tpuSeries } from '../../web/views/tpu_steps.js';
 import { coreLabel, podSteps } from '../../web/views/pod_viewer.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
 import { screenshot, waitForView } from './browser.mjs';
-import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+import { TESTDATA, chartShown, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
 
 // A step table as the server sends it: two steps, ids 0 and 1.
 const COLS = ['stepnum', 'deviceComputeTimeMs', 'deviceToDeviceTimeMs', 'deviceCollectivesTimeMs',
@@ -184,7 +184,20 @@ describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }
             assert.match(seen.verdict, /MODERATELY input-bound because 6\.4%/);
             assert.match(seen.verdict, /7\.5% of step time is spent launching kernels/);
             assert.match(seen.cards, /9\.01 ms/);
-            assert.ok(seen.canvas, 'no step chart');
+            // The bars: one per step of the route's step table, stacked to
+            // its step time.
+            const table = (await routeData(h, GPU_RUN, 'instance-ecbm', 'overview_page',
+                                           '&host_steps=1'))[1];
+            const col = (id) => table.cols.findIndex((c) => c.id === id);
+            const chart = await chartShown(h.page, '.steps-chart canvas');
+            assert.ok(chart, 'no step chart');
+            assert.deepEqual(chart.labels, table.rows.map((r) => r.c[col('stepnum')].v));
+            table.rows.forEach((r, i) => {
+                const stacked = chart.datasets.reduce((sum, d) => sum + Number(d.data[i]), 0);
+                const want = r.c[col('stepTimeMs')].v;
+                assert.ok(Math.abs(stacked - want) <= 1e-9 * want,
+                          `step ${i}: bars add up to ${stacked} ms, the table says ${want}`);
+            });
             assert.equal(seen.steps.length, 1);
             assert.match(seen.text,
                          /gradient_tape\/sequential\/conv2d_1\/Conv2D\/Conv2DBackpropFilter/);

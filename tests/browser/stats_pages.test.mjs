@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { waitForView } from './browser.mjs';
-import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+import { TESTDATA, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
 
 const NAME = 'stats_pages.test';
 const GPU = ['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm'];
@@ -37,8 +37,16 @@ describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
         async () => {
             await open(GPU, 'kernel_stats');
             // 114 distinct rows on this profile (the C tests check them
-            // against TensorFlow's kernel_stats.pb).
+            // against TensorFlow's kernel_stats.pb), as many as the route sent.
+            const route = await routeData(h, ...GPU, 'kernel_stats');
+            assert.equal(route.rows.length, 114);
             assert.match(await h.page.textContent('.ks-summary'), /^114 kernel rows/);
+            // The first row shown is the route's first (most total time).
+            const name = route.rows[0].c[route.cols.findIndex((c) => c.id === 'kernel_name')].v;
+            // Names are shown short; the full name is the cell's tooltip.
+            const first = await h.page.$eval('.data-table tbody tr td:nth-child(2)',
+                (td) => td.title || td.querySelector('[title]')?.title || '');
+            assert.equal(first, name);
             await h.page.waitForFunction(() => [...document.querySelectorAll('canvas')]
                 .filter((c) => window.Chart && window.Chart.getChart(c)).length === 2);
             assert.match(await h.page.textContent('.table-info'), /of 114 /);
@@ -68,10 +76,20 @@ describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
             await open(GPU, 'framework_op_stats');
             const heads = await h.page.$$eval('#content h3', (e) => e.map((x) => x.textContent));
             assert.deepEqual(heads, ['Device ops', 'Host ops']);
-            // Without IDLE (the default): 79 device rows; with it 80 (the C
-            // tests check them).
+            // Without IDLE (the default) the page shows the route's second
+            // table: 79 device rows and 65 host rows (the C tests check the
+            // first, with IDLE: 80 and 66); with IDLE ticked, 80.
+            const tables = await routeData(h, ...GPU, 'framework_op_stats');
+            const count = (table, what) => {
+                const side = table.cols.findIndex((c) => c.id === 'host_or_device');
+                return table.rows.filter((r) => r.c[side].v === what).length;
+            };
+            assert.deepEqual([count(tables[0], 'Device'), count(tables[0], 'Host')], [80, 66]);
+            const device = count(tables[1], 'Device'), host = count(tables[1], 'Host');
+            assert.equal(device, 79);
             const infos = await h.page.$$eval('.table-info', (e) => e.map((x) => x.textContent));
-            assert.match(infos[0], /of 79 /);
+            assert.match(infos[0], new RegExp(`of ${device} `));
+            assert.match(infos[2], new RegExp(`of ${host} `));   // [1] is the device ops by type
             await h.page.check('.ks-controls input[type=checkbox]');
             await h.page.waitForFunction(() => /of 80 /.test(
                 document.querySelector('.table-info').textContent));

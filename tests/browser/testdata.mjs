@@ -36,6 +36,29 @@ export function hashOf(run, host, tool, query = '') {
     return `#/run/${e(run)}/host/${e(host)}/tool/${e(tool)}${query}`;
 }
 
+// The server's /data answer for tool on run and host (query: more
+// parameters, "&name=value..."), parsed: what the page was given to show.
+export async function routeData(h, run, host, tool, query = '') {
+    const e = encodeURIComponent;
+    const resp = await fetch(`${h.server.url}data/plugin/profile/data?run=${e(run)}` +
+                             `&tag=${e(tool)}&host=${e(host)}${query}`);
+    assert.equal(resp.status, 200, `${tool}: HTTP ${resp.status}`);
+    return resp.json();
+}
+
+// What the Chart.js chart on the first canvas matching selector draws:
+// its labels and, per dataset, its label and data.
+export function chartShown(page, selector) {
+    return page.evaluate((sel) => {
+        const canvas = document.querySelector(sel);
+        const chart = canvas && window.Chart && window.Chart.getChart(canvas);
+        if (!chart)
+            return null;
+        return { labels: chart.data.labels,
+                 datasets: chart.data.datasets.map((d) => ({ label: d.label, data: d.data })) };
+    }, selector);
+}
+
 // Registers hooks on the enclosing describe block that fill h: a server on
 // logdir with a fresh cache folder (named after cachePrefix), then
 // await prepare(h) when given (it may ask the server what to test), then a

@@ -105,6 +105,29 @@ static inline pv_model *fx_gpu_model(void)
     return pv_test_finish(b);
 }
 
+/* Kernels shorter than a microsecond, which no real profile here has
+ * (times in ps, absolute). /device:GPU:0, "Stream #1":
+ *   s1 tiny_kernel    start 1e6        dur 750000 (750 ns)   op a/Add:AddV2
+ *   s2 tiny_kernel    start 2e6        dur 250500 (250.5 ns) same op
+ *   s3 one_ns_kernel  start 3e6        dur 1000   (1 ns)     op b/Mul:Mul
+ *   s4 one_ns_kernel  start 4e6        dur 999    (< 1 ns)   same op
+ * tiny_kernel's details use the old "shm:" key (9216 bytes, TF 2.4). */
+static inline pv_model *fx_sub_us_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t gpu = pv_builder_plane(b, 1, "/device:GPU:0");
+    uint32_t s1 = pv_builder_track(b, gpu, 1, "Stream #1", 0);
+    uint32_t tiny = pv_builder_meta(b, gpu, 1, "tiny_kernel", NULL);
+    uint32_t one = pv_builder_meta(b, gpu, 2, "one_ns_kernel", NULL);
+    const char *dt = "regs:8 shm:9216 grid:1,1,1 block:32,1,1";
+    const char *d1 = "regs:4 grid:1,1,1 block:1,1,1";
+    fx_kernel(b, s1, tiny, 1000000, 750000, dt, "a/Add:AddV2");
+    fx_kernel(b, s1, tiny, 2000000, 250500, dt, "a/Add:AddV2");
+    fx_kernel(b, s1, one, 3000000, 1000, d1, "b/Mul:Mul");
+    fx_kernel(b, s1, one, 4000000, 999, d1, "b/Mul:Mul");
+    return pv_test_finish(b);
+}
+
 /* A CPU-only profile: one host thread with one op. */
 static inline pv_model *fx_cpu_model(void)
 {

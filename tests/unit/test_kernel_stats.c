@@ -162,6 +162,44 @@ START_TEST(test_pv_kernel_stats_to_json_shape)
 }
 END_TEST
 
+/* fx_sub_us_model: durations truncated to the nanosecond and shown in
+ * microseconds, 999 ps dropped (the reference's DurationNs() == 0), and
+ * the one "shm:" key TensorFlow 2.4 wrote read as shared memory (XProf
+ * 2.24 reads only static_shared / dynamic_shared: the compare harness
+ * shows such cells as XProf's 0 by naming this test). */
+START_TEST(test_pv_tool_kernel_stats_sub_microsecond)
+{
+    pv_model *m = fx_sub_us_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kernel_stats_result r = run(m, &a, 0);
+    ck_assert_uint_eq(r.n_kernel_events, 3);
+    ck_assert_uint_eq(r.n_rows, 2);
+    const pv_kernel_row *k = &r.rows[0];
+    ck_assert_str_eq(k->kernel_name, "tiny_kernel");
+    ck_assert_uint_eq(k->occurrences, 2);
+    ck_assert_uint_eq(k->total_ns, 1000);   /* 750 + 250 */
+    ck_assert_uint_eq(k->min_ns, 250);
+    ck_assert_uint_eq(k->max_ns, 750);
+    ck_assert_uint_eq(k->static_shmem_bytes + k->dynamic_shmem_bytes, 9216);
+    ck_assert_uint_eq(r.rows[1].static_shmem_bytes + r.rows[1].dynamic_shmem_bytes, 0);
+    ck_assert_str_eq(r.rows[1].kernel_name, "one_ns_kernel");
+    ck_assert_uint_eq(r.rows[1].occurrences, 1);
+    json_t *j = pv_kernel_stats_to_json(&r);
+    json_t *row = json_array_get(json_object_get(j, "rows"), 0);
+    ck_assert_double_eq(num(row, 3), 9216.0);
+    ck_assert_double_eq_tol(num(row, 11), 1.0, 1e-12);
+    ck_assert_double_eq_tol(num(row, 12), 0.5, 1e-12);
+    ck_assert_double_eq_tol(num(row, 13), 0.25, 1e-12);
+    ck_assert_double_eq_tol(num(row, 14), 0.75, 1e-12);
+    row = json_array_get(json_object_get(j, "rows"), 1);
+    ck_assert_double_eq_tol(num(row, 11), 0.001, 1e-12);
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 START_TEST(test_pv_kernel_stats_to_json_columns_shape)
 {
     pv_model *m = fx_gpu_model();
@@ -237,6 +275,7 @@ int main(void)
     tcase_add_test(tc, test_pv_tool_kernel_stats_max_rows);
     tcase_add_test(tc, test_pv_tool_kernel_stats_cpu_profile);
     tcase_add_test(tc, test_pv_tool_kernel_stats_xla_ops);
+    tcase_add_test(tc, test_pv_tool_kernel_stats_sub_microsecond);
     suite_add_tcase(s, tc);
     TCase *tj = tcase_create("pv_kernel_stats_to_json");
     tcase_add_test(tj, test_pv_kernel_stats_to_json_shape);

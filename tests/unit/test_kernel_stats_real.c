@@ -195,6 +195,38 @@ START_TEST(test_pv_tool_kernel_stats_vendor)
 }
 END_TEST
 
+/* Gap of issue #16: XProf marks ROCm matrix-core and XLA GEMM kernels as
+ * using TensorCores and their dot op as eligible; profview does not. */
+START_TEST(test_gap16_rocm_tensor_core)
+{
+    PV_NEED_TESTDATA("test_gap16_rocm_tensor_core");
+    const char *rel = "logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003";
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.xplane.pb", PV_TESTDATA, rel);
+    pv_model *m = oracle_load_xplane(path);
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_kernel_stats_result r = ours(m, &a);
+    snprintf(path, sizeof path, "%s%s.kernel_stats.json.gz", GOLDEN, rel);
+    json_t *t = oracle_load_gz_json(path);
+    const char *kernel = "gemm_fusion_dot_general_1.kd";
+    int i = oracle_find_row(t, "kernel_name", kernel, NULL, NULL);
+    ck_assert_int_ge(i, 0);
+    size_t row = (size_t)i;
+    ck_assert(json_is_true(oracle_cell(t, row, oracle_col(t, "is_kernel_using_tensor_core"))));
+    ck_assert(json_is_true(oracle_cell(t, row, oracle_col(t, "is_op_tensor_core_eligible"))));
+    size_t k = 0;
+    while (k < r.n_rows && strcmp(r.rows[k].kernel_name, kernel) != 0)
+        k++;
+    ck_assert_uint_lt(k, r.n_rows);
+    ck_assert_msg(!r.rows[k].is_kernel_using_tensor_core && !r.rows[k].is_op_tensor_core_eligible,
+                  ORACLE_GAP16);
+    json_decref(t);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* The legacy converter against protoc's decoding of the same
  * kernel_stats.pb (the TSV file): every row, in TF's order. */
 START_TEST(test_pv_legacy_kernel_stats_vs_protoc)
@@ -249,6 +281,7 @@ int main(void)
     tcase_add_test(tc, test_pv_tool_kernel_stats_vs_xprof);
     tcase_add_test(tc, test_pv_tool_kernel_stats_vendor);
     tcase_add_test(tc, test_pv_legacy_kernel_stats_vs_protoc);
+    tcase_add_test(tc, test_gap16_rocm_tensor_core);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }

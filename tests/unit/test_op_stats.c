@@ -126,6 +126,35 @@ START_TEST(test_pv_tool_op_stats_tables)
 }
 END_TEST
 
+/* fx_sub_us_model: op times in microseconds keep the picoseconds (no
+ * event is too short for the op tables): a/Add 750 + 250.5 ns, b/Mul
+ * 1 ns + 999 ps; the device spans 1e6 .. 4e6 + 999 ps, so IDLE is
+ * 3000999 - 1002499 = 1998500 ps. */
+START_TEST(test_pv_tool_op_stats_sub_microsecond)
+{
+    pv_model *m = fx_sub_us_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_stats_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_op_stats(m, NULL, &a, &r, &err), 0);
+    const pv_op_stats_table *t = &r.with_idle;
+    ck_assert_uint_eq(t->n_rows, 3);
+    ck_assert(t->rows[0].op->is_idle);
+    ck_assert_double_eq_tol(t->rows[0].total_time_us, 1.9985, TOL);
+    ck_assert_str_eq(t->rows[1].op->name, "a/Add");
+    ck_assert_uint_eq(t->rows[1].op->occurrences, 2);
+    ck_assert_double_eq_tol(t->rows[1].total_time_us, 1.0005, TOL);
+    ck_assert_double_eq_tol(t->rows[1].avg_time_us, 0.50025, TOL);
+    ck_assert_double_eq_tol(t->rows[1].device_fraction, 1.0005 / 3.000999, TOL);
+    ck_assert_str_eq(t->rows[2].op->name, "b/Mul");
+    ck_assert_uint_eq(t->rows[2].op->occurrences, 2);
+    ck_assert_double_eq_tol(t->rows[2].total_self_time_us, 0.001999, TOL);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 START_TEST(test_pv_tool_op_stats_max_ops)
 {
     pv_model *m = fx_gpu_model();
@@ -287,6 +316,7 @@ int main(void)
     TCase *tc = tcase_create("pv_tool_op_stats");
     tcase_add_test(tc, test_pv_tool_op_stats_tables);
     tcase_add_test(tc, test_pv_tool_op_stats_max_ops);
+    tcase_add_test(tc, test_pv_tool_op_stats_sub_microsecond);
     tcase_add_test(tc, test_pv_tool_op_stats_cpu_profile);
     suite_add_tcase(s, tc);
     TCase *tj = tcase_create("pv_op_stats_to_json");

@@ -26,6 +26,7 @@
 #include "stats_oracle.h"
 #include "ingest/tf_legacy/legacy_stats.h"
 #include "tools/op_stats/op_stats.h"
+#include "tools/registry.h"
 #include "tools/common/tf_op_name.h"
 
 #include <stdio.h>
@@ -222,6 +223,105 @@ START_TEST(test_pv_tool_op_stats_vs_xprof)
 }
 END_TEST
 
+#define ROCM_GEMM "logdirs/jax_rocm_mi300/plugins/profile/jax08_gemm/tw003"
+#define TPU_2 "logdirs/jax_tpu_v6e_inference/plugins/profile/tpu_inference/tpu_inference_2"
+
+/* jax08_gemm's device row of jit(dot)/dot_general, ours and XProf's. */
+typedef struct dot_rows {
+    pv_model *m;                 /* ours, to free */
+    const pv_op_stats_row *ours;
+    json_t *golden;              /* XProf's answer, to release */
+    json_t *table;               /* its table with IDLE */
+    size_t ref;                  /* the row in it */
+} dot_rows;
+
+static dot_rows rocm_dot(pv_arena *a, pv_op_stats_result *r)
+{
+    dot_rows d = {run(ROCM_GEMM, a, r), NULL, NULL, NULL, 0};
+    for (size_t i = 0; i < r->with_idle.n_rows && d.ours == NULL; i++) {
+        const pv_op_stats_row *row = &r->with_idle.rows[i];
+        if (row->on_device && strcmp(row->op->name, "jit(dot)/dot_general") == 0)
+            d.ours = row;
+    }
+    ck_assert_ptr_nonnull(d.ours);
+    d.golden = oracle_load_gz_json(GOLDEN ROCM_GEMM ".framework_op_stats.json.gz");
+    d.table = json_array_get(d.golden, 0);
+    int i = oracle_find_row(d.table, "host_or_device", "Device", "operation",
+                            "jit(dot)/dot_general");
+    ck_assert_int_ge(i, 0);
+    d.ref = (size_t)i;
+    return d;
+}
+
+static json_t *ref_cell(const dot_rows *d, const char *col)
+{
+    return oracle_cell(d->table, d->ref, oracle_col(d->table, col));
+}
+
+/* Gap of issue #16: XProf's roofline columns for an XLA op come from the
+ * HLO cost data, which profview does not read: its dot_general row on
+ * ROCm has a FLOP rate and "HBM" there, 0 and "Unknown" here. */
+START_TEST(test_gap16_rocm_roofline)
+{
+    PV_NEED_TESTDATA("test_gap16_rocm_roofline");
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_op_stats_result r;
+    dot_rows d = rocm_dot(&a, &r);
+    ck_assert(json_number_value(ref_cell(&d, "measured_flop_rate")) > 0);
+    ck_assert_str_eq(json_string_value(ref_cell(&d, "bound_by")), "HBM");
+    ck_assert_msg(d.ours->measured_flop_rate == 0 && strcmp(d.ours->bound_by, "Unknown") == 0,
+                  ORACLE_GAP16);
+    json_decref(d.golden);
+    pv_arena_fini(&a);
+    pv_model_free(d.m);
+}
+END_TEST
+
+/* Gap of issue #16: XProf counts the ROCm matrix-core kernels of that op
+ * as TensorCore time (utilization 1); profview, 0. */
+START_TEST(test_gap16_rocm_tensor_core_utilization)
+{
+    PV_NEED_TESTDATA("test_gap16_rocm_tensor_core_utilization");
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_op_stats_result r;
+    dot_rows d = rocm_dot(&a, &r);
+    ck_assert_double_eq(json_number_value(ref_cell(&d, "gpu_tensorcore_utilization")), 1.0);
+    ck_assert_msg(d.ours->gpu_tensorcore_utilization == 0, ORACLE_GAP16);
+    json_decref(d.golden);
+    pv_arena_fini(&a);
+    pv_model_free(d.m);
+}
+END_TEST
+
+/* Gap of issue #16: XProf reads a TPU's XLA ops into its device table (15
+ * ops and IDLE on tpu_inference_2) and has an op_profile tool its TPU tip
+ * names; profview reads no TPU op and its op_profile computes nothing yet. */
+START_TEST(test_gap16_tpu_device_ops)
+{
+    PV_NEED_TESTDATA("test_gap16_tpu_device_ops");
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_op_stats_result r;
+    pv_model *m = run(TPU_2, &a, &r);
+    json_t *g = oracle_load_gz_json(GOLDEN TPU_2 ".framework_op_stats.json.gz");
+    json_t *t = json_array_get(g, 1);   /* without IDLE */
+    size_t device = 0;
+    for (size_t i = 0; i < json_array_size(json_object_get(t, "rows")); i++)
+        device += strcmp(json_string_value(oracle_cell(t, i, oracle_col(t, "host_or_device"))),
+                         "Device") == 0;
+    ck_assert_uint_eq(device, 15);
+    ck_assert_msg(r.device.n_ops == 0, ORACLE_GAP16);
+    /* listed as a tool, but computes nothing yet (the server says 501) */
+    const pv_tool *op_profile = pv_tool_find("op_profile");
+    ck_assert_msg(op_profile != NULL && op_profile->compute == NULL, ORACLE_GAP16);
+    json_decref(g);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* The legacy converter against protoc's decoding of the same
  * tensorflow_stats.pb (the TSV files): the same rows, values as written. */
 START_TEST(test_pv_legacy_op_stats_vs_protoc)
@@ -289,6 +389,9 @@ int main(void)
     tcase_add_test(tc, test_pv_tool_op_stats_vs_tf_cpu);
     tcase_add_test(tc, test_pv_tool_op_stats_vs_xprof);
     tcase_add_test(tc, test_pv_legacy_op_stats_vs_protoc);
+    tcase_add_test(tc, test_gap16_rocm_roofline);
+    tcase_add_test(tc, test_gap16_rocm_tensor_core_utilization);
+    tcase_add_test(tc, test_gap16_tpu_device_ops);
     suite_add_tcase(s, tc);
     return pv_test_run(s);
 }

@@ -402,6 +402,142 @@ START_TEST(test_pv_tool_overview_task_environment)
 }
 END_TEST
 
+/* One step, verdict numbers set by hand, ms[] in ms of a 100 ms step. */
+static const pv_bottleneck *verdict_of(pv_arena *a, double input_ms, double other_ms,
+                                       double launch_ms, double collectives_ms)
+{
+    pv_step_details *d = pv_arena_zalloc(a, sizeof *d);
+    d->name = "0";
+    d->ms[PV_BD_STEP_TIME] = 100;
+    d->ms[PV_BD_HOST_WAIT_INPUT] = input_ms;
+    d->ms[PV_BD_INPUT] = input_ms;
+    d->ms[PV_BD_UNKNOWN] = other_ms;
+    d->ms[PV_BD_HOST_PREPARE] = launch_ms;
+    d->ms[PV_BD_DEVICE_COLLECTIVES] = collectives_ms;
+    pv_step_analysis *an = pv_arena_zalloc(a, sizeof *an);
+    pv_step_analysis_from_details(d, 1, true, a, an);
+    return &an->bottleneck;
+}
+
+/* The reference's verdicts at their thresholds exactly, which it tests
+ * with >= (op_stats_to_input_pipeline_analysis.cc: input 20 / 5 %, all
+ * others 3 / 15 %, kernel launch 15 / 3 %, collectives 15 / 3 %): a
+ * value at a threshold takes the higher verdict, one just under it the
+ * lower. */
+START_TEST(test_pv_step_analysis_compute_thresholds)
+{
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    ck_assert_str_eq(verdict_of(&a, 20, 0, 0, 0)->input_classification, "host");
+    ck_assert_str_eq(verdict_of(&a, 19.99, 0, 0, 0)->input_classification, "both");
+    const pv_bottleneck *b = verdict_of(&a, 5, 0, 0, 0);
+    ck_assert_str_eq(b->input_classification, "both");
+    ck_assert_str_eq(b->input_statement,
+                     "Your program is MODERATELY input-bound because 5.0% of the total step time "
+                     "sampled is waiting for input. Therefore, you would need to reduce both the "
+                     "input time and other time.");
+    b = verdict_of(&a, 4.99, 3, 0, 0);
+    ck_assert_str_eq(b->input_classification, "both");
+    ck_assert_str_eq(b->input_statement,
+                     "Your program is POTENTIALLY input-bound because 3.0% of the total step time "
+                     "sampled is spent on 'All Others' time (which could be due to I/O or Python "
+                     "execution or both).");
+    /* reported above, so not again below */
+    ck_assert_str_eq(b->all_other_classification, "no");
+    b = verdict_of(&a, 4.99, 2.99, 0, 0);
+    ck_assert_str_eq(b->input_classification, "device");
+    ck_assert_str_eq(b->input_statement,
+                     "Your program is NOT input-bound because only 5.0% of the total step time "
+                     "sampled is waiting for input. Therefore, you should focus on reducing other "
+                     "time.");
+    ck_assert_str_eq(b->all_other_classification, "no");
+    /* input bound: "all others" gets its own verdict, 15 % is high */
+    ck_assert_str_eq(verdict_of(&a, 20, 15, 0, 0)->all_other_classification, "high");
+    ck_assert_str_eq(verdict_of(&a, 20, 14.99, 0, 0)->all_other_classification, "moderate");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 15, 0)->kernel_launch_classification, "high");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 14.99, 0)->kernel_launch_classification, "moderate");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 3, 0)->kernel_launch_classification, "moderate");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 2.99, 0)->kernel_launch_classification, "no");
+    b = verdict_of(&a, 0, 0, 0, 15);
+    ck_assert_str_eq(b->device_collectives_classification, "high");
+    ck_assert_str_eq(b->device_collectives_statement,
+                     "15.0 % of the total step time sampled is spent on 'Device Collective "
+                     "Communication'.");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 0, 3)->device_collectives_classification, "moderate");
+    ck_assert_str_eq(verdict_of(&a, 0, 0, 0, 2.99)->device_collectives_classification, "no");
+    pv_arena_fini(&a);
+}
+END_TEST
+
+/* A profile of one step (cpu_model): every summary is that step's value
+ * and every deviation 0.0, where the reference divides 0 by 0 and prints
+ * -nan (accepted in tests/api/compare_rules.c by naming this test). */
+START_TEST(test_pv_tool_steps_one_step)
+{
+    pv_model *m = cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_input_pipeline_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_input_pipeline(m, NULL, &a, &r, &err), 0);
+    ck_assert_uint_eq(r.analysis.n_steps, 1);
+    for (int k = 0; k < PV_BD_N; k++) {
+        const pv_step_summary *sum = &r.analysis.summary[k];
+        ck_assert_double_eq(sum->average, r.analysis.steps[0].ms[k]);
+        ck_assert_double_eq(sum->minimum, sum->average);
+        ck_assert_double_eq(sum->maximum, sum->average);
+        ck_assert_double_eq(sum->standard_deviation, 0);
+    }
+    json_t *j = pv_input_pipeline_to_json(&r);
+    json_t *p = json_object_get(json_array_get(j, 1), "p");
+    static const char *const sdv[] = {
+        "compile_time_ms_sdv",       "device_collectives_time_ms_sdv",
+        "device_compute_time_ms_sdv", "device_to_device_time_ms_sdv",
+        "host_compute_time_ms_sdv",  "infeed_time_ms_sdv",
+        "kernel_launch_time_ms_sdv", "outfeed_time_ms_sdv"};
+    for (size_t i = 0; i < sizeof sdv / sizeof sdv[0]; i++)
+        ck_assert_str_eq(json_string_value(json_object_get(p, sdv[i])), "0.0");
+    /* 100 us = 0.1 ms, printed with one digit */
+    ck_assert_str_eq(json_string_value(json_object_get(p, "steptime_ms_average")), "0.1");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "steptime_ms_minimum")), "0.1");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "steptime_ms_maximum")), "0.1");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "steptime_ms_standard_deviation")),
+                     "0.0");
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* No device plane (cpu_model): the keys of the reference's TPU analysis
+ * that need a device are "unknown", not 0.0% as the reference prints
+ * them. The host's ops (IteratorGetNext 20, Conv2D 40 + Relu 10 on the
+ * python3 thread, spanning 10..80; Iterator::Model 16 on its own thread)
+ * cover both threads' spans, so the host's idle share is 0.0%. */
+START_TEST(test_pv_tool_overview_cpu_unknown)
+{
+    pv_model *m = cpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_overview(m, NULL, &a, &r, &err), 0);
+    json_t *j = pv_overview_to_json(&r);
+    json_t *p = json_object_get(json_array_get(j, 0), "p");
+    static const char *const unknown[] = {
+        "device_duty_cycle_high_confidence_percent", "device_duty_cycle_percent",
+        "device_idle_time_percent", "flop_rate_utilization_relative_to_roofline",
+        "memory_bw_utilization_relative_to_hw_limit"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        ck_assert_str_eq(json_string_value(json_object_get(p, unknown[i])), "unknown");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "host_idle_time_percent")), "0.0%");
+    ck_assert_str_eq(json_string_value(json_object_get(p, "device_tf_op_percent")), "0.0%");
+    json_decref(j);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("steps");
@@ -411,16 +547,19 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pv_tool_steps_gpu_with_host);
     tcase_add_test(tc, test_pv_tool_steps_gpu_device_only);
     tcase_add_test(tc, test_pv_tool_steps_gpu_intersection);
+    tcase_add_test(tc, test_pv_tool_steps_one_step);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_step_analysis_compute");
     tcase_add_test(tc, test_pv_step_analysis_compute_cpu_verdict);
     tcase_add_test(tc, test_pv_step_analysis_compute_summary);
+    tcase_add_test(tc, test_pv_step_analysis_compute_thresholds);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_input_pipeline");
     tcase_add_test(tc, test_pv_tool_input_pipeline_no_markers);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_overview");
     tcase_add_test(tc, test_pv_tool_overview_task_environment);
+    tcase_add_test(tc, test_pv_tool_overview_cpu_unknown);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -184,7 +184,9 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
     out->n_top_device = top_ops(dev, out->top_device);
     out->n_top_host = top_ops(host, out->top_host);
 
-    uint64_t nh = occurrences(host), nd = occurrences(dev);
+    uint64_t nh = occurrences(host), nd = 0;
+    for (size_t k = 0; k < n_models; k++)
+        nd += pv__overview_device_op_count(ms[k], a);
     if (nh + nd > 0) {
         out->host_tf_op_percent = 100.0 * (double)nh / (double)(nh + nd);
         out->device_tf_op_percent = 100.0 * (double)nd / (double)(nh + nd);

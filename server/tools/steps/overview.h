@@ -8,6 +8,7 @@
 #define PV_TOOLS_STEPS_OVERVIEW_H
 
 #include "tools/steps/input_pipeline.h"
+#include "tools/steps/overview_device_count.h"
 
 #define PV_OVERVIEW_TOP_OPS 10
 
@@ -28,7 +29,8 @@ typedef struct pv_overview_result {
     pv_overview_op top_device[PV_OVERVIEW_TOP_OPS];
     size_t n_top_host;
     pv_overview_op top_host[PV_OVERVIEW_TOP_OPS];
-    double host_tf_op_percent;      /* host op occurrences of all op occurrences */
+    double host_tf_op_percent;      /* host op occurrences of all op occurrences, the
+                                       device's counted per op run, not per kernel */
     double device_tf_op_percent;
     double host_op_time_eager_percent;
     double device_op_time_eager_percent;

@@ -149,9 +149,11 @@ static json_t *recommendation_table(const pv_overview_result *r)
     pv_dt_str(row, dev_desc);
     row = pv_dt_row(t);
     pv_dt_str(row, "device");
+    /* The reference's timeline is per TPU core, not per chip. */
     snprintf(buf, sizeof buf,
-             "trace_viewer (look at the activities on the timeline of each %s in the trace view)",
-             dev);
+             "trace_viewer (look at the activities on the timeline of each %s%s in the trace "
+             "view)",
+             dev, r->ip.steps.hardware == PV_HW_TPU ? " core" : "");
     pv_dt_str(row, buf);
     pv_dt_str(row, dev_desc);
     tip(t, "doc",
