@@ -2,12 +2,15 @@
  * its tag and its uncompressed length (16 hex digits each, a space between,
  * a newline after), then the gzip body; it is kept under the key's "what"
  * prefixed with "gz2 ", so a plain and a gzip'd answer of one request never
- * collide, nor do answers kept in an older layout. */
+ * collide, nor do answers kept in an older layout. The plain copy made for
+ * clients without gzip has the same line, then the plain body, under
+ * "pl2 ". */
 #include "cache/answer.h"
 #include "util/gzip.h"
 #include "util/hash.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +24,26 @@ void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 
              (unsigned long long)pv_hash_bytes(PV_HASH_SEED, body != NULL ? body : "", len));
 }
 
-/* k with "gz " before its what, in what (the caller's storage). */
-static pv_cache_key gz_key(const pv_cache_key *k, char **what)
+#define GZ_PREFIX "gz2 "
+#define PLAIN_PREFIX "pl2 "
+
+/* k with prefix before its what, in what (the caller's storage). */
+static pv_cache_key tagged_key(const pv_cache_key *k, const char *prefix, char **what)
 {
-    size_t n = strlen(k->what) + 5;
+    size_t n = strlen(k->what) + strlen(prefix) + 1;
     *what = malloc(n);
     if (*what != NULL)
-        snprintf(*what, n, "gz2 %s", k->what);
+        snprintf(*what, n, "%s%s", prefix, k->what);
     pv_cache_key g = *k;
-    g.what = *what != NULL ? *what : "gz";
+    g.what = *what != NULL ? *what : prefix;
     return g;
 }
 
-int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+static int open_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *prefix,
+                       pv_kept_gz *out)
 {
     char *what;
-    pv_cache_key g = gz_key(k, &what);
+    pv_cache_key g = tagged_key(k, prefix, &what);
     int rc = what != NULL ? pv_disk_cache_open(c, &g, &out->entry) : PV_ENOTFOUND;
     free(what);
     if (rc != 0)
@@ -56,10 +63,21 @@ int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
     return 0;
 }
 
-int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+{
+    return open_tagged(c, k, GZ_PREFIX, out);
+}
+
+int pv_answer_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+{
+    return open_tagged(c, k, PLAIN_PREFIX, out);
+}
+
+static int check_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *prefix,
+                        pv_kept_gz *g)
 {
     char *what;
-    pv_cache_key gk = gz_key(k, &what);
+    pv_cache_key gk = tagged_key(k, prefix, &what);
     /* The checksum covers the tag line too: check the whole payload, then
      * move past the tag. */
     int rc = pv_disk_cache_check(c, &gk, &g->entry);
@@ -69,6 +87,53 @@ int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
     g->entry.offset += TAG_LINE;
     g->entry.len -= TAG_LINE;
     return 0;
+}
+
+int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+{
+    return check_tagged(c, k, GZ_PREFIX, g);
+}
+
+int pv_answer_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+{
+    return check_tagged(c, k, PLAIN_PREFIX, g);
+}
+
+static void put_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *prefix,
+                       const char *tag, uint64_t plain_len, const void *body, size_t len)
+{
+    char line[TAG_LINE + 1];
+    snprintf(line, sizeof line, "%s %016llx\n", tag, (unsigned long long)plain_len);
+    char *what;
+    pv_cache_key g = tagged_key(k, prefix, &what);
+    if (what != NULL)
+        pv_disk_cache_put2(c, &g, line, TAG_LINE, body, len);
+    free(what);
+}
+
+void pv_answer_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g)
+{
+    if (g->plain_bytes > PV_ANSWER_PLAIN_MAX_BYTES)
+        return;
+    int fd = dup(g->entry.fd);
+    pv_gunzip_fd *in = fd >= 0 ? pv_gunzip_fd_new(fd, g->entry.offset, g->entry.len) : NULL;
+    if (in == NULL)
+        return;
+    pv_buf out;
+    pv_buf_init(&out, PV_ANSWER_PLAIN_MAX_BYTES);
+    char chunk[1 << 16];
+    bool ok = true;
+    ssize_t n;
+    while (ok && (n = pv_gunzip_fd_read(in, chunk, sizeof chunk)) > 0)
+        ok = pv_buf_add(&out, chunk, (size_t)n) == 0;
+    ok = ok && n == 0;
+    pv_gunzip_fd_free(in);
+    char tag[PV_ANSWER_TAG_CHARS + 1];
+    pv_answer_tag(out.data, out.len, tag);
+    /* Kept only when it is the very body the tag names. */
+    if (ok && out.len == g->plain_bytes && strcmp(tag, g->tag) == 0)
+        put_tagged(c, k, PLAIN_PREFIX, g->tag, g->plain_bytes, out.data, out.len);
+    pv_buf_fini(&out);
 }
 
 int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
@@ -92,13 +157,7 @@ void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, s
         pv_buf_fini(&out);
         return;
     }
-    char line[TAG_LINE + 1];
-    snprintf(line, sizeof line, "%s %016llx\n", tag, (unsigned long long)len);
-    char *what;
-    pv_cache_key g = gz_key(k, &what);
-    if (what != NULL)
-        pv_disk_cache_put2(c, &g, line, TAG_LINE, out.data, out.len);
-    free(what);
+    put_tagged(c, k, GZ_PREFIX, tag, len, out.data, out.len);
     *gz = pv_buf_take(&out, gz_len);
 }
 

@@ -7,9 +7,12 @@
  * the profile again. Answers of PV_ANSWER_GZ_MIN_BYTES or more are kept
  * gzip-compressed, after their tag: a repeat is sent from the file as it
  * is (no hashing, compressing or reading into memory: a 1 MB answer was
- * compressed again for every request before), a client that does not take
- * gzip gets it inflated as it is sent, and a revalidation is answered 304
- * from the tag alone. Smaller ones are kept as they are.
+ * compressed again for every request before), and a revalidation is
+ * answered 304 from the tag alone. Smaller ones are kept as they are. A
+ * client that does not take gzip (curl, scripts) gets the answer inflated as
+ * it is sent the first time, and from a plain copy kept beside the gzip'd
+ * one after that: inflating 1 MB for every request held such clients to a
+ * few hundred requests a second.
  *
  * The tag of an answer is a hash of its uncompressed body, whoever makes
  * it (pv_answer_tag): an answer sent fresh and the same answer sent from
@@ -30,12 +33,16 @@
 #define PV_ANSWER_TAG_CHARS 16
 /* The largest answer made or kept. */
 #define PV_ANSWER_MAX_BYTES ((size_t)4 << 30)
+/* A larger answer is never kept plain, only streamed inflated: its plain
+ * copy would be made in memory. */
+#define PV_ANSWER_PLAIN_MAX_BYTES ((size_t)64 << 20)
 
 /* The strong tag of an uncompressed body: PV_ANSWER_TAG_CHARS hex digits
  * and a NUL into tag. Cannot fail. */
 void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1]);
 
-/* A kept gzip'd answer, open for sending. */
+/* A kept answer behind its tag line, open for sending: the gzip'd copy
+ * or the plain copy (pv_answer_open_plain). */
 typedef struct pv_kept_gz {
     char tag[PV_ANSWER_TAG_CHARS + 1]; /* the uncompressed body's tag */
     uint64_t plain_bytes;              /* the uncompressed body's length */
@@ -49,6 +56,15 @@ int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
 /* Checks an opened answer's body against its checksum before it is sent.
  * Returns 0, or PV_ENOTFOUND after closing the fd and removing the entry. */
 int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+
+/* The plain copy of a gzip'd answer, as pv_answer_open_gz and
+ * pv_answer_check_gz; entry then holds the uncompressed body. */
+int pv_answer_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
+int pv_answer_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+/* Keeps the plain copy of the gzip'd answer g (opened and checked; its fd
+ * stays the caller's) when it inflates to at most PV_ANSWER_PLAIN_MAX_BYTES
+ * and to the body its tag names. Failures only cost the cache. */
+void pv_answer_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g);
 
 /* Appends the plain answer kept under k to out. Returns 0, or PV_ENOTFOUND. */
 int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);

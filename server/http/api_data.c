@@ -14,6 +14,7 @@
  *      tool's compute and writer, and the answer kept for next time. */
 #include "cache/answer.h"
 #include "cache/store.h"
+#include "http/conn.h"
 #include "http/http.h"
 #include "http/limit.h"
 #include "http/metrics.h"
@@ -60,8 +61,31 @@ static void *read_query(pv_request *rq, pv_response *rs, const pv_tool *t)
 
 /* ---- kept answers --------------------------------------------------------------- */
 
+/* The plain copy of a gzip'd answer for a client that does not take gzip,
+ * sent from its file. */
+static bool kept_plain(pv_request *rq, pv_response *rs, const pv_cache_key *key,
+                       answer_kind kind)
+{
+    pv_kept_gz g;
+    if (pv_answer_open_plain(rq->app->disk, key, &g) != 0)
+        return false;
+    if (pv_answer_check_plain(rq->app->disk, key, &g) != 0)
+        return false;
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->etag = pv_arena_strdup(&rq->arena, g.tag);
+    rs->body_from_fd = true;
+    rs->body_fd = g.entry.fd;
+    rs->body_offset = g.entry.offset;
+    rs->len = (size_t)g.entry.len;
+    return true;
+}
+
 static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, answer_kind kind)
 {
+    bool plain_client = !pv__http_accepts_gzip(rq);
+    if (plain_client && kept_plain(rq, rs, key, kind))
+        return true;
     pv_kept_gz g;
     if (pv_answer_open_gz(rq->app->disk, key, &g) != 0)
         return false;
@@ -79,6 +103,9 @@ static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, an
         rs->body_is_gzip = false;
         return false;
     }
+    /* This client gets it inflated as it is sent; the next from the copy. */
+    if (plain_client)
+        pv_answer_keep_plain(rq->app->disk, key, &g);
     rs->body_from_fd = true;
     rs->body_fd = g.entry.fd;
     rs->body_offset = g.entry.offset;

@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,9 +34,12 @@ static pv_index_store index_store;
 static pv_disk_cache disk;
 static pv_app app;
 static char cache_dir[64];
+/* The Accept-Encoding the fake client sends; NULL: none, as curl. */
+static const char *accept_encoding;
 
 static void setup(void)
 {
+    accept_encoding = NULL;
     pv_index *ix = NULL;
     pv_error err = {0};
     struct timespec ts;
@@ -84,12 +88,13 @@ static const char *fake_param(void *ctx, const char *name, size_t *len)
 static const char *fake_header(void *ctx, const char *name)
 {
     (void)ctx;
-    (void)name;
-    return NULL;
+    return strcasecmp(name, "Accept-Encoding") == 0 ? accept_encoding : NULL;
 }
 
-/* Retry-After of the last answer. */
+/* Retry-After, how the body came and the tag of the last answer. */
 static unsigned last_retry_after;
+static bool last_from_fd, last_gzip;
+static char last_etag[64];
 
 /* Answers handler for query ("a=1&b=2", no %-escapes); the body is returned
  * NUL-terminated, uncompressed and owned by the caller. */
@@ -111,6 +116,9 @@ static char *call(pv_handler handler, const char *query, unsigned *status)
     handler(&rq, &rs);
     *status = rs.status;
     last_retry_after = rs.retry_after_s;
+    last_from_fd = rs.body_from_fd;
+    last_gzip = rs.body_is_gzip;
+    snprintf(last_etag, sizeof last_etag, "%s", rs.etag != NULL ? rs.etag : "");
     if (rs.body_from_fd) {
         /* A kept answer is sent from its file. */
         char *kept = malloc(rs.len);
@@ -121,7 +129,7 @@ static char *call(pv_handler handler, const char *query, unsigned *status)
     }
     char *body;
     if (rs.body_is_gzip) {
-        /* Answers of a MiB or more are kept, and sent, gzip'd. */
+        /* Answers of 4 KiB or more are kept, and sent, gzip'd. */
         pv_buf plain;
         pv_buf_init(&plain, (size_t)1 << 30);
         ck_assert_int_eq(pv_gzip_decompress(rs.body, rs.len, &plain, NULL, NULL), 0);
@@ -274,6 +282,7 @@ static size_t files_in(const char *dir)
  * new entries (issue #15: 200 requests with &junk=$i grew the cache). */
 START_TEST(test_data_cache_key_ignores_other_parameters)
 {
+    accept_encoding = "gzip";
     free(call(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=kernel_stats&junk=0",
               &(unsigned){0}));
     size_t after_first = files_in(cache_dir);
@@ -287,6 +296,37 @@ START_TEST(test_data_cache_key_ignores_other_parameters)
     free(call(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=kernel_stats&max_rows=0",
               &(unsigned){0}));
     ck_assert_uint_eq(files_in(cache_dir), after_first + 1);
+}
+END_TEST
+
+/* A client without gzip gets a kept answer inflated once, then from a plain
+ * copy kept beside it: the same bytes and tag as the gzip'd one carries. */
+START_TEST(test_data_plain_client_gets_plain_copy)
+{
+    const char *q = "run=" MULTI "&host=" HOST_A "&tag=framework_op_stats";
+    accept_encoding = "gzip";
+    char *made = call(pv_serve_data, q, &(unsigned){0});
+    char *gz = call(pv_serve_data, q, &(unsigned){0});
+    ck_assert(last_gzip && last_from_fd);
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s", last_etag);
+    ck_assert_uint_eq(strlen(tag), 16);
+    size_t kept = files_in(cache_dir);
+    accept_encoding = NULL;
+    char *first = call(pv_serve_data, q, &(unsigned){0});
+    ck_assert(last_gzip);   /* inflated by the server as it is sent */
+    ck_assert_uint_eq(files_in(cache_dir), kept + 1);
+    char *second = call(pv_serve_data, q, &(unsigned){0});
+    ck_assert(!last_gzip && last_from_fd);
+    ck_assert_str_eq(last_etag, tag);
+    ck_assert_str_eq(second, made);
+    ck_assert_str_eq(first, made);
+    ck_assert_str_eq(gz, made);
+    ck_assert_uint_eq(files_in(cache_dir), kept + 1);
+    free(made);
+    free(gz);
+    free(first);
+    free(second);
 }
 END_TEST
 
@@ -395,6 +435,7 @@ static Suite *handlers_suite(void)
     tcase_add_test(tc, test_data_alias);
     tcase_add_test(tc, test_data_hosts_list_repeats);
     tcase_add_test(tc, test_data_cache_key_ignores_other_parameters);
+    tcase_add_test(tc, test_data_plain_client_gets_plain_copy);
     tcase_add_test(tc, test_data_busy);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_serve_data_csv");
