@@ -1,14 +1,18 @@
-/* bench/ingest: XSpace decode throughput and memory.
+/* bench/ingest: decode throughput and memory of XSpace and trace JSON.
  *
  *   bench/ingest FILE...
  *
  * For each file: ingests it (small files repeatedly, for at least half a
- * second) on this one thread and prints
- *   ingest_xspace_throughput[<name>] <MB/s> MB/s   (file bytes / CPU time of
- *                                                    this process: one core,
- *                                                    fair on a shared box)
- *   ingest_xspace_throughput_wall[<name>] <MB/s> MB/s (file bytes / wall time)
- *   ingest_xspace_model_ratio[<name>] <x> x        (model mem_bytes / file)
+ * second) on this one thread and prints, with <fmt> xspace, json or
+ * json_gz (by the file's first bytes):
+ *   ingest_<fmt>_throughput[<name>] <MB/s> MB/s   (file bytes / CPU time of
+ *                                                   this process: one core,
+ *                                                   fair on a shared box)
+ *   ingest_<fmt>_throughput_wall[<name>] <MB/s> MB/s (file bytes / wall time)
+ *   ingest_<fmt>_model_ratio[<name>] <x> x        (model mem_bytes / file)
+ * and for a gzip'd file what bounds it, in inflated (text) bytes:
+ *   ingest_json_gz_text_throughput[<name>] <MB/s> MB/s (inflated bytes / CPU time)
+ *   zlib_inflate_throughput[<name>] <MB/s> MB/s     (zlib alone, the same bytes)
  * and, through the on-disk model file (model/serialize.h, written under /tmp):
  *   model_save_time[<name>] <ms> ms
  *   model_load_time[<name>] <ms> ms                (map + checksum + check)
@@ -19,6 +23,7 @@
 #include "ingest/ingest.h"
 #include "model/serialize.h"
 
+#include <zlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -26,11 +31,42 @@
 #include <time.h>
 #include <unistd.h>
 
+/* xspace, json or json_gz, from the file's first bytes. */
+static const char *format_of(const char *path)
+{
+    unsigned char b[64] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f != NULL ? fread(b, 1, sizeof b, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        return "json_gz";
+    size_t i = 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t'))
+        i++;
+    return i < n && (b[i] == '{' || b[i] == '[') ? "json" : "xspace";
+}
+
 static double now_s(clockid_t clock)
 {
     struct timespec ts;
     clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The inflated size of a gzip file, and the CPU seconds zlib took. */
+static double inflate_alone(const char *path, double *cpu_s)
+{
+    static char buf[1 << 20];
+    double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), bytes = 0;
+    gzFile f = gzopen(path, "rb");
+    int n;
+    while (f != NULL && (n = gzread(f, buf, sizeof buf)) > 0)
+        bytes += n;
+    if (f != NULL)
+        gzclose(f);
+    *cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    return bytes;
 }
 
 int main(int argc, char **argv)
@@ -66,10 +102,17 @@ int main(int argc, char **argv)
         } while (t1 - t0 < 0.5);
         double c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
         double mb = (double)st.st_size / (1024.0 * 1024.0);
-        printf("ingest_xspace_throughput[%s] %.1f MB/s\n", name, mb * runs / (c1 - c0));
-        printf("ingest_xspace_throughput_wall[%s] %.1f MB/s\n", name, mb * runs / (t1 - t0));
-        printf("ingest_xspace_model_ratio[%s] %.2f x\n", name,
+        const char *fmt = format_of(argv[i]);
+        printf("ingest_%s_throughput[%s] %.1f MB/s\n", fmt, name, mb * runs / (c1 - c0));
+        printf("ingest_%s_throughput_wall[%s] %.1f MB/s\n", fmt, name, mb * runs / (t1 - t0));
+        printf("ingest_%s_model_ratio[%s] %.2f x\n", fmt, name,
                (double)model_bytes / (double)st.st_size);
+        if (strcmp(fmt, "json_gz") == 0) {
+            double z_s, text = inflate_alone(argv[i], &z_s) / (1024.0 * 1024.0);
+            printf("ingest_json_gz_text_throughput[%s] %.1f MB/s\n", name,
+                   text * runs / (c1 - c0));
+            printf("zlib_inflate_throughput[%s] %.1f MB/s\n", name, text / z_s);
+        }
 
         char tmp[64];
         snprintf(tmp, sizeof tmp, "/tmp/pv-bench-ingest-%ld.model", (long)getpid());

@@ -51,6 +51,15 @@
 //       so its cost grows with the area that changed)
 // Tracing slows frames a little; the untraced holds above are the ones
 // to quote for intervals.
+//
+// With --kineto 5000000[,..] it does only this instead, for PyTorch traces
+// made by bench/gen_kineto (--gen-kineto, default build/bench/gen_kineto):
+// for each count it writes run/host0.pt.trace.json (PyTorch's layout),
+// starts profview on it and, without loading anything first, opens the
+// trace viewer's URL in a fresh page:
+//   trace_kineto_first_frame_cold_<N>  ms from navigation start to the
+//       first complete frame, the server reading the trace meanwhile
+//   trace_kineto_bytes_<N> / _events_<N>  the trace's size and events
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,6 +102,8 @@ function pct(sorted, p) {
 }
 
 const BIN = path.resolve(arg('bin', 'build/profview'));
+const GEN_KINETO = path.resolve(arg('gen-kineto', 'build/bench/gen_kineto'));
+const KINETO = arg('kineto', '').split(',').filter((x) => x !== '').map(Number);
 const GEN = path.resolve(arg('gen', 'build/bench/gen_xspace'));
 const EVENTS = arg('events', '1000000,3000000').split(',').filter((x) => x !== '').map(Number);
 const PAN_GPUS = Number(arg('pan-gpus', '23'));
@@ -371,12 +382,44 @@ async function panFrames(browser, base, meta, paced) {
     await ctx.close();
 }
 
+// A PyTorch trace of n events, opened cold: see the header.
+async function kinetoCold(browser, n) {
+    const logdir = path.join(WORK, `kineto${n}`);
+    const dir = path.join(logdir, 'run');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'host0.pt.trace.json');
+    const r = spawnSync(GEN_KINETO, [file, String(n)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0)
+        throw new Error(`${GEN_KINETO} failed`);
+    const old = Date.now() / 1000 - 3600;
+    fs.utimesSync(file, old, old);
+    out(`trace_kineto_bytes_${n}`, fs.statSync(file).size / 2 ** 20, 'MiB');
+    const srv = await startServer(logdir);
+    const ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(srv.url + hashOf());
+    await page.waitForSelector('.tv[data-complete="true"]', { timeout: 300000 });
+    const nav = await page.evaluate(
+        () => performance.getEntriesByName('pv-trace-first-complete-frame')[0].startTime);
+    out(`trace_kineto_first_frame_cold_${n}`, nav, 'ms');
+    const meta = (await getJson(`${srv.url}api/trace/meta?run=run&host=host0`)).body;
+    out(`trace_kineto_events_${n}`, meta.n_events, 'events');
+    await ctx.close();
+    srv.stop();
+    fs.rmSync(logdir, { recursive: true, force: true });
+}
+
 async function main() {
     // Frame times depend on what else the machine runs: say how busy it was.
     out('bench_load_average_1min', os.loadavg()[0], 'load');
     out('bench_cpus', os.cpus().length, 'cpus');
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
     try {
+        if (KINETO.length > 0) {
+            for (const n of KINETO)
+                await kinetoCold(browser, n);
+            return;
+        }
         // Calibrate: events per MB of generated XSpace.
         const cal = path.join(WORK, 'cal');
         generate(cal, 4, 1);

@@ -8,7 +8,11 @@
  *
  * Run naming follows TensorBoard (FORMATS.md §1.1): every
  * <tbrun>/plugins/profile/<session>/ folder is a run named <session> when
- * tbrun is the logdir itself, else "<tbrun>/<session>". The scan never
+ * tbrun is the logdir itself, else "<tbrun>/<session>"; and
+ * torch-tb-profiler: any other folder holding a file of an any_folder
+ * format (trace JSON) is a run named by its path in the logdir (the
+ * logdir's own name for the logdir), with a host per such file; of two
+ * runs of one name the later gets " (2)". The scan never
  * follows a symbolic link that leads outside the logdir, never enters a
  * folder twice (loops), skips unreadable folders with a log line, and
  * never writes anything. */

@@ -25,10 +25,15 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
     return NULL;
 }
 
-/* What lists t on h: the profile, or a file made for t itself. */
+/* What lists t on h: the profile, or a file made for t itself (first when
+ * the profile's format yields to one). */
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
+    if (f != NULL && f->format->yields_to_tool_files && tool_file(h, t->name) != NULL)
+        f = NULL;
+    if (f != NULL && t->pytorch_only && !f->format->any_folder)
+        f = NULL;   /* a view of PyTorch traces on an XSpace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }

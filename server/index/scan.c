@@ -198,8 +198,10 @@ static int cmp_file(const void *a, const void *b)
     return (ra > rb) - (ra < rb);
 }
 
-/* Reads one session folder into a run; runs with no host files are dropped. */
-static void scan_session(scan *s, const char *dir, char *run_name)
+/* Reads one session folder into a run (with any_folder_only, a PyTorch
+ * run folder: only the formats found in any folder); runs with no host
+ * files are dropped. */
+static void scan_session(scan *s, const char *dir, char *run_name, bool any_folder_only)
 {
     DIR *d = opendir(dir);
     if (d == NULL) {
@@ -220,7 +222,7 @@ static void scan_session(scan *s, const char *dir, char *run_name)
     while ((de = readdir(d)) != NULL) {
         size_t host_len;
         const pv_format *format = pv_format_classify(de->d_name, &host_len);
-        if (format == NULL)
+        if (format == NULL || (any_folder_only && !format->any_folder))
             continue;
         char *path = join(dir, de->d_name);
         struct stat st;
@@ -280,7 +282,7 @@ static void scan_profile_dir(scan *s, const char *profile_dir, const char *tbrun
         if (stat_entry(s, path, &st, &link, true) && S_ISDIR(st.st_mode) &&
             seen_insert(s, (dir_key){st.st_dev, st.st_ino})) {
             char *name = tbrun[0] ? join(tbrun, de->d_name) : pv_xstrdup(de->d_name);
-            scan_session(s, path, name);
+            scan_session(s, path, name, false);
         }
         free(path);
     }
@@ -299,10 +301,16 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
     const char *base = strrchr(rel, '/');
     base = base ? base + 1 : rel;
     bool in_plugins = strcmp(base, "plugins") == 0;
+    bool pytorch_run = false;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
+        size_t host_len;
+        const pv_format *f =
+            de->d_type != DT_DIR ? pv_format_classify(de->d_name, &host_len) : NULL;
+        if (f != NULL && f->any_folder)
+            pytorch_run = true;
         if (de->d_type != DT_DIR && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
             continue;
         char *path = join(dir, de->d_name);
@@ -327,6 +335,13 @@ static void walk(scan *s, const char *dir, const char *rel, int depth)
         free(path);
     }
     closedir(d);
+    if (pytorch_run) {
+        /* torch-tb-profiler's name: the folder's path in the logdir, or
+         * the logdir's own name for the logdir itself */
+        const char *root_base = strrchr(s->root, '/');
+        root_base = root_base != NULL && root_base[1] != '\0' ? root_base + 1 : s->root;
+        scan_session(s, dir, pv_xstrdup(rel[0] ? rel : root_base), true);
+    }
 }
 
 static int cmp_file_path(const void *a, const void *b)
@@ -337,6 +352,37 @@ static int cmp_file_path(const void *a, const void *b)
 static int cmp_run(const void *a, const void *b)
 {
     return strcmp(((const pv_run *)a)->name, ((const pv_run *)b)->name);
+}
+
+/* A PyTorch run folder and a TensorBoard session can have one name
+ * (logdir/a/ and logdir/plugins/profile/a/): the later of two equal names
+ * gets " (2)", " (3)", ... so every run can be asked for. Takes and leaves
+ * the runs sorted; equal names are rare, so a name is checked against all
+ * runs. */
+static void distinct_names(scan *s)
+{
+    bool renamed = false;
+    for (size_t i = 1; i < s->n_runs; i++) {
+        if (strcmp(s->runs[i].name, s->runs[i - 1].name) != 0)
+            continue;
+        size_t len = strlen(s->runs[i].name) + 16;
+        char *name = pv_xmalloc(len);
+        for (unsigned k = 2;; k++) {
+            snprintf(name, len, "%s (%u)", s->runs[i].name, k);
+            size_t j = 0;
+            while (j < s->n_runs && strcmp(s->runs[j].name, name) != 0)
+                j++;
+            if (j == s->n_runs)
+                break;
+        }
+        pv_log(PV_LOG_DEBUG, "two runs are named %s; the one in %s is %s", s->runs[i].name,
+               s->runs[i].dir, name);
+        free(s->runs[i].name);
+        s->runs[i].name = name;
+        renamed = true;
+    }
+    if (renamed)
+        pv_sort(s->runs, s->n_runs, sizeof *s->runs, cmp_run);
 }
 
 int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_index **out,
@@ -359,6 +405,7 @@ int pv_index_scan(const char *logdir, const pv_index *prev, int64_t now_ns, pv_i
     free(s.seen);
     pv_hashtab_fini(&s.seen_ix);
     pv_sort(s.runs, s.n_runs, sizeof *s.runs, cmp_run);
+    distinct_names(&s);
     pv_sort(s.seen_files, s.n_seen, sizeof *s.seen_files, cmp_file_path);
 
     pv_index *ix = pv_xcalloc(1, sizeof *ix);

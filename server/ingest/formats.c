@@ -2,16 +2,22 @@
  * itself contain dots (10.240.1.50.overview_page.json), so a name is
  * matched by the known endings rather than split at its first dot. */
 #include "ingest/formats.h"
+#include "ingest/chrome_json/chrome_json.h"
 #include "ingest/tf_legacy/tf_legacy.h"
 #include "ingest/xspace/xspace.h"
 
 #include <string.h>
 
 /* Within a tool, the file listed first answers (overview_page.json before
- * overview_page.pb). No ending here ends another one. */
+ * overview_page.pb), and of a host's profiles the first listed is its
+ * model. A name is the first format whose ending it has: an ending that
+ * ends a later one ("pt.trace.json" ends like "trace.json") comes first. */
 static const pv_format *const formats[] = {
     &pv_format_xspace,
-    &pv_format_tf_trace_json_gz,
+    &pv_format_pt_trace_json_gz,
+    &pv_format_pt_trace_json,
+    &pv_format_trace_json_gz,
+    &pv_format_trace_json,
     &pv_format_tf_trace_pb,
     &pv_format_tf_overview_json,
     &pv_format_tf_overview_pb,
@@ -50,9 +56,11 @@ const pv_format *pv_format_sniff(const uint8_t *data, size_t len)
 {
     if (len > PV_INGEST_SNIFF_BYTES)
         len = PV_INGEST_SNIFF_BYTES;
-    for (size_t i = 0; i < N_FORMATS && len > 0; i++)
-        if (formats[i]->role == PV_FORMAT_PROFILE && formats[i]->sniff(data, len))
-            return formats[i];
+    for (int text = 1; text >= 0; text--)
+        for (size_t i = 0; i < N_FORMATS && len > 0; i++)
+            if (formats[i]->role == PV_FORMAT_PROFILE && formats[i]->text == text &&
+                formats[i]->sniff(data, len))
+                return formats[i];
     return NULL;
 }
 

@@ -3,8 +3,8 @@
  * A format is recognised by the end of a file's name (after the host name
  * and a dot, FORMATS.md §1.2–1.3) and has one of four roles:
  *
- *   PROFILE    a profile decoded into a model (XSpace); every tool that
- *              computes from models can answer from it;
+ *   PROFILE    a profile decoded into a model (XSpace, trace JSON); every
+ *              tool that computes from models can answer from it;
  *   TOOL_FILE  one tool's answer TensorFlow wrote as JSON (or gzip'd JSON),
  *              served as it is;
  *   TOOL_PB    one tool's answer TensorFlow wrote as a protobuf, converted
@@ -52,6 +52,18 @@ typedef struct pv_format {
     bool (*sniff)(const uint8_t *data, size_t len);
     pv_decode_fn decode;          /* PROFILE */
     pv_answer_decode_fn answer;   /* TOOL_PB */
+    /* PROFILE: a per-tool file of the same host made for a tool answers
+     * that tool before this profile does (TensorFlow's legacy trace sits
+     * beside the answers TensorFlow computed itself). */
+    bool yields_to_tool_files;
+    /* PROFILE: a text format, sniffed before the binary ones: its first
+     * characters are distinctive, while a protobuf may start with any
+     * byte ("\n{" is also an XSpace's first plane of 123 bytes). */
+    bool text;
+    /* PROFILE: also found outside plugins/profile/<session>/: any folder
+     * of the logdir holding such a file is a run (PyTorch writes
+     * <logdir>/<run>/<worker>.<timestamp>.pt.trace.json.gz). */
+    bool any_folder;
 } pv_format;
 
 /* ---- lookups (cannot fail) ------------------------------------------------ */

@@ -62,6 +62,12 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
     if (src->len == 0)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "the file is empty");
     const pv_format *f = pv_format_sniff(src->data, src->len);
+    /* gzip's magic: the sniffers looked inside and found nothing they know,
+     * or the compressed data is broken; say it is gzip, so the reader does
+     * not look for a text format in the bytes. */
+    if (f == NULL && src->len >= 2 && src->data[0] == 0x1f && src->data[1] == 0x8b)
+        return pv_error_set(err, PV_EFORMAT, src->path, 0,
+                            "gzip data that is corrupt or holds no supported profile format");
     if (f == NULL)
         return pv_error_set(err, PV_EFORMAT, src->path, 0, "not a supported profile format");
     pv_decode_fn decode = f->decode;

@@ -68,6 +68,11 @@ uint32_t pv_builder_intern_cstr(pv_model_builder *b, const char *s)
     return pv__strtab_intern(&b->strs, s, strlen(s));
 }
 
+const char *pv_builder_str(const pv_model_builder *b, uint32_t id)
+{
+    return id < b->strs.n ? b->strs.strs[id] : "";
+}
+
 /* ---- planes ------------------------------------------------------------- */
 
 static bool starts_with(const char *s, const char *prefix)
@@ -125,6 +130,12 @@ uint32_t pv_builder_plane_sid(pv_model_builder *b, int64_t id, uint32_t name)
         memset(b->meta_ids + cap, 0, (b->cap_planes - cap) * sizeof *b->meta_ids);
     }
     return (uint32_t)(b->n_planes - 1);
+}
+
+void pv_builder_plane_rename(pv_model_builder *b, uint32_t plane, uint32_t name)
+{
+    b->planes[plane].name = name;
+    plane_classify(&b->planes[plane], b->strs.strs[name]);
 }
 
 uint32_t pv_builder_plane(pv_model_builder *b, int64_t id, const char *name)

@@ -48,6 +48,9 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err);
 uint32_t pv_builder_intern(pv_model_builder *b, const char *s, size_t len);
 /* Convenience for NUL-terminated strings; NULL means "". */
 uint32_t pv_builder_intern_cstr(pv_model_builder *b, const char *s);
+/* The string with id (NUL-terminated), or "" for an id not interned.
+ * Valid as long as the builder, then the model. */
+const char *pv_builder_str(const pv_model_builder *b, uint32_t id);
 
 /* ---- planes, tracks, metadata -------------------------------------------- */
 
@@ -55,6 +58,10 @@ uint32_t pv_builder_intern_cstr(pv_model_builder *b, const char *s);
  * from the name (FORMATS.md §3.1). */
 uint32_t pv_builder_plane(pv_model_builder *b, int64_t id, const char *name);
 uint32_t pv_builder_plane_sid(pv_model_builder *b, int64_t id, uint32_t name);
+/* Gives plane another name (string id); its kind and device ordinal
+ * follow the new one. For formats that name a process after its events
+ * (Chrome JSON's metadata events come last). */
+void pv_builder_plane_rename(pv_model_builder *b, uint32_t plane, uint32_t name);
 
 /* Adds a track (an XLine) to plane; returns its index. display_id is the
  * line id and display_name the name until set otherwise. */

@@ -201,6 +201,20 @@ bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_st
     return false;
 }
 
+bool pv_model_event_stat_int(const pv_model *m, uint64_t ev, uint32_t name_id, int64_t *out)
+{
+    pv_stat s;
+    if (name_id == 0 || !pv_model_event_stat(m, ev, name_id, &s))
+        return false;
+    if (s.type == PV_STAT_I64)
+        *out = s.v.i64;
+    else if (s.type == PV_STAT_U64)
+        *out = (int64_t)s.v.u64;
+    else
+        return false;
+    return true;
+}
+
 const char *pv_model_stat_text(const pv_model *m, const pv_stat *s, size_t *len)
 {
     switch (s->type) {

@@ -353,6 +353,11 @@ size_t pv_model_event_own_stats_into(const pv_model *m, uint64_t ev, pv_stat **b
  * (own win). Copies it to *out and returns true, or returns false. */
 bool pv_model_event_stat(const pv_model *m, uint64_t ev, uint32_t name_id, pv_stat *out);
 
+/* The same for a whole number, signed or unsigned (decoders store one by
+ * its wire type or its sign), in *out; false when ev lacks the stat, it
+ * holds another type or name_id is 0. */
+bool pv_model_event_stat_int(const pv_model *m, uint64_t ev, uint32_t name_id, int64_t *out);
+
 /* The bytes of a STR, WSTR, BYTES or WBYTES stat and their length; NULL
  * (and *len 0) for other types. Strings are not NUL-terminated. */
 const char *pv_model_stat_text(const pv_model *m, const pv_stat *s, size_t *len);

@@ -21,6 +21,7 @@ static const pv_tool *const tools[] = {
     &pod_viewer,
     &pv_framework_op_stats_tool,
     &pv_device_utilization_tool,
+    &pv_distributed_view_tool,
 };
 
 const pv_tool *const *pv_tools(size_t *n)

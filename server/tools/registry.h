@@ -13,6 +13,7 @@
 
 extern const pv_tool pv_overview_page_tool; /* steps/steps_tools.c */
 extern const pv_tool pv_input_pipeline_analyzer_tool; /* steps/steps_tools.c */
+extern const pv_tool pv_distributed_view_tool; /* steps/distributed_tool.c */
 extern const pv_tool pv_trace_viewer_tool; /* chrome_trace/trace_viewer_tool.c */
 extern const pv_tool pv_trace_viewer_streaming_tool; /* chrome_trace/trace_viewer_tool.c */
 extern const pv_tool pv_framework_op_stats_tool; /* op_stats/op_stats_tool.c */

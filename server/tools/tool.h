@@ -80,6 +80,7 @@ typedef struct pv_tool {
     bool combines_hosts;          /* answers ALL_HOSTS */
     bool lists_all_hosts;         /* hosts?tag= lists the ALL_HOSTS pseudo host */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
+    bool pytorch_only;            /* offered only by trace JSON profiles (PyTorch's views) */
     /* Appends the answer to out. result is compute's (or a per-tool file's)
      * result; in has the models it came from (n 0 for a file). NULL when
      * only per-tool files answer the tool. */

@@ -25,6 +25,7 @@
  * (compare_trace.h, compare_kernels.h).
  * Run by hand: PROFVIEW_BIN=./profview tests/api/compare [-v]; -v lists
  * every difference under its line. */
+#include "compare_io.h"
 #include "compare_kernels.h"
 #include "compare_rules.h"
 #include "compare_trace.h"
@@ -42,7 +43,6 @@
 
 #define PATH_CAP 4096
 #define MAX_SETS 64
-#define MAX_JSON_BYTES ((size_t)512 << 20)
 #define VERBOSE_DIFFS 200  /* differences listed per line with -v */
 
 typedef struct golden_set {
@@ -60,76 +60,6 @@ typedef struct tally {
 } tally;
 
 /* ---- reading ----------------------------------------------------------------- */
-
-/* Inflates gzip (or passes plain bytes through, gzread does both). */
-static json_t *load_gz_json(const char *path)
-{
-    gzFile f = gzopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (len == cap) {
-            if (cap >= MAX_JSON_BYTES)
-                break;
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        int n = gzread(f, buf + len, (unsigned)(cap - len));
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    gzclose(f);
-    json_t *j = json_loadb(buf, len, 0, NULL);
-    free(buf);
-    return j;
-}
-
-static json_t *inflate_json(const char *data, size_t len)
-{
-    z_stream z = {0};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-        return NULL;
-    size_t cap = len * 8 + 1024, out = 0;
-    char *buf = malloc(cap);
-    z.next_in = (Bytef *)(uintptr_t)data;
-    z.avail_in = (uInt)len;
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        if (out == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        z.next_out = (Bytef *)buf + out;
-        z.avail_out = (uInt)(cap - out);
-        rc = inflate(&z, Z_NO_FLUSH);
-        out = cap - z.avail_out;
-    }
-    inflateEnd(&z);
-    json_t *j = rc == Z_STREAM_END ? json_loadb(buf, out, 0, NULL) : NULL;
-    free(buf);
-    return j;
-}
-
-static void url_escape(const char *s, char *out, size_t cap)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = 0;
-    for (; *s != '\0' && n + 4 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            strchr("-._~", c) != NULL) {
-            out[n++] = (char)c;
-        } else {
-            out[n++] = '%';
-            out[n++] = hex[c >> 4];
-            out[n++] = hex[c & 15];
-        }
-    }
-    out[n] = '\0';
-}
 
 /* ---- one comparison ---------------------------------------------------------- */
 
@@ -152,37 +82,15 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
                      const char *tool, int *status, char *detail, size_t cap)
 {
     char run[3 * sizeof g->run], h[1024], path[8192];
-    url_escape(g->run, run, sizeof run);
-    url_escape(host, h, sizeof h);
+    pv_cmp_url_escape(g->run, run, sizeof run);
+    pv_cmp_url_escape(host, h, sizeof h);
     /* kernel_stats: every row, because rows XProf merges (compare_kernels.h)
      * are merged after the cut otherwise (tf2_gpu_multi_worker: 1,330 rows
      * here, 15 there); the cut itself is test_kernel_stats.c's. */
     const char *more = strcmp(tool, "kernel_stats") == 0 ? "&max_rows=0" : "";
     snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s", s->prefix,
              run, tool, h, more);
-    pv_test_reply r;
-    if (pv_test_get(s, "GET", path, NULL, &r) != 0) {
-        *status = -1;
-        snprintf(detail, cap, "no answer from the server for %.1000s", path);
-        return NULL;
-    }
-    *status = r.status;
-    json_t *j = NULL;
-    char enc[64];
-    if (r.status == 200) {
-        const char *ce = pv_test_header(&r, "content-encoding", enc, sizeof enc);
-        j = ce != NULL && strstr(ce, "gzip") ? inflate_json(r.body, r.len)
-                                               : json_loadb(r.body, r.len, 0, NULL);
-        if (j == NULL)
-            snprintf(detail, cap, "200 but the body is not JSON (%zu bytes)", r.len);
-    } else {
-        json_t *e = json_loadb(r.body, r.len, 0, NULL);
-        const char *d = json_string_value(json_object_get(e, "detail"));
-        snprintf(detail, cap, "%d %s", r.status, d ? d : "");
-        json_decref(e);
-    }
-    pv_test_reply_free(&r);
-    return j;
+    return pv_cmp_get_json(s, path, status, detail, cap);
 }
 
 /* Which alternatives of each rule's tools and profiles this comparison
@@ -259,7 +167,7 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
             t->error++;
         return;
     }
-    json_t *ref = load_gz_json(golden);
+    json_t *ref = pv_cmp_load_gz_json(golden);
     if (ref == NULL) {
         print_line("ERROR", g, host, tool, "cannot read the golden file");
         t->error++;

@@ -3,7 +3,7 @@
  * Expected counts come from tests/data/trace_viewer/tf_keras_gpu_gcp.txt
  * (protoc --decode, tools/reference/trace_expected.py), not from
  * profview itself. */
-#include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 #include "tile_decode.h"
 #include "util/buf.h"
@@ -17,44 +17,21 @@
 
 #define RUN "run=tf_keras_gpu_gcp/train/2022_11_04_21_26_12&host=instance-ecbm"
 
-static pv_test_server srv;
-static char cachedir[128];
+static pv_test_served served;
 
 static void setup(void)
 {
-    if (!pv_test_have_testdata())
-        return;
-    snprintf(cachedir, sizeof cachedir, "/tmp/pv_trace_api_cache_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(cachedir));
-    setenv("XDG_CACHE_HOME", cachedir, 1);
-    char logdir[1024];
-    snprintf(logdir, sizeof logdir, "%s/logdirs", PV_TESTDATA);
-    ck_assert_int_eq(pv_test_server_start(&srv, logdir, NULL), 0);
+    pv_test_serve(&served, "logdirs", "trace_api_cache");
 }
 
 static void teardown(void)
 {
-    if (!pv_test_have_testdata())
-        return;
-    ck_assert_int_eq(pv_test_server_stop(&srv), 0);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cachedir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_unserve(&served);
 }
 
 static json_t *get_json(const char *path, int want_status, pv_test_reply *keep)
 {
-    pv_test_reply r;
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
-    ck_assert_msg(r.status == want_status, "%s: status %d, want %d: %.300s", path, r.status,
-                  want_status, r.body);
-    json_t *j = json_loadb(r.body, r.len, 0, NULL);
-    ck_assert_msg(j != NULL, "%s: not JSON", path);
-    if (keep != NULL)
-        *keep = r;
-    else
-        pv_test_reply_free(&r);
-    return j;
+    return pv_test_get_json(&served, path, want_status, keep);
 }
 
 /* The expected value of key in the protoc-derived file. */
@@ -119,7 +96,7 @@ START_TEST(test_meta_and_tiles_account_for_every_event)
             }
             /* the binary form of the same tile says the same */
             strcat(path, "&format=bin");
-            ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
+            ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, NULL, &r), 0);
             ck_assert_int_eq(r.status, 200);
             ck_assert_ptr_nonnull(pv_test_header(&r, "content-type", cc, sizeof cc));
             ck_assert_str_eq(cc, "application/octet-stream");
@@ -169,9 +146,9 @@ START_TEST(test_tile_served_again_from_cache)
      * at most 64 KiB; a client without gzip gets the plain tile. */
     const char *path = "/api/trace/tile?" RUN "&level=1&index=1&format=bin";
     pv_test_reply a, b, c;
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &c), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, NULL, &c), 0);
     ck_assert_int_eq(a.status, 200);
     ck_assert_int_eq(b.status, 200);
     ck_assert_int_eq(c.status, 200);
@@ -199,7 +176,7 @@ START_TEST(test_tile_served_again_from_cache)
     json_decref(j);
     /* the JSON form is its own representation, gzip'd for this client */
     pv_test_reply d;
-    ck_assert_int_eq(pv_test_get(&srv, "GET", "/api/trace/tile?" RUN "&level=1&index=1",
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", "/api/trace/tile?" RUN "&level=1&index=1",
                                  "Accept-Encoding: gzip\r\n", &d), 0);
     ck_assert_int_eq(d.status, 200);
     ck_assert_ptr_nonnull(pv_test_header(&d, "content-encoding", enc, sizeof enc));
@@ -338,7 +315,7 @@ static json_t *load_settled(void)
 {
     for (int i = 0; i < 300; i++) {
         pv_test_reply r;
-        ck_assert_int_eq(pv_test_get(&srv, "GET", "/api/load?" RUN, NULL, &r), 0);
+        ck_assert_int_eq(pv_test_get(&served.srv, "GET", "/api/load?" RUN, NULL, &r), 0);
         json_t *j = json_loadb(r.body, r.len, 0, NULL);
         pv_test_reply_free(&r);
         ck_assert_ptr_nonnull(j);
@@ -394,9 +371,9 @@ START_TEST(test_tile_tag_and_revalidation)
     snprintf(path, sizeof path, "/api/trace/tile?" RUN "&level=%lld&index=%lld",
              (long long)max_level, (long long)(1ll << max_level) / 2);
     pv_test_reply a, b, c, d;
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &c), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, "Accept-Encoding: gzip\r\n", &a), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, "Accept-Encoding: gzip\r\n", &b), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, NULL, &c), 0);
     ck_assert_int_eq(a.status, 200);
     ck_assert_ptr_nonnull(pv_test_header(&a, "content-encoding", enc, sizeof enc));
     ck_assert_str_eq(enc, "gzip");
@@ -414,12 +391,12 @@ START_TEST(test_tile_tag_and_revalidation)
     ck_assert_int_eq(json_integer_value(json_object_get(j, "level")), max_level);
     json_decref(j);
     snprintf(inm, sizeof inm, "Accept-Encoding: gzip\r\nIf-None-Match: %s\r\n", tag1);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, inm, &d), 0);
     ck_assert_int_eq(d.status, 304);
     ck_assert_uint_eq(d.len, 0);
     pv_test_reply_free(&d);
     snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", plain_tag);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, inm, &d), 0);
     ck_assert_int_eq(d.status, 304);
     pv_test_reply_free(&d);
     /* the binary form has tags of its own (this small tile is gzip'd for
@@ -427,23 +404,23 @@ START_TEST(test_tile_tag_and_revalidation)
     char bin_tag[64], bin_plain[64];
     strcat(path, "&format=bin");
     pv_test_reply_free(&c);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, "Accept-Encoding: gzip\r\n", &c), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, "Accept-Encoding: gzip\r\n", &c), 0);
     ck_assert_int_eq(c.status, 200);
     ck_assert_ptr_nonnull(pv_test_header(&c, "etag", bin_tag, sizeof bin_tag));
     ck_assert_str_ne(bin_tag, tag1);
     pv_test_reply_free(&d);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &d), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, NULL, &d), 0);
     ck_assert_ptr_nonnull(pv_test_header(&d, "etag", bin_plain, sizeof bin_plain));
     ck_assert_str_ne(bin_plain, plain_tag);
     ck_assert(d.len <= 64 * 1024);
     ck_assert_uint_eq(strlen(bin_tag), strlen(bin_plain) + 3);   /* "-gz" */
     pv_test_reply_free(&d);
     snprintf(inm, sizeof inm, "Accept-Encoding: gzip\r\nIf-None-Match: %s\r\n", bin_tag);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, inm, &d), 0);
     ck_assert_int_eq(d.status, 304);
     pv_test_reply_free(&d);
     snprintf(inm, sizeof inm, "If-None-Match: %s\r\n", bin_plain);
-    ck_assert_int_eq(pv_test_get(&srv, "GET", path, inm, &d), 0);
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET", path, inm, &d), 0);
     ck_assert_int_eq(d.status, 304);
     pv_test_reply_free(&a);
     pv_test_reply_free(&b);
@@ -499,7 +476,7 @@ START_TEST(test_trace_viewer_all_hosts)
                          404, NULL));
     /* XProf offers only the real hosts for the trace viewer */
     pv_test_reply r;
-    ck_assert_int_eq(pv_test_get(&srv, "GET",
+    ck_assert_int_eq(pv_test_get(&served.srv, "GET",
                                  "/data/plugin/profile/hosts?run=tf2_gpu_multi_worker/"
                                  "GPU-multi-worker&tag=trace_viewer%40",
                                  NULL, &r),

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { activeTable, rowMeta, timelinePoints, timelineSteps,
+import { activeTable, inUseUnknown, rowMeta, timelinePoints, timelineSteps,
          traceWindow } from '../../web/views/memory_profile.js';
 import { screenshot, waitForView } from './browser.mjs';
 import { TESTDATA, chartShown, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
@@ -82,6 +82,18 @@ describe('memory profile page (pure parts)', () => {
         const old = { ...ALLOC, sampledTimelineSnapshots: [] };
         assert.equal(timelinePoints(old).length, 1);
         assert.deepEqual(timelineSteps(timelinePoints(ALLOC)), [1, 2]);
+    });
+
+    test('inUseUnknown: allocations without any memory in use, and not otherwise', () => {
+        const sizesOnly = { profileSummary: { peakBytesUsageLifetime: '0',
+                                              peakStats: { peakBytesInUse: '0' } } };
+        const zero = { t: 5, heap: 0, stack: 0, free: 0, frag: 0, step: 0 };
+        assert.equal(inUseUnknown(sizesOnly, [zero, { ...zero, t: 9 }]), true);
+        assert.equal(inUseUnknown(sizesOnly, []), false, 'no allocation at all: said elsewhere');
+        assert.equal(inUseUnknown(sizesOnly, [zero, { ...zero, heap: 512 }]), false);
+        const peaked = { profileSummary: { peakBytesUsageLifetime: '4096',
+                                           peakStats: { peakBytesInUse: '0' } } };
+        assert.equal(inUseUnknown(peaked, [zero]), false);
     });
 
     test('traceWindow pads a lifetime by a tenth, a live block by 1 µs', () => {

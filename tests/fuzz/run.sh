@@ -9,6 +9,9 @@
 #   input_pipeline_legacy  input_pipeline.pb / overview_page.pb (likewise)
 #   hlo                    the HLO decoder (seeds: the HLO protos of the real
 #                          .xplane.pb files, written out by tests/fuzz/hlo_seeds.c)
+#   chrome_json            the Chrome / PyTorch trace JSON decoder (seeds: the
+#                          trace JSON files cut to their first 8 KiB, plain and
+#                          gzip'd, and two hand-written shapes)
 #   params                 the query parameters of every tool and route
 #                          (seeds: the queries the page and the tests send)
 # The corpus defaults to /tmp/pv-fuzz-TARGET, seeded from ../shared/testdata
@@ -53,6 +56,16 @@ if [ -z "$(ls -A "$corpus")" ]; then
     xspace) seed '*.xplane.pb' '' xspace ;;
     legacy_stats) seed '*kernel_stats.pb' '\000' kernel; seed '*tensorflow_stats.pb' '\001' tf ;;
     input_pipeline_legacy) seed '*input_pipeline.pb' '\000' ip; seed '*overview_page.pb' '\001' ov ;;
+    chrome_json)
+        find $testdata -name '*.json.gz' -path '*traces*' 2>/dev/null | while read -r f; do
+            n=$(printf '%s' "$f" | cksum | cut -d' ' -f1)
+            zcat "$f" | head -c 8192 > "$corpus/seed-json-$n"
+            head -c 4096 "$corpus/seed-json-$n" | gzip -c > "$corpus/seed-json-gz-$n"
+        done
+        printf '[{"ph":"B","ts":1,"tid":1},{"ph":"E","ts":2,"tid":1},{"ph":"C","ts":3,"args":{"a":1}}]' \
+            > "$corpus/seed-be"
+        printf '[{"ph":"X","ts":0,"dur":9,"tid":1},{"ph":"s","id":1,"ts":1,"tid":1},%s' \
+            '{"ph":"f","id":1,"ts":5,"tid":2},{"ph":"X","ts":6,"dur":1,"tid":2}]' > "$corpus/seed-flow" ;;
     params)
         for q in 'run=r&host=h&tag=kernel_stats&max_rows=0&pv_format=columns&pv_extras=1' \
             'tag=trace_viewer%40&resolution=8000&start_time_ms=303.5&end_time_ms=304' \

@@ -1,6 +1,7 @@
 /* Unit tests of the format table (ingest/formats.h): which file name is
  * which format, and which bytes are a profile. Expected formats come from
  * FORMATS.md §1.2–1.3 (the file names TensorFlow and XProf write). */
+#include "ingest/chrome_json/chrome_json.h"
 #include "ingest/formats.h"
 #include "ingest/tf_legacy/tf_legacy.h"
 #include "ingest/xspace/xspace.h"
@@ -18,8 +19,21 @@ START_TEST(test_format_classify_hosts)
                      &pv_format_tf_overview_json);
     ck_assert_uint_eq(hl, 11);
     ck_assert_ptr_eq(pv_format_classify("instance-ecbm.trace.json.gz", &hl),
-                     &pv_format_tf_trace_json_gz);
+                     &pv_format_trace_json_gz);
     ck_assert_uint_eq(hl, 13);
+    /* PyTorch's files (torch.profiler.tensorboard_trace_handler): the
+     * host is the worker and its timestamp */
+    ck_assert_ptr_eq(pv_format_classify("worker0.1623143089861.pt.trace.json.gz", &hl),
+                     &pv_format_pt_trace_json_gz);
+    ck_assert_uint_eq(hl, 21);
+    ck_assert_ptr_eq(pv_format_classify("rank-0.Apr_03_18_51_38.1102.pt.trace.json", &hl),
+                     &pv_format_pt_trace_json);
+    ck_assert_uint_eq(hl, 27);
+    ck_assert_ptr_eq(pv_format_classify("ip-172-31-19-241.trace.json", &hl),
+                     &pv_format_trace_json);
+    ck_assert_uint_eq(hl, 16);
+    ck_assert_ptr_null(pv_format_classify("trace.json", &hl));
+    ck_assert_ptr_null(pv_format_classify("pt.trace.json.gz", &hl));
     ck_assert_ptr_eq(pv_format_classify("local.trace", &hl), &pv_format_tf_trace_pb);
     ck_assert_uint_eq(hl, 5);
     /* A bare per-tool file has no host; a bare xplane is not a host's file. */
@@ -58,6 +72,14 @@ START_TEST(test_format_roles)
     ck_assert_ptr_nonnull(pv_format_xspace.sniff);
     ck_assert_ptr_nonnull(pv_format_xspace.decode);
     ck_assert_uint_lt(pv_format_rank(&pv_format_xspace), pv_format_rank(&pv_format_tf_trace_pb));
+    /* TensorFlow's legacy trace is a profile now, which its per-tool
+     * answers beside it go before */
+    f = pv_format_classify("h.trace.json.gz", &hl);
+    ck_assert_int_eq(f->role, PV_FORMAT_PROFILE);
+    ck_assert(f->yields_to_tool_files);
+    ck_assert(!pv_format_classify("h.pt.trace.json.gz", &hl)->yields_to_tool_files);
+    ck_assert(!pv_format_xspace.yields_to_tool_files);
+    ck_assert_uint_lt(pv_format_rank(&pv_format_xspace), pv_format_rank(&pv_format_trace_json));
 }
 END_TEST
 
@@ -69,8 +91,19 @@ START_TEST(test_format_sniff)
      * field 1 (varint) = 1. */
     static const uint8_t plane[] = {0x0a, 0x02, 0x08, 0x01};
     ck_assert_ptr_eq(pv_format_sniff(plane, sizeof plane), &pv_format_xspace);
-    static const uint8_t json[] = "{\"traceEvents\":[]}";
-    ck_assert_ptr_null(pv_format_sniff(json, sizeof json - 1));
+    /* trace JSON, object or array form, gzip'd or not */
+    static const uint8_t json[] = "\n{\"traceEvents\":[]}";
+    ck_assert_ptr_eq(pv_format_sniff(json, sizeof json - 1)->decode, pv_decode_chrome_json);
+    static const uint8_t array[] = "[ {\"ph\":\"X\"}";
+    ck_assert_ptr_eq(pv_format_sniff(array, sizeof array - 1)->decode, pv_decode_chrome_json);
+    /* gzip -c of "[]" */
+    static const uint8_t gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03,
+                                 0x8b, 0x8e, 0x05, 0x00, 0x29, 0xbb, 0x4c, 0x0d, 0x02, 0x00,
+                                 0x00, 0x00};
+    ck_assert_ptr_eq(pv_format_sniff(gz, sizeof gz)->decode, pv_decode_chrome_json);
+    static const uint8_t text[] = "{ \"a\tb\": 1}";
+    ck_assert_ptr_null(pv_format_sniff(text, sizeof text - 1));
+    ck_assert_ptr_null(pv_format_sniff((const uint8_t *)"hello", 5));
     ck_assert_ptr_null(pv_format_sniff(plane, 0));
 }
 END_TEST

@@ -106,6 +106,85 @@ START_TEST(test_scan_run_names)
 }
 END_TEST
 
+/* PyTorch's layout, as torch-tb-profiler finds it: any folder holding a
+ * trace JSON is a run named by its path (the logdir's own name for the
+ * logdir), a file per worker; the same trace JSON in a TensorBoard session
+ * folder is a host there. By hand, five runs: the PyTorch folder a/ and
+ * the session plugins/profile/a/ (one of them "a (2)": equal names are
+ * told apart), "deep/er/run", the logdir itself, and "tb". */
+START_TEST(test_scan_pytorch_runs)
+{
+    put_file("a/worker0.1623143089861.pt.trace.json.gz", 10, 60);
+    put_file("a/worker0.1623143566756.pt.trace.json.gz", 10, 60);
+    put_file("a/worker1.pt.trace.json", 10, 60);
+    put_file("a/notes.txt", 10, 60);
+    put_file("a/h.xplane.pb", 10, 60);        /* not a PyTorch file: not a host here */
+    put_file("deep/er/run/rank0.trace.json.gz", 10, 60);
+    put_file("deep/nothing.json", 10, 60);
+    put_file("top.trace.json", 10, 60);
+    put_file("plugins/profile/a/host.xplane.pb", 10, 60);
+    put_file("plugins/profile/tb/w.pt.trace.json.gz", 10, 60);
+    pv_index *ix = scan_now();
+    const char *base = strrchr(root, '/') + 1;
+    ck_assert_uint_eq(ix->n_runs, 5);
+    const pv_run *a = pv_index_run_find(ix, "a");
+    const pv_run *a2 = pv_index_run_find(ix, "a (2)");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(a2);
+    /* one of the two is the PyTorch folder, with its three workers */
+    const pv_run *py = a->n_hosts == 3 ? a : a2;
+    ck_assert_uint_eq(py->n_hosts, 3);
+    ck_assert_str_eq(py->hosts[0].name, "worker0.1623143089861");
+    ck_assert_str_eq(py->hosts[1].name, "worker0.1623143566756");
+    ck_assert_str_eq(py->hosts[2].name, "worker1");
+    ck_assert_uint_eq((a == py ? a2 : a)->n_hosts, 1);
+    const pv_run *deep = pv_index_run_find(ix, "deep/er/run");
+    ck_assert_ptr_nonnull(deep);
+    ck_assert_str_eq(deep->hosts[0].name, "rank0");
+    const pv_run *top = pv_index_run_find(ix, base);
+    ck_assert_ptr_nonnull(top);
+    ck_assert_str_eq(top->hosts[0].name, "top");
+    const pv_run *tb = pv_index_run_find(ix, "tb");
+    ck_assert_ptr_nonnull(tb);
+    ck_assert_str_eq(tb->hosts[0].name, "w");
+    /* a trace JSON is a profile: every tool that computes from models */
+    const pv_tool *tools[32];
+    ck_assert_uint_ge(pv_run_tools(py, tools, 32), 4);
+    ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("trace_viewer")));
+    ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("kernel_stats")));
+    /* PyTorch's distributed view is offered by trace JSON only */
+    ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("distributed_view")));
+    const pv_run *xs = a->n_hosts == 3 ? a2 : a;
+    ck_assert(!pv_host_has_tool(&xs->hosts[0], pv_tool_find("distributed_view")));
+    pv_index_unref(ix);
+}
+END_TEST
+
+/* TensorFlow's legacy trace.json.gz is the host's profile, for every tool
+ * that computes from models, except where TensorFlow wrote the tool's own
+ * answer beside it. */
+START_TEST(test_scan_legacy_trace_json)
+{
+    put_file("plugins/profile/old/localhost.trace.json.gz", 10, 60);
+    put_file("plugins/profile/old/localhost.overview_page.pb", 10, 60);
+    pv_index *ix = scan_now();
+    const pv_run *r = pv_index_run_find(ix, "old");
+    ck_assert_ptr_nonnull(r);
+    const pv_host *h = &r->hosts[0];
+    ck_assert_ptr_nonnull(pv_host_profile(h));
+    bool from_model = false;
+    const pv_host_file *f = pv_host_answer(h, pv_tool_find("trace_viewer"), &from_model);
+    ck_assert(from_model);
+    ck_assert_str_eq(f->format->suffix, "trace.json.gz");
+    f = pv_host_answer(h, pv_tool_find("overview_page"), &from_model);
+    ck_assert(!from_model);
+    ck_assert_str_eq(f->format->suffix, "overview_page.pb");
+    f = pv_host_answer(h, pv_tool_find("kernel_stats"), &from_model);
+    ck_assert(from_model);
+    pv_index_unref(ix);
+}
+END_TEST
+
 START_TEST(test_scan_hosts_and_tools)
 {
     put_file("plugins/profile/r/a.xplane.pb", 10, 60);
@@ -356,6 +435,8 @@ static Suite *index_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_scan_run_names);
     tcase_add_test(tc, test_scan_hosts_and_tools);
+    tcase_add_test(tc, test_scan_pytorch_runs);
+    tcase_add_test(tc, test_scan_legacy_trace_json);
     tcase_add_test(tc, test_scan_many_runs);
     tcase_add_test(tc, test_scan_unusual_names);
     tcase_add_test(tc, test_scan_empty);

@@ -160,7 +160,7 @@ START_TEST(test_pv_tool_op_stats_max_ops)
     pv_model *m = fx_gpu_model();
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_op_stats_query q = {2};
+    pv_op_stats_query q = {.max_ops_per_side = 2};
     pv_op_stats_result r;
     pv_error err = {0};
     ck_assert_int_eq(pv_tool_op_stats(m, &q, &a, &r, &err), 0);
@@ -304,6 +304,31 @@ START_TEST(test_pv_op_metrics_host_eager)
 }
 END_TEST
 
+/* PyTorch's autograd names, by hand: a backward function "<Op>Backward[N]"
+ * or AccumulateGrad makes a run Training; an aten:: op whose name merely
+ * contains "backward", or a name that goes on after "Backward", does not. */
+START_TEST(test_pv_op_stats_task_type_pytorch)
+{
+    pv_op_metrics ops[] = {
+        {.name = "aten::mm", .type = "aten::mm"},
+        {.name = "aten::cudnn_convolution_backward", .type = "aten::cudnn_convolution_backward"},
+        {.name = "BackwardHookFunction", .type = "BackwardHookFunction"},
+        {.name = "ReluBackward1", .type = "ReluBackward1"},
+        {.name = "torch::autograd::AccumulateGrad", .type = "torch::autograd::AccumulateGrad"},
+    };
+    pv_op_stats_row rows[5];
+    for (size_t i = 0; i < 5; i++)
+        rows[i] = (pv_op_stats_row){.op = &ops[i]};
+    pv_op_stats_table t = {rows, 3};
+    ck_assert_str_eq(pv_op_stats_task_type(&t), "Inference");
+    t.n_rows = 4;
+    ck_assert_str_eq(pv_op_stats_task_type(&t), "Training");
+    t.rows = &rows[4];
+    t.n_rows = 1;
+    ck_assert_str_eq(pv_op_stats_task_type(&t), "Training");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("op_stats");
@@ -322,5 +347,8 @@ int main(void)
     TCase *tj = tcase_create("pv_op_stats_to_json");
     tcase_add_test(tj, test_pv_op_stats_to_json_shape);
     suite_add_tcase(s, tj);
+    TCase *tt = tcase_create("pv_op_stats_task_type");
+    tcase_add_test(tt, test_pv_op_stats_task_type_pytorch);
+    suite_add_tcase(s, tt);
     return pv_test_run(s);
 }

@@ -5,10 +5,12 @@
 #include "model_fixture.h"
 #include "testutil.h"
 
+#include "ingest/ingest.h"
 #include "model/builder.h"
 #include "tools/steps/overview.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define US 1000000LL   /* ps per microsecond */
@@ -538,6 +540,66 @@ START_TEST(test_pv_tool_overview_cpu_unknown)
 }
 END_TEST
 
+/* ---- PyTorch traces ---------------------------------------------------- */
+
+/* One ProfilerStep#1 of 100 us on a host thread: aten::mm [15,25]
+ * launches gemm [20,30] on GPU 0, and a DataLoader iteration takes
+ * [80,90]. By hand, with torch-tb-profiler's roles: DataLoader 10 of the
+ * step's 100 us (above its 5 %); without that iteration, 0 %. */
+static const char pytorch_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":9,"
+    "\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":15,"
+    "\"dur\":10,\"args\":{\"External id\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":9,\"tid\":1,"
+    "\"ts\":16,\"dur\":2,\"args\":{\"External id\":1,\"correlation\":300}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":10,"
+    "\"args\":{\"External id\":1,\"correlation\":300}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
+    "%s]";
+static const char dataloader[] =
+    ",{\"ph\":\"X\",\"cat\":\"cpu_op\","
+    "\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":9,"
+    "\"tid\":1,\"ts\":80,\"dur\":10,\"args\":{\"External id\":3}}";
+
+static pv_model *pytorch_model(bool with_dataloader)
+{
+    char text[4096];
+    snprintf(text, sizeof text, pytorch_trace, with_dataloader ? dataloader : "");
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_buffer((const uint8_t *)text, strlen(text), "t.pt.trace.json", NULL,
+                                      &m, &err),
+                     0);
+    return m;
+}
+
+START_TEST(test_pv_tool_input_pipeline_pytorch_verdict)
+{
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_input_pipeline_result r;
+    pv_model *m = pytorch_model(true);
+    ck_assert_int_eq(pv_tool_input_pipeline(m, NULL, &a, &r, NULL), 0);
+    ck_assert(r.pytorch);
+    ck_assert_ptr_nonnull(strstr(r.analysis.bottleneck.input_statement,
+                                 " 10.0% of the step time is in DataLoader. You could try"));
+    ck_assert_str_eq(r.analysis.bottleneck.summary_next_step, "");
+    pv_model_free(m);
+    m = pytorch_model(false);
+    ck_assert_int_eq(pv_tool_input_pipeline(m, NULL, &a, &r, NULL), 0);
+    ck_assert_str_eq(r.analysis.bottleneck.input_statement,
+                     "0.0% of the step time is in DataLoader, within the 5% torch-tb-profiler "
+                     "recommends acting on: data loading is not what slows this run.");
+    pv_model_free(m);
+    m = cpu_model();
+    ck_assert_int_eq(pv_tool_input_pipeline(m, NULL, &a, &r, NULL), 0);
+    ck_assert(!r.pytorch);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("steps");
@@ -556,6 +618,7 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_input_pipeline");
     tcase_add_test(tc, test_pv_tool_input_pipeline_no_markers);
+    tcase_add_test(tc, test_pv_tool_input_pipeline_pytorch_verdict);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_overview");
     tcase_add_test(tc, test_pv_tool_overview_task_environment);

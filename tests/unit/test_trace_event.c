@@ -138,9 +138,35 @@ START_TEST(test_trace_meta_json)
     ck_assert_int_eq(json_integer_value(json_object_get(c, "pid")), 701);
     ck_assert(json_real_value(json_object_get(c, "min")) == 224.0);
     ck_assert(json_real_value(json_object_get(c, "max")) == 1024.0);
+    ck_assert_uint_eq(json_array_size(json_object_get(j, "warnings")), 0);
     json_decref(j);
     pv_arena_fini(&a);
     pv_trace_index_free(ix);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A decoder's warnings (a trace cut off) reach the page through meta. */
+START_TEST(test_trace_meta_json_warnings)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
+    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "a", NULL), 0, 10);
+    const char *cut = "the trace is cut off at byte 99: the 1 events before it are shown";
+    pv_builder_warning(b, cut, strlen(cut));
+    pv_model *m = NULL;
+    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_trace_meta meta;
+    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    json_t *j = pv_trace_meta_to_json(m, NULL, &meta);
+    json_t *w = json_object_get(j, "warnings");
+    ck_assert_uint_eq(json_array_size(w), 1);
+    ck_assert_str_eq(json_string_value(json_array_get(w, 0)), cut);
+    json_decref(j);
+    pv_arena_fini(&a);
     pv_model_free(m);
 }
 END_TEST
@@ -597,6 +623,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("pv_tool_trace_meta");
     tcase_add_test(tc, test_trace_meta_order);
     tcase_add_test(tc, test_trace_meta_json);
+    tcase_add_test(tc, test_trace_meta_json_warnings);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_counters_tile_json");
     tcase_add_test(tc, test_counters_tile_json);

@@ -8,8 +8,10 @@
 // Data: the reference's array of two DataTables [with IDLE, without IDLE]
 // (FORMATS.md §4.6), whose shares are fractions: the page shows them, and
 // exports them, as percentages. Tool state in the URL: idle=1 includes
-// IDLE; each table's filter, sort and page (table.js, keys dev, host,
-// devtypes, hosttypes).
+// IDLE; group=input_shape or call_stack asks for a row per operator and
+// input shape or call stack (a PyTorch trace recorded with them: the
+// properties pv_has_input_shapes, pv_has_call_stacks); each table's filter,
+// sort and page (table.js, keys dev, host, devtypes, hosttypes).
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
@@ -228,7 +230,7 @@ function sideSection(inst, el, state, dt, side, emptyText) {
     const key = side === 'Device' ? 'dev' : 'host';
     inst.tables.push(createTable(section, sub, {
         name,
-        filterColumns: ['operation', 'type'],
+        filterColumns: ['operation', 'type', 'input_shape', 'call_stack'],
         filterLabel: 'Filter op names and types',
         regexToggle: true,
         url: tableUrl(state, key),
@@ -243,6 +245,27 @@ function sideSection(inst, el, state, dt, side, emptyText) {
         regexToggle: true,
         url: tableUrl(state, `${key}types`),
     }));
+}
+
+// PyTorch's groupings the trace has data for: [URL value, label, property].
+const GROUPS = [['input_shape', 'operator and input shape', 'pv_has_input_shapes'],
+                ['call_stack', 'operator and call stack', 'pv_has_call_stacks']];
+
+// "Rows per ..." for a PyTorch trace with shapes or stacks; null otherwise.
+function groupPicker(el, state, props) {
+    const have = GROUPS.filter((g) => props[g[2]] === '1');
+    if (!have.length)
+        return null;
+    const select = h('select', { 'aria-label': 'Rows per' },
+        h('option', { value: '', text: 'operator' }),
+        have.map(([value, label]) => h('option', { value, text: label })));
+    select.value = router.getParams().group || '';
+    select.addEventListener('change', () => {
+        router.setParams({ group: select.value || undefined }, { replace: false });
+        unmount();
+        mount(el, state);
+    });
+    return h('label', {}, 'Rows per ', select);
 }
 
 function render(el, state, inst, data) {
@@ -269,6 +292,7 @@ function render(el, state, inst, data) {
     const props = dt.p || {};
     el.append(h('div', { class: 'ks-controls' },
         h('label', {}, idleBox, ' Include IDLE time'),
+        groupPicker(el, state, props),
         props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
     sideSection(inst, el, state, dt, 'Device',
         'No device ops: profview counts device ops from the GPU kernels that name a framework ' +
@@ -292,7 +316,9 @@ export async function mount(el, state) {
     const inst = { controller: new AbortController(), charts: [], tables: [] };
     current = inst;
     const signal = inst.controller.signal;
-    const data = await loadToolData(el, state, {}, {
+    const group = router.getParams().group;
+    const params = GROUPS.some((g) => g[0] === group) ? { group_by: group } : {};
+    const data = await loadToolData(el, state, params, {
         signal, label: 'Loading framework op stats…',
         retry: () => { unmount(); mount(el, state); } });
     if (data === undefined)

@@ -149,8 +149,12 @@ async function render(inst, el, state, data, isCurrent) {
     const [, stepDt, hostDt, recDt, diag] = data;
     const { props, steps, fromTrace } = parseStepTable(stepDt);
     const hw = props.hardware_type || 'CPU_ONLY';
-    const advice = stepAdvice(steps, hw, '', (hostDt.p || {}).pv_bottleneck_advice);
-    const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace,
+    // A PyTorch trace's verdict is torch-tb-profiler's, on its DataLoader
+    // time; TensorFlow's tf.data advice and iterators do not apply.
+    const pytorch = props.pv_framework === 'pytorch';
+    const advice = pytorch ? []
+        : stepAdvice(steps, hw, '', (hostDt.p || {}).pv_bottleneck_advice);
+    const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace && !pytorch,
                               (s) => { unmount(); mount(el, s); });
     body.append(verdictBox(props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
@@ -186,7 +190,8 @@ async function render(inst, el, state, data, isCurrent) {
         inst.tables.push(createTable(tsec, inputTable(steps),
             { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
     }
-    body.append(treeView(hostDt));
+    if (!pytorch)
+        body.append(treeView(hostDt));
     const recs = (recDt.rows || []).map((r) => stripTags(r.c[0].v));
     if (recs.length) {
         body.append(h('section', {}, h('h3', { text: 'General recommendations' }),
@@ -230,6 +235,7 @@ async function renderTpu(inst, el, state, data, isCurrent) {
     inst.tables.push(createTable(tsec, tpuPerStepTable(steps),
         { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
     if (hostDt)
+        if (!pytorch)
         body.append(treeView(hostDt));
     const recs = ((recDt && recDt.rows) || []).map((r) => stripTags(r.c[0].v));
     if (recs.length) {

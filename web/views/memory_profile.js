@@ -67,6 +67,21 @@ export function timelinePoints(a) {
     });
 }
 
+// True when allocator a recorded allocations but never its memory in use:
+// PyTorch 1.8 and earlier wrote each [memory] event's size without the
+// allocator's "Total Allocated", so a curve or a peak of 0 would be wrong.
+export function inUseUnknown(a, points) {
+    const s = a.profileSummary || {};
+    return points.length > 0 && num(s.peakBytesUsageLifetime) === 0 &&
+        num((s.peakStats || {}).peakBytesInUse) === 0 &&
+        points.every((p) => p.heap === 0 && p.stack === 0);
+}
+
+const IN_USE_UNKNOWN = 'This profile records the allocations and frees of this allocator ' +
+    'but not how much memory it had in use (a PyTorch trace from before PyTorch 1.9 has no ' +
+    '"Total Allocated" on its [memory] events), so there is no curve or peak to draw. Each ' +
+    'allocation is a [memory] event on its thread in the trace viewer.';
+
 // Sorted distinct step ids of the timeline.
 export function timelineSteps(points) {
     return [...new Set(points.map((p) => p.step))].sort((x, y) => x - y);
@@ -145,13 +160,22 @@ function card(label, value, note) {
         note ? h('div', { class: 'mem-card-note', text: note }) : null);
 }
 
-function renderCards(el, a) {
+function renderCards(el, a, countsOnly) {
     const s = a.profileSummary || {};
     const p = s.peakStats || {};
     const c = a.pvCounts;
     const unmatched = c ? num(c.unmatchedDeallocations) : 0;
     const count = (v) => (c ? formatCount(num(v)) : '—');
     const countNote = c ? null : 'not in this file';
+    const counts = [
+        card('Allocations', count(c && c.allocations), countNote),
+        card('Deallocations', count(c && c.deallocations),
+             unmatched > 0 ? `${formatCount(unmatched)} of them free memory allocated before ` +
+                 'the profile started' : countNote)];
+    if (countsOnly) {
+        el.replaceChildren(...counts);
+        return;
+    }
     el.replaceChildren(
         card('Peak memory in profile', formatBytes(num(p.peakBytesInUse)),
              `at ${formatDurationPs(num(s.peakStatsTimePs))}`),
@@ -162,10 +186,7 @@ function renderCards(el, a) {
         card('Fragmentation at peak', formatPercent(Number(p.fragmentation) || 0)),
         card('Lifetime peak', formatBytes(num(s.peakBytesUsageLifetime)),
              'as the allocator reported it'),
-        card('Allocations', count(c && c.allocations), countNote),
-        card('Deallocations', count(c && c.deallocations),
-             unmatched > 0 ? `${formatCount(unmatched)} of them free memory allocated before ` +
-                 'the profile started' : countNote));
+        ...counts);
 }
 
 // Memory stays as an event left it until the next event, so the series
@@ -249,7 +270,13 @@ function renderAllocator(inst, body, data, id) {
         inst.table = null;
     }
     const cards = h('div', { class: 'mem-cards' });
-    renderCards(cards, a);
+    if (inUseUnknown(a, points)) {
+        renderCards(cards, a, true);
+        body.replaceChildren(cards, h('section', { class: 'message', role: 'status' },
+            h('p', { text: IN_USE_UNKNOWN })));
+        return;
+    }
+    renderCards(cards, a, false);
     const chartBox = h('div', { class: 'chart-box' });
     const redraw = () => {
         router.setParams({ step_from: String(from), step_to: String(to) });

@@ -5,8 +5,11 @@
 // ops by self time on device and on host, and the run environment.
 //
 // Data: the reference's overview_page array of 7 DataTables (FORMATS.md
-// §4.3) with profview's pv_* additions. A part the profile cannot support
-// (no steps, no device) is said in words, never drawn as zeros.
+// §4.3) with profview's pv_* additions; a PyTorch trace's has an 8th,
+// torch-tb-profiler's recommendations, which take the verdict's place, and
+// a 9th, its GPU summary (a card per GPU). A
+// part the profile cannot support (no steps, no device) is said in words,
+// never drawn as zeros.
 
 import { h } from '../dom.js';
 import { createTable, tableUrl } from '../table.js';
@@ -94,19 +97,60 @@ function runEnvironment(env, host) {
             'this profile format.' }));
 }
 
+const PYTORCH_RULES = {
+    data_loading: 'Data loading',
+    communication: 'Communication',
+    gpu_utilization: 'GPU utilization',
+    tensor_cores: 'Tensor Cores',
+};
+
+// torch-tb-profiler's recommendations on a PyTorch trace, as the verdict.
+function pytorchVerdict(dt) {
+    const rows = dt.rows || [];
+    const advice = rows.map((r) => ({ why: `${PYTORCH_RULES[r.c[0].v] || r.c[0].v}:`,
+                                      what: r.c[2].v }));
+    return verdictBox(rows.length
+        ? 'Recommendations for this PyTorch run, by torch-tb-profiler\'s rules:'
+        : 'None of torch-tb-profiler\'s recommendations applies to this run (data loading ' +
+          'within 5 % and communication within 10 % of step time, every GPU at least 50 % ' +
+          'busy, no Tensor Cores left unused).', advice, null);
+}
+
+// torch-tb-profiler's GPU summary: a card per GPU; null when it has none.
+function pytorchGpuCards(dt) {
+    const rows = (dt && dt.rows) || [];
+    if (!rows.length)
+        return null;
+    const pctText = (v) => (v === null || v === undefined ? 'not recorded' : `${v.toFixed(2)} %`);
+    return h('section', {}, h('h3', { text: 'GPU summary' }),
+        h('div', { class: 'steps-cards' }, rows.map((r) => card(
+            `${r.c[0].v} utilization`, pctText(r.c[1].v),
+            `est. SM efficiency ${pctText(r.c[2].v)}, est. achieved occupancy ` +
+            `${pctText(r.c[3].v)} (within the steps)`))));
+}
+
 async function render(inst, el, state, data, isCurrent) {
-    const [analysis, stepDt, env, reco, , , diag] = data;
+    const [analysis, stepDt, env, reco, , , diag, pytorch, pytorchGpu] = data;
     const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
     const ap = analysis.p || {};
     const hw = props.hardware_type || 'CPU_ONLY';
 
-    const advice = stepAdvice(steps, hw, rp.precision_statement, rp.pv_input_advice);
-    const body = stepViewBody(el, state, 'Overview', hw, fromTrace,
+    // A PyTorch trace's steps are its ProfilerStep#N spans: TensorFlow's
+    // host-steps switch and its note do not apply.
+    const body = stepViewBody(el, state, 'Overview', hw, fromTrace && !pytorch,
                               (s) => { unmount(); mount(el, s); });
-    body.append(verdictBox(rp.statement || props.input_conclusion, advice,
-        steps.length ? props.summary_nextstep : null));
+    if (pytorch) {
+        body.append(pytorchVerdict(pytorch));
+    } else {
+        const advice = stepAdvice(steps, hw, rp.precision_statement, rp.pv_input_advice);
+        body.append(verdictBox(rp.statement || props.input_conclusion, advice,
+            steps.length ? props.summary_nextstep : null));
+    }
     body.append(summaryCards(steps, ap, hw, (analysis.rows || []).length > 0));
+    const gpuCards = pytorchGpuCards(pytorchGpu);
+    if (gpuCards)
+        body.append(gpuCards);
     inst.tables.push(utilizationSection(body, state, inst.controller.signal));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
@@ -114,7 +158,7 @@ async function render(inst, el, state, data, isCurrent) {
     if (!steps.length) {
         graph.append(h('p', { text: NO_STEPS }), h('p', { class: 'hint', text: NO_STEPS_HINT }));
     } else {
-        if (hw !== 'CPU_ONLY' && hostSteps) {
+        if (hw !== 'CPU_ONLY' && hostSteps && !pytorch) {
             graph.append(h('p', { class: 'hint', text: 'Host threads\' time inside each ' +
                 'device step is included (as TensorFlow 2.x did); today\'s XProf counts only ' +
                 'device events on GPUs.' }));
@@ -155,6 +199,9 @@ async function render(inst, el, state, data, isCurrent) {
     } else if (!fromTrace) {
         host.append(h('p', { class: 'hint', text: 'Legacy overview files do not list host ' +
             'ops; see the input pipeline analyzer for the host\'s input ops.' }));
+    } else if (pytorch) {
+        host.append(h('p', { class: 'hint', text: 'PyTorch\'s operators, with their host and ' +
+            'device time, input shapes and call stacks, are in Framework op stats.' }));
     } else {
         host.append(h('p', { class: 'hint', text: 'No framework op was recorded on host ' +
             'threads (host tracer level 0, or not a TensorFlow profile).' }));

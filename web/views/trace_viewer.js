@@ -194,6 +194,9 @@ class TraceView {
         this.meta = meta;
         this.names = trackNames(meta);
         this.mountTimeline();
+        // a trace cut off by a crashed run is shown as far as it was read
+        if ((meta.warnings || []).length > 0)
+            this.say(meta.warnings.join(' · '));
         this.applyParams(this.state.params, true);
     }
 

@@ -13,7 +13,6 @@
     const pv_format ident = {.name = suffix_, .suffix = suffix_, .role = PV_FORMAT_TOOL_PB, \
                              .tool = tool_, .max_bytes = TOOL_PB_MAX_BYTES, .answer = answer_}
 
-TOOL_FILE(pv_format_tf_trace_json_gz, "trace.json.gz", "trace_viewer", true);
 /* The Trace proto TensorFlow 1.x and early 2.x wrote. */
 const pv_format pv_format_tf_trace_pb = {.name = "trace", .suffix = "trace",
                                          .role = PV_FORMAT_UNREAD, .tool = "trace_viewer"};

@@ -10,7 +10,6 @@
 
 #include "ingest/formats.h"
 
-extern const pv_format pv_format_tf_trace_json_gz;
 extern const pv_format pv_format_tf_trace_pb;
 extern const pv_format pv_format_tf_overview_json;
 extern const pv_format pv_format_tf_overview_pb;

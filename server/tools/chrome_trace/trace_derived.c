@@ -252,15 +252,10 @@ typedef struct stat_ids {
 
 static bool stat_uint(const pv_model *m, uint64_t e, uint32_t name, uint64_t *v)
 {
-    pv_stat s;
-    if (name == 0 || !pv_model_event_stat(m, e, name, &s))
+    int64_t i;
+    if (!pv_model_event_stat_int(m, e, name, &i))
         return false;
-    if (s.type == PV_STAT_I64)
-        *v = (uint64_t)s.v.i64;
-    else if (s.type == PV_STAT_U64)
-        *v = s.v.u64;
-    else
-        return false;
+    *v = (uint64_t)i;
     return true;
 }
 

@@ -31,6 +31,7 @@
 #define PV_TOOLS_OP_STATS_OP_METRICS_H
 
 #include "model/model.h"
+#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -47,6 +48,9 @@ typedef struct pv_op_metrics {
     uint64_t self_time_ps;     /* time minus nested ops' time */
     bool is_eager;
     bool is_idle;
+    const char *group_value;   /* PyTorch rows grouped by a stat of the calls ("Input
+                                  Dims", "Call stack"): its value ("" for calls without);
+                                  NULL otherwise (model) */
 } pv_op_metrics;
 
 typedef struct pv_op_metrics_db {
@@ -65,6 +69,16 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 
 /* Host db over the host plane's threads. Same failures. */
 int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err);
+
+/* Both dbs of a PyTorch trace (k present and classified), counted as
+ * torch-tb-profiler's operator view counts (op_metrics_kineto.c): PyTorch
+ * operators by name, or by name and the calls' value of the stat group_stat
+ * names when not NULL ("Input Dims": its "Operator + Input Shape"
+ * grouping; "Call stack": its call stack view), host and device time, no
+ * IDLE. Returns 0; aborts only when memory runs out. */
+int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *group_stat,
+                         pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
+                         pv_error *err);
 
 /* ---- combining hosts (ALL_HOSTS) ----------------------------------------- */
 

@@ -16,6 +16,15 @@ static bool type_unknown(const char *type)
     return type[0] == '\0' || strcmp(type, "Unknown") == 0;
 }
 
+/* Rows grouped by a stat (PyTorch's input shapes, call stacks) add up
+ * only with rows of the same value. */
+static bool same_group(const pv_op_metrics *a, const pv_op_metrics *b)
+{
+    if (a->group_value == NULL || b->group_value == NULL)
+        return a->group_value == b->group_value;
+    return strcmp(a->group_value, b->group_value) == 0;
+}
+
 static void add_into(pv_op_metrics *d, const pv_op_metrics *s)
 {
     if (type_unknown(d->type) && !type_unknown(s->type))
@@ -57,10 +66,11 @@ int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_aren
             uint32_t k;
             bool known = false;
             while (!known && pv_hashtab_next(&c, &k))
-                known = strcmp(ops[k].name, s->name) == 0;
+                known = strcmp(ops[k].name, s->name) == 0 && same_group(&ops[k], s);
             if (!known) {
                 k = (uint32_t)n++;
-                ops[k] = (pv_op_metrics){.name = s->name, .type = s->type};
+                ops[k] = (pv_op_metrics){.name = s->name, .type = s->type,
+                                         .group_value = s->group_value};
                 pv_hashtab_insert(&by_name, &c, k);
             }
             add_into(&ops[k], s);

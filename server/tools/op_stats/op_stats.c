@@ -64,10 +64,27 @@ static bool op_has_gradients(const char *name, const char *type)
     return false;
 }
 
+/* A PyTorch backward pass: the autograd engine's evaluate_function, its
+ * AccumulateGrad, or (traces before 2022, where the backward functions are
+ * operators themselves) an autograd function named <Op>Backward[N]. */
+static bool pytorch_backward(const char *name)
+{
+    if (strncmp(name, "autograd::engine::evaluate_function", 35) == 0 ||
+        strcmp(name, "torch::autograd::AccumulateGrad") == 0)
+        return true;
+    const char *b = strstr(name, "Backward");
+    if (b == NULL || strchr(name, ':') != NULL)
+        return false;
+    for (b += 8; *b >= '0' && *b <= '9'; b++)
+        continue;
+    return *b == '\0';
+}
+
 const char *pv_op_stats_task_type(const pv_op_stats_table *t)
 {
     for (size_t i = 0; i < t->n_rows; i++)
-        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type))
+        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type) ||
+            pytorch_backward(t->rows[i].op->name))
             return "Training";
     return "Inference";
 }
@@ -124,6 +141,34 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
     }
 }
 
+const char *pv_op_group_stat(pv_op_group g)
+{
+    return g == PV_OP_GROUP_INPUT_SHAPE  ? "Input Dims"
+           : g == PV_OP_GROUP_CALL_STACK ? "Call stack"
+                                         : NULL;
+}
+
+/* One host's dbs: PyTorch's operators for a Kineto trace (grouped as q
+ * asks; out says which groupings the trace has stats for), framework ops
+ * for the rest. */
+static int op_dbs(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
+                  pv_op_metrics_db *host, pv_op_metrics_db *device, pv_op_stats_result *out,
+                  pv_error *err)
+{
+    pv_kineto k;
+    pv_kineto_init(&k, m, a);
+    if (k.present) {
+        pv_kineto_link_hosts(&k, a);
+        for (int g = 1; g < PV_OP_GROUP_N; g++)
+            out->has_group[g] = out->has_group[g] ||
+                                pv_model_str_find(m, pv_op_group_stat((pv_op_group)g)) != 0;
+        out->group = q != NULL && q->group < PV_OP_GROUP_N ? q->group : PV_OP_GROUP_OPERATOR;
+        return pv_op_metrics_kineto(m, &k, pv_op_group_stat(out->group), a, host, device, err);
+    }
+    int rc = pv_op_metrics_device(m, a, device, err);
+    return rc == 0 ? pv_op_metrics_host(m, a, host, err) : rc;
+}
+
 /* The tables from out->device and ->host (unsorted) and the kernel rows. */
 static void finish(pv_op_stats_result *out, const pv_kernel_stats_result *k,
                    const pv_op_stats_query *q, pv_arena *a)
@@ -147,9 +192,7 @@ int pv_tool_op_stats(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats(m, &kq, a, &k, err);
     if (rc == 0)
-        rc = pv_op_metrics_device(m, a, &out->device, err);
-    if (rc == 0)
-        rc = pv_op_metrics_host(m, a, &out->host, err);
+        rc = op_dbs(m, q, a, &out->host, &out->device, out, err);
     if (rc != 0) {
         memset(out, 0, sizeof *out);
         return rc;
@@ -170,9 +213,7 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
     pv_kernel_stats_result k;
     int rc = pv_tool_kernel_stats_multi(models, n_models, &kq, a, &k, err);
     for (size_t i = 0; i < n_models && rc == 0; i++) {
-        rc = pv_op_metrics_device(models[i], a, &dev[i], err);
-        if (rc == 0)
-            rc = pv_op_metrics_host(models[i], a, &host[i], err);
+        rc = op_dbs(models[i], q, a, &host[i], &dev[i], out, err);
     }
     if (rc == 0)
         rc = pv_op_metrics_combine(dev, n_models, a, &out->device, err);

@@ -28,8 +28,21 @@
 
 #define PV_OP_STATS_REFERENCE_OPS 500u /* the reference keeps 500 per side */
 
+/* How a PyTorch trace's operators make rows (torch-tb-profiler's views). */
+typedef enum pv_op_group {
+    PV_OP_GROUP_OPERATOR,      /* one row per operator name */
+    PV_OP_GROUP_INPUT_SHAPE,   /* per name and "Input Dims" (record_shapes) */
+    PV_OP_GROUP_CALL_STACK,    /* per name and "Call stack" (with_stack) */
+    PV_OP_GROUP_N
+} pv_op_group;
+
+/* The stat a pv_op_group reads ("Input Dims", "Call stack"); NULL for
+ * PV_OP_GROUP_OPERATOR. */
+const char *pv_op_group_stat(pv_op_group g);
+
 typedef struct pv_op_stats_query {
     size_t max_ops_per_side;   /* 0: the reference's 500 */
+    pv_op_group group;         /* PyTorch traces only; others ignore it */
 } pv_op_stats_query;
 
 typedef struct pv_op_stats_row {
@@ -65,6 +78,8 @@ typedef struct pv_op_stats_result {
     pv_op_metrics_db device;             /* sorted by self time, all ops */
     pv_op_metrics_db host;
     bool is_gpu;                         /* a GPU plane exists */
+    pv_op_group group;                   /* how the rows were made (PyTorch) */
+    bool has_group[PV_OP_GROUP_N];       /* a PyTorch trace has the stat of the grouping */
     const char *task_type;               /* "Training" or "Inference" */
     const char *architecture_type;       /* "Unknown" (as the reference's OSS build) */
 } pv_op_stats_result;
@@ -85,8 +100,10 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
                            pv_error *err);
 
 /* "Training" when any row shows a backward pass (a TF op under a
- * "gradient_tape"/"gradients*" scope, a JAX op under "transpose("), else
- * "Inference": the reference's task-type heuristic. Cannot fail. */
+ * "gradient_tape"/"gradients*" scope, a JAX op under "transpose(", a
+ * PyTorch autograd::engine::evaluate_function, AccumulateGrad or
+ * <Op>Backward[N] op), else "Inference": the reference's task-type
+ * heuristic, and PyTorch's autograd names. Cannot fail. */
 const char *pv_op_stats_task_type(const pv_op_stats_table *t);
 
 /* ---- JSON ----------------------------------------------------------------- */

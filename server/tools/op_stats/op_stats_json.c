@@ -1,10 +1,19 @@
 /* op_stats_json: framework_op_stats as the reference's array of two
- * DataTables (FORMATS.md §4.0, §4.6). */
+ * DataTables (FORMATS.md §4.0, §4.6). profview's additions for PyTorch:
+ * an "input_shape" or "call_stack" column after the op's name when the
+ * rows are grouped by it, and the properties pv_has_input_shapes and
+ * pv_has_call_stacks ("1") when the trace recorded them, so the page can
+ * offer those groupings. */
 #include "tools/op_stats/op_stats.h"
 #include "tools/common/datatable.h"
 
+/* Per pv_op_group: the column's id and label, the property. */
+static const char *const group_col[PV_OP_GROUP_N][3] = {
+    [PV_OP_GROUP_INPUT_SHAPE] = {"input_shape", "Input Shape", "pv_has_input_shapes"},
+    [PV_OP_GROUP_CALL_STACK] = {"call_stack", "Call Stack", "pv_has_call_stacks"},
+};
 
-static json_t *columns(bool is_gpu)
+static json_t *columns(bool is_gpu, pv_op_group group)
 {
     static const char *const cols[][3] = {
         {"rank", "number", "Rank"},
@@ -40,11 +49,18 @@ static json_t *columns(bool is_gpu)
             json_decref(j);
             return NULL;
         }
+        if (group != PV_OP_GROUP_OPERATOR && i == 3 &&
+            json_array_append_new(j, json_pack("{s:s, s:s, s:s}", "id", group_col[group][0],
+                                               "label", group_col[group][1], "type",
+                                               "string")) != 0) {
+            json_decref(j);
+            return NULL;
+        }
     }
     return j;
 }
 
-static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
+static json_t *row_json(const pv_op_stats_row *r, bool is_gpu, pv_op_group group)
 {
     json_t *c = json_array();
     if (c == NULL)
@@ -53,6 +69,10 @@ static json_t *row_json(const pv_op_stats_row *r, bool is_gpu)
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->on_device ? "Device" : "Host")));
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->type)));
     json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->name)));
+    if (group != PV_OP_GROUP_OPERATOR)
+        json_array_append_new(c, pv_dt_cell(pv_dt_text(r->op->group_value != NULL
+                                                           ? r->op->group_value
+                                                           : "")));
     json_array_append_new(c, pv_dt_cell(pv_dt_real((double)r->op->occurrences)));
     json_array_append_new(c, pv_dt_cell(pv_dt_real(r->total_time_us)));
     json_array_append_new(c, pv_dt_cell(pv_dt_real(r->avg_time_us)));
@@ -79,14 +99,20 @@ static json_t *table_json(const pv_op_stats_result *res, const pv_op_stats_table
     if (rows == NULL)
         return NULL;
     for (size_t i = 0; i < t->n_rows; i++) {
-        if (json_array_append_new(rows, row_json(&t->rows[i], res->is_gpu)) != 0) {
+        if (json_array_append_new(rows,
+                                  row_json(&t->rows[i], res->is_gpu, res->group)) != 0) {
             json_decref(rows);
             return NULL;
         }
     }
-    return json_pack("{s:o, s:o, s:{s:s, s:s}}", "cols", columns(res->is_gpu), "rows", rows,
-                     "p", "architecture_type", res->architecture_type, "task_type",
-                     res->task_type);
+    json_t *dt = json_pack("{s:o, s:o, s:{s:s, s:s}}", "cols",
+                           columns(res->is_gpu, res->group), "rows", rows, "p",
+                           "architecture_type", res->architecture_type, "task_type",
+                           res->task_type);
+    for (int g = 1; dt != NULL && g < PV_OP_GROUP_N; g++)
+        if (res->has_group[g])
+            json_object_set_new(json_object_get(dt, "p"), group_col[g][2], json_string("1"));
+    return dt;
 }
 
 json_t *pv_op_stats_to_json(const pv_op_stats_result *r)

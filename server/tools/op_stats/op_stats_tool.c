@@ -1,8 +1,11 @@
 /* op_stats_tool: the descriptor of framework_op_stats (TensorBoard's older
  * name: tensorflow_stats; tools/tool.h). The answer is the reference's
  * [with IDLE, without IDLE] DataTables, 500 ops per side; max_ops=N (0 =
- * all) raises the cap for profview's page. The CSV export is one of the two
- * tables: without IDLE unless include_idle=1, as the page shows it. */
+ * all) raises the cap for profview's page; group_by=input_shape or
+ * call_stack gives a PyTorch trace's operators a row per operator and
+ * input shape, or call stack (group_by=operator, the default: per name).
+ * The CSV export is one of the two tables: without IDLE unless
+ * include_idle=1, as the page shows it. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
 #include "tools/common/params.h"
@@ -24,6 +27,11 @@ static int read_query(const pv_params *p, void *out, pv_error *err)
         return PV_EINVAL;
     /* 0 asks for every op: the tool's own "no cap" is SIZE_MAX. */
     q->q.max_ops_per_side = max_ops == 0 ? SIZE_MAX : (size_t)max_ops;
+    static const char *const groups[] = {"operator", "input_shape", "call_stack", NULL};
+    unsigned group;
+    if (pv_param_choice(p, "group_by", groups, PV_OP_GROUP_OPERATOR, &group, err) != 0)
+        return PV_EINVAL;
+    q->q.group = (pv_op_group)group;
     return pv_param_switch(p, "include_idle", false, &q->include_idle, err);
 }
 
@@ -57,7 +65,7 @@ static int write_csv(const pv_tool_input *in, const void *q, const void *result,
 }
 
 static const char *const aliases[] = {"tensorflow_stats", NULL};
-static const char *const params[] = {"max_ops", "include_idle", NULL};
+static const char *const params[] = {"max_ops", "include_idle", "group_by", NULL};
 
 const pv_tool pv_framework_op_stats_tool = {
     .name = "framework_op_stats",

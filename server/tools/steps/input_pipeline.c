@@ -3,6 +3,7 @@
  * ConvertOpStatsToInputPipelineAnalysis in xprof/convert/
  * op_stats_to_input_pipeline_analysis.cc). JSON is input_pipeline_json.c. */
 #include "tools/steps/input_pipeline.h"
+#include "tools/steps/overview_pytorch.h"
 
 #include <string.h>
 #include <strings.h>
@@ -179,6 +180,36 @@ static void diagnostics(const pv_model *const *ms, size_t n_models, pv_arena *a,
                 (pv_diagnostic){"ERROR", pv_model_str(ms[k], ms[k]->errors[i])};
 }
 
+/* On a PyTorch trace, torch-tb-profiler's word on data loading in place of
+ * TensorFlow's (tf.data) verdict. */
+static void pytorch_verdict(const pv_model *m, pv_arena *a, pv_input_pipeline_result *out)
+{
+    pv_kineto k;
+    pv_kineto_init(&k, m, a);
+    if (!k.present)
+        return;
+    out->pytorch = true;
+    pv_pytorch_overview ov;
+    pv_overview_pytorch(&k, &out->steps, false, a, &ov);
+    pv_bottleneck *b = &out->analysis.bottleneck;
+    b->summary_next_step = "";
+    for (size_t i = 0; i < ov.n; i++) {
+        if (strcmp(ov.items[i].kind, "data_loading") == 0) {
+            b->input_statement = ov.items[i].text;
+            return;
+        }
+    }
+    b->input_statement =
+        out->steps.n_steps == 0
+            ? "No ProfilerStep#N was recorded, so the time spent loading data per step is "
+              "not known."
+            : pv_arena_printf(a,
+                              "%.1f%% of the step time is in DataLoader, within the 5%% "
+                              "torch-tb-profiler recommends acting on: data loading is not "
+                              "what slows this run.",
+                              b->input_percent);
+}
+
 int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, pv_arena *a,
                            pv_input_pipeline_result *out, pv_error *err)
 {
@@ -229,4 +260,5 @@ void pv__input_pipeline_finish(const pv_model *const *ms, size_t n_models, pv_ar
             pv__input_advice(a, out->bottleneck, out->analysis.bottleneck.input_percent);
     }
     diagnostics(ms, n_models, a, out);
+    pytorch_verdict(ms[0], a, out);
 }

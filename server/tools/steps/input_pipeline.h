@@ -63,6 +63,9 @@ typedef struct pv_input_pipeline_result {
     size_t n_diagnostics;
     pv_diagnostic *diagnostics;
     size_t n_steps_dropped;   /* ALL_HOSTS: steps not every host recorded */
+    /* A PyTorch trace: the verdict is torch-tb-profiler's on its DataLoader
+     * time (overview_pytorch.h), there is no tf.data to analyse. */
+    bool pytorch;
 } pv_input_pipeline_result;
 
 /* ---- computation and output ----------------------------------------- */

@@ -109,6 +109,8 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
     pv_dt_prop(t, "all_other_bottleneck", b->all_other_statement);
     pv_dt_prop(t, "all_other_statement", b->all_other_statement);
     pv_dt_prop(t, "summary_nextstep", b->summary_next_step);
+    if (r->pytorch)
+        pv_dt_prop(t, "pv_framework", "pytorch");
 
     json_t *groups = json_array();
     json_t *begins = json_array();
@@ -228,7 +230,9 @@ json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r)
 {
     json_t *recs = pv_dt_new();
     pv_dt_col(recs, "link", "string", "link", NULL);
-    for (size_t i = 0; i < sizeof RECOMMENDATIONS / sizeof RECOMMENDATIONS[0]; i++)
+    /* tf.data advice means nothing to a PyTorch run. */
+    for (size_t i = 0; !r->pytorch && i < sizeof RECOMMENDATIONS / sizeof RECOMMENDATIONS[0];
+         i++)
         pv_dt_str(pv_dt_row(recs), RECOMMENDATIONS[i]);
     return json_pack("[o,o,o,o,o]", max_infeed_core_table(), pv_input_pipeline_step_table_json(r),
                      host_table(r), recs,

@@ -1,6 +1,7 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
+#include "tools/kineto/kineto.h"
 #include "util/pbwire.h"
 
 #include <stdlib.h>
@@ -243,4 +244,15 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
             out->hostnames[out->n_hostnames++] = pv_model_str(ms[k], ms[k]->hostnames[i]);
     out->task_count = (uint32_t)n_models;
     task_environment(m, out);
+
+    pv_kineto k;
+    pv_kineto_init(&k, m, a);
+    if (k.present) {
+        /* TensorFlow's advice (tf.data, tf.function, mixed_float16) does
+         * not apply; torch-tb-profiler's does. */
+        pv_kineto_link_hosts(&k, a);
+        pv_overview_pytorch(&k, &out->ip.steps, n_models == 1, a, &out->pytorch);
+        out->precision_statement = "";
+        out->eager_statement = "";
+    }
 }

@@ -9,6 +9,7 @@
 
 #include "tools/steps/input_pipeline.h"
 #include "tools/steps/overview_device_count.h"
+#include "tools/steps/overview_pytorch.h"
 
 #define PV_OVERVIEW_TOP_OPS 10
 
@@ -48,6 +49,9 @@ typedef struct pv_overview_result {
     uint64_t profile_start_ns;      /* Unix time; 0 when not recorded */
     uint64_t profile_stop_ns;       /* 0 when not recorded */
     int host_tracer_level;          /* -1 when not recorded */
+    /* A PyTorch trace's recommendations, given in place of the verdict,
+     * precision and eager statements (empty then). */
+    pv_pytorch_overview pytorch;
 } pv_overview_result;
 
 /* Fills out. q may be NULL. Returns 0; cannot fail on a sane model. */

@@ -1,7 +1,10 @@
 /* overview_json: the overview page in the reference's shape (FORMATS.md
  * §4.3, array of 7 entries; reference: op_stats_to_overview_page.cc).
  * Keys starting "pv_" are profview additions: the top host ops table, the
- * hostnames and idle shares the generic reference table leaves out. */
+ * hostnames and idle shares the generic reference table leaves out. A
+ * PyTorch trace's answer has an 8th entry, torch-tb-profiler's
+ * recommendations, and a 9th, its GPU summary (overview_pytorch.h), and
+ * no TensorFlow tips or statements in the 4th. */
 #include "tools/steps/overview.h"
 #include "tools/common/datatable.h"
 
@@ -121,6 +124,52 @@ static void tip(json_t *t, const char *type, const char *link, const char *desc)
     pv_dt_str(row, desc);
 }
 
+/* torch-tb-profiler's recommendations, one row each. */
+static json_t *pytorch_table(const pv_pytorch_overview *l)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "kind", "string", "Rule", NULL);
+    pv_dt_col(t, "percent", "number", "Measured (%)", NULL);
+    pv_dt_col(t, "text", "string", "Recommendation", NULL);
+    pv_dt_col(t, "link", "string", "Read more", NULL);
+    for (size_t i = 0; i < l->n; i++) {
+        json_t *row = pv_dt_row(t);
+        pv_dt_str(row, l->items[i].kind);
+        pv_dt_num(row, l->items[i].percent);
+        pv_dt_str(row, l->items[i].text);
+        pv_dt_str(row, l->items[i].link);
+    }
+    return t;
+}
+
+/* A percentage cell; null when not measured (v < 0). */
+static void pct_cell(json_t *row, double v)
+{
+    json_array_append_new(json_object_get(row, "c"), pv_dt_cell(v < 0 ? json_null()
+                                                                       : pv_dt_real(v)));
+}
+
+/* torch-tb-profiler's GPU summary, a row per GPU that ran kernels. */
+static json_t *pytorch_gpu_table(const pv_pytorch_overview *l)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "device", "string", "GPU", NULL);
+    pv_dt_col(t, "utilization", "number", "GPU Utilization (%)", NULL);
+    pv_dt_col(t, "sm_efficiency", "number", "Est. SM Efficiency (%)", NULL);
+    pv_dt_col(t, "occupancy", "number", "Est. Achieved Occupancy (%)", NULL);
+    for (size_t i = 0; i < l->n_gpus; i++) {
+        const pv_pytorch_gpu *g = &l->gpus[i];
+        char name[32];
+        snprintf(name, sizeof name, "GPU %d", (int)g->device);
+        json_t *row = pv_dt_row(t);
+        pv_dt_str(row, name);
+        pv_dt_num(row, 100 * g->utilization);
+        pct_cell(row, g->sm_efficiency < 0 ? -1 : 100 * g->sm_efficiency);
+        pct_cell(row, g->occupancy_pct);
+    }
+    return t;
+}
+
 static json_t *recommendation_table(const pv_overview_result *r)
 {
     const pv_bottleneck *b = &r->ip.analysis.bottleneck;
@@ -129,6 +178,8 @@ static json_t *recommendation_table(const pv_overview_result *r)
     pv_dt_col(t, "tip_type", "string", "tip_type", NULL);
     pv_dt_col(t, "link", "string", "link", NULL);
     pv_dt_col(t, "description", "string", "description", NULL);
+    if (r->pytorch.present)
+        return t;
     tip(t, "faq", "Refer to the TF2 Profiler FAQ", "Tool troubleshooting / FAQ");
     const char *host_desc = "Next steps for reducing the Host time";
     tip(t, "host",
@@ -198,7 +249,12 @@ static json_t *inference_table(void)
 json_t *pv_overview_to_json(const pv_overview_result *r)
 {
     json_t *diag = pv_input_pipeline_diagnostics_json(r->ip.diagnostics, r->ip.n_diagnostics);
-    return json_pack("[o,o,o,o,o,{},o]", analysis_table(r),
-                     pv_input_pipeline_step_table_json(&r->ip), run_environment_table(r),
-                     recommendation_table(r), inference_table(), diag);
+    json_t *j = json_pack("[o,o,o,o,o,{},o]", analysis_table(r),
+                          pv_input_pipeline_step_table_json(&r->ip), run_environment_table(r),
+                          recommendation_table(r), inference_table(), diag);
+    if (j != NULL && r->pytorch.present) {
+        json_array_append_new(j, pytorch_table(&r->pytorch));
+        json_array_append_new(j, pytorch_gpu_table(&r->pytorch));
+    }
+    return j;
 }

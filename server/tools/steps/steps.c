@@ -373,6 +373,12 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     if (q == NULL)
         q = &defaults;
     memset(out, 0, sizeof *out);
+    pv_kineto kin;
+    pv_kineto_init(&kin, m, a);
+    if (kin.present) {
+        pv_kineto_link_hosts(&kin, a);
+        return pv_steps_kineto(m, &kin, a, out);
+    }
 
     uint32_t n_dev_gpu = 0, n_dev_tpu = 0;
     for (uint32_t p = 0; p < m->n_planes; p++) {

@@ -16,6 +16,7 @@
 #define PV_TOOLS_STEPS_STEPS_H
 
 #include "model/model.h"
+#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -101,6 +102,28 @@ typedef struct pv_steps_result {
  * model (scratch memory aborts when it runs out). */
 int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err);
+
+/* The steps of a PyTorch trace (k present, its hosts linked) and their
+ * breakdown as torch-tb-profiler's overview draws them (steps_kineto.c).
+ * Returns 0; aborts only when memory runs out. */
+int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out);
+
+/* One step's time as torch-tb-profiler's distributed view splits it
+ * (overall_parser.py): computation (kernels; operators on a CPU-only
+ * trace) and communication (collectives) apart and together, and the
+ * rest. The four add up to the step's time. */
+typedef struct pv_step_overlap {
+    const char *name;              /* the step's number (arena) */
+    int64_t computation_ps;        /* computing and not communicating */
+    int64_t overlap_ps;            /* both */
+    int64_t communication_ps;      /* communicating and not computing */
+    int64_t other_ps;              /* neither */
+} pv_step_overlap;
+
+/* The overlap of each step of pv_steps_kineto's, in *out (arena, *n of
+ * them). Returns 0; aborts only when memory runs out. */
+int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
+                            pv_step_overlap **out, size_t *n);
 
 /* ---- helpers shared with the other tools of this page pair ------------- */
 

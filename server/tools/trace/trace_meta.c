@@ -180,8 +180,13 @@ json_t *pv_trace_meta_to_json(const pv_model *m, const pv_trace_index *ix,
                                         "name", pc->name, "min", pc->min, "max", pc->max,
                                         "n_points", (json_int_t)pc->n_points));
     }
-    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "t0_ps", t0, "span_ps",
+    /* what the decoder left out or found cut off, for the page to say */
+    json_t *warnings = json_array();
+    for (uint32_t w = 0; w < m->n_warnings; w++)
+        json_array_append_new(warnings, json_string(pv_model_str(m, m->warnings[w])));
+    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "t0_ps", t0, "span_ps",
                      (json_int_t)meta->geom.span_ps, "n_events", (json_int_t)m->n_events,
                      "max_level", (json_int_t)meta->geom.max_level, "tile_px",
-                     (json_int_t)PV_TRACE_TILE_PX, "processes", procs, "counters", counters);
+                     (json_int_t)PV_TRACE_TILE_PX, "processes", procs, "counters", counters,
+                     "warnings", warnings);
 }

@@ -1,0 +1,814 @@
+/* cj_model: the parser, one event at a time into the builder.
+ *
+ *   process (pid)      a plane, named at the end (cj_finish.c)
+ *   thread (pid, tid)  a track of its process's plane; counters get one
+ *                      "_counters_" track per process
+ *   (name, cat)        one event metadata per plane, "cat" its stat
+ *   X                  an event of dur; B/E paired per thread like a
+ *                      stack (E's args join B's), i/I/R an event of 0
+ *   C                  one event per numeric arg on the counters track,
+ *                      named "<name> <arg>" (with the id: "<name> <id>
+ *                      <arg>"), its value the stat "value"
+ *   s/t/f              kept, and bound to a slice at the end
+ *   M                  process_name, process_labels, process_sort_index,
+ *                      thread_name, thread_sort_index
+ *   args               one stat each: numbers as I64/U64/F64, strings,
+ *                      true/false/null as text, objects and arrays as
+ *                      their minified JSON text
+ * Times are relative to the whole microseconds of the first timed event,
+ * so a trace written in epoch microseconds keeps its picoseconds exact in
+ * 64 bits; events more than 100 days from it are left out with a warning.
+ * A kernel's launch args (grid, block, registers per thread, shared
+ * memory, est. achieved occupancy %) also give the well-known
+ * kernel_details stat (FORMATS.md §3.3), so kernel_stats reads Kineto
+ * kernels like XSpace ones; and a [memory] instant is named
+ * MemoryAllocation / MemoryDeallocation (by the sign of its "Bytes"),
+ * shown as [memory], with the well-known memory stats of an allocator
+ * named after its device ("GPU 0", "CPU"), so the memory profile and the
+ * trace viewer's memory counters read it like TensorFlow's. */
+#include "ingest/chrome_json/cj_priv.h"
+#include "util/decimal.h"
+#include "util/mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* 100 days: a relative time in picoseconds stays far inside 2^63. */
+#define MAX_REL_US ((int64_t)100 * 86400 * 1000000)
+#define STRING_ID_BASE ((int64_t)1 << 32)   /* line ids of string tids */
+#define COUNTERS_LINE ((int64_t)1 << 48)
+
+#define GROW(arr, n, cap)                                                       \
+    do {                                                                        \
+        if ((n) == (cap)) {                                                     \
+            (cap) = (cap) ? 2 * (cap) : 16;                                     \
+            (arr) = pv_xrealloc((arr), (cap) * sizeof *(arr));                  \
+        }                                                                       \
+    } while (0)
+
+/* ---- lifetime ---------------------------------------------------------------- */
+
+pv__cj_model *pv__cj_model_new(pv_model_builder *b, const char *path)
+{
+    pv__cj_model *m = pv_xcalloc(1, sizeof *m);
+    m->b = b;
+    m->path = path;
+    m->last_thread = PV__CJ_NONE;
+    for (int k = 0; k < PV__CJ_RECENT; k++)
+        m->recent[k] = PV__CJ_NONE;
+    m->free_open = PV__CJ_NONE;
+    m->s_cat = pv_builder_intern_cstr(b, "cat");
+    m->s_flow = pv_builder_intern_cstr(b, "flow");
+    m->s_value = pv_builder_intern_cstr(b, "value");
+    m->s_kernel_details = pv_builder_intern_cstr(b, "kernel_details");
+    m->s_true = pv_builder_intern_cstr(b, "true");
+    m->s_false = pv_builder_intern_cstr(b, "false");
+    m->s_null = pv_builder_intern_cstr(b, "null");
+    m->s_mem_alloc = pv_builder_intern_cstr(b, "MemoryAllocation");
+    m->s_mem_free = pv_builder_intern_cstr(b, "MemoryDeallocation");
+    return m;
+}
+
+void pv__cj_model_free(pv__cj_model *m)
+{
+    if (m == NULL)
+        return;
+    pv__cj_map_fini(&m->proc_map);
+    pv__cj_map_fini(&m->thread_map);
+    pv__cj_map_fini(&m->meta_map);
+    pv__cj_map_fini(&m->flow_map);
+    for (size_t i = 0; i < m->n_opens; i++)
+        free(m->opens[i].stats);
+    free(m->opens);
+    free(m->procs);
+    free(m->threads);
+    free(m->slices);
+    free(m->flows);
+    free(m->tops);
+    free(m->tmp);
+    free(m->mem_peaks);
+    free(m);
+}
+
+bool pv__cj_model_fits(const pv__cj_model *m, uint64_t cap_bytes)
+{
+    uint64_t own = m->n_slices * sizeof *m->slices + m->n_flows * sizeof *m->flows +
+                   m->n_opens * sizeof *m->opens;
+    return pv_builder_mem_bound(m->b) + own <= cap_bytes;
+}
+
+void pv__cj_model_cut(pv__cj_model *m, uint64_t at, const char *what, bool trailing)
+{
+    if (m->cut)
+        return;
+    m->cut = true;
+    m->cut_trailing = trailing;
+    m->cut_at = at;
+    m->cut_what = what;
+}
+
+/* ---- processes and threads ------------------------------------------------------ */
+
+uint32_t pv__cj_intern(pv__cj_model *m, pv__cj_str s)
+{
+    return s.len > 0 ? pv_builder_intern(m->b, s.s, s.len) : 0;   /* id 0 is "" */
+}
+
+/* The key words of an id: numbers and string ids never meet. */
+static void id_key(pv__cj_model *m, const pv__cj_id *id, uint64_t *a, uint64_t *b, int64_t *v)
+{
+    if (!id->set) {
+        *a = 0;
+        *v = 0;
+    } else if (id->is_str) {
+        *a = 1;
+        *v = pv__cj_intern(m, id->str);
+    } else {
+        *a = 0;
+        *v = id->num;
+    }
+    *b = (uint64_t)*v;
+}
+
+static uint32_t proc_of(pv__cj_model *m, const pv__cj_id *pid)
+{
+    uint64_t a, b;
+    int64_t v;
+    id_key(m, pid, &a, &b, &v);
+    uint32_t i = pv__cj_map_get(&m->proc_map, a, b);
+    if (i != PV__CJ_NONE)
+        return i;
+    GROW(m->procs, m->n_procs, m->cap_procs);
+    i = (uint32_t)m->n_procs++;
+    pv__cj_proc *p = &m->procs[i];
+    memset(p, 0, sizeof *p);
+    p->plane = PV__CJ_NONE;
+    p->counters = PV__CJ_NONE;
+    p->pid_is_str = a == 1;
+    p->pid = v;
+    pv__cj_map_put(&m->proc_map, a, b, i);
+    return i;
+}
+
+static uint32_t new_thread(pv__cj_model *m, uint32_t proc, bool is_str, int64_t tid)
+{
+    GROW(m->threads, m->n_threads, m->cap_threads);
+    uint32_t i = (uint32_t)m->n_threads++;
+    pv__cj_thread *t = &m->threads[i];
+    memset(t, 0, sizeof *t);
+    t->proc = proc;
+    t->track = PV__CJ_NONE;
+    t->tid_is_str = is_str;
+    t->tid = tid;
+    t->open_top = PV__CJ_NONE;
+    return i;
+}
+
+static uint32_t thread_of(pv__cj_model *m, const pv__cj_event *ev)
+{
+    uint32_t proc = proc_of(m, &ev->pid);
+    uint64_t a, b;
+    int64_t v;
+    id_key(m, &ev->tid, &a, &b, &v);
+    /* Events of a few threads interleave: the last ones are tried first. */
+    for (int k = 0; k < PV__CJ_RECENT; k++) {
+        uint32_t r = m->recent[k];
+        if (r == PV__CJ_NONE)
+            break;
+        const pv__cj_thread *t = &m->threads[r];
+        if (t->proc == proc && t->tid_is_str == (a == 1) && t->tid == v) {
+            m->last_thread = r;
+            return r;
+        }
+    }
+    a |= (uint64_t)proc << 1;
+    uint32_t i = pv__cj_map_get(&m->thread_map, a, b);
+    if (i == PV__CJ_NONE) {
+        i = new_thread(m, proc, (a & 1) != 0, v);
+        pv__cj_map_put(&m->thread_map, a, b, i);
+    }
+    m->last_thread = i;
+    memmove(m->recent + 1, m->recent, (PV__CJ_RECENT - 1) * sizeof *m->recent);
+    m->recent[0] = i;
+    return i;
+}
+
+/* The text of a pid or tid, for names: a number in decimal. */
+static uint32_t id_text(pv__cj_model *m, bool is_str, int64_t v)
+{
+    if (is_str)
+        return (uint32_t)v;
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+    return pv_builder_intern(m->b, buf, (size_t)n);
+}
+
+static uint32_t plane_of(pv__cj_model *m, uint32_t proc)
+{
+    pv__cj_proc *p = &m->procs[proc];
+    if (p->plane == PV__CJ_NONE) {
+        int64_t id = p->pid_is_str ? STRING_ID_BASE + proc : p->pid;
+        p->plane = pv_builder_plane_sid(m->b, id, id_text(m, p->pid_is_str, p->pid));
+    }
+    return p->plane;
+}
+
+static uint32_t track_of(pv__cj_model *m, uint32_t thread)
+{
+    pv__cj_thread *t = &m->threads[thread];
+    if (t->track != PV__CJ_NONE)
+        return t->track;
+    uint32_t plane = plane_of(m, t->proc);
+    pv__cj_proc *p = &m->procs[t->proc];
+    if (p->counters == thread) {
+        t->track = pv_builder_track(m->b, plane, COUNTERS_LINE, "_counters_", 0);
+    } else {
+        int64_t line = t->tid_is_str ? STRING_ID_BASE + thread : t->tid;
+        t->track = pv_builder_track_sid(m->b, plane, line, id_text(m, t->tid_is_str, t->tid),
+                                        0);
+    }
+    return t->track;
+}
+
+/* The metadata of (name, cat) on plane; display (0: none) is the name
+ * the timeline shows when it is not name. */
+static uint32_t meta_shown(pv__cj_model *m, uint32_t plane, uint32_t name, uint32_t display,
+                           uint32_t cat)
+{
+    uint64_t a = (uint64_t)plane << 32 | name, b = (uint64_t)display << 32 | cat;
+    /* a trace repeats a few names: a small direct-mapped cache first */
+    size_t c = (size_t)((a * 0x9e3779b97f4a7c15ull) ^ b) % PV__CJ_META_CACHE;
+    if (m->meta_cache[c].a == a && m->meta_cache[c].b == b && m->meta_cache[c].set)
+        return m->meta_cache[c].meta;
+    uint32_t i = pv__cj_map_get(&m->meta_map, a, b);
+    if (i != PV__CJ_NONE) {
+        m->meta_cache[c] = (pv__cj_meta_slot){a, b, i, true};
+        return i;
+    }
+    i = pv_builder_meta_sid(m->b, plane, m->n_metas++, name, display);
+    if (cat != 0)
+        pv_builder_meta_stat(m->b, i, (pv_stat){m->s_cat, PV_STAT_STR, {.str = cat}});
+    pv__cj_map_put(&m->meta_map, a, b, i);
+    return i;
+}
+
+static uint32_t meta_of(pv__cj_model *m, uint32_t plane, uint32_t name, uint32_t cat)
+{
+    return meta_shown(m, plane, name, 0, cat);
+}
+
+/* ---- times ----------------------------------------------------------------------- */
+
+/* The event's start relative to the base; false when it is too far. */
+static bool rel_ps(pv__cj_model *m, pv__cj_time t, int64_t *out)
+{
+    if (!m->have_base) {
+        m->have_base = true;
+        m->base_us = t.us;
+    }
+    int64_t d;
+    if (__builtin_sub_overflow(t.us, m->base_us, &d) || d > MAX_REL_US || d < -MAX_REL_US) {
+        m->n_far++;
+        return false;
+    }
+    *out = d * 1000000 + t.ps;
+    return true;
+}
+
+static int64_t dur_ps(pv__cj_model *m, pv__cj_time t)
+{
+    if (!t.set)
+        return 0;
+    if (t.us < 0) {
+        m->n_neg_dur++;
+        return 0;
+    }
+    if (t.us > MAX_REL_US) {
+        m->n_far++;
+        return MAX_REL_US * 1000000;
+    }
+    return t.us * 1000000 + t.ps;
+}
+
+static void span(pv__cj_model *m, int64_t start, int64_t end)
+{
+    if (!m->any_time || start < m->min_ps)
+        m->min_ps = start;
+    if (!m->any_time || end > m->max_ps)
+        m->max_ps = end;
+    m->any_time = true;
+}
+
+/* ---- args ------------------------------------------------------------------------- */
+
+static pv_stat arg_stat(pv__cj_model *m, const pv__cj_arg *a)
+{
+    pv_stat s = {pv__cj_intern(m, a->key), PV_STAT_STR, {.str = 0}};
+    switch (a->v.kind) {
+    case PV__CJ_INT:
+        s.type = PV_STAT_I64;
+        s.v.i64 = a->v.n.i;
+        break;
+    case PV__CJ_UINT:
+        s.type = PV_STAT_U64;
+        s.v.u64 = a->v.n.u;
+        break;
+    case PV__CJ_DOUBLE:
+        s.type = PV_STAT_F64;
+        s.v.f64 = a->v.n.d;
+        break;
+    case PV__CJ_TRUE: s.v.str = m->s_true; break;
+    case PV__CJ_FALSE: s.v.str = m->s_false; break;
+    case PV__CJ_NULL: s.v.str = m->s_null; break;
+    default: s.v.str = pv__cj_intern(m, a->v.text); break;
+    }
+    return s;
+}
+
+static const pv__cj_arg *arg_find(const pv__cj_event *ev, const char *key)
+{
+    size_t n = strlen(key);
+    for (size_t i = 0; i < ev->n_args; i++)
+        if (ev->args[i].key.len == n && memcmp(ev->args[i].key.s, key, n) == 0)
+            return &ev->args[i];
+    return NULL;
+}
+
+static bool arg_number(const pv__cj_arg *a, double *out)
+{
+    if (a == NULL)
+        return false;
+    switch (a->v.kind) {
+    case PV__CJ_INT: *out = (double)a->v.n.i; return true;
+    case PV__CJ_UINT: *out = (double)a->v.n.u; return true;
+    case PV__CJ_DOUBLE: *out = a->v.n.d; return true;
+    default: return false;
+    }
+}
+
+static uint32_t clamp_u32(double v)
+{
+    return v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Three whole numbers of a minified array "[x,y,z]". */
+static bool dim3(const pv__cj_arg *a, uint32_t out[3])
+{
+    if (a == NULL || a->v.kind != PV__CJ_RAW || a->v.text.len < 2 || a->v.text.s[0] != '[')
+        return false;
+    const char *p = a->v.text.s + 1, *end = a->v.text.s + a->v.text.len;
+    for (int i = 0; i < 3; i++) {
+        uint64_t v = 0;
+        const char *d = p;
+        while (p < end && *p >= '0' && *p <= '9' && v < UINT32_MAX)
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        if (p == d || p >= end)
+            return false;
+        out[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+        p++;
+    }
+    return true;
+}
+
+static bool cat_is_kernel(const pv__cj_event *ev)
+{
+    return ev->cat.len == 6 && strncasecmp(ev->cat.s, "kernel", 6) == 0;
+}
+
+/* kernel_details from a Kineto kernel's launch args, or false when the
+ * event is no kernel. Kineto's "shared memory" is static and dynamic
+ * together; it goes to static_shared. A kernel of cat "kernel" without
+ * them (ROCm traces) gets zeros, so it still counts as a kernel. */
+static bool kernel_details(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out)
+{
+    uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    if ((!dim3(arg_find(ev, "grid"), grid) || !dim3(arg_find(ev, "block"), block)) &&
+        !cat_is_kernel(ev))
+        return false;
+    double regs = 0, shm = 0, occ = -1;
+    arg_number(arg_find(ev, "registers per thread"), &regs);
+    arg_number(arg_find(ev, "shared memory"), &shm);
+    if (!arg_number(arg_find(ev, "est. achieved occupancy %"), &occ) &&
+        arg_number(arg_find(ev, "est. achieved occupancy"), &occ))
+        occ *= 100;
+    /* a stream launches the same kernel many times: the text is written
+     * digit by digit, not through printf, once per kernel event */
+    char buf[256];
+    size_t n = 0;
+    const uint32_t nums[8] = {clamp_u32(regs), clamp_u32(shm), grid[0], grid[1], grid[2],
+                              block[0], block[1], block[2]};
+    static const char *const keys[8] = {"regs:", " static_shared:", "", ",", ",", " block:",
+                                        ",", ","};
+    for (int i = 0; i < 8; i++) {
+        size_t k = strlen(keys[i]);
+        memcpy(buf + n, keys[i], k);
+        n += k;
+        if (i == 2) {
+            memcpy(buf + n, " dynamic_shared:0 grid:", 23);
+            n += 23;
+        }
+        char digits[PV_I64_TEXT_MAX];
+        char *d = pv_fmt_i64(digits + sizeof digits, nums[i]);
+        memcpy(buf + n, d, (size_t)(digits + sizeof digits - d));
+        n += (size_t)(digits + sizeof digits - d);
+    }
+    if (occ >= 0)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " occ_pct:%.17g", occ);
+    *out = (pv_stat){m->s_kernel_details, PV_STAT_STR, {.str = pv_builder_intern(m->b, buf, n)}};
+    return true;
+}
+
+/* The stats of ev's args into out (room for n_args + 1). */
+static size_t args_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ev->n_args; i++)
+        out[k++] = arg_stat(m, &ev->args[i]);
+    if (kernel_details(m, ev, &out[k]))
+        k++;
+    return k;
+}
+
+static pv_stat *tmp_stats(pv__cj_model *m, size_t n)
+{
+    if (n > m->cap_tmp) {
+        m->cap_tmp = n < 64 ? 64 : n;
+        m->tmp = pv_xrealloc(m->tmp, m->cap_tmp * sizeof *m->tmp);
+    }
+    return m->tmp;
+}
+
+/* ---- flows ---------------------------------------------------------------------- */
+
+/* The flow number of (cat, id), or of a flow v2 bind_id (v2 true). */
+static uint64_t flow_of(pv__cj_model *m, uint32_t cat, const pv__cj_id *id, bool v2)
+{
+    uint64_t a, b;
+    int64_t v;
+    id_key(m, id, &a, &b, &v);
+    a |= v2 ? 2 : (uint64_t)cat << 2;
+    uint32_t f = pv__cj_map_get(&m->flow_map, a, b);
+    if (f == PV__CJ_NONE) {
+        f = (uint32_t)m->n_flow_ids++;
+        pv__cj_map_put(&m->flow_map, a, b, f);
+    }
+    return f;
+}
+
+static void add_slice(pv__cj_model *m, uint32_t thread, int64_t start, int64_t dur, uint64_t ev)
+{
+    GROW(m->slices, m->n_slices, m->cap_slices);
+    m->slices[m->n_slices++] = (pv__cj_slice){thread, start, dur, ev};
+}
+
+static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
+{
+    int64_t ts;
+    if (!ev->id.set || !rel_ps(m, ev->ts, &ts))
+        return;
+    uint32_t thread = thread_of(m, ev);
+    GROW(m->flows, m->n_flows, m->cap_flows);
+    pv__cj_flowpt *f = &m->flows[m->n_flows++];
+    f->thread = thread;
+    f->dir = ev->ph == 's' ? 2 : ev->ph == 'f' ? 1 : 3;
+    f->next = ev->ph == 'f' && !ev->bp_enclosing;
+    f->ts_ps = ts;
+    f->flow = flow_of(m, pv__cj_intern(m, ev->cat), &ev->id, false);
+}
+
+/* ---- Kineto's [memory] events --------------------------------------------------- */
+
+/* The allocator of a [memory] event ("Device Type" 0 the CPU, 1 a CUDA
+ * device; Kineto's own numbering), as the host and device planes are
+ * named. */
+static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
+{
+    double type = 0, id = -1;
+    arg_number(arg_find(ev, "Device Type"), &type);
+    arg_number(arg_find(ev, "Device Id"), &id);
+    char buf[64];
+    int n;
+    if (type == 0)
+        n = snprintf(buf, sizeof buf, "CPU");
+    else if (type == 1)
+        n = snprintf(buf, sizeof buf, "GPU %.0f", id);
+    else
+        n = snprintf(buf, sizeof buf, "Device %.0f:%.0f", type, id);
+    return pv_builder_intern(m->b, buf, (size_t)n);
+}
+
+static pv_stat int_stat(pv__cj_model *m, const char *name, int64_t v)
+{
+    return (pv_stat){pv_builder_intern_cstr(m->b, name), PV_STAT_I64, {.i64 = v}};
+}
+
+/* The well-known stats (FORMATS.md §3.3) of a Kineto [memory] event, so
+ * the model reads it as the memory event of an allocator named after its
+ * device: bytes_allocated its "Total Allocated", requested and
+ * allocation bytes its "Bytes", addr its "Addr", peak_bytes_in_use the
+ * device's highest "Total Allocated" so far. *free says a negative
+ * "Bytes" (a release). Writes up to 6 stats. */
+static size_t memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out, bool *free)
+{
+    double bytes = 0, total = 0, addr = 0;
+    arg_number(arg_find(ev, "Bytes"), &bytes);
+    bool has_total = arg_number(arg_find(ev, "Total Allocated"), &total);
+    arg_number(arg_find(ev, "Addr"), &addr);
+    *free = bytes < 0;
+    uint32_t dev = memory_device(m, ev);
+    size_t k = 0;
+    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "allocator_name"), PV_STAT_STR,
+                         {.str = dev}};
+    int64_t size = (int64_t)(bytes < 0 ? -bytes : bytes);
+    out[k++] = int_stat(m, "requested_bytes", size);
+    out[k++] = int_stat(m, "allocation_bytes", size);
+    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "addr"), PV_STAT_U64,
+                         {.u64 = addr > 0 && addr < 1.8e19 ? (uint64_t)addr : 0}};
+    if (has_total) {
+        size_t d = 0;
+        while (d < m->n_mem_peaks && m->mem_peaks[d].device != dev)
+            d++;
+        if (d == m->n_mem_peaks) {
+            if (m->n_mem_peaks == m->cap_mem_peaks) {
+                m->cap_mem_peaks = m->cap_mem_peaks ? 2 * m->cap_mem_peaks : 4;
+                m->mem_peaks = pv_xrealloc(m->mem_peaks, m->cap_mem_peaks * sizeof *m->mem_peaks);
+            }
+            m->mem_peaks[m->n_mem_peaks++] = (pv__cj_mem_peak){dev, 0};
+        }
+        int64_t t = (int64_t)total;
+        if (t > m->mem_peaks[d].peak)
+            m->mem_peaks[d].peak = t;
+        out[k++] = int_stat(m, "bytes_allocated", t);
+        out[k++] = int_stat(m, "peak_bytes_in_use", m->mem_peaks[d].peak);
+    }
+    return k;
+}
+
+static bool is_memory(const pv__cj_event *ev)
+{
+    return ev->name.len == 8 && memcmp(ev->name.s, "[memory]", 8) == 0;
+}
+
+/* ---- phases ------------------------------------------------------------------- */
+
+/* Adds an event with its args' stats, then the n_more stats more; the
+ * flow v2 stat of a complete event too. Returns its handle. */
+static uint64_t add_event(pv__cj_model *m, const pv__cj_event *ev, uint32_t track, uint32_t meta,
+                          int64_t start, int64_t dur, const pv_stat *more, size_t n_more)
+{
+    bool v2 = ev->bind_id.set && (ev->flow_in || ev->flow_out);
+    uint64_t flow = v2 ? flow_of(m, 0, &ev->bind_id, true) : 0;
+    pv_stat *st = pv_builder_stats_reserve(m->b, ev->n_args + 2 + n_more);
+    size_t k = args_stats(m, ev, st);
+    for (size_t i = 0; i < n_more; i++)
+        st[k++] = more[i];
+    if (v2) {
+        uint64_t dir = (ev->flow_in ? 1u : 0u) | (ev->flow_out ? 2u : 0u);
+        st[k++] = (pv_stat){m->s_flow, PV_STAT_U64, {.u64 = flow << 2 | dir}};
+    }
+    uint64_t h = pv_builder_event(m->b, track, meta, start, dur);
+    pv_builder_stats_commit(m->b, k);
+    span(m, start, start + dur);
+    return h;
+}
+
+static void complete(pv__cj_model *m, const pv__cj_event *ev, bool instant)
+{
+    int64_t start;
+    if (!rel_ps(m, ev->ts, &start))
+        return;
+    int64_t dur = instant ? 0 : dur_ps(m, ev->dur);
+    uint32_t thread = thread_of(m, ev);
+    uint32_t track = track_of(m, thread);
+    uint32_t plane = m->procs[m->threads[thread].proc].plane;
+    m->procs[m->threads[thread].proc].n_events++;
+    uint32_t name = pv__cj_intern(m, ev->name), cat = pv__cj_intern(m, ev->cat);
+    pv_stat more[6];
+    size_t n_more = 0;
+    uint32_t meta;
+    if (instant && is_memory(ev)) {
+        /* named as TensorFlow names its memory events, shown as Kineto's */
+        bool free;
+        n_more = memory_stats(m, ev, more, &free);
+        meta = meta_shown(m, plane, free ? m->s_mem_free : m->s_mem_alloc, name, cat);
+    } else {
+        meta = meta_of(m, plane, name, cat);
+    }
+    uint64_t h = add_event(m, ev, track, meta, start, dur, more, n_more);
+    if (!instant)
+        add_slice(m, thread, start, dur, h);
+}
+
+static void begin(pv__cj_model *m, const pv__cj_event *ev)
+{
+    int64_t start;
+    if (!rel_ps(m, ev->ts, &start))
+        return;
+    uint32_t thread = thread_of(m, ev);
+    track_of(m, thread);
+    uint32_t plane = m->procs[m->threads[thread].proc].plane;
+    m->procs[m->threads[thread].proc].n_events++;
+    uint32_t meta = meta_of(m, plane, pv__cj_intern(m, ev->name), pv__cj_intern(m, ev->cat));
+    uint32_t i = m->free_open;
+    if (i != PV__CJ_NONE) {
+        m->free_open = m->opens[i].below;
+    } else {
+        GROW(m->opens, m->n_opens, m->cap_opens);
+        i = (uint32_t)m->n_opens++;
+        m->opens[i].stats = NULL;
+    }
+    pv__cj_open *o = &m->opens[i];
+    o->thread = thread;
+    o->meta = meta;
+    o->start_ps = start;
+    o->stats = pv_xrealloc(o->stats, (ev->n_args + 1) * sizeof *o->stats);
+    o->n_stats = args_stats(m, ev, o->stats);
+    o->below = m->threads[thread].open_top;
+    m->threads[thread].open_top = i;
+    span(m, start, start);
+}
+
+void pv__cj_close(pv__cj_model *m, uint32_t thread, int64_t end_ps, const pv_stat *e_stats,
+                  size_t n)
+{
+    pv__cj_thread *t = &m->threads[thread];
+    uint32_t i = t->open_top;
+    pv__cj_open *o = &m->opens[i];
+    int64_t dur = end_ps - o->start_ps;
+    if (dur < 0) {
+        m->n_neg_dur++;
+        dur = 0;
+    }
+    uint64_t h = pv_builder_event(m->b, t->track, o->meta, o->start_ps, dur);
+    if (o->n_stats > 0)
+        pv_builder_event_stats(m->b, o->stats, o->n_stats);
+    if (n > 0)
+        pv_builder_event_stats(m->b, e_stats, n);
+    add_slice(m, thread, o->start_ps, dur, h);
+    span(m, o->start_ps, o->start_ps + dur);
+    t->open_top = o->below;
+    o->below = m->free_open;
+    m->free_open = i;
+}
+
+static void end(pv__cj_model *m, const pv__cj_event *ev)
+{
+    int64_t at;
+    if (!rel_ps(m, ev->ts, &at))
+        return;
+    uint32_t thread = thread_of(m, ev);
+    if (m->threads[thread].open_top == PV__CJ_NONE) {
+        m->n_unmatched_end++;
+        return;
+    }
+    pv_stat *st = tmp_stats(m, ev->n_args + 1);
+    size_t n = args_stats(m, ev, st);
+    pv__cj_close(m, thread, at, st, n);
+}
+
+/* Appends s at dst + *w (an absent string has no bytes to copy). */
+static void append(char *dst, size_t *w, pv__cj_str s)
+{
+    if (s.len > 0)
+        memcpy(dst + *w, s.s, s.len);
+    *w += s.len;
+}
+
+static void counter(pv__cj_model *m, const pv__cj_event *ev)
+{
+    int64_t at;
+    if (!rel_ps(m, ev->ts, &at))
+        return;
+    uint32_t proc = proc_of(m, &ev->pid);
+    if (m->procs[proc].counters == PV__CJ_NONE) {
+        uint32_t t = new_thread(m, proc, false, 0);
+        m->procs[proc].counters = t;
+    }
+    uint32_t thread = m->procs[proc].counters;
+    uint32_t track = track_of(m, thread);
+    m->procs[proc].n_events++;
+    uint32_t plane = m->procs[proc].plane;
+    uint32_t cat = pv__cj_intern(m, ev->cat);
+    char idbuf[32];
+    pv__cj_str id = {"", 0};
+    if (ev->id.set && ev->id.is_str) {
+        id = ev->id.str;
+    } else if (ev->id.set) {
+        int n = snprintf(idbuf, sizeof idbuf, "%lld", (long long)ev->id.num);
+        id = (pv__cj_str){idbuf, (size_t)n};
+    }
+    for (size_t i = 0; i < ev->n_args; i++) {
+        const pv__cj_arg *a = &ev->args[i];
+        pv_stat v = {m->s_value, PV_STAT_F64, {.f64 = 0}};
+        if (a->v.kind == PV__CJ_INT) {
+            v.type = PV_STAT_I64;
+            v.v.i64 = a->v.n.i;
+        } else if (!arg_number(a, &v.v.f64)) {
+            continue;
+        }
+        size_t n = ev->name.len + id.len + a->key.len + 2;
+        char *name = pv_xmalloc(n);
+        size_t w = 0;
+        append(name, &w, ev->name);
+        if (id.len > 0) {
+            name[w++] = ' ';
+            append(name, &w, id);
+        }
+        name[w++] = ' ';
+        append(name, &w, a->key);
+        uint32_t meta = meta_of(m, plane, pv_builder_intern(m->b, name, w), cat);
+        free(name);
+        pv_builder_event(m->b, track, meta, at, 0);
+        pv_builder_event_stats(m->b, &v, 1);
+        span(m, at, at);
+    }
+}
+
+static bool str_is(pv__cj_str s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.len == n && memcmp(s.s, lit, n) == 0;
+}
+
+/* The string (or number, as text) of ev's arg key; 0 when absent. */
+static uint32_t meta_arg_str(pv__cj_model *m, const pv__cj_event *ev, const char *key)
+{
+    const pv__cj_arg *a = arg_find(ev, key);
+    if (a == NULL || a->v.text.len == 0)
+        return 0;
+    return pv__cj_intern(m, a->v.text);
+}
+
+static bool meta_arg_int(const pv__cj_event *ev, const char *key, int64_t *out)
+{
+    double d;
+    const pv__cj_arg *a = arg_find(ev, key);
+    if (a != NULL && a->v.kind == PV__CJ_INT) {
+        *out = a->v.n.i;
+        return true;
+    }
+    if (!arg_number(a, &d) || d < -9e18 || d > 9e18)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static void metadata(pv__cj_model *m, const pv__cj_event *ev)
+{
+    if (str_is(ev->name, "process_name") || str_is(ev->name, "process_labels") ||
+        str_is(ev->name, "process_sort_index")) {
+        uint32_t proc = proc_of(m, &ev->pid);   /* may move procs */
+        pv__cj_proc *p = &m->procs[proc];
+        if (str_is(ev->name, "process_name") && p->name == 0)
+            p->name = meta_arg_str(m, ev, "name");
+        else if (str_is(ev->name, "process_labels") && p->labels == 0)
+            p->labels = meta_arg_str(m, ev, "labels");
+        else if (str_is(ev->name, "process_sort_index"))
+            p->has_sort = meta_arg_int(ev, "sort_index", &p->sort_index);
+    } else if (str_is(ev->name, "thread_name") || str_is(ev->name, "thread_sort_index")) {
+        uint32_t thread = thread_of(m, ev);   /* may move threads */
+        pv__cj_thread *t = &m->threads[thread];
+        if (str_is(ev->name, "thread_name"))
+            t->name = meta_arg_str(m, ev, "name");
+        else
+            t->has_sort = meta_arg_int(ev, "sort_index", &t->sort_index);
+    }
+}
+
+int pv__cj_model_event(pv__cj_model *m, const pv__cj_event *ev, pv_error *err)
+{
+    if (m->n_events >= PV__CJ_MAX_EVENTS)
+        return pv_error_set(err, PV_ETOOBIG, m->path, ev->at, "more than %llu events",
+                            (unsigned long long)PV__CJ_MAX_EVENTS);
+    if (ev->ph == 'M') {
+        metadata(m, ev);
+        return 0;
+    }
+    if (ev->ph == 0 && ev->n_args == 0 && ev->name.len == 0 && !ev->ts.set)
+        return 0;   /* an empty {}: TensorFlow ends its events with one */
+    bool timed = ev->ph == 'X' || ev->ph == 'B' || ev->ph == 'E' || ev->ph == 'i' ||
+                 ev->ph == 'I' || ev->ph == 'R' || ev->ph == 'C' || ev->ph == 's' ||
+                 ev->ph == 't' || ev->ph == 'f';
+    if (!timed) {
+        m->n_phase[(unsigned char)ev->ph & 0x7f]++;
+        return 0;
+    }
+    if (!ev->ts.set) {
+        m->n_no_time++;
+        return 0;
+    }
+    m->n_events++;
+    switch (ev->ph) {
+    case 'X': complete(m, ev, false); break;
+    case 'B': begin(m, ev); break;
+    case 'E': end(m, ev); break;
+    case 'C': counter(m, ev); break;
+    case 's':
+    case 't':
+    case 'f': flow_point(m, ev); break;
+    default: complete(m, ev, true); break;
+    }
+    return 0;
+}

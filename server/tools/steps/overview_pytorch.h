@@ -1,0 +1,66 @@
+/* overview_pytorch: what torch-tb-profiler 0.4.3's overview adds on a
+ * PyTorch trace: its GPU summary (gpu_metrics_parser.py) per GPU that ran
+ * kernels, over the time from the first step's start to the last step's
+ * end,
+ *
+ *   utilization      the kernels' united time, of that span
+ *   SM efficiency    per instant min(1, the running kernels' "blocks per
+ *                    SM" summed), averaged over the span (estimated)
+ *   occupancy        the kernels' "est. achieved occupancy %" weighted by
+ *                    their time inside the span
+ *
+ * and its performance recommendations (RunProfileData.analyze), which the
+ * overview gives in place of TensorFlow's verdict:
+ *
+ *   data_loading     DataLoader takes more than 5 % of the steps' time
+ *   communication    communication takes more than 10 % of it
+ *   gpu_utilization  a GPU's kernels cover less than 50 % of the time from
+ *                    the first step's start to the last step's end
+ *   tensor_cores     on a GPU of compute capability 7 or more, no kernel
+ *                    time is in Tensor Core kernels while operators that
+ *                    TensorCores can run launched some (the share of
+ *                    kernel time they launched, rounded as there)
+ *
+ * Not made (the trace rarely says enough): DataParallel in place of
+ * DistributedDataParallel, DDP without NCCL, device memory near its
+ * capacity. Pure: reads the model, writes the caller's arena. */
+#ifndef PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
+#define PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
+
+#include "tools/kineto/kineto.h"
+#include "tools/steps/steps.h"
+
+#define PV_PYTORCH_ADVICE_MAX 8
+
+typedef struct pv_pytorch_advice {
+    const char *kind;       /* data_loading, communication, gpu_utilization, tensor_cores */
+    double percent;         /* the share the rule measured (of step time, GPU time or kernel
+                               time), as the text shows it */
+    const char *text;       /* torch-tb-profiler's sentence, without its links (arena) */
+    const char *link;       /* the page that sentence links to; "" when none */
+} pv_pytorch_advice;
+
+typedef struct pv_pytorch_gpu {
+    int32_t device;         /* N of /device:GPU:N */
+    double utilization;     /* 0..1 */
+    double sm_efficiency;   /* 0..1; < 0 when no kernel says its blocks per SM */
+    double occupancy_pct;   /* 0..100; < 0 when no kernel says its occupancy */
+} pv_pytorch_gpu;
+
+typedef struct pv_pytorch_overview {
+    bool present;           /* the model is a PyTorch trace */
+    size_t n;
+    pv_pytorch_advice items[PV_PYTORCH_ADVICE_MAX];
+    size_t n_gpus;          /* GPUs with kernels, by plane order; 0 without steps */
+    pv_pytorch_gpu *gpus;   /* arena */
+} pv_pytorch_overview;
+
+/* Fills out for the model k reads (k initialised, its hosts linked) and
+ * its steps (pv_steps_kineto's). With several workers' steps combined
+ * (ALL_HOSTS), one_model false: only the rules on step shares, the others
+ * being one worker's. out->present is false when k is not present.
+ * Cannot fail (aborts only when memory runs out). */
+void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
+                                bool one_model, pv_arena *a, pv_pytorch_overview *out);
+
+#endif

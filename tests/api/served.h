@@ -1,0 +1,63 @@
+/* served.h: the fixture of the API tests that serve a folder of
+ * ../shared/testdata: a server of their own on it with a fresh cache
+ * folder (so no test sees another's cached tiles), and replies read as
+ * JSON with their status checked. Inline, for Check's asserts. */
+#ifndef PV_TESTS_SERVED_H
+#define PV_TESTS_SERVED_H
+
+#include "httpc.h"
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct pv_test_served {
+    pv_test_server srv;
+    char cachedir[128];
+} pv_test_served;
+
+/* Starts a server on PV_TESTDATA/sub, its cache under a new folder named
+ * after tag. Nothing when the test data is absent (the tests SKIP). */
+static inline void pv_test_serve(pv_test_served *s, const char *sub, const char *tag)
+{
+    if (!pv_test_have_testdata())
+        return;
+    snprintf(s->cachedir, sizeof s->cachedir, "/tmp/pv_%s_XXXXXX", tag);
+    ck_assert_ptr_nonnull(mkdtemp(s->cachedir));
+    setenv("XDG_CACHE_HOME", s->cachedir, 1);
+    char logdir[1024];
+    snprintf(logdir, sizeof logdir, "%s/%s", PV_TESTDATA, sub);
+    ck_assert_int_eq(pv_test_server_start(&s->srv, logdir, NULL), 0);
+}
+
+/* Stops the server, which must exit cleanly, and removes its cache. */
+static inline void pv_test_unserve(pv_test_served *s)
+{
+    if (!pv_test_have_testdata())
+        return;
+    ck_assert_int_eq(pv_test_server_stop(&s->srv), 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->cachedir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* GET path, which must answer want_status with JSON. The reply goes to
+ * *keep when not NULL (the caller frees it), else is freed. */
+static inline json_t *pv_test_get_json(const pv_test_served *s, const char *path,
+                                       int want_status, pv_test_reply *keep)
+{
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(&s->srv, "GET", path, NULL, &r), 0);
+    ck_assert_msg(r.status == want_status, "%s: status %d, want %d: %.300s", path, r.status,
+                  want_status, r.body);
+    json_t *j = json_loadb(r.body, r.len, 0, NULL);
+    ck_assert_msg(j != NULL, "%s: not JSON", path);
+    if (keep != NULL)
+        *keep = r;
+    else
+        pv_test_reply_free(&r);
+    return j;
+}
+
+#endif
