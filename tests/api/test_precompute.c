@@ -1,6 +1,8 @@
 /* Precompute and read-only replicas (#17), with the real binary on the
  * shared real profiles (../shared/testdata/logdirs: twelve runs, one of
- * two hosts, some with TensorFlow's per-tool files only).
+ * two hosts, some with TensorFlow's per-tool files only; and
+ * ../shared/testdata/traces: PyTorch and TensorFlow trace JSON, six runs,
+ * one of two workers).
  *
  * Two shards run at once into one folder; then a server with
  * --cache-read-only on that folder and a server that decodes for itself
@@ -24,6 +26,9 @@
 #include <sys/wait.h>
 
 #define LOGDIR PV_TESTDATA "/logdirs"
+#define TRACES PV_TESTDATA "/traces"
+
+static const char *logdir = LOGDIR; /* the one the test at hand precomputes */
 
 static char dir[128];       /* the test's own folder */
 static char cache[200];     /* the shards' folder, made by precompute */
@@ -64,7 +69,7 @@ static void shard_start(shard_run *r, const char *shard)
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl(bin, bin, "precompute", LOGDIR, "--cache-dir", cache, "--shard", shard,
+        execl(bin, bin, "precompute", logdir, "--cache-dir", cache, "--shard", shard,
               (char *)NULL);
         _exit(127);
     }
@@ -117,13 +122,13 @@ static summary parse_summary(const char *line)
     return s;
 }
 
-/* Profiles below LOGDIR, and runs with two or more, counted from the
+/* Profiles below logdir, and runs with two or more, counted from the
  * index: the units precompute must split. */
 static void count_units(size_t *profiles, size_t *multi)
 {
     pv_index *ix = NULL;
     pv_error err = {0};
-    ck_assert_int_eq(pv_index_scan(LOGDIR, NULL, (int64_t)time(NULL) * 1000000000LL, &ix, &err),
+    ck_assert_int_eq(pv_index_scan(logdir, NULL, (int64_t)time(NULL) * 1000000000LL, &ix, &err),
                      0);
     *profiles = 0;
     *multi = 0;
@@ -224,6 +229,24 @@ typedef struct walk_counts {
     size_t answers, all_hosts, traces;
 } walk_counts;
 
+/* The tool's JSON and CSV answers for one host (escaped: er, et, eh). */
+static void walk_answers(const char *er, const char *et, const char *eh, walk_counts *c)
+{
+    static const char *const routes[] = {"data", "data_csv"};
+    char path[900];
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "/data/plugin/profile/%s?run=%s&tag=%s&host=%s", routes[k],
+                 er, et, eh);
+        if (same_answer(path) == 200) {
+            c->answers++;
+            c->all_hosts += strcmp(eh, "ALL_HOSTS") == 0;
+        }
+    }
+}
+
+/* Every host the run lists for the tool, and ALL_HOSTS where it is not
+ * listed: tools that combine hosts without offering it (the trace viewer)
+ * still answer it, and precompute keeps that answer too. */
 static void walk_tool(const char *run, const char *tool, walk_counts *c)
 {
     char er[300], et[100], path[900];
@@ -232,20 +255,14 @@ static void walk_tool(const char *run, const char *tool, walk_counts *c)
     snprintf(path, sizeof path, "/data/plugin/profile/hosts?run=%s&tag=%s", er, et);
     json_t *hosts = get_json(&own, path);
     ck_assert_uint_gt(json_array_size(hosts), 0);
+    bool all_listed = false;
     for (size_t h = 0; h < json_array_size(hosts); h++) {
         const char *host = json_string_value(json_object_get(json_array_get(hosts, h),
                                                              "hostname"));
         char eh[200];
         escape(host, eh, sizeof eh);
-        static const char *const routes[] = {"data", "data_csv"};
-        for (size_t k = 0; k < 2; k++) {
-            snprintf(path, sizeof path, "/data/plugin/profile/%s?run=%s&tag=%s&host=%s",
-                     routes[k], er, et, eh);
-            if (same_answer(path) == 200) {
-                c->answers++;
-                c->all_hosts += strcmp(host, "ALL_HOSTS") == 0;
-            }
-        }
+        walk_answers(er, et, eh, c);
+        all_listed |= strcmp(host, "ALL_HOSTS") == 0;
         if (strcmp(tool, "trace_viewer@") != 0 || strcmp(host, "ALL_HOSTS") == 0)
             continue;
         snprintf(path, sizeof path, "/api/trace/meta?run=%s&host=%s", er, eh);
@@ -254,6 +271,8 @@ static void walk_tool(const char *run, const char *tool, walk_counts *c)
                  er, eh);
         c->traces += meta == 200 && same_answer(path) == 200;
     }
+    if (!all_listed)
+        walk_answers(er, et, "ALL_HOSTS", c);
     json_decref(hosts);
 }
 
@@ -293,8 +312,8 @@ static walk_counts compare_servers(size_t profiles)
 {
     const char *ro[] = {"--cache-dir", cache, "--cache-read-only", NULL};
     const char *rw[] = {"--cache-dir", own_cache, NULL};
-    ck_assert_int_eq(pv_test_server_start(&replica, LOGDIR, ro), 0);
-    ck_assert_int_eq(pv_test_server_start(&own, LOGDIR, rw), 0);
+    ck_assert_int_eq(pv_test_server_start(&replica, logdir, ro), 0);
+    ck_assert_int_eq(pv_test_server_start(&own, logdir, rw), 0);
     walk_counts c = walk_all();
     json_int_t decoded, from_disk;
     loads_of(&replica, &decoded, &from_disk);
@@ -311,9 +330,12 @@ static walk_counts compare_servers(size_t profiles)
 
 /* ---- the tests -------------------------------------------------------------------- */
 
-START_TEST(test_precompute_two_shards_replica)
+/* Two shards at once over logdir, then the replica against a server that
+ * decodes for itself; then a shard run again makes nothing. only_models:
+ * logdir has no per-tool files, so every answer of 200 the walk gets is
+ * one the shards made. */
+static void two_shards_replica(bool only_models)
 {
-    PV_NEED_TESTDATA("test_precompute_two_shards_replica");
     size_t profiles, multi;
     count_units(&profiles, &multi);
     ck_assert_uint_ge(profiles, 5);
@@ -342,6 +364,8 @@ START_TEST(test_precompute_two_shards_replica)
     walk_counts c = compare_servers(profiles);
     /* the others are TensorFlow's per-tool files, served as they are */
     ck_assert_uint_ge(c.answers, a.made + b.made);
+    if (only_models)
+        ck_assert_uint_eq(c.answers, a.made + b.made);
     ck_assert_uint_gt(c.all_hosts, 0);
     ck_assert_uint_eq(c.traces, profiles);
     char *after = folder_state(cache, &pvm, &tmp);
@@ -359,6 +383,22 @@ START_TEST(test_precompute_two_shards_replica)
     ck_assert_uint_eq(again.decoded, 0);
     ck_assert_uint_eq(again.failed, 0);
 }
+
+START_TEST(test_precompute_two_shards_replica)
+{
+    PV_NEED_TESTDATA("test_precompute_two_shards_replica");
+    logdir = LOGDIR;
+    two_shards_replica(false);
+}
+END_TEST
+
+/* The same over trace JSON, decoded by another format's reader. */
+START_TEST(test_precompute_two_shards_replica_trace_json)
+{
+    PV_NEED_TESTDATA("test_precompute_two_shards_replica_trace_json");
+    logdir = TRACES;
+    two_shards_replica(true);
+}
 END_TEST
 
 /* Two writers of every entry at once (both do all the work): whichever
@@ -367,6 +407,7 @@ END_TEST
 START_TEST(test_precompute_two_writers_same_entries)
 {
     PV_NEED_TESTDATA("test_precompute_two_writers_same_entries");
+    logdir = LOGDIR;
     size_t profiles, multi;
     count_units(&profiles, &multi);
     shard_run runs[2];
@@ -429,6 +470,7 @@ static Suite *precompute_suite(void)
     TCase *tc = tcase_create("precompute");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_precompute_two_shards_replica);
+    tcase_add_test(tc, test_precompute_two_shards_replica_trace_json);
     tcase_add_test(tc, test_precompute_two_writers_same_entries);
     tcase_add_test(tc, test_precompute_refuses_bad_flags);
     tcase_set_timeout(tc, 240);
