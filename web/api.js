@@ -10,6 +10,7 @@
 
 const PLUGIN = 'data/plugin/profile/';
 const LOAD_POLL_MS = 300;
+const INDEX_POLL_MS = 100;
 const ERROR_BODY_CHARS = 300;  // how much of a non-JSON error body to show
 
 export class ApiError extends Error {
@@ -152,17 +153,23 @@ export async function getToolData(run, tool, host, extra = {}, { signal } = {}) 
 // ---- native routes ---------------------------------------------------------
 
 // Waits until the server has loaded (run, host) into memory, calling
-// onProgress(doneBytes, totalBytes) after each poll while it loads. Resolves
-// when the server answers 200; throws the ApiError of a bad file.
-export async function loadProfile(run, host, { signal, onProgress } = {}) {
+// onProgress(doneBytes, totalBytes, phase) after each poll while it loads:
+// phase 'decode' while the file is decoded, 'index' while the trace index
+// is built (polled only with untilIndex, which the timeline needs). Resolves
+// when the server answers 200 (and, with untilIndex, the index is no longer
+// building); throws the ApiError of a bad file.
+export async function loadProfile(run, host, { signal, onProgress, untilIndex = false } = {}) {
     const url = buildUrl('api/load', { run, host });
     for (;;) {
         const { status, body } = await getJson(url, signal);
-        if (status !== 202)
+        const indexing = untilIndex && status === 200 && body?.trace_index === 'building';
+        if (status !== 202 && !indexing)
             return body;
         if (onProgress && body)
-            onProgress(Number(body.done_bytes) || 0, Number(body.total_bytes) || 0);
-        await sleep(LOAD_POLL_MS, signal);
+            onProgress(Number(body.done_bytes) || 0, Number(body.total_bytes) || 0,
+                       indexing ? 'index' : 'decode');
+        // The index is built in seconds and the first frame waits on it.
+        await sleep(indexing ? INDEX_POLL_MS : LOAD_POLL_MS, signal);
     }
 }
 

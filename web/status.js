@@ -50,15 +50,24 @@ export function showMessage(el, text, hint) {
 }
 
 // Replaces el's content with a labelled progress bar. Returns
-// update(doneBytes, totalBytes) to move it; until the first update the bar
-// is indeterminate.
+// update(doneBytes, totalBytes, phase) to move it; until the first update
+// the bar is indeterminate. Once every byte is read the server still
+// finishes the model, and with phase 'index' it builds the trace index:
+// neither has a byte count, so the bar is indeterminate again and the note
+// says which it is, rather than a full bar that does not move.
 export function showProgress(el, label) {
     const bar = h('progress', { 'aria-label': label });
     const note = h('p', { class: 'progress-note', 'aria-live': 'polite' });
     clear(el);
     el.append(h('section', { class: 'progress', role: 'status' },
         h('p', { text: label }), bar, note));
-    return (done, total) => {
+    return (done, total, phase = 'decode') => {
+        if (phase === 'index' || (total > 0 && done >= total)) {
+            bar.removeAttribute('value');
+            note.textContent = phase === 'index' ? 'Building the trace index…'
+                                                 : 'Finishing the model…';
+            return;
+        }
         if (total > 0) {
             bar.max = total;
             bar.value = Math.min(done, total);

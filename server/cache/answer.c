@@ -209,3 +209,60 @@ int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool 
         pv_model_store_put(store, entries[i]);
     return rc;
 }
+
+/* ---- an answer compressed as it is written ------------------------------------ */
+
+struct pv_answer_stream {
+    pv_gzip_stream *gz;  /* level 6, as pv_answer_keep compresses */
+    pv_buf out;          /* the gzip body so far */
+    uint64_t hash;       /* pv_answer_tag's hash of the plain bytes so far */
+    size_t plain;        /* plain bytes so far */
+};
+
+pv_answer_stream *pv_answer_stream_new(size_t max_bytes)
+{
+    pv_answer_stream *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    pv_buf_init(&s->out, max_bytes);
+    s->gz = pv_gzip_stream_new(6, &s->out);
+    if (s->gz == NULL) {
+        free(s);
+        return NULL;
+    }
+    s->hash = PV_HASH_SEED;
+    return s;
+}
+
+int pv_answer_stream_add(void *ctx, const char *p, size_t n)
+{
+    pv_answer_stream *s = ctx;
+    s->hash = pv_hash_bytes(s->hash, p, n);
+    s->plain += n;
+    return pv_gzip_stream_add(s->gz, p, n, false, NULL);
+}
+
+int pv_answer_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_answer_stream *s,
+                          const char *tail, size_t tail_len, pv_answer_gz *out)
+{
+    s->hash = pv_hash_bytes(s->hash, tail != NULL ? tail : "", tail_len);
+    s->plain += tail_len;
+    int rc = pv_gzip_stream_add(s->gz, tail, tail_len, true, NULL);
+    if (rc != 0)
+        return rc;
+    snprintf(out->tag, sizeof out->tag, "%016llx", (unsigned long long)s->hash);
+    out->plain_bytes = s->plain;
+    if (c->dir != NULL)
+        put_tagged(c, k, GZ_PREFIX, out->tag, s->plain, s->out.data, s->out.len);
+    out->gz = pv_buf_take(&s->out, &out->gz_len);
+    return 0;
+}
+
+void pv_answer_stream_free(pv_answer_stream *s)
+{
+    if (s == NULL)
+        return;
+    pv_gzip_stream_free(s->gz);
+    pv_buf_fini(&s->out);
+    free(s);
+}

@@ -101,4 +101,33 @@ int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool 
                    const pv_source *srcs, const char *const *hosts, size_t n, pv_arena *a,
                    pv_buf *out, pv_error *err);
 
+/* ---- an answer compressed as it is written -----------------------------------
+ * An answer of gigabytes (the whole trace as JSON) is not held whole: the
+ * writer's buffer drains into a pv_answer_stream (pv_buf_drain_to with
+ * pv_answer_stream_add), which hashes and compresses each piece, so only
+ * the gzip body is held. It is then kept as pv_answer_keep keeps a large
+ * answer, with the same tag. */
+typedef struct pv_answer_stream pv_answer_stream;
+
+/* The finished answer: gzip body (malloc'd), its plain length and tag. */
+typedef struct pv_answer_gz {
+    char *gz;
+    size_t gz_len;
+    uint64_t plain_bytes;
+    char tag[PV_ANSWER_TAG_CHARS + 1];
+} pv_answer_gz;
+
+/* A stream whose gzip body may grow to max_bytes. NULL when memory runs
+ * out. */
+pv_answer_stream *pv_answer_stream_new(size_t max_bytes);
+/* A pv_buf_drain_fn: the next n plain bytes. 0, or PV_ETOOBIG. */
+int pv_answer_stream_add(void *stream, const char *p, size_t n);
+/* Ends the body with its last tail_len bytes, keeps it under k (when c has
+ * a folder) and fills out; the caller frees out->gz. Returns 0, or
+ * PV_ETOOBIG (out untouched). Call once; then only _free. */
+int pv_answer_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_answer_stream *s,
+                          const char *tail, size_t tail_len, pv_answer_gz *out);
+/* Frees. NULL is fine. */
+void pv_answer_stream_free(pv_answer_stream *s);
+
 #endif

@@ -16,6 +16,7 @@
 #include "cache/store.h"
 #include "cache/disk.h"
 #include "ingest/ingest.h"
+#include "model/memo.h"
 #include "model/serialize.h"
 #include "util/log.h"
 #include "util/mem.h"
@@ -43,6 +44,8 @@ struct pv_model_entry {
     uint64_t seq;           /* creation order: loads start oldest first */
     pv_progress progress;
     pv_model *model;
+    size_t added_bytes;     /* the model's memos and HLO table, as last counted */
+    size_t memos_saved;     /* memos of the model the disk cache holds */
     pv_error err;
     pv_load_state companion_state;
     void *companion;        /* built from model; NULL until then */
@@ -153,7 +156,19 @@ void pv_model_store_free(pv_model_store *s)
 
 static size_t entry_bytes(const pv_model_entry *e)
 {
-    return e->model->mem_bytes + e->companion_bytes;
+    return e->model->mem_bytes + e->added_bytes + e->companion_bytes;
+}
+
+/* Counts what e's model took on since it was last counted (memos made by
+ * requests, the HLO table) in the budget; true when that grew. Caller
+ * holds the lock. */
+static bool recount(pv_model_store *s, pv_model_entry *e)
+{
+    size_t now = pv_model_added_bytes(e->model);
+    bool grew = now > e->added_bytes;
+    s->held_bytes = s->held_bytes - e->added_bytes + now;
+    e->added_bytes = now;
+    return grew;
 }
 
 /* Drops least recently used, unheld models (with their companions) until
@@ -179,7 +194,8 @@ static void evict_for(pv_model_store *s, size_t incoming, const pv_model_entry *
         pv_model_entry *e = *victim;
         *victim = e->next;
         pv_log(PV_LOG_INFO, "memory budget: dropping %s (%zu bytes of model, %zu of its "
-               "trace index)", e->path, e->model->mem_bytes, e->companion_bytes);
+               "trace index)", e->path, e->model->mem_bytes + e->added_bytes,
+               e->companion_bytes);
         s->held_bytes -= entry_bytes(e);
         if (e->joinable)
             pthread_join(e->thread, NULL);
@@ -340,6 +356,81 @@ static void save_model(pv_model_store *s, const pv_model_entry *e)
     pv_disk_cache_commit(s->disk, &t);
 }
 
+/* ---- memos kept beside the saved model ------------------------------------------- */
+
+/* The disk cache key of the memos of e's model: one entry holds them
+ * all, each as its name's length (u32), its name, its length (u64) and
+ * its bytes. */
+static pv_cache_key memos_key(const pv_model_entry *e, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "memos %llu:%llu:%lld", (unsigned long long)e->id.dev,
+             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
+    return (pv_cache_key){e->path, e->id.size_bytes, e->id.mtime_ns, buf};
+}
+
+/* Saves every memo of e's model (held by the caller) for the next start. */
+static void save_memos(pv_model_store *s, const pv_model_entry *e, size_t n)
+{
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    for (size_t i = 0; i < n; i++) {
+        const char *name;
+        const uint8_t *data;
+        size_t len;
+        pv_model_memo_at(e->model, i, &name, &data, &len);
+        uint32_t name_len = (uint32_t)strlen(name);
+        uint64_t len64 = len;
+        pv_buf_add(&b, &name_len, sizeof name_len);
+        pv_buf_add(&b, name, name_len);
+        pv_buf_add(&b, &len64, sizeof len64);
+        pv_buf_add(&b, data, len);
+    }
+    char what[80];
+    pv_cache_key key = memos_key(e, what, sizeof what);
+    pv_disk_cache_put(s->disk, &key, b.data, b.len);
+    pv_buf_fini(&b);
+}
+
+/* Gives m the memos saved for e's source, when the disk cache has them:
+ * they were made from a model of the same file by this build. An entry
+ * that does not parse is left alone: its checksum held, so only another
+ * layout could make it so, and the memos are then made again. */
+static void load_memos(pv_model_store *s, const pv_model_entry *e, pv_model *m, size_t *n)
+{
+    char what[80];
+    pv_cache_key key = memos_key(e, what, sizeof what);
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    *n = 0;
+    if (s->disk == NULL || pv_disk_cache_get(s->disk, &key, &b) != 0) {
+        pv_buf_fini(&b);
+        return;
+    }
+    const uint8_t *p = (const uint8_t *)b.data, *end = p + b.len;
+    while ((size_t)(end - p) >= sizeof(uint32_t)) {
+        uint32_t name_len;
+        uint64_t len;
+        memcpy(&name_len, p, sizeof name_len);
+        p += sizeof name_len;
+        if ((size_t)(end - p) < (size_t)name_len + sizeof len || name_len > 255)
+            break;
+        char name[256];
+        memcpy(name, p, name_len);
+        name[name_len] = '\0';
+        p += name_len;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        if (len > (uint64_t)(end - p))
+            break;
+        uint8_t *data = pv_xmalloc((size_t)len + 1);
+        memcpy(data, p, (size_t)len);
+        p += len;
+        pv_model_memo_give(m, name, data, (size_t)len);
+    }
+    *n = pv_model_memo_count(m);
+    pv_buf_fini(&b);
+}
+
 static void warn_if_over(const pv_model_store *s, const pv_model_entry *e)
 {
     if (s->budget_bytes != 0 && s->held_bytes > s->budget_bytes)
@@ -375,6 +466,26 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* Ends a hold of e. The last holder takes the pages of the files the
+ * model maps out of resident memory: a request reads stats from the
+ * profile, the index build most of them, and what they read would stay
+ * counted as this process's until the model is dropped. */
+static void release(pv_model_store *s, pv_model_entry *e)
+{
+    pthread_mutex_lock(&s->lock);
+    bool last = e->holders == 1;
+    pthread_mutex_unlock(&s->lock);
+    /* Still a holder here: once it lets go, the budget may drop the model
+     * and its address range may hold other memory. A holder joining
+     * meanwhile only reads back pages it needs. */
+    if (last)
+        pv_model_release_pages(e->model);
+    pthread_mutex_lock(&s->lock);
+    e->holders--;
+    start_loads(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
@@ -384,6 +495,13 @@ static void *load_main(void *arg)
     bool save = false;
     int rc = load_or_decode(e, &m, &save, &err);
     pv_model_store *s = e->store;
+    size_t n_memos = 0;
+    if (rc == 0)
+        load_memos(s, e, m, &n_memos);
+    /* The decode read every page; no one else sees m yet, so the budget
+     * cannot drop it under the release. */
+    if (rc == 0)
+        pv_model_release_pages(m);
     pthread_mutex_lock(&s->lock);
     s->reserved_bytes -= e->reserved;
     e->reserved = 0;
@@ -392,10 +510,13 @@ static void *load_main(void *arg)
     s->done.load_seconds += (double)(monotonic_ns() - t0) / 1e9;
     if (rc == 0) {
         s->done.load_bytes += e->id.size_bytes;
-        evict_for(s, m->mem_bytes, e);
+        size_t added = pv_model_added_bytes(m);
+        evict_for(s, m->mem_bytes + added, e);
         e->model = m;
+        e->added_bytes = added;
+        e->memos_saved = n_memos;
         e->state = PV_LOAD_READY;
-        s->held_bytes += m->mem_bytes;
+        s->held_bytes += m->mem_bytes + added;
         warn_if_over(s, e);
     } else {
         s->done.failed++;
@@ -423,12 +544,8 @@ static void *load_main(void *arg)
         build_companion(s, e);
     if (rc == 0 && save)
         save_model(s, e);
-    if (keep) {
-        pthread_mutex_lock(&s->lock);
-        e->holders--;
-        start_loads(s);
-        pthread_mutex_unlock(&s->lock);
-    }
+    if (keep)
+        release(s, e);
     return NULL;
 }
 
@@ -488,7 +605,7 @@ static void status_of(const pv_model_entry *e, pv_load_status *out)
         out->companion_err = e->companion_err;
     else
         memset(&out->companion_err, 0, sizeof out->companion_err);
-    out->model_bytes = e->state == PV_LOAD_READY ? e->model->mem_bytes : 0;
+    out->model_bytes = e->state == PV_LOAD_READY ? e->model->mem_bytes + e->added_bytes : 0;
     out->companion_bytes = e->companion_bytes;
 }
 
@@ -534,9 +651,19 @@ void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
     if (entry == NULL)
         return;
     pthread_mutex_lock(&s->lock);
-    entry->holders--;
-    start_loads(s);
+    bool grew = recount(s, entry);
+    /* A request may have made a memo: save it while still holding the
+     * model (claimed under the lock, so one request saves each). */
+    size_t n_memos = pv_model_memo_count(entry->model);
+    bool save = s->disk != NULL && n_memos > entry->memos_saved;
+    if (save)
+        entry->memos_saved = n_memos;
+    if (grew)
+        warn_if_over(s, entry);
     pthread_mutex_unlock(&s->lock);
+    if (save)
+        save_memos(s, entry, n_memos);
+    release(s, entry);
 }
 
 int pv_model_store_companion(pv_model_store *s, pv_model_entry *entry, void **out,

@@ -32,6 +32,9 @@
 #define ALL_HOSTS "ALL_HOSTS"
 /* How long an expensive answer waits for a slot before the 503. */
 #define HEAVY_WAIT_MS 1500
+/* Plain bytes held at most while an answer is written: past them it is
+ * compressed as it goes (a whole trace as JSON is gigabytes). */
+#define STREAM_AT ((size_t)64 << 20)
 
 typedef enum answer_kind { ANSWER_JSON, ANSWER_CSV } answer_kind;
 
@@ -182,6 +185,58 @@ typedef struct host_set {
     size_t n;
 } host_set;
 
+/* Answers the gzip body a stream made of a writer's answer, whose tail is
+ * still in body, and keeps it under key. */
+static void respond_streamed(pv_request *rq, pv_response *rs, answer_kind kind,
+                             pv_answer_stream *st, pv_buf *body, const pv_cache_key *key)
+{
+    pv_answer_gz a;
+    int rc = pv_answer_stream_keep(rq->app->disk, key, st, body->data, body->len, &a);
+    pv_buf_fini(body);
+    if (rc != 0) {
+        pv_respond_error(rs, 500, "answer too large", "the compressed answer passes its cap");
+        return;
+    }
+    if (rq->app->disk->dir != NULL)
+        pv__metrics_kept(rq->app->metrics, a.gz_len);
+    /* A client without gzip gets the kept copy inflated as it is sent,
+     * not the whole body inflated in memory first. */
+    if (!pv__http_accepts_gzip(rq) && rq->app->disk->dir != NULL && kept_gz(rq, rs, key, kind)) {
+        free(a.gz);
+        return;
+    }
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->etag = pv_arena_strdup(&rq->arena, a.tag);
+    rs->body = a.gz;
+    rs->len = a.gz_len;
+    rs->body_is_gzip = true;
+    rs->plain_bytes = a.plain_bytes;
+}
+
+/* Makes t's answer from the models of srcs through pv_answer_make, as
+ * precompute makes it, and writes it into rs. An answer past STREAM_AT
+ * bytes is compressed as it is written and kept under key here, so its
+ * plain bytes are never held whole (keep then leaves it). */
+static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const void *q,
+                     const pv_source *srcs, const host_set *hs, answer_kind kind,
+                     const pv_cache_key *key)
+{
+    pv_buf body;
+    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
+    pv_answer_stream *st = pv_answer_stream_new(PV_ANSWER_MAX_BYTES);
+    if (st != NULL)
+        pv_buf_drain_to(&body, STREAM_AT, pv_answer_stream_add, st);
+    pv_error err = {0};
+    int rc = pv_answer_make(rq->app->models, t, q, kind == ANSWER_CSV, srcs, hs->names, hs->n,
+                            &rq->arena, &body, &err);
+    if (rc == 0 && body.drained > 0)
+        respond_streamed(rq, rs, kind, st, &body, key);
+    else
+        respond_written(rs, kind, rc, &body, &err);
+    pv_answer_stream_free(st);
+}
+
 /* Answers t from the models of hs, kept under the key every maker of
  * this answer uses (cache/answer.h). */
 static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, const host_set *hs,
@@ -204,13 +259,8 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
         pv_respond_busy(rs);
         return;
     }
-    pv_buf body;
-    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
-    pv_error err = {0};
-    int rc = pv_answer_make(rq->app->models, t, q, csv, srcs, hs->names, hs->n, &rq->arena,
-                            &body, &err);
+    run_tool(rq, rs, t, q, srcs, hs, kind, &key);
     pv_limit_give(rq->app->heavy);
-    respond_written(rs, kind, rc, &body, &err);
     keep(rq, rs, &key);
 }
 

@@ -12,6 +12,7 @@
 #include "util/mapguard.h"
 #include "util/mem.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* The string id of a stat metadata id of plane, 0 when unknown. */
@@ -76,6 +77,14 @@ static size_t read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p
     return n;
 }
 
+/* Reads between two releases of the source's pages. A pass over many
+ * events (the trace index's memory counters, a tool's stats) reads the
+ * file a few MB per this many events, and every page it read would stay
+ * counted as the process's until the request ends (the file's large page
+ * cache folios map a MB and more per read). Releasing costs a walk of
+ * the mapping's page tables, well under a millisecond. */
+#define RELEASE_EVERY 65536u
+
 /* read_stats under a guard: a file that shrank reads as no stats. */
 static size_t guarded_read_stats(const pv_model *m, const pv_plane *pl, const uint8_t *p,
                                  const uint8_t *end, pv_stat *out, size_t cap)
@@ -85,6 +94,10 @@ static size_t guarded_read_stats(const pv_model *m, const pv_plane *pl, const ui
     if (PV_MAP_GUARD_ARM(&g, m->src, m->src_len) == 0)
         n = read_stats(m, pl, p, end, out, cap, NULL);
     pv_map_guard_disarm(&g);
+    pv__model_store *st = m->priv;
+    uint64_t k = atomic_fetch_add_explicit(&st->src_reads, 1, memory_order_relaxed);
+    if (k % RELEASE_EVERY == RELEASE_EVERY - 1)
+        pv__release_source(st);
     return n;
 }
 

@@ -309,6 +309,25 @@ static uint32_t kernel_row(pv__xrows *r, const pv_kernel_details *k)
     return r->last_kernel;
 }
 
+/* The index of the shared row equal to x (pv__extra_is_shareable),
+ * appended when there is none and the table has room; UINT32_MAX when it
+ * has not. Rows have no padding, so equal bytes are equal rows. */
+static uint32_t shared_row(pv__extras *xs, const pv_event_extra *x)
+{
+    pv_hashtab_cursor c = pv_hashtab_probe(&xs->shared_rows,
+                                           pv_hash_bytes(PV_HASH_SEED, x, sizeof *x));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (memcmp(&xs->extras[i], x, sizeof *x) == 0)
+            return i;
+    if (xs->shared_rows.n >= SHARED_ROWS_MAX)
+        return UINT32_MAX;
+    PV__PUSH(xs->extras, xs->n_extras, xs->cap_extras, *x);
+    i = (uint32_t)(xs->n_extras - 1);
+    pv_hashtab_insert(&xs->shared_rows, &c, i);
+    return i;
+}
+
 /* Appends the extra row of w, its details and step fields in the side
  * tables; returns the row's index. */
 static uint32_t commit(pv__extras *xs, pv__xwork *w)
@@ -334,6 +353,11 @@ static uint32_t commit(pv__extras *xs, pv__xwork *w)
         w->step.step_num >= 0) {
         PV__PUSH(r->steps, r->n_steps, r->cap_steps, w->step);
         x.step = (uint32_t)(r->n_steps - 1);
+    }
+    if (pv__extra_is_shareable(&x)) {
+        uint32_t shared = shared_row(xs, &x);
+        if (shared != UINT32_MAX)
+            return shared;
     }
     PV__PUSH(xs->extras, xs->n_extras, xs->cap_extras, x);
     return (uint32_t)(xs->n_extras - 1);
@@ -467,6 +491,7 @@ void pv__extras_free(pv__extras *x)
     free(x->kernel_cache);
     free(x->rows.kernels);
     pv_hashtab_fini(&x->rows.kernel_ids);
+    pv_hashtab_fini(&x->shared_rows);
     free(x->rows.steps);
     free(x->extras);
     free(x->metas);

@@ -129,6 +129,14 @@ typedef struct pv__xname {
     uint8_t cls;
 } pv__xname;
 
+/* Rows without a value unique to their event (pv__extra_is_shareable)
+ * are kept once per distinct value and shared by every event that has
+ * it: a memory event's row holds its flags and tf_op (its details are
+ * read again from its stats), and a GPU profile is a third such events.
+ * Past this many distinct values new ones are kept apart, so rows that
+ * never repeat do not grow the table without bound. */
+#define SHARED_ROWS_MAX 65536u
+
 struct pv__extras {
     uint8_t *cls;             /* string id -> CLS_*, grown on demand */
     size_t n_cls;
@@ -137,6 +145,7 @@ struct pv__extras {
     pv__xrows rows;
     pv_event_extra *extras;
     size_t n_extras, cap_extras;
+    pv_hashtab shared_rows;   /* row hash -> index into extras of a shared row */
     pv__xmeta *metas;
     size_t cap_metas;
     pv_stat *meta_stats;      /* copies, with their classes */

@@ -39,14 +39,23 @@ static bool runs_op_by_op(const pv_model *m, uint32_t is_func, uint64_t e)
     return (st.type == PV_STAT_I64 && st.v.i64 == 0) || (st.type == PV_STAT_U64 && st.v.u64 == 0);
 }
 
+/* Whether event e needs a row of its own before its flags change: it
+ * has none, or one other events may share (model_priv.h). */
+static bool needs_own_row(const pv_model *m, uint64_t e)
+{
+    uint32_t x = m->ev_extra[e];
+    return x == PV_NO_EXTRA || pv__extra_is_shareable(&m->extras[x]);
+}
+
 /* Sets PV_EXTRA_EAGER on each of the n events in evs, giving the ones
- * without an extra row a fresh row (defaults as extras.c writes them). */
+ * without an extra row of their own a fresh row (defaults as extras.c
+ * writes them, or a copy of the shared row). */
 static void mark(pv_model *m, pv__model_store *s, const uint64_t *evs, size_t n)
 {
     uint32_t *ev_extra = (uint32_t *)m->ev_extra;
     size_t n_new = 0;
     for (size_t i = 0; i < n; i++)
-        n_new += ev_extra[evs[i]] == PV_NO_EXTRA;
+        n_new += needs_own_row(m, evs[i]);
     if ((size_t)m->n_extras + n_new >= PV_NO_EXTRA)
         n_new = 0;   /* cannot be numbered: the rowless ones stay unmarked */
     pv_event_extra *extras = (pv_event_extra *)m->extras;
@@ -61,13 +70,17 @@ static void mark(pv_model *m, pv__model_store *s, const uint64_t *evs, size_t n)
     }
     for (size_t i = 0; i < n; i++) {
         uint64_t e = evs[i];
-        if (ev_extra[e] == PV_NO_EXTRA) {
+        if (needs_own_row(m, e)) {
             if (n_new == 0)
                 continue;
             pv_event_extra *x = &extras[m->n_extras];
-            memset(x, 0, sizeof *x);
-            x->detail = UINT32_MAX;
-            x->step = PV_NO_STEP;
+            if (ev_extra[e] == PV_NO_EXTRA) {
+                memset(x, 0, sizeof *x);
+                x->detail = UINT32_MAX;
+                x->step = PV_NO_STEP;
+            } else {
+                *x = extras[ev_extra[e]];
+            }
             ev_extra[e] = m->n_extras++;
         }
         extras[ev_extra[e]].flags |= PV_EXTRA_EAGER;

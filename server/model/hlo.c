@@ -62,6 +62,13 @@ const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_
                                                                          : NULL;
 }
 
+size_t pv__hlo_bytes(const struct pv__hlo_slot *h)
+{
+    if (h == NULL || !atomic_load_explicit(&h->ready, memory_order_acquire))
+        return 0;
+    return h->arena.total_bytes;
+}
+
 void pv__hlo_slot_free(struct pv__hlo_slot *h)
 {
     if (h == NULL)

@@ -2,6 +2,7 @@
 #include "model/model_priv.h"
 #include "util/bsearch.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ void pv_model_free(pv_model *m)
             munmap(s->map, s->map_len);
         pv__source_release(s->src, s->src_len, s->src_owner);
         pv__hlo_slot_free(s->hlo);
+        pv__memos_free(atomic_load(&s->memos));
         free(s);
     }
     free(m);
@@ -36,6 +38,16 @@ void pv_model_own_source(pv_model *m, pv_source_owner owner)
     if (owner == PV_SRC_MALLOC && s->src_owner != PV_SRC_MALLOC)
         m->mem_bytes += s->src_len;
     s->src_owner = owner;
+}
+
+void pv_model_release_pages(const pv_model *m)
+{
+    const pv__model_store *s = m->priv;
+    if (s == NULL)
+        return;
+    pv__release_source(s);
+    if (s->map != NULL)
+        madvise(s->map, s->map_len, MADV_DONTNEED);
 }
 
 /* ---- lookups ------------------------------------------------------------ */

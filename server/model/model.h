@@ -303,6 +303,14 @@ struct pv_model {
 /* Releases the model and everything it owns. NULL is fine. */
 void pv_model_free(pv_model *m);
 
+/* Takes the pages of the files the model maps (its profile, a loaded
+ * model file) out of this process's resident memory; the next read
+ * brings back what it reads, from the page cache. Nothing a reader sees
+ * changes, so any thread may call it at any time; a caller does so after
+ * a pass that read much of them, so pages it is done with are not counted
+ * as the process's while they stay cached. Cannot fail. */
+void pv_model_release_pages(const pv_model *m);
+
 /* ---- lookups (all cannot fail; pointers valid as long as the model) ---- */
 
 /* The string with this id, or "" when id is out of range. */

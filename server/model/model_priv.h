@@ -15,6 +15,7 @@
  *   strtab.c           the string table and the id map
  *   details_parse.c    kernel_details / memcpy_details text
  *   hlo.c              the HLO table, decoded on first use (model/hlo.h)
+ *   memo.c             what tools compute once from the model (model/memo.h)
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
  *   event_stats.c      an event's own stats, read on demand
@@ -160,6 +161,15 @@ static inline bool pv__stat_ids_dense(int64_t lo, int64_t hi, size_t n)
     return lo >= 0 && hi < 4 * (int64_t)n + 1024;
 }
 
+/* Whether an extra row holds no value unique to its event (a
+ * correlation id, a flow, step fields). Such rows are shared by every
+ * event with the same values (extras.c), so whoever changes a row in
+ * place must give a shareable one's event a row of its own first. */
+static inline bool pv__extra_is_shareable(const pv_event_extra *x)
+{
+    return x->correlation_id == 0 && x->flow == 0 && x->step == PV_NO_STEP;
+}
+
 /* Releases a source the builder or model owns (storage.c). */
 void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner);
 
@@ -276,10 +286,19 @@ typedef struct pv__model_store {
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
     struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
+    struct pv__memos *_Atomic memos; /* memo.c's table; NULL until the first memo */
+    _Atomic uint64_t src_reads;  /* events' stats read from the source (event_stats.c) */
 } pv__model_store;
 
 /* Releases a model's HLO slot (hlo.c). NULL is fine. */
 void pv__hlo_slot_free(struct pv__hlo_slot *h);
+/* Bytes the HLO table holds once decoded, 0 before (hlo.c). NULL is fine. */
+size_t pv__hlo_bytes(const struct pv__hlo_slot *h);
+/* Releases a model's memos (memo.c). NULL is fine. */
+void pv__memos_free(struct pv__memos *t);
+/* Takes the pages of a mapped source out of the process's resident
+ * memory (storage.c; model.h, pv_model_release_pages). */
+void pv__release_source(const pv__model_store *s);
 
 /* Records a malloc'd table that is no column (a column's storage is the
  * model's already) so pv_model_free releases it (storage.c). */

@@ -539,6 +539,10 @@ int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_err
         return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
     pv__stat_names_index(m, s);
     pv__wk_index(s);
+    /* The checks read every page; the tools read far fewer at a time, so
+     * the pages go out of resident memory until they do (they stay
+     * cached). */
+    pv_model_release_pages(m);
     *out = m;
     return 0;
 }

@@ -41,6 +41,13 @@ void pv__source_release(const uint8_t *data, size_t len, pv_source_owner owner)
         free((void *)(uintptr_t)data);
 }
 
+void pv__release_source(const pv__model_store *s)
+{
+    bool mapped = s->src_owner == PV_SRC_MAPPED || s->src_owner == PV_SRC_MAPPED_BORROWED;
+    if (mapped && s->src_len > 0)
+        madvise((void *)(uintptr_t)s->src, s->src_len, MADV_DONTNEED);
+}
+
 /* ---- columns ------------------------------------------------------------ */
 
 /* The list says each column's type and count once; these hold pv_model's

@@ -10,10 +10,14 @@
 
 void pv_buf_init(pv_buf *b, size_t max_bytes)
 {
-    b->data = NULL;
-    b->len = 0;
-    b->cap = 0;
-    b->max = max_bytes;
+    *b = (pv_buf){.max = max_bytes};
+}
+
+void pv_buf_drain_to(pv_buf *b, size_t at, pv_buf_drain_fn fn, void *ctx)
+{
+    b->drain = fn;
+    b->drain_ctx = ctx;
+    b->drain_at = at;
 }
 
 void pv_buf_fini(pv_buf *b)
@@ -22,6 +26,7 @@ void pv_buf_fini(pv_buf *b)
     b->data = NULL;
     b->len = 0;
     b->cap = 0;
+    b->drained = 0;
 }
 
 void pv_buf_reset(pv_buf *b)
@@ -33,9 +38,19 @@ void pv_buf_reset(pv_buf *b)
 
 static int reserve(pv_buf *b, size_t extra)
 {
-    if (extra > b->max || b->len > b->max - extra) {
+    size_t used = b->drained + b->len;
+    if (extra > b->max || used > b->max - extra) {
         pv_buf_fini(b);
         return PV_ETOOBIG;
+    }
+    if (b->drain != NULL && b->len > 0 && b->len + extra > b->drain_at) {
+        int rc = b->drain(b->drain_ctx, b->data, b->len);
+        if (rc != 0) {
+            pv_buf_fini(b);
+            return rc;
+        }
+        b->drained += b->len;
+        b->len = 0;
     }
     size_t need = b->len + extra + 1;
     if (need <= b->cap)

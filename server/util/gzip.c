@@ -12,34 +12,65 @@ int pv_gzip_compress(const void *src, size_t len, pv_buf *out, pv_error *err)
     return pv_gzip_compress_level(src, len, 6, out, err);
 }
 
-int pv_gzip_compress_level(const void *src, size_t len, int level, pv_buf *out,
-                           pv_error *err)
+struct pv_gzip_stream {
+    z_stream z;
+    pv_buf *out;
+};
+
+pv_gzip_stream *pv_gzip_stream_new(int level, pv_buf *out)
 {
-    z_stream z = {0};
-    if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return pv_error_set(err, PV_ENOMEM, NULL, PV_NO_OFFSET, "zlib could not start");
-    z.next_in = (Bytef *)(uintptr_t)src;
+    pv_gzip_stream *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    if (deflateInit2(&g->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(g);
+        return NULL;
+    }
+    g->out = out;
+    return g;
+}
+
+int pv_gzip_stream_add(pv_gzip_stream *g, const void *src, size_t len, bool last,
+                       pv_error *err)
+{
+    g->z.next_in = (Bytef *)(uintptr_t)src;
     size_t left = len;
     unsigned char chunk[65536];
     int flush;
     do {
         uInt take = left > UINT_MAX ? UINT_MAX : (uInt)left;
-        z.avail_in = take;
+        g->z.avail_in = take;
         left -= take;
-        flush = left == 0 ? Z_FINISH : Z_NO_FLUSH;
+        flush = left == 0 && last ? Z_FINISH : Z_NO_FLUSH;
         do {
-            z.next_out = chunk;
-            z.avail_out = sizeof chunk;
-            deflate(&z, flush);
-            if (pv_buf_add(out, chunk, sizeof chunk - z.avail_out) != 0) {
-                deflateEnd(&z);
+            g->z.next_out = chunk;
+            g->z.avail_out = sizeof chunk;
+            deflate(&g->z, flush);
+            if (pv_buf_add(g->out, chunk, sizeof chunk - g->z.avail_out) != 0)
                 return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
-                                    "compressed body is larger than %zu bytes", out->max);
-            }
-        } while (z.avail_out == 0);
-    } while (flush != Z_FINISH);
-    deflateEnd(&z);
+                                    "compressed body is larger than %zu bytes", g->out->max);
+        } while (g->z.avail_out == 0);
+    } while (left > 0);
     return 0;
+}
+
+void pv_gzip_stream_free(pv_gzip_stream *g)
+{
+    if (g == NULL)
+        return;
+    deflateEnd(&g->z);
+    free(g);
+}
+
+int pv_gzip_compress_level(const void *src, size_t len, int level, pv_buf *out,
+                           pv_error *err)
+{
+    pv_gzip_stream *g = pv_gzip_stream_new(level, out);
+    if (g == NULL)
+        return pv_error_set(err, PV_ENOMEM, NULL, PV_NO_OFFSET, "zlib could not start");
+    int rc = pv_gzip_stream_add(g, src, len, true, err);
+    pv_gzip_stream_free(g);
+    return rc;
 }
 
 int pv_gzip_decompress(const void *src, size_t len, pv_buf *out, const char *path,

@@ -7,6 +7,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -19,6 +20,22 @@ int pv_gzip_compress(const void *src, size_t len, pv_buf *out, pv_error *err);
  * trade for bodies made per request (trace tiles). */
 int pv_gzip_compress_level(const void *src, size_t len, int level, pv_buf *out,
                            pv_error *err);
+
+/* ---- compressing a body as it is written ----------------------------------------
+ * A body too large to hold whole before it is compressed is given a piece
+ * at a time; the gzip bytes go to out as they come. One caller. */
+typedef struct pv_gzip_stream pv_gzip_stream;
+
+/* A compressor at zlib level appending to out (the caller's, which must
+ * outlive it). NULL when memory runs out. */
+pv_gzip_stream *pv_gzip_stream_new(int level, pv_buf *out);
+/* Compresses the len bytes at src; last ends the gzip stream (nothing may
+ * be added after it). Returns 0, or PV_ETOOBIG when out's cap is reached
+ * (out then empty, the stream unusable). */
+int pv_gzip_stream_add(pv_gzip_stream *g, const void *src, size_t len, bool last,
+                       pv_error *err);
+/* Frees. NULL is fine. */
+void pv_gzip_stream_free(pv_gzip_stream *g);
 
 /* Appends the decompressed bytes of a gzip stream to out. Returns 0,
  * PV_EFORMAT for a corrupt or truncated stream, or PV_ETOOBIG when the

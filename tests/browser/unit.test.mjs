@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { buildUrl, listRuns, toolDataUrl } from '../../web/api.js';
+import { buildUrl, listRuns, loadProfile, toolDataUrl } from '../../web/api.js';
 import { cutText, formatBytes, formatCount, formatDurationPs, formatDurationUs,
          formatPercent } from '../../web/format.js';
 import { formatHash, parseHash, parseLegacyQuery, sameView } from '../../web/router.js';
@@ -217,6 +217,47 @@ describe('api URLs', () => {
                      'data/plugin/profile/data?run=r&tag=trace_viewer%40&host=h&resolution=8000');
         // A host-less legacy file has host '' and must still send host=.
         assert.equal(toolDataUrl('r', 't', ''), 'data/plugin/profile/data?run=r&tag=t&host=');
+    });
+});
+
+describe('api: loadProfile', () => {
+    // fetch is replaced: api/load answers a decode in progress, then the
+    // model ready with its trace index building, then the index ready.
+    const answers = [
+        [202, { state: 'loading', done_bytes: 5, total_bytes: 10, trace_index: 'building' }],
+        [200, { state: 'ready', done_bytes: 10, total_bytes: 10, trace_index: 'building' }],
+        [200, { state: 'ready', done_bytes: 10, total_bytes: 10, trace_index: 'ready' }],
+    ];
+    async function load(options) {
+        const real = globalThis.fetch;
+        let asked = 0;
+        globalThis.fetch = async (url) => {
+            assert.match(String(url), /^api\/load\?run=r&host=h$/);
+            const [status, body] = answers[asked++];
+            return new Response(JSON.stringify(body), { status });
+        };
+        const seen = [];
+        try {
+            const body = await loadProfile('r', 'h', {
+                ...options, onProgress: (done, total, phase) => seen.push([done, total, phase]) });
+            return { asked, seen, body };
+        } finally {
+            globalThis.fetch = real;
+        }
+    }
+
+    test('resolves when the model is ready', async () => {
+        const { asked, seen, body } = await load({});
+        assert.equal(asked, 2);
+        assert.deepEqual(seen, [[5, 10, 'decode']]);
+        assert.equal(body.trace_index, 'building');
+    });
+
+    test('with untilIndex, also waits out the trace index and says so', async () => {
+        const { asked, seen, body } = await load({ untilIndex: true });
+        assert.equal(asked, 3);
+        assert.deepEqual(seen, [[5, 10, 'decode'], [10, 10, 'index']]);
+        assert.equal(body.trace_index, 'ready');
     });
 });
 

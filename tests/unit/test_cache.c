@@ -17,10 +17,16 @@
  * payload. The model store saves a decoded model through the cache.
  * Read only: entries another process wrote are served, and nothing in the
  * folder is written, removed or touched; a missing folder is not made.
- * A file's name in keys is the same through two mounts of it. */
+ * A file's name in keys is the same through two mounts of it.
+ * An answer written through a draining buffer into a pv_answer_stream is
+ * kept and handed back as the whole-body functions (pv_answer_tag, gzip
+ * decompression) say it must be, holding no more than the drain point;
+ * drained bytes count against the buffer's cap. */
+#include "cache/answer.h"
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "testutil.h"
+#include "util/gzip.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -950,6 +956,97 @@ START_TEST(test_source_ident_portable)
 }
 END_TEST
 
+/* ---- pv_answer_stream ------------------------------------------------------------ */
+
+#define STREAM_BODY ((size_t)3 << 20)
+#define STREAM_AT ((size_t)64 << 10)
+
+START_TEST(test_answer_stream_keeps_as_whole)
+{
+    uint8_t *whole = malloc(STREAM_BODY);
+    payload_of(7, whole, STREAM_BODY);
+    pv_answer_stream *st = pv_answer_stream_new((size_t)16 << 20);
+    ck_assert_ptr_nonnull(st);
+    pv_buf b;
+    pv_buf_init(&b, (size_t)16 << 20);
+    pv_buf_drain_to(&b, STREAM_AT, pv_answer_stream_add, st);
+    uint64_t rnd = 99;
+    size_t at = 0, most_held = 0;
+    while (at < STREAM_BODY) {
+        size_t n = 1 + pv_test_random(&rnd) % 5000;
+        if (n > STREAM_BODY - at)
+            n = STREAM_BODY - at;
+        ck_assert_int_eq(pv_buf_add(&b, whole + at, n), 0);
+        at += n;
+        if (b.len > most_held)
+            most_held = b.len;
+    }
+    ck_assert_uint_le(most_held, STREAM_AT);
+    ck_assert_uint_eq(b.drained + b.len, STREAM_BODY);
+    pv_answer_gz a;
+    ck_assert_int_eq(pv_answer_stream_keep(&cache, &key, st, b.data, b.len, &a), 0);
+    pv_buf_fini(&b);
+    pv_answer_stream_free(st);
+
+    char want_tag[PV_ANSWER_TAG_CHARS + 1];
+    pv_answer_tag(whole, STREAM_BODY, want_tag);
+    ck_assert_str_eq(a.tag, want_tag);
+    ck_assert_uint_eq(a.plain_bytes, STREAM_BODY);
+    pv_buf plain;
+    pv_buf_init(&plain, (size_t)16 << 20);
+    ck_assert_int_eq(pv_gzip_decompress(a.gz, a.gz_len, &plain, "handed back", NULL), 0);
+    ck_assert_uint_eq(plain.len, STREAM_BODY);
+    ck_assert(memcmp(plain.data, whole, STREAM_BODY) == 0);
+
+    /* kept as pv_answer_keep keeps a large answer: tag line, then the body */
+    pv_kept_gz g;
+    ck_assert_int_eq(pv_answer_open_gz(&cache, &key, &g), 0);
+    ck_assert_str_eq(g.tag, want_tag);
+    ck_assert_uint_eq(g.plain_bytes, STREAM_BODY);
+    ck_assert_int_eq(pv_answer_check_gz(&cache, &key, &g), 0);
+    ck_assert_uint_eq(g.entry.len, a.gz_len);
+    char *kept = malloc(a.gz_len);
+    ck_assert_int_eq(pread(g.entry.fd, kept, a.gz_len, (off_t)g.entry.offset), (ssize_t)a.gz_len);
+    close(g.entry.fd);
+    ck_assert(memcmp(kept, a.gz, a.gz_len) == 0);
+    free(kept);
+    pv_buf_fini(&plain);
+    free(a.gz);
+    free(whole);
+}
+END_TEST
+
+static int drain_nowhere(void *ctx, const char *p, size_t n)
+{
+    (void)p;
+    *(size_t *)ctx += n;
+    return 0;
+}
+
+START_TEST(test_buf_drain_counts_against_cap)
+{
+    size_t got = 0;
+    pv_buf b;
+    pv_buf_init(&b, 1000);
+    pv_buf_drain_to(&b, 100, drain_nowhere, &got);
+    char chunk[60];
+    memset(chunk, 'x', sizeof chunk);
+    int rc = 0;
+    size_t added = 0;
+    while (rc == 0 && added < 2000) {
+        rc = pv_buf_add(&b, chunk, sizeof chunk);
+        if (rc == 0)
+            added += sizeof chunk;
+    }
+    ck_assert_int_eq(rc, PV_ETOOBIG);
+    /* 16 chunks are 960 bytes; a 17th would pass 1000 */
+    ck_assert_uint_eq(added, 960);
+    ck_assert_uint_eq(got % 60, 0);
+    ck_assert_uint_ge(got, 960 - 100);
+    ck_assert_ptr_null(b.data);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -971,6 +1068,13 @@ static Suite *cache_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_disk_cache_open_streams_put2);
     tcase_add_test(tc, test_disk_cache_check_rejects_corrupt);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_answer_stream");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_answer_stream_keeps_as_whole);
+    tcase_add_test(tc, test_buf_drain_counts_against_cap);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pv_disk_cache_init");

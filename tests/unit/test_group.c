@@ -254,6 +254,39 @@ START_TEST(test_group_marks_eager)
 }
 END_TEST
 
+/* Host thread: EagerExecute [0,+1000] with is_func 0 holding
+ * dense/MatMul:MatMul [100,+200], EagerExecute [2000,+1000] with is_func 1
+ * holding dense/MatMul:MatMul [2100,+200]; both MatMuls carry the same
+ * tf_op stat, so before eagerness they have equal rows, which the model
+ * keeps once. Only the first ran op by op: marking it eager must not mark
+ * the second through their one row. */
+START_TEST(test_group_eager_unshares_row)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t th = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t ee = pv_builder_meta(b, host, 1, "EagerExecute", NULL);
+    uint32_t op = pv_builder_meta(b, host, 2, "dense/MatMul:MatMul", NULL);
+    const int64_t starts[2] = {0, 2000};
+    for (int i = 0; i < 2; i++) {
+        uint64_t e = pv_builder_event(b, th, ee, starts[i], 1000);
+        pv_builder_event_stat_i64(b, e, "is_func", i);
+        e = pv_builder_event(b, th, op, starts[i] + 100, 200);
+        pv_builder_event_stat_str(b, e, "tf_op", "dense/MatMul:MatMul");
+    }
+    pv_model *m = pv_test_finish(b);
+    /* events by start: EagerExecute 0, MatMul 1, EagerExecute 2, MatMul 3 */
+    const pv_event_extra *x1 = pv_model_event_extra(m, 1), *x3 = pv_model_event_extra(m, 3);
+    ck_assert(x1 != NULL && x3 != NULL);
+    ck_assert_ptr_ne(x1, x3);
+    ck_assert_uint_eq(x1->flags, PV_EXTRA_EAGER);
+    ck_assert_uint_eq(x3->flags, 0);
+    ck_assert_uint_eq(x1->tf_op, x3->tf_op);
+    ck_assert_str_eq(pv_model_str(m, x3->tf_op), "dense/MatMul:MatMul");
+    pv_model_free(m);
+}
+END_TEST
+
 /* The same eager op in a file TensorFlow grouped (a group_id stat on it):
  * the reference marks nothing then, and neither does the model. */
 START_TEST(test_group_no_eager_when_grouped)
@@ -502,6 +535,7 @@ static Suite *group_suite(void)
     tcase_add_test(tc, test_group_levels_ancestry_names);
     tcase_add_test(tc, test_group_launch_last_parent);
     tcase_add_test(tc, test_group_marks_eager);
+    tcase_add_test(tc, test_group_eager_unshares_row);
     tcase_add_test(tc, test_group_no_eager_when_grouped);
     tcase_add_test(tc, test_group_tpu_lockstep);
     tcase_add_test(tc, test_group_tpu_steps_from_host);

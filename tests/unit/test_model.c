@@ -207,6 +207,45 @@ START_TEST(test_builder_finish_extras)
 }
 END_TEST
 
+/* Rows without a per-event value are kept once. Events by start: three
+ * MemoryAllocations on one allocator with tf_op "a:A" (0, 10, 20), one
+ * with tf_op "b:B" (30), two launches of that op with correlation ids 1
+ * and 2 (40, 50). By hand: the first three share one row, the fourth has
+ * another (its tf_op differs), each launch has its own (its correlation
+ * id is its alone): four rows for six events. */
+START_TEST(test_builder_finish_shares_rows)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t alloc = pv_builder_meta(b, p, 1, "MemoryAllocation", NULL);
+    uint32_t launch = pv_builder_meta(b, p, 2, "cudaLaunchKernel", NULL);
+    for (int i = 0; i < 4; i++) {
+        uint64_t e = pv_builder_event(b, t, alloc, 10 * i, 1);
+        pv_builder_event_stat_str(b, e, "tf_op", i < 3 ? "a:A" : "b:B");
+        pv_builder_event_stat_i64(b, e, "bytes_allocated", 100 * i);
+    }
+    for (int i = 0; i < 2; i++) {
+        uint64_t e = pv_builder_event(b, t, launch, 40 + 10 * i, 1);
+        pv_builder_event_stat_str(b, e, "tf_op", "b:B");
+        pv_builder_event_stat_u64(b, e, "correlation_id", (uint64_t)i + 1);
+    }
+    pv_model *m = pv_test_finish(b);
+    ck_assert_uint_eq(m->n_extras, 4);
+    ck_assert_uint_eq(m->ev_extra[0], m->ev_extra[1]);
+    ck_assert_uint_eq(m->ev_extra[0], m->ev_extra[2]);
+    ck_assert_uint_ne(m->ev_extra[0], m->ev_extra[3]);
+    ck_assert_uint_ne(m->ev_extra[4], m->ev_extra[5]);
+    ck_assert_str_eq(pv_model_str(m, pv_model_event_extra(m, 3)->tf_op), "b:B");
+    ck_assert_uint_eq(pv_model_event_extra(m, 5)->correlation_id, 2);
+    /* the details stay each event's own: they are read from its stats */
+    pv_memory_details md;
+    ck_assert(pv_model_event_memory(m, 2, &md));
+    ck_assert_int_eq(md.bytes_allocated, 200);
+    pv_model_free(m);
+}
+END_TEST
+
 /* Stats read from the source as events are added (the decoder's way).
  * The source holds two events' stats, two each, counted by hand:
  *   bytes 0-11:  22 04 | 08 01 20 05   stat metadata 1, int64 5
@@ -445,6 +484,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_too_deep);
     tcase_add_test(fin, test_builder_finish_late_stat_in_order);
     tcase_add_test(fin, test_builder_finish_extras);
+    tcase_add_test(fin, test_builder_finish_shares_rows);
     tcase_add_test(fin, test_builder_wire_stats_applied);
     tcase_add_test(fin, test_builder_wire_stats_refused);
     tcase_add_test(fin, test_builder_finish_groups_steps);

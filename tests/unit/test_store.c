@@ -8,6 +8,7 @@
  * docs/model.md's business); the expected states follow from the rules. */
 #include "cache/disk.h"
 #include "cache/store.h"
+#include "model/memo.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -174,6 +175,66 @@ START_TEST(test_store_failure_retried)
 }
 END_TEST
 
+static int memo_calls;
+
+/* A memo of 1000 bytes, each 7. */
+static int make_memo(const pv_model *m, void *arg, uint8_t **data, size_t *len, pv_error *err)
+{
+    (void)m;
+    (void)arg;
+    (void)err;
+    memo_calls++;
+    *data = malloc(1000);
+    memset(*data, 7, 1000);
+    *len = 1000;
+    return 0;
+}
+
+/* A memo a request makes counts in the budget from the put that ends the
+ * request, and is saved for the next start: a store on the same disk
+ * cache gives the model it loads the memo, counted from the start, and
+ * never makes it again. */
+START_TEST(test_store_memos_counted_and_saved)
+{
+    char dir[] = "/tmp/pv-store-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char folder[64];
+    snprintf(folder, sizeof folder, "%s/cache", dir);
+    pv_disk_cache disk;
+    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    pv_source src = source_of(SMALL);
+    memo_calls = 0;
+
+    pv_model_store *s = pv_model_store_new(0, &disk, NULL);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    size_t model_only = pv_model_store_bytes(s);
+    const uint8_t *d;
+    size_t len;
+    bool owned;
+    ck_assert_int_eq(pv_model_memo(m, "test memo", make_memo, NULL, &d, &len, &owned, NULL), 0);
+    pv_model_store_put(s, e);
+    ck_assert_uint_eq(pv_model_store_bytes(s), model_only + 1000);
+    pv_model_store_free(s);
+
+    s = pv_model_store_new(0, &disk, NULL);
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    ck_assert_uint_eq(pv_model_store_bytes(s), model_only + 1000);
+    ck_assert_int_eq(pv_model_memo(m, "test memo", make_memo, NULL, &d, &len, &owned, NULL), 0);
+    ck_assert_int_eq(memo_calls, 1);
+    ck_assert_uint_eq(len, 1000);
+    ck_assert_uint_eq(d[0], 7);
+    ck_assert_uint_eq(d[999], 7);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
+    pv_disk_cache_fini(&disk);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("store");
@@ -183,6 +244,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_store_poll_evicts_idle);
     tcase_add_test(tc, test_store_wanted_load_runs_alone_over_budget);
     tcase_add_test(tc, test_store_failure_retried);
+    tcase_add_test(tc, test_store_memos_counted_and_saved);
     suite_add_tcase(s, tc);
     return s;
 }

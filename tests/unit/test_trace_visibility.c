@@ -4,6 +4,7 @@
  * above its test, from the rule in trace_visibility.c: XProf's zoom levels
  * are 1 s, 100 ms, ... 100 ps (level 10), 10 ps (level 11), 1 ps. */
 #include "model/builder.h"
+#include "model/memo.h"
 #include "model_fixture.h"
 #include "tools/chrome_trace/trace_chrome.h"
 #include "tools/chrome_trace/trace_visibility.h"
@@ -19,7 +20,64 @@ typedef struct ev {
     uint64_t flow;
 } ev;
 
-/* Runs the decider over evs; kept[i] says whether evs[i] survived. */
+/* The hand list as pv_trace_vis_levels reads it: a group per row, its
+ * events in the row's order (start, longer first, then the list's order:
+ * every name is "e"). */
+typedef struct hand_source {
+    const ev *evs;
+    size_t n;
+    size_t *walk;      /* the open group's events, as indices into evs */
+    size_t n_walk, at;
+    unsigned *level;   /* per event, as set */
+} hand_source;
+
+static int64_t clamped(int64_t dur_ps)
+{
+    return dur_ps > 0 ? dur_ps : 0;
+}
+
+static void hand_open(void *ctx, size_t group, bool flows_only)
+{
+    hand_source *h = ctx;
+    h->n_walk = h->at = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (h->evs[i].row != group || (flows_only && h->evs[i].flow == 0))
+            continue;
+        /* insertion in row order; equal events keep the list's order */
+        size_t k = h->n_walk++;
+        while (k > 0) {
+            const ev *p = &h->evs[h->walk[k - 1]], *e = &h->evs[i];
+            bool after = p->start_ps > e->start_ps ||
+                         (p->start_ps == e->start_ps && clamped(p->dur_ps) < clamped(e->dur_ps));
+            if (!after)
+                break;
+            h->walk[k] = h->walk[k - 1];
+            k--;
+        }
+        h->walk[k] = i;
+    }
+}
+
+static bool hand_next(void *ctx, size_t group, pv_trace_vis_item *out)
+{
+    hand_source *h = ctx;
+    if (h->at == h->n_walk)
+        return false;
+    size_t i = h->walk[h->at++];
+    const ev *e = &h->evs[i];
+    *out = (pv_trace_vis_item){e->start_ps, clamped(e->dur_ps), e->flow, (uint32_t)group, i};
+    return true;
+}
+
+static void hand_set_level(void *ctx, size_t group, const pv_trace_vis_item *it, unsigned level)
+{
+    (void)group;
+    ((hand_source *)ctx)->level[it->key] = level;
+}
+
+/* Runs both steps over evs: the levels over the whole trace, then the
+ * request's filter over the events it reads; kept[i] says whether evs[i]
+ * survived. */
 static void decide(int64_t trace_end_ps, int64_t start_ps, int64_t end_ps, uint64_t resolution,
                    const ev *evs, size_t n, const int64_t (*rows)[2], size_t n_rows,
                    bool counter_rows, bool *kept)
@@ -27,15 +85,33 @@ static void decide(int64_t trace_end_ps, int64_t start_ps, int64_t end_ps, uint6
     pv_trace_vis_window w = {0, trace_end_ps, start_ps, end_ps, resolution};
     pv_trace_vis_span s;
     pv_trace_vis_span_of(&w, &s);
+    pv_trace_vis_rowdef defs[8];
+    ck_assert_uint_le(n_rows, 8);
+    for (size_t r = 0; r < n_rows; r++)
+        defs[r] = (pv_trace_vis_rowdef){rows[r][0], rows[r][1], counter_rows};
+    size_t walk[16];
+    unsigned level[16];
+    ck_assert_uint_le(n, 16);
+    hand_source h = {evs, n, walk, 0, 0, level};
+    pv_trace_vis_source src = {&h, n_rows, hand_open, hand_next, hand_set_level};
+    pv_trace_vis_levels(defs, n_rows, &src);
+
     pv_trace_vis *v = pv_trace_vis_new(&s);
     for (size_t r = 0; r < n_rows; r++)
         ck_assert_uint_eq(pv_trace_vis_row(v, rows[r][0], rows[r][1], counter_rows), r);
-    for (size_t i = 0; i < n; i++)
+    size_t added[16];
+    unsigned read_to = pv_trace_vis_read_to(&s);
+    for (size_t i = 0; i < n; i++) {
+        added[i] = SIZE_MAX;
+        if (s.resolution_ps != 0 &&
+            (level[i] > read_to || !pv_trace_vis_overlaps(&s, evs[i].start_ps, evs[i].dur_ps)))
+            continue;
+        added[i] = pv_trace_vis_count(v);
         pv_trace_vis_add(v, evs[i].row, evs[i].start_ps, evs[i].dur_ps, "e", evs[i].flow);
-    ck_assert_uint_eq(pv_trace_vis_count(v), n);
+    }
     pv_trace_vis_decide(v);
     for (size_t i = 0; i < n; i++)
-        kept[i] = pv_trace_vis_kept(v, i);
+        kept[i] = added[i] != SIZE_MAX && pv_trace_vis_kept(v, added[i]);
     pv_trace_vis_free(v);
 }
 
@@ -231,6 +307,33 @@ START_TEST(test_chrome_resolution)
 }
 END_TEST
 
+/* The levels are made by the first decimating request and kept with the
+ * model: later windows and resolutions read them (one memo, made once)
+ * and answer what a fresh model answers (the survivors of
+ * test_chrome_resolution). */
+START_TEST(test_chrome_levels_kept)
+{
+    pv_model *m = model_abcd();
+    char names[16];
+    json_int_t n;
+    ck_assert_uint_eq(pv_model_memo_count(m), 0);
+    pv_trace_chrome_query q = {true, INT64_MIN, INT64_MAX, 10, 0};
+    written(m, &q, names, sizeof names, &n);
+    ck_assert_str_eq(names, "ad");
+    ck_assert_uint_eq(pv_model_memo_count(m), 1);
+    q = (pv_trace_chrome_query){true, 150, 1500, 10, 0};
+    written(m, &q, names, sizeof names, &n);
+    ck_assert_str_eq(names, "d");
+    /* resolution 1: r = 1500 ps, levels down to 1 ns (level 9) read: a
+     * and d; d starts 1390 after a's end, under r: only a survives */
+    q = (pv_trace_chrome_query){true, INT64_MIN, INT64_MAX, 1, 0};
+    written(m, &q, names, sizeof names, &n);
+    ck_assert_str_eq(names, "a");
+    ck_assert_uint_eq(pv_model_memo_count(m), 1);
+    pv_model_free(m);
+}
+END_TEST
+
 /* A TPU plane whose _counters_ line holds "HBM used" at 100, 200, 210 ps
  * (bytes 1000, 1500, 1600) and "temp" at 300 (celsius 40.5, with a
  * group_id XProf keeps out of the values), plus one ordinary stream. */
@@ -348,6 +451,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_counter_samples);
     tcase_add_test(tc, test_flow_keeps_both_ends);
     tcase_add_test(tc, test_chrome_resolution);
+    tcase_add_test(tc, test_chrome_levels_kept);
     tcase_add_test(tc, test_chrome_counters);
     suite_add_tcase(s, tc);
     return s;

@@ -168,13 +168,30 @@ class TraceView {
         this.tileErrors = 0;
     }
 
+    // Shows the trace index being built (api/load says so) on the bar;
+    // meta would wait for it without a word. A host that is no one file
+    // (ALL_HOSTS, a hosts= list) has nothing to poll: meta answers for it.
+    async waitIndex(run, host, progress) {
+        if (!host || host === 'ALL_HOSTS' || host.includes(','))
+            return;
+        try {
+            await api.loadProfile(run, host, { signal: this.signal, untilIndex: true,
+                                               onProgress: progress });
+        } catch (e) {
+            if (api.isAbort(e) || this.signal.aborted)
+                throw e;
+            // meta reports a bad file in its own words
+        }
+    }
+
     async start() {
         const { run, host } = this.state;
         // fetched while the track list is on its way
         this.styleLink = ensureStylesheet('trace_viewer');
-        showProgress(this.el, 'Loading the trace…');
+        const progress = showProgress(this.el, 'Loading the trace…');
         let meta;
         try {
+            await this.waitIndex(run, host, progress);
             meta = await api.traceMeta(run, host, { signal: this.signal });
         } catch (e) {
             if (api.isAbort(e) || this.signal.aborted)

@@ -25,6 +25,7 @@
 #include "tools/trace/trace_meta.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "util/arena.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -45,13 +46,6 @@ static bool internal_event(const char *name)
 }
 
 
-/* A line's display id as XProf's trace writes it: a 32-bit resource id,
- * so TensorFlow's derived lines (display id 0xDEADBEEF..) stay positive. */
-static uint64_t chrome_tid(int64_t display_id)
-{
-    return (uint32_t)display_id;
-}
-
 static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
                               size_t sort_index)
 {
@@ -59,7 +53,7 @@ static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *n
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, pid);
         pv__jw_lit(w, ",\"tid\":");
-        pv__jw_u64(w, chrome_tid(tid));
+        pv__jw_u64(w, pv__chrome_tid(tid));
         if (pass == 0) {
             pv__jw_lit(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
             pv__jw_str(w, name);
@@ -128,7 +122,7 @@ static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps
     pv__jw_lit(w, dur_ps > 0 ? "{\"ph\":\"X\",\"pid\":" : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
     pv__jw_i64(w, pid);
     pv__jw_lit(w, ",\"tid\":");
-    pv__jw_u64(w, chrome_tid(tid));
+    pv__jw_u64(w, pv__chrome_tid(tid));
     pv__jw_lit(w, ",\"ts\":");
     pv__chrome_write_us(w, start_ps);
     if (dur_ps > 0) {
@@ -153,6 +147,15 @@ static bool want(chrome_ctx *c, int64_t start_ps, int64_t dur_ps, const char *na
         return false;
     }
     return pv_trace_vis_kept(c->vis, c->n_candidates++);
+}
+
+/* Whether a decimating request reads a candidate: stored at a level it
+ * reads, and overlapping its window. What it does not read is neither
+ * handed to the decider nor written, so the walk costs little per event
+ * beyond the ones read. */
+static bool reads(const chrome_ctx *c, unsigned level, int64_t start_ps, int64_t dur_ps)
+{
+    return level <= c->read_to && pv_trace_vis_overlaps(&c->span, start_ps, dur_ps);
 }
 
 static uint8_t classify_meta(const pv_model *m, uint32_t i)
@@ -206,8 +209,7 @@ static void find_group_roots(chrome_ctx *c, pv_arena *a)
     }
 }
 
-/* The step name the reference writes on root event e, or NULL. */
-static const char *root_step_name(const chrome_ctx *c, uint64_t e)
+const char *pv__chrome_root_step_name(const chrome_ctx *c, uint64_t e)
 {
     const pv_model *m = c->m;
     if (m->ev_group[e] == PV_NO_GROUP || c->meta_kind[m->ev_meta[e]] == META_IMPLICIT_ROOT)
@@ -240,6 +242,38 @@ static uint32_t counter_row(chrome_ctx *c, int64_t pid, const char **names, uint
 /* A _counters_ line in trace_viewer@ as XProf writes it: each run of
  * samples with the same name is one {"ph":"C","event_stats":first value's
  * name,"entries":[[ts, values...], ...]} object on the plane's pid. */
+/* The events of track t a walk must look at, [*first, *end): all of
+ * them, or when the walk carries no state from one event to the next
+ * (c->skip), those that may overlap the window. Events of one depth never
+ * overlap, so at each depth only the last that starts before the window
+ * can reach into it. */
+static void walk_range(const chrome_ctx *c, const pv_track *t, uint64_t *first, uint64_t *end)
+{
+    const pv_model *m = c->m;
+    *first = t->first_event;
+    *end = t->first_event + t->n_events;
+    if (!c->skip || c->span.instant || t->n_events == 0)
+        return;
+    int64_t b = c->span.begin_ps;
+    uint64_t lo = *end;
+    for (uint32_t d = 0; d < t->n_depths; d++) {
+        uint32_t k = t->depth_start[d], hi = t->depth_start[d + 1];
+        PV_LOWER_BOUND(uint32_t, k, hi, i, m->ev_start_ps[t->first_event + t->depth_index[i]] < b);
+        if (k > t->depth_start[d]) {
+            uint64_t e = t->first_event + t->depth_index[k - 1];
+            if (m->ev_start_ps[e] + (m->ev_dur_ps[e] > 0 ? m->ev_dur_ps[e] : 0) >= b)
+                k--;
+        }
+        if (k < hi && t->first_event + t->depth_index[k] < lo)
+            lo = t->first_event + t->depth_index[k];
+    }
+    *first = lo;
+    if (c->span.end_ps < INT64_MAX)
+        *end = pv_model_track_lower_bound(m, t, c->span.end_ps + 1);
+    if (*end < *first)
+        *end = *first;
+}
+
 static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
 {
     const pv_model *m = c->m;
@@ -248,8 +282,11 @@ static void write_counters(chrome_ctx *c, int64_t pid, const pv_track *t)
     size_t n_series = 0;
     const char *open = NULL;
     bool first_entry = true;
-    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
-        if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN)
+    uint64_t from, to;
+    walk_range(c, t, &from, &to);
+    for (uint64_t e = from; e < to; e++) {
+        if (c->meta_kind[m->ev_meta[e]] == META_HIDDEN ||
+            (c->vis != NULL && !reads(c, c->levels.event[e], m->ev_start_ps[e], 0)))
             continue;
         uint32_t sn_id = pv__chrome_step_name_id(c, e);
         const char *name = sn_id != 0 ? pv_model_str(m, sn_id) : pv_model_event_name(m, e);
@@ -304,7 +341,9 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
     bool device = kind == PV_PLANE_GPU || kind == PV_PLANE_TPU;
     size_t n_eager = 0;
     int64_t region_start = INT64_MIN;
-    for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+    uint64_t from, to;
+    walk_range(c, t, &from, &to);
+    for (uint64_t e = from; e < to; e++) {
         int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
         int64_t end = s + (d > 0 ? d : 0);
         uint8_t mk = c->meta_kind[m->ev_meta[e]];
@@ -317,20 +356,23 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
         if (mk == META_START_REGION) {
             region_start = s;
         } else if (mk == META_STOP_REGION && region_start != INT64_MIN) {
-            if (want(c, region_start, s - region_start, "ThreadpoolListener::Region", 0)) {
+            bool read = c->vis == NULL || reads(c, pv__chrome_region_level(&c->levels, e),
+                                                region_start, s - region_start);
+            if (read && want(c, region_start, s - region_start, "ThreadpoolListener::Region", 0)) {
                 write_head(c, pid, t->display_id, region_start, s - region_start,
                            "ThreadpoolListener::Region");
                 pv__jw_lit(c->w, "},");
             }
             region_start = INT64_MIN;
         }
-        /* With decimation every event counts (XProf assigns zoom levels
-         * over the whole trace); want() then checks the window. */
-        if (mk == META_HIDDEN || (c->vis == NULL && !pv_trace_vis_overlaps(&c->span, s, d)))
+        if (mk == META_HIDDEN)
+            continue;
+        if (c->vis != NULL ? !reads(c, c->levels.event[e], s, d)
+                           : !pv_trace_vis_overlaps(&c->span, s, d))
             continue;
         derived_args da = {NULL, -1, 0};
         if (c->derive) {
-            da.step_name = root_step_name(c, e);
+            da.step_name = pv__chrome_root_step_name(c, e);
             if (host && mk == META_TF_OP)
                 da.is_eager = n_eager > 0 && eager[n_eager - 1].op_by_op;
             uint64_t corr;
@@ -361,13 +403,18 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
  * group_id and long_name as XProf writes them on its derived events, and
  * on host-offload rows the async mark, the bytes of the done op and the
  * shape of the start op. */
-static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_derived_track *t)
+static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_trace_derived *dv,
+                                size_t line)
 {
     const pv_model *m = c->m;
+    const pv_derived_track *t = &dv->tracks[line];
     uint32_t s_bytes = pv_model_str_find(m, "raw_bytes_accessed");
     uint32_t s_shape = pv_model_str_find(m, "shape_with_layout");
     for (uint64_t i = 0; i < t->n_events; i++) {
         const pv_derived_event *e = &t->events[i];
+        if (c->vis != NULL &&
+            !reads(c, c->levels.derived[c->dv_first[line] + i], e->start_ps, e->dur_ps))
+            continue;
         if (!want(c, e->start_ps, e->dur_ps, e->name, 0))
             continue;
         write_head(c, pid, t->line_id, e->start_ps, e->dur_ps, e->name);
@@ -414,32 +461,41 @@ static void plan_derived(chrome_ctx *c, const pv_trace_derived *dv, const pv_tra
             continue;
         /* derived line ids are below 2^32: the tid as written */
         c->vis_row = pv_trace_vis_row(c->vis, p->pid, dv->tracks[k].line_id, false);
-        write_derived_track(c, p->pid, &dv->tracks[k]);
+        write_derived_track(c, p->pid, dv, k);
     }
 }
 
 /* The window and, for trace_viewer@ with a resolution on a model big
  * enough, the decimation: a first pass over every track in the track
- * list's order hands the candidates to the decider and writes nothing. */
-static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_trace_meta *meta,
-                        const pv_trace_derived *dv, eager_frame *eager)
+ * list's order hands the candidates the request reads (by their kept
+ * zoom levels) to the decider and writes nothing. Returns 0, or an error
+ * with err filled when the kept levels are unusable; *owned as
+ * pv__chrome_levels_get leaves it. */
+static int plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_trace_meta *meta,
+                       const pv_trace_derived *dv, eager_frame *eager, uint8_t **owned,
+                       pv_error *err)
 {
+    *owned = NULL;
     pv_trace_vis_window win = {c->m->min_ps, c->m->max_ps, q->start_ps, q->end_ps,
                                q->resolution};
     pv_trace_vis_span_of(&win, &c->span);
     if (!q->streaming) {
         c->span = (pv_trace_vis_span){INT64_MIN, INT64_MAX, false, 0};
-        return;
+        return 0;
     }
     if (c->span.resolution_ps == 0 || c->m->n_events < q->filter_min_events)
-        return;
+        return 0;
+    int rc = pv__chrome_levels_get(c, meta, dv, &c->levels, owned, err);
+    if (rc != 0)
+        return rc;
+    c->read_to = pv_trace_vis_read_to(&c->span);
     c->vis = pv_trace_vis_new(&c->span);
     c->collecting = true;
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &c->m->tracks[p->tracks[k]];
-            c->vis_row = pv_trace_vis_row(c->vis, p->pid, (int64_t)chrome_tid(t->display_id),
+            c->vis_row = pv_trace_vis_row(c->vis, p->pid, (int64_t)pv__chrome_tid(t->display_id),
                                           false);
             write_track(c, p->pid, t, eager);
         }
@@ -447,6 +503,7 @@ static void plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_
     }
     c->collecting = false;
     pv_trace_vis_decide(c->vis);
+    return 0;
 }
 
 /* What the hosts of one answer add up to. */
@@ -456,9 +513,10 @@ typedef struct chrome_totals {
 } chrome_totals;
 
 /* One host's metadata and events. pid_base is added to every pid; host,
- * when set, starts every process name. */
-static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw *wp,
-                       int64_t pid_base, const char *host, chrome_totals *tot)
+ * when set, starts every process name. Returns 0, or an error with err
+ * filled (nothing of the host written). */
+static int write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw *wp,
+                      int64_t pid_base, const char *host, chrome_totals *tot, pv_error *err)
 {
     pv__jw *w = wp;
     pv_arena a;
@@ -475,8 +533,16 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
     }
     chrome_ctx c = {.m = m, .w = w, .native = q->streaming, .own_ev = UINT64_MAX};
     c.meta_kind = pv_arena_alloc(&a, m->n_metas + 1);
-    for (uint32_t i = 0; i < m->n_metas; i++)
+    /* Walks may start at the window when no event's output depends on
+     * the events before it: EagerExecute ancestors (is_eager, derived
+     * only without group ids) and the StartRegion a Region begins at. */
+    c.skip = true;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
         c.meta_kind[i] = classify_meta(m, i);
+        uint8_t mk = c.meta_kind[i];
+        if (mk == META_START_REGION || mk == META_STOP_REGION || mk == META_EAGER_EXECUTE)
+            c.skip = false;
+    }
     c.s_step_name = pv_model_str_find(m, "step_name");
     c.s_is_eager = pv_model_str_find(m, "is_eager");
     c.s_is_func = pv_model_str_find(m, "is_func");
@@ -492,15 +558,25 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
     c.derive = !m->has_group_stats;
     /* The lines XProf derives on the devices of a file it groups itself. */
     pv_trace_derived dv = {0, NULL};
-    if (c.derive)
+    if (c.derive) {
         pv_trace_derive(m, &a, &dv);
-    find_group_roots(&c, &a);
+        find_group_roots(&c, &a);
+    }
+    size_t *dv_first = pv_arena_alloc(&a, (dv.n_tracks + 1) * sizeof *dv_first);
+    for (size_t k = 0, at = 0; k < dv.n_tracks; k++) {
+        dv_first[k] = at;
+        at += dv.tracks[k].n_events;
+    }
+    c.dv_first = dv_first;
     uint64_t max_events = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++)
         if (m->tracks[t].n_events > max_events)
             max_events = m->tracks[t].n_events;
     eager_frame *eager = pv_arena_alloc(&a, (max_events + 1) * sizeof *eager);
-    plan_window(&c, q, &meta, &dv, eager);
+    uint8_t *owned = NULL;
+    int rc = plan_window(&c, q, &meta, &dv, eager, &owned, err);
+    if (rc != 0)
+        goto done;
     write_metadata(w, m, &meta, &dv, q->streaming, host);
     for (size_t i = 0; i < meta.n_processes && w->rc == 0; i++) {
         const pv_trace_process *p = &meta.processes[i];
@@ -508,13 +584,16 @@ static void write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw
             write_track(&c, p->pid, &m->tracks[p->tracks[k]], eager);
         for (size_t k = 0; k < dv.n_tracks; k++)
             if (dv.tracks[k].plane == p->plane)
-                write_derived_track(&c, p->pid, &dv.tracks[k]);
+                write_derived_track(&c, p->pid, &dv, k);
     }
     tot->n_written += c.n_written;
     tot->n_counter_samples += c.n_counter_samples;
+done:
     pv_trace_vis_free(c.vis);
+    free(owned);
     pv_arena_fini(&a);
     free(c.own);
+    return rc;
 }
 
 int pv_trace_chrome_write(const pv_model *m, const pv_trace_chrome_query *q, pv_buf *b,
@@ -550,9 +629,15 @@ int pv_trace_chrome_write_hosts(const pv_model *const *models, const char *const
      * + the plane's pid, names after the host. The legacy trace_viewer
      * of one host keeps the plain pids, as XProf's does. */
     bool numbered = q->streaming || n > 1;
-    for (size_t i = 0; i < n && w.rc == 0; i++)
-        write_host(models[i], q, &w, numbered ? 1000 * (int64_t)(i + 1) : 0,
-                   numbered && hosts != NULL ? hosts[i] : NULL, &tot);
+    for (size_t i = 0; i < n && w.rc == 0; i++) {
+        int rc = write_host(models[i], q, &w, numbered ? 1000 * (int64_t)(i + 1) : 0,
+                            numbered && hosts != NULL ? hosts[i] : NULL, &tot, err);
+        if (rc != 0) {
+            pv__jw_flush(&w);
+            pv_buf_reset(b);
+            return rc;
+        }
+    }
     pv__jw_lit(&w, "{}]");
     if (q->streaming) {
         pv__jw_lit(&w, ",\"returnedEventsSize\":");

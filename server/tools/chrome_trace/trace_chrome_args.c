@@ -235,7 +235,11 @@ uint64_t pv__chrome_event_flow(chrome_ctx *c, uint64_t e, bool host)
 uint64_t pv__chrome_flow_stat(const chrome_ctx *c, uint64_t e)
 {
     pv_stat s;
-    if (c->s_flow == 0 || !pv_model_event_stat(c->m, e, c->s_flow, &s) ||
+    /* An integer flow stat, its own or its metadata's, marks the event's
+     * extra row, so an event without the mark has none to read. */
+    const pv_event_extra *x = pv_model_event_extra(c->m, e);
+    if (c->s_flow == 0 || x == NULL || !(x->flags & PV_EXTRA_FLOW) ||
+        !pv_model_event_stat(c->m, e, c->s_flow, &s) ||
         (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
         return 0;
     return s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
@@ -245,7 +249,12 @@ uint64_t pv__chrome_flow_stat(const chrome_ctx *c, uint64_t e)
 uint32_t pv__chrome_step_name_id(const chrome_ctx *c, uint64_t e)
 {
     pv_stat sn;
-    if (c->s_step_name == 0 || !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
+    /* A string step_name stat, its own or its metadata's, is kept in the
+     * event's step fields, so an event without one there has none to read
+     * (an integer one would give no string id either). */
+    const pv_event_extra *x = pv_model_event_extra(c->m, e);
+    if (c->s_step_name == 0 || pv_model_step_info(c->m, x)->step_name == 0 ||
+        !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
         return 0;
     return pv_model_stat_str_id(c->m, &sn);
 }

@@ -5,8 +5,11 @@
 #define PV_TOOLS_CHROME_TRACE_TRACE_CHROME_PRIV_H
 
 #include "model/model.h"
-#include "tools/trace/trace_json.h"
+#include "tools/chrome_trace/trace_derived.h"
 #include "tools/chrome_trace/trace_visibility.h"
+#include "tools/trace/trace_json.h"
+#include "tools/trace/trace_meta.h"
+#include "util/mem.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +34,35 @@ enum {
     META_IMPLICIT_ROOT  /* a root the reference does not rename (FunctionRun, ...) */
 };
 
+/* Appends value to a growable array (arr, n, cap), growing it by half;
+ * aborts when memory runs out. */
+#define PV__CHROME_PUSH(arr, n, cap, value)                                             \
+    do {                                                                                \
+        if ((n) == (cap)) {                                                             \
+            (cap) = (cap) ? (cap) + (cap) / 2 + 1 : 16;                                 \
+            (arr) = pv_xrealloc((arr), (cap) * sizeof *(arr));                          \
+        }                                                                               \
+        (arr)[(n)++] = (value);                                                         \
+    } while (0)
+
+/* A line's display id as XProf's trace writes it: a 32-bit resource id,
+ * so TensorFlow's derived lines (display id 0xDEADBEEF..) stay positive. */
+static inline uint64_t pv__chrome_tid(int64_t display_id)
+{
+    return (uint32_t)display_id;
+}
+
+/* The zoom levels of a model's candidates (trace_vis_levels.c). */
+#define PV__LEVEL_NONE 0xffu
+typedef struct pv__chrome_levels {
+    const uint8_t *event;        /* per model event: its level, or PV__LEVEL_NONE */
+    size_t n_regions;
+    const uint64_t *region_stop; /* the StopRegion events closing a Region, ascending */
+    const uint8_t *region_level;
+    size_t n_derived;
+    const uint8_t *derived;      /* derived lines' events, line after line */
+} pv__chrome_levels;
+
 /* Args the reference's grouping adds to one event. */
 typedef struct derived_args {
     const char *step_name; /* NULL: none */
@@ -53,7 +85,11 @@ typedef struct chrome_ctx {
     uint64_t own_ev;
     pv_trace_vis_span span;  /* the window: events overlapping it are candidates */
     pv_trace_vis *vis;       /* decimation (trace_viewer@ with a resolution), or NULL */
+    pv__chrome_levels levels; /* with vis: every candidate's zoom level */
+    unsigned read_to;        /* with vis: the finest level the request reads */
+    const size_t *dv_first;  /* with vis: each derived line's first derived level */
     bool collecting;         /* first pass: hand candidates to vis, write nothing */
+    bool skip;               /* a walk may start at the window (no state carried) */
     uint32_t vis_row;        /* vis row of the track being walked */
     size_t n_candidates;     /* second pass: candidates seen so far */
 } chrome_ctx;
@@ -84,5 +120,23 @@ uint32_t pv__chrome_step_name_id(const chrome_ctx *c, uint64_t e);
 bool pv__chrome_is_op_by_op(const chrome_ctx *c, uint64_t e);
 /* A counter sample's values (written when w is set); the first's name. */
 const char *pv__chrome_counter_values(chrome_ctx *c, uint64_t e, pv__jw *w);
+
+/* ---- trace_chrome.c ------------------------------------------------------- */
+
+/* The step name the reference writes on root event e, or NULL (with
+ * c->derive). */
+const char *pv__chrome_root_step_name(const chrome_ctx *c, uint64_t e);
+
+/* ---- trace_vis_levels.c --------------------------------------------------- */
+
+/* The levels of c's model for a writer walking meta's processes and dv's
+ * derived lines: made on first use and kept with the model (model/memo.h).
+ * Returns 0 with out filled; *owned is NULL, or a block to free() after
+ * use when the model could not keep it. Returns an error with err filled
+ * when the kept levels do not fit the model. */
+int pv__chrome_levels_get(chrome_ctx *c, const pv_trace_meta *meta, const pv_trace_derived *dv,
+                          pv__chrome_levels *out, uint8_t **owned, pv_error *err);
+/* The level of the Region a StopRegion event closes, or PV__LEVEL_NONE. */
+unsigned pv__chrome_region_level(const pv__chrome_levels *l, uint64_t stop_event);
 
 #endif

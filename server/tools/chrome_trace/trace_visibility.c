@@ -14,13 +14,22 @@
  *     whole flow (kept by the rules above, or else when its end is r past
  *     the last kept flow end of its row), and later events of the flow
  *     follow it.
- * We emulate both steps (levels, then the request's filter) on the events
- * the Chrome JSON would write, in XProf's order (start, longer first, pid,
- * tid, name), so the same events survive. */
+ * We emulate both steps on the events the Chrome JSON would write, in
+ * XProf's order (start, longer first, pid, tid, name), so the same events
+ * survive.
+ *
+ * The levels are the expensive step and do not depend on the request, so
+ * they are computed once per trace and kept. Only flows tie rows together:
+ * a row's levels depend on the others only through the level at which
+ * each flow's first event is visible. So the flows are decided first, over
+ * every row at once in XProf's order (a merge of the rows' walks, each
+ * already in order), and each row is then walked alone with those levels
+ * in hand. Nothing is held per event. */
 #include "tools/chrome_trace/trace_visibility.h"
 
 #include "util/hashtab.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,30 +61,14 @@ typedef struct vis_state {
     pv_hashtab flows;   /* flow id -> 1 visible, 0 hidden, until its last event */
 } vis_state;
 
-typedef struct row_info {
-    int64_t pid, tid;
-    bool counter;
-} row_info;
-
-/* An added event; sorted into XProf's order for deciding. */
-typedef struct vis_event {
+/* What the state machine reads of one event. */
+typedef struct vis_ev {
     int64_t start_ps;
     int64_t dur_ps;
-    const char *name;
     uint64_t flow;
-    size_t idx;    /* order of adding */
     uint32_t row;
-    uint32_t rank; /* the row's place in (pid, counter, tid) order */
-} vis_event;
-
-struct pv_trace_vis {
-    pv_trace_vis_span span;
-    row_info *rows;
-    size_t n_rows, cap_rows;
-    vis_event *ev;
-    size_t n_ev, cap_ev;
-    uint8_t *keep; /* by idx, after deciding */
-};
+    bool counter;      /* the row is a counter series */
+} vis_ev;
 
 static void state_init(vis_state *s, uint64_t res_ps, size_t n_rows)
 {
@@ -118,10 +111,10 @@ static bool gap_at_least(int64_t later, int64_t earlier, uint64_t res_ps)
     return (uint64_t)later - (uint64_t)earlier >= res_ps;
 }
 
-static bool visible_at_res(vis_state *s, const pv_trace_vis *v, const vis_event *e)
+static bool visible_at_res(vis_state *s, const vis_ev *e)
 {
     row_state *r = &s->rows[e->row];
-    if (v->rows[e->row].counter) {
+    if (e->counter) {
         bool vis = !r->has_counter || gap_at_least(e->start_ps, r->last_counter_ps, s->res_ps);
         if (vis) {
             r->last_counter_ps = e->start_ps;
@@ -160,10 +153,10 @@ static bool visible_at_res(vis_state *s, const pv_trace_vis *v, const vis_event 
 }
 
 /* Records e as visible without testing it (finer levels than its own). */
-static void set_visible(vis_state *s, const pv_trace_vis *v, const vis_event *e)
+static void set_visible(vis_state *s, const vis_ev *e)
 {
     row_state *r = &s->rows[e->row];
-    if (v->rows[e->row].counter) {
+    if (e->counter) {
         r->last_counter_ps = e->start_ps;
         r->has_counter = true;
         return;
@@ -200,6 +193,202 @@ bool pv_trace_vis_overlaps(const pv_trace_vis_span *s, int64_t start_ps, int64_t
     return s->instant || (start_ps <= s->end_ps && start_ps + dur_ps >= s->begin_ps);
 }
 
+unsigned pv_trace_vis_read_to(const pv_trace_vis_span *s)
+{
+    unsigned z = 0;
+    while (z < PV_TRACE_VIS_LEVELS - 1 && s->resolution_ps < layer_res_ps[z])
+        z++;
+    return z;
+}
+
+/* ---- the levels of a whole trace --------------------------------------------------- */
+
+static int cmp_rowdef(const pv_trace_vis_rowdef *a, const pv_trace_vis_rowdef *b)
+{
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    if (a->counter != b->counter)
+        return a->counter ? 1 : -1;
+    if (a->tid != b->tid)
+        return a->tid < b->tid ? -1 : 1;
+    return 0;
+}
+
+/* Rows in (pid, counter, tid) order: rank[row]. A small insertion sort:
+ * rows are threads and counter series, a few hundred at most. Rows that
+ * compare equal keep the order they were declared in. */
+static uint32_t *row_ranks(const pv_trace_vis_rowdef *rows, size_t n_rows)
+{
+    uint32_t *order = pv_xcalloc(n_rows + 1, sizeof *order);
+    uint32_t *rank = pv_xcalloc(n_rows + 1, sizeof *rank);
+    for (size_t i = 0; i < n_rows; i++) {
+        size_t k = i;
+        order[k] = (uint32_t)i;
+        while (k > 0 && cmp_rowdef(&rows[order[k - 1]], &rows[order[k]]) > 0) {
+            uint32_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+            k--;
+        }
+    }
+    for (size_t i = 0; i < n_rows; i++)
+        rank[order[i]] = (uint32_t)i;
+    free(order);
+    return rank;
+}
+
+static vis_ev ev_of(const pv_trace_vis_rowdef *rows, const pv_trace_vis_item *it)
+{
+    return (vis_ev){it->start_ps, it->dur_ps, it->flow, it->row, rows[it->row].counter};
+}
+
+/* A group's next flow event, waiting to be merged. */
+typedef struct head {
+    pv_trace_vis_item it;
+    uint32_t rank;
+    size_t group;
+} head;
+
+/* XProf's order between the heads of two groups (rows). */
+static bool head_before(const head *a, const head *b)
+{
+    if (a->it.start_ps != b->it.start_ps)
+        return a->it.start_ps < b->it.start_ps;
+    if (a->it.dur_ps != b->it.dur_ps)
+        return a->it.dur_ps > b->it.dur_ps;
+    return a->rank < b->rank;
+}
+
+static void heap_down(head *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, best = i;
+        if (l < n && head_before(&h[l], &h[best]))
+            best = l;
+        if (l + 1 < n && head_before(&h[l + 1], &h[best]))
+            best = l + 1;
+        if (best == i)
+            return;
+        head t = h[i];
+        h[i] = h[best];
+        h[best] = t;
+        i = best;
+    }
+}
+
+/* The level at which each flow's first event is visible (the finest,
+ * PV_TRACE_VIS_LEVELS - 1, when none of the others), by flow id: every
+ * group's flow events merged into XProf's order and decided as XProf's
+ * store decides them, on states of their own. */
+static void flow_levels(const pv_trace_vis_rowdef *rows, size_t n_rows,
+                        const pv_trace_vis_source *src, const uint32_t *rank, pv_hashtab *first)
+{
+    vis_state st[N_LEVEL_STATES];
+    for (int z = 0; z < N_LEVEL_STATES; z++)
+        state_init(&st[z], layer_res_ps[z], n_rows);
+    head *h = pv_xcalloc(src->n_groups + 1, sizeof *h);
+    size_t n = 0;
+    for (size_t g = 0; g < src->n_groups; g++) {
+        src->open(src->ctx, g, true);
+        if (src->next(src->ctx, g, &h[n].it)) {
+            h[n].rank = rank[h[n].it.row];
+            h[n++].group = g;
+        }
+    }
+    for (size_t i = n; i > 0; i--)
+        heap_down(h, n, i - 1);
+    while (n > 0) {
+        vis_ev e = ev_of(rows, &h[0].it);
+        if (e.flow != 0 && !e.counter) {
+            int z = 0;
+            for (; z < N_LEVEL_STATES; z++)
+                if (visible_at_res(&st[z], &e))
+                    break;
+            pv_hashtab_u64_add(first, (e.flow >> 2) & FLOW_ID_MASK, (uint32_t)z);
+            for (z++; z < N_LEVEL_STATES; z++)
+                set_visible(&st[z], &e);
+        }
+        if (src->next(src->ctx, h[0].group, &h[0].it))
+            h[0].rank = rank[h[0].it.row];
+        else
+            h[0] = h[--n];
+        heap_down(h, n, 0);
+    }
+    free(h);
+    for (int z = 0; z < N_LEVEL_STATES; z++)
+        state_fini(&st[z], n_rows);
+}
+
+void pv_trace_vis_levels(const pv_trace_vis_rowdef *rows, size_t n_rows,
+                         const pv_trace_vis_source *src)
+{
+    uint32_t *rank = row_ranks(rows, n_rows);
+    pv_hashtab first = {0};
+    flow_levels(rows, n_rows, src, rank, &first);
+    free(rank);
+    /* Each row alone: its events depend on no other row's but through the
+     * flows, whose verdicts are known now. Flow state is not kept here:
+     * nothing below reads it. */
+    vis_state st[N_LEVEL_STATES];
+    for (int z = 0; z < N_LEVEL_STATES; z++)
+        state_init(&st[z], layer_res_ps[z], n_rows);
+    for (size_t g = 0; g < src->n_groups; g++) {
+        src->open(src->ctx, g, false);
+        pv_trace_vis_item it;
+        while (src->next(src->ctx, g, &it)) {
+            vis_ev e = ev_of(rows, &it);
+            int z = 0;
+            if (e.flow != 0 && !e.counter) {
+                uint32_t flow_z = N_LEVEL_STATES;
+                pv_hashtab_u64_get(&first, (e.flow >> 2) & FLOW_ID_MASK, &flow_z);
+                while (z < N_LEVEL_STATES && z < (int)flow_z &&
+                       (uint64_t)e.dur_ps < layer_res_ps[z])
+                    z++;
+                e.flow = 0;
+                if (z < N_LEVEL_STATES)
+                    set_visible(&st[z], &e);
+            } else {
+                e.flow = 0;
+                while (z < N_LEVEL_STATES && !visible_at_res(&st[z], &e))
+                    z++;
+            }
+            src->set_level(src->ctx, g, &it, (unsigned)z);
+            for (z++; z < N_LEVEL_STATES; z++)
+                set_visible(&st[z], &e);
+        }
+    }
+    for (int z = 0; z < N_LEVEL_STATES; z++)
+        state_fini(&st[z], n_rows);
+    pv_hashtab_fini(&first);
+}
+
+/* ---- one request ------------------------------------------------------------------ */
+
+typedef struct row_info {
+    int64_t pid, tid;
+    bool counter;
+} row_info;
+
+/* An added event; sorted into XProf's order for deciding. */
+typedef struct vis_event {
+    int64_t start_ps;
+    int64_t dur_ps;
+    const char *name;
+    uint64_t flow;
+    size_t idx;    /* order of adding */
+    uint32_t row;
+    uint32_t rank; /* the row's place in (pid, counter, tid) order */
+} vis_event;
+
+struct pv_trace_vis {
+    pv_trace_vis_span span;
+    pv_trace_vis_rowdef *rows;
+    size_t n_rows, cap_rows;
+    vis_event *ev;
+    size_t n_ev, cap_ev;
+    uint8_t *keep; /* by idx, after deciding */
+};
+
 pv_trace_vis *pv_trace_vis_new(const pv_trace_vis_span *s)
 {
     pv_trace_vis *v = pv_xcalloc(1, sizeof *v);
@@ -223,7 +412,7 @@ uint32_t pv_trace_vis_row(pv_trace_vis *v, int64_t pid, int64_t tid, bool counte
         v->cap_rows = v->cap_rows ? v->cap_rows * 2 : 64;
         v->rows = pv_xrealloc(v->rows, v->cap_rows * sizeof *v->rows);
     }
-    v->rows[v->n_rows] = (row_info){pid, tid, counter};
+    v->rows[v->n_rows] = (pv_trace_vis_rowdef){pid, tid, counter};
     return (uint32_t)v->n_rows++;
 }
 
@@ -248,18 +437,6 @@ bool pv_trace_vis_kept(const pv_trace_vis *v, size_t i)
     return i < v->n_ev && v->keep != NULL && v->keep[i];
 }
 
-static int cmp_row(const void *pa, const void *pb, const row_info *rows)
-{
-    const row_info *a = &rows[*(const uint32_t *)pa], *b = &rows[*(const uint32_t *)pb];
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->counter != b->counter)
-        return a->counter ? 1 : -1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    return 0;
-}
-
 /* XProf's event order; the order of adding settles what it leaves open. */
 static int cmp_event(const void *pa, const void *pb)
 {
@@ -276,91 +453,6 @@ static int cmp_event(const void *pa, const void *pb)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* Rows in (pid, counter, tid) order: rank[row]. A small insertion sort:
- * rows are threads and counter series, a few hundred at most. */
-static uint32_t *row_ranks(const pv_trace_vis *v)
-{
-    uint32_t *order = pv_xcalloc(v->n_rows + 1, sizeof *order);
-    uint32_t *rank = pv_xcalloc(v->n_rows + 1, sizeof *rank);
-    for (size_t i = 0; i < v->n_rows; i++) {
-        size_t k = i;
-        order[k] = (uint32_t)i;
-        while (k > 0 && cmp_row(&order[k - 1], &order[k], v->rows) > 0) {
-            uint32_t t = order[k];
-            order[k] = order[k - 1];
-            order[k - 1] = t;
-            k--;
-        }
-    }
-    for (size_t i = 0; i < v->n_rows; i++)
-        rank[order[i]] = (uint32_t)i;
-    free(order);
-    return rank;
-}
-
-/* Each event's zoom level (0 .. PV_TRACE_VIS_LEVELS - 1), as XProf's store
- * assigns it over the whole trace: flows first (their first event decides
- * per level), then every event by its row. ev is in XProf's order. */
-static uint8_t *assign_levels(const pv_trace_vis *v)
-{
-    uint8_t *level = pv_xcalloc(v->n_ev + 1, 1);
-    vis_state st[N_LEVEL_STATES];
-    pv_hashtab flow_vis[N_LEVEL_STATES];   /* flow id -> 1 when its first event is visible */
-    for (int z = 0; z < N_LEVEL_STATES; z++) {
-        state_init(&st[z], layer_res_ps[z], v->n_rows);
-        memset(&flow_vis[z], 0, sizeof flow_vis[z]);
-    }
-    for (size_t i = 0; i < v->n_ev; i++) {
-        const vis_event *e = &v->ev[i];
-        if (e->flow == 0 || v->rows[e->row].counter)
-            continue;
-        uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
-        int z = 0;
-        for (; z < N_LEVEL_STATES; z++) {
-            bool vis = visible_at_res(&st[z], v, e);
-            pv_hashtab_u64_add(&flow_vis[z], id, vis);
-            if (vis)
-                break;
-        }
-        for (z++; z < N_LEVEL_STATES; z++) {
-            set_visible(&st[z], v, e);
-            pv_hashtab_u64_add(&flow_vis[z], id, 1);
-        }
-    }
-    /* Fresh states for the rows (the flow pass above used its own). */
-    for (int z = 0; z < N_LEVEL_STATES; z++) {
-        state_fini(&st[z], v->n_rows);
-        state_init(&st[z], layer_res_ps[z], v->n_rows);
-    }
-    for (size_t i = 0; i < v->n_ev; i++) {
-        const vis_event *e = &v->ev[i];
-        int z = 0;
-        if (e->flow != 0 && !v->rows[e->row].counter) {
-            uint64_t id = (e->flow >> 2) & FLOW_ID_MASK;
-            for (; z < N_LEVEL_STATES; z++) {
-                uint32_t known;
-                if (pv_hashtab_u64_get(&flow_vis[z], id, &known) && known != 0)
-                    break;
-                if ((uint64_t)e->dur_ps >= layer_res_ps[z])
-                    break;
-            }
-            if (z < N_LEVEL_STATES)
-                set_visible(&st[z], v, e);
-        } else {
-            while (z < N_LEVEL_STATES && !visible_at_res(&st[z], v, e))
-                z++;
-        }
-        level[i] = (uint8_t)z;
-        for (z++; z < N_LEVEL_STATES; z++)
-            set_visible(&st[z], v, e);
-    }
-    for (int z = 0; z < N_LEVEL_STATES; z++) {
-        state_fini(&st[z], v->n_rows);
-        pv_hashtab_fini(&flow_vis[z]);
-    }
-    return level;
-}
-
 void pv_trace_vis_decide(pv_trace_vis *v)
 {
     const pv_trace_vis_span *s = &v->span;
@@ -371,25 +463,19 @@ void pv_trace_vis_decide(pv_trace_vis *v)
             v->keep[i] = pv_trace_vis_overlaps(s, v->ev[i].start_ps, v->ev[i].dur_ps);
         return;
     }
-    uint32_t *rank = row_ranks(v);
+    uint32_t *rank = row_ranks(v->rows, v->n_rows);
     for (size_t i = 0; i < v->n_ev; i++)
         v->ev[i].rank = rank[v->ev[i].row];
     free(rank);
-    qsort(v->ev, v->n_ev, sizeof *v->ev, cmp_event);
-    uint8_t *level = assign_levels(v);
-    /* The request reads levels down to the first as fine as its
-     * resolution. */
-    int read_to = 0;
-    while (read_to < PV_TRACE_VIS_LEVELS - 1 && s->resolution_ps < layer_res_ps[read_to])
-        read_to++;
+    pv_sort(v->ev, v->n_ev, sizeof *v->ev, cmp_event);
     vis_state st;
     state_init(&st, s->resolution_ps, v->n_rows);
     for (size_t i = 0; i < v->n_ev; i++) {
         const vis_event *e = &v->ev[i];
-        if (level[i] > read_to || !pv_trace_vis_overlaps(s, e->start_ps, e->dur_ps))
+        if (!pv_trace_vis_overlaps(s, e->start_ps, e->dur_ps))
             continue;
-        v->keep[e->idx] = visible_at_res(&st, v, e);
+        vis_ev x = {e->start_ps, e->dur_ps, e->flow, e->row, v->rows[e->row].counter};
+        v->keep[e->idx] = visible_at_res(&st, &x);
     }
     state_fini(&st, v->n_rows);
-    free(level);
 }

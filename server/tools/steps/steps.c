@@ -52,6 +52,8 @@ typedef struct collector {
     bool *touched;        /* group had a marker or event */
     step_ev *evs;
     size_t n_evs, cap_evs;
+    uint8_t *host_name;   /* per event metadata, HOST_NAME_* flags of its name */
+    uint8_t *device_name; /* per event metadata, device_name_type of its name */
 } collector;
 
 static void add_ev(collector *c, uint32_t g, uint32_t type, int64_t begin, int64_t dur)
@@ -92,16 +94,16 @@ static bool starts_ci(const char *s, const char *prefix)
     return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* The event's name as written (XEventMetadata.name), which the reference
- * classifies by; display names are shortened forms meant for people. */
-static const char *raw_name(const pv_model *m, uint64_t ev)
-{
-    return pv_model_str(m, m->metas[m->ev_meta[ev]].name);
-}
+/* What a device event's name as written (XEventMetadata.name, which the
+ * reference classifies by; display names are shortened forms for people)
+ * says, worked out once per event metadata (names are few, events many):
+ * the type it fixes (a copy, a collective),
+ * or, with DEVICE_NAME_COMPUTE, the compute type the name implies, which
+ * the event's shape stat decides when it has one. */
+#define DEVICE_NAME_COMPUTE 0x80u
 
-static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_sid)
+static uint8_t device_name_type(const char *name)
 {
-    const char *name = raw_name(m, ev);
     pv_tf_op op;
     pv_tf_op_parse(name, strlen(name), &op);
     switch (op.category) {
@@ -116,6 +118,17 @@ static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_s
     }
     if (starts_ci(name, "nccl"))
         return PV_STEP_DEVICE_COLLECTIVES;
+    bool half = strstr(name, "half") || strstr(name, "fp16");
+    return (uint8_t)(DEVICE_NAME_COMPUTE |
+                     (half ? PV_STEP_DEVICE_COMPUTE_16 : PV_STEP_DEVICE_COMPUTE_32));
+}
+
+static uint32_t classify_device(const collector *c, uint64_t ev, uint32_t shape_sid)
+{
+    const pv_model *m = c->m;
+    unsigned type = c->device_name[m->ev_meta[ev]];
+    if (!(type & DEVICE_NAME_COMPUTE))
+        return type;
     pv_stat shape;
     uint32_t shape_str = shape_sid != 0 && pv_model_event_stat(m, ev, shape_sid, &shape)
                              ? pv_model_stat_str_id(m, &shape)
@@ -123,8 +136,7 @@ static uint32_t classify_device(const pv_model *m, uint64_t ev, uint32_t shape_s
     if (shape_str != 0)
         return strstr(pv_model_str(m, shape_str), "half") ? PV_STEP_DEVICE_COMPUTE_16
                                                           : PV_STEP_DEVICE_COMPUTE_32;
-    return (strstr(name, "half") || strstr(name, "fp16")) ? PV_STEP_DEVICE_COMPUTE_16
-                                                         : PV_STEP_DEVICE_COMPUTE_32;
+    return type & ~DEVICE_NAME_COMPUTE;
 }
 
 /* One device plane: markers from its Steps line (or, when it has none,
@@ -163,7 +175,7 @@ static void collect_device_plane(collector *c, const pv_plane *p, uint32_t shape
             const pv_event_extra *x = pv_model_event_extra(m, e);
             if (!is_tpu && (x == NULL || !(x->flags & PV_EXTRA_CORRELATION)))
                 continue;
-            uint32_t type = is_tpu ? PV_STEP_DEVICE_COMPUTE_32 : classify_device(m, e, shape_sid);
+            uint32_t type = is_tpu ? PV_STEP_DEVICE_COMPUTE_32 : classify_device(c, e, shape_sid);
             add_ev(c, g, type, m->ev_start_ps[e], m->ev_dur_ps[e]);
             has_ev[g] = true;
         }
@@ -214,17 +226,47 @@ static bool is_real_cpu_compute(const char *name)
              is_explicit_host_marker(name));
 }
 
-static uint32_t classify_host(const char *name, bool has_device, bool has_corr, bool root_stage)
+/* What a host event's name says, worked out once per event metadata: a
+ * host has millions of events and a few thousand names, and parsing the
+ * name per event was a fifth of the overview's time. */
+enum {
+    HOST_NAME_MARKER = 1,       /* is_explicit_host_marker */
+    HOST_NAME_COMPUTE = 2,      /* is_real_cpu_compute */
+    HOST_NAME_TO_DEVICE = 4,    /* an infeed enqueue or a host-to-device copy */
+    HOST_NAME_TO_HOST = 8,      /* a host-to-host copy */
+    HOST_NAME_EXECUTOR = 16,    /* starts with ExecutorState::Process */
+    HOST_NAME_GET_NEXT = 32,    /* starts with IteratorGetNext */
+};
+
+static uint8_t host_name_flags(const char *name)
 {
     pv_tf_op op;
     pv_tf_op_parse(name, strlen(name), &op);
+    unsigned f = 0;
+    if (is_explicit_host_marker(name))
+        f |= HOST_NAME_MARKER;
+    if (is_real_cpu_compute(name))
+        f |= HOST_NAME_COMPUTE;
     if (pv_tf_op_is_infeed_enqueue(&op) || op.category == PV_TF_OP_MEMCPY_H2D)
+        f |= HOST_NAME_TO_DEVICE;
+    else if (op.category == PV_TF_OP_MEMCPY_H2H)
+        f |= HOST_NAME_TO_HOST;
+    if (starts_ci(name, "ExecutorState::Process"))
+        f |= HOST_NAME_EXECUTOR;
+    if (starts_ci(name, "IteratorGetNext"))
+        f |= HOST_NAME_GET_NEXT;
+    return (uint8_t)f;
+}
+
+static uint32_t classify_host(unsigned name, bool has_device, bool has_corr, bool root_stage)
+{
+    if (name & HOST_NAME_TO_DEVICE)
         return PV_STEP_HOST_TO_DEVICE;
-    if (op.category == PV_TF_OP_MEMCPY_H2H)
+    if (name & HOST_NAME_TO_HOST)
         return PV_STEP_HOST_TO_HOST;
-    if (has_device && (has_corr || starts_ci(name, "ExecutorState::Process")))
+    if (has_device && (has_corr || (name & HOST_NAME_EXECUTOR)))
         return PV_STEP_HOST_PREPARE;
-    if (starts_ci(name, "IteratorGetNext") || root_stage)
+    if ((name & HOST_NAME_GET_NEXT) || root_stage)
         return PV_STEP_HOST_WAIT_INPUT;
     return PV_STEP_HOST_COMPUTE;
 }
@@ -264,13 +306,13 @@ static void collect_host_track(collector *c, const pv_track *t, bool has_device,
             continue;
         if (has_device && !device_groups[g])
             continue;
-        const char *name = raw_name(m, e);
+        unsigned name = c->host_name[m->ev_meta[e]];
         const pv_event_extra *x = pv_model_event_extra(m, e);
         uint32_t step_name = pv_model_step_info(m, x)->step_name;
-        if (is_explicit_host_marker(name) || step_name != 0) {
+        if ((name & HOST_NAME_MARKER) || step_name != 0) {
             keep_longest(&c->host_mark[g], begin, dur);
             c->touched[g] = true;
-        } else if (is_real_cpu_compute(name)) {
+        } else if (name & HOST_NAME_COMPUTE) {
             bool corr = x != NULL && (x->flags & PV_EXTRA_CORRELATION);
             add_ev(c, g, classify_host(name, has_device, corr, root_stage), begin, dur);
             c->touched[g] = true;
@@ -289,15 +331,18 @@ typedef struct boundary {
     bool is_start;
 } boundary;
 
-static int cmp_boundary(const void *pa, const void *pb)
+/* By time, ends first, then by type from the highest: a total order of
+ * the distinct boundaries, so any sort gives the same sequence. */
+static inline bool boundary_before(const boundary *a, const boundary *b)
 {
-    const boundary *a = pa, *b = pb;
     if (a->t_ps != b->t_ps)
-        return a->t_ps < b->t_ps ? -1 : 1;
+        return a->t_ps < b->t_ps;
     if (a->is_start != b->is_start)
-        return a->is_start ? 1 : -1;   /* ends first */
-    return a->type > b->type ? -1 : a->type < b->type;
+        return !a->is_start;
+    return a->type > b->type;
 }
+
+PV_MERGE_SORT(sort_boundaries, boundary, boundary_before)
 
 /* Orders c->evs by group, keeping each group's events in the order they
  * were collected (a counting sort: groups are dense indices). */
@@ -340,7 +385,7 @@ static void breakdown(const step_ev *evs, size_t n, const span *step, int64_t *t
         bs[2 * i] = (boundary){evs[i].begin_ps, evs[i].type, true};
         bs[2 * i + 1] = (boundary){evs[i].end_ps, evs[i].type, false};
     }
-    pv_sort(bs, 2 * n, sizeof *bs, cmp_boundary);
+    sort_boundaries(bs, 2 * n);
     int64_t count[PV_STEP_N_TYPES] = {0};
     uint32_t top = PV_STEP_UNKNOWN;
     int64_t step_end = step->begin_ps + step->dur_ps;
@@ -394,6 +439,13 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     bool has_device = out->n_device_planes > 0;
 
     collector c = {.m = m, .n_groups = m->n_groups};
+    c.host_name = pv_xmalloc(m->n_metas + 1u);
+    c.device_name = pv_xmalloc(m->n_metas + 1u);
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        const char *name = pv_model_str(m, m->metas[i].name);
+        c.host_name[i] = host_name_flags(name);
+        c.device_name[i] = device_name_type(name);
+    }
     size_t ng = m->n_groups ? m->n_groups : 1;
     c.host_mark = pv_xcalloc(ng, sizeof *c.host_mark);
     c.dev_mark = pv_xcalloc(ng, sizeof *c.dev_mark);
@@ -478,6 +530,8 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     }
 
     free(device_groups);
+    free(c.device_name);
+    free(c.host_name);
     free(c.touched);
     free(c.step_name);
     free(c.dev_mark);

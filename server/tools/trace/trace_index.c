@@ -206,8 +206,9 @@ static void build_links(const pv_model *m, pv_trace_index *ix)
         n_corr += (m->extras[i].flags & PV_EXTRA_CORRELATION) != 0;
         n_flow += (m->extras[i].flags & PV_EXTRA_FLOW) != 0;
     }
-    /* Extra rows are shared by nothing, but count per event to be safe:
-     * the counts above only size the first allocation. */
+    /* Rows with a correlation id or a flow are each one event's (rows
+     * are shared only without them), but links are counted per event to
+     * be safe: the counts above only size the first allocation. */
     size_t cap_c = n_corr + 1, cap_f = n_flow + 1;
     ix->corr = pv_xmalloc(cap_c * sizeof *ix->corr);
     ix->flows = pv_xmalloc(cap_f * sizeof *ix->flows);

@@ -1,0 +1,60 @@
+/* memo: what a tool computes once from a finished model alone and keeps
+ * with it. Tools are pure functions of the model, so such a result never
+ * changes while the model lives: the trace viewer's zoom levels, say,
+ * which every trace_viewer@ window reads and which cost seconds to make.
+ *
+ * A memo is a run of bytes without pointers, named by a constant string
+ * that also names its layout (a new layout is a new name). So the cache
+ * can save a model's memos beside the saved model and hand them to the
+ * model of the same source after a restart (pv_model_memo_give), and they
+ * count in the memory budget like the rest of the model
+ * (pv_model_added_bytes).
+ *
+ * Threads: any number at once on a shared model. The first asker of a
+ * name makes it; others asking for that name meanwhile wait for it, other
+ * names are not held up. A memo that fails to be made is not kept: the
+ * next asker tries again. */
+#ifndef PV_MODEL_MEMO_H
+#define PV_MODEL_MEMO_H
+
+#include "model/model.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A model holds at most this many memos; pv_model_memo makes one past
+ * that without keeping it (the caller frees it). */
+#define PV_MODEL_MEMOS_MAX 8
+
+/* Makes a memo of m: 0 with *data (malloc'd, handed over) and *len, or an
+ * error code with err filled. arg is the caller's. */
+typedef int (*pv_model_memo_fn)(const pv_model *m, void *arg, uint8_t **data, size_t *len,
+                                pv_error *err);
+
+/* The memo name of m, made by make(m, arg) the first time. Returns 0 with
+ * *data and *len, valid as long as the model, and *owned false; or, when
+ * the model holds PV_MODEL_MEMOS_MAX memos already, one made for this
+ * caller alone with *owned true (free() it). Returns make's error (err
+ * filled) when it fails. */
+int pv_model_memo(const pv_model *m, const char *name, pv_model_memo_fn make, void *arg,
+                  const uint8_t **data, size_t *len, bool *owned, pv_error *err);
+
+/* Hands m the memo name made before (a saved copy of it): data is
+ * malloc'd and taken over, name copied. Replaces a memo of that name.
+ * Only before m is shared. Cannot fail (data is freed when m is full). */
+void pv_model_memo_give(pv_model *m, const char *name, uint8_t *data, size_t len);
+
+/* How many memos m holds, and the i-th of them (i below that count): its
+ * name and bytes, valid as long as the model. Memos are only added, so a
+ * count once read stays valid. */
+size_t pv_model_memo_count(const pv_model *m);
+void pv_model_memo_at(const pv_model *m, size_t i, const char **name, const uint8_t **data,
+                      size_t *len);
+
+/* Bytes m took on after it was made and that mem_bytes does not count:
+ * its memos and its HLO table once decoded. Cannot fail. */
+size_t pv_model_added_bytes(const pv_model *m);
+
+#endif
