@@ -15,8 +15,10 @@
 #include "http/limit.h"
 #include "http/metrics.h"
 #include "index/index.h"
+#include "precompute/precompute.h"
 #include "report/briefs.h"
 #include "util/log.h"
+#include "util/size.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -40,6 +42,7 @@ static void usage(FILE *out)
             "Usage: profview [serve] --logdir DIR [options]\n"
             "       profview summary PATH [options]      (profview summary --help)\n"
             "       profview compare BASE NEW [options]  (profview compare --help)\n"
+            "       profview precompute LOGDIR --cache-dir DIR [options]\n"
             "Serve TensorFlow / JAX profiles (the TensorBoard Profile tab) from DIR.\n"
             "\n"
             "  --logdir DIR          folder holding plugins/profile/<run>/ folders (required)\n"
@@ -51,6 +54,8 @@ static void usage(FILE *out)
             "  --cache-max SIZE      bytes the on-disk cache may use, with a K, M or G suffix\n"
             "                        (default: a quarter of the free disk space, at most 4G;\n"
             "                        0: no on-disk cache)\n"
+            "  --cache-read-only     read the on-disk cache and write nothing in it (a\n"
+            "                        replica of a cache `profview precompute` filled)\n"
             "  --memory-budget SIZE  bytes all loaded profiles may use together, with a K, M\n"
             "                        or G suffix (default: a quarter of RAM)\n"
             "  --rescan-ms N         how often to look for new runs (default 2000)\n"
@@ -65,39 +70,6 @@ static void usage(FILE *out)
             "                        (default 20; 0: only the server's own)\n"
             "  --verbose             log every request\n"
             "  --help, --version\n");
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || end == s)
-        return -1;
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k')
-        shift = 10;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30;
-    else if (*end != '\0')
-        return -1;
-    if (shift != 0 && end[1] != '\0' && strcmp(end + 1, "B") != 0 && strcmp(end + 1, "iB") != 0)
-        return -1;
-    if (v > (ULLONG_MAX >> shift))
-        return -1;
-    *out = (size_t)(v << shift);
-    return 0;
-}
-
-static size_t default_budget(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
-        return (size_t)1 << 30;
-    return (size_t)pages * (size_t)page / 4;
 }
 
 static int64_t now_ns(void)
@@ -309,6 +281,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {"path-prefix", required_argument, NULL, 'x'},
         {"cache-dir", required_argument, NULL, 'c'},
         {"cache-max", required_argument, NULL, 'K'},
+        {"cache-read-only", no_argument, NULL, 'R'},
         {"memory-budget", required_argument, NULL, 'm'},
         {"rescan-ms", required_argument, NULL, 'r'},
         {"verbose", no_argument, NULL, 'v'},
@@ -324,7 +297,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         {NULL, 0, NULL, 0},
     };
     pv_cfg = (pv_config){.port = 6006, .bind = "127.0.0.1", .path_prefix = "",
-                         .memory_budget = default_budget(), .rescan_ms = 2000,
+                         .memory_budget = pv_size_default_budget(), .rescan_ms = 2000,
                          .metrics_runs = 20};
     conn_defaults();
     pv_cfg.cache_max_bytes = PV_DISK_CACHE_MAX_AUTO;
@@ -336,6 +309,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
         case 'l': pv_cfg.logdir = optarg; break;
         case 'b': pv_cfg.bind = optarg; break;
         case 'c': pv_cfg.cache_dir = optarg; break;
+        case 'R': pv_cfg.cache_read_only = true; break;
         case 'v': pv_log_set_level(PV_LOG_DEBUG); break;
         case 'p':
             v = strtoul(optarg, &end, 10);
@@ -355,7 +329,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             break;
         case 'K': {
             size_t bytes;
-            if (parse_size(optarg, &bytes) != 0) {
+            if (pv_size_parse(optarg, &bytes) != 0) {
                 fprintf(stderr, "profview: --cache-max %s is not a size like 2G\n", optarg);
                 return -1;
             }
@@ -363,7 +337,7 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
             break;
         }
         case 'm':
-            if (parse_size(optarg, &pv_cfg.memory_budget) != 0) {
+            if (pv_size_parse(optarg, &pv_cfg.memory_budget) != 0) {
                 fprintf(stderr, "profview: --memory-budget %s is not a size like 4G\n", optarg);
                 return -1;
             }
@@ -424,7 +398,9 @@ static int parse_args(int argc, char **argv, char *cache_buf, size_t cache_cap)
 int main(int argc, char **argv)
 {
     static char cache_buf[PATH_MAX];
-    /* Subcommands: serve (also with none), summary, compare. */
+    /* Subcommands: serve (also with none), summary, compare, precompute. */
+    if (argc > 1 && strcmp(argv[1], "precompute") == 0)
+        return pv_precompute_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "summary") == 0)
         return pv_cli_summary(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -463,7 +439,10 @@ int main(int argc, char **argv)
     pv_index_store index;
     pv_index_store_init(&index, first);
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, pv_cfg.cache_dir, pv_cfg.cache_max_bytes);
+    if (pv_cfg.cache_read_only)
+        pv_disk_cache_init_read_only(&disk, pv_cfg.cache_dir);
+    else
+        pv_disk_cache_init(&disk, pv_cfg.cache_dir, pv_cfg.cache_max_bytes);
     /* One budget covers every model and its trace index. */
     /* Expensive answers at once: two per core (limit.h). */
     pv_limit heavy;

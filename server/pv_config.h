@@ -4,6 +4,7 @@
 #ifndef PV_PV_CONFIG_H
 #define PV_PV_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@ typedef struct pv_config {
     const char *bind;          /* address to listen on, default 127.0.0.1 */
     const char *cache_dir;     /* on-disk cache; NULL disables it */
     uint64_t cache_max_bytes;  /* --cache-max: limit of the on-disk cache; 0 disables it */
+    bool cache_read_only;      /* --cache-read-only: serve what the cache holds, write nothing */
     const char *path_prefix;   /* "" or "/p" (no trailing slash) */
     size_t memory_budget;      /* bytes all loaded models may hold together */
     unsigned rescan_ms;        /* logdir rescan period */

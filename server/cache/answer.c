@@ -9,6 +9,7 @@
 #include "util/gzip.h"
 #include "util/hash.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,55 @@ void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, s
     }
     put_tagged(c, k, GZ_PREFIX, tag, len, out.data, out.len);
     *gz = pv_buf_take(&out, gz_len);
+}
+
+/* ---- what an answer is, and making one --------------------------------------- */
+
+pv_cache_key pv_answer_key(pv_arena *a, const pv_tool *t, const pv_params *p, bool csv,
+                           bool several, const pv_source *srcs, size_t n)
+{
+    const char *what = pv_arena_printf(a, "%s:%s?", csv ? "csv" : "data", t->name);
+    for (size_t i = 0; p != NULL && t->params != NULL && t->params[i] != NULL; i++) {
+        bool bad = false;
+        const char *v = p->get(p->ctx, t->params[i], &bad);
+        if (v != NULL)
+            what = pv_arena_printf(a, "%s&%s=%s", what, t->params[i], v);
+    }
+    /* One host's keys start "data:" or "csv:", so these never equal them. */
+    if (several)
+        what = pv_arena_printf(a, "ALL_HOSTS %s", what);
+    char ident[PATH_MAX + 80];
+    for (size_t i = 0; i < n; i++)
+        what = pv_arena_printf(a, "%s|%s", what, pv_source_ident(&srcs[i], ident, sizeof ident));
+    return (pv_cache_key){pv_source_rel_path(&srcs[0]), srcs[0].id.size_bytes,
+                          srcs[0].id.mtime_ns, what};
+}
+
+int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool csv,
+                   const pv_source *srcs, const char *const *hosts, size_t n, pv_arena *a,
+                   pv_buf *out, pv_error *err)
+{
+    const pv_model **models = pv_arena_zalloc(a, n * sizeof *models);
+    pv_model_entry **entries = pv_arena_zalloc(a, n * sizeof *entries);
+    size_t held = 0;
+    int rc = 0;
+    while (held < n) {
+        rc = pv_model_store_get(store, &srcs[held], &models[held], &entries[held], err);
+        if (rc != 0)
+            break;
+        held++;
+    }
+    if (rc == 0) {
+        pv_tool_input in = {models, hosts, n};
+        void *result = NULL;
+        if (t->compute != NULL)
+            rc = t->compute(&in, q, a, &result, err);
+        if (rc == 0)
+            rc = (csv ? t->write_csv : t->write_json)(&in, q, result, out, err);
+    }
+    for (size_t i = 0; i < held; i++)
+        pv_model_store_put(store, entries[i]);
+    return rc;
 }
 
 /* ---- an answer compressed as it is written ------------------------------------ */

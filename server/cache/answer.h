@@ -21,6 +21,9 @@
 #define PV_CACHE_ANSWER_H
 
 #include "cache/disk.h"
+#include "cache/store.h"
+#include "tools/tool.h"
+#include "util/arena.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +31,8 @@
 
 #define PV_ANSWER_GZ_MIN_BYTES ((size_t)4 << 10)
 #define PV_ANSWER_TAG_CHARS 16
+/* The largest answer made or kept. */
+#define PV_ANSWER_MAX_BYTES ((size_t)4 << 30)
 /* A larger answer is never kept plain, only streamed inflated: its plain
  * copy would be made in memory. */
 #define PV_ANSWER_PLAIN_MAX_BYTES ((size_t)64 << 20)
@@ -70,6 +75,31 @@ int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
  * gets its tag. Failures only cost the cache. */
 void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
                     char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1]);
+
+/* ---- what an answer is, and making one ---------------------------------------
+ * The /data routes and `profview precompute` key and make answers through
+ * these two, so an answer precompute kept is the one a request looks for,
+ * byte for byte. */
+
+/* The key of t's answer (JSON, or CSV when csv) computed from the n >= 1
+ * sources srcs (their hosts combined when several: ALL_HOSTS, or a hosts=
+ * list), for the values p gives the parameters t reads (p NULL: none
+ * given, the default answer). Only those parameters enter it, in the
+ * descriptor's order, so other parameters never make a new entry; every
+ * source's identity (pv_source_ident) does, so a change to any host's file
+ * is a new key. The entry is named after srcs[0]. Strings come from a and
+ * srcs. Cannot fail. */
+pv_cache_key pv_answer_key(pv_arena *a, const pv_tool *t, const pv_params *p, bool csv,
+                           bool several, const pv_source *srcs, size_t n);
+
+/* Makes t's answer for query q from the models of srcs (held from store
+ * for the call, decoded or read from the disk cache as the store does),
+ * with hosts[i] the host of srcs[i], and appends it to out. The result's
+ * storage comes from a. Returns 0, or the load's, compute's or writer's
+ * error with err filled. */
+int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool csv,
+                   const pv_source *srcs, const char *const *hosts, size_t n, pv_arena *a,
+                   pv_buf *out, pv_error *err);
 
 /* ---- an answer compressed as it is written -----------------------------------
  * An answer of gigabytes (the whole trace as JSON) is not held whole: the

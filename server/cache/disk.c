@@ -56,17 +56,17 @@ static int mkdirs(const char *dir)
     return rc;
 }
 
-/* Opens dir (made if missing) and checks that nobody but this user can
- * change what is in it: another user who owns it or may write to it could
- * swap entries or plant links. Returns the descriptor, or -1 after logging
- * why the folder is not used. The checks are made on the open folder, so
- * the folder used is the folder checked. */
-static int open_folder(const char *dir)
+/* Opens dir (made if missing, unless only read) and checks that nobody
+ * but this user can change what is in it: another user who owns it or may
+ * write to it could swap entries or plant links. Returns the descriptor,
+ * or -1 after logging why the folder is not used. The checks are made on
+ * the open folder, so the folder used is the folder checked. */
+static int open_folder(const char *dir, bool read_only)
 {
     char why[160] = "";
     int fd = -1;
     struct stat st;
-    if (mkdirs(dir) != 0) {
+    if (!read_only && mkdirs(dir) != 0) {
         snprintf(why, sizeof why, "it cannot be made: %s", strerror(errno));
         goto refuse;
     }
@@ -80,8 +80,9 @@ static int open_folder(const char *dir)
         snprintf(why, sizeof why, "it is writable by %s (mode %04o)",
                  (st.st_mode & S_IWOTH) != 0 ? "others" : "its group",
                  (unsigned)(st.st_mode & 07777));
-    else if (faccessat(fd, ".", R_OK | W_OK | X_OK, 0) != 0)
-        snprintf(why, sizeof why, "it cannot be written: %s", strerror(errno));
+    else if (faccessat(fd, ".", read_only ? R_OK | X_OK : R_OK | W_OK | X_OK, 0) != 0)
+        snprintf(why, sizeof why, "it cannot be %s: %s", read_only ? "read" : "written",
+                 strerror(errno));
     if (why[0] == '\0')
         return fd;
     if (fd >= 0)
@@ -284,7 +285,7 @@ static void uncount(pv_disk_cache *c, uint64_t bytes)
 static void forget(pv_disk_cache *c, const char *name)
 {
     struct stat st;
-    if (fstatat(c->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+    if (c->read_only || fstatat(c->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
         unlinkat(c->dir_fd, name, 0) != 0 || !S_ISREG(st.st_mode))
         return;
     pthread_mutex_lock(&c->lock);
@@ -314,7 +315,7 @@ void pv_disk_cache_init(pv_disk_cache *c, const char *dir, uint64_t max_bytes)
         pv_log(PV_LOG_INFO, "cache limit 0: running without the on-disk cache");
         return;
     }
-    int fd = open_folder(dir);
+    int fd = open_folder(dir, false);
     if (fd < 0)
         return;
     c->dir = pv_xstrdup(dir);
@@ -336,6 +337,24 @@ void pv_disk_cache_init(pv_disk_cache *c, const char *dir, uint64_t max_bytes)
         evict(c);
     pv_log(PV_LOG_INFO, "on-disk cache %s: %llu bytes in use, limit %llu bytes", c->dir,
            (unsigned long long)c->used_bytes, (unsigned long long)c->max_bytes);
+}
+
+void pv_disk_cache_init_read_only(pv_disk_cache *c, const char *dir)
+{
+    memset(c, 0, sizeof *c);
+    c->dir_fd = -1;
+    program_id(c->program, sizeof c->program);
+    if (dir == NULL || dir[0] == '\0')
+        return;
+    int fd = open_folder(dir, true);
+    if (fd < 0)
+        return;
+    c->dir = pv_xstrdup(dir);
+    c->dir_fd = fd;
+    c->read_only = true;
+    atomic_init(&c->tmp_seq, 0);
+    pthread_mutex_init(&c->lock, NULL);
+    pv_log(PV_LOG_INFO, "on-disk cache %s: read only", c->dir);
 }
 
 void pv_disk_cache_fini(pv_disk_cache *c)
@@ -365,7 +384,7 @@ int pv_disk_cache_create(pv_disk_cache *c, const pv_cache_key *k, const char *ki
                          pv_disk_tmp *out)
 {
     out->fd = -1;
-    if (c->dir == NULL)
+    if (c->dir == NULL || c->read_only)
         return PV_ENOTFOUND;
     name_of(c, k, kind, out->entry);
     /* Each name is new, so the exclusive create fails only on a name
@@ -441,7 +460,8 @@ char *pv_disk_cache_find(pv_disk_cache *c, const pv_cache_key *k, const char *ki
     if (fstatat(c->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
         return NULL;
     /* a read is a use; in a folder this user cannot write, it keeps its place */
-    utimensat(c->dir_fd, name, NULL, AT_SYMLINK_NOFOLLOW);
+    if (!c->read_only)
+        utimensat(c->dir_fd, name, NULL, AT_SYMLINK_NOFOLLOW);
     size_t n = strlen(c->dir) + 1 + strlen(name) + 1;
     char *path = pv_xmalloc(n);
     snprintf(path, n, "%s/%s", c->dir, name);

@@ -55,6 +55,7 @@
 
 typedef struct pv_disk_cache {
     char *dir;               /* NULL when the cache is off (no dir, refused, or limit 0) */
+    bool read_only;          /* pv_disk_cache_init_read_only: nothing is ever written */
     char program[40];        /* version + hash of this executable: any rebuild is a new key */
     int dir_fd;              /* the folder as checked at init; every name is relative to it */
     uint64_t max_bytes;      /* the limit on the folder's cache files */
@@ -80,6 +81,15 @@ typedef struct pv_cache_key {
  * max_bytes is 0, or the folder cannot be made or is refused, the cache is
  * off: logs why, and every call below does nothing. Cannot fail. */
 void pv_disk_cache_init(pv_disk_cache *c, const char *dir, uint64_t max_bytes);
+/* Opens dir, which must exist, to read entries that other processes wrote
+ * (a cache `profview precompute` filled, mounted read-only or shared):
+ * nothing is ever written, removed or marked used in it, so puts and
+ * creates do nothing, a corrupt entry is a miss that stays where it is,
+ * and nothing is counted or evicted. The folder must pass the checks of
+ * pv_disk_cache_init but need not be writable. When dir is NULL or
+ * empty, or the folder is missing or refused, the cache is off: logs
+ * why. Cannot fail. */
+void pv_disk_cache_init_read_only(pv_disk_cache *c, const char *dir);
 /* Releases c. An off or zero-filled c is fine. */
 void pv_disk_cache_fini(pv_disk_cache *c);
 

@@ -140,7 +140,8 @@ static int open_entry(pv_disk_cache *c, const char *key, size_t key_len, entry_h
         goto fail;
     free(stored_key);
     /* the use eviction orders by; a read-only folder keeps the old order */
-    futimens(fd, NULL);
+    if (!c->read_only)
+        futimens(fd, NULL);
     return fd;
 fail:
     free(stored_key);
@@ -252,7 +253,7 @@ int pv_disk_cache_put(pv_disk_cache *c, const pv_cache_key *k, const void *data,
 int pv_disk_cache_put2(pv_disk_cache *c, const pv_cache_key *k, const void *head,
                        size_t head_len, const void *data, size_t len)
 {
-    if (c->dir == NULL)
+    if (c->dir == NULL || c->read_only)
         return 0;
     size_t key_len;
     char *key = pv__disk_key_text(c, k, &key_len);

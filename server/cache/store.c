@@ -74,6 +74,8 @@ struct pv_model_store {
     pv_store_stats done;         /* finished loads, for /metrics */
     uint64_t clock;
     uint64_t seq;
+    atomic_uint_fast64_t decoded;   /* profiles decoded (pv_store_stats) */
+    atomic_uint_fast64_t from_disk; /* saved models read instead */
 };
 
 /* Loads at once: a decode is one core's work, and this machine class has
@@ -110,6 +112,8 @@ pv_model_store *pv_model_store_new(size_t budget_bytes, pv_disk_cache *disk,
     pthread_cond_init(&s->changed, NULL);
     s->budget_bytes = budget_bytes;
     s->retry_after_ns = RETRY_AFTER_NS;
+    atomic_init(&s->decoded, 0);
+    atomic_init(&s->from_disk, 0);
     s->poll_idle_ns = POLL_IDLE_NS;
     return s;
 }
@@ -263,20 +267,34 @@ static int open_source(const pv_model_entry *e, pv_error *err)
     return fd;
 }
 
-/* The disk cache key of e's model. The inode and ctime are in what was
- * computed, so a file rewritten in place with its old size and mtime is a
- * new entry; what points into buf. */
-static pv_cache_key model_key(const char *path, const pv_file_id *id, char *buf, size_t cap)
+const char *pv_source_rel_path(const pv_source *src)
 {
-    snprintf(buf, cap, "model %llu:%llu:%lld", (unsigned long long)id->dev,
-             (unsigned long long)id->ino, (long long)id->ctime_ns);
-    return (pv_cache_key){path, id->size_bytes, id->mtime_ns, buf};
+    size_t n = src->root != NULL ? strlen(src->root) : 0;
+    if (n > 0 && strncmp(src->path, src->root, n) == 0 && src->path[n] == '/')
+        return src->path + n + 1;
+    return src->path;
+}
+
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s:%llu:%lld:%lld", pv_source_rel_path(src),
+             (unsigned long long)src->id.size_bytes, (long long)src->id.mtime_ns,
+             (long long)src->id.ctime_ns);
+    return buf;
+}
+
+/* The disk cache key of src's model (pv_source_ident's parts); it points
+ * into src and buf. */
+static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "model %lld", (long long)src->id.ctime_ns);
+    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
 }
 
 char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
 {
     char what[80];
-    pv_cache_key key = model_key(src->path, &src->id, what, sizeof what);
+    pv_cache_key key = model_key(src, what, sizeof what);
     return s->disk != NULL ? pv_disk_cache_find(s->disk, &key, "pvm") : NULL;
 }
 
@@ -289,7 +307,8 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         return err->code;
     pv_disk_cache *disk = e->store->disk;
     char what[80];
-    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
+    pv_source src = {e->path, e->root, e->id};
+    pv_cache_key key = model_key(&src, what, sizeof what);
     char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
     *save = false;
     if (cached != NULL) {
@@ -299,6 +318,7 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         if (rc == 0) {
             pv_ingest_attach(*m);
             atomic_store(&e->progress.done_bytes, e->id.size_bytes);
+            atomic_fetch_add(&e->store->from_disk, 1);
             close(fd);
             return 0;
         }
@@ -307,9 +327,10 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
         pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
         pv_disk_cache_remove(disk, &key, "pvm");
     }
+    atomic_fetch_add(&e->store->decoded, 1);
     int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
     close(fd);
-    *save = rc == 0 && disk != NULL;
+    *save = rc == 0 && disk != NULL && !disk->read_only;
     return rc;
 }
 
@@ -319,7 +340,8 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
 static void save_model(pv_model_store *s, const pv_model_entry *e)
 {
     char what[80];
-    pv_cache_key key = model_key(e->path, &e->id, what, sizeof what);
+    pv_source src = {e->path, e->root, e->id};
+    pv_cache_key key = model_key(&src, what, sizeof what);
     pv_disk_tmp t;
     if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
         return;
@@ -696,5 +718,7 @@ void pv_model_store_stats(pv_model_store *s, pv_store_stats *out)
     pthread_mutex_lock(&s->lock);
     *out = s->done;
     out->in_flight = s->loading;
+    out->decoded = atomic_load(&s->decoded);
+    out->from_disk = atomic_load(&s->from_disk);
     pthread_mutex_unlock(&s->lock);
 }

@@ -70,6 +70,30 @@ typedef struct pv_source {
     pv_file_id id;
 } pv_source;
 
+/* How the disk cache and the tags name a source, so that every process
+ * sharing a cache folder names a file alike: its path below root (the
+ * whole path when root is NULL or not a prefix of it), size, mtime and
+ * ctime. Not the device and inode numbers: they belong to one mount (a
+ * shared file system mounted on two machines, or twice, shows others),
+ * and a file rewritten in place, even with its old size and mtime, still
+ * gets a new ctime. Borrowed from src. */
+const char *pv_source_rel_path(const pv_source *src);
+/* The same as one line of text, "rel:size:mtime:ctime", in buf (cut to
+ * cap); returns buf. Cannot fail. */
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
+
+/* How the disk cache and the tags name a source, so that every process
+ * sharing a cache folder names a file alike: its path below root (the
+ * whole path when root is NULL or not a prefix of it), size, mtime and
+ * ctime. Not the device and inode numbers: they are numbers of one mount
+ * (a shared file system mounted on two machines, or twice, shows other
+ * ones), and a file rewritten in place, even with its old size and mtime,
+ * still gets a new ctime. */
+const char *pv_source_rel_path(const pv_source *src);
+/* The same as one line of text ("rel:size:mtime:ctime") in buf, truncated
+ * to cap; returns buf. Cannot fail. */
+const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
+
 struct pv_disk_cache;
 
 /* budget_bytes bounds the models and their companions held together
@@ -127,6 +151,11 @@ typedef struct pv_store_stats {
     uint64_t load_bytes;     /* source bytes of the loads that succeeded */
     double load_seconds;     /* spent by finished loads, decode or saved model */
     unsigned in_flight;      /* loads running now */
+    /* Of the loads: profiles decoded, and saved models read from the disk
+     * cache instead. A replica serving a cache that precompute filled
+     * decodes nothing; /api/index says so. */
+    uint64_t decoded;
+    uint64_t from_disk;
 } pv_store_stats;
 
 /* Fills out. Cannot fail. */

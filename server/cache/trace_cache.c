@@ -7,6 +7,7 @@
 #include "util/log.h"
 #include "util/mem.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +116,13 @@ void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_
 
 /* ---- tags and what is sent ------------------------------------------------------ */
 
+/* Named as the disk cache names it, so replicas behind one load balancer
+ * give a file the same id and its tiles the same tags. */
 static uint64_t source_hash(const pv_source *src)
 {
-    uint64_t h = pv_hash_bytes(PV_HASH_SEED, src->path, strlen(src->path));
-    return pv_hash_bytes(h, &src->id, sizeof src->id);
+    char ident[PATH_MAX + 80];
+    pv_source_ident(src, ident, sizeof ident);
+    return pv_hash_bytes(PV_HASH_SEED, ident, strlen(ident));
 }
 
 void pv_trace_cache_source_id(const pv_source *src, char out[17])

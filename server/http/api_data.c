@@ -24,6 +24,7 @@
 #include "tools/registry.h"
 #include "util/mem.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,6 @@
 #define ALL_HOSTS "ALL_HOSTS"
 /* How long an expensive answer waits for a slot before the 503. */
 #define HEAVY_WAIT_MS 1500
-#define ANSWER_MAX_BYTES ((size_t)4 << 30)
 /* Plain bytes held at most while an answer is written: past them it is
  * compressed as it goes (a whole trace as JSON is gigabytes). */
 #define STREAM_AT ((size_t)64 << 20)
@@ -47,32 +47,6 @@ static const char *content_type(answer_kind kind)
 static pv_source source_of(const char *root, const pv_host_file *f)
 {
     return (pv_source){f->path, root, f->id};
-}
-
-/* A file's identity beyond path, size and mtime, for cache keys: a file
- * rewritten in place with its old size and mtime is a new file. */
-static const char *identity(pv_request *rq, const pv_host_file *f)
-{
-    return pv_arena_printf(&rq->arena, "%s:%llu:%llu:%llu:%lld:%lld", f->path,
-                           (unsigned long long)f->id.dev, (unsigned long long)f->id.ino,
-                           (unsigned long long)f->id.size_bytes, (long long)f->id.mtime_ns,
-                           (long long)f->id.ctime_ns);
-}
-
-/* What an answer is, for its cache key: the kind, the tool and the values
- * of the parameters it reads, in the descriptor's order (other parameters
- * change nothing, so they never make a new entry). */
-static const char *answer_what(pv_request *rq, const pv_tool *t, answer_kind kind)
-{
-    const char *what = pv_arena_printf(&rq->arena, "%s:%s?", kind == ANSWER_CSV ? "csv" : "data",
-                                       t->name);
-    for (size_t i = 0; t->params != NULL && t->params[i] != NULL; i++) {
-        bool bad = false;
-        const char *v = pv_http_param(rq, t->params[i], &bad);
-        if (v != NULL)
-            what = pv_arena_printf(&rq->arena, "%s&%s=%s", what, t->params[i], v);
-    }
-    return what;
 }
 
 /* Reads t's query into storage from the request arena; on a malformed
@@ -150,7 +124,7 @@ static bool kept(pv_request *rq, pv_response *rs, const pv_cache_key *key, answe
     if (kept_gz(rq, rs, key, kind))
         return true;
     pv_buf body;
-    pv_buf_init(&body, ANSWER_MAX_BYTES);
+    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
     if (pv_answer_get(rq->app->disk, key, &body) != 0) {
         pv_buf_fini(&body);
         return false;
@@ -241,39 +215,22 @@ static void respond_streamed(pv_request *rq, pv_response *rs, answer_kind kind,
     rs->plain_bytes = a.plain_bytes;
 }
 
-/* Runs t on the models of hs's files (held for the call) and writes the
- * answer of this kind into rs. An answer past STREAM_AT bytes is
- * compressed as it is written and kept under key here, so its plain bytes
- * are never held whole (keep then leaves it). */
+/* Makes t's answer from the models of srcs through pv_answer_make, as
+ * precompute makes it, and writes it into rs. An answer past STREAM_AT
+ * bytes is compressed as it is written and kept under key here, so its
+ * plain bytes are never held whole (keep then leaves it). */
 static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const void *q,
-                     const host_set *hs, answer_kind kind, const pv_cache_key *key)
+                     const pv_source *srcs, const host_set *hs, answer_kind kind,
+                     const pv_cache_key *key)
 {
-    const pv_model **models = pv_arena_zalloc(&rq->arena, hs->n * sizeof *models);
-    pv_model_entry **entries = pv_arena_zalloc(&rq->arena, hs->n * sizeof *entries);
-    size_t held = 0;
-    pv_error err = {0};
-    int rc = 0;
-    for (; held < hs->n && rc == 0; held++) {
-        pv_source src = source_of(hs->root, hs->files[held]);
-        rc = pv_model_store_get(rq->app->models, &src, &models[held], &entries[held], &err);
-        if (rc != 0)
-            break;
-    }
     pv_buf body;
-    pv_buf_init(&body, ANSWER_MAX_BYTES);
-    pv_answer_stream *st = pv_answer_stream_new(ANSWER_MAX_BYTES);
+    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
+    pv_answer_stream *st = pv_answer_stream_new(PV_ANSWER_MAX_BYTES);
     if (st != NULL)
         pv_buf_drain_to(&body, STREAM_AT, pv_answer_stream_add, st);
-    if (rc == 0) {
-        pv_tool_input in = {models, hs->names, hs->n};
-        void *result = NULL;
-        if (t->compute != NULL)
-            rc = t->compute(&in, q, &rq->arena, &result, &err);
-        if (rc == 0)
-            rc = (kind == ANSWER_CSV ? t->write_csv : t->write_json)(&in, q, result, &body, &err);
-    }
-    for (size_t i = 0; i < held; i++)
-        pv_model_store_put(rq->app->models, entries[i]);
+    pv_error err = {0};
+    int rc = pv_answer_make(rq->app->models, t, q, kind == ANSWER_CSV, srcs, hs->names, hs->n,
+                            &rq->arena, &body, &err);
     /* A tool knows no file: a bad profile it found is the one it was given. */
     if (rc == PV_EFORMAT && err.path[0] == '\0' && hs->n == 1) {
         char reason[sizeof err.reason];
@@ -287,23 +244,20 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     pv_answer_stream_free(st);
 }
 
-/* Answers t from the models of hs: kept under the first file, with every
- * other file's identity in what was computed, so a change to any host's
- * file is a new key. */
+/* Answers t from the models of hs, kept under the key every maker of
+ * this answer uses (cache/answer.h). */
 static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, const host_set *hs,
                          bool all_hosts, answer_kind kind)
 {
     const void *q = read_query(rq, rs, t);
     if (q == NULL)
         return;
-    const char *what = answer_what(rq, t, kind);
-    /* One host's keys start "data:" or "csv:", so these never equal them. */
-    if (all_hosts || hs->n > 1)
-        what = pv_arena_printf(&rq->arena, ALL_HOSTS " %s", what);
+    pv_source *srcs = pv_arena_zalloc(&rq->arena, hs->n * sizeof *srcs);
     for (size_t i = 0; i < hs->n; i++)
-        what = pv_arena_printf(&rq->arena, "%s|%s", what, identity(rq, hs->files[i]));
-    pv_cache_key key = {hs->files[0]->path, hs->files[0]->id.size_bytes,
-                        hs->files[0]->id.mtime_ns, what};
+        srcs[i] = source_of(hs->root, hs->files[i]);
+    pv_params p = pv_http_params(rq);
+    bool csv = kind == ANSWER_CSV;
+    pv_cache_key key = pv_answer_key(&rq->arena, t, &p, csv, all_hosts || hs->n > 1, srcs, hs->n);
     bool hit = kept(rq, rs, &key, kind);
     pv__metrics_cache(rq->app->metrics, hit);
     if (!hit) {
@@ -311,7 +265,7 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
             pv_respond_busy(rs);
             return;
         }
-        run_tool(rq, rs, t, q, hs, kind, &key);
+        run_tool(rq, rs, t, q, srcs, hs, kind, &key);
         pv_limit_give(rq->app->heavy);
         keep(rq, rs, &key);
     }
@@ -360,7 +314,9 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
         rs->len = (size_t)f->id.size_bytes;
         rs->body_is_gzip = fmt->gzip;
         char tag[PV_ANSWER_TAG_CHARS + 1];
-        const char *id = identity(rq, f);
+        char id[PATH_MAX + 80];
+        pv_source src = source_of(root, f);
+        pv_source_ident(&src, id, sizeof id);
         pv_answer_tag(id, strlen(id), tag);
         rs->etag = pv_arena_strdup(&rq->arena, tag);
         return;
@@ -381,7 +337,7 @@ static void serve_file(pv_request *rq, pv_response *rs, const pv_tool *t, const 
     }
     void *result;
     pv_buf body;
-    pv_buf_init(&body, ANSWER_MAX_BYTES);
+    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
     pv_tool_input none = {NULL, NULL, 0};
     rc = fmt->answer((const uint8_t *)data, len, f->path, &rq->arena, &result, &err);
     if (rc == 0)
@@ -609,7 +565,7 @@ void pv_serve_module_list(pv_request *rq, pv_response *rs)
         size_t n;
         const char **names = pv_hlo_module_names(m, &rq->arena, &n);
         pv_buf b;
-        pv_buf_init(&b, ANSWER_MAX_BYTES);
+        pv_buf_init(&b, PV_ANSWER_MAX_BYTES);
         for (size_t i = 0; i < n; i++) {
             if (i > 0)
                 pv_buf_adds(&b, ",");

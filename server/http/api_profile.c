@@ -1,6 +1,7 @@
 /* api_profile: the TensorBoard profile plugin's listing routes (runs,
  * run_tools, hosts, config, version, capture_profile) and the native
  * /api/index and /healthz. They answer from the index snapshot alone. */
+#include "cache/store.h"
 #include "http/http.h"
 #include "http/target.h"
 #include "tools/registry.h"
@@ -160,8 +161,13 @@ void pv_serve_api_index(pv_request *rq, pv_response *rs)
         }
         json_array_append_new(runs, json_pack("{s:s, s:o}", "name", run->name, "hosts", hosts));
     }
-    json_t *j = json_pack("{s:s, s:o, s:I}", "version", PV_VERSION, "runs", runs,
-                          "generation", (json_int_t)ix->generation);
+    /* What the model store's loads did: a replica of a precompute'd cache
+     * serves with "decoded" 0. */
+    pv_store_stats loads;
+    pv_model_store_stats(rq->app->models, &loads);
+    json_t *j = json_pack("{s:s, s:o, s:I, s:{s:I, s:I}}", "version", PV_VERSION, "runs", runs,
+                          "generation", (json_int_t)ix->generation, "loads", "decoded",
+                          (json_int_t)loads.decoded, "from_disk", (json_int_t)loads.from_disk);
     pv_index_store_release(rq->app->index, ix);
     pv_respond_json(rs, 200, j);
 }

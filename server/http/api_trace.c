@@ -33,6 +33,7 @@ typedef struct trace_req {
     const pv_host_file *xplane;
     pv_model_entry *entry;
     pv_trace_hold *hold;
+    const char *root;          /* the logdir the file is below */
 } trace_req;
 
 typedef void (*trace_fn)(trace_req *tr);
@@ -80,7 +81,7 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
     if (pv_trace_cache_get(rq->app->models, entry, &ix, &hold, &err) != 0) {
         pv_respond_pv_error(rs, &err);
     } else {
-        trace_req tr = {rq, rs, m, ix, xplane, entry, hold};
+        trace_req tr = {rq, rs, m, ix, xplane, entry, hold, t.ix->logdir};
         fn(&tr);
     }
     pv_model_store_put(rq->app->models, entry);
@@ -90,7 +91,7 @@ static void with_trace(pv_request *rq, pv_response *rs, trace_fn fn)
 /* The identity of the request's source file. */
 static pv_source source_of(const trace_req *tr)
 {
-    return (pv_source){tr->xplane->path, NULL, tr->xplane->id};
+    return (pv_source){tr->xplane->path, tr->root, tr->xplane->id};
 }
 
 /* ---- meta --------------------------------------------------------------------- */

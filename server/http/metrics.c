@@ -182,6 +182,10 @@ static void server(pv_buf *b, pv_request *rq, pv_http_metrics *m, size_t n_runs)
           st.load_seconds);
     gauge(b, "profview_load_bytes_total", "counter", "Profile bytes loaded.",
           (double)st.load_bytes);
+    gauge(b, "profview_profiles_decoded_total", "counter",
+          "Profiles decoded (0 on a replica of a cache precompute filled).", (double)st.decoded);
+    gauge(b, "profview_models_from_cache_total", "counter",
+          "Saved models read from the disk cache instead of decoding.", (double)st.from_disk);
     gauge(b, "profview_answer_cache_hits_total", "counter",
           "Tool answers sent from the disk cache.", (double)load(&m->cache_hits));
     gauge(b, "profview_answer_cache_misses_total", "counter",

@@ -16,8 +16,10 @@ export function haveChromium() {
     return fs.existsSync(CHROMIUM);
 }
 
-export function launchBrowser() {
-    return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+// extraArgs: more Chromium flags, e.g. --host-resolver-rules to reach a
+// loopback server under a public name.
+export function launchBrowser(extraArgs = []) {
+    return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
 }
 
 // Opens a browser context in which a request may only go to urls starting

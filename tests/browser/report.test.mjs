@@ -164,11 +164,16 @@ describe('compare view and run history in the browser', { skip: SKIP }, () => {
             await h.page.waitForFunction(() => location.hash.includes('base=bound'));
             const hash = await h.page.evaluate(() => location.hash);
             assert.equal(hash, '#/page/compare?base=bound&new=fixed');
-            await h.page.waitForSelector('.cmp-headlines', { timeout: TEST_MS });
+            // The swapped view settled, as the first test waits for it: the
+            // table can be there before its rows (read empty under load).
+            await waitForView(h.page, hash, TEST_MS);
+            await h.page.waitForSelector('.cmp-result .table-widget', { timeout: TEST_MS });
             const shown = await headline();
+            assert.ok(shown.length > 0, 'no headline rows after the swap');
             const fresh = await h.guard.context.newPage();
             await fresh.goto(h.server.url + hash);
-            await fresh.waitForSelector('.cmp-headlines', { timeout: TEST_MS });
+            await waitForView(fresh, hash, TEST_MS);
+            await fresh.waitForSelector('.cmp-result .table-widget', { timeout: TEST_MS });
             const again = await fresh.$$eval('.cmp-headlines tbody tr', (trs) =>
                 trs.map((tr) => [...tr.children].map((c) => c.textContent)));
             assert.deepEqual(again, shown);

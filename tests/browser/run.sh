@@ -10,7 +10,9 @@
 # /usr/bin/chromium or playwright-core cannot be had; never downloads a
 # browser. node_modules is installed from package-lock.json by `npm ci`
 # when missing, so a box that has it already needs no network.
-name=tests/browser/run.sh
+# Given test files as arguments it runs those instead, and reports skips
+# under $PV_TEST_NAME (tests/proxy/run.sh uses both).
+name=${PV_TEST_NAME:-tests/browser/run.sh}
 case "$0" in
 */*) here=${0%/*} ;;
 *) here=. ;;
@@ -38,5 +40,6 @@ if [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund --loglevel=error >&2 ||
         skip "node_modules missing and 'npm ci' failed (offline?); run it once with network"
 fi
+[ $# -eq 0 ] || exec node --test "$@"
 # Every *.test.mjs here, so a new test file needs no edit of this script.
 exec node --test ./*.test.mjs

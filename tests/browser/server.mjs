@@ -18,11 +18,12 @@ export function profviewBin() {
 
 // Starts profview on a port the kernel picks (--port 0) on loopback and
 // resolves to {url, origin, port, stop(), log()} once it prints its ready
-// line. url ends with '/' and includes the path prefix.
-export function startServer({ logdir, cacheDir, prefix }) {
+// line. url ends with '/' and includes the path prefix. extra: more flags.
+export function startServer({ logdir, cacheDir, prefix, args: extra = [] }) {
     const args = ['--logdir', logdir, '--port', '0', '--bind', '127.0.0.1', '--cache-dir', cacheDir];
     if (prefix)
         args.push('--path-prefix', prefix);
+    args.push(...extra);
     const child = spawn(profviewBin(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

@@ -15,6 +15,9 @@
  * temporaries of dead writers are removed at start and fresh ones kept;
  * two processes putting and evicting in one folder never serve a wrong
  * payload. The model store saves a decoded model through the cache.
+ * Read only: entries another process wrote are served, and nothing in the
+ * folder is written, removed or touched; a missing folder is not made.
+ * A file's name in keys is the same through two mounts of it.
  * An answer written through a draining buffer into a pv_answer_stream is
  * kept and handed back as the whole-body functions (pv_answer_tag, gzip
  * decompression) say it must be, holding no more than the drain point;
@@ -785,11 +788,11 @@ START_TEST(test_model_store_saves_through_cache)
     struct stat st;
     ck_assert_int_eq(stat(PROFILE, &st), 0);
     pv_source src = {PROFILE, NULL, pv_file_id_of(&st)};
-    /* The store's key for a model: the file's identity beyond size and
-     * mtime is in what was computed (cache/store.c). */
+    /* The store's key for a model: the file's ctime beyond size and mtime
+     * is in what was computed (cache/store.c); with no logdir its path is
+     * the whole path. */
     char what[80];
-    snprintf(what, sizeof what, "model %llu:%llu:%lld", (unsigned long long)src.id.dev,
-             (unsigned long long)src.id.ino, (long long)src.id.ctime_ns);
+    snprintf(what, sizeof what, "model %lld", (long long)src.id.ctime_ns);
     pv_cache_key k = {PROFILE, src.id.size_bytes, src.id.mtime_ns, what};
     char saved[400], old_tmp[420], victim[300];
     entry_path(&k, "pvm", saved, sizeof saved);
@@ -817,6 +820,139 @@ START_TEST(test_model_store_saves_through_cache)
     ck_assert_int_eq(lstat(saved, &st), 0);
     ck_assert_uint_eq(st.st_ino, ino);
     ck_assert_int_lt(time(NULL) - st.st_mtim.tv_sec, 60);
+}
+END_TEST
+
+/* ---- pv_disk_cache_init_read_only ------------------------------------------------ */
+
+/* Names, sizes and mtimes (ns) of the folder's files, one line each, in
+ * directory order: equal before and after means nothing was written,
+ * removed or marked used. */
+static void folder_state(char *out, size_t cap)
+{
+    DIR *d = opendir(folder);
+    ck_assert_ptr_nonnull(d);
+    size_t n = 0;
+    out[0] = '\0';
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%.150s", folder, de->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        int w = snprintf(out + n, cap - n, "%s %lld %lld.%09ld\n", de->d_name,
+                         (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                         st.st_mtim.tv_nsec);
+        ck_assert_int_lt(w, (int)(cap - n));
+        n += (size_t)w;
+    }
+    closedir(d);
+}
+
+/* A read-only cache serves what another process wrote, and writes,
+ * removes and touches nothing: a put, a create and a hit leave the folder
+ * as it was, and so does a corrupt entry, which is a miss. */
+START_TEST(test_disk_cache_read_only_writes_nothing)
+{
+    store_entry(0, "pvc");
+    store_entry(1, "pvc");
+    store_entry(2, "pvm");
+    char what[32], corrupt[400], saved[400];
+    pv_cache_key k1 = key_of(1, what);
+    entry_path(&k1, "pvc", corrupt, sizeof corrupt);
+    int fd = open(corrupt, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(pwrite(fd, "XX", 2, 100), 2);
+    close(fd);
+    pv_cache_key k2 = key_of(2, what);
+    entry_path(&k2, "pvm", saved, sizeof saved);
+    set_age(corrupt, 600);
+    set_age(saved, 600);
+    char entry0[400];
+    pv_cache_key k0 = key_of(0, what);
+    entry_path(&k0, "pvc", entry0, sizeof entry0);
+    set_age(entry0, 600);
+    pv_disk_cache_fini(&cache);
+    static char before[4096], after[4096];
+    folder_state(before, sizeof before);
+
+    pv_disk_cache_init_read_only(&cache, folder);
+    ck_assert_ptr_nonnull(cache.dir);
+    ck_assert(cache.read_only);
+    uint8_t want[1000];
+    payload_of(0, want, sizeof want);
+    pv_buf out;
+    pv_buf_init(&out, 1 << 20);
+    k0 = key_of(0, what);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &k0, &out), 0);
+    ck_assert_uint_eq(out.len, sizeof want);
+    ck_assert_int_eq(memcmp(out.data, want, sizeof want), 0);
+    pv_buf_fini(&out);
+    pv_buf_init(&out, 1 << 20);
+    k1 = key_of(1, what);
+    ck_assert_int_eq(pv_disk_cache_get(&cache, &k1, &out), PV_ENOTFOUND);
+    pv_buf_fini(&out);
+    k2 = key_of(2, what);
+    char *path = pv_disk_cache_find(&cache, &k2, "pvm");
+    ck_assert_str_eq(path, saved);
+    free(path);
+    pv_cache_key k3 = key_of(3, what);
+    ck_assert_int_eq(pv_disk_cache_put(&cache, &k3, want, sizeof want), 0);
+    pv_disk_tmp t;
+    ck_assert_int_eq(pv_disk_cache_create(&cache, &k3, "pvm", &t), PV_ENOTFOUND);
+    pv_disk_cache_remove(&cache, &k0, "pvc");
+    folder_state(after, sizeof after);
+    ck_assert_str_eq(after, before);
+    ck_assert_uint_eq(pv_disk_cache_bytes(&cache), 0);
+}
+END_TEST
+
+/* A missing folder is not made: the cache is off. A folder others may
+ * write to is refused as for a writer; one this user may only read is
+ * used. */
+START_TEST(test_disk_cache_read_only_folder_rules)
+{
+    pv_disk_cache_fini(&cache);
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/missing", dir);
+    pv_disk_cache_init_read_only(&cache, missing);
+    ck_assert_ptr_null(cache.dir);
+    ck_assert_int_ne(access(missing, F_OK), 0);
+    pv_disk_cache_fini(&cache);
+    ck_assert_int_eq(chmod(folder, 0777), 0);
+    pv_disk_cache_init_read_only(&cache, folder);
+    ck_assert_ptr_null(cache.dir);
+    pv_disk_cache_fini(&cache);
+    ck_assert_int_eq(chmod(folder, 0500), 0);
+    pv_disk_cache_init_read_only(&cache, folder);
+    ck_assert_ptr_nonnull(cache.dir);
+    ck_assert_int_eq(chmod(folder, 0700), 0);
+}
+END_TEST
+
+/* ---- pv_source_rel_path / pv_source_ident ------------------------------------------- */
+
+/* A file is named by its path below the logdir, size, mtime and ctime:
+ * the same file seen through two mounts (another device, another inode
+ * numbering) has one name; a path not below root keeps its whole path. */
+START_TEST(test_source_ident_portable)
+{
+    pv_file_id a = {1, 2, 300, 4000000001, 5000000002};
+    pv_file_id b = {77, 88, 300, 4000000001, 5000000002};
+    pv_source on_a = {"/mnt/a/logs/r/plugins/profile/s/h.xplane.pb", "/mnt/a/logs", a};
+    pv_source on_b = {"/data/logs/r/plugins/profile/s/h.xplane.pb", "/data/logs", b};
+    char ia[200], ib[200];
+    ck_assert_str_eq(pv_source_ident(&on_a, ia, sizeof ia),
+                     "r/plugins/profile/s/h.xplane.pb:300:4000000001:5000000002");
+    ck_assert_str_eq(pv_source_ident(&on_b, ib, sizeof ib), ia);
+    pv_source outside = {"/mnt/a/logsx/h.xplane.pb", "/mnt/a/logs", a};
+    ck_assert_str_eq(pv_source_rel_path(&outside), "/mnt/a/logsx/h.xplane.pb");
+    pv_source no_root = {"/x/h.xplane.pb", NULL, a};
+    ck_assert_str_eq(pv_source_rel_path(&no_root), "/x/h.xplane.pb");
+    b.ctime_ns++;
+    on_b.id = b;
+    ck_assert_str_ne(pv_source_ident(&on_b, ib, sizeof ib), ia);
 }
 END_TEST
 
@@ -952,6 +1088,16 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_disk_cache_init_evicts_to_limit);
     tcase_add_test(tc, test_disk_cache_two_processes);
     tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_disk_cache_init_read_only");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_disk_cache_read_only_writes_nothing);
+    tcase_add_test(tc, test_disk_cache_read_only_folder_rules);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pv_source_ident");
+    tcase_add_test(tc, test_source_ident_portable);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pv_model_store");
