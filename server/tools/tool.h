@@ -88,6 +88,8 @@ typedef struct pv_tool {
     bool pytorch_only;            /* offered only by trace JSON profiles (PyTorch's views) */
     bool xspace_only;             /* not offered by trace JSON profiles: XProf's XLA tables,
                                      which have nothing to show for a PyTorch trace */
+    bool per_module;              /* answers for the HLO module a request names (no
+                                     answer without one): precompute skips it */
     /* Appends the answer to out. result is compute's (or a per-tool file's)
      * result; in has the models it came from (n 0 for a file). NULL when
      * only per-tool files answer the tool. */

@@ -119,6 +119,7 @@ const pv_tool pv_graph_viewer_tool = {
     .read_query = read_query,
     .compute = compute,
     .needs = PV_PROFILE_HLO,
+    .per_module = true,
     .write_json = write_json,
     .content_type = content_type,
 };

@@ -58,5 +58,6 @@ const pv_tool pv_memory_viewer_tool = {
     .read_query = read_query,
     .compute = compute,
     .needs = PV_PROFILE_HLO,
+    .per_module = true,
     .write_json = write_json,
 };
