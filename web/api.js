@@ -138,6 +138,18 @@ export async function listHosts(run, tool, { signal } = {}) {
     return body.map((h) => (typeof h === 'string' ? h : h.hostname));
 }
 
+// The HLO modules of a host's profile, as the memory and graph viewers
+// name them ("jit_f(12)"): XProf's /module_list answers them as text
+// joined by commas.
+export async function listModules(run, host, { signal } = {}) {
+    const url = buildUrl(PLUGIN + 'module_list', { run, host });
+    const resp = await fetchPatiently(url, {}, signal);
+    const text = await resp.text();
+    if (!resp.ok)
+        throw errorFromBody(resp.status, resp.statusText, text, url);
+    return text === '' ? [] : text.split(',');
+}
+
 // The relative URL of a tool's data; extra holds tool-specific parameters
 // (resolution, start_time_ms, ...). Also usable as a link to the raw JSON.
 export function toolDataUrl(run, tool, host, extra = {}) {

@@ -91,7 +91,9 @@ static void add_file(target *t, const char *dir, const char *name, bool sniff)
     pv_host_file *files = pv_arena_zalloc(t->arena, (h->n_files + 1) * sizeof *files);
     if (h->n_files > 0)
         memcpy(files, h->files, h->n_files * sizeof *files);
-    files[h->n_files++] = (pv_host_file){path, f, pv_file_id_of(&st)};
+    pv_file_id id = pv_file_id_of(&st);
+    files[h->n_files++] =
+        (pv_host_file){path, f, id, pv_format_file_probe(f, path, id.size_bytes)};
     h->files = files;
 }
 

@@ -20,6 +20,7 @@
 #include "http/metrics.h"
 #include "http/target.h"
 #include "ingest/formats.h"
+#include "tools/hlo/hlo_modules.h"
 #include "tools/registry.h"
 #include "util/mem.h"
 
@@ -230,6 +231,12 @@ static void run_tool(pv_request *rq, pv_response *rs, const pv_tool *t, const vo
     pv_error err = {0};
     int rc = pv_answer_make(rq->app->models, t, q, kind == ANSWER_CSV, srcs, hs->names, hs->n,
                             &rq->arena, &body, &err);
+    /* A tool knows no file: a bad profile it found is the one it was given. */
+    if (rc == PV_EFORMAT && err.path[0] == '\0' && hs->n == 1) {
+        char reason[sizeof err.reason];
+        snprintf(reason, sizeof reason, "%s", err.reason);
+        pv_error_set(&err, rc, hs->files[0]->path, err.offset, "%s", reason);
+    }
     if (rc == 0 && body.drained > 0)
         respond_streamed(rq, rs, kind, st, &body, key);
     else
@@ -253,15 +260,17 @@ static void serve_models(pv_request *rq, pv_response *rs, const pv_tool *t, cons
     pv_cache_key key = pv_answer_key(&rq->arena, t, &p, csv, all_hosts || hs->n > 1, srcs, hs->n);
     bool hit = kept(rq, rs, &key, kind);
     pv__metrics_cache(rq->app->metrics, hit);
-    if (hit)
-        return;
-    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
-        pv_respond_busy(rs);
-        return;
+    if (!hit) {
+        if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+            pv_respond_busy(rs);
+            return;
+        }
+        run_tool(rq, rs, t, q, srcs, hs, kind, &key);
+        pv_limit_give(rq->app->heavy);
+        keep(rq, rs, &key);
     }
-    run_tool(rq, rs, t, q, srcs, hs, kind, &key);
-    pv_limit_give(rq->app->heavy);
-    keep(rq, rs, &key);
+    if (rs->status == 200 && kind == ANSWER_JSON && t->content_type != NULL)
+        rs->content_type = t->content_type(q);
 }
 
 /* ---- answering from a per-tool file ----------------------------------------------- */
@@ -525,4 +534,48 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
         json_object_set_new(j, "trace_index_error", json_string(msg));
     }
     pv_respond_json(rs, st.state == PV_LOAD_READY ? 200 : 202, j);
+}
+
+/* XProf's module list: the HLO modules of the host's profile as the memory
+ * and graph viewers name them, "<name>(<program id>)" sorted and joined by
+ * commas, as text; "" for a profile without HLO protos. */
+void pv_serve_module_list(pv_request *rq, pv_response *rs)
+{
+    pv_http_target t = {0};
+    if (pv_http_target_resolve(rq, rs, NULL, &t) != 0)
+        return;
+    const pv_host_file *profile = pv_host_profile(t.host);
+    if (profile == NULL || (profile->holds & PV_PROFILE_HLO) == 0) {
+        pv_respond_text(rs, 200, "text/plain", "");
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    if (!pv_limit_take(rq->app->heavy, HEAVY_WAIT_MS)) {
+        pv_respond_busy(rs);
+        pv_http_target_release(rq, &t);
+        return;
+    }
+    pv_source src = source_of(t.ix->logdir, profile);
+    const pv_model *m;
+    pv_model_entry *entry;
+    pv_error err = {0};
+    if (pv_model_store_get(rq->app->models, &src, &m, &entry, &err) != 0) {
+        pv_respond_pv_error(rs, &err);
+    } else {
+        size_t n;
+        const char **names = pv_hlo_module_names(m, &rq->arena, &n);
+        pv_buf b;
+        pv_buf_init(&b, PV_ANSWER_MAX_BYTES);
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0)
+                pv_buf_adds(&b, ",");
+            pv_buf_adds(&b, names[i]);
+        }
+        pv_respond_text(rs, 200, "text/plain",
+                        b.len > 0 ? pv_arena_strndup(&rq->arena, b.data, b.len) : "");
+        pv_buf_fini(&b);
+        pv_model_store_put(rq->app->models, entry);
+    }
+    pv_limit_give(rq->app->heavy);
+    pv_http_target_release(rq, &t);
 }

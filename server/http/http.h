@@ -146,6 +146,7 @@ void pv_serve_data_csv(pv_request *rq, pv_response *rs);
 void pv_serve_healthz(pv_request *rq, pv_response *rs);
 void pv_serve_api_index(pv_request *rq, pv_response *rs);
 void pv_serve_api_load(pv_request *rq, pv_response *rs);
+void pv_serve_module_list(pv_request *rq, pv_response *rs);
 void pv_serve_api_tools(pv_request *rq, pv_response *rs);
 /* Trace viewer (api_trace.c, docs/trace_api.md). */
 void pv_serve_trace_meta(pv_request *rq, pv_response *rs);

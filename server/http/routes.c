@@ -15,6 +15,7 @@ static const route routes[] = {
     {"/data/plugin/profile/hosts", pv_serve_hosts},
     {"/data/plugin/profile/data", pv_serve_data},
     {"/data/plugin/profile/data_csv", pv_serve_data_csv},
+    {"/data/plugin/profile/module_list", pv_serve_module_list},
     {"/data/plugin/profile/config", pv_serve_config},
     {"/data/plugin/profile/version", pv_serve_version},
     {"/data/plugin/profile/capture_profile", pv_serve_capture},

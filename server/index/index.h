@@ -34,6 +34,7 @@ typedef struct pv_host_file {
     char *path;          /* absolute path of the file, through no symbolic link */
     const pv_format *format; /* what the file is (ingest/formats.h) */
     pv_file_id id;           /* device, inode, size, mtime, ctime when scanned */
+    unsigned holds;          /* a profile's PV_PROFILE_* (format->probe); 0 otherwise */
 } pv_host_file;
 
 typedef struct pv_host {

@@ -1,5 +1,6 @@
 /* offer: which model or file answers a tool on a host (index.h), and the
- * tool lists run_tools and the page show. Only names are looked at: what a
+ * tool lists run_tools and the page show. Names are looked at, and
+ * whether a profile carries HLO protos (the scan's probe); what else a
  * file holds is known once it is read. */
 #include "index/index.h"
 #include "tools/registry.h"
@@ -25,15 +26,20 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
     return NULL;
 }
 
-/* What lists t on h: the profile, or a file made for t itself (first when
- * the profile's format yields to one). */
+/* What lists t on h: the profile (one holding what t needs, as its
+ * format's probe says), or a file made for t itself (first when the
+ * profile's format yields to one). */
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
+    if (f != NULL && (f->holds & t->needs) != t->needs)
+        f = NULL;
     if (f != NULL && f->format->yields_to_tool_files && tool_file(h, t->name) != NULL)
         f = NULL;
     if (f != NULL && t->pytorch_only && !f->format->any_folder)
         f = NULL;   /* a view of PyTorch traces on an XSpace */
+    if (f != NULL && t->xspace_only && f->format->any_folder)
+        f = NULL;   /* an XLA table on a PyTorch trace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }
@@ -53,9 +59,14 @@ bool pv_host_has_tool(const pv_host *h, const pv_tool *t)
 static bool any_lists(const pv_host *hosts, size_t n_hosts, const pv_tool *t)
 {
     bool from_model;
-    for (size_t i = 0; i < n_hosts; i++)
-        if (listing(&hosts[i], t, &from_model) != NULL)
+    for (size_t i = 0; i < n_hosts; i++) {
+        const pv_host_file *f = listing(&hosts[i], t, &from_model);
+        /* a format that cannot probe (trace JSON) lists what it may hold */
+        bool holds = f != NULL && (f->format->probe == NULL ||
+                                   (f->holds & t->listed_when) == t->listed_when);
+        if (f != NULL && (!from_model || holds))
             return true;
+    }
     return false;
 }
 

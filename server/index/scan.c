@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 48
 #define MAX_DIRS 2000000u
@@ -150,13 +151,28 @@ static bool settled(const scan *s, const char *path, const pv_file_id *id)
     return was != NULL && pv_file_id_same(&was->id, id);
 }
 
-static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id)
+static void remember(scan *s, const char *path, const pv_format *format, const pv_file_id *id,
+                     unsigned holds)
 {
     if (s->n_seen == s->cap_seen) {
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, holds};
+}
+
+/* What the profile at path holds (PV_PROFILE_*): the previous scan's
+ * answer while the file is unchanged, else the format's probe (a few
+ * small reads; an unreadable file has none). */
+static unsigned probe(const scan *s, const char *path, const pv_format *format,
+                      const pv_file_id *id)
+{
+    if (format->probe == NULL)
+        return 0;
+    const pv_host_file *was = prev_seen(s, path);
+    if (was != NULL && pv_file_id_same(&was->id, id))
+        return was->holds;
+    return pv_format_file_probe(format, path, id->size_bytes);
 }
 
 /* A skipped entry is reported by the first scan that meets it, not by
@@ -170,7 +186,7 @@ static void say_once(scan *s, int level, const char *path, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     pv_log(prev_seen(s, path) != NULL ? PV_LOG_DEBUG : level, "%s", line);
-    remember(s, path, NULL, &(pv_file_id){0});
+    remember(s, path, NULL, &(pv_file_id){0}, false);
 }
 
 static pv_host *host_get(pv_run *run, const char *name, size_t len)
@@ -237,7 +253,8 @@ static void scan_session(scan *s, const char *dir, char *run_name, bool any_fold
             continue;
         s->n_files++;
         pv_file_id id = pv_file_id_of(&st);
-        remember(s, path, format, &id);
+        unsigned holds = probe(s, path, format, &id);
+        remember(s, path, format, &id, holds);
         if (!settled(s, path, &id)) {
             pv_log(PV_LOG_DEBUG, "%s is still being written; offering it later", path);
             free(path);
@@ -245,7 +262,7 @@ static void scan_session(scan *s, const char *dir, char *run_name, bool any_fold
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, format, id};
+        h->files[h->n_files++] = (pv_host_file){path, format, id, holds};
     }
     closedir(d);
     free(real_dir);

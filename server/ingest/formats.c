@@ -6,7 +6,9 @@
 #include "ingest/tf_legacy/tf_legacy.h"
 #include "ingest/xspace/xspace.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Within a tool, the file listed first answers (overview_page.json before
  * overview_page.pb), and of a host's profiles the first listed is its
@@ -70,4 +72,16 @@ size_t pv_format_rank(const pv_format *f)
         if (formats[i] == f)
             return i;
     return N_FORMATS;
+}
+
+unsigned pv_format_file_probe(const pv_format *f, const char *path, uint64_t size_bytes)
+{
+    if (f->probe == NULL)
+        return 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    unsigned holds = f->probe(fd, size_bytes);
+    close(fd);
+    return holds;
 }

@@ -51,6 +51,10 @@ typedef struct pv_format {
      * this format; pure. */
     bool (*sniff)(const uint8_t *data, size_t len);
     pv_decode_fn decode;          /* PROFILE */
+    /* PROFILE: what the open file (size bytes) holds, PV_PROFILE_* of
+     * model/model.h, read without loading it (the index asks, for
+     * run_tools); NULL for a format that holds none of them. */
+    unsigned (*probe)(int fd, uint64_t size);
     pv_answer_decode_fn answer;   /* TOOL_PB */
     /* PROFILE: a per-tool file of the same host made for a tool answers
      * that tool before this profile does (TensorFlow's legacy trace sits
@@ -81,5 +85,10 @@ const pv_format *pv_format_sniff(const uint8_t *data, size_t len);
 /* The position of f in the table: files of a host are kept in this order,
  * a profile first. */
 size_t pv_format_rank(const pv_format *f);
+
+/* What the file at path (size_bytes long) of format f holds, PV_PROFILE_*:
+ * f's probe, a few small reads; 0 for a format without one or a file that
+ * cannot be opened. */
+unsigned pv_format_file_probe(const pv_format *f, const char *path, uint64_t size_bytes);
 
 #endif

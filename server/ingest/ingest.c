@@ -16,7 +16,7 @@
 
 void pv_ingest_attach(pv_model *m)
 {
-    pv_model_set_hlo_decoder(m, pv_ingest_hlo_decode);
+    pv_model_set_hlo_decoder(m, pv_ingest_hlo_decode, pv_ingest_hlo_buffers);
 }
 
 /* The file's pages are dropped (and read ahead) in chunks of this many

@@ -87,6 +87,10 @@ void pv_ingest_attach(pv_model *m);
 /* The HLO decoder (hlo/hlo.c), a pv_hlo_decode_fn: the `Hlo Proto` bytes
  * stats of m's /host:metadata planes into *out. */
 void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out);
+/* The buffer assignment of one program's HloProto (model/hlo.h,
+ * pv_hlo_buffers_fn), from server/ingest/hlo/hlo_buffers.c. */
+int pv_ingest_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
+                          pv_hlo_buffers *out, pv_error *err);
 
 /* For decoders: what to release when the decode is cut short because the
  * mapped file shrank under it (util/mapguard.h): the decoder's stack is

@@ -8,16 +8,18 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct pv__hlo_slot {
     pthread_mutex_t lock;     /* held by the thread that decodes */
     _Atomic bool ready;       /* table filled; read without the lock */
     pv_hlo_decode_fn decode;
+    pv_hlo_buffers_fn buffers;
     pv_arena arena;           /* everything the table points at */
     pv_hlo_table table;
 };
 
-void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode)
+void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode, pv_hlo_buffers_fn buffers)
 {
     pv__model_store *s = m->priv;
     if (s->hlo == NULL) {
@@ -26,11 +28,23 @@ void pv_model_set_hlo_decoder(pv_model *m, pv_hlo_decode_fn decode)
         pv_arena_init(&s->hlo->arena, (size_t)64 << 10);
     }
     s->hlo->decode = decode;
+    s->hlo->buffers = buffers;
+}
+
+int pv_model_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
+                         pv_hlo_buffers *out, pv_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const pv__model_store *s = m->priv;
+    if (s == NULL || s->hlo == NULL || s->hlo->buffers == NULL)
+        return pv_error_set(err, PV_ENOTFOUND, NULL, PV_NO_OFFSET,
+                            "the profile has no HLO decoder");
+    return s->hlo->buffers(m, program_id, a, out, err);
 }
 
 const pv_hlo_table *pv_model_hlo(const pv_model *m)
 {
-    static const pv_hlo_table empty = {NULL, 0, NULL, 0, NULL, 0, 0};
+    static const pv_hlo_table empty = {NULL, 0, NULL, 0, NULL, 0, 0, NULL};
     const pv__model_store *s = m->priv;
     struct pv__hlo_slot *h = s != NULL ? s->hlo : NULL;
     if (h == NULL)
@@ -60,6 +74,14 @@ const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_
     }
     return lo < t->n_modules && t->modules[lo].program_id == program_id ? &t->modules[lo]
                                                                          : NULL;
+}
+
+const char *pv_hlo_bad_reason(const pv_hlo_table *t, uint64_t program_id)
+{
+    for (size_t i = 0; i < t->n_bad; i++)
+        if (t->bad[i].program_id == program_id)
+            return t->bad[i].reason;
+    return NULL;
 }
 
 size_t pv__hlo_bytes(const struct pv__hlo_slot *h)

@@ -34,6 +34,14 @@
 
 typedef struct pv_model pv_model;
 
+/* ---- what a profile file holds, probed without loading it ----------- */
+
+/* The index reads these from a profile's field headers (ingest's format
+ * probe) so that run_tools lists a tool exactly when XProf would, before
+ * any model is built; a tool names the ones it needs (tools/tool.h). */
+#define PV_PROFILE_HLO 1u   /* XLA programs' HLO protos (/host:metadata) */
+#define PV_PROFILE_GPU 2u   /* a /device:GPU:N plane */
+
 /* ---- stats ---------------------------------------------------------- */
 
 typedef enum pv_stat_type {

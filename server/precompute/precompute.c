@@ -113,6 +113,10 @@ static void one_answer(job *jb, const pv_tool *t, bool csv, bool several, const 
 static void answers_of(job *jb, const pv_tool *t, bool several, const pv_source *srcs,
                        const char *const *hosts, size_t n)
 {
+    /* a module tool answers for the module a request names; there is no
+     * answer without one to make ahead */
+    if (t->per_module)
+        return;
     one_answer(jb, t, false, several, srcs, hosts, n);
     if (t->write_csv != NULL)
         one_answer(jb, t, true, several, srcs, hosts, n);

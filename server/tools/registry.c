@@ -5,21 +5,22 @@
 
 #include <string.h>
 
-static const pv_tool op_profile = {.name = "op_profile", .title = "Op profile"};
-static const pv_tool memory_viewer = {.name = "memory_viewer", .title = "Memory viewer"};
 static const pv_tool pod_viewer = {.name = "pod_viewer", .title = "Pod viewer"};
 
 static const pv_tool *const tools[] = {
     &pv_overview_page_tool,
     &pv_trace_viewer_tool,
     &pv_trace_viewer_streaming_tool,
-    &op_profile,
+    &pv_graph_viewer_tool,
+    &pv_op_profile_tool,
     &pv_input_pipeline_analyzer_tool,
     &pv_kernel_stats_tool,
     &pv_memory_profile_tool,
-    &memory_viewer,
+    &pv_memory_viewer_tool,
+    &pv_roofline_model_tool,
     &pod_viewer,
     &pv_framework_op_stats_tool,
+    &pv_hlo_stats_tool,
     &pv_device_utilization_tool,
     &pv_distributed_view_tool,
 };

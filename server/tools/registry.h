@@ -19,6 +19,11 @@ extern const pv_tool pv_trace_viewer_streaming_tool; /* chrome_trace/trace_viewe
 extern const pv_tool pv_framework_op_stats_tool; /* op_stats/op_stats_tool.c */
 extern const pv_tool pv_kernel_stats_tool; /* kernel_stats/kernel_stats_tool.c */
 extern const pv_tool pv_memory_profile_tool; /* memory_profile/memory_profile_tool.c */
+extern const pv_tool pv_hlo_stats_tool; /* xla_tables/xla_tables_tool.c */
+extern const pv_tool pv_op_profile_tool; /* op_profile/op_profile_tool.c */
+extern const pv_tool pv_roofline_model_tool; /* xla_tables/xla_tables_tool.c */
+extern const pv_tool pv_memory_viewer_tool; /* memory_viewer/memory_viewer_tool.c */
+extern const pv_tool pv_graph_viewer_tool; /* graph_viewer/graph_viewer_tool.c */
 extern const pv_tool pv_device_utilization_tool; /* device_util/device_util_tool.c */
 
 /* ---- lookups ------------------------------------------------------------------ */

@@ -78,14 +78,26 @@ typedef struct pv_tool {
     int (*compute)(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
                    pv_error *err);
     bool combines_hosts;          /* answers ALL_HOSTS */
+    unsigned needs;               /* PV_PROFILE_* a profile must hold to answer (the
+                                     index probes for them), as XProf lists the tool */
+    unsigned listed_when;         /* PV_PROFILE_* a profile must hold for run_tools to
+                                     list the tool, as XProf does; it answers anyway
+                                     (XProf answers kernel_stats on a CPU profile) */
     bool lists_all_hosts;         /* hosts?tag= lists the ALL_HOSTS pseudo host */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
     bool pytorch_only;            /* offered only by trace JSON profiles (PyTorch's views) */
+    bool xspace_only;             /* not offered by trace JSON profiles: XProf's XLA tables,
+                                     which have nothing to show for a PyTorch trace */
+    bool per_module;              /* answers for the HLO module a request names (no
+                                     answer without one): precompute skips it */
     /* Appends the answer to out. result is compute's (or a per-tool file's)
      * result; in has the models it came from (n 0 for a file). NULL when
      * only per-tool files answer the tool. */
     int (*write_json)(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
                       pv_error *err);
+    /* The media type of write_json's answer for query q when it is not
+     * JSON (a module's text); NULL: always application/json. */
+    const char *(*content_type)(const void *q);
     /* The same as CSV, or NULL when the tool has no table to export. */
     int (*write_csv)(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
                      pv_error *err);

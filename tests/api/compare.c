@@ -77,9 +77,25 @@ static void print_line(const char *status, const golden_set *g, const char *host
            detail[0] ? ": " : "", detail);
 }
 
+/* The entry's "params" (what the reference was asked besides run, tag
+ * and host: a module tool's module) as "&name=value..." into out. */
+static void params_query(const json_t *params, char *out, size_t cap)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    out[0] = '\0';
+    json_object_foreach((json_t *)params, k, v) {
+        char ek[256], ev[1024];
+        pv_cmp_url_escape(k, ek, sizeof ek);
+        pv_cmp_url_escape(json_string_value(v) ? json_string_value(v) : "", ev, sizeof ev);
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "&%s=%s", ek, ev);
+    }
+}
+
 /* Fetches ours; returns the parsed JSON, or NULL with status set. */
 static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *host,
-                     const char *tool, int *status, char *detail, size_t cap)
+                     const char *tool, const char *extra, int *status, char *detail, size_t cap)
 {
     char run[3 * sizeof g->run], h[1024], path[8192];
     pv_cmp_url_escape(g->run, run, sizeof run);
@@ -88,8 +104,8 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
      * are merged after the cut otherwise (tf2_gpu_multi_worker: 1,330 rows
      * here, 15 there); the cut itself is test_kernel_stats.c's. */
     const char *more = strcmp(tool, "kernel_stats") == 0 ? "&max_rows=0" : "";
-    snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s", s->prefix,
-             run, tool, h, more);
+    snprintf(path, sizeof path, "%sdata/plugin/profile/data?run=%s&tag=%s&host=%s%s%s",
+             s->prefix, run, tool, h, more, extra);
     return pv_cmp_get_json(s, path, status, detail, cap);
 }
 
@@ -148,19 +164,25 @@ static size_t check_rules(const tally *t)
 }
 
 static void compare_one(const pv_test_server *s, const golden_set *g, const char *host,
-                        const char *tool, const char *file, tally *t)
+                        const char *tool, const char *file, const json_t *params, tally *t)
 {
-    char where[2048], detail[4096] = "", golden[PATH_CAP + 256];
+    char where[2048], detail[4096] = "", golden[PATH_CAP + 256], extra[2048];
     snprintf(where, sizeof where, "%s/%s/%s", g->profile, g->run, host);
     snprintf(golden, sizeof golden, "%s/%s", g->dir, file);
+    params_query(params, extra, sizeof extra);
+    /* a module tool's line names its module */
+    const char *module = json_string_value(json_object_get(params, "module_name"));
+    char label[512];
+    snprintf(label, sizeof label, "%s%s%s%s", tool, module ? "[" : "", module ? module : "",
+             module ? "]" : "");
     int status = 0;
-    json_t *ours = fetch(s, g, host, tool, &status, detail, sizeof detail);
+    json_t *ours = fetch(s, g, host, tool, extra, &status, detail, sizeof detail);
     note_seen(t, tool, where);
     if (ours == NULL) {
         /* A registered tool answers every (run, host) the reference
          * answered: a 501, or a 404 for ALL_HOSTS, is a view missing. */
         bool no_view = status == 501 || (status == 404 && strcmp(host, "ALL_HOSTS") == 0);
-        print_line(no_view ? "not built" : "ERROR", g, host, tool, detail);
+        print_line(no_view ? "not built" : "ERROR", g, host, label, detail);
         if (no_view)
             t->not_built++;
         else
@@ -169,7 +191,7 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
     }
     json_t *ref = pv_cmp_load_gz_json(golden);
     if (ref == NULL) {
-        print_line("ERROR", g, host, tool, "cannot read the golden file");
+        print_line("ERROR", g, host, label, "cannot read the golden file");
         t->error++;
         json_decref(ours);
         return;
@@ -211,7 +233,7 @@ static void compare_one(const pv_test_server *s, const golden_set *g, const char
         if (r.n_accepted > 0 && n < sizeof detail)
             snprintf(detail + n, sizeof detail - n, " (%zu values)", r.n_accepted);
     }
-    print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, tool, detail);
+    print_line(r.n_diffs == 0 ? "match" : "DIFF", g, host, label, detail);
     for (size_t i = 0; t->verbose && i < r.n_diffs && i < VERBOSE_DIFFS; i++)
         printf("    %s\n", r.diffs[i] ? r.diffs[i] : "?");
     for (size_t i = 0; t->verbose && i < r.n_accepted && i < VERBOSE_DIFFS; i++)
@@ -246,7 +268,7 @@ static void compare_set(const pv_test_server *s, const golden_set *g, tally *t)
             print_line("skip", g, host, tool, st ? st : "no status in MANIFEST.json");
             continue;
         }
-        compare_one(s, g, host, tool, file, t);
+        compare_one(s, g, host, tool, file, json_object_get(e, "params"), t);
     }
     if (m == NULL) {
         print_line("ERROR", g, "-", "-", "cannot read MANIFEST.json");

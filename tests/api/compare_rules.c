@@ -34,6 +34,24 @@
 #define ROCM "shared/jax_rocm_mi300/*"
 #define TPU "shared/jax_tpu_v6e_inference/*"
 
+/* The XLA tools' GPU cost model gaps (tools/hlo/hlo_cost.h, docs/xla_tools.md). */
+#define GEMM_SET "shared/jax_rocm_mi300/jax08_gemm/*"
+#define ELEMENTWISE_SET "shared/jax_rocm_mi300/jax08_elementwise/*"
+#define GEMM_COST                                                                          \
+    "deliberate: cuBLAS GEMM programs, XProf 2.24.2 leaves every op of a program with a "  \
+    "__cublas$gemm custom call at 0 flops and 0 bytes (XLA's GPU cost pass does not run "  \
+    "on it there); profview counts the GEMM's 2*M*N*K flops and its operand and result "   \
+    "bytes, and so do the totals above it (test_xla_ops.c)"
+#define ELEMENTWISE_FLOPS                                                                  \
+    "deliberate: elementwise GPU ops, XProf charges each the cycles of XLA's per-GPU op "  \
+    "profile table (668 flops per element for a bf16 sine on gfx942), profview XLA's "     \
+    "device-independent count (one per element, none for a transcendental); flops, FLOP " \
+    "rates and intensities differ, bytes and times agree (test_xla_ops.c)"
+#define BLOCK_COLOR                                                                        \
+    "deliberate: profview colors an allocation chart block with its own palette (the "     \
+    "color of its place at the peak, else its place in the chart), XProf with its "        \
+    "209-color table (test_memory_viewer.c)"
+
 /* ---- reasons ------------------------------------------------------------------- */
 
 #define NO_DEVICE_UNKNOWN                                                                  \
@@ -44,9 +62,6 @@
     "deliberate: XProf fills host_idle_time_percent on TPUs only and prints 0.0%; "        \
     "profview gives the host's IDLE share everywhere (unknown without a host op), which "   \
     "is the IDLE row of XProf's own framework_op_stats (test_pv_tool_overview_host_idle_oracle)"
-#define IS_TRAINING                                                                        \
-    "gap: XProf calls the jitted JAX step training (it reads the HLO modules); profview "  \
-    "does not decide it and always says false"
 #define ONE_STEP_SDV                                                                       \
     "deliberate: one step, XProf divides 0 by 0 and prints -nan, profview prints the "     \
     "deviation of one value as 0.0 (test_pv_tool_steps_one_step)"
@@ -92,6 +107,11 @@
     "gap: XProf's TPU step summary (TensorCore, SparseCore, infeed and host-transfer "     \
     "averages, all 0 here as it found no step) and its per-core infeed table; profview's " \
     "generic step table has no TPU breakdown"
+#define TPU_ROOFLINE_USE                                                                   \
+    "gap: XProf 2.24.2 prints 0.0% for a TPU's FLOP-rate and bandwidth use of its "        \
+    "roofline (its overview computes them only when given the chip's performance limits, " \
+    "which ConvertOpStatsToOverviewPage never passes); profview does not compute them for " \
+    "a TPU yet and says unknown"
 #define TPU_DUTY_CYCLE                                                                     \
     "gap: XProf computes a TPU's duty cycle and idle time; profview does not yet "         \
     "(unknown)"
@@ -99,28 +119,6 @@
     "deliberate: which Host Offload Ops row a TPU copy lands in follows the order XProf's " \
     "unstable sort leaves zero-length copy-done ops of one picosecond in; profview takes " \
     "them in file order; the copies themselves are compared exactly (test_trace_derived.c)"
-/* Gaps the XLA tools issue (#16) closes; each test named fails once it
- * does, and the rule goes then. */
-#define GAP16_ROOFLINE                                                                     \
-    "gap: issue #16, XProf computes roofline fields (FLOP rate, bandwidth, intensity, "    \
-    "bound by) from HLO cost data; profview leaves them 0 and Unknown "                    \
-    "(test_gap16_rocm_roofline)"
-#define GAP16_TC_UTIL                                                                      \
-    "gap: issue #16, XProf counts ROCm matrix-core kernels as TensorCore use; profview "   \
-    "does not (test_gap16_rocm_tensor_core_utilization)"
-#define GAP16_TC_FLAGS                                                                     \
-    "gap: issue #16, XProf marks ROCm matrix-core kernels as using TensorCores and XLA "   \
-    "dot and convolution ops as eligible; profview does not (test_gap16_rocm_tensor_core)"
-#define GAP16_TOP_OPS                                                                      \
-    "gap: issue #16, XProf's top device ops are the XLA ops named from the HLO protos "    \
-    "with their FLOP rate and TensorCore flags; profview's are the XLA modules "           \
-    "(test_gap16_overview_device_ops)"
-#define GAP16_TPU_OPS                                                                      \
-    "gap: issue #16, XProf reads a TPU's XLA ops into its device tables and shares; "      \
-    "profview reads no TPU op (test_gap16_tpu_device_ops)"
-#define GAP16_OP_PROFILE                                                                   \
-    "gap: issue #16, on a TPU XProf's tip names op_profile, which #16 adds "               \
-    "(test_gap16_tpu_device_ops)"
 
 const pv_jc_rule pv_compare_rules[] = {
     /* ---- how rows are matched ------------------------------------------------ */
@@ -131,6 +129,16 @@ const pv_jc_rule pv_compare_rules[] = {
      "kernel_name,registers_per_thread,block_dim,grid_dim,op_name",
      "kernel rows are matched by kernel, launch configuration and op; every column, rank "
      "included, is compared", NULL, NULL},
+    {"hlo_stats", NULL, "/rows", PV_JC_KEYED, "program_id,hlo_op_name",
+     "HLO op rows are matched by program and op name: ops of equal self time may come in "
+     "either order; rank is still compared", NULL, NULL},
+    {"roofline_model", NULL, "\\[0\\]/rows", PV_JC_KEYED,
+     "step,include_infeed_outfeed,hlo_module_id,operation",
+     "roofline rows are matched by record, program and op: ops of equal self time may come "
+     "in either order; rank is still compared", NULL, NULL},
+    {"op_profile", NULL, "*/children", PV_JC_KEYED, "name",
+     "op tree nodes are matched by name: XProf orders nodes of equal time as its partial "
+     "sort leaves them", NULL, NULL},
 
     /* ---- values that must be equal, not close ---------------------------------- */
     {NULL, NULL, "*/occurrences", PV_JC_EXACT, NULL, "a count", NULL, NULL},
@@ -164,8 +172,6 @@ const pv_jc_rule pv_compare_rules[] = {
      PV_JC_ACCEPT, NULL, NO_DEVICE_UNKNOWN, "0.0%", "unknown"},
     {"overview_page", CPU_ONLY, "\\[0\\]/p/host_idle_time_percent", PV_JC_ACCEPT, NULL,
      HOST_IDLE, "0.0%", NULL},
-    {"overview_page", "jax_train/*", "\\[2\\]/p/is_training", PV_JC_ACCEPT, NULL, IS_TRAINING,
-     "true", "false"},
     {"overview_page, input_pipeline_analyzer", ONE_STEP,
      "\\[1\\]/p/compile_time_ms_sdv, \\[1\\]/p/device_collectives_time_ms_sdv, "
      "\\[1\\]/p/device_compute_time_ms_sdv, \\[1\\]/p/device_to_device_time_ms_sdv, "
@@ -180,12 +186,10 @@ const pv_jc_rule pv_compare_rules[] = {
      "10"},
     {"overview_page", "shared/tf_keras_gpu_gcp/*", "\\[0\\]/p/device_op_time_eager_percent",
      PV_JC_ACCEPT, NULL, DEVICE_EAGER, "0.0%", "0.1%"},
-    {"overview_page", ROCM,
-     "\\[0\\]/rows, \\[0\\]/rows\\[*\\]/operation, \\[0\\]/rows\\[*\\]/category, "
-     "\\[0\\]/rows\\[*\\]/selfTimePercent, \\[0\\]/rows\\[*\\]/cumulativeTimePercent, "
-     "\\[0\\]/rows\\[*\\]/flopRate, \\[0\\]/rows\\[*\\]/tcEligibility, "
-     "\\[0\\]/rows\\[*\\]/tcUtilization",
-     PV_JC_ACCEPT, NULL, GAP16_TOP_OPS, NULL, NULL},
+    {"overview_page", GEMM_SET, "\\[0\\]/rows\\[*\\]/flopRate", PV_JC_ACCEPT, NULL, GEMM_COST,
+     NULL, NULL},
+    {"overview_page", ELEMENTWISE_SET, "\\[0\\]/rows\\[*\\]/flopRate", PV_JC_ACCEPT, NULL,
+     ELEMENTWISE_FLOPS, NULL, NULL},
 
     /* the TPU profile */
     {"overview_page, input_pipeline_analyzer", TPU,
@@ -210,16 +214,12 @@ const pv_jc_rule pv_compare_rules[] = {
      PV_JC_ACCEPT, NULL, TPU_STEP_SUMMARY, NULL, NULL},
     {"overview_page", TPU,
      "\\[0\\]/p/device_duty_cycle_high_confidence_percent, "
-     "\\[0\\]/p/device_duty_cycle_percent, \\[0\\]/p/device_idle_time_percent, "
-     "\\[0\\]/p/idle_time_high_confidence_ps",
+     "\\[0\\]/p/device_duty_cycle_percent, \\[0\\]/p/idle_time_high_confidence_ps",
      PV_JC_ACCEPT, NULL, TPU_DUTY_CYCLE, NULL, NULL},
     {"overview_page", TPU,
-     "\\[0\\]/p/device_tf_op_percent, \\[0\\]/p/host_tf_op_percent, \\[0\\]/rows, "
      "\\[0\\]/p/flop_rate_utilization_relative_to_roofline, "
      "\\[0\\]/p/memory_bw_utilization_relative_to_hw_limit",
-     PV_JC_ACCEPT, NULL, GAP16_TPU_OPS, NULL, NULL},
-    {"overview_page", TPU, "\\[3\\]/rows\\[3\\]/link", PV_JC_ACCEPT, NULL, GAP16_OP_PROFILE,
-     "op_profile *", NULL},
+     PV_JC_ACCEPT, NULL, TPU_ROOFLINE_USE, "0.0%", "unknown"},
 
     /* ---- accepted: framework op stats -------------------------------------------- */
     {"framework_op_stats", OLD_TF_GPU,
@@ -230,16 +230,15 @@ const pv_jc_rule pv_compare_rules[] = {
      PV_JC_ACCEPT, NULL, NO_DEVICE_OP, NULL, NULL},
     {"framework_op_stats", "shared/tf_keras_gpu_gcp/*", "\\[*\\]/p/task_type", PV_JC_ACCEPT,
      NULL, TASK_TYPE, "Inference", "Training"},
-    {"framework_op_stats", ROCM,
+    {"framework_op_stats", GEMM_SET,
      "\\[*\\]/rows\\[Device|*\\]/measured_flop_rate, \\[*\\]/rows\\[Device|*\\]/model_flop_rate, "
      "\\[*\\]/rows\\[Device|*\\]/measured_memory_bw, "
      "\\[*\\]/rows\\[Device|*\\]/operational_intensity, \\[*\\]/rows\\[Device|*\\]/bound_by",
-     PV_JC_ACCEPT, NULL, GAP16_ROOFLINE, NULL, NULL},
-    {"framework_op_stats", ROCM, "\\[*\\]/rows\\[Device|*\\]/gpu_tensorcore_utilization",
-     PV_JC_ACCEPT, NULL, GAP16_TC_UTIL, NULL, "0"},
-    {"framework_op_stats", TPU,
-     "\\[0\\]/rows, \\[1\\]/rows, \\[*\\]/rows\\[Device|*\\], \\[*\\]/rows\\[Host|*\\]/rank",
-     PV_JC_ACCEPT, NULL, GAP16_TPU_OPS, NULL, NULL},
+     PV_JC_ACCEPT, NULL, GEMM_COST, NULL, NULL},
+    {"framework_op_stats", ELEMENTWISE_SET,
+     "\\[*\\]/rows\\[Device|*\\]/measured_flop_rate, \\[*\\]/rows\\[Device|*\\]/model_flop_rate, "
+     "\\[*\\]/rows\\[Device|*\\]/operational_intensity",
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL, NULL},
 
     /* ---- kernel stats: XProf's view of the old TF GPU traces, then its flags ------ */
     {"kernel_stats", OLD_TF_GPU, "op_name", PV_JC_AS_REFERENCE, "\"\"", OLD_TF_KERNEL_OP, NULL,
@@ -249,9 +248,53 @@ const pv_jc_rule pv_compare_rules[] = {
      OLD_TF_KERNEL_ELIGIBLE, NULL, NULL},
     {"kernel_stats", OLD_TF_GPU, "shmem_bytes", PV_JC_AS_REFERENCE, "0", OLD_TF_KERNEL_SHM, NULL,
      NULL},
-    {"kernel_stats", ROCM,
-     "/rows\\[*\\]/is_kernel_using_tensor_core, /rows\\[*\\]/is_op_tensor_core_eligible",
-     PV_JC_ACCEPT, NULL, GAP16_TC_FLAGS, "true", "false"},
+
+    /* ---- accepted: the XLA tools' GPU cost model ----------------------------------- */
+    {"hlo_stats", GEMM_SET,
+     "/rows\\[*\\]/model_flop_rate, /rows\\[*\\]/normalized_flop_rate, "
+     "/rows\\[*\\]/measured_memory_bw, /rows\\[*\\]/hbm_bw, "
+     "/rows\\[*\\]/operational_intensity, /rows\\[*\\]/bound_by",
+     PV_JC_ACCEPT, NULL, GEMM_COST, NULL, NULL},
+    {"hlo_stats", ELEMENTWISE_SET,
+     "/rows\\[*\\]/model_flop_rate, /rows\\[*\\]/normalized_flop_rate, "
+     "/rows\\[*\\]/operational_intensity",
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL, NULL},
+#define ROOFLINE(col) "\\[0\\]/rows\\[*\\]/" col
+    {"roofline_model", GEMM_SET,
+     ROOFLINE("measured_flop_rate") ", " ROOFLINE("model_flop_rate") ", "
+     ROOFLINE("measured_memory_bw") ", " ROOFLINE("hbm_bw") ", "
+     ROOFLINE("operational_intensity") ", " ROOFLINE("hbm_operational_intensity") ", "
+     ROOFLINE("bottleneck_operational_intensity") ", " ROOFLINE("optimal_flop_rate") ", "
+     ROOFLINE("compute_efficiency") ", " ROOFLINE("max_mem_bw_utilization") ", "
+     ROOFLINE("roofline_efficiency") ", " ROOFLINE("bound_by"),
+     PV_JC_ACCEPT, NULL, GEMM_COST, NULL, NULL},
+    {"roofline_model", ELEMENTWISE_SET,
+     ROOFLINE("measured_flop_rate") ", " ROOFLINE("model_flop_rate") ", "
+     ROOFLINE("operational_intensity") ", " ROOFLINE("hbm_operational_intensity") ", "
+     ROOFLINE("bottleneck_operational_intensity") ", " ROOFLINE("optimal_flop_rate") ", "
+     ROOFLINE("compute_efficiency"),
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL, NULL},
+#undef ROOFLINE
+/* A metric of the op tree's root and of the program, category and op
+ * levels below it, with or without IDLE. */
+#define NODE_LEVELS(root, m)                                                               \
+    "/" root "/metrics/" m ", /" root "/children\\[*\\]/metrics/" m ", "                    \
+    "/" root "/children\\[*\\]/children\\[*\\]/metrics/" m ", "                           \
+    "/" root "/children\\[*\\]/children\\[*\\]/children\\[*\\]/metrics/" m
+#define TREE(m) NODE_LEVELS("byProgram", m) ", " NODE_LEVELS("byProgramExcludeIdle", m)
+    {"op_profile", GEMM_SET,
+     TREE("flops") ", " TREE("rawFlops") ", " TREE("bf16Flops") ", " TREE("uncappedFlops") ", "
+     TREE("bandwidthUtils\\[*\\]") ", " TREE("rawBytesAccessedArray\\[*\\]"),
+     PV_JC_ACCEPT, NULL, GEMM_COST, NULL, NULL},
+    {"op_profile", ELEMENTWISE_SET,
+     TREE("flops") ", " TREE("rawFlops") ", " TREE("bf16Flops") ", " TREE("uncappedFlops"),
+     PV_JC_ACCEPT, NULL, ELEMENTWISE_FLOPS, NULL, NULL},
+#undef TREE
+#undef NODE_LEVELS
+
+    /* ---- accepted: the memory viewer's chart colors ---------------------------------- */
+    {"memory_viewer", "jax_train/*, " ROCM ", " TPU, "/bufferBlocks\\[*\\]/color", PV_JC_ACCEPT,
+     NULL, BLOCK_COLOR, NULL, NULL},
 
     /* ---- accepted: memory profile ---------------------------------------------------- */
 #define SNAPSHOT(alloc, i) "/memoryProfilePerAllocator/" alloc "/memoryProfileSnapshots\\[" i "\\]"

@@ -108,8 +108,9 @@ START_TEST(test_run_tools)
     ck_assert_str_eq(json_string_value(json_array_get(j, 2)), "memory_profile");
     json_decref(j);
     j = get_json("/data/plugin/profile/run_tools?run=job%2Fbad", 200);
-    ck_assert_uint_eq(json_array_size(j), 6);
+    ck_assert_uint_eq(json_array_size(j), 8);   /* no GPU plane: no kernel_stats */
     ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "trace_viewer@");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 7)), "hlo_stats");
     json_decref(j);
     expect_error("/data/plugin/profile/run_tools?run=nope", 404, "nope");
     expect_error("/data/plugin/profile/run_tools", 400, "run");

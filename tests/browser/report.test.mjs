@@ -5,8 +5,9 @@
 // reference runs (the input-bound one written first, the fixed one later):
 // numbers against the tool routes' own answers, sharing links opened in a
 // fresh page, two points of the history opening their comparison; and, on
-// ../shared/testdata, the utilization curve's mean against the overview's
-// device idle share.
+// ../shared/testdata, the utilization curve's mean against the
+// device_utilization route and the device idle card against the Device IDLE
+// row of framework_op_stats (XProf's definition of device idle).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,7 +21,7 @@ import { curve } from '../../web/views/device_util.js';
 import { folders, peakOf, series } from '../../web/views/history.js';
 import { parseHash, formatHash } from '../../web/router.js';
 import { haveChromium, screenshot, waitForView } from './browser.mjs';
-import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
+import { TESTDATA, hashOf, routeData, servePage, skipWithout } from './testdata.mjs';
 
 const TEST_MS = 60000;
 const REF = fileURLToPath(new URL('../data/reference', import.meta.url));
@@ -221,10 +222,11 @@ describe('the overview\'s device utilization curve', { skip: REAL_SKIP }, () => 
     const h = {};
     servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-util-cache-' });
 
-    test('its mean is 100 % minus the overview\'s device idle share', { timeout: TEST_MS },
-        async () => {
-            const hash = hashOf('tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm',
-                                'overview_page');
+    test('its mean is the route\'s busy share, the idle card XProf\'s device IDLE share',
+         { timeout: TEST_MS }, async () => {
+            const run = 'tf_keras_gpu_gcp/train/2022_11_04_21_26_12';
+            const host = 'instance-ecbm';
+            const hash = hashOf(run, host, 'overview_page');
             await h.page.goto(h.server.url + hash);
             await waitForView(h.page, hash, TEST_MS);
             await h.page.waitForSelector('.util-chart canvas', { timeout: TEST_MS });
@@ -238,10 +240,27 @@ describe('the overview\'s device utilization curve', { skip: REAL_SKIP }, () => 
                     .find((c) => c.textContent.startsWith('Device idle'));
                 return { mean: ys.reduce((a, y) => a + y, 0) / ys.length, card: card.textContent };
             });
-            const idle = Number(/([\d.]+)%/.exec(seen.card)[1]);
-            // The curve's buckets are equal, so its mean is the busy share;
-            // the card rounds the idle share to 0.1.
-            assert.ok(Math.abs(seen.mean - (100 - idle)) <= 0.05 + 1e-3,
-                      `curve mean ${seen.mean}, idle card ${seen.card}`);
+            // The curve's buckets are equal, so its mean is the device's busy
+            // share over the window, which the route gives to 1e-4.
+            const util = await routeData(h, run, host, 'device_utilization');
+            assert.equal(util.devices.length, 1);
+            assert.ok(Math.abs(seen.mean - util.devices[0].mean_percent) <= 1e-3,
+                      `curve mean ${seen.mean}, route ${util.devices[0].mean_percent}`);
+            // The card is the share of the device op table's time that is IDLE
+            // (the card rounds it to 0.1).
+            const ops = (await routeData(h, run, host, 'framework_op_stats'))[0];
+            const id = (name) => ops.cols.findIndex((c) => c.id === name);
+            let idle = 0;
+            let all = 0;
+            for (const r of ops.rows) {
+                if (r.c[id('host_or_device')].v !== 'Device')
+                    continue;
+                all += r.c[id('total_self_time')].v;
+                if (r.c[id('operation')].v === 'IDLE')
+                    idle += r.c[id('total_self_time')].v;
+            }
+            const card = Number(/([\d.]+)%/.exec(seen.card)[1]);
+            assert.ok(all > 0 && Math.abs(card - 100 * idle / all) <= 0.05 + 1e-3,
+                      `idle card ${seen.card}, IDLE row ${100 * idle / all}%`);
         });
 });

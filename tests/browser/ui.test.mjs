@@ -65,9 +65,12 @@ function harness(prefix) {
     const h = {};
     before(async () => {
         // The content checks read the generic view's table; a tool with a
-        // view of its own would draw something else.
+        // view of its own would draw something else, unless the view hands
+        // a per-tool file's DataTable to the generic one (the XLA views do).
+        const fallsBack = ['op_profile', 'memory_viewer'];
         for (const tool of [TOOL_A, TOOL_B])
-            assert.ok(!hasView(tool), `${tool} now has its own view: give fixture.mjs other tools`);
+            assert.ok(!hasView(tool) || fallsBack.includes(tool),
+                      `${tool} now has its own view: give fixture.mjs other tools`);
         h.fixture = makeFixture();
         h.server = await startServer({ ...h.fixture, prefix });
         h.base = h.server.url;

@@ -246,22 +246,28 @@ static void check_summary(const pv_test_server *s, const char *path, const char 
         ck_assert_double_eq(num(p, "peak_bytes"), strtod(peak, NULL));
     }
 
-    /* Device utilization: the tool's mean; every device's busy share adds up
-     * to what the overview's device idle share leaves (it adds devices up). */
+    /* Device utilization: the tool's mean. The idle share is XProf's: the
+     * Device IDLE row's share of the device op table's time. */
     json_t *util = route(s, run, host, "device_utilization", "");
     const json_t *u = json_object_get(sum, "utilization");
     const json_t *devs = json_object_get(u, "devices");
     ck_assert_uint_eq(json_array_size(devs), json_array_size(json_object_get(util, "devices")));
-    if (json_array_size(devs) > 0) {
+    if (json_array_size(devs) > 0)
         ck_assert_double_eq_tol(num(u, "mean_percent"), num(util, "mean_percent"), 1e-9);
-        double busy = 0;
-        for (size_t i = 0; i < json_array_size(devs); i++)
-            busy += num(json_array_get(devs, i), "mean_percent");
-        /* The idle share is rendered to 0.1, each device's share to 0.0001. */
-        double tol = 0.05 + 1e-4 * (double)json_array_size(devs);
-        if (!json_is_null(dv))
-            ck_assert_double_le(fabs(busy - (100 - json_number_value(dv))), tol);
+    const json_t *with_idle = json_array_get(ops, 0);
+    double idle_us = 0, device_us = 0;
+    for (size_t i = 0; i < json_array_size(json_object_get(with_idle, "rows")); i++) {
+        if (strcmp(json_string_value(cell(with_idle, i, col(with_idle, "host_or_device"))),
+                   "Device") != 0)
+            continue;
+        double us = json_number_value(cell(with_idle, i, col(with_idle, "total_self_time")));
+        device_us += us;
+        if (strcmp(json_string_value(cell(with_idle, i, col(with_idle, "operation"))), "IDLE") == 0)
+            idle_us += us;
     }
+    /* The idle share is rendered to 0.1. */
+    if (!json_is_null(dv))
+        ck_assert_double_le(fabs(json_number_value(dv) - 100.0 * idle_us / device_us), 0.05);
     json_decref(util);
     json_decref(mem);
     json_decref(ops);
@@ -294,7 +300,7 @@ START_TEST(test_summary_shared_gpu)
     check_summary(&s, SHARED "/tf_keras_gpu_gcp", GPU_RUN, "instance-ecbm");
     check_summary(&s, SHARED "/jax_rocm_mi300/plugins/profile/jax08_gemm",
                   "jax_rocm_mi300/jax08_gemm", "tw003");
-    /* Eight GPUs busy at once: the overview adds their time up. */
+    /* Eight GPUs: the idle share is their IDLE time over their time, added up. */
     check_summary(&s, SHARED "/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08",
                   "jax_rocm_mi300/jax_conv_minimal_08", "tw003");
     /* Kernels: added up per name from the route's rows. */

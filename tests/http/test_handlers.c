@@ -205,8 +205,15 @@ START_TEST(test_data_names)
     json_decref(call_json(pv_serve_data, "run=" MULTI "&tag=kernel_stats", 400));
     json_decref(call_json(pv_serve_data, "run=" MULTI "&host=nobody&tag=kernel_stats", 404));
     json_decref(call_json(pv_serve_data, "run=nothing&host=" HOST_A "&tag=kernel_stats", 404));
-    /* Only TensorFlow's op_profile.json answers op_profile: none here. */
-    json_decref(call_json(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=op_profile", 404));
+    /* Only TensorFlow's pod_viewer.json answers pod_viewer: none here. */
+    json_decref(call_json(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=pod_viewer", 404));
+    /* A host with no device has an empty op profile, as XProf 2.24.2 answers for it
+     * (tests/data/reference/multi_host's golden). */
+    j = call_json(pv_serve_data, "run=" MULTI "&host=" HOST_A "&tag=op_profile", 200);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "deviceType")), "CPU_ONLY");
+    ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(j, "byProgram"),
+                                                      "children")), 0);
+    json_decref(j);
     /* memory_profile does not combine hosts. */
     j = call_json(pv_serve_data, "run=" MULTI "&host=ALL_HOSTS&tag=memory_profile", 404);
     ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(j, "detail")),

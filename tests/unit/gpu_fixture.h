@@ -216,9 +216,9 @@ static inline void fx_xla_kernel(pv_model_builder *b, uint32_t track, uint32_t m
  *   x2 gemm_kernel  fusion.1  start 20e6  dur  5e6  group 1
  *   x3 gemm_kernel  fusion.1  start 30e6  dur  5e6  group 2
  *   x4 copy_kernel  copy.1    start 40e6  dur  2e6  group 2
- *   x5 other_kernel missing.3 start 50e6  dur  3e6  group 2  (not in the proto: dropped)
- *   x6 bad_kernel   fusion.9  program 8   start 60e6 dur 1e6 (no readable proto:
- *                                        falls back to tf_op "XlaModule:") */
+ *   x5 other_kernel missing.3 start 50e6  dur  3e6  group 2  (not in the proto)
+ *   x6 bad_kernel   fusion.9  program 8   start 60e6 dur 1e6 (no readable proto)
+ * Every kernel also carries the tf_op "XlaModule:". */
 static inline pv_model *fx_xla_model(void)
 {
     pv_model_builder *b = pv_builder_new();

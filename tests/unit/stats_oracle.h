@@ -64,12 +64,6 @@ static inline int oracle_find_row(json_t *table, const char *c1, const char *v1,
     return -1;
 }
 
-/* The failure message of a test that shows a gap of the XLA tools issue:
- * such a test asserts profview's answer today, and fails once #16 makes
- * it XProf's. */
-#define ORACLE_GAP16                                                                        \
-    "issue #16 closed this gap: remove its rule from tests/api/compare_rules.c and this test"
-
 /* ---- keyed accumulator ---------------------------------------------------- */
 
 typedef struct oracle_row {

@@ -139,16 +139,20 @@ START_TEST(test_op_metrics_combine)
 {
     pv_op_metrics d0[] = {
         {.name = "Foo", .type = "Foo", .occurrences = 2, .time_ps = 6, .self_time_ps = 6},
-        {.name = "Bar", .type = "Unknown", .occurrences = 1, .time_ps = 1, .self_time_ps = 1},
+        {.name = "Bar", .type = "Unknown", .occurrences = 1, .time_ps = 1, .self_time_ps = 1,
+         .flops = 10, .bytes = 4},
         {.name = "IDLE", .type = "IDLE", .time_ps = 3, .self_time_ps = 3, .is_idle = true},
     };
     pv_op_metrics d1[] = {
         {.name = "Bar", .type = "Bar", .occurrences = 3, .time_ps = 2, .self_time_ps = 2,
-         .is_eager = true},
+         .flops = 5, .bytes = 1, .is_eager = true},
         {.name = "IDLE", .type = "IDLE", .time_ps = 5, .self_time_ps = 5, .is_idle = true},
         {.name = "Baz", .type = "Baz", .occurrences = 1, .time_ps = 4, .self_time_ps = 4},
     };
-    pv_op_metrics_db parts[2] = {{d0, 3, 10, 7}, {d1, 3, 11, 6}};
+    pv_op_metrics_db parts[2] = {
+        {.ops = d0, .n_ops = 3, .total_time_ps = 10, .total_op_time_ps = 7},
+        {.ops = d1, .n_ops = 3, .total_time_ps = 11, .total_op_time_ps = 6,
+         .env = {.kind = PV_DEVICE_GPU, .peak_tflops = 2}}};
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_op_metrics_db db;
@@ -163,7 +167,12 @@ START_TEST(test_op_metrics_combine)
     ck_assert_str_eq(db.ops[1].type, "Bar");   /* "Unknown" gives way */
     ck_assert_uint_eq(db.ops[1].occurrences, 4);
     ck_assert_uint_eq(db.ops[1].time_ps, 3);
+    ck_assert_double_eq(db.ops[1].flops, 15);
+    ck_assert_double_eq(db.ops[1].bytes, 5);
     ck_assert(db.ops[1].is_eager);
+    /* the host with a device gives the peaks */
+    ck_assert_int_eq(db.env.kind, PV_DEVICE_GPU);
+    ck_assert_double_eq(db.env.peak_tflops, 2);
     ck_assert_str_eq(db.ops[2].name, "Baz");
     ck_assert(db.ops[3].is_idle);
     ck_assert_uint_eq(db.ops[3].self_time_ps, 8);

@@ -129,7 +129,7 @@ START_TEST(test_overview_multi)
     ck_assert_str_eq(r.device_type, "CPU");
     ck_assert_uint_eq(r.ip.steps.n_steps, 2);
     ck_assert_uint_eq(r.n_top_host, 1);
-    ck_assert_str_eq(r.top_host[0].op->name, "MatMul");
+    ck_assert_str_eq(r.top_host[0].name, "MatMul");
     ck_assert_double_eq_tol(r.top_host[0].self_time_fraction, 1.0, TOL);
     ck_assert_double_eq_tol(r.host_idle_percent, 100.0 * 240.0 / 350.0, 1e-9);
     ck_assert_uint_eq(r.device_ops.n_ops, 0);

@@ -237,6 +237,11 @@ START_TEST(test_pv_ingest_hlo_decode_programs)
     pv_ingest_attach(m);
     const pv_hlo_table *t = pv_model_hlo(m);
     ck_assert_uint_eq(t->n_bad, 2);   /* 5 cut short, 9 nested too deep */
+    ck_assert_uint_eq(t->bad[0].program_id, 5);
+    ck_assert_uint_eq(t->bad[1].program_id, 9);
+    ck_assert_ptr_nonnull(strstr(t->bad[0].reason, "does not parse"));
+    ck_assert_str_eq(pv_hlo_bad_reason(t, 5), t->bad[0].reason);
+    ck_assert_ptr_null(pv_hlo_bad_reason(t, 7));
     ck_assert_uint_eq(t->n_modules, 3);
     ck_assert_uint_eq(t->modules[0].program_id, 7);   /* sorted by program id */
     ck_assert_uint_eq(t->modules[1].program_id, 8);
@@ -277,7 +282,7 @@ static void *ask(void *m)
 START_TEST(test_pv_model_hlo_once)
 {
     pv_model *m = programs_model();
-    pv_model_set_hlo_decoder(m, counting_decode);
+    pv_model_set_hlo_decoder(m, counting_decode, NULL);
     atomic_store(&decodes, 0);
     pthread_t th[8];
     for (int i = 0; i < 8; i++)

@@ -106,6 +106,70 @@ START_TEST(test_scan_run_names)
 }
 END_TEST
 
+/* Appends a length-delimited protobuf field to w (n bytes in use). */
+static void pb_field(uint8_t *w, size_t *n, unsigned field, const void *p, size_t len)
+{
+    w[(*n)++] = (uint8_t)(field << 3 | 2);
+    w[(*n)++] = (uint8_t)len;   /* the test's fields are all under 128 bytes */
+    memcpy(w + *n, p, len);
+    *n += len;
+}
+
+/* An XSpace whose /host:metadata plane names the "Hlo Proto" stat (or
+ * another): the index's probe lists the HLO tools for the first only. */
+static void put_xspace(const char *rel, const char *stat)
+{
+    uint8_t smd[64], entry[80], plane[128], space[160];
+    size_t n_smd = 0, n_entry = 0, n_plane = 0, n_space = 0;
+    pb_field(smd, &n_smd, 2, stat, strlen(stat));
+    pb_field(entry, &n_entry, 2, smd, n_smd);
+    pb_field(plane, &n_plane, 2, "/host:metadata", 14);
+    pb_field(plane, &n_plane, 5, entry, n_entry);
+    pb_field(space, &n_space, 1, plane, n_plane);
+    put_file(rel, 0, 60);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(space, 1, n_space, f), n_space);
+    fclose(f);
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= 60;
+    t[1] = t[0];
+    utimensat(AT_FDCWD, path, t, 0);
+}
+
+/* XProf 2.24.2 lists memory_viewer and graph_viewer for a profile with HLO
+ * protos only (tests/data/reference's MANIFESTs: tool_names). */
+START_TEST(test_hlo_tools_listed_with_hlo)
+{
+    put_xspace("plugins/profile/jax/h.xplane.pb", "Hlo Proto");
+    put_xspace("plugins/profile/tf/h.xplane.pb", "step_num");
+    pv_index *ix = scan_now();
+    const pv_tool *tools[32];
+    const pv_run *jax = pv_index_run_find(ix, "jax");
+    const pv_run *tf = pv_index_run_find(ix, "tf");
+    ck_assert_ptr_nonnull(jax);
+    ck_assert_ptr_nonnull(tf);
+    ck_assert_uint_eq(jax->hosts[0].files[0].holds, PV_PROFILE_HLO);
+    ck_assert_uint_eq(tf->hosts[0].files[0].holds, 0);
+    /* XProf's lists for such CPU profiles (routes/corpus.json: jax_train
+     * 10 tools, the Keras runs 8): no kernel_stats without a GPU plane */
+    size_t n = pv_run_tools(jax, tools, 32);
+    ck_assert_uint_eq(n, 10);
+    ck_assert(pv_host_has_tool(&jax->hosts[0], pv_tool_find("memory_viewer")));
+    ck_assert(pv_host_has_tool(&jax->hosts[0], pv_tool_find("graph_viewer")));
+    ck_assert_uint_eq(pv_run_tools(tf, tools, 32), 8);
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_str_ne(tools[i]->name, "kernel_stats");
+    /* not listed, but answered, as XProf answers it */
+    ck_assert(pv_host_has_tool(&tf->hosts[0], pv_tool_find("kernel_stats")));
+    ck_assert(!pv_host_has_tool(&tf->hosts[0], pv_tool_find("memory_viewer")));
+    pv_index_unref(ix);
+}
+END_TEST
+
 /* PyTorch's layout, as torch-tb-profiler finds it: any folder holding a
  * trace JSON is a run named by its path (the logdir's own name for the
  * logdir), a file per worker; the same trace JSON in a TensorBoard session
@@ -156,6 +220,12 @@ START_TEST(test_scan_pytorch_runs)
     ck_assert(pv_host_has_tool(&py->hosts[0], pv_tool_find("distributed_view")));
     const pv_run *xs = a->n_hosts == 3 ? a2 : a;
     ck_assert(!pv_host_has_tool(&xs->hosts[0], pv_tool_find("distributed_view")));
+    /* XProf's XLA tables are an XSpace's, never a PyTorch trace's */
+    static const char *const xla[] = {"op_profile", "hlo_stats", "roofline_model"};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert(!pv_host_has_tool(&py->hosts[0], pv_tool_find(xla[i])));
+        ck_assert(pv_host_has_tool(&xs->hosts[0], pv_tool_find(xla[i])));
+    }
     pv_index_unref(ix);
 }
 END_TEST
@@ -203,10 +273,15 @@ START_TEST(test_scan_hosts_and_tools)
     ck_assert_uint_eq(r->hosts[1].files[0].id.size_bytes, 20);
     const pv_tool *tools[32];
     size_t n = pv_run_tools(r, tools, 32);
-    ck_assert_uint_eq(n, 6);
-    ck_assert_str_eq(tools[0]->name, "overview_page");
-    ck_assert_str_eq(tools[1]->name, "trace_viewer@");
-    ck_assert_str_eq(tools[5]->name, "framework_op_stats");
+    /* XProf 2.24.2 lists op_profile, roofline_model and hlo_stats for every
+     * XSpace, kernel_stats only for one with a GPU plane (routes/corpus.json:
+     * the Keras CPU runs' eight tools, in this order). */
+    ck_assert_uint_eq(n, 8);
+    static const char *const xprof[] = {"overview_page", "trace_viewer@", "op_profile",
+                                        "input_pipeline_analyzer", "memory_profile",
+                                        "roofline_model", "framework_op_stats", "hlo_stats"};
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_str_eq(tools[i]->name, xprof[i]);
     ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("tensorflow_stats")));
     ck_assert(pv_host_has_tool(&r->hosts[0], pv_tool_find("trace_viewer")));
     ck_assert(!pv_host_has_tool(&r->hosts[0], pv_tool_find("pod_viewer")));
@@ -435,6 +510,7 @@ static Suite *index_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_scan_run_names);
     tcase_add_test(tc, test_scan_hosts_and_tools);
+    tcase_add_test(tc, test_hlo_tools_listed_with_hlo);
     tcase_add_test(tc, test_scan_pytorch_runs);
     tcase_add_test(tc, test_scan_legacy_trace_json);
     tcase_add_test(tc, test_scan_many_runs);

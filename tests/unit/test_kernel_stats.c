@@ -231,6 +231,20 @@ START_TEST(test_pv_kernel_predicates)
     ck_assert(pv_kernel_name_uses_tensor_core("volta_s884gemm_fp16_128x128"));
     ck_assert(pv_kernel_name_uses_tensor_core("sm80_xmma_gemm_f16f16"));
     ck_assert(!pv_kernel_name_uses_tensor_core("volta_sgemm_128x32_nn"));
+    /* AMD: a Tensile kernel with an MFMA tile, XLA's GEMM fusion */
+    ck_assert(pv_kernel_name_uses_tensor_core("Cijk_Ailk_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN"));
+    ck_assert(pv_kernel_name_uses_tensor_core("gemm_fusion_dot_general_1.kd"));
+    /* torch-tb-profiler's list is NVIDIA's alone */
+    ck_assert(pv_kernel_name_uses_nvidia_tensor_core("volta_s884gemm_fp16_128x128"));
+    ck_assert(!pv_kernel_name_uses_nvidia_tensor_core(
+        "Cijk_Ailk_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN"));
+    ck_assert(!pv_kernel_name_uses_nvidia_tensor_core("gemm_fusion_dot_general_1.kd"));
+    ck_assert(!pv_kernel_name_uses_tensor_core("Cijk_Ailk_Bljk_S_MT64x64x8_SE_K1"));
+    ck_assert(!pv_kernel_name_uses_tensor_core("x_MI16x16_not_tensile"));
+    ck_assert(!pv_kernel_name_uses_tensor_core("loop_transpose_fusion.kd"));
+    ck_assert(pv_kernel_op_tensor_core_eligible("jit(f)/dot_general", 18));
+    ck_assert(pv_kernel_op_tensor_core_eligible("jit(f)/conv_general_dilated", 27));
+    ck_assert(!pv_kernel_op_tensor_core_eligible("jit(f)/broadcast_in_dim", 23));
     ck_assert(pv_kernel_op_tensor_core_eligible("a/Conv2DBackpropInput", 21));
     ck_assert(pv_kernel_op_tensor_core_eligible("a/BatchMatMulV2", 15));
     ck_assert(pv_kernel_op_tensor_core_eligible("a/MatMul", 8));

@@ -288,13 +288,23 @@ static void run_overview(const char *run, bool gpu)
         if (name == NULL)
             break;
         ck_assert_uint_lt(n, r.n_top_device);
-        ck_assert_str_eq(r.top_device[n].op->name, name);
+        const pv_overview_op *op = &r.top_device[n];
+        ck_assert_str_eq(op->name, name);
         snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].category", n);
-        ck_assert_str_eq(r.top_device[n].op->type, get(&k, key));
+        ck_assert_str_eq(op->category, get(&k, key));
+        /* Shares of the device ops' own time, as TensorFlow divided them
+         * (not of the kernels' time, unattributed kernels included): the
+         * same to the last digit, not within a tolerance. */
         snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].self_time_fraction", n);
-        near(r.top_device[n].self_time_fraction, num(&k, key), key);
+        ck_assert_double_eq_tol(op->self_time_fraction, num(&k, key), 1e-12);
         snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].cumulative_time_fraction", n);
-        near(r.top_device[n].cumulative_time_fraction, num(&k, key), key);
+        ck_assert_double_eq_tol(op->cumulative_time_fraction, num(&k, key), 1e-12);
+        /* TensorCore flags: eligible where TensorFlow marked the op (field
+         * 6), used where it saw TensorCore kernel time (field 7; none here). */
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].is_op_tensorcore_eligible", n);
+        ck_assert_int_eq(op->tc_eligible, get(&k, key) != NULL);
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].is_op_using_tensorcore", n);
+        ck_assert_int_eq(op->tc_using, get(&k, key) != NULL);
     }
     ck_assert_uint_eq(n, gpu ? 10 : 0);
     json_t *j = pv_overview_to_json(&r);
@@ -391,11 +401,48 @@ START_TEST(test_pv_overview_legacy_read_plugin_demo)
     ck_assert_str_eq(r.precision_statement,
                      get(&k, "recommendation[0].recommendation[0].precision_statement"));
     ck_assert_uint_eq(r.n_top_device, 10);
-    ck_assert_str_eq(r.top_device[9].op->name, get(&k, "analysis[0].top_device_ops[9].name"));
+    ck_assert_str_eq(r.top_device[9].name, get(&k, "analysis[0].top_device_ops[9].name"));
     near(r.top_device[9].cumulative_time_fraction,
          num(&k, "analysis[0].top_device_ops[9].cumulative_time_fraction"), "top op 9");
     json_t *j = pv_overview_to_json(&r);
     ck_assert_uint_eq(json_array_size(j), 7);
+    json_decref(j);
+    pv_arena_fini(&a);
+    free_kv(&k);
+    free(data);
+}
+END_TEST
+
+/* The top device ops' fields 5-7 (FLOP rate, TensorCore eligibility and
+ * use) of the file TensorFlow wrote next to the Keras GPU run. */
+START_TEST(test_pv_overview_legacy_read_tensor_core)
+{
+    PV_NEED_TESTDATA("test_pv_overview_legacy_read_tensor_core");
+    size_t len;
+    uint8_t *data = slurp("tf_keras_gpu_gcp/train/plugins/profile/2022_11_04_21_26_12/"
+                          "instance-ecbm.overview_page.pb", &len);
+    kvfile k = load_kv("tests/data/overview/tf_keras_gpu_gcp.overview_page.txt");
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_overview_legacy_read(data, len, "x", &a, &r, &err), 0);
+    ck_assert_uint_eq(r.n_top_device, 10);
+    size_t n_eligible = 0;
+    for (size_t i = 0; i < r.n_top_device; i++) {
+        char key[128];
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].is_op_tensorcore_eligible", i);
+        ck_assert_int_eq(r.top_device[i].tc_eligible, get(&k, key) != NULL);
+        n_eligible += r.top_device[i].tc_eligible;
+        snprintf(key, sizeof key, "analysis[0].top_device_ops[%zu].flop_rate", i);
+        ck_assert_double_eq(r.top_device[i].flop_rate, num(&k, key));
+        ck_assert(!r.top_device[i].tc_using);
+    }
+    ck_assert_uint_eq(n_eligible, 6);   /* the count: six of the top ten */
+    json_t *j = pv_overview_to_json(&r);
+    json_t *row0 = json_object_get(json_array_get(json_object_get(json_array_get(j, 0), "rows"),
+                                                  0), "c");
+    ck_assert(json_is_true(json_object_get(json_array_get(row0, 5), "v")));
     json_decref(j);
     pv_arena_fini(&a);
     free_kv(&k);
@@ -419,6 +466,7 @@ static Suite *suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_overview_legacy_read");
     tcase_add_test(tc, test_pv_overview_legacy_read_plugin_demo);
+    tcase_add_test(tc, test_pv_overview_legacy_read_tensor_core);
     suite_add_tcase(s, tc);
     return s;
 }

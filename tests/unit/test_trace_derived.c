@@ -169,7 +169,11 @@ START_TEST(test_gpu_lines)
         ck_assert_int_eq(d.tracks[i].line_id, 0xdeadbeefll + 290 + (int64_t)(i < 4 ? i : 5));
         ck_assert_uint_eq(d.tracks[i].plane, 1);
         ck_assert_uint_eq(d.tracks[i].after_track, 0);
+        /* shown as XProf numbers them: the stream 1, its lines 2..6 */
+        ck_assert_int_eq(d.tracks[i].tid, 2 + (int64_t)i);
     }
+    ck_assert_ptr_nonnull(d.track_tid);
+    ck_assert_int_eq(d.track_tid[0], 1);
     check_count(&d, "XLA Modules - from #7", 2);
     check_event(&d, "XLA Modules - from #7", 0, 0, 500, "jit_f(5)", NULL, PV_NO_GROUP, 0);
     check_event(&d, "XLA Modules - from #7", 1, 600, 700, "jit_g(6)", NULL, PV_NO_GROUP, 0);

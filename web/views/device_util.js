@@ -3,10 +3,11 @@
 // device_utilization tool, 200 buckets), with its mean and idle gaps. The
 // trace viewer shows the same shares as a counter track per device.
 //
-// A device's busy time is the union of its streams' kernels; the overview's
-// device idle share adds every device's kernel time over the same window, so
-// with one device the curve's mean is 100 % minus that idle share, and with
-// several the devices' means add up to it.
+// A device's busy time is the union of its streams' kernels over the window
+// from the first device event to the last. The overview's device idle share
+// is XProf's: the IDLE share of the device op table (each device's ops over
+// its own span, added up), so the two differ a little where streams overlap
+// or devices start apart.
 
 import { getToolData } from '../api.js';
 import { createChart } from '../chart.js';

@@ -296,9 +296,9 @@ function render(el, state, inst, data) {
         props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
     sideSection(inst, el, state, dt, 'Device',
         'No device ops: profview counts device ops from the GPU kernels that name a framework ' +
-        'op, and this profile has none. A CPU-only profile has no device; a TPU profile\'s ' +
-        'ops are on the XLA Ops lines of the trace viewer; a GPU profile without them was ' +
-        'taken with the device tracer off.');
+        'op and from the XLA ops of GPU and TPU devices, and this profile has none. A ' +
+        'CPU-only profile has no device; a GPU profile without them was taken with the ' +
+        'device tracer off.');
     sideSection(inst, el, state, dt, 'Host',
         'No host ops were recorded: the host tracer writes framework ops at ' +
         'host_tracer_level 2 or higher.');

@@ -23,7 +23,14 @@ import { renderTpuOverview } from './tpu_steps.js';
 const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
 
 // Top-ops DataTable with the fractions shown as percentages.
+// The top-op table as shown: the shares in percent, then the FLOP rate and
+// the TensorCore flags where the answer has them (a device's table: the
+// FLOP rate always, the flags on GPUs).
 function opsTable(dt) {
+    const at = (id) => (dt.cols || []).findIndex((c) => c.id === id);
+    const flop = at('flopRate');
+    const elig = at('tcEligibility');
+    const using = at('tcUtilization');
     const cols = [
         { id: 'rank', label: 'Rank', type: 'number' },
         { id: 'self', label: 'Self time (%)', type: 'number' },
@@ -31,13 +38,28 @@ function opsTable(dt) {
         { id: 'type', label: 'Op type', type: 'string' },
         { id: 'op', label: 'Operation', type: 'string' },
     ];
-    const rows = (dt.rows || []).map((r, i) => ({ c: [
-        { v: i + 1 },
-        { v: Math.round(r.c[0].v * 10000) / 100 },
-        { v: Math.round(r.c[1].v * 10000) / 100 },
-        { v: r.c[2].v || '(none)' },
-        { v: r.c[3].v },
-    ] }));
+    if (flop >= 0)
+        cols.push({ id: 'flops', label: 'FLOP rate (GFLOP/s)', type: 'number' });
+    if (elig >= 0)
+        cols.push({ id: 'tc_eligible', label: 'TensorCore eligible', type: 'boolean' });
+    if (using >= 0)
+        cols.push({ id: 'tc_using', label: 'Using TensorCore', type: 'boolean' });
+    const rows = (dt.rows || []).map((r, i) => {
+        const c = [
+            { v: i + 1 },
+            { v: Math.round(r.c[0].v * 10000) / 100 },
+            { v: Math.round(r.c[1].v * 10000) / 100 },
+            { v: r.c[2].v || '(none)' },
+            { v: r.c[3].v },
+        ];
+        if (flop >= 0)
+            c.push({ v: Math.round(r.c[flop].v * 100) / 100 });
+        if (elig >= 0)
+            c.push({ v: r.c[elig].v });
+        if (using >= 0)
+            c.push({ v: r.c[using].v });
+        return { c };
+    });
     return { cols, rows };
 }
 
@@ -181,9 +203,6 @@ async function render(inst, el, state, data, isCurrent) {
     if (hw === 'CPU_ONLY') {
         dev.append(h('p', { class: 'hint', text: 'No device was profiled: this is a CPU-only ' +
             'profile, so every op ran on the host (below).' }));
-    } else if (hw === 'TPU') {
-        dev.append(h('p', { class: 'hint', text: 'profview does not rank TPU ops yet; the ' +
-            'trace viewer shows each TPU\'s XLA Modules and XLA Ops lines, op by op.' }));
     } else if (!(analysis.rows || []).length) {
         dev.append(h('p', { class: 'hint', text: 'No device op was recorded.' }));
     } else {

@@ -17,6 +17,11 @@ const VIEWS = {
     trace_viewer: () => import('./trace_viewer.js'),
     kernel_stats: () => import('./kernel_stats.js'),
     framework_op_stats: () => import('./framework_op_stats.js'),
+    hlo_stats: () => import('./hlo_stats.js'),
+    op_profile: () => import('./op_profile.js'),
+    roofline_model: () => import('./roofline_model.js'),
+    memory_viewer: () => import('./memory_viewer.js'),
+    graph_viewer: () => import('./graph_viewer.js'),
     pod_viewer: () => import('./pod_viewer.js'),
 };
 

@@ -2,46 +2,45 @@
  * decoder pv_model_hlo runs the first time a tool asks.
  *
  * Where the protos are: an XSpace's /host:metadata plane has one event
- * metadata per XLA program, whose id is the program id and whose
- * `Hlo Proto` bytes stat is the program's serialized HloProto. The model
+ * metadata per XLA program, whose `program_id` stat (else its id) is the
+ * program id and whose `Hlo Proto` bytes stat is the program's
+ * serialized HloProto. The model
  * keeps those bytes (model->blobs).
  *
  * Fields read (proto/hlo.proto, package xla; the rest is skipped):
  *   HloProto             hlo_module
- *   HloModuleProto       name, computations, id, entry_computation_id
- *   HloComputationProto  name, instructions, id
+ *   HloModuleProto       name, entry_computation_name, computations, id,
+ *                        entry_computation_id,
+ *                        stack_frame_index
+ *   HloComputationProto  name, instructions, id, root_id
  *   HloInstructionProto  name, opcode, shape, metadata, id, operand_ids,
- *                        called_computation_ids
- *   OpMetadata           op_type, op_name, source_file, source_line
- *   ShapeProto           element_type, dimensions, tuple_shapes,
- *                        layout.minor_to_major, is_dynamic_dimension
+ *                        called_computation_ids, and the attributes
+ *                        hlo_attrs.c lists
+ *   OpMetadata           op_type, op_name, source_file, source_line,
+ *                        deduplicated_name, stack_frame_id
+ *   StackFrameIndexProto file_names, function_names, file_locations,
+ *                        stack_frames
+ *   ShapeProto           element_type, dimensions, tuple_shapes, layout
+ *                        (minor_to_major, tiles, element_size_in_bits,
+ *                        memory_space, tail_padding_alignment_in_elements),
+ *                        is_dynamic_dimension
  *
  * Each proto is unpacked with the code protoc-c generates into a scratch
  * arena, under the cap of ingest/pb_arena.h, and copied into the table;
  * the scratch is dropped before the next proto, so a profile's protos are
  * never unpacked side by side. A proto that does not parse, is past the
- * cap, or holds a shape nested deeper than SHAPE_MAX_DEPTH or longer than
- * SHAPE_MAX_BYTES as text, is left out whole and counted. */
+ * cap, or holds a shape nested deeper than PV__HLO_SHAPE_MAX_DEPTH or a
+ * shape or constant longer than PV__HLO_TEXT_MAX_BYTES as text, is left
+ * out whole and counted. */
+#include "ingest/hlo/hlo_priv.h"
 #include "ingest/ingest.h"
-#include "ingest/pb_arena.h"
-#include "hlo.pb-c.h"
-#include "util/buf.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* protobuf-c unpacks a nested message by recursing, with no depth limit
- * of its own: tuple shapes are declared bytes (proto/hlo.proto) and
- * nested here, at most this deep. XLA's own shapes nest a few levels. */
-#define SHAPE_MAX_DEPTH 64
-/* The longest shape text kept; a real one is well under a kilobyte. */
-#define SHAPE_MAX_BYTES ((size_t)1 << 20)
-
 typedef Xla__HloInstructionProto instr_msg;
-typedef Xla__ShapeProto shape_msg;
 
 /* One proto found in the model. */
 typedef struct found {
@@ -60,6 +59,9 @@ typedef struct build {
     pv_hlo_instruction *instrs;
     size_t n_instrs, cap_instrs;
     pv_buf shape;            /* one shape's text */
+    pv_buf text;             /* scratch for an attribute's text */
+    pv_hlo_bad *bad;         /* the protos left out, in program order */
+    size_t n_bad, cap_bad;
 } build;
 
 #define GROW(arr, n, cap)                                                   \
@@ -74,68 +76,6 @@ typedef struct build {
 static const char *keep_str(build *b, const char *s)
 {
     return s[0] != '\0' ? pv_arena_strdup(b->a, s) : "";
-}
-
-/* ---- shapes --------------------------------------------------------------------- */
-
-/* The element type as XLA writes it in a shape: its name in lower case. */
-static int add_type(pv_buf *t, int value)
-{
-    const ProtobufCEnumValue *ev =
-        protobuf_c_enum_descriptor_get_value(&xla__primitive_type__descriptor, value);
-    if (ev == NULL)
-        return pv_buf_addf(t, "type%d", value);
-    if (value == XLA__PRIMITIVE_TYPE__OPAQUE_TYPE)
-        return pv_buf_adds(t, "opaque");
-    if (value == XLA__PRIMITIVE_TYPE__PRIMITIVE_TYPE_INVALID)
-        return pv_buf_adds(t, "invalid");
-    for (const char *c = ev->name; *c != '\0'; c++) {
-        char lower = (char)tolower((unsigned char)*c);
-        if (pv_buf_add(t, &lower, 1) != 0)
-            return PV_ETOOBIG;
-    }
-    return 0;
-}
-
-/* Appends s as XLA prints a shape with its layout: "f32[8,<=128]{1,0}"
- * (dimensions, "<=" before a dynamic one, minor-to-major order when the
- * array has a layout), "(f32[], s32[2])" for a tuple. False when it does
- * not fit SHAPE_MAX_BYTES, nests deeper than SHAPE_MAX_DEPTH, or a tuple
- * element does not parse. */
-static bool add_shape(build *b, pv_pb_arena *pa, const shape_msg *s, int depth)
-{
-    pv_buf *t = &b->shape;
-    if (s->element_type == XLA__PRIMITIVE_TYPE__TUPLE) {
-        if (depth >= SHAPE_MAX_DEPTH || pv_buf_adds(t, "(") != 0)
-            return false;
-        for (size_t i = 0; i < s->n_tuple_shapes; i++) {
-            ProtobufCMessage *e;
-            if ((i > 0 && pv_buf_adds(t, ", ") != 0) ||
-                pv_pb_unpack(pa, &xla__shape_proto__descriptor, s->tuple_shapes[i].data,
-                             s->tuple_shapes[i].len, "", &e, NULL) != 0 ||
-                !add_shape(b, pa, (const shape_msg *)(const void *)e, depth + 1))
-                return false;
-        }
-        return pv_buf_adds(t, ")") == 0;
-    }
-    if (add_type(t, s->element_type) != 0 || pv_buf_adds(t, "[") != 0)
-        return false;
-    for (size_t i = 0; i < s->n_dimensions; i++) {
-        bool dynamic = i < s->n_is_dynamic_dimension && s->is_dynamic_dimension[i];
-        if (pv_buf_addf(t, "%s%s%lld", i > 0 ? "," : "", dynamic ? "<=" : "",
-                        (long long)s->dimensions[i]) != 0)
-            return false;
-    }
-    if (pv_buf_adds(t, "]") != 0)
-        return false;
-    if (s->n_dimensions == 0 || s->layout == NULL || s->layout->n_minor_to_major == 0)
-        return true;
-    for (size_t i = 0; i < s->layout->n_minor_to_major; i++) {
-        if (pv_buf_addf(t, "%s%lld", i > 0 ? "," : "{",
-                        (long long)s->layout->minor_to_major[i]) != 0)
-            return false;
-    }
-    return pv_buf_adds(t, "}") == 0;
 }
 
 /* ---- modules ---------------------------------------------------------------------- */
@@ -161,17 +101,23 @@ static bool add_instruction(build *b, pv_pb_arena *pa, const instr_msg *r, uint3
     in.shape = "";
     if (r->shape != NULL) {
         pv_buf_reset(&b->shape);
-        if (!add_shape(b, pa, r->shape, 0))
+        if (!pv__hlo_shape_text(&b->shape, pa, r->shape, 0))
             return false;
-        in.shape = b->shape.data != NULL ? keep_str(b, b->shape.data) : "";
+        in.shape = b->shape.len > 0 ? pv_arena_strndup(b->a, b->shape.data, b->shape.len) : "";
     }
-    in.op_name = in.op_type = in.source_file = "";
+    in.op_name = in.op_type = in.source_file = in.deduplicated_name = "";
     if (r->metadata != NULL) {
         in.op_name = keep_str(b, r->metadata->op_name);
         in.op_type = keep_str(b, r->metadata->op_type);
         in.source_file = keep_str(b, r->metadata->source_file);
+        in.deduplicated_name = keep_str(b, r->metadata->deduplicated_name);
         in.source_line = r->metadata->source_line;
+        in.stack_frame_id = r->metadata->stack_frame_id;
     }
+    bool ok;
+    in.attrs = pv__hlo_attrs(b->a, &b->text, r, &ok);
+    if (!ok)
+        return false;
     in.computation = comp;
     in.id = r->id;
     in.operand_ids = keep_ids(b, r->operand_ids, r->n_operand_ids);
@@ -183,6 +129,34 @@ static bool add_instruction(build *b, pv_pb_arena *pa, const instr_msg *r, uint3
     return true;
 }
 
+/* The module's call stacks; frames whose indices point outside the
+ * index read as unknown ("" and 0), so a reader can follow parents
+ * without checking them against the proto. */
+static void add_frames(build *b, const Xla__StackFrameIndexProto *ix, pv_hlo_module *pm)
+{
+    if (ix == NULL || ix->n_stack_frames == 0 || ix->n_stack_frames > INT32_MAX)
+        return;
+    pv_hlo_frame *f = pv_arena_zalloc(b->a, ix->n_stack_frames * sizeof *f);
+    for (size_t i = 0; i < ix->n_stack_frames; i++) {
+        const Xla__StackFrameIndexProto__StackFrame *sf = ix->stack_frames[i];
+        f[i].file = f[i].function = "";
+        if (sf->parent_frame_id > 0 && (size_t)sf->parent_frame_id <= ix->n_stack_frames)
+            f[i].parent = sf->parent_frame_id;
+        if (sf->file_location_id <= 0 || (size_t)sf->file_location_id > ix->n_file_locations)
+            continue;
+        const Xla__StackFrameIndexProto__FileLocation *loc =
+            ix->file_locations[sf->file_location_id - 1];
+        if (loc->file_name_id > 0 && (size_t)loc->file_name_id <= ix->n_file_names)
+            f[i].file = keep_str(b, ix->file_names[loc->file_name_id - 1]);
+        if (loc->function_name_id > 0 && (size_t)loc->function_name_id <= ix->n_function_names)
+            f[i].function = keep_str(b, ix->function_names[loc->function_name_id - 1]);
+        f[i].line = loc->line;
+        f[i].column = loc->column;
+    }
+    pm->frames = f;
+    pm->n_frames = (uint32_t)ix->n_stack_frames;
+}
+
 /* The module of one HloProto (an absent module reads as an empty one, a
  * program whose proto holds nothing). */
 static bool add_module(build *b, pv_pb_arena *pa, uint64_t program_id,
@@ -191,19 +165,22 @@ static bool add_module(build *b, pv_pb_arena *pa, uint64_t program_id,
     if (b->n_comps + (mod != NULL ? mod->n_computations : 0) > UINT32_MAX ||
         b->n_mods >= UINT32_MAX)
         return false;
-    pv_hlo_module pm = {program_id, "", 0, 0, (uint32_t)b->n_comps, 0};
+    pv_hlo_module pm = {program_id, "", "", 0, 0, (uint32_t)b->n_comps, 0, NULL, 0};
     if (mod != NULL) {
         pm.name = keep_str(b, mod->name);
+        pm.entry_computation_name = keep_str(b, mod->entry_computation_name);
         pm.id = mod->id;
         pm.entry_computation_id = mod->entry_computation_id;
         pm.n_computations = (uint32_t)mod->n_computations;
+        add_frames(b, mod->stack_frame_index, &pm);
     }
     for (uint32_t c = 0; c < pm.n_computations; c++) {
         const Xla__HloComputationProto *comp = mod->computations[c];
         if (comp->n_instructions > UINT32_MAX)
             return false;
-        pv_hlo_computation pc = {keep_str(b, comp->name), comp->id, (uint32_t)b->n_mods,
-                                 (uint32_t)comp->n_instructions, b->n_instrs};
+        pv_hlo_computation pc = {keep_str(b, comp->name), comp->id,           comp->root_id,
+                                 (uint32_t)b->n_mods,         (uint32_t)comp->n_instructions,
+                                 b->n_instrs};
         uint32_t index = (uint32_t)b->n_comps;
         GROW(b->comps, b->n_comps, b->cap_comps);
         b->comps[b->n_comps++] = pc;
@@ -218,7 +195,9 @@ static bool add_module(build *b, pv_pb_arena *pa, uint64_t program_id,
 }
 
 /* Adds one proto's module, or nothing (false) when it does not read. */
-static bool add_proto(build *b, uint64_t program_id, const pv_blob *blob)
+/* Adds program_id's module, or (leaving the table as it was) notes why
+ * its proto was left out. */
+static void add_proto(build *b, uint64_t program_id, const pv_blob *blob)
 {
     size_t n_mods = b->n_mods, n_comps = b->n_comps, n_instrs = b->n_instrs;
     pv_arena scratch;
@@ -226,19 +205,22 @@ static bool add_proto(build *b, uint64_t program_id, const pv_blob *blob)
     pv_pb_arena pa;
     pv_pb_arena_init(&pa, &scratch, pv_pb_arena_cap(blob->len));
     ProtobufCMessage *msg;
-    bool ok = pv_pb_unpack(&pa, &xla__hlo_proto__descriptor, blob->data, blob->len, "", &msg,
-                           NULL) == 0;
-    if (ok) {
-        const Xla__HloProto *proto = (const void *)msg;
-        ok = add_module(b, &pa, program_id, proto->hlo_module);
-    }
-    if (!ok) {
+    pv_error err = {0};
+    const char *reason = NULL;
+    if (pv_pb_unpack(&pa, &xla__hlo_proto__descriptor, blob->data, blob->len, "", &msg, &err) !=
+        0)
+        reason = pv_arena_printf(b->a, "its HLO proto does not parse (%s)", err.reason);
+    else if (!add_module(b, &pa, program_id,
+                         ((const Xla__HloProto *)(const void *)msg)->hlo_module))
+        reason = "its HLO module is malformed (a shape, attribute or count out of range)";
+    if (reason != NULL) {
         b->n_mods = n_mods;
         b->n_comps = n_comps;
         b->n_instrs = n_instrs;
+        GROW(b->bad, b->n_bad, b->cap_bad);
+        b->bad[b->n_bad++] = (pv_hlo_bad){program_id, reason};
     }
     pv_arena_fini(&scratch);
-    return ok;
 }
 
 /* ---- the decoder ------------------------------------------------------------------ */
@@ -258,21 +240,44 @@ static found *find_protos(const pv_model *m, size_t *n)
     size_t cap = 0;
     *n = 0;
     uint32_t hlo_proto = pv_model_str_find(m, "Hlo Proto");
+    uint32_t program_id = pv_model_str_find(m, "program_id");
     for (uint32_t i = 0; hlo_proto != 0 && i < m->n_metas; i++) {
         const pv_event_meta *md = &m->metas[i];
         if (m->planes[md->plane].kind != PV_PLANE_METADATA)
             continue;
+        /* The program id is the metadata's id, unless a program_id stat
+         * says otherwise (JAX on CPU numbers the metadata 1, 2, ...). */
+        uint64_t prog = (uint64_t)md->id;
+        const pv_blob *blob = NULL;
         for (uint32_t s = 0; s < md->n_stats; s++) {
             const pv_stat *st = &m->stats[md->first_stat + s];
-            if (st->name != hlo_proto || st->type != PV_STAT_BYTES || st->v.blob >= m->n_blobs)
-                continue;
-            GROW(v, *n, cap);
-            v[*n] = (found){(uint64_t)md->id, (uint32_t)*n, &m->blobs[st->v.blob]};
-            (*n)++;
+            if (st->name == program_id && program_id != 0 &&
+                (st->type == PV_STAT_I64 || st->type == PV_STAT_U64))
+                prog = st->type == PV_STAT_I64 ? (uint64_t)st->v.i64 : st->v.u64;
+            else if (st->name == hlo_proto && st->type == PV_STAT_BYTES &&
+                     st->v.blob < m->n_blobs && blob == NULL)
+                blob = &m->blobs[st->v.blob];
         }
+        if (blob == NULL)
+            continue;
+        GROW(v, *n, cap);
+        v[*n] = (found){prog, (uint32_t)*n, blob};
+        (*n)++;
     }
     pv_sort(v, *n, sizeof *v, cmp_found);
     return v;
+}
+
+const pv_blob *pv__hlo_proto_of(const pv_model *m, uint64_t program_id)
+{
+    size_t n;
+    found *protos = find_protos(m, &n);
+    const pv_blob *blob = NULL;
+    for (size_t i = 0; i < n && blob == NULL; i++)
+        if (protos[i].program_id == program_id)
+            blob = protos[i].blob;
+    free(protos);
+    return blob;
 }
 
 /* Moves a growable array into the arena (NULL when empty). */
@@ -294,12 +299,12 @@ void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out)
     build b;
     memset(&b, 0, sizeof b);
     b.a = a;
-    pv_buf_init(&b.shape, SHAPE_MAX_BYTES);
-    for (size_t i = 0; i < n; i++) {
-        if (!add_proto(&b, protos[i].program_id, protos[i].blob))
-            out->n_bad++;
-    }
+    pv_buf_init(&b.shape, PV__HLO_TEXT_MAX_BYTES);
+    pv_buf_init(&b.text, PV__HLO_TEXT_MAX_BYTES);
+    for (size_t i = 0; i < n; i++)
+        add_proto(&b, protos[i].program_id, protos[i].blob);
     pv_buf_fini(&b.shape);
+    pv_buf_fini(&b.text);
     free(protos);
     out->modules = to_arena(a, b.mods, b.n_mods, sizeof *b.mods);
     out->n_modules = b.n_mods;
@@ -307,4 +312,6 @@ void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out)
     out->n_computations = b.n_comps;
     out->instructions = to_arena(a, b.instrs, b.n_instrs, sizeof *b.instrs);
     out->n_instructions = b.n_instrs;
+    out->bad = to_arena(a, b.bad, b.n_bad, sizeof *b.bad);
+    out->n_bad = b.n_bad;
 }

@@ -78,7 +78,7 @@ static uint32_t input_cat_of(const char *s)
     return PV_INPUT_UNKNOWN;
 }
 
-static void read_input_op(const Tensorflow__Profiler__InputOpDetails *d, pv_op_metrics *op,
+static void read_input_op(const Tensorflow__Profiler__InputOpDetails *d, pv_steps_op *op,
                           pv_input_op *in)
 {
     memset(op, 0, sizeof *op);
@@ -245,18 +245,17 @@ int pv_input_pipeline_legacy_read(const uint8_t *data, size_t len, const char *p
 
 /* ---- overview ------------------------------------------------------------- */
 
-static void read_analysis(const Tensorflow__Profiler__OverviewPageAnalysis *m, pv_arena *a,
+static void read_analysis(const Tensorflow__Profiler__OverviewPageAnalysis *m,
                           pv_overview_result *out)
 {
-    pv_op_metrics *ops = pv_arena_zalloc(a, PV_OVERVIEW_TOP_OPS * sizeof *ops);
-    out->device_ops.ops = ops;
     for (size_t i = 0; i < m->n_top_device_ops && i < PV_OVERVIEW_TOP_OPS; i++) {
         const Tensorflow__Profiler__OverviewTfOp *t = m->top_device_ops[i];
-        ops[i].name = t->name;
-        ops[i].type = t->category;
-        out->top_device[i] = (pv_overview_op){&ops[i], t->self_time_fraction,
-                                              t->cumulative_time_fraction};
-        out->n_top_device = out->device_ops.n_ops = i + 1;
+        out->top_device[i] = (pv_overview_op){
+            .name = t->name, .category = t->category,
+            .self_time_fraction = t->self_time_fraction,
+            .cumulative_time_fraction = t->cumulative_time_fraction, .flop_rate = t->flop_rate,
+            .tc_eligible = t->is_op_tensorcore_eligible, .tc_using = t->is_op_using_tensorcore};
+        out->n_top_device = i + 1;
     }
     out->device_idle_percent = m->device_idle_time_percent;
     out->host_idle_percent = m->host_idle_time_percent;
@@ -328,7 +327,7 @@ int pv_overview_legacy_read(const uint8_t *data, size_t len, const char *path, p
         return rc;
     double c16 = out->ip.analysis.compute16_percent, c32 = out->ip.analysis.compute32_percent;
     if (m->analysis != NULL)
-        read_analysis(m->analysis, a, out);
+        read_analysis(m->analysis, out);
     /* proto3 writes no zero, and TensorFlow left idle at 0 on GPUs: an
      * absent idle share is unknown, not 0. */
     if (out->device_idle_percent <= 0)

@@ -45,4 +45,5 @@ const pv_format pv_format_xspace = {
     .max_bytes = PV_INGEST_MAX_FILE_BYTES,
     .sniff = pv_xspace_sniff,
     .decode = pv_decode_xspace,
+    .probe = pv_xspace_probe,
 };

@@ -46,10 +46,23 @@ static bool internal_event(const char *name)
 }
 
 
-static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
-                              size_t sort_index)
+/* The display id of model track k: XProf's own numbering of a GPU stream
+ * it derived lines for, else the line's display id. */
+static int64_t track_tid(const pv_model *m, const pv_trace_derived *dv, uint32_t k)
 {
-    for (int pass = 0; pass < 2; pass++) {
+    if (dv->track_tid != NULL && dv->track_tid[k] != 0)
+        return dv->track_tid[k];
+    return m->tracks[k].display_id;
+}
+
+/* A thread's name and sort index. The legacy trace_viewer writes no name
+ * for a thread without one (XProf's legacy writer leaves it out);
+ * trace_viewer@ writes it empty, as XProf's streaming one does. */
+static void write_thread_meta(pv__jw *w, int64_t pid, int64_t tid, const char *name,
+                              size_t sort_index, bool streaming)
+{
+    int first_pass = name[0] == '\0' && !streaming ? 1 : 0;   /* 1: the sort index only */
+    for (int pass = first_pass; pass < 2; pass++) {
         pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
         pv__jw_i64(w, pid);
         pv__jw_lit(w, ",\"tid\":");
@@ -73,8 +86,30 @@ static void write_derived_meta(pv__jw *w, const pv_trace_derived *dv, uint32_t p
     for (size_t i = 0; i < dv->n_tracks; i++) {
         const pv_derived_track *t = &dv->tracks[i];
         if (t->plane == plane && t->after_track == after)
-            write_thread_meta(w, pid, t->line_id, t->name, (*sort_index)++);
+            write_thread_meta(w, pid, t->tid, t->name, (*sort_index)++, true);
     }
+}
+
+static void write_process_meta(pv__jw *w, const pv_model *m, int64_t pid, uint32_t plane,
+                               const char *host, size_t sort_index)
+{
+    pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
+    pv__jw_i64(w, pid);
+    pv__jw_lit(w, ",\"name\":\"process_name\",\"args\":{\"name\":");
+    const char *plane_name = pv_model_str(m, m->planes[plane].name);
+    if (host != NULL) {
+        /* XProf's multi-host trace names each process "<host> <plane>". */
+        char both[1024];
+        snprintf(both, sizeof both, "%s %s", host, plane_name);
+        pv__jw_str(w, both);
+    } else {
+        pv__jw_str(w, plane_name);
+    }
+    pv__jw_lit(w, "}},{\"ph\":\"M\",\"pid\":");
+    pv__jw_i64(w, pid);
+    pv__jw_lit(w, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+    pv__jw_u64(w, sort_index);
+    pv__jw_lit(w, "}},");
 }
 
 static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *meta,
@@ -82,43 +117,42 @@ static void write_metadata(pv__jw *w, const pv_model *m, const pv_trace_meta *me
 {
     for (size_t i = 0; i < meta->n_processes; i++) {
         const pv_trace_process *p = &meta->processes[i];
-        pv__jw_lit(w, "{\"ph\":\"M\",\"pid\":");
-        pv__jw_i64(w, p->pid);
-        pv__jw_lit(w, ",\"name\":\"process_name\",\"args\":{\"name\":");
-        const char *plane_name = pv_model_str(m, m->planes[p->plane].name);
-        if (host != NULL) {
-            /* XProf's multi-host trace names each process "<host> <plane>". */
-            char both[1024];
-            snprintf(both, sizeof both, "%s %s", host, plane_name);
-            pv__jw_str(w, both);
-        } else {
-            pv__jw_str(w, plane_name);
-        }
-        pv__jw_lit(w, "}},{\"ph\":\"M\",\"pid\":");
-        pv__jw_i64(w, p->pid);
-        pv__jw_lit(w, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
-        pv__jw_u64(w, i);
-        pv__jw_lit(w, "}},");
+        write_process_meta(w, m, p->pid, p->plane, host, i);
         size_t sort_index = 0;
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &m->tracks[p->tracks[k]];
-            /* trace_viewer@ writes a _counters_ line as counters, not a thread. */
-            if (!streaming || t->kind != PV_TRACK_COUNTERS)
-                write_thread_meta(w, p->pid, t->display_id,
+            /* trace_viewer@ writes a _counters_ line as counters, not a
+             * thread; XProf drops a line the file left empty. */
+            if ((!streaming || t->kind != PV_TRACK_COUNTERS) && t->n_events > 0)
+                write_thread_meta(w, p->pid, track_tid(m, dv, p->tracks[k]),
                                   pv_model_str(m, t->display_name ? t->display_name : t->name),
-                                  sort_index++);
+                                  sort_index++, streaming);
             write_derived_meta(w, dv, p->plane, p->tracks[k], p->pid, &sort_index);
         }
         write_derived_meta(w, dv, p->plane, UINT32_MAX, p->pid, &sort_index);
     }
+    if (streaming)
+        return;
+    /* XProf's legacy trace also names the devices that recorded nothing
+     * (a JAX process lists every GPU of the machine). */
+    size_t sort_index = meta->n_processes;
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        const pv_plane *p = &m->planes[i];
+        if ((p->kind == PV_PLANE_GPU || p->kind == PV_PLANE_TPU) && p->n_tracks == 0)
+            write_process_meta(w, m, pv_trace_plane_pid(m, i), i, host, sort_index++);
+    }
 }
 
 /* The event's head: phase, place, time and name; the caller writes args
- * (or not) and closes it. A zero duration makes an instant. */
+ * (or not) and closes it. A zero duration makes an instant in the legacy
+ * trace and a complete event of 1 ps in trace_viewer@, as XProf's two
+ * writers do. */
 static void write_head(chrome_ctx *c, int64_t pid, int64_t tid, int64_t start_ps, int64_t dur_ps,
                        const char *name)
 {
     pv__jw *w = c->w;
+    if (dur_ps <= 0 && c->native)
+        dur_ps = 1;
     pv__jw_lit(w, dur_ps > 0 ? "{\"ph\":\"X\",\"pid\":" : "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
     pv__jw_i64(w, pid);
     pv__jw_lit(w, ",\"tid\":");
@@ -359,8 +393,8 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
             bool read = c->vis == NULL || reads(c, pv__chrome_region_level(&c->levels, e),
                                                 region_start, s - region_start);
             if (read && want(c, region_start, s - region_start, "ThreadpoolListener::Region", 0)) {
-                write_head(c, pid, t->display_id, region_start, s - region_start,
-                           "ThreadpoolListener::Region");
+                write_head(c, pid, track_tid(m, c->dv, (uint32_t)(t - m->tracks)), region_start,
+                           s - region_start, "ThreadpoolListener::Region");
                 pv__jw_lit(c->w, "},");
             }
             region_start = INT64_MIN;
@@ -393,7 +427,7 @@ static void write_track(chrome_ctx *c, int64_t pid, const pv_track *t, eager_fra
                                                   : pv_model_event_name(m, e);
         if (!want(c, s, d, name, da.flow != 0 ? da.flow : pv__chrome_flow_stat(c, e)))
             continue;
-        write_head(c, pid, t->display_id, s, d, name);
+        write_head(c, pid, track_tid(m, c->dv, (uint32_t)(t - m->tracks)), s, d, name);
         pv__chrome_write_args(c, e, &da);
         pv__jw_lit(c->w, "},");
     }
@@ -417,7 +451,7 @@ static void write_derived_track(chrome_ctx *c, int64_t pid, const pv_trace_deriv
             continue;
         if (!want(c, e->start_ps, e->dur_ps, e->name, 0))
             continue;
-        write_head(c, pid, t->line_id, e->start_ps, e->dur_ps, e->name);
+        write_head(c, pid, t->tid, e->start_ps, e->dur_ps, e->name);
         bool offload = e->done_event != PV_DERIVED_NO_EVENT;
         if (e->group_id == PV_NO_GROUP && e->long_name == NULL && !offload) {
             pv__jw_lit(c->w, "},");
@@ -459,7 +493,8 @@ static void plan_derived(chrome_ctx *c, const pv_trace_derived *dv, const pv_tra
     for (size_t k = 0; k < dv->n_tracks; k++) {
         if (dv->tracks[k].plane != p->plane)
             continue;
-        /* derived line ids are below 2^32: the tid as written */
+        /* vis rows are keyed as the kept levels key them: derived line
+         * ids, below 2^32, whatever tid is written */
         c->vis_row = pv_trace_vis_row(c->vis, p->pid, dv->tracks[k].line_id, false);
         write_derived_track(c, p->pid, dv, k);
     }
@@ -495,6 +530,7 @@ static int plan_window(chrome_ctx *c, const pv_trace_chrome_query *q, const pv_t
         const pv_trace_process *p = &meta->processes[i];
         for (size_t k = 0; k < p->n_threads; k++) {
             const pv_track *t = &c->m->tracks[p->tracks[k]];
+            /* keyed as the kept levels key a track: its own display id */
             c->vis_row = pv_trace_vis_row(c->vis, p->pid, (int64_t)pv__chrome_tid(t->display_id),
                                           false);
             write_track(c, p->pid, t, eager);
@@ -557,11 +593,12 @@ static int write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw 
      * reference then adds nothing, and neither do we. */
     c.derive = !m->has_group_stats;
     /* The lines XProf derives on the devices of a file it groups itself. */
-    pv_trace_derived dv = {0, NULL};
+    pv_trace_derived dv = {0, NULL, NULL};
     if (c.derive) {
         pv_trace_derive(m, &a, &dv);
         find_group_roots(&c, &a);
     }
+    c.dv = &dv;
     size_t *dv_first = pv_arena_alloc(&a, (dv.n_tracks + 1) * sizeof *dv_first);
     for (size_t k = 0, at = 0; k < dv.n_tracks; k++) {
         dv_first[k] = at;

@@ -92,6 +92,7 @@ typedef struct chrome_ctx {
     bool skip;               /* a walk may start at the window (no state carried) */
     uint32_t vis_row;        /* vis row of the track being walked */
     size_t n_candidates;     /* second pass: candidates seen so far */
+    const pv_trace_derived *dv; /* the lines XProf derives, and its stream numbering */
 } chrome_ctx;
 
 /* ---- trace_chrome_args.c ------------------------------------------------ */

@@ -45,6 +45,11 @@ _Static_assert(LINE_OFFLOAD_LAST - LINE_OFFLOAD_FIRST + 1 == PV__OFFLOAD_ROWS_MA
 #define LINE_DEVICE_MAX (LINE_DEVICE_MIN + 99)
 /* Line ids one GPU stream's derived lines take (name scope .. source). */
 #define LINES_PER_STREAM (LINE_SOURCE - LINE_NAME_SCOPE + 1)
+/* The display ids XProf 2.24.2 gives a derived GPU stream and its lines,
+ * 1 + 7 x its place: the stream, then its derived lines by line id, then
+ * one id no line of the test profiles ever takes (measured on the four
+ * ROCm runs: streams 1, 8, 15, 22; their lines 2-6, 9-13, ..). */
+#define DISPLAY_IDS_PER_STREAM 7
 
 /* ---- the line builder ------------------------------------------------------- */
 
@@ -188,6 +193,8 @@ static dname dname_same(const char *s, size_t n)
 typedef struct out_tracks {
     pv_derived_track *v;
     size_t n, cap;
+    int64_t *track_tid;       /* per model track, its display id when renumbered
+                                 (0: its own); NULL until a stream is */
 } out_tracks;
 
 static int cmp_event(const void *pa, const void *pb)
@@ -204,8 +211,8 @@ static int cmp_event(const void *pa, const void *pb)
 /* Sorts the events of a finished line, gives them depths and moves them
  * into the arena as a track; an empty line is dropped. */
 static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t after,
-                       int64_t line_id, uint32_t kind, const char *name, pv_derived_event *ev,
-                       size_t n)
+                       int64_t line_id, int64_t tid, uint32_t kind, const char *name,
+                       pv_derived_event *ev, size_t n)
 {
     if (n == 0)
         return;
@@ -229,13 +236,14 @@ static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t afte
         o->cap = o->cap == 0 ? 16 : o->cap * 2;
         o->v = pv_xrealloc(o->v, o->cap * sizeof *o->v);
     }
-    o->v[o->n++] = (pv_derived_track){plane, after, line_id, kind, name, n, copy,
+    o->v[o->n++] = (pv_derived_track){plane, after, line_id, tid, kind, name, n, copy,
                                       (uint32_t)n_depths};
 }
 
-static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after)
+/* tid: the display id XProf gives the line (its line id unless renumbered). */
+static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after, int64_t tid)
 {
-    emit_track(o, l->a, plane, after, l->line_id, l->kind, l->name, l->ev, l->n);
+    emit_track(o, l->a, plane, after, l->line_id, tid, l->kind, l->name, l->ev, l->n);
     free(l->ev);
     free(l->key);
     l->ev = NULL;
@@ -436,9 +444,10 @@ static size_t hlo_levels(gpu_ctx *g, const char *module, bool has_prog, uint64_t
     return n;
 }
 
-/* XProf's DeriveEventsFromAnnotationsForLines for one stream. */
+/* XProf's DeriveEventsFromAnnotationsForLines for one stream; its lines
+ * are numbered after the stream's display id stream_tid. */
 static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t track,
-                          int64_t base)
+                          int64_t base, int64_t stream_tid)
 {
     const pv_model *m = g->m;
     const pv_track *t = &m->tracks[track];
@@ -511,11 +520,11 @@ static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t tr
     }
     free(v);
     /* XProf's display order: the stream, then its lines by line id. */
-    emit_line(o, &f.scope, plane, track);
-    emit_line(o, &f.op, plane, track);
-    emit_line(o, &mod, plane, track);
-    emit_line(o, &hlo, plane, track);
-    emit_line(o, &f.source, plane, track);
+    emit_line(o, &f.scope, plane, track, stream_tid + 1);
+    emit_line(o, &f.op, plane, track, stream_tid + 2);
+    emit_line(o, &mod, plane, track, stream_tid + 3);
+    emit_line(o, &hlo, plane, track, stream_tid + 4);
+    emit_line(o, &f.source, plane, track, stream_tid + 5);
     free(f.shown.p);
 }
 
@@ -556,9 +565,13 @@ static void derive_gpu_plane(gpu_ctx *g, out_tracks *o, uint32_t plane)
                                p->first_track + k};
     }
     pv_sort(v, n, sizeof *v, cmp_stream);
+    if (n > 0 && o->track_tid == NULL)
+        o->track_tid = pv_arena_zalloc(g->a, m->n_tracks * sizeof *o->track_tid);
     int64_t base = LINE_DEVICE_MIN;
     for (size_t i = 0; i < n && base + LINES_PER_STREAM <= LINE_DEVICE_MAX; i++) {
-        derive_stream(g, o, plane, v[i].track, base);
+        int64_t tid = 1 + DISPLAY_IDS_PER_STREAM * (int64_t)i;
+        o->track_tid[v[i].track] = tid;
+        derive_stream(g, o, plane, v[i].track, base, tid);
         base += LINES_PER_STREAM;
     }
     free(v);
@@ -637,12 +650,12 @@ static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids
     dline_close(&f.scope, 0);
     free(v);
     /* XProf's line order: by line id. */
-    emit_line(o, &f.scope, plane, UINT32_MAX);
-    emit_line(o, &f.op, plane, UINT32_MAX);
-    emit_line(o, &f.source, plane, UINT32_MAX);
+    emit_line(o, &f.scope, plane, UINT32_MAX, f.scope.line_id);
+    emit_line(o, &f.op, plane, UINT32_MAX, f.op.line_id);
+    emit_line(o, &f.source, plane, UINT32_MAX, f.source.line_id);
     for (size_t r = 0; r < h.n_rows; r++)
         emit_track(o, a, plane, UINT32_MAX, LINE_OFFLOAD_FIRST + (int64_t)r,
-                   PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", r),
+                   LINE_OFFLOAD_FIRST + (int64_t)r, PV_TRACK_DERIVED_OTHER, pv_arena_printf(a, "Host Offload Ops row %zu", r),
                    h.rows[r].ev, h.rows[r].n);
     pv__offload_fini(&h);
     free(f.shown.p);
@@ -675,11 +688,11 @@ static bool plane_has_derived(const pv_model *m, const pv_plane *p)
 
 void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
 {
-    *out = (pv_trace_derived){0, NULL};
+    *out = (pv_trace_derived){0, NULL, NULL};
     stat_ids ids = {pv_model_str_find(m, "kernel_details"),
                     pv_model_str_find(m, "cuda_graph_exec_id"),
                     pv_model_str_find(m, "program_id"), pv_model_str_find(m, "source")};
-    out_tracks o = {NULL, 0, 0};
+    out_tracks o = {NULL, 0, 0, NULL};
     pv_hlo_names hlo;
     bool have_hlo = false;
     for (uint32_t i = 0; i < m->n_planes; i++) {
@@ -708,7 +721,8 @@ void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
     if (o.n > 0) {
         pv_derived_track *t = pv_arena_alloc(a, o.n * sizeof *t);
         memcpy(t, o.v, o.n * sizeof *t);
-        *out = (pv_trace_derived){o.n, t};
+        *out = (pv_trace_derived){o.n, t, NULL};
     }
+    out->track_tid = o.track_tid;
     free(o.v);
 }

@@ -4,7 +4,8 @@
  * model without changing it (docs/compare.md, "Derived device lines"):
  *
  *   GPU planes, per stream (the first 16 streams: "Compute" streams first,
- *   then by event count): "Framework Name Scope - from #S",
+ *   then by event count; each stream renumbered as XProf numbers it):
+ *   "Framework Name Scope - from #S",
  *   "Framework Ops - from #S", "XLA Modules - from #S", "XLA Ops - from #S"
  *   and "Source code - from #S", from the kernels' hlo_module / hlo_op /
  *   program_id stats and the op_name / op_type / source_file metadata of
@@ -49,7 +50,9 @@ typedef struct pv_derived_track {
     uint32_t plane;         /* index into m->planes */
     uint32_t after_track;   /* the model track (GPU stream) it is shown after;
                                UINT32_MAX: after all tracks of the plane */
-    int64_t line_id;        /* XProf's line id, used as the thread id */
+    int64_t line_id;        /* XProf's line id */
+    int64_t tid;            /* its display id, the thread id XProf writes: on a GPU
+                               1 + the stream's display id + its place after it */
     uint32_t kind;          /* pv_track_kind */
     const char *name;       /* e.g. "XLA Ops - from #16" */
     uint64_t n_events;
@@ -60,6 +63,10 @@ typedef struct pv_derived_track {
 typedef struct pv_trace_derived {
     size_t n_tracks;
     const pv_derived_track *tracks; /* by plane, in display order within each */
+    /* Per model track, the display id XProf gives a GPU stream it derived
+     * lines for (1 + 7 x its place in the derive order), 0 for the others
+     * (their own display id stands); NULL when no stream was. */
+    const int64_t *track_tid;
 } pv_trace_derived;
 
 /* ---- deriving ---------------------------------------------------------- */

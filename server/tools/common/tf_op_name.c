@@ -261,3 +261,38 @@ void pv_tf_op_parse(const char *full, size_t len, pv_tf_op *out)
         out->type_len = t_len;
     }
 }
+
+/* ---- the reference's model tracker --------------------------------------- */
+
+static bool scope_is_gradient(const char *s, size_t len)
+{
+    if (len < 8 || memcmp(s, "gradient", 8) != 0)
+        return false;
+    return (len == 13 && memcmp(s + 8, "_tape", 5) == 0) || (len > 8 && s[8] == 's');
+}
+
+bool pv_tf_op_has_gradients(const char *name, const char *type)
+{
+    size_t nlen = strlen(name);
+    size_t tlen = strlen(type);
+    if (pv_tf_op_is_tf_type(type, tlen) && pv_tf_op_is_tf_name(name, nlen)) {
+        const char *p = name;
+        const char *slash;
+        while ((slash = strchr(p, '/')) != NULL) {   /* scopes: every part but the last */
+            if (scope_is_gradient(p, (size_t)(slash - p)))
+                return true;
+            p = slash + 1;
+        }
+        return false;
+    }
+    bool jax = pv_tf_op_is_jax_name_and_type(name, nlen, type, tlen);
+    if (!jax && tlen != 0)
+        return false;
+    for (const char *p = name; p != NULL; p = strchr(p, '/')) {
+        if (*p == '/')
+            p++;
+        if (strncmp(p, "transpose(", 10) == 0)
+            return true;
+    }
+    return false;
+}

@@ -65,4 +65,10 @@ bool pv_tf_op_is_infeed_enqueue(const pv_tf_op *op);
 /* True for memcpy categories. */
 bool pv_tf_op_is_memcpy(const pv_tf_op *op);
 
+/* True when op (name, type) shows a backward pass: a TF op under a
+ * "gradient_tape" / "gradients*" name scope, or a JAX op (or an op
+ * without a type) under a "transpose(" scope; the reference's
+ * ModelTracker::ProcessOp, whose verdict is "training". */
+bool pv_tf_op_has_gradients(const char *name, const char *type);
+
 #endif

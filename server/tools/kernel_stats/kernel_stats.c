@@ -23,7 +23,32 @@
 
 /* ---- predicates ----------------------------------------------------------- */
 
-bool pv_kernel_name_uses_tensor_core(const char *kernel_name)
+/* A Tensile (rocBLAS / hipBLASLt) kernel that runs on the matrix cores
+ * names its MFMA instruction tile: "Cijk_..._MI16x16x16x1_...". */
+static bool names_mfma_tile(const char *kernel_name)
+{
+    if (strncmp(kernel_name, "Cijk_", 5) != 0)
+        return false;
+    for (const char *p = strstr(kernel_name, "_MI"); p != NULL; p = strstr(p + 1, "_MI")) {
+        const char *d = p + 3;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d > p + 3 && *d == 'x')
+            return true;
+    }
+    return false;
+}
+
+/* Whether name contains one of the n patterns. */
+static bool names_any(const char *name, const char *const *patterns, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(name, patterns[i]) != NULL)
+            return true;
+    return false;
+}
+
+bool pv_kernel_name_uses_nvidia_tensor_core(const char *kernel_name)
 {
     static const char *const patterns[] = {
         "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
@@ -31,10 +56,18 @@ bool pv_kernel_name_uses_tensor_core(const char *kernel_name)
         "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
         "xmma_warp_specialized_implicit_gemm",
     };
-    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
-        if (strstr(kernel_name, patterns[i]) != NULL)
-            return true;
-    return false;
+    return names_any(kernel_name, patterns, sizeof patterns / sizeof patterns[0]);
+}
+
+bool pv_kernel_name_uses_tensor_core(const char *kernel_name)
+{
+    /* Besides NVIDIA's, AMD's matrix-core kernels (mfma, wmma) and XLA's
+     * GEMM fusions, which XLA emits with matrix instructions on both
+     * vendors (XProf 2.24.2 marks them all). */
+    static const char *const patterns[] = {"mfma", "wmma", "gemm_fusion"};
+    return pv_kernel_name_uses_nvidia_tensor_core(kernel_name) ||
+           names_any(kernel_name, patterns, sizeof patterns / sizeof patterns[0]) ||
+           names_mfma_tile(kernel_name);
 }
 
 static bool ends_with(const char *s, size_t len, const char *suffix)
@@ -58,7 +91,7 @@ bool pv_kernel_op_tensor_core_eligible(const char *op, size_t len)
         "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D",
         "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropFilter",
         "DepthwiseConv2dNativeBackpropInput", "/MatMul", "FusedMatMul", "/CudnnRNN", "XlaDot",
-        "XlaDotV2",
+        "XlaDotV2", "dot_general", "conv_general_dilated",   /* JAX's (lax) */
     };
     static const char *const infixes[] = {
         "BatchMatMul", "CudnnRNNV", "CudnnRNNForward", "CudnnRNNBackprop",

@@ -90,8 +90,11 @@ int pv_tool_kernel_stats_multi(const pv_model *const *models, size_t n_models,
 
 /* ---- predicates (exposed for op_stats and tests) ------------------------ */
 
-/* The kernel name contains one of the TensorCore kernel name patterns. */
+/* The kernel name contains one of the TensorCore kernel name patterns:
+ * NVIDIA's, AMD's matrix cores', XLA's GEMM fusions (XProf 2.24.2's). */
 bool pv_kernel_name_uses_tensor_core(const char *kernel_name);
+/* NVIDIA's patterns alone: what torch-tb-profiler 0.4.3 knows. */
+bool pv_kernel_name_uses_nvidia_tensor_core(const char *kernel_name);
 /* The framework op (by name) is one TensorCores can run. */
 bool pv_kernel_op_tensor_core_eligible(const char *op_name, size_t len);
 /* An einsum equation with exactly two inputs ("ab,bc->ac"). */

@@ -91,6 +91,7 @@ const pv_tool pv_kernel_stats_tool = {
     .compute = compute,
     .combines_hosts = true,
     .lists_all_hosts = true,
+    .listed_when = PV_PROFILE_GPU,
     .write_json = write_json,
     .write_csv = write_csv,
 };

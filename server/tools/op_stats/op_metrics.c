@@ -5,8 +5,9 @@
  * merged by their parsed framework op name afterwards. */
 #include "tools/op_stats/op_metrics.h"
 
-#include "tools/common/hlo_names.h"
+#include "model/hlo.h"
 #include "tools/common/tf_op_name.h"
+#include "tools/hlo/xla_ops.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
 #include "util/mem.h"
@@ -29,10 +30,12 @@ typedef struct op_acc {
     const char *type;      /* op type of the first occurrence */
     size_t type_len;
     bool no_provenance;    /* device: an HLO op without a framework op */
-    const pv_hlo_instr *hlo; /* device: the XLA instruction (HLO proto found) */
     uint64_t occurrences;
     uint64_t time_ps;
     uint64_t self_time_ps;
+    double flops;          /* XLA ops' costs, summed (0 without) */
+    double model_flops;
+    double bytes;
     bool is_eager;
 } op_acc;
 
@@ -113,6 +116,9 @@ static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_
         r->occurrences = o->occurrences;
         r->time_ps = o->time_ps;
         r->self_time_ps = o->self_time_ps;
+        r->flops = o->flops;
+        r->model_flops = o->model_flops;
+        r->bytes = o->bytes;
         r->is_eager = o->is_eager;
     }
     if (add_idle) {
@@ -129,46 +135,17 @@ static void db_emit(const op_map *mp, pv_arena *a, bool add_idle, uint64_t idle_
 /* ---- device ---------------------------------------------------------------- */
 
 /* Keys of pass 1: framework-op events use (tf_op id, kernel name id); an
- * HLO op without a proto uses (hlo_op id, HLO_ONLY); an XLA instruction
- * found in a proto uses (its index in the table, XLA_INSTR). String ids
- * never reach these two values. */
+ * HLO op without a proto uses (hlo_op id, HLO_ONLY). String ids never
+ * reach that value. */
 #define HLO_ONLY UINT32_MAX
-#define XLA_INSTR (UINT32_MAX - 1)
 
 typedef struct dev_ctx {
     const pv_model *m;
     uint32_t level0;       /* string id of the "level 0" stat name; 0 none */
-    uint32_t program_id;   /* string id of "program_id"; 0 none */
-    pv_hlo_names hlo;      /* instructions of the profile's HLO protos */
     op_map events;         /* pass 1 (see the keys above) */
     uint64_t total_ps;
     uint64_t op_ps;
 } dev_ctx;
-
-/* The XLA instruction of a device event whose program has an HLO proto;
- * *in_proto tells whether the program had one (then a NULL result means
- * the instruction is not in it, and the reference drops the event). */
-static const pv_hlo_instr *event_instr(const dev_ctx *c, uint64_t ev, const pv_event_extra *x,
-                                       bool *in_proto)
-{
-    *in_proto = false;
-    if (x == NULL || x->hlo_op == 0 || c->hlo.n_programs == 0 || c->program_id == 0)
-        return NULL;
-    pv_stat s;
-    if (!pv_model_event_stat(c->m, ev, c->program_id, &s) ||
-        (s.type != PV_STAT_I64 && s.type != PV_STAT_U64))
-        return NULL;
-    uint64_t prog = s.type == PV_STAT_I64 ? (uint64_t)s.v.i64 : s.v.u64;
-    if (!pv_hlo_names_has_program(&c->hlo, prog))
-        return NULL;
-    *in_proto = true;
-    const char *full = pv_model_str(c->m, x->hlo_op);
-    const char *p = full;
-    const char *q;
-    while ((q = strstr(p, "::")) != NULL)
-        p = q + 2;
-    return pv_hlo_names_find(&c->hlo, prog, p, strlen(p));
-}
 
 /* The string id naming the framework op of a device event, 0 when none.
  * *hlo_only is set when only an HLO op name is known. */
@@ -203,30 +180,17 @@ static int device_plane(dev_ctx *c, const pv_plane *pl, pv_error *err)
             first_ps = start < first_ps ? start : first_ps;
             last_ps = start + dur > last_ps ? start + dur : last_ps;
             const pv_event_extra *x = pv_model_event_extra(m, ev);
-            bool in_proto;
-            const pv_hlo_instr *in = event_instr(c, ev, x, &in_proto);
             op_acc k = {0};
             bool hlo_only = false;
-            if (in_proto) {
-                /* Every event of the instruction is an occurrence of the
-                 * device op (program, instruction); instructions missing
-                 * from the proto are dropped, as the reference does. */
-                if (in == NULL)
-                    continue;
-                k.sid = (uint32_t)(in - c->hlo.instrs);
-                k.kernel = XLA_INSTR;
-            } else {
-                k.sid = device_op_sid(c, ev, x, &hlo_only);
-                if (k.sid == 0)
-                    continue;
-                /* HLO-only ops are keyed without the kernel: their device op
-                 * is the HLO instruction, not "<op>/<kernel>". */
-                k.kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name;
-            }
+            k.sid = device_op_sid(c, ev, x, &hlo_only);
+            if (k.sid == 0)
+                continue;
+            /* HLO-only ops are keyed without the kernel: their device op
+             * is the HLO instruction, not "<op>/<kernel>". */
+            k.kernel = hlo_only ? HLO_ONLY : m->metas[m->ev_meta[ev]].name;
             op_acc *o = map_get(&c->events, &k);
             if (o == NULL)
                 return too_many(err);
-            o->hlo = in_proto ? in : NULL;
             o->no_provenance = hlo_only;
             o->occurrences++;
             o->time_ps += (uint64_t)dur;
@@ -251,12 +215,87 @@ static const char *last_hlo_name(const char *s, size_t *len)
     return p;
 }
 
+/* Adds device op d (named, typed) into its framework op in fw: the
+ * reference's DeviceTfOpMetricsDbBuilder. The first device op decides the
+ * type; occurrences are the largest of the device ops'. */
+static int add_to_framework_op(op_map *fw, const char *name, size_t name_len, const char *type,
+                               size_t type_len, const op_acc *d, pv_error *err)
+{
+    op_acc k = {.name = name, .name_len = name_len};
+    op_acc *f = map_get(fw, &k);
+    if (f == NULL)
+        return too_many(err);
+    if (f->kernel == 0) {
+        f->kernel = 1;
+        f->type = type;
+        f->type_len = type_len;
+    }
+    f->occurrences = d->occurrences > f->occurrences ? d->occurrences : f->occurrences;
+    f->time_ps += d->time_ps;
+    f->self_time_ps += d->self_time_ps;
+    f->flops += d->flops;
+    f->model_flops += d->model_flops;
+    f->bytes += d->bytes;
+    f->is_eager = d->is_eager;
+    return 0;
+}
+
+/* A profile whose device ran XLA programs: the device op metrics of
+ * tools/hlo/xla_ops.h (which know HLO instructions, TPU ops and their
+ * costs), re-aggregated by framework op. */
+static int device_from_xla(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
+{
+    pv_xla_op_db x;
+    int rc = pv_xla_ops_build(m, a, &x, err);
+    op_map fw = {.by_name = true};
+    uint64_t idle_ps = 0;
+    bool has_idle = false;
+    for (size_t i = 0; i < x.n_ops && rc == 0; i++) {
+        const pv_xla_op *op = &x.ops[i];
+        if (op->is_idle) {
+            has_idle = true;
+            idle_ps += op->self_time_ps;
+            continue;
+        }
+        op_acc d = {.occurrences = op->occurrences, .time_ps = op->time_ps,
+                    .self_time_ps = op->self_time_ps, .flops = op->flops,
+                    .model_flops = op->model_flops, .bytes = op->bytes,
+                    .is_eager = op->is_eager};
+        if (op->provenance[0] == '\0') {
+            /* no framework op: the XLA op's own name, type unknown */
+            rc = add_to_framework_op(&fw, op->name, strlen(op->name), "", 0, &d, err);
+        } else {
+            pv_tf_op tf;
+            pv_tf_op_parse(op->provenance, strlen(op->provenance), &tf);
+            rc = add_to_framework_op(&fw, tf.name, tf.name_len, tf.type, tf.type_len, &d, err);
+        }
+    }
+    if (rc == 0) {
+        db_emit(&fw, a, has_idle, idle_ps, "Unknown", out);
+        out->total_time_ps = x.total_time_ps;
+        out->total_op_time_ps = x.op_time_ps;
+        out->env = x.env;
+    }
+    map_fini(&fw);
+    return rc;
+}
+
+/* The device ran XLA programs: the profile carries their HLO, or has a
+ * TPU (whose ops are XLA's). */
+static bool runs_xla(const pv_model *m)
+{
+    for (uint32_t p = 0; p < m->n_planes; p++)
+        if (m->planes[p].kind == PV_PLANE_TPU)
+            return true;
+    return pv_model_hlo(m)->n_modules > 0;
+}
+
 int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    dev_ctx c = {.m = m, .level0 = pv_model_str_find(m, "level 0"),
-                 .program_id = pv_model_str_find(m, "program_id")};
-    pv_hlo_names_build(m, a, &c.hlo);
+    if (runs_xla(m))
+        return device_from_xla(m, a, out, err);
+    dev_ctx c = {.m = m, .level0 = pv_model_str_find(m, "level 0")};
     uint32_t n_gpu = 0;
     int rc = 0;
     for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {
@@ -271,12 +310,7 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
         const op_acc *e = &c.events.ops[i];
         const char *full = pv_model_str(m, e->sid);
         op_acc k = {0};
-        if (e->hlo != NULL) {
-            /* Device op = (program, instruction): already unique. */
-            k.name = pv_arena_printf(a, "%s\x1f%llu", e->hlo->name,
-                                     (unsigned long long)e->hlo->program_id);
-            k.name_len = strlen(k.name);
-        } else if (e->no_provenance) {
+        if (e->no_provenance) {
             k.name = last_hlo_name(full, &k.name_len);
         } else {
             pv_tf_op op;
@@ -296,7 +330,6 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
             d->kernel = 1;
             d->no_provenance = e->no_provenance;
             d->sid = e->sid;
-            d->hlo = e->hlo;
         }
         d->occurrences += e->occurrences;
         d->time_ps += e->time_ps;
@@ -304,52 +337,18 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
         d->is_eager = e->is_eager;
     }
     map_fini(&c.events);
-    /* Pass 2b: framework ops; occurrences are the largest of their device ops'. */
+    /* Pass 2b: framework ops. */
     op_map fw = {.by_name = true};
     for (size_t i = 0; i < dev.n && rc == 0; i++) {
         const op_acc *d = &dev.ops[i];
-        op_acc k = {0};
-        const char *type = "";
-        size_t type_len = 0;
-        const char *hlo_full = d->hlo != NULL ? pv_hlo_instr_tf_op(d->hlo, a) : NULL;
-        if (hlo_full != NULL && hlo_full[0] == '\0') {
-            /* No framework op in the HLO metadata: the instruction's own
-             * name, type unknown (the reference's empty provenance). */
-            k.name = d->hlo->name;
-            k.name_len = strlen(d->hlo->name);
-        } else if (hlo_full != NULL) {
-            pv_tf_op op;
-            pv_tf_op_parse(hlo_full, strlen(hlo_full), &op);
-            k.name = op.name;
-            k.name_len = op.name_len;
-            type = op.type;
-            type_len = op.type_len;
-        } else if (d->no_provenance) {
-            k.name = d->name;
-            k.name_len = d->name_len;
+        if (d->no_provenance) {
+            rc = add_to_framework_op(&fw, d->name, d->name_len, "", 0, d, err);
         } else {
             const char *full = pv_model_str(m, d->sid);
             pv_tf_op op;
             pv_tf_op_parse(full, strlen(full), &op);
-            k.name = op.name;
-            k.name_len = op.name_len;
-            type = op.type;
-            type_len = op.type_len;
+            rc = add_to_framework_op(&fw, op.name, op.name_len, op.type, op.type_len, d, err);
         }
-        op_acc *f = map_get(&fw, &k);
-        if (f == NULL) {
-            rc = too_many(err);
-            break;
-        }
-        if (f->kernel == 0) {
-            f->kernel = 1;
-            f->type = type;
-            f->type_len = type_len;
-        }
-        f->occurrences = d->occurrences > f->occurrences ? d->occurrences : f->occurrences;
-        f->time_ps += d->time_ps;
-        f->self_time_ps += d->self_time_ps;
-        f->is_eager = d->is_eager;
     }
     map_fini(&dev);
     if (rc == 0) {
@@ -357,6 +356,7 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
                 out);
         out->total_time_ps = c.total_ps;
         out->total_op_time_ps = c.op_ps;
+        pv_perf_env_of(m, &out->env);
     }
     map_fini(&fw);
     return rc;

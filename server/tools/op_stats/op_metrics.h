@@ -14,16 +14,14 @@
  * to get self time = duration - children; per thread the span from first
  * op start to last op end minus the ops' self time is IDLE.
  *
- * XLA ops (`hlo_op`): when the profile carries the program's HLO proto
- * (hlo_names.h), each event is an occurrence of the device op (program,
- * instruction), whose framework op is the instruction's metadata
- * op_name:op_type; events of instructions missing from the proto are
- * dropped, as the reference does. (The reference also gathers consecutive
- * events of one instruction and step before adding them, which changes
- * neither counts nor times; FORMATS.md §4.0's "merged into one
- * occurrence" does not match its code or its output.) Without an
- * HLO proto the event's `tf_op` is used, else the HLO op name with an
- * unknown type.
+ * XLA ops: when the device ran XLA programs (the profile carries their
+ * HLO protos, or the device is a TPU), the device db is XProf's: the
+ * device op metrics of tools/hlo/xla_ops.h (one op per HLO instruction or
+ * TPU op, with its flops and bytes) added up per framework op, the
+ * instruction's metadata op_name:op_type (the XLA op's own name, type
+ * unknown, without one), occurrences again the largest of its device
+ * ops'. Without HLO protos a GPU event's `tf_op` is used, else its HLO op
+ * name with an unknown type.
  *
  * Ownership: everything in a db lives in the caller's arena.
  * Threads: any; the model is only read. */
@@ -31,6 +29,7 @@
 #define PV_TOOLS_OP_STATS_OP_METRICS_H
 
 #include "model/model.h"
+#include "tools/hlo/perf_env.h"
 #include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -46,6 +45,9 @@ typedef struct pv_op_metrics {
     uint64_t occurrences;      /* 0 for IDLE */
     uint64_t time_ps;          /* inclusive time */
     uint64_t self_time_ps;     /* time minus nested ops' time */
+    double flops;              /* XLA ops' costs over all occurrences; 0 without */
+    double model_flops;
+    double bytes;              /* bytes accessed, all memories */
     bool is_eager;
     bool is_idle;
     const char *group_value;   /* PyTorch rows grouped by a stat of the calls ("Input
@@ -58,6 +60,7 @@ typedef struct pv_op_metrics_db {
     size_t n_ops;
     uint64_t total_time_ps;    /* span(s) covered, IDLE included */
     uint64_t total_op_time_ps; /* sum of the ops' self time */
+    pv_perf_env env;           /* device: the device's peaks (kind NONE on the host) */
 } pv_op_metrics_db;
 
 /* ---- building ------------------------------------------------------------ */

@@ -32,6 +32,9 @@ static void add_into(pv_op_metrics *d, const pv_op_metrics *s)
     d->occurrences += s->occurrences;
     d->time_ps += s->time_ps;
     d->self_time_ps += s->self_time_ps;
+    d->flops += s->flops;
+    d->model_flops += s->model_flops;
+    d->bytes += s->bytes;
     d->is_eager = d->is_eager || s->is_eager;
 }
 
@@ -51,6 +54,10 @@ int pv_op_metrics_combine(const pv_op_metrics_db *parts, size_t n_parts, pv_aren
     size_t n = 0;
     pv_op_metrics idle = {.name = "IDLE", .type = "IDLE", .is_idle = true};
     bool any_idle = false;
+    /* the first host with a device speaks for the device's peaks */
+    for (size_t p = n_parts; p-- > 0;)
+        if (parts[p].env.kind != PV_DEVICE_NONE)
+            out->env = parts[p].env;
     for (size_t p = 0; p < n_parts; p++) {
         out->total_time_ps += parts[p].total_time_ps;
         out->total_op_time_ps += parts[p].total_op_time_ps;

@@ -280,14 +280,16 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
         const char *name = pv_model_str(m, (uint32_t)(o->key >> 32));
         const char *value = group_stat != NULL ? pv_model_str(m, (uint32_t)o->key) : NULL;
         pv_op_metrics *h = &host->ops[host->n_ops++];
-        *h = (pv_op_metrics){name, name, o->calls, nonneg(o->host_ps), nonneg(o->host_self_ps),
-                             false, false, value};
+        *h = (pv_op_metrics){.name = name, .type = name, .occurrences = o->calls,
+                             .time_ps = nonneg(o->host_ps), .self_time_ps = nonneg(o->host_self_ps),
+                             .group_value = value};
         host->total_op_time_ps += h->self_time_ps;
         if (o->dev_ps <= 0)
             continue;
         pv_op_metrics *d = &device->ops[device->n_ops++];
-        *d = (pv_op_metrics){name, name, o->calls, nonneg(o->dev_ps), nonneg(o->dev_self_ps),
-                             false, false, value};
+        *d = (pv_op_metrics){.name = name, .type = name, .occurrences = o->calls,
+                             .time_ps = nonneg(o->dev_ps), .self_time_ps = nonneg(o->dev_self_ps),
+                             .group_value = value};
         device->total_op_time_ps += d->self_time_ps;
     }
     host->total_time_ps = host->total_op_time_ps;

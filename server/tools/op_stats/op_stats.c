@@ -4,21 +4,27 @@
 
 #include "tools/kernel_stats/kernel_stats.h"
 #include "tools/common/tf_op_name.h"
+#include "tools/hlo/op_roofline.h"
 
 #include <string.h>
 
 /* ---- TensorCore utilization per op (from kernel rows) ----------------------- */
 
-/* TensorCore kernel time / kernel time over the kernel rows of op_name. A
- * linear scan per device row: both lists are capped (1000 x 500). */
-static double tc_utilization(const pv_kernel_stats_result *k, const char *op_name)
+/* A linear scan per device row: both lists are capped (1000 x 500). */
+double pv_op_stats_tensor_core(const pv_kernel_stats_result *k, const char *op_name,
+                               bool *eligible)
 {
     uint64_t total = 0;
     uint64_t tc = 0;
+    bool first = true;
+    *eligible = false;
     for (size_t i = 0; i < k->n_rows; i++) {
         const pv_kernel_row *r = &k->rows[i];
         if (strcmp(r->op_name, op_name) != 0)
             continue;
+        if (first)
+            *eligible = r->is_op_tensor_core_eligible;
+        first = false;
         total += r->total_ns;
         if (r->is_kernel_using_tensor_core)
             tc += r->total_ns;
@@ -27,42 +33,6 @@ static double tc_utilization(const pv_kernel_stats_result *k, const char *op_nam
 }
 
 /* ---- the reference's model-type heuristic (task type) ----------------------- */
-
-static bool scope_is_gradient(const char *s, size_t len)
-{
-    if (len < 8 || memcmp(s, "gradient", 8) != 0)
-        return false;
-    return (len == 13 && memcmp(s + 8, "_tape", 5) == 0) || (len > 8 && s[8] == 's');
-}
-
-/* True when op (name, type) shows a backward pass: a TF op under a
- * "gradient_tape" / "gradients*" name scope, or a JAX op under a
- * "transpose(" scope. */
-static bool op_has_gradients(const char *name, const char *type)
-{
-    size_t nlen = strlen(name);
-    size_t tlen = strlen(type);
-    if (pv_tf_op_is_tf_type(type, tlen) && pv_tf_op_is_tf_name(name, nlen)) {
-        const char *p = name;
-        const char *slash;
-        while ((slash = strchr(p, '/')) != NULL) {   /* scopes: every part but the last */
-            if (scope_is_gradient(p, (size_t)(slash - p)))
-                return true;
-            p = slash + 1;
-        }
-        return false;
-    }
-    bool jax = pv_tf_op_is_jax_name_and_type(name, nlen, type, tlen);
-    if (!jax && tlen != 0)
-        return false;
-    for (const char *p = name; p != NULL; p = strchr(p, '/')) {
-        if (*p == '/')
-            p++;
-        if (strncmp(p, "transpose(", 10) == 0)
-            return true;
-    }
-    return false;
-}
 
 /* A PyTorch backward pass: the autograd engine's evaluate_function, its
  * AccumulateGrad, or (traces before 2022, where the backward functions are
@@ -83,7 +53,7 @@ static bool pytorch_backward(const char *name)
 const char *pv_op_stats_task_type(const pv_op_stats_table *t)
 {
     for (size_t i = 0; i < t->n_rows; i++)
-        if (op_has_gradients(t->rows[i].op->name, t->rows[i].op->type) ||
+        if (pv_tf_op_has_gradients(t->rows[i].op->name, t->rows[i].op->type) ||
             pytorch_backward(t->rows[i].op->name))
             return "Training";
     return "Inference";
@@ -98,6 +68,22 @@ static void fill_times(pv_op_stats_row *r, const pv_op_metrics *op)
     r->avg_time_us = op->occurrences > 0 ? r->total_time_us / (double)op->occurrences : 0.0;
     r->avg_self_time_us =
         op->occurrences > 0 ? r->total_self_time_us / (double)op->occurrences : 0.0;
+}
+
+/* The roofline columns of a device op from its XLA ops' flops and bytes
+ * (none: zeros and "Unknown"), all bytes counted as HBM bytes: the
+ * reference adds up only bytes_accessed per framework op. */
+static void fill_roofline(pv_op_stats_row *r, const pv_op_metrics *op, const pv_perf_env *env)
+{
+    pv_xla_op x = {.time_ps = op->time_ps, .flops = op->flops,
+                   .model_flops = op->model_flops, .bytes = op->bytes};
+    pv_op_roofline rl;
+    pv_op_roofline_of(&x, env, &rl);
+    r->measured_flop_rate = rl.flop_rate;
+    r->model_flop_rate = rl.model_flop_rate;
+    r->measured_memory_bw = rl.memory_bw;
+    r->operational_intensity = rl.intensity;
+    r->bound_by = rl.bound_by;
 }
 
 static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_result *k,
@@ -131,8 +117,10 @@ static void build_table(const pv_op_stats_result *res, const pv_kernel_stats_res
             if (side == 0) {
                 r->device_fraction = frac;
                 r->device_cumulative = cum;
+                bool eligible;
                 if (res->is_gpu)
-                    r->gpu_tensorcore_utilization = tc_utilization(k, op->name);
+                    r->gpu_tensorcore_utilization = pv_op_stats_tensor_core(k, op->name, &eligible);
+                fill_roofline(r, op, &db->env);
             } else {
                 r->host_fraction = frac;
                 r->host_cumulative = cum;

@@ -7,9 +7,9 @@
  * cumulative share; device rows of a GPU profile also carry TensorCore
  * utilization (TensorCore kernel time / kernel time of the op, from the
  * reference's top-1000 kernel rows). Roofline columns (FLOP rate, memory
- * bandwidth) need XLA cost data that GPU/CPU framework ops do not have;
- * they are 0 and "bound by" is "Unknown", as in the reference for such
- * profiles.
+ * bandwidth, intensity, bound by) come from the costs of the XLA ops under
+ * a device op against the device's peaks; framework ops without XLA ops
+ * have none: 0 and "Unknown", as in the reference.
  *
  * Ownership: all result memory lives in the caller's arena and some
  * strings point into the model: valid while both are.
@@ -18,6 +18,7 @@
 #define PV_TOOLS_OP_STATS_OP_STATS_H
 
 #include "model/model.h"
+#include "tools/kernel_stats/kernel_stats.h"
 #include "tools/op_stats/op_metrics.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -58,8 +59,8 @@ typedef struct pv_op_stats_row {
     double host_fraction;                /* self / host total; 0 on device rows */
     double host_cumulative;
     double gpu_tensorcore_utilization;   /* 0..1; device rows of GPU profiles */
-    /* Roofline columns: 0 and "Unknown" when computed from a profile (no
-     * cost data, see above); legacy tensorflow_stats.pb files carry them. */
+    /* Roofline columns: 0 and "Unknown" without XLA costs (see above);
+     * legacy tensorflow_stats.pb files carry them. */
     double measured_flop_rate;           /* GFLOP/s */
     double model_flop_rate;              /* GFLOP/s */
     double measured_memory_bw;           /* GiB/s */
@@ -105,6 +106,12 @@ int pv_tool_op_stats_multi(const pv_model *const *models, size_t n_models,
  * <Op>Backward[N] op), else "Inference": the reference's task-type
  * heuristic, and PyTorch's autograd names. Cannot fail. */
 const char *pv_op_stats_task_type(const pv_op_stats_table *t);
+
+/* The kernel rows of op_name: TensorCore kernel time / kernel time (0
+ * without rows), and in *eligible the first row's op eligibility (the
+ * reference's GroupKernelReportsByOpName). */
+double pv_op_stats_tensor_core(const pv_kernel_stats_result *k, const char *op_name,
+                               bool *eligible);
 
 /* ---- JSON ----------------------------------------------------------------- */
 

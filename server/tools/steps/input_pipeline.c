@@ -51,7 +51,7 @@ static int new_style_cat(const char *type)
 }
 
 /* Input category of a host op, or -1 when it is not an input op. */
-static int input_category(const pv_op_metrics *op)
+static int input_category(const pv_steps_op *op)
 {
     /* The reference tests the infeed by type alone here: op metrics keep
      * only the type. */

@@ -24,7 +24,7 @@ typedef enum pv_input_cat {
 } pv_input_cat;
 
 typedef struct pv_input_op {
-    const pv_op_metrics *op;  /* borrowed from host_ops */
+    const pv_steps_op *op;  /* borrowed from host_ops */
     uint32_t category;        /* pv_input_cat */
     double time_percent;      /* of the input ops' total self time */
     double self_time_percent;
@@ -50,7 +50,7 @@ typedef struct pv_input_pipeline_query {
 typedef struct pv_input_pipeline_result {
     pv_steps_result steps;
     pv_step_analysis analysis;
-    pv_op_db host_ops;
+    pv_steps_op_db host_ops;
     size_t n_input_ops;
     pv_input_op *input_ops;   /* in host_ops order (self time desc) */
     int64_t input_op_self_ps;

@@ -1,6 +1,9 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
+#include "model/hlo.h"
+#include "tools/common/plane_stat.h"
+#include "tools/op_stats/op_stats.h"
 #include "tools/kineto/kineto.h"
 #include "util/pbwire.h"
 
@@ -12,22 +15,50 @@
 /* Eager share above which the page suggests tf.function. */
 #define EAGER_HIGH_PERCENT 10.0
 
-static size_t top_ops(const pv_op_db *db, pv_overview_op *out)
+/* The top host ops: shares of the host's op time, idle excluded. */
+static size_t top_host_ops(const pv_steps_op_db *db, pv_overview_op *out)
+{
+    size_t n = 0;
+    double cum = 0;
+    for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
+        const pv_steps_op *op = &db->ops[i];
+        double f = db->op_time_ps > 0 ? (double)op->self_time_ps / (double)db->op_time_ps : 0;
+        cum += f;
+        out[n++] = (pv_overview_op){.name = op->name, .category = op->type,
+                                    .self_time_fraction = f, .cumulative_time_fraction = cum};
+    }
+    return n;
+}
+
+/* The top device ops as the reference's ComputeAnalysisResult lists them:
+ * framework ops by self time, IDLE left out, shares of the ops' time;
+ * FLOP rate over the op's time (its flops include nested ops'); the
+ * TensorCore flags of its kernels. */
+static size_t top_device_ops(const pv_op_metrics_db *db, const pv_kernel_stats_result *k,
+                             pv_overview_op *out)
 {
     size_t n = 0;
     double cum = 0;
     for (size_t i = 0; i < db->n_ops && n < PV_OVERVIEW_TOP_OPS; i++) {
         const pv_op_metrics *op = &db->ops[i];
-        /* Share of op time, idle excluded, as the reference's TF-level
-         * device table (built without its IDLE row) computes it. */
-        double f = db->op_time_ps > 0 ? (double)op->self_time_ps / (double)db->op_time_ps : 0;
+        if (op->is_idle)
+            continue;
+        double f = db->total_op_time_ps > 0
+                       ? (double)op->self_time_ps / (double)db->total_op_time_ps
+                       : 0;
         cum += f;
-        out[n++] = (pv_overview_op){op, f, cum};
+        pv_overview_op *o = &out[n++];
+        *o = (pv_overview_op){.name = op->name, .category = op->type,
+                              .self_time_fraction = f, .cumulative_time_fraction = cum,
+                              .flop_rate = op->time_ps > 0
+                                               ? op->flops / ((double)op->time_ps / 1e3)
+                                               : 0};
+        o->tc_using = pv_op_stats_tensor_core(k, op->name, &o->tc_eligible) > 0;
     }
     return n;
 }
 
-static uint64_t occurrences(const pv_op_db *db)
+static uint64_t host_occurrences(const pv_steps_op_db *db)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < db->n_ops; i++)
@@ -35,88 +66,29 @@ static uint64_t occurrences(const pv_op_db *db)
     return n;
 }
 
-/* GPU model name the way the reference builds it from the plane's device
- * capabilities; NULL for an unknown vendor (the caller then says "GPU"). */
-static const char *gpu_name(const char *vendor, int64_t major, int64_t minor)
+static uint64_t device_occurrences(const pv_op_metrics_db *db, uint64_t *eager_ps)
 {
-    if (vendor != NULL && strcmp(vendor, "Nvidia") == 0) {
-        switch (major) {
-        case 2: return "Nvidia GPU (Fermi)";
-        case 3: return "Nvidia GPU (Kepler)";
-        case 5: return "Nvidia GPU (Maxwell)";
-        case 6: return "Nvidia GPU (Pascal)";
-        case 7: return minor < 5 ? "Nvidia GPU (Volta)" : "Nvidia GPU (Turing)";
-        case 8: return minor < 9 ? "Nvidia GPU (Ampere)" : "Nvidia GPU (Ada Lovelace)";
-        case 9: return "Nvidia GPU (Hopper)";
-        case 10: return "Nvidia GPU (Blackwell)";
-        default: return "Nvidia GPU";
-        }
+    uint64_t n = 0;
+    *eager_ps = 0;
+    for (size_t i = 0; i < db->n_ops; i++) {
+        n += db->ops[i].occurrences;
+        if (db->ops[i].is_eager && !db->ops[i].is_idle)
+            *eager_ps += db->ops[i].self_time_ps;
     }
-    if (vendor != NULL && strcmp(vendor, "AMD") == 0) {
-        /* Only pairs that name one architecture resolve to a gfx id. */
-        if (major == 9 && minor == 4)
-            return "AMD GPU - gfx942";
-        if (major == 9 && minor == 5)
-            return "AMD GPU - gfx950";
-        switch (major) {
-        case 9: return "AMD GPU - gfx-9XX series";
-        case 10: return "AMD GPU - gfx-10XX series";
-        case 11: return "AMD GPU - gfx-11XX series";
-        default: return "AMD GPU";
-        }
-    }
-    return NULL;
+    return n;
 }
 
-static bool plane_stat_i64(const pv_model *m, const pv_plane *p, uint32_t name, int64_t *v)
+/* The reference's is_training: some instruction of some HLO module sits
+ * under a gradient scope (ModelTracker over the HLO modules). */
+static bool hlo_is_training(const pv_model *const *ms, size_t n_models)
 {
-    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++) {
-        const pv_stat *s = &m->stats[i];
-        if (s->name != name)
-            continue;
-        if (s->type == PV_STAT_I64)
-            *v = s->v.i64;
-        else if (s->type == PV_STAT_U64)
-            *v = (int64_t)s->v.u64;
-        else
-            continue;
-        return true;
+    for (size_t k = 0; k < n_models; k++) {
+        const pv_hlo_table *t = pv_model_hlo(ms[k]);
+        for (size_t i = 0; i < t->n_instructions; i++)
+            if (pv_tf_op_has_gradients(t->instructions[i].op_name, t->instructions[i].op_type))
+                return true;
     }
     return false;
-}
-
-static const char *plane_stat_str(const pv_model *m, const pv_plane *p, uint32_t name)
-{
-    for (uint64_t i = p->first_stat; name != 0 && i < p->first_stat + p->n_stats; i++)
-        if (m->stats[i].name == name && m->stats[i].type == PV_STAT_STR)
-            return pv_model_str(m, m->stats[i].v.str);
-    return NULL;
-}
-
-static const char *device_type(const pv_model *m, uint32_t hw)
-{
-    if (hw == PV_HW_CPU_ONLY)
-        return "CPU";
-    uint32_t major_sid = pv_model_str_find(m, "compute_cap_major");
-    uint32_t minor_sid = pv_model_str_find(m, "compute_cap_minor");
-    uint32_t vendor_sid = pv_model_str_find(m, "device_vendor");
-    uint32_t type_sid = pv_model_str_find(m, "device_type_string");
-    for (uint32_t i = 0; i < m->n_planes; i++) {
-        const pv_plane *p = &m->planes[i];
-        if (hw == PV_HW_TPU && p->kind == PV_PLANE_TPU) {
-            const char *s = plane_stat_str(m, p, type_sid);
-            return s != NULL && s[0] ? s : "TPU";
-        }
-        if (hw == PV_HW_GPU && p->kind == PV_PLANE_GPU) {
-            /* The first GPU plane speaks for all, as in the reference. */
-            int64_t major = 0, minor = 0;
-            plane_stat_i64(m, p, major_sid, &major);
-            plane_stat_i64(m, p, minor_sid, &minor);
-            const char *name = gpu_name(plane_stat_str(m, p, vendor_sid), major, minor);
-            return name != NULL ? name : "GPU";
-        }
-    }
-    return hw == PV_HW_TPU ? "TPU" : "GPU";
 }
 
 /* Reads one varint field of a serialized ProfileOptions (field 2 is
@@ -170,7 +142,13 @@ int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
     int rc = pv_tool_input_pipeline(m, q != NULL ? &iq : NULL, a, &out->ip, err);
     if (rc != 0)
         return rc;
-    pv_steps_device_ops(m, a, &out->device_ops);
+    rc = pv_op_metrics_device(m, a, &out->device_ops, err);
+    if (rc == 0)
+        rc = pv_tool_kernel_stats(m, &(pv_kernel_stats_query){PV_KERNEL_STATS_REFERENCE_ROWS},
+                                  a, &out->kernels, err);
+    if (rc != 0)
+        return rc;
+    pv_op_metrics_sort(&out->device_ops);
     pv__overview_finish(&m, 1, a, out);
     return 0;
 }
@@ -179,15 +157,15 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
                          pv_overview_result *out)
 {
     const pv_model *m = ms[0];
-    const pv_op_db *host = &out->ip.host_ops;
-    const pv_op_db *dev = &out->device_ops;
+    const pv_steps_op_db *host = &out->ip.host_ops;
+    const pv_op_metrics_db *dev = &out->device_ops;
 
-    out->n_top_device = top_ops(dev, out->top_device);
-    out->n_top_host = top_ops(host, out->top_host);
+    out->n_top_device = top_device_ops(dev, &out->kernels, out->top_device);
+    out->n_top_host = top_host_ops(host, out->top_host);
+    out->is_training = hlo_is_training(ms, n_models);
 
-    uint64_t nh = occurrences(host), nd = 0;
-    for (size_t k = 0; k < n_models; k++)
-        nd += pv__overview_device_op_count(ms[k], a);
+    uint64_t dev_eager_ps;
+    uint64_t nh = host_occurrences(host), nd = device_occurrences(dev, &dev_eager_ps);
     if (nh + nd > 0) {
         out->host_tf_op_percent = 100.0 * (double)nh / (double)(nh + nd);
         out->device_tf_op_percent = 100.0 * (double)nd / (double)(nh + nd);
@@ -195,12 +173,12 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
     if (host->op_time_ps > 0)
         out->host_op_time_eager_percent =
             100.0 * (double)host->eager_self_ps / (double)host->op_time_ps;
-    if (dev->op_time_ps > 0)
+    if (dev->total_op_time_ps > 0)
         out->device_op_time_eager_percent =
-            100.0 * (double)dev->eager_self_ps / (double)dev->op_time_ps;
+            100.0 * (double)dev_eager_ps / (double)dev->total_op_time_ps;
     out->device_idle_percent =
         dev->total_time_ps > 0
-            ? 100.0 * (1.0 - (double)dev->op_time_ps / (double)dev->total_time_ps)
+            ? 100.0 * (1.0 - (double)dev->total_op_time_ps / (double)dev->total_time_ps)
             : -1.0;
     out->host_idle_percent =
         host->total_time_ps > 0
@@ -231,7 +209,10 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
             "execution. Wrap the step in tf.function to run it as a graph.",
             out->host_op_time_eager_percent, out->device_op_time_eager_percent);
 
-    out->device_type = device_type(m, out->ip.steps.hardware);
+    const char *name = pv_device_type_name(m);
+    out->device_type = out->ip.steps.hardware == PV_HW_CPU_ONLY ? "CPU"
+                       : name != NULL                           ? name
+                                                                : "GPU";
     out->device_core_count = out->ip.steps.n_device_planes;
     /* The run environment lists every host's names; the first host
      * speaks for the device kind and the profiling session. */

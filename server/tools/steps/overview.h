@@ -7,16 +7,21 @@
 #ifndef PV_TOOLS_STEPS_OVERVIEW_H
 #define PV_TOOLS_STEPS_OVERVIEW_H
 
+#include "tools/kernel_stats/kernel_stats.h"
+#include "tools/op_stats/op_metrics.h"
 #include "tools/steps/input_pipeline.h"
-#include "tools/steps/overview_device_count.h"
 #include "tools/steps/overview_pytorch.h"
 
 #define PV_OVERVIEW_TOP_OPS 10
 
 typedef struct pv_overview_op {
-    const pv_op_metrics *op;        /* borrowed from device_ops / ip.host_ops */
+    const char *name;               /* borrowed from device_ops / ip.host_ops */
+    const char *category;           /* the op's type */
     double self_time_fraction;      /* of the table's op time (idle excluded) */
     double cumulative_time_fraction;
+    double flop_rate;               /* GFLOP/s over the op's time; 0 unknown */
+    bool tc_eligible;               /* GPU: its kernels may use TensorCores */
+    bool tc_using;                  /* GPU: some of its kernel time did */
 } pv_overview_op;
 
 typedef struct pv_overview_query {
@@ -25,11 +30,13 @@ typedef struct pv_overview_query {
 
 typedef struct pv_overview_result {
     pv_input_pipeline_result ip;    /* the analyzer's result, shared */
-    pv_op_db device_ops;
+    pv_op_metrics_db device_ops;    /* framework_op_stats' device side, sorted */
+    pv_kernel_stats_result kernels; /* for the device ops' TensorCore flags */
     size_t n_top_device;
     pv_overview_op top_device[PV_OVERVIEW_TOP_OPS];
     size_t n_top_host;
     pv_overview_op top_host[PV_OVERVIEW_TOP_OPS];
+    bool is_training;               /* an HLO op under a gradient scope */
     double host_tf_op_percent;      /* host op occurrences of all op occurrences, the
                                        device's counted per op run, not per kernel */
     double device_tf_op_percent;
@@ -54,19 +61,21 @@ typedef struct pv_overview_result {
     pv_pytorch_overview pytorch;
 } pv_overview_result;
 
-/* Fills out. q may be NULL. Returns 0; cannot fail on a sane model. */
+/* Fills out. q may be NULL. Returns 0, or PV_ETOOBIG when the distinct
+ * ops would not fit in memory. */
 int pv_tool_overview(const pv_model *m, const pv_overview_query *q, pv_arena *a,
                      pv_overview_result *out, pv_error *err);
 
 /* ALL_HOSTS (overview_multi.c): the combined input pipeline result of
- * pv_tool_input_pipeline_multi, every host's device ops added up, and
- * the device core count summed over hosts. n_models >= 1. Returns 0. */
+ * pv_tool_input_pipeline_multi, every host's device ops and kernels added
+ * up, and the device core count summed over hosts. n_models >= 1.
+ * Returns 0, or pv_tool_op_stats' failures. */
 int pv_tool_overview_multi(const pv_model *const *ms, size_t n_models,
                            const pv_overview_query *q, pv_arena *a, pv_overview_result *out,
                            pv_error *err);
 
-/* Shared with overview_multi.c: everything after ip and device_ops are
- * filled in (top ops, shares, statements, environment). */
+/* Shared with overview_multi.c: everything after ip, device_ops and
+ * kernels are filled in (top ops, shares, statements, environment). */
 void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
                          pv_overview_result *out);
 

@@ -31,14 +31,12 @@ static json_t *ops_table(const pv_overview_op *ops, size_t n, bool gpu)
         json_t *row = pv_dt_row(t);
         pv_dt_num(row, ops[i].self_time_fraction);
         pv_dt_num(row, ops[i].cumulative_time_fraction);
-        pv_dt_str(row, ops[i].op->type);
-        pv_dt_str(row, ops[i].op->name);
-        /* No FLOP counts in GPU/CPU traces without HLO cost data. */
-        pv_dt_num(row, 0);
+        pv_dt_str(row, ops[i].category);
+        pv_dt_str(row, ops[i].name);
+        pv_dt_num(row, ops[i].flop_rate);
         if (gpu) {
-            /* TensorCore use needs kernel stats; not claimed here. */
-            pv_dt_bool(row, 0);
-            pv_dt_bool(row, 0);
+            pv_dt_bool(row, ops[i].tc_eligible);
+            pv_dt_bool(row, ops[i].tc_using);
         }
     }
     return t;
@@ -92,9 +90,7 @@ static json_t *run_environment_table(const pv_overview_result *r)
     pv_dt_prop(t, "task_count", task_count);
     pv_dt_prop(t, "device_type", r->device_type);
     pv_dt_propf(t, "device_core_count", 0, (double)r->device_core_count);
-    /* The reference decides "training" from HLO modules, which GPU/CPU
-     * TensorFlow traces do not carry; it then says false, and so do we. */
-    pv_dt_prop(t, "is_training", "false");
+    pv_dt_prop(t, "is_training", r->is_training ? "true" : "false");
     json_t *hosts = json_array();
     for (uint32_t i = 0; i < r->n_hostnames; i++)
         json_array_append_new(hosts, json_string(r->hostnames[i]));
@@ -194,8 +190,10 @@ static json_t *recommendation_table(const pv_overview_result *r)
     json_t *row = pv_dt_row(t);
     pv_dt_str(row, "device");
     char buf[256];
-    snprintf(buf, sizeof buf,
-             "framework_op_stats (identify the time-consuming operations executed on the %s)", dev);
+    /* On a TPU the reference sends people to the op profile, elsewhere to
+     * the framework op table. */
+    snprintf(buf, sizeof buf, "%s (identify the time-consuming operations executed on the %s)",
+             r->ip.steps.hardware == PV_HW_TPU ? "op_profile" : "framework_op_stats", dev);
     pv_dt_str(row, buf);
     pv_dt_str(row, dev_desc);
     row = pv_dt_row(t);

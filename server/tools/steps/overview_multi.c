@@ -15,28 +15,28 @@
 
 static int by_name(const void *x, const void *y)
 {
-    const pv_op_metrics *a = x, *b = y;
+    const pv_steps_op *a = x, *b = y;
     int c = strcmp(a->name, b->name);
     return c != 0 ? c : strcmp(a->type, b->type);
 }
 
-/* Self time descending, ties by name: the order pv_op_db promises. */
+/* Self time descending, ties by name: the order pv_steps_op_db promises. */
 static int by_self_time(const void *x, const void *y)
 {
-    const pv_op_metrics *a = x, *b = y;
+    const pv_steps_op *a = x, *b = y;
     if (a->self_time_ps != b->self_time_ps)
         return a->self_time_ps > b->self_time_ps ? -1 : 1;
     return strcmp(a->name, b->name);
 }
 
 /* Adds the tables up op by op (same name and type) into out. */
-static void op_db_combine(const pv_op_db *dbs, size_t n_dbs, pv_arena *a, pv_op_db *out)
+static void op_db_combine(const pv_steps_op_db *dbs, size_t n_dbs, pv_arena *a, pv_steps_op_db *out)
 {
     memset(out, 0, sizeof *out);
     size_t n_all = 0;
     for (size_t k = 0; k < n_dbs; k++)
         n_all += dbs[k].n_ops;
-    pv_op_metrics *all = pv_arena_zalloc(a, (n_all + 1) * sizeof *all);
+    pv_steps_op *all = pv_arena_zalloc(a, (n_all + 1) * sizeof *all);
     size_t at = 0;
     for (size_t k = 0; k < n_dbs; k++) {
         if (dbs[k].n_ops > 0)
@@ -51,7 +51,7 @@ static void op_db_combine(const pv_op_db *dbs, size_t n_dbs, pv_arena *a, pv_op_
     size_t n = 0;
     for (size_t i = 0; i < n_all; i++) {
         if (n > 0 && by_name(&all[n - 1], &all[i]) == 0) {
-            pv_op_metrics *d = &all[n - 1];
+            pv_steps_op *d = &all[n - 1];
             d->occurrences += all[i].occurrences;
             d->time_ps += all[i].time_ps;
             d->self_time_ps += all[i].self_time_ps;
@@ -136,7 +136,7 @@ static int input_pipeline_multi(const pv_model *const *ms, size_t n_models,
                           &step_ps, err);
     if (rc != 0)
         return rc;
-    pv_op_db *hosts = pv_arena_zalloc(a, n_models * sizeof *hosts);
+    pv_steps_op_db *hosts = pv_arena_zalloc(a, n_models * sizeof *hosts);
     for (size_t k = 0; k < n_models; k++)
         pv_steps_host_ops(ms[k], a, &hosts[k]);
     op_db_combine(hosts, n_models, a, &out->host_ops);
@@ -166,10 +166,18 @@ int pv_tool_overview_multi(const pv_model *const *ms, size_t n_models,
                                   err);
     if (rc != 0)
         return rc;
-    pv_op_db *devs = pv_arena_zalloc(a, n_models * sizeof *devs);
-    for (size_t k = 0; k < n_models; k++)
-        pv_steps_device_ops(ms[k], a, &devs[k]);
-    op_db_combine(devs, n_models, a, &out->device_ops);
+    pv_op_metrics_db *devs = pv_arena_zalloc(a, n_models * sizeof *devs);
+    for (size_t k = 0; k < n_models && rc == 0; k++)
+        rc = pv_op_metrics_device(ms[k], a, &devs[k], err);
+    if (rc == 0)
+        rc = pv_op_metrics_combine(devs, n_models, a, &out->device_ops, err);
+    if (rc == 0)
+        rc = pv_tool_kernel_stats_multi(
+            ms, n_models, &(pv_kernel_stats_query){PV_KERNEL_STATS_REFERENCE_ROWS}, a,
+            &out->kernels, err);
+    if (rc != 0)
+        return rc;
+    pv_op_metrics_sort(&out->device_ops);
     pv__overview_finish(ms, n_models, a, out);
     out->device_core_count = n_cores;
     return 0;

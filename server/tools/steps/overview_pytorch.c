@@ -261,7 +261,9 @@ static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
         if (pv_kineto_kind_of(k, e) != PV_KINETO_KERNEL)
             continue;
         int64_t dur = m->ev_dur_ps[e];
-        if (pv_kernel_name_uses_tensor_core(pv_model_str(m, m->metas[m->ev_meta[e]].name)))
+        /* torch-tb-profiler knows NVIDIA's Tensor Core kernels only */
+        const char *kernel = pv_model_str(m, m->metas[m->ev_meta[e]].name);
+        if (pv_kernel_name_uses_nvidia_tensor_core(kernel))
             tc_used += dur;
         uint64_t op = pv_kineto_launcher(k, e);
         if (op == PV_KINETO_NO_EVENT)

@@ -1,6 +1,5 @@
-/* steps_ops: host and device framework-op tables (reference: host
- * threads in xprof/convert/xplane_to_op_metrics_db.cc; device kernels
- * attributed to their framework op as TensorFlow 2.x did). */
+/* steps_ops: the host's framework-op table (reference: host threads in
+ * xprof/convert/xplane_to_op_metrics_db.cc). */
 #include "tools/steps/steps_ops.h"
 
 #include "util/hashtab.h"
@@ -51,7 +50,7 @@ static void rec_free(rec_buf *b)
 
 static int cmp_metrics(const void *pa, const void *pb)
 {
-    const pv_op_metrics *a = pa, *b = pb;
+    const pv_steps_op *a = pa, *b = pb;
     if (a->self_time_ps != b->self_time_ps)
         return a->self_time_ps > b->self_time_ps ? -1 : 1;
     int c = strcmp(a->name, b->name);
@@ -82,12 +81,12 @@ static uint32_t event_name_sid(const pv_model *m, uint64_t e)
 }
 
 /* Moves the totals into out (sorted by self time). */
-static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_op_db *out)
+static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_steps_op_db *out)
 {
     out->ops = pv_arena_zalloc(a, (b->n ? b->n : 1) * sizeof *out->ops);
     out->n_ops = b->n;
     for (size_t i = 0; i < b->n; i++) {
-        pv_op_metrics *op = &out->ops[i];
+        pv_steps_op *op = &out->ops[i];
         const char *full = pv_model_str(m, b->v[i].key);
         pv_tf_op parsed;   /* unknown (a kernel with no framework op): the whole name */
         pv_tf_op_parse(full, strlen(full), &parsed);
@@ -216,7 +215,7 @@ static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *c
     return last_ps - sb->v[0].ts_ps;
 }
 
-void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
+void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_steps_op_db *out)
 {
     memset(out, 0, sizeof *out);
     rec_buf b = {0};
@@ -258,46 +257,6 @@ void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
     free(stack);
     free(sb.ends);
     free(sb.v);
-    finish_db(m, &b, a, out);
-    rec_free(&b);
-}
-
-/* ---- device ------------------------------------------------------------- */
-
-void pv_steps_device_ops(const pv_model *m, pv_arena *a, pv_op_db *out)
-{
-    memset(out, 0, sizeof *out);
-    rec_buf b = {0};
-    uint32_t level0 = pv_model_str_find(m, "level 0");
-    int64_t first_ps = INT64_MAX, last_ps = INT64_MIN;
-    for (uint32_t p = 0; p < m->n_planes; p++) {
-        const pv_plane *pl = &m->planes[p];
-        if (pl->kind != PV_PLANE_GPU)
-            continue;
-        for (uint32_t ti = pl->first_track; ti < pl->first_track + pl->n_tracks; ti++) {
-            const pv_track *t = &m->tracks[ti];
-            if (t->kind != PV_TRACK_PLAIN)
-                continue;
-            for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
-                const pv_event_extra *x = pv_model_event_extra(m, e);
-                uint32_t key = x != NULL ? x->tf_op : 0;
-                if (key == 0 && level0 != 0) {
-                    pv_stat s;
-                    if (pv_model_event_stat(m, e, level0, &s))
-                        key = pv_model_stat_str_id(m, &s);
-                }
-                if (key == 0)
-                    key = event_name_sid(m, e);
-                int64_t begin = m->ev_start_ps[e], dur = m->ev_dur_ps[e];
-                rec_add(&b, key, x != NULL && (x->flags & PV_EXTRA_EAGER), dur, dur);
-                if (begin < first_ps)
-                    first_ps = begin;
-                if (begin + dur > last_ps)
-                    last_ps = begin + dur;
-            }
-        }
-    }
-    out->total_time_ps = last_ps > first_ps ? last_ps - first_ps : 0;
     finish_db(m, &b, a, out);
     rec_free(&b);
 }

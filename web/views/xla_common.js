@@ -1,0 +1,275 @@
+// xla_common.js: what the XLA pages (hlo_stats, op_profile, roofline_model,
+// memory_viewer, graph_viewer) share: reading their DataTables, the
+// "show in trace" and "show in graph" links to an HLO op, the text of
+// XProf's source cells, and a labelled picker whose choice lives in the URL.
+
+import * as api from '../api.js';
+import { ensureStylesheet, h } from '../dom.js';
+import * as router from '../router.js';
+import { loadToolData, showError } from '../status.js';
+import { rowObjects } from './framework_op_stats.js';
+
+export { rowObjects };
+
+// ---- pure ----------------------------------------------------------------------
+
+// A DataTable of the rows kept by keep(rowObject) and the columns named
+// in ids (in that order, with labels from the table or from labels).
+export function pickTable(dt, ids, keep = () => true, labels = {}) {
+    const index = new Map((dt.cols || []).map((c, i) => [c.id, i]));
+    const cols = ids.filter((id) => index.has(id)).map((id) => {
+        const c = dt.cols[index.get(id)];
+        return { ...c, label: labels[id] || c.label };
+    });
+    const objs = rowObjects(dt);
+    const rows = [];
+    (dt.rows || []).forEach((r, i) => {
+        if (keep(objs[i]))
+            rows.push({ c: cols.map((c) => r.c[index.get(c.id)] || { v: null }) });
+    });
+    return { ...dt, cols, rows };
+}
+
+// The text XProf's source cell shows ("<div ... title='stack'>file:line</div>"):
+// {text: 'file:line', stack: 'file:line:col\n...'}; plain text stays as is.
+export function sourceText(cell) {
+    const s = String(cell || '');
+    const m = /^<div[^>]*title='([^']*)'[^>]*>(.*)<\/div>$/s.exec(s);
+    if (!m)
+        return { text: s, stack: '' };
+    const un = (x) => x.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    return { text: un(m[2]), stack: un(m[1]) };
+}
+
+// Kernel names an HLO op's events may carry in a GPU trace: the op name,
+// with '.' as '_' (XLA names a fusion's kernel so), either one followed
+// by ".kd" (ROCm). Most specific first.
+export function traceNames(op) {
+    const under = op.replace(/\./g, '_');
+    return [...new Set([op, under, `${op}.kd`, `${under}.kd`])];
+}
+
+// The candidates among a trace search's results for op, best first: events
+// on device tracks (deviceTracks, a Set of track ids) named as the op's
+// kernel or XLA op, in time order; then such names anywhere.
+export function traceCandidates(op, results, deviceTracks) {
+    const names = new Set(traceNames(op));
+    const named = results.filter((r) => names.has(r.name));
+    return named.filter((r) => deviceTracks.has(r.track))
+        .concat(named.filter((r) => !deviceTracks.has(r.track)));
+}
+
+// True when a trace event's stats (api/trace/event) say it ran op of
+// program programId (unknown stats do not disagree).
+export function eventIsOp(stats, op, programId) {
+    const s = stats || {};
+    if (s.hlo_op !== undefined && String(s.hlo_op) !== op)
+        return false;
+    return programId === undefined || programId === null || s.program_id === undefined ||
+           String(s.program_id) === String(programId);
+}
+
+// A window of the trace around an event: the event and as much again on
+// each side (at least 1 µs wide).
+export function windowAround(ev) {
+    const dur = Math.max(Number(ev.dur_ps) || 0, 1e6);
+    const start = Number(ev.start_ps) || 0;
+    return { start: Math.max(0, Math.round(start - dur)), end: Math.round(start + 2 * dur) };
+}
+
+// ---- links -----------------------------------------------------------------------
+
+// Events whose stats are read to find the op's own program among
+// same-named ops of other programs.
+const EVENTS_CHECKED = 20;
+
+// Opens the trace viewer at the first event of HLO op `op` of program
+// programId (its XLA Ops event on a TPU, its kernel on a GPU), selected.
+// Resolves to false when the trace has no such event (status then says so).
+export async function openInTrace(state, op, status, programId) {
+    status.textContent = `Looking for ${op} in the trace…`;
+    try {
+        await api.loadProfile(state.run, state.host);
+        const meta = await api.traceMeta(state.run, state.host);
+        const deviceTracks = new Set();
+        for (const p of meta.processes || []) {
+            if (String(p.name).startsWith('/device:'))
+                (p.threads || []).forEach((t) => deviceTracks.add(t.track));
+        }
+        let found = [];
+        for (const q of [...new Set([op, op.replace(/\./g, '_')])]) {
+            const body = await api.traceSearch(state.run, state.host, q, 0, 500);
+            found = found.concat(body.results || []);
+        }
+        const cands = traceCandidates(op, found, deviceTracks);
+        let best = cands[0] || null;
+        for (const c of cands.slice(0, EVENTS_CHECKED)) {
+            const ev = await api.traceEvent(state.run, state.host, c.id);
+            if (eventIsOp(ev.stats, op, programId)) {
+                best = c;
+                break;
+            }
+        }
+        if (!best) {
+            status.textContent = `No event named ${op} in the trace.`;
+            return false;
+        }
+        status.textContent = '';
+        const w = windowAround(best);
+        router.navigate({ run: state.run, host: state.host, tool: 'trace_viewer@',
+                          params: { start: String(w.start), end: String(w.end),
+                                    sel: String(best.id) } });
+        return true;
+    } catch (e) {
+        status.textContent = `The trace could not be searched: ${e.message}`;
+        return false;
+    }
+}
+
+// Opens the graph viewer on op of the module of program programId.
+export function openInGraph(state, programId, op) {
+    router.navigate({ run: state.run, host: state.host, tool: 'graph_viewer',
+                      params: { program: String(programId), node: op } });
+}
+
+// The two link buttons of an op, and a line for what they report.
+export function opLinks(state, programId, op, { graph = true } = {}) {
+    const status = h('span', { class: 'hint xla-link-status', 'aria-live': 'polite' });
+    return h('span', { class: 'xla-links' },
+        h('button', { type: 'button', class: 'xla-trace-link', text: 'Show in trace',
+                      on: { click: () => openInTrace(state, op, status, programId) } }),
+        graph && programId !== undefined && programId !== null && String(programId) !== ''
+            ? h('button', { type: 'button', class: 'xla-graph-link', text: 'Show in graph',
+                            on: { click: () => openInGraph(state, programId, op) } })
+            : null,
+        status);
+}
+
+// ---- controls ----------------------------------------------------------------------
+
+// A <select> labelled label over options [{value, text}], showing the URL
+// parameter key (default: the first option); a change writes the key into
+// the URL (a step Back can undo) and calls onChange(value).
+export function paramPicker(label, key, options, onChange) {
+    const params = router.getParams();
+    const sel = h('select', { 'aria-label': label },
+        options.map((o) => h('option', { value: o.value, text: o.text })));
+    const want = params[key];
+    sel.value = options.some((o) => o.value === want) ? want : (options[0] || {}).value;
+    sel.addEventListener('change', () => {
+        router.setParams({ [key]: sel.value === options[0].value ? undefined : sel.value },
+                         { replace: false });
+        onChange(sel.value);
+    });
+    return { el: h('label', { class: 'xla-picker' }, `${label} `, sel), select: sel };
+}
+
+// ---- page parts ------------------------------------------------------------------------
+
+// A mounted XLA page: its abort controller, and the charts and tables it
+// drew, destroyed together before a redraw and at unmount.
+export function xlaInstance() {
+    ensureStylesheet('kernel_stats');
+    ensureStylesheet('xla');
+    const inst = { controller: new AbortController(), charts: [], tables: [] };
+    inst.destroyParts = () => {
+        inst.charts.forEach((c) => c.destroy());
+        inst.tables.forEach((t) => t.destroy());
+        inst.charts = [];
+        inst.tables = [];
+    };
+    return inst;
+}
+
+// The one mounted instance of a page: start() makes it (xlaInstance),
+// unmount() stops and clears it.
+export function pageSlot() {
+    let current = null;
+    return {
+        start() {
+            current = xlaInstance();
+            return current;
+        },
+        unmount() {
+            if (!current)
+                return;
+            current.controller.abort();
+            current.destroyParts();
+            current = null;
+        },
+    };
+}
+
+// A page that loads its tool's data once (saying label meanwhile) and
+// draws it with render(el, state, inst, data): its mount and unmount.
+// When ours(data) is false (a per-tool file of another shape: TensorFlow's
+// old op_profile.json) the generic view shows it instead.
+export function dataPage(label, render, ours = () => true) {
+    const slot = pageSlot();
+    let generic = null;
+    async function mount(el, state) {
+        const inst = slot.start();
+        const data = await loadToolData(el, state, {}, {
+            signal: inst.controller.signal, label,
+            retry: () => { unmount(); mount(el, state); } });
+        if (data === undefined)
+            return;
+        if (ours(data)) {
+            render(el, state, inst, data);
+            return;
+        }
+        generic = await import('./generic.js');
+        if (!inst.controller.signal.aborted)
+            await generic.mount(el, state);
+    }
+    function unmount() {
+        slot.unmount();
+        if (generic)
+            generic.unmount();
+        generic = null;
+    }
+    return { mount, unmount };
+}
+
+// Keeps the chart promise makes unless the page went away meanwhile; a
+// failure is said in place of the chart's box.
+export function keepChart(inst, promise, box) {
+    promise.then((c) => {
+        if (inst.controller.signal.aborted)
+            c.destroy();
+        else
+            inst.charts.push(c);
+    }).catch((e) => showError(box, e));
+}
+
+// The page's head: its title, the raw data and, for a table, its full CSV.
+export function viewHead(state, title, { csv = false } = {}) {
+    const raw = api.toolDataUrl(state.run, state.tool, state.host);
+    const csvUrl = api.buildUrl('data/plugin/profile/data_csv',
+                                { run: state.run, tag: state.tool, host: state.host });
+    return h('div', { class: 'view-head' }, h('h2', { text: title }),
+        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' }),
+        csv ? h('a', { href: csvUrl, text: 'Full CSV' }) : null);
+}
+
+// The host's HLO modules, or null after saying in el why there are none
+// (what: what the page would have shown of them).
+export async function modulesOrSay(el, state, inst, what) {
+    let modules;
+    try {
+        modules = await api.listModules(state.run, state.host, { signal: inst.controller.signal });
+    } catch (e) {
+        if (!inst.controller.signal.aborted)
+            showError(el, e);
+        return null;
+    }
+    if (modules.length === 0) {
+        el.append(h('section', { class: 'message', role: 'status' },
+            h('p', { text: 'This profile carries no XLA programs (HLO protos).' }),
+            h('p', { class: 'hint', text: `${what} JAX and TensorFlow-with-XLA profiles carry ` +
+                'them.' })));
+        return null;
+    }
+    return modules;
+}
