@@ -24,7 +24,11 @@ const TOOL_MS = 60000;  // a tool may build its model from the xplane first
 const EMPTY_XLA = {
     hlo_stats: (d) => d.rows.length === 0,
     op_profile: (d) => (d.byProgram?.children ?? []).length === 0,
-    roofline_model: (d) => d[0].rows.length === 0,
+    // Only per-program total rows of zero time (XProf's answer without XLA ops).
+    roofline_model: (d) => d[0].rows.every((r) => {
+        const cell = (id) => r.c[d[0].cols.findIndex((c) => c.id === id)]?.v;
+        return cell('category') === 'Program' && !(Number(cell('total_self_time')) > 0);
+    }),
 };
 
 const SKIP = skipWithout(NAME);

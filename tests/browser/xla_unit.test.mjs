@@ -8,7 +8,7 @@ import { cut, layers, layout } from '../../web/views/graph_viewer.js';
 import { byCategory, opKey } from '../../web/views/hlo_stats.js';
 import { instructionOf, peakParts, peakTable } from '../../web/views/memory_viewer.js';
 import { nodeAt, nodeStats, opName, visibleRows } from '../../web/views/op_profile.js';
-import { attainable, roofLine, roofsOf } from '../../web/views/roofline_model.js';
+import { attainable, hasXlaOps, roofLine, roofsOf } from '../../web/views/roofline_model.js';
 import { eventIsOp, pickTable, rowObjects, sourceText, traceCandidates, traceNames,
          windowAround } from '../../web/views/xla_common.js';
 
@@ -101,6 +101,14 @@ describe('roofline_model', () => {
         assert.equal(attainable(1000, 100, 400), 1000);
         assert.deepEqual(roofLine(1000, 100, 1, 1000), [{ x: 1, y: 10 }, { x: 100, y: 1000 },
                                                         { x: 1000, y: 1000 }]);
+    });
+    test('a profile without XLA ops: only per-program totals of zero time', () => {
+        // What XProf answers for TensorFlow without XLA (the TF GPU profile's route).
+        assert.equal(hasXlaOps([{ category: 'Program', total_self_time: 0 }]), false);
+        assert.equal(hasXlaOps([]), false);
+        assert.equal(hasXlaOps([{ category: 'Program', total_self_time: 12.5 }]), true);
+        assert.equal(hasXlaOps([{ category: 'Program', total_self_time: 0 },
+                                { category: 'convolution', total_self_time: 0 }]), true);
     });
 });
 

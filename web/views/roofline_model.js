@@ -139,12 +139,18 @@ function details(state, r) {
             h('dd', { text: formatPercent(Number(r.roofline_efficiency) || 0, 1) })));
 }
 
+// XProf answers a profile without XLA ops (TensorFlow without XLA) with
+// only its per-program total rows, all of zero time: nothing to place.
+export function hasXlaOps(rows) {
+    return rows.some((r) => r.category !== 'Program' || Number(r.total_self_time) > 0);
+}
+
 function render(el, state, inst, data) {
     clear(el);
     el.append(viewHead(state, 'Roofline model', { csv: true }));
     const dt = Array.isArray(data) && isDataTable(data[0]) ? data[0] : null;
     const all = dt ? rowObjects(dt) : [];
-    if (all.length === 0) {
+    if (!hasXlaOps(all)) {
         el.append(h('section', { class: 'message', role: 'status' },
             h('p', { text: 'No XLA ops ran on a device in this profile.' }),
             h('p', { class: 'hint', text: 'The roofline model places the XLA ops of GPU and ' +
