@@ -9,6 +9,7 @@
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/op_stats/op_stats.h"
+#include "tools/steps/overview.h"
 #include "tools/steps/overview_pytorch.h"
 #include "tools/steps/steps.h"
 #include "testutil.h"
@@ -531,6 +532,24 @@ START_TEST(test_overview_pytorch_advice_by_hand)
 }
 END_TEST
 
+/* The overview's device idle share on a trace is what the GPU's kernels
+ * leave uncovered: 100 - 40 = 60 % on tc_trace (hand count above), not the
+ * 100 % of a device op table that holds no kernel of a framework op. */
+START_TEST(test_overview_device_idle_of_trace)
+{
+    pv_model *m = load_text(tc_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_overview_query q = {0};
+    pv_overview_result r;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_tool_overview(m, &q, &a, &r, &err), 0);
+    ck_assert_double_eq_tol(r.device_idle_percent, 60.0, 1e-9);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 /* comm_trace by hand: of its step's 100 us the gemm kernel takes 50-70
  * first, communication the rest of 10-60, 40 us (> 10 %); the GPU's
  * kernels cover 20-70, 50 % (not below it); no deviceProperties, so no
@@ -597,6 +616,7 @@ static Suite *kineto_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_overview_pytorch");
     tcase_add_test(tc, test_overview_pytorch_advice_by_hand);
+    tcase_add_test(tc, test_overview_device_idle_of_trace);
     tcase_add_test(tc, test_overview_pytorch_advice_communication);
     tcase_add_test(tc, test_overview_pytorch_advice_absent_from_xspace_like_models);
     suite_add_tcase(s, tc);

@@ -235,5 +235,15 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
         pv_overview_pytorch(&k, &out->ip.steps, n_models == 1, a, &out->pytorch);
         out->precision_statement = "";
         out->eager_statement = "";
+        /* A trace's kernels belong to no framework op of the device table
+         * (which then says 100 % idle beside a busy GPU): its idle share is
+         * what the GPUs' kernels leave uncovered, torch-tb-profiler's
+         * utilization turned round. */
+        if (out->pytorch.n_gpus > 0 && dev->total_op_time_ps == 0) {
+            double busy = 0;
+            for (size_t g = 0; g < out->pytorch.n_gpus; g++)
+                busy += out->pytorch.gpus[g].utilization;
+            out->device_idle_percent = 100.0 * (1.0 - busy / (double)out->pytorch.n_gpus);
+        }
     }
 }
