@@ -511,6 +511,42 @@ START_TEST(test_pv_tool_steps_one_step)
 }
 END_TEST
 
+/* n CPU steps "train" of 100 us each, groups 0..n-1, one Conv2D in each. */
+static pv_model *cpu_steps_model(int n)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python3", 0);
+    for (int i = 0; i < n; i++) {
+        ev(b, t, host, "train", 100 * i, 100, i);
+        ev(b, t, host, "Conv2D:Conv2D", 100 * i + 10, 50, i);
+    }
+    return pv_test_finish(b);
+}
+
+/* XProf's rule: with more than 5 steps the first and the last are dropped
+ * as cut by the profiling window; 5 steps are all kept. By hand: 5 -> the
+ * groups 0..4; 6 -> the groups 1..4, 2 incomplete. */
+START_TEST(test_pv_tool_steps_drops_ends_past_five)
+{
+    const pv_steps_query q = {.drop_incomplete = true};
+    for (int n = 5; n <= 6; n++) {
+        pv_model *m = cpu_steps_model(n);
+        pv_arena a;
+        pv_arena_init(&a, 4096);
+        pv_steps_result r;
+        pv_error err = {0};
+        ck_assert_int_eq(pv_tool_steps(m, &q, &a, &r, &err), 0);
+        ck_assert_uint_eq(r.n_steps, n == 5 ? 5 : 4);
+        ck_assert_uint_eq(r.n_incomplete, n == 5 ? 0 : 2);
+        ck_assert_int_eq(r.steps[0].group_id, n == 5 ? 0 : 1);
+        ck_assert_int_eq(r.steps[r.n_steps - 1].group_id, 4);
+        pv_arena_fini(&a);
+        pv_model_free(m);
+    }
+}
+END_TEST
+
 /* No device plane (cpu_model): the keys of the reference's TPU analysis
  * that need a device are "unknown", not 0.0% as the reference prints
  * them. The host's ops (IteratorGetNext 20, Conv2D 40 + Relu 10 on the
@@ -610,6 +646,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pv_tool_steps_gpu_device_only);
     tcase_add_test(tc, test_pv_tool_steps_gpu_intersection);
     tcase_add_test(tc, test_pv_tool_steps_one_step);
+    tcase_add_test(tc, test_pv_tool_steps_drops_ends_past_five);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_step_analysis_compute");
     tcase_add_test(tc, test_pv_step_analysis_compute_cpu_verdict);
