@@ -65,23 +65,44 @@ static void *read_query(pv_request *rq, pv_response *rs, const pv_tool *t)
 
 /* ---- kept answers --------------------------------------------------------------- */
 
-/* The plain copy of a gzip'd answer for a client that does not take gzip,
- * sent from its file. */
+/* Fills rs's head with the kept answer g (its tag, opened, not yet
+ * checked) and returns true when the client already holds it: 304 from
+ * the tag alone, the file closed, nothing read. */
+static bool kept_head(pv_request *rq, pv_response *rs, answer_kind kind, pv_kept_gz *g)
+{
+    rs->status = 200;
+    rs->content_type = content_type(kind);
+    rs->etag = pv_arena_strdup(&rq->arena, g->tag);
+    if (!pv_http_not_modified_gz(rq, g->tag))
+        return false;
+    close(g->entry.fd);
+    rs->body = pv_xstrdup("");
+    return true;
+}
+
+/* rs's body is the checked kept answer g, sent from its file. */
+static void kept_body(pv_response *rs, const pv_kept_gz *g)
+{
+    rs->body_from_fd = true;
+    rs->body_fd = g->entry.fd;
+    rs->body_offset = g->entry.offset;
+    rs->len = (size_t)g->entry.len;
+}
+
+/* The plain copy of a gzip'd answer for a client that does not take gzip. */
 static bool kept_plain(pv_request *rq, pv_response *rs, const pv_cache_key *key,
                        answer_kind kind)
 {
     pv_kept_gz g;
     if (pv_answer_open_plain(rq->app->disk, key, &g) != 0)
         return false;
-    if (pv_answer_check_plain(rq->app->disk, key, &g) != 0)
+    if (kept_head(rq, rs, kind, &g))
+        return true;
+    if (pv_answer_check_plain(rq->app->disk, key, &g) != 0) {
+        rs->etag = NULL;
         return false;
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->etag = pv_arena_strdup(&rq->arena, g.tag);
-    rs->body_from_fd = true;
-    rs->body_fd = g.entry.fd;
-    rs->body_offset = g.entry.offset;
-    rs->len = (size_t)g.entry.len;
+    }
+    kept_body(rs, &g);
     return true;
 }
 
@@ -93,15 +114,9 @@ static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, an
     pv_kept_gz g;
     if (pv_answer_open_gz(rq->app->disk, key, &g) != 0)
         return false;
-    rs->status = 200;
-    rs->content_type = content_type(kind);
-    rs->etag = pv_arena_strdup(&rq->arena, g.tag);
     rs->body_is_gzip = true;
-    if (pv_http_not_modified_gz(rq, g.tag)) {
-        close(g.entry.fd);
-        rs->body = pv_xstrdup("");
+    if (kept_head(rq, rs, kind, &g))
         return true;
-    }
     if (pv_answer_check_gz(rq->app->disk, key, &g) != 0) {
         rs->etag = NULL;
         rs->body_is_gzip = false;
@@ -110,10 +125,7 @@ static bool kept_gz(pv_request *rq, pv_response *rs, const pv_cache_key *key, an
     /* This client gets it inflated as it is sent; the next from the copy. */
     if (plain_client)
         pv_answer_keep_plain(rq->app->disk, key, &g);
-    rs->body_from_fd = true;
-    rs->body_fd = g.entry.fd;
-    rs->body_offset = g.entry.offset;
-    rs->len = (size_t)g.entry.len;
+    kept_body(rs, &g);
     rs->plain_bytes = g.plain_bytes;
     return true;
 }
