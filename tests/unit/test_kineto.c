@@ -572,6 +572,160 @@ START_TEST(test_overview_pytorch_advice_communication)
 }
 END_TEST
 
+/* The kinds of advice l holds, the index of kind or -1. */
+static int advice_index(const pv_pytorch_overview *l, const char *kind)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].kind, kind) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A one-step trace (ProfilerStep#1 0-100 us) with host event `op` at
+ * 10-90, kernels of 60 us on each GPU of gpus[] (so none is idle more
+ * than half the step), deviceProperties `props` (JSON objects, "" for
+ * none) and `memory` ([memory] events, "" for none), into buf. */
+static const char *parallel_trace(char *buf, size_t cap, const char *op, int n_gpus,
+                                  const char *props, const char *memory)
+{
+    int n = snprintf(buf, cap,
+                     "{%s%s%s\"traceEvents\":["
+                     "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\","
+                     "\"pid\":9,\"tid\":1,\"ts\":0,\"dur\":100},"
+                     "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":9,\"tid\":1,"
+                     "\"ts\":10,\"dur\":80,\"args\":{\"External id\":1}},"
+                     "%s"
+                     "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":9,"
+                     "\"args\":{\"labels\":\"CPU\"}}",
+                     props[0] ? "\"deviceProperties\":[" : "", props, props[0] ? "]," : "", op,
+                     memory);
+    for (int g = 0; g < n_gpus; g++)
+        n += snprintf(buf + n, cap - (size_t)n,
+                      ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":%d,\"tid\":7,"
+                      "\"ts\":20,\"dur\":60,\"args\":{\"External id\":1}},"
+                      "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%d,"
+                      "\"args\":{\"labels\":\"GPU %d\"}}",
+                      g, g, g);
+    snprintf(buf + n, cap - (size_t)n, "]}");
+    return buf;
+}
+
+static void advice_of_text(const char *text, pv_pytorch_overview *out, pv_arena *a)
+{
+    pv_model *m = load_text(text);
+    advice_of(m, a, out);
+    pv_model_free(m);
+}
+
+/* torch-tb-profiler's DataParallel rule: DataParallel.forward and work on
+ * more than one device (data.py, event_parser.py). Two GPUs ran kernels:
+ * advice naming 2 devices; one GPU: none; DDP on two GPUs: none. */
+START_TEST(test_overview_pytorch_advice_data_parallel)
+{
+    char buf[4096];
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_pytorch_overview l;
+    advice_of_text(parallel_trace(buf, sizeof buf, "DataParallel.forward", 2, "", ""), &l, &a);
+    int i = advice_index(&l, "data_parallel");
+    ck_assert_int_ge(i, 0);
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_ptr_nonnull(strstr(l.items[i].text, "drives the 2 devices of this run"));
+    ck_assert_str_eq(l.items[i].link,
+                     "https://pytorch.org/docs/stable/notes/cuda.html#cuda-nn-ddp-instead");
+    advice_of_text(parallel_trace(buf, sizeof buf, "DataParallel.forward", 1, "", ""), &l, &a);
+    ck_assert_int_eq(advice_index(&l, "data_parallel"), -1);
+    advice_of_text(parallel_trace(buf, sizeof buf, "DistributedDataParallel.forward", 2, "", ""),
+                   &l, &a);
+    ck_assert_uint_eq(l.n, 0);
+    pv_arena_fini(&a);
+}
+END_TEST
+
+/* DDP without NCCL: DistributedDataParallel.forward, a gloo collective and
+ * no nccl one, on a GPU of compute capability >= 3.5 (data.py). Here the
+ * host event is the DDP forward; gloo's all-reduce comes as a second
+ * operator inside it. Capability 3.5 triggers (the edge, >=), 3.0 does
+ * not, no deviceProperties does not, an nccl:all_reduce does not. */
+START_TEST(test_overview_pytorch_advice_ddp_backend)
+{
+    static const struct {
+        const char *collective;
+        const char *props;
+        bool advice;
+    } cases[] = {
+        {"gloo:all_reduce", "{\"id\":0,\"computeMajor\":3,\"computeMinor\":5}", true},
+        {"gloo:all_reduce", "{\"id\":0,\"computeMajor\":8,\"computeMinor\":0}", true},
+        {"gloo:all_reduce", "{\"id\":0,\"computeMajor\":3,\"computeMinor\":0}", false},
+        {"gloo:all_reduce", "", false},
+        {"nccl:all_reduce", "{\"id\":0,\"computeMajor\":8,\"computeMinor\":0}", false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char coll[256], buf[4096];
+        snprintf(coll, sizeof coll,
+                 "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":9,\"tid\":1,"
+                 "\"ts\":30,\"dur\":5,\"args\":{\"External id\":2}},",
+                 cases[c].collective);
+        pv_arena a;
+        pv_arena_init(&a, 4096);
+        pv_pytorch_overview l;
+        advice_of_text(parallel_trace(buf, sizeof buf, "DistributedDataParallel.forward", 1,
+                                      cases[c].props, coll),
+                       &l, &a);
+        int i = advice_index(&l, "ddp_backend");
+        ck_assert_msg((i >= 0) == cases[c].advice, "case %zu", c);
+        if (i >= 0) {
+            ck_assert_uint_eq(l.n, 1);
+            ck_assert_ptr_nonnull(strstr(l.items[i].text, "without NCCL collectives"));
+        }
+        pv_arena_fini(&a);
+    }
+}
+END_TEST
+
+/* Device memory near capacity: GPU 0's Total Allocated peaks above 90 %
+ * of totalGlobalMem 1000 (data.py, strict >). Peaks 901 -> advice, 90.1 %
+ * of 1000 B = 0.0 GB; 900 -> none; 950 on the CPU only -> none. */
+START_TEST(test_overview_pytorch_advice_memory)
+{
+    static const struct {
+        int device_type;
+        int peak;
+        bool advice;
+    } cases[] = {{1, 901, true}, {1, 900, false}, {0, 950, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char mem[512], buf[4096];
+        snprintf(mem, sizeof mem,
+                 "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":9,\"tid\":1,\"ts\":12,\"s\":\"t\","
+                 "\"args\":{\"Device Type\":%d,\"Device Id\":%d,\"Bytes\":500,"
+                 "\"Total Allocated\":500,\"Addr\":1}},"
+                 "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":9,\"tid\":1,\"ts\":14,\"s\":\"t\","
+                 "\"args\":{\"Device Type\":%d,\"Device Id\":%d,\"Bytes\":%d,"
+                 "\"Total Allocated\":%d,\"Addr\":2}},"
+                 "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":9,\"tid\":1,\"ts\":16,\"s\":\"t\","
+                 "\"args\":{\"Device Type\":%d,\"Device Id\":%d,\"Bytes\":-500,"
+                 "\"Total Allocated\":%d,\"Addr\":1}},",
+                 cases[c].device_type, cases[c].device_type ? 0 : -1, cases[c].device_type,
+                 cases[c].device_type ? 0 : -1, cases[c].peak - 500, cases[c].peak,
+                 cases[c].device_type, cases[c].device_type ? 0 : -1, cases[c].peak - 500);
+        pv_arena a;
+        pv_arena_init(&a, 4096);
+        pv_pytorch_overview l;
+        advice_of_text(parallel_trace(buf, sizeof buf, "aten::add_", 1,
+                                      "{\"id\":0,\"totalGlobalMem\":1000}", mem),
+                       &l, &a);
+        int i = advice_index(&l, "memory");
+        ck_assert_msg((i >= 0) == cases[c].advice, "case %zu", c);
+        if (i >= 0) {
+            ck_assert_uint_eq(l.n, 1);
+            ck_assert_double_eq_tol(l.items[i].percent, 90.1, 1e-9);
+            ck_assert_ptr_nonnull(strstr(l.items[i].text, "GPU 0 held up to 90.1% of its 0.0 GB"));
+        }
+        pv_arena_fini(&a);
+    }
+}
+END_TEST
+
 START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
 {
     pv_model_builder *b = pv_builder_new();
@@ -618,6 +772,9 @@ static Suite *kineto_suite(void)
     tcase_add_test(tc, test_overview_pytorch_advice_by_hand);
     tcase_add_test(tc, test_overview_device_idle_of_trace);
     tcase_add_test(tc, test_overview_pytorch_advice_communication);
+    tcase_add_test(tc, test_overview_pytorch_advice_data_parallel);
+    tcase_add_test(tc, test_overview_pytorch_advice_ddp_backend);
+    tcase_add_test(tc, test_overview_pytorch_advice_memory);
     tcase_add_test(tc, test_overview_pytorch_advice_absent_from_xspace_like_models);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_memory_profile");

@@ -121,9 +121,12 @@ function runEnvironment(env, host) {
 
 const PYTORCH_RULES = {
     data_loading: 'Data loading',
+    data_parallel: 'DataParallel',
+    ddp_backend: 'DDP backend',
     communication: 'Communication',
     gpu_utilization: 'GPU utilization',
     tensor_cores: 'Tensor Cores',
+    memory: 'GPU memory',
 };
 
 // torch-tb-profiler's recommendations on a PyTorch trace, as the verdict.
@@ -135,7 +138,8 @@ function pytorchVerdict(dt) {
         ? 'Recommendations for this PyTorch run, by torch-tb-profiler\'s rules:'
         : 'None of torch-tb-profiler\'s recommendations applies to this run (data loading ' +
           'within 5 % and communication within 10 % of step time, every GPU at least 50 % ' +
-          'busy, no Tensor Cores left unused).', advice, null);
+          'busy, no Tensor Cores left unused, no DataParallel over several GPUs, no DDP ' +
+          'without NCCL, no GPU memory above 90 % full).', advice, null);
 }
 
 // torch-tb-profiler's GPU summary: a card per GPU; null when it has none.

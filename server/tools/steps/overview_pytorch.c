@@ -11,6 +11,7 @@
 #include "util/mem.h"
 #include "util/sort.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 #define COMMUNICATION_MIN 0.10
 #define GPU_UTILIZATION_MIN 0.50
 #define TENSOR_CORE_MIN_MAJOR 7
+#define MEMORY_NEAR_FULL 0.9
 
 static void add(pv_pytorch_overview *out, const char *kind, double percent, const char *text,
                 const char *link)
@@ -38,7 +40,8 @@ static double step_share(const pv_steps_result *steps, uint32_t type)
     return total > 0 ? (double)part / (double)total : 0;
 }
 
-static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_overview *out)
+static void data_loading_rule(const pv_steps_result *steps, pv_arena *a,
+                              pv_pytorch_overview *out)
 {
     double loading = step_share(steps, PV_STEP_HOST_WAIT_INPUT);
     if (loading > DATA_LOADING_MIN)
@@ -50,6 +53,11 @@ static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_ove
                             "loading.",
                             100 * loading),
             "https://pytorch.org/docs/stable/data.html#single-and-multi-process-data-loading");
+}
+
+static void communication_rule(const pv_steps_result *steps, pv_arena *a,
+                               pv_pytorch_overview *out)
+{
     double comm = step_share(steps, PV_STEP_DEVICE_COLLECTIVES);
     if (comm > COMMUNICATION_MIN)
         add(out, "communication", 100 * comm,
@@ -62,6 +70,94 @@ static void step_rules(const pv_steps_result *steps, pv_arena *a, pv_pytorch_ove
                             "to evaluate LAMB optimizer.",
                             100 * comm),
             "https://pytorch.org/docs/stable/ddp_comm_hooks.html");
+}
+
+/* ---- data parallelism ------------------------------------------------------------ */
+
+/* A GPU plane's integer stat named key (a deviceProperties member), or -1. */
+static int64_t plane_int(const pv_model *m, const pv_plane *pl, uint32_t key)
+{
+    for (uint64_t s = pl->first_stat; key != 0 && s < pl->first_stat + pl->n_stats; s++) {
+        const pv_stat *st = &m->stats[s];
+        if (st->name != key)
+            continue;
+        if (st->type == PV_STAT_I64)
+            return st->v.i64;
+        if (st->type == PV_STAT_U64)
+            return (int64_t)(st->v.u64 & INT64_MAX);
+    }
+    return -1;
+}
+
+/* Whether some GPU's deviceProperties give compute capability 3.5 or
+ * more, where NCCL runs. */
+static bool nccl_capable_gpu(const pv_model *m)
+{
+    uint32_t major = pv_model_str_find(m, "computeMajor");
+    uint32_t minor = pv_model_str_find(m, "computeMinor");
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        int64_t hi = plane_int(m, &m->planes[i], major), lo = plane_int(m, &m->planes[i], minor);
+        if (hi > 3 || (hi == 3 && lo >= 5))
+            return true;
+    }
+    return false;
+}
+
+/* The number of devices that ran a kernel, memcpy or memset. */
+static size_t busy_devices(const pv_model *m, const pv_kineto *k)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        const pv_plane *pl = &m->planes[i];
+        bool busy = false;
+        for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && !busy; t++) {
+            const pv_track *tr = &m->tracks[t];
+            for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events && !busy; e++) {
+                pv_kineto_kind kind = pv_kineto_kind_of(k, e);
+                busy = kind == PV_KINETO_KERNEL || kind == PV_KINETO_MEMCPY ||
+                       kind == PV_KINETO_MEMSET;
+            }
+        }
+        n += busy;
+    }
+    return n;
+}
+
+/* torch-tb-profiler's two rules on how the model is replicated: a host
+ * event DataParallel.forward while more than one device ran work, and
+ * DistributedDataParallel.forward with no NCCL collective on a trace whose
+ * GPUs could run NCCL (another backend, gloo most often, carries DDP's
+ * all-reduce). */
+static void parallel_rules(const pv_model *m, const pv_kineto *k, pv_arena *a,
+                           pv_pytorch_overview *out)
+{
+    bool dp = false, ddp = false, nccl = false;
+    for (uint32_t i = 0; i < m->n_metas; i++) {
+        pv_kineto_kind kind = (pv_kineto_kind)k->meta_kind[i];
+        if (kind != PV_KINETO_OPERATOR && kind != PV_KINETO_ANNOTATION &&
+            kind != PV_KINETO_PYTHON)
+            continue;
+        const char *name = pv_model_str(m, m->metas[i].name);
+        dp = dp || strcmp(name, "DataParallel.forward") == 0;
+        ddp = ddp || strcmp(name, "DistributedDataParallel.forward") == 0;
+        nccl = nccl || (pv_kineto_collective(name) && strncmp(name, "nccl:", 5) == 0);
+    }
+    size_t devices = dp ? busy_devices(m, k) : 0;
+    if (devices > 1)
+        add(out, "data_parallel", 0,
+            pv_arena_printf(a,
+                            "nn.DataParallel drives the %zu devices of this run from one "
+                            "process, whose threads take turns on the Python interpreter. "
+                            "DistributedDataParallel, one process per GPU, usually trains "
+                            "faster on several GPUs.",
+                            devices),
+            "https://pytorch.org/docs/stable/notes/cuda.html#cuda-nn-ddp-instead");
+    if (ddp && !nccl && nccl_capable_gpu(m))
+        add(out, "ddp_backend", 0,
+            "DistributedDataParallel ran here without NCCL collectives, so another backend "
+            "(gloo most often) carries its gradients. On NVIDIA GPUs, NCCL is the backend "
+            "that makes DDP fastest.",
+            "https://pytorch.org/docs/stable/distributed.html#which-backend-to-use");
 }
 
 /* ---- GPU summary -------------------------------------------------------------- */
@@ -237,16 +333,9 @@ static int64_t compute_major(const pv_model *m)
 {
     uint32_t key = pv_model_str_find(m, "computeMajor");
     int64_t best = -1;
-    for (uint32_t i = 0; key != 0 && i < m->n_planes; i++) {
-        const pv_plane *pl = &m->planes[i];
-        for (uint64_t s = pl->first_stat; s < pl->first_stat + pl->n_stats; s++) {
-            const pv_stat *st = &m->stats[s];
-            int64_t v = st->type == PV_STAT_I64   ? st->v.i64
-                        : st->type == PV_STAT_U64 ? (int64_t)(st->v.u64 & INT64_MAX)
-                                                  : -1;
-            if (st->name == key && v > best)
-                best = v;
-        }
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        int64_t v = plane_int(m, &m->planes[i], key);
+        best = v > best ? v : best;
     }
     return best;
 }
@@ -287,6 +376,65 @@ static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
         "https://pytorch.org/docs/stable/amp.html");
 }
 
+/* ---- device memory ------------------------------------------------------------- */
+
+/* The highest "Total Allocated" (the model's bytes_allocated) of GPU dev's
+ * [memory] events; -1 when none gives it. */
+static int64_t gpu_memory_peak(const pv_model *m, const pv_kineto *k, int32_t dev)
+{
+    uint32_t s_alloc = pv_model_str_find(m, "allocator_name");
+    uint32_t s_bytes = pv_model_str_find(m, "bytes_allocated");
+    char want[32];
+    snprintf(want, sizeof want, "GPU %d", dev);
+    uint32_t s_want = pv_model_str_find(m, want);
+    int64_t peak = -1;
+    for (uint64_t e = 0; s_alloc != 0 && s_bytes != 0 && s_want != 0 && e < m->n_events; e++) {
+        pv_stat st;
+        int64_t bytes;
+        if (pv_kineto_kind_of(k, e) != PV_KINETO_MEMORY ||
+            !pv_model_event_stat(m, e, s_alloc, &st) || st.type != PV_STAT_STR ||
+            st.v.str != s_want || !pv_model_event_stat_int(m, e, s_bytes, &bytes))
+            continue;
+        if (bytes > peak)
+            peak = bytes;
+    }
+    return peak;
+}
+
+/* torch-tb-profiler's memory rule: a GPU whose allocated memory peaked
+ * above MEMORY_NEAR_FULL of its deviceProperties' totalGlobalMem. Like
+ * there, one recommendation (for the lowest-numbered such GPU); the host's
+ * memory is not judged. */
+static void memory_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
+                        pv_pytorch_overview *out)
+{
+    uint32_t s_total = pv_model_str_find(m, "totalGlobalMem");
+    const pv_plane *best = NULL;
+    double best_share = 0;
+    for (uint32_t i = 0; s_total != 0 && i < m->n_planes; i++) {
+        const pv_plane *pl = &m->planes[i];
+        int64_t total = plane_int(m, pl, s_total);
+        if (pl->kind != PV_PLANE_GPU || total <= 0 ||
+            (best != NULL && pl->device_ordinal > best->device_ordinal))
+            continue;
+        int64_t peak = gpu_memory_peak(m, k, pl->device_ordinal);
+        if ((double)peak > MEMORY_NEAR_FULL * (double)total) {
+            best = pl;
+            best_share = (double)peak / (double)total;
+        }
+    }
+    if (best == NULL)
+        return;
+    double gib = (double)plane_int(m, best, s_total) / (1024.0 * 1024 * 1024);
+    add(out, "memory", 100 * best_share,
+        pv_arena_printf(a,
+                        "GPU %d held up to %.1f%% of its %.1f GB of memory, which leaves little "
+                        "room for a larger batch. Activation checkpointing, or Automatic Mixed "
+                        "Precision with its smaller tensors, frees memory.",
+                        best->device_ordinal, 100 * best_share, gib),
+        "https://pytorch.org/docs/stable/checkpoint.html");
+}
+
 void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
                                 bool one_model, pv_arena *a, pv_pytorch_overview *out)
 {
@@ -294,9 +442,13 @@ void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
     out->present = k->present;
     if (!k->present)
         return;
-    step_rules(steps, a, out);
+    data_loading_rule(steps, a, out);
+    if (one_model)
+        parallel_rules(k->m, k, a, out);
+    communication_rule(steps, a, out);
     if (!one_model)
         return;
     gpu_summary(k->m, k, steps, a, out);
     tensor_core_rule(k->m, k, a, out);
+    memory_rule(k->m, k, a, out);
 }

@@ -13,6 +13,11 @@
  * overview gives in place of TensorFlow's verdict:
  *
  *   data_loading     DataLoader takes more than 5 % of the steps' time
+ *   data_parallel    a host event DataParallel.forward, and kernels, memcpys
+ *                    or memsets on more than one device
+ *   ddp_backend      a host event DistributedDataParallel.forward, no NCCL
+ *                    collective (nccl:all_reduce, ...), and a GPU whose
+ *                    deviceProperties give compute capability 3.5 or more
  *   communication    communication takes more than 10 % of it
  *   gpu_utilization  a GPU's kernels cover less than 50 % of the time from
  *                    the first step's start to the last step's end
@@ -20,10 +25,12 @@
  *                    time is in Tensor Core kernels while operators that
  *                    TensorCores can run launched some (the share of
  *                    kernel time they launched, rounded as there)
+ *   memory           a GPU's [memory] events' Total Allocated peaks above
+ *                    90 % of its deviceProperties' totalGlobalMem
  *
- * Not made (the trace rarely says enough): DataParallel in place of
- * DistributedDataParallel, DDP without NCCL, device memory near its
- * capacity. Pure: reads the model, writes the caller's arena. */
+ * in that order. The three rules on parallelism and memory say it in
+ * profview's own words. Pure: reads the model, writes the caller's
+ * arena. */
 #ifndef PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
 #define PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
 
@@ -33,10 +40,13 @@
 #define PV_PYTORCH_ADVICE_MAX 8
 
 typedef struct pv_pytorch_advice {
-    const char *kind;       /* data_loading, communication, gpu_utilization, tensor_cores */
-    double percent;         /* the share the rule measured (of step time, GPU time or kernel
-                               time), as the text shows it */
-    const char *text;       /* torch-tb-profiler's sentence, without its links (arena) */
+    const char *kind;       /* data_loading, data_parallel, ddp_backend, communication,
+                               gpu_utilization, tensor_cores, memory */
+    double percent;         /* the share the rule measured (of step time, GPU time, kernel
+                               time or device memory), as the text shows it; 0 for
+                               data_parallel and ddp_backend, which measure none */
+    const char *text;       /* the advice: torch-tb-profiler's sentence without its links, or
+                               profview's own for the three it words itself (arena) */
     const char *link;       /* the page that sentence links to; "" when none */
 } pv_pytorch_advice;
 
