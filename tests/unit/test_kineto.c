@@ -9,6 +9,7 @@
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/op_stats/op_stats.h"
+#include "tools/steps/gpu_time.h"
 #include "tools/steps/overview.h"
 #include "tools/steps/overview_pytorch.h"
 #include "tools/steps/steps.h"
@@ -748,6 +749,79 @@ START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
 }
 END_TEST
 
+/* ---- gpu_time (HTA's temporal, overlap and kernel type breakdown) ---------------- */
+
+/* GPU work (us): gemm 0-10, ncclKernel_AllReduce 5-20, a Memcpy HtoD
+ * 18-22, fooSync 30-32 (a kernel HTA keeps apart: busy, no type), add
+ * 40-50. By hand: span 0-50 = 50; busy 0-22, 30-32, 40-50 = 34, idle 16;
+ * computation 0-10 and 40-50 = 20, non-compute 34 - 20 = 14;
+ * communication 5-20 = 15, of it 5-10 = 5 with gemm. By set of types:
+ * computation alone 0-5 and 40-50 = 15, computation + communication 5-10
+ * = 5, communication alone 10-18 = 8, communication + memory 18-20 = 2,
+ * memory alone 20-22 = 2. A host operator at 60-70 is no GPU work. */
+static const char gpu_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":60,"
+    "\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":8,"
+    "\"ts\":5,\"dur\":15},"
+    "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,"
+    "\"tid\":9,\"ts\":18,\"dur\":4},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"fooSync\",\"pid\":0,\"tid\":7,\"ts\":30,"
+    "\"dur\":2},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add\",\"pid\":0,\"tid\":7,\"ts\":40,\"dur\":10},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":9,\"args\":{\"labels\":\"CPU\"}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
+    "]}";
+
+START_TEST(test_gpu_time_by_hand)
+{
+    pv_model *m = load_text(gpu_trace);
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_gpu_time g;
+    pv_gpu_time_of(&k, &g);
+    ck_assert(g.any);
+    ck_assert_int_eq(g.span_ps, 50 * (int64_t)US);
+    ck_assert_int_eq(g.idle_ps, 16 * (int64_t)US);
+    ck_assert_int_eq(g.computation_ps, 20 * (int64_t)US);
+    ck_assert_int_eq(g.non_compute_ps, 14 * (int64_t)US);
+    ck_assert_int_eq(g.communication_ps, 15 * (int64_t)US);
+    ck_assert_int_eq(g.overlap_ps, 5 * (int64_t)US);
+    static const int64_t by_set[PV_GPU_TYPE_SETS] = {0, 15, 8, 5, 2, 0, 2, 0};
+    for (unsigned set = 1; set < PV_GPU_TYPE_SETS; set++)
+        ck_assert_msg(g.by_types_ps[set] == by_set[set] * (int64_t)US, "set %u: %lld", set,
+                      (long long)g.by_types_ps[set]);
+    ck_assert_str_eq(pv_gpu_type_set_name(PV_GPU_COMPUTATION | PV_GPU_COMMUNICATION),
+                     "COMPUTATION overlapping COMMUNICATION");
+    ck_assert_str_eq(pv_gpu_type_set_name(PV_GPU_COMMUNICATION | PV_GPU_MEMORY),
+                     "COMMUNICATION overlapping MEMORY");
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A trace without GPU work has no GPU time (the tool leaves its row out). */
+START_TEST(test_gpu_time_without_gpu_work)
+{
+    pv_model *m = load_text("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":"
+                            "\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":0,\"dur\":10}]}");
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_kineto k;
+    pv_kineto_init(&k, m, &a);
+    pv_gpu_time g;
+    pv_gpu_time_of(&k, &g);
+    ck_assert(!g.any);
+    ck_assert_int_eq(g.span_ps, 0);
+    pv_arena_fini(&a);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *kineto_suite(void)
 {
     Suite *s = suite_create("kineto");
@@ -776,6 +850,10 @@ static Suite *kineto_suite(void)
     tcase_add_test(tc, test_overview_pytorch_advice_ddp_backend);
     tcase_add_test(tc, test_overview_pytorch_advice_memory);
     tcase_add_test(tc, test_overview_pytorch_advice_absent_from_xspace_like_models);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pv_gpu_time");
+    tcase_add_test(tc, test_gpu_time_by_hand);
+    tcase_add_test(tc, test_gpu_time_without_gpu_work);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_tool_memory_profile");
     tcase_set_timeout(tc, 60);

@@ -1,22 +1,31 @@
-/* distributed_tool: the descriptor of distributed_view, torch-tb-profiler's
- * distributed view of a PyTorch run: for each rank (a host: one worker's
- * trace) and step, the time spent computing and not communicating, both
- * at once, communicating and not computing, and neither
- * (steps_kineto.c's pv_steps_kineto_overlap), plus each rank's average
- * over its steps ("all", whole microseconds as the reference rounds).
+/* distributed_tool: the descriptor of distributed_view, the distributed
+ * view of a PyTorch run, three DataTables with a row per rank (a host: one
+ * worker's trace):
+ *
+ *   1. torch-tb-profiler's: per step, the time spent computing and not
+ *      communicating, both at once, communicating and not computing, and
+ *      neither (steps_kineto.c's pv_steps_kineto_overlap), plus each
+ *      rank's average over its steps ("all", whole microseconds as the
+ *      reference rounds);
+ *   2. HolisticTraceAnalysis' temporal breakdown and comm-comp overlap of
+ *      the rank's GPU time over the whole trace (gpu_time.h);
+ *   3. HTA's kernel type breakdown of that time, a row per set of types.
+ *
  * Listed only for PyTorch traces (trace JSON); on ALL_HOSTS it puts the
- * ranks side by side. The answer is a DataTable, which the page's generic
- * view draws; the CSV export is the same table. */
+ * ranks side by side. The page's generic view draws the tables; the CSV
+ * export is the first. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
 #include "tools/kineto/kineto.h"
 #include "tools/registry.h"
+#include "tools/steps/gpu_time.h"
 #include "tools/steps/steps.h"
 
 typedef struct rank_steps {
     const char *host;
     pv_step_overlap *steps;
     size_t n;
+    pv_gpu_time gpu;
 } rank_steps;
 
 typedef struct distributed_result {
@@ -40,6 +49,7 @@ static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **r
             continue;
         pv_kineto_link_hosts(&k, a);
         pv_steps_kineto_overlap(in->models[i], &k, a, &rs->steps, &rs->n);
+        pv_gpu_time_of(&k, &rs->gpu);
     }
     *result = r;
     return 0;
@@ -78,12 +88,88 @@ static json_t *table_of(const distributed_result *r)
     return t;
 }
 
+static double us(int64_t ps)
+{
+    return (double)ps / 1e6;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* HTA's temporal breakdown and comm-comp overlap, a row per rank with GPU
+ * activity. */
+static json_t *gpu_table_of(const distributed_result *r)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "worker", "string", "Worker", NULL);
+    pv_dt_col(t, "span_us", "number", "GPU span (us)", NULL);
+    pv_dt_col(t, "idle_us", "number", "Idle (us)", NULL);
+    pv_dt_col(t, "computation_us", "number", "Computation (us)", NULL);
+    pv_dt_col(t, "non_compute_us", "number", "Non-compute (us)", NULL);
+    pv_dt_col(t, "idle_pct", "number", "Idle (%)", NULL);
+    pv_dt_col(t, "computation_pct", "number", "Computation (%)", NULL);
+    pv_dt_col(t, "non_compute_pct", "number", "Non-compute (%)", NULL);
+    pv_dt_col(t, "comm_comp_overlap_pct", "number", "Communication overlapped (%)", NULL);
+    for (size_t i = 0; i < r->n; i++) {
+        const pv_gpu_time *g = &r->ranks[i].gpu;
+        if (!g->any)
+            continue;
+        json_t *row = pv_dt_row(t);
+        pv_dt_str(row, r->ranks[i].host);
+        pv_dt_num(row, us(g->span_ps));
+        pv_dt_num(row, us(g->idle_ps));
+        pv_dt_num(row, us(g->computation_ps));
+        pv_dt_num(row, us(g->non_compute_ps));
+        pv_dt_num(row, pct(g->idle_ps, g->span_ps));
+        pv_dt_num(row, pct(g->computation_ps, g->span_ps));
+        pv_dt_num(row, pct(g->non_compute_ps, g->span_ps));
+        json_array_append_new(json_object_get(row, "c"),
+                              pv_dt_cell(g->communication_ps > 0
+                                             ? pv_dt_real(pct(g->overlap_ps, g->communication_ps))
+                                             : json_null()));
+    }
+    return t;
+}
+
+/* HTA's kernel type breakdown: each rank's busy time by the set of types
+ * running, its share of the rank's typed time. */
+static json_t *types_table_of(const distributed_result *r)
+{
+    json_t *t = pv_dt_new();
+    pv_dt_col(t, "worker", "string", "Worker", NULL);
+    pv_dt_col(t, "kernel_types", "string", "Kernel types running", NULL);
+    pv_dt_col(t, "time_us", "number", "Time (us)", NULL);
+    pv_dt_col(t, "percent", "number", "Share (%)", NULL);
+    for (size_t i = 0; i < r->n; i++) {
+        const pv_gpu_time *g = &r->ranks[i].gpu;
+        int64_t typed = 0;
+        for (unsigned set = 1; set < PV_GPU_TYPE_SETS; set++)
+            typed += g->by_types_ps[set];
+        for (unsigned set = 1; set < PV_GPU_TYPE_SETS; set++) {
+            if (g->by_types_ps[set] == 0)
+                continue;
+            json_t *row = pv_dt_row(t);
+            pv_dt_str(row, r->ranks[i].host);
+            pv_dt_str(row, pv_gpu_type_set_name(set));
+            pv_dt_num(row, us(g->by_types_ps[set]));
+            pv_dt_num(row, pct(g->by_types_ps[set], typed));
+        }
+    }
+    return t;
+}
+
 static int write_json(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
                       pv_error *err)
 {
     (void)in;
     (void)q;
-    return pv_json_write(table_of(result), out, err);
+    json_t *all = json_array();
+    json_array_append_new(all, table_of(result));
+    json_array_append_new(all, gpu_table_of(result));
+    json_array_append_new(all, types_table_of(result));
+    return pv_json_write(all, out, err);
 }
 
 static int write_csv(const pv_tool_input *in, const void *q, const void *result, pv_buf *out,
