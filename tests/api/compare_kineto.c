@@ -1,6 +1,7 @@
 /* compare_kineto: profview's views of PyTorch (Kineto) traces against
- * torch-tb-profiler 0.4.3's, the reference of issue 21 (written by
- * tools/reference/kineto/tb_views.py into tests/data/reference/kineto/).
+ * torch-tb-profiler 0.4.3's and HolisticTraceAnalysis 0.5.0's, the
+ * references of issue 21 (written by tools/reference/kineto/tb_views.py
+ * and tools/reference/hta/hta_views.py into tests/data/reference/kineto/).
  * For every golden folder <rel>/ it copies the trace
  * ../shared/testdata/traces/<rel>.json[.gz] into a temporary logdir as a
  * PyTorch run, starts the real profview binary and compares, through the
@@ -25,6 +26,18 @@
  *   gpu       its GPU summary per GPU (utilization, est. SM efficiency,
  *             est. achieved occupancy) against overview_page's GPU table,
  *             within 0.1 percentage points; a measure it has none of, null
+ *
+ * and HTA's (hta.json.gz) against distributed_view's second and third
+ * tables and kernel_stats:
+ *
+ *   hta_temporal  its temporal breakdown (GPU span, idle, computation,
+ *             non-compute time)
+ *   hta_overlap   its comm-comp overlap (% of communication kernel time),
+ *             within 0.1 points (it rounds to 0.01); none: null
+ *   hta_types     its kernel type breakdown, each set of types running
+ *   hta_kernels   its top computation and communication kernels by name
+ *             (calls = sum / mean, total, max, min); its memory "kernels"
+ *             are memcpys and memsets, which kernel_stats does not list
  *
  * Times match within 0.5 % or 1 us (torch-tb-profiler rounds to whole
  * microseconds), counts and bytes exactly. A difference named by a rule of
@@ -56,7 +69,7 @@
 
 typedef struct rule {
     const char *trace;    /* fnmatch pattern on the golden folder */
-    const char *view;     /* operator, kernel, steps, memory */
+    const char *view;     /* fnmatch pattern on a view of main()'s table */
     const char *field;    /* fnmatch pattern on the field */
     const char *key;      /* fnmatch pattern on the row (op, kernel, step); NULL any */
     const char *reason;
@@ -68,6 +81,11 @@ typedef struct rule {
     "torch-tb-profiler subtracts from an operator every runtime call carrying its External "  \
     "id, also one that outlasts it, and shows negative self times; profview's self time "     \
     "stops at 0"
+#define HTA_WHOLE_US                                                                           \
+    "HTA's kernel type table holds whole microseconds (an int column): on this trace with "  \
+    "fractional-microsecond times it truncates each stretch between two kernel edges, so "   \
+    "its sums fall short by under 1 us a stretch; its temporal breakdown, which keeps the "  \
+    "fractions, matches"
 #define NO_HOST_OPERATOR                                                                       \
     "the trace has no host operator: torch-tb-profiler draws one empty step 0 over "          \
     "nothing, profview no step"
@@ -117,6 +135,31 @@ static rule rules[] = {
      "GPU 2, whose compute capability profview does not know, so it does not judge Tensor "
      "Core use; torch-tb-profiler reads the first listed device's properties for every GPU",
      0},
+    /* HolisticTraceAnalysis */
+    {"hta/critical_path_alexnet/*", "hta_temporal", "*", NULL,
+     "HTA takes every event with a stream argument for GPU work, also the trace's 41 "
+     "cuda_sync events (Context Sync, Stream Sync, Stream Wait Event), which stretch its GPU "
+     "span by 75767 us past the kernels, memcpys and memsets; profview counts a wait for "
+     "the GPU as idle, not as work",
+     0},
+    {"hta/mtia_inference/*", "hta_*", "*", NULL,
+     "the device work of this MTIA trace is in mtia_ccp_events, which HTA reads as GPU "
+     "kernels (they carry a stream argument); profview, like torch-tb-profiler, reads "
+     "kernels, memcpys and memsets by their Kineto categories and finds none",
+     0},
+    {"hta/negative_queue_length/*", "hta_*", "*", NULL,
+     "872 kernels, memcpys and memsets (59526 us, inside the steps) carry correlation ids "
+     "that no runtime call in the trace has; HTA drops GPU work that no host event up to "
+     "the last ProfilerStep's end launched, profview keeps what the GPU ran",
+     0},
+    {"hta/triton_example/*", "hta_*", "*", NULL,
+     "the cpu_op that launches the Triton kernel carries a stream argument, so HTA counts "
+     "its 95.812 us on the host as a second run of the GPU kernel of the same name; "
+     "profview counts the 1.76 us kernel",
+     0},
+    {"hta/amd_mi250/*", "hta_types", "time", NULL, HTA_WHOLE_US, 0},
+    {"hta/ns_resolution/*", "hta_types", "time", NULL, HTA_WHOLE_US, 0},
+    {"tracelens/*", "hta_types", "time", NULL, HTA_WHOLE_US, 0},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 
@@ -124,7 +167,7 @@ static rule *accepting(const char *trace, const char *view, const char *field, c
 {
     for (size_t i = 0; i < N_RULES; i++) {
         rule *r = &rules[i];
-        if (fnmatch(r->trace, trace, 0) == 0 && strcmp(r->view, view) == 0 &&
+        if (fnmatch(r->trace, trace, 0) == 0 && fnmatch(r->view, view, 0) == 0 &&
             fnmatch(r->field, field, 0) == 0 && (r->key == NULL || fnmatch(r->key, key, 0) == 0))
             return r;
     }
@@ -414,11 +457,12 @@ static void compare_memory(view_tally *t, json_t *ref, json_t *ours)
     }
 }
 
-static void compare_distributed(view_tally *t, json_t *ref, json_t *ours)
+static void compare_distributed(view_tally *t, json_t *ref, json_t *answer)
 {
     static const char *const parts[4] = {"computation", "overlapping", "communication", "other"};
     static const char *const cols[4] = {"computation_us", "overlapping_us", "communication_us",
                                         "other_us"};
+    json_t *ours = json_array_get(answer, 0);   /* torch-tb-profiler's table */
     json_t *names = json_object_get(ref, "steps"), *costs = json_object_get(ref, "costs");
     json_t *rows = json_object_get(ours, "rows");
     check_count(t, "steps", "steps", (double)json_array_size(rows) - 1,
@@ -530,6 +574,105 @@ static void compare_gpu(view_tally *t, json_t *ref, json_t *ours)
                   json_is_number(sm) ? 100 * json_number_value(sm) : NAN);
         check_pct(t, name, "occupancy", cell_or_nan(table, row, "occupancy"),
                   json_is_number(occ) ? json_number_value(occ) : NAN);
+    }
+}
+
+/* ---- HolisticTraceAnalysis ---------------------------------------------------- */
+
+static double ref_num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The one rank's row of distributed_view's table i (one worker per run). */
+static json_t *hta_row(json_t *answer, size_t i, json_t **table)
+{
+    *table = json_array_get(answer, i);
+    return json_array_get(json_object_get(*table, "rows"), 0);
+}
+
+static void compare_hta_temporal(view_tally *t, json_t *ref, json_t *answer)
+{
+    static const char *const keys[4][2] = {{"span_us", "span_us"},
+                                           {"idle_us", "idle_us"},
+                                           {"compute_us", "computation_us"},
+                                           {"non_compute_us", "non_compute_us"}};
+    json_t *tr = json_object_get(ref, "temporal"), *table;
+    json_t *row = hta_row(answer, 1, &table);
+    if (row == NULL) {
+        check_count(t, "rank", "missing", 1, 0);
+        return;
+    }
+    for (size_t i = 0; i < 4; i++)
+        check_time(t, "rank", keys[i][0], cell_num(table, row, keys[i][1]),
+                   ref_num(tr, keys[i][0]));
+}
+
+static void compare_hta_overlap(view_tally *t, json_t *ref, json_t *answer)
+{
+    json_t *table, *row = hta_row(answer, 1, &table);
+    if (row == NULL) {
+        check_count(t, "rank", "missing", 1, 0);
+        return;
+    }
+    check_pct(t, "rank", "comp_comm_overlap", cell_or_nan(table, row, "comm_comp_overlap_pct"),
+              ref_num(json_object_get(ref, "overlap"), "comp_comm_overlap_pct"));
+}
+
+static void compare_hta_types(view_tally *t, json_t *ref, json_t *answer)
+{
+    json_t *table = json_array_get(answer, 2), *rows = json_object_get(table, "rows");
+    json_t *types = json_object_get(ref, "kernel_types");
+    const char *name;
+    json_t *v;
+    size_t n_ref = 0;
+    json_object_foreach(types, name, v) {
+        if (json_number_value(v) == 0)
+            continue;   /* HTA lists a type that ran no time; profview leaves it out */
+        n_ref++;
+        json_t *row = NULL;
+        for (size_t k = 0; k < json_array_size(rows) && row == NULL; k++) {
+            const char *s = cell_str(table, json_array_get(rows, k), "kernel_types");
+            if (s != NULL && strcmp(s, name) == 0)
+                row = json_array_get(rows, k);
+        }
+        check_time(t, name, "time", row != NULL ? cell_num(table, row, "time_us") : 0,
+                   json_number_value(v));
+    }
+    check_count(t, "kernel types", "count", (double)json_array_size(rows), (double)n_ref);
+}
+
+static void compare_hta_kernels(view_tally *t, json_t *ref, json_t *ours)
+{
+    json_t *rows = json_object_get(ours, "rows");
+    json_t *kernels = json_object_get(ref, "kernels");
+    for (size_t i = 0; i < json_array_size(kernels); i++) {
+        json_t *k = json_array_get(kernels, i);
+        const char *name = json_string_value(json_object_get(k, "name"));
+        const char *type = json_string_value(json_object_get(k, "type"));
+        if (name == NULL || type == NULL || strcmp(type, "MEMORY") == 0)
+            continue;
+        double calls = 0, total = 0, min = INFINITY, max = 0;
+        for (size_t r = 0; r < json_array_size(rows); r++) {
+            json_t *row = json_array_get(rows, r);
+            const char *kn = cell_str(ours, row, "kernel_name");
+            if (kn == NULL || strcmp(kn, name) != 0)
+                continue;
+            calls += cell_num(ours, row, "occurrences");
+            total += cell_num(ours, row, "total_duration_us");
+            min = fmin(min, cell_num(ours, row, "min_duration_us"));
+            max = fmax(max, cell_num(ours, row, "max_duration_us"));
+        }
+        if (calls == 0) {
+            check_count(t, name, "missing", 1, 0);
+            continue;
+        }
+        double sum = ref_num(k, "sum_us"), mean = ref_num(k, "mean_us");
+        check_count(t, name, "calls", calls, mean > 0 ? round(sum / mean) : 0);
+        check_time(t, name, "total", total, sum);
+        check_time(t, name, "max", max, ref_num(k, "max_us"));
+        check_time(t, name, "min", min, ref_num(k, "min_us"));
     }
 }
 
@@ -652,13 +795,23 @@ int main(int argc, char **argv)
         printf("ERROR compare_kineto: profview did not start\n");
         return 1;
     }
-    static const char *const views[][2] = {{"operator", "framework_op_stats"},
-                                           {"kernel", "kernel_stats"},
-                                           {"steps", "input_pipeline_analyzer"},
-                                           {"memory", "memory_profile"},
-                                           {"distributed", "distributed_view"},
-                                           {"recommendations", "overview_page"},
-                                           {"gpu", "overview_page"}};
+    typedef void (*compare_fn)(view_tally *, json_t *, json_t *);
+    static const struct {
+        const char *view, *golden, *tool;
+        compare_fn compare;
+    } views[] = {
+        {"operator", "operator", "framework_op_stats", compare_operator},
+        {"kernel", "kernel", "kernel_stats", compare_kernel},
+        {"steps", "overview", "input_pipeline_analyzer", compare_steps},
+        {"memory", "memory", "memory_profile", compare_memory},
+        {"distributed", "distributed", "distributed_view", compare_distributed},
+        {"recommendations", "overview", "overview_page", compare_recommendations},
+        {"gpu", "gpu", "overview_page", compare_gpu},
+        {"hta_temporal", "hta", "distributed_view", compare_hta_temporal},
+        {"hta_overlap", "hta", "distributed_view", compare_hta_overlap},
+        {"hta_types", "hta", "distributed_view", compare_hta_types},
+        {"hta_kernels", "hta", "kernel_stats", compare_hta_kernels},
+    };
     bool failed = false;
     size_t n_views = 0;
     for (size_t i = 0; i < n; i++) {
@@ -666,38 +819,26 @@ int main(int argc, char **argv)
             printf("not read  %s: torch-tb-profiler 0.4.3 cannot read it (error.txt)\n", g[i].rel);
             continue;
         }
+        char file[2 * PATH_CAP];
+        int n_file = snprintf(file, sizeof file, "%s/%s/hta_error.txt", refdir, g[i].rel);
+        if (n_file > 0 && (size_t)n_file < sizeof file && stat(file, &st) == 0)
+            printf("not read  %s: HolisticTraceAnalysis 0.5.0 fails on it (hta_error.txt)\n",
+                   g[i].rel);
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
-            char file[2 * PATH_CAP], detail[1024] = "";
-            const char *golden_file =
-                strcmp(views[v][0], "steps") == 0 || strcmp(views[v][0], "recommendations") == 0
-                    ? "overview"
-                    : views[v][0];
+            char detail[1024] = "";
             int len = snprintf(file, sizeof file, "%s/%s/%s.json.gz", refdir, g[i].rel,
-                               golden_file);
+                               views[v].golden);
             if (len < 0 || (size_t)len >= sizeof file || stat(file, &st) != 0)
-                continue;   /* memory: only traces recorded with profile_memory */
+                continue;   /* memory: only traces recorded with profile_memory; hta: read */
             json_t *ref = pv_cmp_load_gz_json(file);
-            json_t *ours = ours_of(&srv, &g[i], views[v][1], detail, sizeof detail);
-            view_tally t = {.trace = g[i].rel, .view = views[v][0], .verbose = verbose};
+            json_t *ours = ours_of(&srv, &g[i], views[v].tool, detail, sizeof detail);
+            view_tally t = {.trace = g[i].rel, .view = views[v].view, .verbose = verbose};
             if (ref == NULL || ours == NULL) {
-                printf("ERROR     %s %s: %s\n", g[i].rel, views[v][0],
+                printf("ERROR     %s %s: %s\n", g[i].rel, views[v].view,
                        ref == NULL ? "golden unreadable" : detail);
                 failed = true;
             } else {
-                if (v == 0)
-                    compare_operator(&t, ref, ours);
-                else if (v == 1)
-                    compare_kernel(&t, ref, ours);
-                else if (v == 2)
-                    compare_steps(&t, ref, ours);
-                else if (v == 3)
-                    compare_memory(&t, ref, ours);
-                else if (v == 4)
-                    compare_distributed(&t, ref, ours);
-                else if (v == 5)
-                    compare_recommendations(&t, ref, ours);
-                else
-                    compare_gpu(&t, ref, ours);
+                views[v].compare(&t, ref, ours);
                 failed = report(&t) || failed;
                 n_views++;
             }

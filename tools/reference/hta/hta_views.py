@@ -7,6 +7,12 @@ A trace HTA fails on gets OUT_DIR/<rel>/hta_error.txt with its exception.
 TensorFlow's trace JSON (tf_trace_viewer_json/) is no PyTorch trace and is
 skipped.
 
+HTA is asked to keep the last ProfilerStep (include_last_profiler_step):
+by default it drops the GPU work the last step launched, and profview's
+view is of the whole trace. With two steps or more HTA still keeps only the
+GPU activities whose correlation id a host event up to the last step's end
+carries (the work that step range launched).
+
 HTA reads a folder of one run's rank traces. Traces that sit in one folder
 and whose names say "rank" (sampled_multi_rank/) are read together as one
 run; every other trace is read alone. Each trace's file holds its rank's:
@@ -17,9 +23,12 @@ run; every other trace is read alone. Each trace's file holds its rank's:
                 time that computation kernels overlap
   kernel_types  the exclusive time of each kernel type and type overlap (us),
                 get_gpu_kernel_breakdown's first table for this rank alone
-  kernels       get_gpu_kernel_breakdown's top 10 kernels of each type
-                (duration_ratio 1, memory kernels included): name, type,
-                sum, max, min, mean (us)
+  kernels       get_gpu_kernel_breakdown's 10 kernels of each type with the
+                most time (memory kernels included): name, type, sum, max,
+                min, mean (us)
+
+Fractional-microsecond times are kept as they are (HTA_DISABLE_NS_ROUNDING):
+by default HTA rounds each event inward to whole microseconds.
 
 Usage: hta_views.py TRACES_DIR OUT_DIR   (needs the HTA venv of
 tools/reference/README.md)
@@ -36,6 +45,9 @@ import warnings
 
 warnings.filterwarnings("ignore")
 logging.disable(logging.WARNING)
+# HTA rounds fractional-microsecond times inward (start up, end down) by
+# default, which moves sums by up to 1 us per event; profview keeps them.
+os.environ["HTA_DISABLE_NS_ROUNDING"] = "1"
 
 from hta.analyzers.breakdown_analysis import BreakdownAnalysis  # noqa: E402
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
@@ -81,18 +93,23 @@ def analyse(paths):
         for p in paths:
             link = os.path.join(tmp, os.path.basename(p))
             os.symlink(os.path.abspath(p), link)
-        a = TraceAnalysis(trace_dir=tmp)
+        a = TraceAnalysis(trace_dir=tmp, include_last_profiler_step=True)
         names = {rank: os.path.basename(f) for rank, f in a.t.trace_files.items()}
         temporal = a.get_temporal_breakdown(visualize=False)
         overlap = a.get_comm_comp_overlap(visualize=False)
+        # every kernel by name: past num_kernels HTA folds the rest into
+        # "others" and then gives each kept name its sum as max, min and mean
         _, kernels = a.get_gpu_kernel_breakdown(
-            visualize=False, duration_ratio=1.0, num_kernels=TOP, include_memory_kernels=True)
+            visualize=False, duration_ratio=1.0, num_kernels=1 << 30,
+            include_memory_kernels=True)
         sym = a.t.symbol_table.get_sym_table()
         out = {}
         for rank, trace_df in a.t.traces.items():
             tr = temporal[temporal["rank"] == rank].iloc[0]
             ov = overlap[overlap["rank"] == rank].iloc[0]
             ks = kernels[kernels["rank"] == int(rank)]
+            ks = ks.sort_values(by=["sum (us)", "name"], ascending=[False, True])
+            ks = ks.groupby("kernel_type", sort=False).head(TOP)
             out[names[rank]] = {
                 "hta_version": hta_version(),
                 "rank": int(rank),
@@ -111,7 +128,7 @@ def analyse(paths):
                     {"name": r["name"], "type": r["kernel_type"], "sum_us": num(r["sum (us)"]),
                      "max_us": num(r["max (us)"]), "min_us": num(r["min (us)"]),
                      "mean_us": num(r["mean (us)"])}
-                    for _, r in ks.iterrows() if r["name"] != "others"
+                    for _, r in ks.iterrows()
                 ],
             }
         return out
