@@ -647,7 +647,9 @@ END_TEST
  * no nccl one, on a GPU of compute capability >= 3.5 (data.py). Here the
  * host event is the DDP forward; gloo's all-reduce comes as a second
  * operator inside it. Capability 3.5 triggers (the edge, >=), 3.0 does
- * not, no deviceProperties does not, an nccl:all_reduce does not. */
+ * not, no deviceProperties does not, an nccl:all_reduce does not, nor an
+ * nccl:all_to_all (NCCL in use, though not one of the five collectives
+ * torch-tb-profiler looks for). */
 START_TEST(test_overview_pytorch_advice_ddp_backend)
 {
     static const struct {
@@ -660,6 +662,7 @@ START_TEST(test_overview_pytorch_advice_ddp_backend)
         {"gloo:all_reduce", "{\"id\":0,\"computeMajor\":3,\"computeMinor\":0}", false},
         {"gloo:all_reduce", "", false},
         {"nccl:all_reduce", "{\"id\":0,\"computeMajor\":8,\"computeMinor\":0}", false},
+        {"nccl:all_to_all", "{\"id\":0,\"computeMajor\":8,\"computeMinor\":0}", false},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char coll[256], buf[4096];

@@ -125,9 +125,11 @@ static size_t busy_devices(const pv_model *m, const pv_kineto *k)
 
 /* torch-tb-profiler's two rules on how the model is replicated: a host
  * event DataParallel.forward while more than one device ran work, and
- * DistributedDataParallel.forward with no NCCL collective on a trace whose
+ * DistributedDataParallel.forward with no NCCL operation on a trace whose
  * GPUs could run NCCL (another backend, gloo most often, carries DDP's
- * all-reduce). */
+ * all-reduce). Any nccl:... operation shows NCCL in use; torch-tb-profiler
+ * looks for five collectives only, and would advise NCCL to a run whose
+ * NCCL calls are all nccl:all_to_all or nccl:_all_gather_base. */
 static void parallel_rules(const pv_model *m, const pv_kineto *k, pv_arena *a,
                            pv_pytorch_overview *out)
 {
@@ -140,7 +142,7 @@ static void parallel_rules(const pv_model *m, const pv_kineto *k, pv_arena *a,
         const char *name = pv_model_str(m, m->metas[i].name);
         dp = dp || strcmp(name, "DataParallel.forward") == 0;
         ddp = ddp || strcmp(name, "DistributedDataParallel.forward") == 0;
-        nccl = nccl || (pv_kineto_collective(name) && strncmp(name, "nccl:", 5) == 0);
+        nccl = nccl || strncmp(name, "nccl:", 5) == 0;
     }
     size_t devices = dp ? busy_devices(m, k) : 0;
     if (devices > 1)

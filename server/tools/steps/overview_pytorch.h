@@ -16,7 +16,7 @@
  *   data_parallel    a host event DataParallel.forward, and kernels, memcpys
  *                    or memsets on more than one device
  *   ddp_backend      a host event DistributedDataParallel.forward, no NCCL
- *                    collective (nccl:all_reduce, ...), and a GPU whose
+ *                    operation (nccl:..., any of them), and a GPU whose
  *                    deviceProperties give compute capability 3.5 or more
  *   communication    communication takes more than 10 % of it
  *   gpu_utilization  a GPU's kernels cover less than 50 % of the time from
