@@ -58,6 +58,8 @@ static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **r
 static json_t *table_of(const distributed_result *r)
 {
     json_t *t = pv_dt_new();
+    pv_dt_prop(t, "view", "torch-tb-profiler's overlap of computation and communication per "
+                          "step (communication: collective operators' time)");
     pv_dt_col(t, "worker", "string", "Worker", NULL);
     pv_dt_col(t, "step", "string", "Step", NULL);
     pv_dt_col(t, "computation_us", "number", "Computation (us)", NULL);
@@ -103,6 +105,8 @@ static double pct(int64_t part, int64_t whole)
 static json_t *gpu_table_of(const distributed_result *r)
 {
     json_t *t = pv_dt_new();
+    pv_dt_prop(t, "view", "HolisticTraceAnalysis' temporal breakdown and comm-comp overlap of "
+                          "each rank's GPU time, over the whole trace");
     pv_dt_col(t, "worker", "string", "Worker", NULL);
     pv_dt_col(t, "span_us", "number", "GPU span (us)", NULL);
     pv_dt_col(t, "idle_us", "number", "Idle (us)", NULL);
@@ -138,6 +142,8 @@ static json_t *gpu_table_of(const distributed_result *r)
 static json_t *types_table_of(const distributed_result *r)
 {
     json_t *t = pv_dt_new();
+    pv_dt_prop(t, "view", "HolisticTraceAnalysis' kernel type breakdown: each rank's GPU time "
+                          "by the kernel types running at once");
     pv_dt_col(t, "worker", "string", "Worker", NULL);
     pv_dt_col(t, "kernel_types", "string", "Kernel types running", NULL);
     pv_dt_col(t, "time_us", "number", "Time (us)", NULL);
