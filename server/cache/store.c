@@ -486,6 +486,25 @@ static void release(pv_model_store *s, pv_model_entry *e)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* Makes e's first memos on the loader thread, e held, and saves those
+ * the disk cache lacks (claimed under the lock, as pv_model_store_put
+ * does, so that one thread saves each). */
+static void warm_memos(pv_model_store *s, pv_model_entry *e)
+{
+    s->companion->warm(e->model);
+    pthread_mutex_lock(&s->lock);
+    bool grew = recount(s, e);
+    size_t n_memos = pv_model_memo_count(e->model);
+    bool save = s->disk != NULL && n_memos > e->memos_saved;
+    if (save)
+        e->memos_saved = n_memos;
+    if (grew)
+        warn_if_over(s, e);
+    pthread_mutex_unlock(&s->lock);
+    if (save)
+        save_memos(s, e, n_memos);
+}
+
 static void *load_main(void *arg)
 {
     pv_model_entry *e = arg;
@@ -542,6 +561,9 @@ static void *load_main(void *arg)
     pthread_mutex_unlock(&s->lock);
     if (rc == 0 && s->companion != NULL)
         build_companion(s, e);
+    /* The memos are saved before the model, so a saved model has them. */
+    if (rc == 0 && s->companion != NULL && s->companion->warm != NULL)
+        warm_memos(s, e);
     if (rc == 0 && save)
         save_model(s, e);
     if (keep)

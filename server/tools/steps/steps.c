@@ -414,7 +414,6 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err)
 {
     static const pv_steps_query defaults = {false, true};
-    (void)err;
     if (q == NULL)
         q = &defaults;
     memset(out, 0, sizeof *out);
@@ -424,6 +423,14 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         pv_kineto_link_hosts(&kin, a);
         return pv_steps_kineto(m, &kin, a, out);
     }
+    return pv__steps_kept(m, q, a, out, err);
+}
+
+int pv__steps_compute(const pv_model *m, const pv_steps_query *q, pv_arena *a,
+                      pv_steps_result *out, pv_error *err)
+{
+    (void)err;
+    memset(out, 0, sizeof *out);
 
     uint32_t n_dev_gpu = 0, n_dev_tpu = 0;
     for (uint32_t p = 0; p < m->n_planes; p++) {
