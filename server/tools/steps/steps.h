@@ -131,9 +131,8 @@ int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
 const char *pv_hardware_name(uint32_t hw);
 
 /* Makes the memos the step tools read (steps_memo.c) for the reference's
- * query, so a model's first overview after a restart finds them saved:
- * the store's loader calls it beside the trace index. Cannot fail (a
- * memo not made is made by the first request instead). */
+ * query (pv_tools_warm, for an XSpace model). Cannot fail (a memo not
+ * made is made by the first request instead). */
 void pv_steps_warm(const pv_model *m);
 
 /* ---- shared inside tools/steps (steps_memo.c) ---------------------------- */

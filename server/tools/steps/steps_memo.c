@@ -6,9 +6,8 @@
  * the caller's arena from then on.
  *
  * A memo's bytes: a head, fixed-size records, then the strings they name
- * (NUL-terminated, as offsets into that pool). Fields are copied with
- * memcpy, so the bytes need no alignment. A memo that does not parse (a
- * saved copy cut short) is not used: the result is computed again. */
+ * (memo.h's packing). A memo that does not parse (a saved copy cut short)
+ * is not used: the result is computed again. */
 #include "tools/steps/steps_ops.h"
 
 #include "model/memo.h"
@@ -17,49 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a growable byte run for packing -------------------------------------- */
-
-typedef struct packer {
-    uint8_t *p;
-    size_t n, cap;
-} packer;
-
-static size_t put(packer *k, const void *v, size_t len)
-{
-    if (k->n + len > k->cap) {
-        k->cap = k->n + len > 2 * k->cap ? k->n + len : 2 * k->cap;
-        k->p = pv_xrealloc(k->p, k->cap);
-    }
-    size_t at = k->n;
-    memcpy(k->p + at, v, len);
-    k->n += len;
-    return at;
-}
-
-/* The string s at the end of the pool (its offset from the pool's start). */
-static uint64_t put_str(packer *pool, const char *s)
-{
-    return put(pool, s, strlen(s) + 1);
-}
-
-/* Records then pool, handed over as the memo's bytes. */
-static void finish(packer *recs, packer *pool, uint8_t **data, size_t *len)
-{
-    put(recs, pool->p != NULL ? pool->p : (const uint8_t *)"", pool->n);
-    free(pool->p);
-    *data = recs->p;
-    *len = recs->n;
-}
-
-/* The string at offset off of the pool (pool_len bytes), NULL when it
- * does not end inside the pool. */
-static const char *pool_str(const uint8_t *pool, size_t pool_len, uint64_t off)
-{
-    if (off >= pool_len || memchr(pool + off, '\0', pool_len - off) == NULL)
-        return NULL;
-    return (const char *)pool + off;
-}
 
 /* ---- steps ------------------------------------------------------------------ */
 
@@ -89,15 +45,15 @@ static int make_steps(const pv_model *m, void *arg, uint8_t **data, size_t *len,
     steps_head h = {r.hardware, r.n_device_planes, r.t0_ps, r.has_trace_times, r.host_merged,
                     r.derived_markers, {0}, r.n_groups, r.n_no_marker, r.n_not_compute,
                     r.n_incomplete, r.n_steps};
-    packer recs = {0}, pool = {0};
-    put(&recs, &h, sizeof h);
+    pv_memo_packer recs = {0}, pool = {0};
+    pv_memo_put(&recs, &h, sizeof h);
     for (size_t i = 0; i < r.n_steps; i++) {
         const pv_step *s = &r.steps[i];
-        step_rec x = {s->group_id, s->begin_ps, s->dur_ps, {0}, put_str(&pool, s->name)};
+        step_rec x = {s->group_id, s->begin_ps, s->dur_ps, {0}, pv_memo_put_str(&pool, s->name)};
         memcpy(x.type_ps, s->type_ps, sizeof x.type_ps);
-        put(&recs, &x, sizeof x);
+        pv_memo_put(&recs, &x, sizeof x);
     }
-    finish(&recs, &pool, data, len);
+    pv_memo_pack_finish(&recs, &pool, data, len);
     pv_arena_fini(&a);
     return 0;
 }
@@ -128,7 +84,7 @@ static bool unpack_steps(const uint8_t *d, size_t len, pv_arena *a, pv_steps_res
     for (size_t i = 0; i < h.n_steps; i++) {
         step_rec x;
         memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
-        const char *name = pool_str(pool, pool_len, x.name);
+        const char *name = pv_memo_pool_str(pool, pool_len, x.name);
         if (name == NULL)
             return false;
         pv_step *s = &out->steps[i];
@@ -182,16 +138,16 @@ static int make_host_ops(const pv_model *m, void *arg, uint8_t **data, size_t *l
     pv_steps_op_db db;
     pv__steps_host_ops_compute(m, &a, &db);
     ops_head h = {db.n_ops, db.total_time_ps, db.op_time_ps, db.eager_self_ps};
-    packer recs = {0}, pool = {0};
-    put(&recs, &h, sizeof h);
+    pv_memo_packer recs = {0}, pool = {0};
+    pv_memo_put(&recs, &h, sizeof h);
     for (size_t i = 0; i < db.n_ops; i++) {
         const pv_steps_op *o = &db.ops[i];
         op_rec x = {o->category,     o->is_eager,          o->occurrences,
-                    o->time_ps,      o->self_time_ps,      put_str(&pool, o->name),
-                    put_str(&pool, o->type)};
-        put(&recs, &x, sizeof x);
+                    o->time_ps,      o->self_time_ps,      pv_memo_put_str(&pool, o->name),
+                    pv_memo_put_str(&pool, o->type)};
+        pv_memo_put(&recs, &x, sizeof x);
     }
-    finish(&recs, &pool, data, len);
+    pv_memo_pack_finish(&recs, &pool, data, len);
     pv_arena_fini(&a);
     return 0;
 }
@@ -214,8 +170,8 @@ static bool unpack_host_ops(const uint8_t *d, size_t len, pv_arena *a, pv_steps_
     for (size_t i = 0; i < h.n_ops; i++) {
         op_rec x;
         memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
-        const char *name = pool_str(pool, pool_len, x.name);
-        const char *type = pool_str(pool, pool_len, x.type);
+        const char *name = pv_memo_pool_str(pool, pool_len, x.name);
+        const char *type = pv_memo_pool_str(pool, pool_len, x.type);
         if (name == NULL || type == NULL)
             return false;
         out->ops[i] = (pv_steps_op){pv_arena_strdup(a, name), pv_arena_strdup(a, type),
@@ -248,15 +204,10 @@ void pv_steps_warm(const pv_model *m)
 {
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
-    pv_kineto kin;
-    pv_kineto_init(&kin, m, &a);
-    /* A PyTorch trace's steps are not kept (steps_kineto.c is cheap). */
-    if (!kin.present) {
-        pv_steps_result r;
-        pv_steps_op_db db;
-        pv_error err = {0};
-        pv_tool_steps(m, NULL, &a, &r, &err);
-        pv_steps_host_ops(m, &a, &db);
-    }
+    pv_steps_result r;
+    pv_steps_op_db db;
+    pv_error err = {0};
+    pv_tool_steps(m, NULL, &a, &r, &err);
+    pv_steps_host_ops(m, &a, &db);
     pv_arena_fini(&a);
 }
