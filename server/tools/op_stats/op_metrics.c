@@ -367,19 +367,21 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 
 typedef struct activity {
     int64_t ts_ps;
-    uint64_t seq;          /* insertion order: ties keep it (stable sort) */
     uint32_t op_id;        /* pairs a begin with its end */
     uint32_t sid;          /* string id of the op's full name */
     bool begin;
     bool is_eager;
 } activity;
 
-/* By time, then insertion order. A line's activities come nearly in
- * order (begins by start), millions of them: qsort's call per comparison
- * was most of framework_op_stats' time on a big profile. */
+/* By time; ties keep the order they were added in, as the sort is
+ * stable (no sequence number to hold: a line has millions of activities,
+ * and their array and the sort's copy of it are framework_op_stats'
+ * largest scratch). They come nearly in order (begins by start), and
+ * qsort's call per comparison was most of the tool's time on a big
+ * profile. */
 static inline bool activity_before(const activity *a, const activity *b)
 {
-    return a->ts_ps != b->ts_ps ? a->ts_ps < b->ts_ps : a->seq < b->seq;
+    return a->ts_ps < b->ts_ps;
 }
 
 PV_MERGE_SORT(sort_activities, activity, activity_before)
@@ -436,9 +438,9 @@ static bool op_by_op(const host_ctx *c, uint64_t ev)
 static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,
                       int64_t end, bool eager)
 {
-    acts[*n] = (activity){start, *n, op_id, sid, true, eager};
+    acts[*n] = (activity){start, op_id, sid, true, eager};
     (*n)++;
-    acts[*n] = (activity){end, *n, op_id, sid, false, eager};
+    acts[*n] = (activity){end, op_id, sid, false, eager};
     (*n)++;
 }
 
