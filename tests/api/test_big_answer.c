@@ -48,19 +48,6 @@ static void expect_gzip_of(const pv_test_reply *r, const pv_test_reply *plain)
     pv_buf_fini(&out);
 }
 
-/* Whether the cache entry at path is the model's memos (its key text, at
- * byte 32, says "memos"), which the store's loader saves beside the
- * answers. */
-static bool is_memos_entry(const char *path)
-{
-    char head[1024];
-    int fd = open(path, O_RDONLY);
-    ck_assert_int_ge(fd, 0);
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    return n > 32 && memmem(head + 32, (size_t)n - 32, "memos ", 6) != NULL;
-}
-
 /* The number of tool-result entries (.pvc, the memos left out) in dir;
  * path gets the last one's and size its size. */
 static int results_in(const char *dir, char *path, size_t cap, off_t *size)
@@ -74,7 +61,7 @@ static int results_in(const char *dir, char *path, size_t cap, off_t *size)
         size_t len = strlen(de->d_name);
         if (len > 4 && strcmp(de->d_name + len - 4, ".pvc") == 0) {
             snprintf(one, sizeof one, "%s/%s", dir, de->d_name);
-            if (is_memos_entry(one))
+            if (pv_test_is_memos_entry(one))
                 continue;
             snprintf(path, cap, "%s", one);
             n++;
