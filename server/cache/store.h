@@ -54,10 +54,14 @@ typedef struct pv_load_status {
 /* What a store builds beside each model. build runs on the loader thread
  * with the model held; it returns 0 with *out and the bytes it holds, or
  * an error code with err filled (the model stays usable). free releases
- * what build made. */
+ * what build made. warm (may be NULL) then makes the model's memos that
+ * the first requests will read (model/memo.h), on the same thread, and
+ * the store saves them with the model, so that after a restart they come
+ * from the disk cache rather than from the first request. */
 typedef struct pv_model_companion {
     int (*build)(const pv_model *m, void **out, size_t *bytes, pv_error *err);
     void (*free)(void *companion);
+    void (*warm)(const pv_model *m);
 } pv_model_companion;
 
 /* A source file: where it is, below which logdir (it is opened without

@@ -2,6 +2,7 @@
  * finished coarse tiles in a slot array under a mutex of its own. */
 #include "cache/trace_cache.h"
 
+#include "tools/registry.h"
 #include "util/gzip.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -56,7 +57,8 @@ static void hold_free(void *p)
 
 const pv_model_companion *pv_trace_companion(void)
 {
-    static const pv_model_companion companion = {build, hold_free};
+    /* The tools' first memos are made beside the index. */
+    static const pv_model_companion companion = {build, hold_free, pv_tools_warm};
     return &companion;
 }
 

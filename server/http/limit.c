@@ -2,6 +2,7 @@
 #include "http/limit.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <time.h>
 
 void pv_limit_init(pv_limit *l, unsigned max)
@@ -47,6 +48,16 @@ void pv_limit_give(pv_limit *l)
         return;
     pthread_mutex_lock(&l->lock);
     l->busy--;
+    bool idle = l->busy == 0;
     pthread_cond_signal(&l->freed);
     pthread_mutex_unlock(&l->lock);
+    /* An expensive answer frees hundreds of megabytes of scratch, in the
+     * malloc arena of whichever thread made it; glibc keeps such memory
+     * (below its mmap threshold, or in a heap that is not the main one)
+     * resident for reuse, so after a few tools on different threads the
+     * heap stayed a third of a big profile higher than any one of them
+     * needs (docs/big_profiles.md). When none is being made, the free
+     * pages of every arena go back to the system. */
+    if (idle)
+        malloc_trim(0);
 }

@@ -188,3 +188,41 @@ void pv__memos_free(struct pv__memos *t)
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
+
+/* ---- packing ---------------------------------------------------------------- */
+
+size_t pv_memo_put(pv_memo_packer *k, const void *v, size_t len)
+{
+    if (k->n + len > k->cap) {
+        k->cap = k->n + len > 2 * k->cap ? k->n + len : 2 * k->cap;
+        k->p = pv_xrealloc(k->p, k->cap);
+    }
+    size_t at = k->n;
+    if (len > 0)
+        memcpy(k->p + at, v, len);
+    k->n += len;
+    return at;
+}
+
+uint64_t pv_memo_put_str(pv_memo_packer *pool, const char *s)
+{
+    return pv_memo_put(pool, s, strlen(s) + 1);
+}
+
+void pv_memo_pack_finish(pv_memo_packer *recs, pv_memo_packer *pool, uint8_t **data,
+                         size_t *len)
+{
+    pv_memo_put(recs, pool->p, pool->n);
+    free(pool->p);
+    *pool = (pv_memo_packer){0};
+    *data = recs->p;
+    *len = recs->n;
+    *recs = (pv_memo_packer){0};
+}
+
+const char *pv_memo_pool_str(const uint8_t *pool, size_t pool_len, uint64_t off)
+{
+    if (off >= pool_len || memchr(pool + off, '\0', pool_len - off) == NULL)
+        return NULL;
+    return (const char *)pool + off;
+}

@@ -57,4 +57,27 @@ void pv_model_memo_at(const pv_model *m, size_t i, const char **name, const uint
  * its memos and its HLO table once decoded. Cannot fail. */
 size_t pv_model_added_bytes(const pv_model *m);
 
+/* ---- packing a memo's bytes ---------------------------------------------- */
+
+/* A memo of records that name strings: the records appended to one
+ * packer, the strings to another (each NUL-terminated, named by its
+ * offset), joined by pv_memo_pack_finish. Fields are copied with memcpy,
+ * so the bytes need no alignment. Aborts when memory runs out. */
+typedef struct pv_memo_packer {
+    uint8_t *p;
+    size_t n, cap;
+} pv_memo_packer;
+
+/* Appends len bytes of v; returns their offset. */
+size_t pv_memo_put(pv_memo_packer *k, const void *v, size_t len);
+/* Appends s with its NUL; returns its offset. */
+uint64_t pv_memo_put_str(pv_memo_packer *pool, const char *s);
+/* The records followed by the pool, handed over as *data (malloc'd) and
+ * *len; both packers are emptied. */
+void pv_memo_pack_finish(pv_memo_packer *recs, pv_memo_packer *pool, uint8_t **data,
+                         size_t *len);
+/* The string at offset off of a pool of pool_len bytes; NULL when it does
+ * not end inside the pool (a memo cut short). */
+const char *pv_memo_pool_str(const uint8_t *pool, size_t pool_len, uint64_t off);
+
 #endif

@@ -26,6 +26,18 @@ extern const pv_tool pv_memory_viewer_tool; /* memory_viewer/memory_viewer_tool.
 extern const pv_tool pv_graph_viewer_tool; /* graph_viewer/graph_viewer_tool.c */
 extern const pv_tool pv_device_utilization_tool; /* device_util/device_util_tool.c */
 
+/* ---- memos ---------------------------------------------------------------------- */
+
+/* Makes the memos (model/memo.h) of the tools a page opens first and
+ * that cost seconds on a big profile: the step grouping and host op
+ * tables of overview_page and input_pipeline_analyzer, the host table of
+ * framework_op_stats. The store's loader calls it beside the trace index
+ * and saves them with the model, so after a restart the first answers
+ * copy them instead of computing them. A PyTorch trace has none (its
+ * tables are not kept). Cannot fail: a memo not made is made by the first
+ * request instead. */
+void pv_tools_warm(const pv_model *m);
+
 /* ---- lookups ------------------------------------------------------------------ */
 
 /* The tools in listing order; *n gets their count. Cannot fail. */

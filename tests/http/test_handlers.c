@@ -269,8 +269,8 @@ END_TEST
 /* ---- cache keys ----------------------------------------------------------------------- */
 
 /* The kept answers in dir (docs/cache.md: entries end in ".pvc"); the
- * saved model, written by the loader thread whenever it gets to it, and
- * temporaries are not counted. */
+ * saved model and its memos, written by the loader thread whenever it gets
+ * to them, and temporaries are not counted. */
 static size_t files_in(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -279,7 +279,10 @@ static size_t files_in(const char *dir)
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         size_t len = strlen(de->d_name);
-        n += len > 4 && strcmp(de->d_name + len - 4, ".pvc") == 0;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        n += len > 4 && strcmp(de->d_name + len - 4, ".pvc") == 0 &&
+             !pv_test_is_memos_entry(path);
     }
     closedir(d);
     return n;

@@ -5,8 +5,10 @@
  * "tf_data" 5 us fully covered. */
 #include "gpu_fixture.h"
 #include "testutil.h"
+#include "model/memo.h"
 #include "tools/op_stats/op_stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define TOL 1e-9
@@ -73,6 +75,70 @@ START_TEST(test_pv_op_metrics_host_db)
     ck_assert_uint_eq(db.ops[3].self_time_ps, 3000000);
     pv_arena_fini(&a);
     pv_model_free(m);
+}
+END_TEST
+
+/* A model whose host has one thread and no framework op. */
+static pv_model *no_op_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t host = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, host, 1, "python", 0);
+    uint32_t meta = pv_builder_meta(b, host, 1, "not an op", NULL);
+    pv_builder_event(b, t, meta, 0, 1000000);
+    return pv_test_finish(b);
+}
+
+/* The host table is a memo (op_metrics.c) and is read from it: the memo
+ * of fx_gpu_model carried into a model without ops gives fx_gpu_model's
+ * table (4 ops, 29 us and 19 us, as above), and one cut short is not
+ * read (the model's own: only its IDLE row). */
+START_TEST(test_pv_op_metrics_host_memo_read)
+{
+    pv_model *m1 = fx_gpu_model();
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_op_metrics_db db;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_op_metrics_host(m1, &a, &db, &err), 0);
+    const uint8_t *memo = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < pv_model_memo_count(m1); i++) {
+        const char *name;
+        const uint8_t *d;
+        size_t n;
+        pv_model_memo_at(m1, i, &name, &d, &n);
+        if (strcmp(name, "op_metrics_host/1") == 0) {
+            memo = d;
+            len = n;
+        }
+    }
+    ck_assert_ptr_nonnull(memo);
+
+    pv_model *m2 = no_op_model();
+    uint8_t *copy = malloc(len);
+    memcpy(copy, memo, len);
+    pv_model_memo_give(m2, "op_metrics_host/1", copy, len);
+    ck_assert_int_eq(pv_op_metrics_host(m2, &a, &db, &err), 0);
+    ck_assert_uint_eq(db.n_ops, 4);
+    ck_assert_uint_eq(db.total_time_ps, 29000000);
+    ck_assert_uint_eq(db.total_op_time_ps, 19000000);
+    pv_op_metrics_sort(&db);
+    ck_assert_str_eq(db.ops[0].name, "model/dense/MatMul");
+    ck_assert_uint_eq(db.ops[0].self_time_ps, 11000000);
+
+    pv_model *m3 = no_op_model();
+    copy = malloc(len);
+    memcpy(copy, memo, len);
+    pv_model_memo_give(m3, "op_metrics_host/1", copy, len - 1);
+    ck_assert_int_eq(pv_op_metrics_host(m3, &a, &db, &err), 0);
+    ck_assert_uint_eq(db.n_ops, 1);
+    ck_assert(db.ops[0].is_idle);
+    ck_assert_uint_eq(db.total_op_time_ps, 0);
+    pv_arena_fini(&a);
+    pv_model_free(m3);
+    pv_model_free(m2);
+    pv_model_free(m1);
 }
 END_TEST
 
@@ -335,6 +401,7 @@ int main(void)
     tcase_add_test(tm, test_pv_op_metrics_host_db);
     tcase_add_test(tm, test_pv_op_metrics_device_xla);
     tcase_add_test(tm, test_pv_op_metrics_host_eager);
+    tcase_add_test(tm, test_pv_op_metrics_host_memo_read);
     suite_add_tcase(s, tm);
     TCase *tc = tcase_create("pv_tool_op_stats");
     tcase_add_test(tc, test_pv_tool_op_stats_tables);

@@ -7,10 +7,12 @@
 
 #include "ingest/ingest.h"
 #include "model/builder.h"
+#include "model/memo.h"
 #include "tools/steps/overview.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define US 1000000LL   /* ps per microsecond */
@@ -524,6 +526,76 @@ static pv_model *cpu_steps_model(int n)
     return pv_test_finish(b);
 }
 
+/* The memo of m named name, copied (malloc'd) into *data; its length. */
+static size_t memo_copy(const pv_model *m, const char *name, uint8_t **data)
+{
+    for (size_t i = 0; i < pv_model_memo_count(m); i++) {
+        const char *n;
+        const uint8_t *d;
+        size_t len;
+        pv_model_memo_at(m, i, &n, &d, &len);
+        if (strcmp(n, name) == 0) {
+            *data = malloc(len ? len : 1);
+            memcpy(*data, d, len);
+            return len;
+        }
+    }
+    ck_abort_msg("no memo %s", name);
+    return 0;
+}
+
+/* The steps and host op table are kept as memos (steps_memo.c) and read
+ * from them: memos carried from cpu_model (1 step of 100 us, by hand; 6
+ * host ops) into a model of 7 steps give cpu_model's answers, and memos
+ * cut short are not read (the 7-step model's own: 5 steps kept, one op,
+ * Conv2D, 7 x 50 us). */
+START_TEST(test_pv_tool_steps_memos_read)
+{
+    static const char *const steps_memo = "steps/1 host0 drop1";
+    static const char *const ops_memo = "steps_host_ops/1";
+    pv_model *m1 = cpu_model();
+    pv_arena a;
+    pv_steps_result r;
+    steps_of(m1, &a, &r);
+    pv_steps_op_db db1;
+    pv_steps_host_ops(m1, &a, &db1);
+    ck_assert_uint_eq(db1.n_ops, 6);
+    pv_arena_fini(&a);
+
+    pv_model *m2 = cpu_steps_model(7);
+    uint8_t *d;
+    size_t len = memo_copy(m1, steps_memo, &d);
+    pv_model_memo_give(m2, steps_memo, d, len);
+    len = memo_copy(m1, ops_memo, &d);
+    pv_model_memo_give(m2, ops_memo, d, len);
+    steps_of(m2, &a, &r);
+    ck_assert_uint_eq(r.n_steps, 1);
+    ck_assert_int_eq(r.steps[0].dur_ps, 100 * US);
+    ck_assert_int_eq(r.steps[0].type_ps[PV_STEP_HOST_WAIT_INPUT], 20 * US);
+    pv_steps_op_db db;
+    pv_steps_host_ops(m2, &a, &db);
+    ck_assert_uint_eq(db.n_ops, 6);
+    pv_arena_fini(&a);
+
+    pv_model *m3 = cpu_steps_model(7);
+    len = memo_copy(m1, steps_memo, &d);
+    pv_model_memo_give(m3, steps_memo, d, len - 1);
+    len = memo_copy(m1, ops_memo, &d);
+    pv_model_memo_give(m3, ops_memo, d, 3);
+    steps_of(m3, &a, &r);
+    ck_assert_uint_eq(r.n_steps, 5);
+    ck_assert_int_eq(r.steps[0].group_id, 1);
+    pv_steps_host_ops(m3, &a, &db);
+    ck_assert_uint_eq(db.n_ops, 1);
+    ck_assert_str_eq(db.ops[0].name, "Conv2D");
+    ck_assert_int_eq(db.ops[0].self_time_ps, 7 * 50 * US);   /* every step's Conv2D */
+    pv_arena_fini(&a);
+    pv_model_free(m3);
+    pv_model_free(m2);
+    pv_model_free(m1);
+}
+END_TEST
+
 /* XProf's rule: with more than 5 steps the first and the last are dropped
  * as cut by the profiling window; 5 steps are all kept. By hand: 5 -> the
  * groups 0..4; 6 -> the groups 1..4, 2 incomplete. */
@@ -660,6 +732,7 @@ static Suite *suite(void)
     tc = tcase_create("pv_tool_overview");
     tcase_add_test(tc, test_pv_tool_overview_task_environment);
     tcase_add_test(tc, test_pv_tool_overview_cpu_unknown);
+    tcase_add_test(tc, test_pv_tool_steps_memos_read);
     suite_add_tcase(s, tc);
     return s;
 }

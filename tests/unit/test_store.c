@@ -235,6 +235,68 @@ START_TEST(test_store_memos_counted_and_saved)
 }
 END_TEST
 
+static int build_nothing(const pv_model *m, void **out, size_t *bytes, pv_error *err)
+{
+    (void)m;
+    (void)err;
+    *out = malloc(1);
+    *bytes = 1;
+    return 0;
+}
+
+/* A warm-up that makes the memo of make_memo. */
+static void warm_test_memo(const pv_model *m)
+{
+    const uint8_t *d;
+    size_t len;
+    bool owned;
+    pv_model_memo(m, "test memo", make_memo, NULL, &d, &len, &owned, NULL);
+}
+
+/* The companion's warm-up makes its memos on the loader thread and they
+ * are saved with the model with no request asking for them: the next
+ * store on the same disk cache finds the memo made once, by the first
+ * store's loader. */
+START_TEST(test_store_warm_memos_saved)
+{
+    char dir[] = "/tmp/pv-store-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char folder[64];
+    snprintf(folder, sizeof folder, "%s/cache", dir);
+    pv_disk_cache disk;
+    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    pv_source src = source_of(SMALL);
+    memo_calls = 0;
+    const pv_model_companion warm = {build_nothing, free, warm_test_memo};
+
+    pv_model_store *s = pv_model_store_new(0, &disk, &warm);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);   /* waits for the loader, warm-up and saves included */
+    ck_assert_int_eq(memo_calls, 1);
+
+    s = pv_model_store_new(0, &disk, &warm);
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    ck_assert_uint_eq(pv_model_memo_count(m), 1);
+    const char *name;
+    const uint8_t *d;
+    size_t len;
+    pv_model_memo_at(m, 0, &name, &d, &len);
+    ck_assert_str_eq(name, "test memo");
+    ck_assert_uint_eq(len, 1000);
+    ck_assert_uint_eq(d[999], 7);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
+    ck_assert_int_eq(memo_calls, 1);
+    pv_disk_cache_fini(&disk);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("store");
@@ -245,6 +307,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_store_wanted_load_runs_alone_over_budget);
     tcase_add_test(tc, test_store_failure_retried);
     tcase_add_test(tc, test_store_memos_counted_and_saved);
+    tcase_add_test(tc, test_store_warm_memos_saved);
     suite_add_tcase(s, tc);
     return s;
 }

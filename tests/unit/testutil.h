@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +88,21 @@ static inline int pv_test_run(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? 0 : 1;
+}
+
+/* Whether the disk cache entry at path (a ".pvc") is a model's memos,
+ * which the store's loader saves beside the answers whenever it gets to
+ * them: its key text (docs/cache.md, at byte 32) says "memos". Tests that
+ * count kept answers leave such entries out. */
+static inline bool pv_test_is_memos_entry(const char *path)
+{
+    char head[1024];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n > 32 && memmem(head + 32, (size_t)n - 32, "memos ", 6) != NULL;
 }
 
 #endif

@@ -6,6 +6,7 @@
 #include "tools/op_stats/op_metrics.h"
 
 #include "model/hlo.h"
+#include "model/memo.h"
 #include "tools/common/tf_op_name.h"
 #include "tools/hlo/xla_ops.h"
 #include "util/hash.h"
@@ -366,21 +367,24 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 
 typedef struct activity {
     int64_t ts_ps;
-    uint64_t seq;          /* insertion order: ties keep it (stable sort) */
     uint32_t op_id;        /* pairs a begin with its end */
     uint32_t sid;          /* string id of the op's full name */
     bool begin;
     bool is_eager;
 } activity;
 
-static int cmp_activity(const void *pa, const void *pb)
+/* By time; ties keep the order they were added in, as the sort is
+ * stable (no sequence number to hold: a line has millions of activities,
+ * and their array and the sort's copy of it are framework_op_stats'
+ * largest scratch). They come nearly in order (begins by start), and
+ * qsort's call per comparison was most of the tool's time on a big
+ * profile. */
+static inline bool activity_before(const activity *a, const activity *b)
 {
-    const activity *a = pa;
-    const activity *b = pb;
-    if (a->ts_ps != b->ts_ps)
-        return a->ts_ps < b->ts_ps ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
+    return a->ts_ps < b->ts_ps;
 }
+
+PV_MERGE_SORT(sort_activities, activity, activity_before)
 
 typedef struct frame {
     uint32_t op_id;
@@ -434,9 +438,9 @@ static bool op_by_op(const host_ctx *c, uint64_t ev)
 static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,
                       int64_t end, bool eager)
 {
-    acts[*n] = (activity){start, *n, op_id, sid, true, eager};
+    acts[*n] = (activity){start, op_id, sid, true, eager};
     (*n)++;
-    acts[*n] = (activity){end, *n, op_id, sid, false, eager};
+    acts[*n] = (activity){end, op_id, sid, false, eager};
     (*n)++;
 }
 
@@ -470,7 +474,7 @@ static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
     }
     if (n == 0)
         return 0;
-    pv_sort(c->acts, n, sizeof *c->acts, cmp_activity);
+    sort_activities(c->acts, n);
     size_t depth = 0;
     uint64_t line_op_ps = 0;
     for (size_t i = 0; i < n; i++) {
@@ -510,7 +514,7 @@ static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
     return 0;
 }
 
-int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
+static int host_compute(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
     host_ctx c = {.m = m};
@@ -577,6 +581,112 @@ int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv
     }
     map_fini(&byname);
     return rc;
+}
+
+/* The host's table is the same for every request of a model and costs
+ * most of framework_op_stats' second on a big profile, so it is a memo
+ * (model/memo.h): a head, a record per op, then the strings they name. */
+#define HOST_MEMO "op_metrics_host/1"
+#define NO_STRING UINT64_MAX
+
+typedef struct host_head {
+    uint64_t n_ops, total_time_ps, total_op_time_ps;
+} host_head;
+
+typedef struct host_rec {
+    uint64_t occurrences, time_ps, self_time_ps;
+    double flops, model_flops, bytes;
+    uint32_t is_eager, is_idle;
+    uint64_t name, type, group_value;   /* offsets into the pool; NO_STRING: NULL */
+} host_rec;
+
+static uint64_t put_opt(pv_memo_packer *pool, const char *s)
+{
+    return s != NULL ? pv_memo_put_str(pool, s) : NO_STRING;
+}
+
+static int make_host(const pv_model *m, void *arg, uint8_t **data, size_t *len, pv_error *err)
+{
+    (void)arg;
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_op_metrics_db db;
+    int rc = host_compute(m, &a, &db, err);
+    if (rc != 0) {
+        pv_arena_fini(&a);
+        return rc;
+    }
+    host_head h = {db.n_ops, db.total_time_ps, db.total_op_time_ps};
+    pv_memo_packer recs = {0}, pool = {0};
+    pv_memo_put(&recs, &h, sizeof h);
+    for (size_t i = 0; i < db.n_ops; i++) {
+        const pv_op_metrics *o = &db.ops[i];
+        host_rec x = {o->occurrences, o->time_ps, o->self_time_ps, o->flops, o->model_flops,
+                      o->bytes, o->is_eager, o->is_idle, put_opt(&pool, o->name),
+                      put_opt(&pool, o->type), put_opt(&pool, o->group_value)};
+        pv_memo_put(&recs, &x, sizeof x);
+    }
+    pv_memo_pack_finish(&recs, &pool, data, len);
+    pv_arena_fini(&a);
+    return 0;
+}
+
+/* One string of a record into the arena; false when it is not in the pool. */
+static bool get_opt(const uint8_t *pool, size_t pool_len, uint64_t off, pv_arena *a,
+                    const char **out)
+{
+    if (off == NO_STRING) {
+        *out = NULL;
+        return true;
+    }
+    const char *s = pv_memo_pool_str(pool, pool_len, off);
+    *out = s != NULL ? pv_arena_strdup(a, s) : NULL;
+    return s != NULL;
+}
+
+static bool unpack_host(const uint8_t *d, size_t len, pv_arena *a, pv_op_metrics_db *out)
+{
+    host_head h;
+    if (len < sizeof h)
+        return false;
+    memcpy(&h, d, sizeof h);
+    if (h.n_ops > (len - sizeof h) / sizeof(host_rec))
+        return false;
+    const uint8_t *pool = d + sizeof h + h.n_ops * sizeof(host_rec);
+    size_t pool_len = len - sizeof h - h.n_ops * sizeof(host_rec);
+    memset(out, 0, sizeof *out);
+    out->total_time_ps = h.total_time_ps;
+    out->total_op_time_ps = h.total_op_time_ps;
+    out->ops = pv_arena_zalloc(a, (h.n_ops ? h.n_ops : 1) * sizeof *out->ops);
+    for (size_t i = 0; i < h.n_ops; i++) {
+        host_rec x;
+        memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
+        pv_op_metrics *o = &out->ops[i];
+        *o = (pv_op_metrics){.occurrences = x.occurrences, .time_ps = x.time_ps,
+                             .self_time_ps = x.self_time_ps, .flops = x.flops,
+                             .model_flops = x.model_flops, .bytes = x.bytes,
+                             .is_eager = x.is_eager != 0, .is_idle = x.is_idle != 0};
+        if (!get_opt(pool, pool_len, x.name, a, &o->name) ||
+            !get_opt(pool, pool_len, x.type, a, &o->type) ||
+            !get_opt(pool, pool_len, x.group_value, a, &o->group_value))
+            return false;
+    }
+    out->n_ops = h.n_ops;
+    return true;
+}
+
+int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
+{
+    const uint8_t *data;
+    size_t len;
+    bool owned;
+    int rc = pv_model_memo(m, HOST_MEMO, make_host, NULL, &data, &len, &owned, err);
+    if (rc != 0)
+        return rc;
+    bool ok = unpack_host(data, len, a, out);
+    if (owned)
+        free((void *)(uintptr_t)data);
+    return ok ? 0 : host_compute(m, a, out, err);
 }
 
 /* ---- ordering ----------------------------------------------------------------- */

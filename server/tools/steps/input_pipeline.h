@@ -10,6 +10,7 @@
 #ifndef PV_TOOLS_STEPS_INPUT_PIPELINE_H
 #define PV_TOOLS_STEPS_INPUT_PIPELINE_H
 
+#include "tools/common/json_out.h"
 #include "tools/steps/step_breakdown.h"
 #include "tools/steps/steps_ops.h"
 
@@ -76,12 +77,16 @@ int pv_tool_input_pipeline(const pv_model *m, const pv_input_pipeline_query *q, 
                            pv_input_pipeline_result *out, pv_error *err);
 
 /* The reference's array of 5 DataTables: [max_infeed_core, step table,
- * host ops, recommendations, diagnostics]. New reference; NULL only when
- * jansson runs out of memory. */
+ * host ops, recommendations, diagnostics], appended to out (the step
+ * table streamed: tools/common/json_out.h). Returns 0, or PV_ETOOBIG past
+ * out's cap or PV_ENOMEM with err set. */
+int pv_input_pipeline_write(const pv_input_pipeline_result *r, pv_buf *out, pv_error *err);
+/* The same answer as a tree (read back from what the writer wrote); NULL
+ * only when memory runs out. */
 json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r);
 
 /* Pieces the overview page reuses. */
-json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r);
+void pv_input_pipeline_step_table_write(const pv_input_pipeline_result *r, pv__jw *w);
 json_t *pv_input_pipeline_diagnostics_json(const pv_diagnostic *d, size_t n);
 const char *pv_input_cat_name(uint32_t cat);
 

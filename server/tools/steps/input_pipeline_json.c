@@ -5,6 +5,7 @@
  * stage); everything else matches the reference key by key. */
 #include "tools/steps/input_pipeline.h"
 #include "tools/common/datatable.h"
+#include "tools/common/json_out.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +66,9 @@ static json_int_t rounded_ps(double ms)
     return (json_int_t)ps;
 }
 
-json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
+/* The step table's columns and properties; its rows and per-row arrays
+ * are streamed (pv_input_pipeline_step_table_write). */
+static json_t *step_table_head(const pv_input_pipeline_result *r)
 {
     const pv_step_analysis *an = &r->analysis;
     const pv_bottleneck *b = &an->bottleneck;
@@ -112,57 +115,94 @@ json_t *pv_input_pipeline_step_table_json(const pv_input_pipeline_result *r)
     if (r->pytorch)
         pv_dt_prop(t, "pv_framework", "pytorch");
 
-    json_t *groups = json_array();
-    json_t *begins = json_array();
-    json_t *durs = json_array();
-    json_t *wait = json_array();
-    json_t *h2d = json_array();
+    return t;
+}
+
+/* One row's tooltip, as the reference writes it. */
+static void step_tooltip(const pv_step_details *d, char *tip, size_t cap)
+{
+    snprintf(tip, cap,
+             "Step %s, duration: %.2f ms\n-All others: %.2f ms\n-Compilation: %.2f ms\n"
+             "-Output: %.2f ms\n-Input: %.2f ms\n-Kernel launch: %.2f ms\n"
+             "-Host compute: %.2f ms\n-Device collectives: %.2f ms\n"
+             "-Device to device: %.2f ms\n-Device compute: %.2f ms",
+             d->name, d->ms[PV_BD_STEP_TIME], d->ms[PV_BD_UNKNOWN], d->ms[PV_BD_HOST_COMPILE],
+             d->ms[PV_BD_OUTPUT], d->ms[PV_BD_INPUT], d->ms[PV_BD_HOST_PREPARE],
+             d->ms[PV_BD_HOST_COMPUTE], d->ms[PV_BD_DEVICE_COLLECTIVES],
+             d->ms[PV_BD_DEVICE_TO_DEVICE], d->ms[PV_BD_DEVICE_COMPUTE]);
+}
+
+/* Cells of a row after the step name, up to the tooltip. */
+static const int ROW_FIELDS[] = {
+    PV_BD_DEVICE_COMPUTE, PV_BD_DEVICE_TO_DEVICE, PV_BD_DEVICE_COLLECTIVES,
+    PV_BD_HOST_COMPUTE,   PV_BD_HOST_PREPARE,     PV_BD_INPUT,
+    PV_BD_OUTPUT,         PV_BD_HOST_COMPILE,     PV_BD_UNKNOWN,
+};
+
+/* One of the per-row arrays profview adds: ",\"KEY\":[...]". */
+static void step_array(pv__jw *w, const char *key, const pv_input_pipeline_result *r, int which)
+{
+    const pv_step_analysis *an = &r->analysis;
+    pv__jw_lit(w, key);
+    pv__jw_raw(w, "[", 1);
     for (size_t i = 0; i < an->n_steps; i++) {
         const pv_step_details *d = &an->steps[i];
-        char tip[1024];
-        snprintf(tip, sizeof tip,
-                 "Step %s, duration: %.2f ms\n-All others: %.2f ms\n-Compilation: %.2f ms\n"
-                 "-Output: %.2f ms\n-Input: %.2f ms\n-Kernel launch: %.2f ms\n"
-                 "-Host compute: %.2f ms\n-Device collectives: %.2f ms\n"
-                 "-Device to device: %.2f ms\n-Device compute: %.2f ms",
-                 d->name, d->ms[PV_BD_STEP_TIME], d->ms[PV_BD_UNKNOWN], d->ms[PV_BD_HOST_COMPILE],
-                 d->ms[PV_BD_OUTPUT], d->ms[PV_BD_INPUT], d->ms[PV_BD_HOST_PREPARE],
-                 d->ms[PV_BD_HOST_COMPUTE], d->ms[PV_BD_DEVICE_COLLECTIVES],
-                 d->ms[PV_BD_DEVICE_TO_DEVICE], d->ms[PV_BD_DEVICE_COMPUTE]);
-        json_t *row = pv_dt_row(t);
-        pv_dt_str(row, d->name);
-        pv_dt_num(row, d->ms[PV_BD_DEVICE_COMPUTE]);
-        pv_dt_num(row, d->ms[PV_BD_DEVICE_TO_DEVICE]);
-        pv_dt_num(row, d->ms[PV_BD_DEVICE_COLLECTIVES]);
-        pv_dt_num(row, d->ms[PV_BD_HOST_COMPUTE]);
-        pv_dt_num(row, d->ms[PV_BD_HOST_PREPARE]);
-        pv_dt_num(row, d->ms[PV_BD_INPUT]);
-        pv_dt_num(row, d->ms[PV_BD_OUTPUT]);
-        pv_dt_num(row, d->ms[PV_BD_HOST_COMPILE]);
-        pv_dt_num(row, d->ms[PV_BD_UNKNOWN]);
-        pv_dt_str(row, tip);
-        pv_dt_num(row, d->ms[PV_BD_STEP_TIME]);
-        json_array_append_new(groups, json_integer(d->group_id));
-        json_array_append_new(begins, json_integer(d->begin_ps - r->steps.t0_ps));
-        json_array_append_new(durs, json_integer(rounded_ps(d->ms[PV_BD_STEP_TIME])));
-        json_array_append_new(wait, pv_dt_real(d->ms[PV_BD_HOST_WAIT_INPUT]));
-        json_array_append_new(h2d, pv_dt_real(d->ms[PV_BD_HOST_TO_DEVICE]));
+        if (i > 0)
+            pv__jw_raw(w, ",", 1);
+        switch (which) {
+        case 0: pv__jw_i64(w, d->group_id); break;
+        case 1: pv__jw_i64(w, d->begin_ps - r->steps.t0_ps); break;
+        case 2: pv__jw_i64(w, rounded_ps(d->ms[PV_BD_STEP_TIME])); break;
+        case 3: pv_json_real(w, d->ms[PV_BD_HOST_WAIT_INPUT]); break;
+        default: pv_json_real(w, d->ms[PV_BD_HOST_TO_DEVICE]); break;
+        }
     }
-    /* profview additions, outside "p" so that "p" stays all strings: per
-     * row, the group id, the step's window in trace-viewer time (ps after
-     * the trace's first event) and the two parts of the input time. */
-    json_object_set_new(t, "pv_group_ids", groups);
+    pv__jw_raw(w, "]", 1);
+}
+
+void pv_input_pipeline_step_table_write(const pv_input_pipeline_result *r, pv__jw *w)
+{
+    json_t *t = step_table_head(r);
+    if (t == NULL) {
+        pv_json_tree(w, NULL);
+        return;
+    }
+    /* The keys in jansson's sorted order. profview's additions sit outside
+     * "p" so that "p" stays all strings: per row, the group id, the step's
+     * window in trace-viewer time (ps after the trace's first event) and
+     * the two parts of the input time. */
+    pv__jw_lit(w, "{\"cols\":");
+    pv_json_tree(w, json_incref(json_object_get(t, "cols")));
+    pv__jw_lit(w, ",\"p\":");
+    pv_json_tree(w, json_incref(json_object_get(t, "p")));
+    json_decref(t);
     if (r->steps.has_trace_times) {
-        json_object_set_new(t, "pv_begin_ps", begins);
-        json_object_set_new(t, "pv_dur_ps", durs);
-    } else {
-        json_decref(begins);
-        json_decref(durs);
+        step_array(w, ",\"pv_begin_ps\":", r, 1);
+        step_array(w, ",\"pv_dur_ps\":", r, 2);
     }
-    json_object_set_new(t, "pv_host_wait_input_ms", wait);
-    json_object_set_new(t, "pv_host_to_device_ms", h2d);
-    json_object_set_new(t, "pv_host_steps", json_boolean(r->steps.host_merged));
-    return t;
+    step_array(w, ",\"pv_group_ids\":", r, 0);
+    pv__jw_lit(w, r->steps.host_merged ? ",\"pv_host_steps\":true" : ",\"pv_host_steps\":false");
+    step_array(w, ",\"pv_host_to_device_ms\":", r, 4);
+    step_array(w, ",\"pv_host_wait_input_ms\":", r, 3);
+    pv__jw_lit(w, ",\"rows\":[");
+    const pv_step_analysis *an = &r->analysis;
+    for (size_t i = 0; i < an->n_steps && w->rc == 0; i++) {
+        const pv_step_details *d = &an->steps[i];
+        char tip[1024];
+        step_tooltip(d, tip, sizeof tip);
+        pv__jw_lit(w, i > 0 ? ",{\"c\":[{\"v\":" : "{\"c\":[{\"v\":");
+        pv_json_text(w, d->name);
+        for (size_t k = 0; k < sizeof ROW_FIELDS / sizeof ROW_FIELDS[0]; k++) {
+            pv__jw_lit(w, "},{\"v\":");
+            pv_json_real(w, d->ms[ROW_FIELDS[k]]);
+        }
+        pv__jw_lit(w, "},{\"v\":");
+        pv_json_text(w, tip);
+        pv__jw_lit(w, "},{\"v\":");
+        pv_json_real(w, d->ms[PV_BD_STEP_TIME]);
+        pv__jw_lit(w, "}]}");
+    }
+    pv__jw_lit(w, "]}");
 }
 
 json_t *pv_input_pipeline_diagnostics_json(const pv_diagnostic *d, size_t n)
@@ -226,7 +266,7 @@ static json_t *max_infeed_core_table(void)
     return pv_dt_new();
 }
 
-json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r)
+int pv_input_pipeline_write(const pv_input_pipeline_result *r, pv_buf *out, pv_error *err)
 {
     json_t *recs = pv_dt_new();
     pv_dt_col(recs, "link", "string", "link", NULL);
@@ -234,7 +274,28 @@ json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r)
     for (size_t i = 0; !r->pytorch && i < sizeof RECOMMENDATIONS / sizeof RECOMMENDATIONS[0];
          i++)
         pv_dt_str(pv_dt_row(recs), RECOMMENDATIONS[i]);
-    return json_pack("[o,o,o,o,o]", max_infeed_core_table(), pv_input_pipeline_step_table_json(r),
-                     host_table(r), recs,
-                     pv_input_pipeline_diagnostics_json(r->diagnostics, r->n_diagnostics));
+    pv__jw w;
+    pv__jw_init(&w, out);
+    pv__jw_raw(&w, "[", 1);
+    pv_json_tree(&w, max_infeed_core_table());
+    pv__jw_raw(&w, ",", 1);
+    pv_input_pipeline_step_table_write(r, &w);
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, host_table(r));
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, recs);
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, pv_input_pipeline_diagnostics_json(r->diagnostics, r->n_diagnostics));
+    pv__jw_raw(&w, "]", 1);
+    return pv_json_finish(&w, err);
+}
+
+json_t *pv_input_pipeline_to_json(const pv_input_pipeline_result *r)
+{
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    pv_error err = {0};
+    json_t *j = pv_input_pipeline_write(r, &b, &err) == 0 ? pv_json_loadb(&b) : NULL;
+    pv_buf_fini(&b);
+    return j;
 }

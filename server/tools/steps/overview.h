@@ -79,7 +79,12 @@ int pv_tool_overview_multi(const pv_model *const *ms, size_t n_models,
 void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a,
                          pv_overview_result *out);
 
-/* The reference's array of 7 entries (FORMATS.md §4.3). New reference. */
+/* The reference's array of 7 entries (FORMATS.md §4.3), appended to out
+ * (the step table streamed: tools/common/json_out.h). Returns 0, or
+ * PV_ETOOBIG past out's cap or PV_ENOMEM with err set. */
+int pv_overview_write(const pv_overview_result *r, pv_buf *out, pv_error *err);
+/* The same answer as a tree (read back from what the writer wrote); NULL
+ * only when memory runs out. */
 json_t *pv_overview_to_json(const pv_overview_result *r);
 
 #endif

@@ -8,6 +8,7 @@
 #include "tools/steps/overview.h"
 #include "tools/common/datatable.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -244,15 +245,38 @@ static json_t *inference_table(void)
     return t;
 }
 
+int pv_overview_write(const pv_overview_result *r, pv_buf *out, pv_error *err)
+{
+    pv__jw w;
+    pv__jw_init(&w, out);
+    pv__jw_raw(&w, "[", 1);
+    pv_json_tree(&w, analysis_table(r));
+    pv__jw_raw(&w, ",", 1);
+    pv_input_pipeline_step_table_write(&r->ip, &w);
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, run_environment_table(r));
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, recommendation_table(r));
+    pv__jw_raw(&w, ",", 1);
+    pv_json_tree(&w, inference_table());
+    pv__jw_lit(&w, ",{},");
+    pv_json_tree(&w, pv_input_pipeline_diagnostics_json(r->ip.diagnostics, r->ip.n_diagnostics));
+    if (r->pytorch.present) {
+        pv__jw_raw(&w, ",", 1);
+        pv_json_tree(&w, pytorch_table(&r->pytorch));
+        pv__jw_raw(&w, ",", 1);
+        pv_json_tree(&w, pytorch_gpu_table(&r->pytorch));
+    }
+    pv__jw_raw(&w, "]", 1);
+    return pv_json_finish(&w, err);
+}
+
 json_t *pv_overview_to_json(const pv_overview_result *r)
 {
-    json_t *diag = pv_input_pipeline_diagnostics_json(r->ip.diagnostics, r->ip.n_diagnostics);
-    json_t *j = json_pack("[o,o,o,o,o,{},o]", analysis_table(r),
-                          pv_input_pipeline_step_table_json(&r->ip), run_environment_table(r),
-                          recommendation_table(r), inference_table(), diag);
-    if (j != NULL && r->pytorch.present) {
-        json_array_append_new(j, pytorch_table(&r->pytorch));
-        json_array_append_new(j, pytorch_gpu_table(&r->pytorch));
-    }
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    pv_error err = {0};
+    json_t *j = pv_overview_write(r, &b, &err) == 0 ? pv_json_loadb(&b) : NULL;
+    pv_buf_fini(&b);
     return j;
 }

@@ -344,24 +344,40 @@ static inline bool boundary_before(const boundary *a, const boundary *b)
 
 PV_MERGE_SORT(sort_boundaries, boundary, boundary_before)
 
-/* Orders c->evs by group, keeping each group's events in the order they
- * were collected (a counting sort: groups are dense indices). */
+/* Orders c->evs by group, in place (a permutation into each group's
+ * bucket: groups are dense indices). A copy would double the largest
+ * scratch of the step grouping, the device events of a big profile
+ * (hundreds of MB); the order inside a group does not matter, as
+ * breakdown sorts its boundaries in a total order. */
 static void group_events(collector *c)
 {
     if (c->n_evs < 2)
         return;
-    size_t *start = pv_xcalloc((size_t)c->n_groups + 1, sizeof *start);
+    size_t *next = pv_xcalloc((size_t)c->n_groups + 1, sizeof *next);
+    size_t *end = pv_xcalloc((size_t)c->n_groups + 1, sizeof *end);
     for (size_t i = 0; i < c->n_evs; i++)
-        start[c->evs[i].g + 1]++;
-    for (uint32_t g = 0; g < c->n_groups; g++)
-        start[g + 1] += start[g];
-    step_ev *sorted = pv_xmalloc(c->n_evs * sizeof *sorted);
-    for (size_t i = 0; i < c->n_evs; i++)
-        sorted[start[c->evs[i].g]++] = c->evs[i];
-    free(c->evs);
-    free(start);
-    c->evs = sorted;
-    c->cap_evs = c->n_evs;
+        end[c->evs[i].g]++;
+    size_t at = 0;
+    for (uint32_t g = 0; g < c->n_groups; g++) {
+        next[g] = at;
+        at += end[g];
+        end[g] = at;
+    }
+    for (uint32_t g = 0; g < c->n_groups; g++) {
+        while (next[g] < end[g]) {
+            step_ev e = c->evs[next[g]];
+            /* carry e to its bucket, taking what was there, until an event
+             * of g comes back to fill this place */
+            while (e.g != g) {
+                step_ev displaced = c->evs[next[e.g]];
+                c->evs[next[e.g]++] = e;
+                e = displaced;
+            }
+            c->evs[next[g]++] = e;
+        }
+    }
+    free(end);
+    free(next);
 }
 
 static int64_t overlap(int64_t b0, int64_t e0, int64_t b1, int64_t e1)
@@ -414,7 +430,6 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err)
 {
     static const pv_steps_query defaults = {false, true};
-    (void)err;
     if (q == NULL)
         q = &defaults;
     memset(out, 0, sizeof *out);
@@ -424,6 +439,14 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
         pv_kineto_link_hosts(&kin, a);
         return pv_steps_kineto(m, &kin, a, out);
     }
+    return pv__steps_kept(m, q, a, out, err);
+}
+
+int pv__steps_compute(const pv_model *m, const pv_steps_query *q, pv_arena *a,
+                      pv_steps_result *out, pv_error *err)
+{
+    (void)err;
+    memset(out, 0, sizeof *out);
 
     uint32_t n_dev_gpu = 0, n_dev_tpu = 0;
     for (uint32_t p = 0; p < m->n_planes; p++) {

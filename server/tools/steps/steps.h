@@ -130,4 +130,18 @@ int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
 /* The reference's name of a hardware kind ("CPU_ONLY", "GPU", "TPU"). */
 const char *pv_hardware_name(uint32_t hw);
 
+/* Makes the memos the step tools read (steps_memo.c) for the reference's
+ * query (pv_tools_warm, for an XSpace model). Cannot fail (a memo not
+ * made is made by the first request instead). */
+void pv_steps_warm(const pv_model *m);
+
+/* ---- shared inside tools/steps (steps_memo.c) ---------------------------- */
+
+/* pv_tool_steps of an XSpace model (q not NULL), computed. */
+int pv__steps_compute(const pv_model *m, const pv_steps_query *q, pv_arena *a,
+                      pv_steps_result *out, pv_error *err);
+/* The same from the model's memo of it, made on first use. */
+int pv__steps_kept(const pv_model *m, const pv_steps_query *q, pv_arena *a,
+                   pv_steps_result *out, pv_error *err);
+
 #endif

@@ -215,7 +215,7 @@ static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *c
     return last_ps - sb->v[0].ts_ps;
 }
 
-void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_steps_op_db *out)
+void pv__steps_host_ops_compute(const pv_model *m, pv_arena *a, pv_steps_op_db *out)
 {
     memset(out, 0, sizeof *out);
     rec_buf b = {0};

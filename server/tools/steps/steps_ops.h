@@ -33,7 +33,10 @@ typedef struct pv_steps_op_db {
     int64_t eager_self_ps;   /* self time of ops run eagerly */
 } pv_steps_op_db;
 
-/* Host framework ops of every host plane. Cannot fail. */
+/* Host framework ops of every host plane, from the model's memo of them
+ * (steps_memo.c; made on first use). Cannot fail. */
 void pv_steps_host_ops(const pv_model *m, pv_arena *a, pv_steps_op_db *out);
+/* The same, computed (for the memo). */
+void pv__steps_host_ops_compute(const pv_model *m, pv_arena *a, pv_steps_op_db *out);
 
 #endif

@@ -6,7 +6,6 @@
  * the steps are XProf's (device events only when a device exists, first
  * and last step dropped when there are more than 5). Several hosts
  * (ALL_HOSTS) are combined over the steps every host recorded. */
-#include "tools/common/json_out.h"
 #include "tools/common/params.h"
 #include "tools/registry.h"
 #include "tools/steps/overview.h"
@@ -40,7 +39,7 @@ static int overview_json(const pv_tool_input *in, const void *q, const void *res
 {
     (void)in;
     (void)q;
-    return pv_json_write(pv_overview_to_json(result), out, err);
+    return pv_overview_write(result, out, err);
 }
 
 const pv_tool pv_overview_page_tool = {
@@ -76,7 +75,7 @@ static int input_pipeline_json(const pv_tool_input *in, const void *q, const voi
 {
     (void)in;
     (void)q;
-    return pv_json_write(pv_input_pipeline_to_json(result), out, err);
+    return pv_input_pipeline_write(result, out, err);
 }
 
 static const char *const input_pipeline_aliases[] = {"input_pipeline", NULL};
