@@ -25,7 +25,7 @@ import * as api from './api.js';
 import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
-import { loadPage, loadView, toolTitle } from './views/registry.js';
+import { catalogEntry, loadPage, loadView, toolTitle } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir
@@ -173,7 +173,11 @@ async function resolve(state, stale) {
     if (stale())
         return null;
     let host = state.host;
-    if (host === undefined) {
+    if (host === undefined && catalogEntry(known, tool)?.opens_on_all_hosts &&
+        hostList.includes(ALL_HOSTS)) {
+        // A view that compares hosts shows them all, whichever host was picked.
+        host = ALL_HOSTS;
+    } else if (host === undefined) {
         // A new tool of the same run keeps the host the user was looking at.
         const keep = lastPick.run === run && hostList.includes(lastPick.host);
         host = keep ? lastPick.host : hostList[0];

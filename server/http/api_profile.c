@@ -109,8 +109,9 @@ void pv_serve_capture(pv_request *rq, pv_response *rs)
                      "tf.profiler or jax.profiler and point --logdir at the result");
 }
 
-/* The tools profview knows, in the registry's order, with their titles and
- * aliases: the page's one source for both (web/views/registry.js). */
+/* The tools profview knows, in the registry's order, with their titles,
+ * aliases and the host their view opens on: the page's one source for them
+ * (web/views/registry.js). */
 void pv_serve_api_tools(pv_request *rq, pv_response *rs)
 {
     (void)rq;
@@ -121,8 +122,10 @@ void pv_serve_api_tools(pv_request *rq, pv_response *rs)
         json_t *aliases = json_array();
         for (size_t k = 0; tools[i]->aliases != NULL && tools[i]->aliases[k] != NULL; k++)
             json_array_append_new(aliases, json_string(tools[i]->aliases[k]));
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "name", tools[i]->name, "title",
-                                             tools[i]->title, "aliases", aliases));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:b}", "name", tools[i]->name,
+                                             "title", tools[i]->title, "aliases", aliases,
+                                             "opens_on_all_hosts",
+                                             tools[i]->opens_on_all_hosts));
     }
     pv_respond_json(rs, 200, arr);
 }

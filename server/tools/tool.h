@@ -84,6 +84,9 @@ typedef struct pv_tool {
                                      list the tool, as XProf does; it answers anyway
                                      (XProf answers kernel_stats on a CPU profile) */
     bool lists_all_hosts;         /* hosts?tag= lists the ALL_HOSTS pseudo host */
+    bool opens_on_all_hosts;      /* the view compares hosts, so the page opens it on
+                                     ALL_HOSTS, not on the first host (torch-tb-profiler's
+                                     distributed view shows every worker) */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
     bool pytorch_only;            /* offered only by trace JSON profiles (PyTorch's views) */
     bool xspace_only;             /* not offered by trace JSON profiles: XProf's XLA tables,

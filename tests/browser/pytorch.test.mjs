@@ -156,6 +156,24 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
             assert.match(text.replace(/,/g, ''), new RegExp(`Allocations\\s+${cpu}\\b`));
         });
 
+    test('the distributed view opens on every worker, not on the first one', { timeout: TOOL_MS },
+        async () => {
+            // Picking the tool from the worker's overview, as a user does:
+            // the link names no host, so the page chooses.
+            const e = encodeURIComponent;
+            await h.page.goto(`${h.server.url}#/run/${e(RUN)}/tool/distributed_view`);
+            await h.page.waitForFunction(() => /\/host\/ALL_HOSTS\//.test(location.hash),
+                                         null, { timeout: TOOL_MS });
+            await waitForView(h.page, hashOf(RUN, 'ALL_HOSTS', 'distributed_view'), TOOL_MS);
+            const workers = await h.page.evaluate(() => [...new Set([...document.querySelectorAll(
+                '#content table tbody tr td:first-child')].map((td) => td.textContent))].sort());
+            const files = fs.readdirSync(path.join(TRACES, RUN))
+                .filter((f) => f.endsWith('.pt.trace.json') || f.endsWith('.pt.trace.json.gz'))
+                .map((f) => f.replace(/\.pt\.trace\.json(\.gz)?$/, '')).sort();
+            assert.equal(files.length, 2, `the run has two workers: ${files}`);
+            assert.deepEqual(workers, files);
+        });
+
     test('every tool shows a table or a view, never an error', { timeout: 20 * TOOL_MS },
         async (t) => {
             for (const tool of h.tools) {

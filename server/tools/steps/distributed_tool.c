@@ -198,6 +198,7 @@ const pv_tool pv_distributed_view_tool = {
     .compute = compute,
     .combines_hosts = true,
     .lists_all_hosts = true,
+    .opens_on_all_hosts = true,
     .pytorch_only = true,
     .write_json = write_json,
     .write_csv = write_csv,
