@@ -220,9 +220,34 @@ void pv_memo_pack_finish(pv_memo_packer *recs, pv_memo_packer *pool, uint8_t **d
     *recs = (pv_memo_packer){0};
 }
 
-const char *pv_memo_pool_str(const uint8_t *pool, size_t pool_len, uint64_t off)
+bool pv_memo_read_head(const uint8_t *d, size_t len, void *head, size_t head_size)
 {
-    if (off >= pool_len || memchr(pool + off, '\0', pool_len - off) == NULL)
+    if (len < head_size)
+        return false;
+    memcpy(head, d, head_size);
+    return true;
+}
+
+bool pv_memo_read_recs(const uint8_t *d, size_t len, size_t head_size, uint64_t n,
+                       size_t rec_size, pv_memo_reader *r)
+{
+    if (len < head_size || rec_size == 0 || n > (len - head_size) / rec_size)
+        return false;
+    size_t recs_len = (size_t)n * rec_size;
+    *r = (pv_memo_reader){.recs = d + head_size, .rec_size = rec_size, .n = n,
+                          .pool = d + head_size + recs_len,
+                          .pool_len = len - head_size - recs_len};
+    return true;
+}
+
+void pv_memo_read_rec(const pv_memo_reader *r, uint64_t i, void *rec)
+{
+    memcpy(rec, r->recs + i * r->rec_size, r->rec_size);
+}
+
+const char *pv_memo_read_str(const pv_memo_reader *r, uint64_t off, pv_arena *a)
+{
+    if (off >= r->pool_len || memchr(r->pool + off, '\0', r->pool_len - off) == NULL)
         return NULL;
-    return (const char *)pool + off;
+    return pv_arena_strdup(a, (const char *)r->pool + off);
 }

@@ -18,6 +18,7 @@
 #define PV_MODEL_MEMO_H
 
 #include "model/model.h"
+#include "util/arena.h"
 #include "util/error.h"
 
 #include <stdbool.h>
@@ -76,8 +77,29 @@ uint64_t pv_memo_put_str(pv_memo_packer *pool, const char *s);
  * *len; both packers are emptied. */
 void pv_memo_pack_finish(pv_memo_packer *recs, pv_memo_packer *pool, uint8_t **data,
                          size_t *len);
-/* The string at offset off of a pool of pool_len bytes; NULL when it does
- * not end inside the pool (a memo cut short). */
-const char *pv_memo_pool_str(const uint8_t *pool, size_t pool_len, uint64_t off);
+
+/* A packed memo read back: a head the caller knows the size of, n records
+ * of rec_size bytes, then the pool of strings. Every read checks bounds:
+ * a saved memo cut short makes a read fail, never read past its bytes. */
+typedef struct pv_memo_reader {
+    const uint8_t *recs;
+    size_t rec_size;
+    uint64_t n;
+    const uint8_t *pool;
+    size_t pool_len;
+} pv_memo_reader;
+
+/* Copies the first head_size bytes of the memo into head; false when the
+ * memo is shorter. */
+bool pv_memo_read_head(const uint8_t *d, size_t len, void *head, size_t head_size);
+/* Finds n records of rec_size bytes after a head of head_size, and the pool
+ * after them (n comes from the head); false when they do not fit. */
+bool pv_memo_read_recs(const uint8_t *d, size_t len, size_t head_size, uint64_t n,
+                       size_t rec_size, pv_memo_reader *r);
+/* Copies record i (< r->n) into rec, r->rec_size bytes. */
+void pv_memo_read_rec(const pv_memo_reader *r, uint64_t i, void *rec);
+/* The string at offset off of the pool, copied into a; NULL when it does
+ * not end inside the pool. */
+const char *pv_memo_read_str(const pv_memo_reader *r, uint64_t off, pv_arena *a);
 
 #endif

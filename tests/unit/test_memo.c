@@ -1,7 +1,8 @@
 /* Tests of model/memo.h: a memo is made once per model and name, waited
  * for by concurrent askers, not kept when making it fails, given back
- * from a saved copy, and counted in the model's added bytes. The makers
- * below count their calls; every expected count follows from the rules. */
+ * from a saved copy, and counted in the model's added bytes; packed
+ * bytes read back within their bounds. The makers below count their
+ * calls; every expected count follows from the rules. */
 #include "model/builder.h"
 #include "model/memo.h"
 #include "model_fixture.h"
@@ -178,6 +179,51 @@ START_TEST(test_memo_full_hands_over)
 }
 END_TEST
 
+/* Packing and reading back by hand: a 4-byte head, two 2-byte records,
+ * then the pool "ab\0c\0" (offsets 0 and 3). Every cut of the bytes
+ * short of what the head promises is refused, not read past. */
+START_TEST(test_memo_pack_read_by_hand)
+{
+    pv_memo_packer recs = {0}, pool = {0};
+    uint32_t head = 2;
+    pv_memo_put(&recs, &head, sizeof head);
+    ck_assert_uint_eq(pv_memo_put_str(&pool, "ab"), 0);
+    ck_assert_uint_eq(pv_memo_put_str(&pool, "c"), 3);
+    uint16_t r0 = 3, r1 = 0;
+    ck_assert_uint_eq(pv_memo_put(&recs, &r0, sizeof r0), 4);
+    ck_assert_uint_eq(pv_memo_put(&recs, &r1, sizeof r1), 6);
+    uint8_t *d;
+    size_t len;
+    pv_memo_pack_finish(&recs, &pool, &d, &len);
+    ck_assert_uint_eq(len, 4 + 2 * 2 + 5);
+
+    pv_arena a;
+    pv_arena_init(&a, 256);
+    uint32_t h = 0;
+    pv_memo_reader r;
+    ck_assert(pv_memo_read_head(d, len, &h, sizeof h));
+    ck_assert_uint_eq(h, 2);
+    ck_assert(pv_memo_read_recs(d, len, sizeof h, h, sizeof r0, &r));
+    ck_assert_uint_eq(r.pool_len, 5);
+    uint16_t x;
+    pv_memo_read_rec(&r, 0, &x);
+    ck_assert_str_eq(pv_memo_read_str(&r, x, &a), "c");
+    pv_memo_read_rec(&r, 1, &x);
+    ck_assert_str_eq(pv_memo_read_str(&r, x, &a), "ab");
+    ck_assert_ptr_null(pv_memo_read_str(&r, 5, &a));   /* past the pool */
+
+    ck_assert(!pv_memo_read_head(d, 3, &h, sizeof h));
+    ck_assert(!pv_memo_read_recs(d, 7, sizeof h, 2, sizeof r0, &r));  /* a record cut */
+    ck_assert(!pv_memo_read_recs(d, len, sizeof h, UINT64_MAX, sizeof r0, &r));
+    /* Cut inside the pool: "c" no longer ends in it. */
+    ck_assert(pv_memo_read_recs(d, len - 1, sizeof h, 2, sizeof r0, &r));
+    ck_assert_ptr_null(pv_memo_read_str(&r, 3, &a));
+    ck_assert_str_eq(pv_memo_read_str(&r, 0, &a), "ab");
+    pv_arena_fini(&a);
+    free(d);
+}
+END_TEST
+
 static Suite *memo_suite(void)
 {
     Suite *s = suite_create("memo");
@@ -187,6 +233,7 @@ static Suite *memo_suite(void)
     tcase_add_test(tc, test_memo_waiters_share_one);
     tcase_add_test(tc, test_memo_given_back);
     tcase_add_test(tc, test_memo_full_hands_over);
+    tcase_add_test(tc, test_memo_pack_read_by_hand);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -632,43 +632,33 @@ static int make_host(const pv_model *m, void *arg, uint8_t **data, size_t *len, 
 }
 
 /* One string of a record into the arena; false when it is not in the pool. */
-static bool get_opt(const uint8_t *pool, size_t pool_len, uint64_t off, pv_arena *a,
-                    const char **out)
+static bool get_opt(const pv_memo_reader *r, uint64_t off, pv_arena *a, const char **out)
 {
-    if (off == NO_STRING) {
-        *out = NULL;
-        return true;
-    }
-    const char *s = pv_memo_pool_str(pool, pool_len, off);
-    *out = s != NULL ? pv_arena_strdup(a, s) : NULL;
-    return s != NULL;
+    *out = off == NO_STRING ? NULL : pv_memo_read_str(r, off, a);
+    return off == NO_STRING || *out != NULL;
 }
 
 static bool unpack_host(const uint8_t *d, size_t len, pv_arena *a, pv_op_metrics_db *out)
 {
     host_head h;
-    if (len < sizeof h)
+    pv_memo_reader r;
+    if (!pv_memo_read_head(d, len, &h, sizeof h) ||
+        !pv_memo_read_recs(d, len, sizeof h, h.n_ops, sizeof(host_rec), &r))
         return false;
-    memcpy(&h, d, sizeof h);
-    if (h.n_ops > (len - sizeof h) / sizeof(host_rec))
-        return false;
-    const uint8_t *pool = d + sizeof h + h.n_ops * sizeof(host_rec);
-    size_t pool_len = len - sizeof h - h.n_ops * sizeof(host_rec);
     memset(out, 0, sizeof *out);
     out->total_time_ps = h.total_time_ps;
     out->total_op_time_ps = h.total_op_time_ps;
     out->ops = pv_arena_zalloc(a, (h.n_ops ? h.n_ops : 1) * sizeof *out->ops);
     for (size_t i = 0; i < h.n_ops; i++) {
         host_rec x;
-        memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
+        pv_memo_read_rec(&r, i, &x);
         pv_op_metrics *o = &out->ops[i];
         *o = (pv_op_metrics){.occurrences = x.occurrences, .time_ps = x.time_ps,
                              .self_time_ps = x.self_time_ps, .flops = x.flops,
                              .model_flops = x.model_flops, .bytes = x.bytes,
                              .is_eager = x.is_eager != 0, .is_idle = x.is_idle != 0};
-        if (!get_opt(pool, pool_len, x.name, a, &o->name) ||
-            !get_opt(pool, pool_len, x.type, a, &o->type) ||
-            !get_opt(pool, pool_len, x.group_value, a, &o->group_value))
+        if (!get_opt(&r, x.name, a, &o->name) || !get_opt(&r, x.type, a, &o->type) ||
+            !get_opt(&r, x.group_value, a, &o->group_value))
             return false;
     }
     out->n_ops = h.n_ops;

@@ -62,13 +62,10 @@ static int make_steps(const pv_model *m, void *arg, uint8_t **data, size_t *len,
 static bool unpack_steps(const uint8_t *d, size_t len, pv_arena *a, pv_steps_result *out)
 {
     steps_head h;
-    if (len < sizeof h)
+    pv_memo_reader r;
+    if (!pv_memo_read_head(d, len, &h, sizeof h) ||
+        !pv_memo_read_recs(d, len, sizeof h, h.n_steps, sizeof(step_rec), &r))
         return false;
-    memcpy(&h, d, sizeof h);
-    if (h.n_steps > (len - sizeof h) / sizeof(step_rec))
-        return false;
-    const uint8_t *pool = d + sizeof h + h.n_steps * sizeof(step_rec);
-    size_t pool_len = len - sizeof h - h.n_steps * sizeof(step_rec);
     memset(out, 0, sizeof *out);
     out->hardware = h.hardware;
     out->n_device_planes = h.n_device_planes;
@@ -83,12 +80,12 @@ static bool unpack_steps(const uint8_t *d, size_t len, pv_arena *a, pv_steps_res
     out->steps = pv_arena_zalloc(a, (h.n_steps ? h.n_steps : 1) * sizeof *out->steps);
     for (size_t i = 0; i < h.n_steps; i++) {
         step_rec x;
-        memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
-        const char *name = pv_memo_pool_str(pool, pool_len, x.name);
+        pv_memo_read_rec(&r, i, &x);
+        const char *name = pv_memo_read_str(&r, x.name, a);
         if (name == NULL)
             return false;
         pv_step *s = &out->steps[i];
-        *s = (pv_step){x.group_id, pv_arena_strdup(a, name), x.begin_ps, x.dur_ps, {0}};
+        *s = (pv_step){x.group_id, name, x.begin_ps, x.dur_ps, {0}};
         memcpy(s->type_ps, x.type_ps, sizeof s->type_ps);
     }
     out->n_steps = h.n_steps;
@@ -155,13 +152,10 @@ static int make_host_ops(const pv_model *m, void *arg, uint8_t **data, size_t *l
 static bool unpack_host_ops(const uint8_t *d, size_t len, pv_arena *a, pv_steps_op_db *out)
 {
     ops_head h;
-    if (len < sizeof h)
+    pv_memo_reader r;
+    if (!pv_memo_read_head(d, len, &h, sizeof h) ||
+        !pv_memo_read_recs(d, len, sizeof h, h.n_ops, sizeof(op_rec), &r))
         return false;
-    memcpy(&h, d, sizeof h);
-    if (h.n_ops > (len - sizeof h) / sizeof(op_rec))
-        return false;
-    const uint8_t *pool = d + sizeof h + h.n_ops * sizeof(op_rec);
-    size_t pool_len = len - sizeof h - h.n_ops * sizeof(op_rec);
     memset(out, 0, sizeof *out);
     out->total_time_ps = h.total_time_ps;
     out->op_time_ps = h.op_time_ps;
@@ -169,14 +163,13 @@ static bool unpack_host_ops(const uint8_t *d, size_t len, pv_arena *a, pv_steps_
     out->ops = pv_arena_zalloc(a, (h.n_ops ? h.n_ops : 1) * sizeof *out->ops);
     for (size_t i = 0; i < h.n_ops; i++) {
         op_rec x;
-        memcpy(&x, d + sizeof h + i * sizeof x, sizeof x);
-        const char *name = pv_memo_pool_str(pool, pool_len, x.name);
-        const char *type = pv_memo_pool_str(pool, pool_len, x.type);
+        pv_memo_read_rec(&r, i, &x);
+        const char *name = pv_memo_read_str(&r, x.name, a);
+        const char *type = pv_memo_read_str(&r, x.type, a);
         if (name == NULL || type == NULL)
             return false;
-        out->ops[i] = (pv_steps_op){pv_arena_strdup(a, name), pv_arena_strdup(a, type),
-                                    x.category, x.is_eager != 0, x.occurrences, x.time_ps,
-                                    x.self_time_ps};
+        out->ops[i] = (pv_steps_op){name, type, x.category, x.is_eager != 0, x.occurrences,
+                                    x.time_ps, x.self_time_ps};
     }
     out->n_ops = h.n_ops;
     return true;
