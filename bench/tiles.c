@@ -143,7 +143,7 @@ static size_t serve_tile(const pv_model *m, const pv_trace_index *ix, uint32_t l
     pv_arena_init(&a, 1 << 16);
     pv_trace_tile t;
     pv_trace_tile_query q = {level, index};
-    pv_tool_trace_tile(m, ix->pyramid, &q, &a, &t, NULL);
+    pv_trace_index_tile(m, ix, &q, &a, &t, NULL);
     pv_buf counters, body;
     pv_buf_init(&counters, (size_t)1 << 30);
     pv_buf_init(&body, (size_t)1 << 30);

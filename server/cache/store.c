@@ -446,6 +446,9 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     pv_error err = {0};
     int rc = s->companion->build(e->model, &c, &bytes, &err);
     pthread_mutex_lock(&s->lock);
+    /* the build may have made memos of the model (the trace index keeps
+     * the derived device lines as one): counted now, not at the next put */
+    recount(s, e);
     if (rc == 0) {
         evict_for(s, bytes, e);
         e->companion = c;

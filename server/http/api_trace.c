@@ -100,7 +100,7 @@ static void do_meta(trace_req *tr)
 {
     pv_trace_meta meta;
     pv_error err = {0};
-    if (pv_tool_trace_meta(tr->m, &tr->rq->arena, &meta, &err) != 0) {
+    if (pv_tool_trace_meta(tr->m, tr->ix, &tr->rq->arena, &meta, &err) != 0) {
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
@@ -211,7 +211,7 @@ static void do_tile(trace_req *tr)
     pv_trace_tile_query q = {(uint32_t)level, index};
     pv_trace_tile tile;
     pv_error err = {0};
-    if (pv_tool_trace_tile(tr->m, tr->ix->pyramid, &q, &tr->rq->arena, &tile, &err) != 0) {
+    if (pv_trace_index_tile(tr->m, tr->ix, &q, &tr->rq->arena, &tile, &err) != 0) {
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
@@ -312,7 +312,7 @@ static void do_search(trace_req *tr)
         pv_respond_busy(tr->rs);
         return;
     }
-    int rc = pv_tool_trace_search(tr->m, &q, &tr->rq->arena, &r, &err);
+    int rc = pv_tool_trace_search(tr->m, tr->ix, &q, &tr->rq->arena, &r, &err);
     pv_limit_give(tr->rq->app->heavy);
     if (rc != 0) {
         pv_respond_pv_error(tr->rs, &err);
@@ -374,11 +374,11 @@ static void do_aggregate(trace_req *tr)
     pv_trace_aggregate_query q = {t0 + (int64_t)start, t0 + (int64_t)end, (size_t)n, ids};
     pv_trace_aggregate r;
     pv_error err = {0};
-    if (pv_tool_trace_aggregate(tr->m, &q, &tr->rq->arena, &r, &err) != 0) {
+    if (pv_tool_trace_aggregate(tr->m, tr->ix, &q, &tr->rq->arena, &r, &err) != 0) {
         pv_respond_pv_error(tr->rs, &err);
         return;
     }
-    send_immutable(tr, pv_trace_aggregate_to_json(tr->m, &r), "the table");
+    send_immutable(tr, pv_trace_aggregate_to_json(&r), "the table");
 }
 
 void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs)

@@ -214,6 +214,11 @@ void pv_builder_track_set(pv_model_builder *b, uint32_t track, int64_t display_i
     t->duration_ps = duration_ps;
 }
 
+void pv_builder_track_kind(pv_model_builder *b, uint32_t track, uint32_t kind)
+{
+    b->tracks[track].kind = kind;
+}
+
 /* ---- metadata ----------------------------------------------------------- */
 
 uint32_t pv_builder_meta_sid(pv_model_builder *b, uint32_t plane, int64_t meta_id,

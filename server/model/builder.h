@@ -73,6 +73,9 @@ uint32_t pv_builder_track_sid(pv_model_builder *b, uint32_t plane, int64_t line_
  * "as line id / name". */
 void pv_builder_track_set(pv_model_builder *b, uint32_t track, int64_t display_id,
                           uint32_t display_name, int64_t duration_ps);
+/* Gives track the kind (pv_track_kind) its name and line id do not tell:
+ * for lines a tool derives under names of its own ("XLA Ops - from #16"). */
+void pv_builder_track_kind(pv_model_builder *b, uint32_t track, uint32_t kind);
 
 /* Adds event metadata of plane with the file's metadata id; returns its
  * index. display_name may be NULL. A second call with the same (plane,

@@ -9,7 +9,11 @@
  * the model keeps the bytes (`Hlo Proto` stats, model->blobs) and ingest
  * attaches a decoder (pv_model_set_hlo_decoder) to every model it makes
  * and to every model the cache loads from disk. The first pv_model_hlo
- * call runs it; later calls, from any thread, get the same table.
+ * call runs it; later calls, from any thread, get the same table. (The
+ * one use at load: a JAX GPU profile's derived device lines name each
+ * kernel's framework op from it, once, when the trace index is built;
+ * they are kept as a memo, so a restart does not decode it again:
+ * tools/trace_derived/trace_derived.h.)
  *
  * Shape of the table:
  *   modules      sorted by program_id; computations [first_computation,

@@ -15,8 +15,8 @@ void pv_model_free(pv_model *m)
     if (m == NULL)
         return;
     pv__model_store *s = m->priv;
-    /* a loaded model's columns lie in its file's mapping */
-    pv__columns_free(m, s != NULL && s->map != NULL);
+    /* a loaded model's columns lie in its file's mapping, or its caller's bytes */
+    pv__columns_free(m, s != NULL && (s->map != NULL || s->borrowed));
     if (s != NULL) {
         for (size_t i = 0; i < s->n_arrays; i++)
             free(s->arrays[i]);

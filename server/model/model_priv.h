@@ -275,6 +275,8 @@ typedef struct pv__model_store {
     size_t n_arrays;
     void *map;               /* a loaded model file's mapping, or NULL */
     size_t map_len;
+    bool borrowed;           /* loaded from bytes its caller keeps (the
+                                columns lie there, not in the model) */
     const uint8_t *src;      /* the source file's bytes (model->src) */
     size_t src_len;
     pv_source_owner src_owner;

@@ -114,7 +114,8 @@ static uint64_t checksum(const uint8_t *p, size_t n)
 /* ---- writing ------------------------------------------------------------- */
 
 typedef struct writer {
-    FILE *f;
+    FILE *f;                  /* the file written, or NULL: */
+    pv_buf *b;                /*   the buffer appended to */
     csum hash;
     uint64_t bytes;           /* payload bytes written */
     uint8_t carry[8];         /* bytes waiting to complete a word */
@@ -126,7 +127,7 @@ static void w_put(writer *w, const void *data, size_t n)
 {
     if (n == 0 || w->failed)
         return;
-    if (fwrite(data, 1, n, w->f) != n) {
+    if (w->f != NULL ? fwrite(data, 1, n, w->f) != n : pv_buf_add(w->b, data, n) != 0) {
         w->failed = true;
         return;
     }
@@ -268,6 +269,17 @@ static void put_u64(uint8_t *p, uint64_t v)
     memcpy(p, &v, sizeof v);
 }
 
+/* The file header of a payload w wrote. */
+static void fill_header(uint8_t header[HEADER_BYTES], writer *w)
+{
+    memcpy(header, magic, sizeof magic);
+    put_u32(header + 8, PV_MODEL_FILE_VERSION);
+    put_u32(header + 12, HEADER_BYTES);
+    put_u32(header + 16, fingerprint());
+    put_u64(header + 24, w->bytes);
+    put_u64(header + 32, sum_final(&w->hash));
+}
+
 int pv_model_write(const pv_model *m, int fd, pv_error *err)
 {
     /* the stream gets a descriptor of its own, so closing it leaves fd to
@@ -289,12 +301,7 @@ int pv_model_write(const pv_model *m, int fd, pv_error *err)
     sum_init(&w.hash);
     w.failed = fwrite(header, 1, sizeof header, f) != sizeof header;
     write_payload(&w, m);
-    memcpy(header, magic, sizeof magic);
-    put_u32(header + 8, PV_MODEL_FILE_VERSION);
-    put_u32(header + 12, HEADER_BYTES);
-    put_u32(header + 16, fingerprint());
-    put_u64(header + 24, w.bytes);
-    put_u64(header + 32, sum_final(&w.hash));
+    fill_header(header, &w);
     if (!w.failed)
         w.failed = fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, sizeof header, f) != sizeof header;
     if (fclose(f) != 0)
@@ -302,6 +309,29 @@ int pv_model_write(const pv_model *m, int fd, pv_error *err)
     if (w.failed)
         return pv_error_set(err, PV_EIO, NULL, PV_NO_OFFSET, "cannot write the model: %s",
                             strerror(errno));
+    return 0;
+}
+
+int pv_model_write_buf(const pv_model *m, pv_buf *b, pv_error *err)
+{
+    /* the header is written in place once the payload is known; the
+     * buffer's first byte is where a caller's section of 16 begins */
+    uint8_t header[HEADER_BYTES];
+    memset(header, 0, sizeof header);
+    size_t at = b->len;
+    if (at % ALIGN != 0 || pv_buf_add(b, header, sizeof header) != 0)
+        return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                            "cannot write the model: its buffer is full or misaligned");
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.b = b;
+    sum_init(&w.hash);
+    write_payload(&w, m);
+    if (w.failed)
+        return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                            "cannot write the model: its buffer is full");
+    fill_header(header, &w);
+    memcpy(b->data + at, header, sizeof header);
     return 0;
 }
 
@@ -475,6 +505,74 @@ static int map_source(pv_model *m, pv__model_store *s, const char *src_path, uin
     return 0;
 }
 
+/* Checks the header of a model file's bytes h[0 .. len); NULL when they
+ * make a model file of this build, else why not. */
+static const char *check_header(const uint8_t *h, size_t len, bool verify_sum)
+{
+    if (len < HEADER_BYTES + C_COUNT * sizeof(uint64_t))
+        return "too short for a model file";
+    uint32_t version, header_bytes, fp;
+    uint64_t payload, sum;
+    memcpy(&version, h + 8, 4);
+    memcpy(&header_bytes, h + 12, 4);
+    memcpy(&fp, h + 16, 4);
+    memcpy(&payload, h + 24, 8);
+    memcpy(&sum, h + 32, 8);
+    if (memcmp(h, magic, sizeof magic) != 0)
+        return "not a profview model file";
+    if (version != PV_MODEL_FILE_VERSION || header_bytes != HEADER_BYTES || fp != fingerprint())
+        return "model file from another version or build";
+    if (payload != len - HEADER_BYTES || payload % ALIGN != 0)
+        return "model file is truncated";
+    if (verify_sum && checksum(h + HEADER_BYTES, (size_t)payload) != sum)
+        return "model file checksum mismatch";
+    return NULL;
+}
+
+/* Binds a new model to the checked bytes h[0 .. len) (a file's mapping
+ * map, taken over, or a caller's bytes when map is NULL). */
+static int bind_model(const uint8_t *h, size_t len, void *map, const char *path,
+                      const char *src_path, pv_model **out, pv_error *err)
+{
+    pv_model *m = pv_xcalloc(1, sizeof *m);
+    pv__model_store *s = pv_xcalloc(1, sizeof *s);
+    m->priv = s;
+    pv__strtab_init(&s->strs);
+    s->map = map;
+    s->map_len = map != NULL ? len : 0;
+    s->borrowed = map == NULL;
+    reader r = {h + HEADER_BYTES, h + len, false};
+    const uint64_t *c = r_section(&r, C_COUNT, sizeof(uint64_t));
+    if (c == NULL || !bind_columns(m, s, c, &r))
+        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
+    if (m->ev_wire != NULL) {
+        int rc = map == NULL ? pv_error_set(err, PV_EFORMAT, path, PV_NO_OFFSET,
+                                            "a model in memory cannot read its profile")
+                             : map_source(m, s, src_path, c[C_SRC_LEN], err);
+        if (rc != 0) {
+            pv_model_free(m);
+            return rc;
+        }
+    }
+    /* before the indexes, which trust the planes' stat-name ranges */
+    if (!pv_model_is_sane(m))
+        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
+    pv__stat_names_index(m, s);
+    pv__wk_index(s);
+    if (map == NULL) {
+        /* what it holds beside the caller's bytes */
+        m->mem_bytes = sizeof *m + sizeof *s + pv__strtab_bytes(&s->strs) +
+                       (size_t)m->n_tracks * sizeof *m->tracks +
+                       (size_t)m->n_blobs * sizeof *m->blobs;
+    }
+    /* The checks read every page; the tools read far fewer at a time, so
+     * the pages go out of resident memory until they do (they stay
+     * cached). */
+    pv_model_release_pages(m);
+    *out = m;
+    return 0;
+}
+
 int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_error *err)
 {
     *out = NULL;
@@ -499,50 +597,22 @@ int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_err
     close(fd);
     if (map == MAP_FAILED)
         return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot map: %s", strerror(errno));
-    const uint8_t *h = map;
-    uint32_t version, header_bytes, fp;
-    uint64_t payload, sum;
-    memcpy(&version, h + 8, 4);
-    memcpy(&header_bytes, h + 12, 4);
-    memcpy(&fp, h + 16, 4);
-    memcpy(&payload, h + 24, 8);
-    memcpy(&sum, h + 32, 8);
-    if (memcmp(h, magic, sizeof magic) != 0)
-        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "not a profview model file");
-    if (version != PV_MODEL_FILE_VERSION || header_bytes != HEADER_BYTES || fp != fingerprint())
-        return load_fail(NULL, map, len, PV_EFORMAT, err, path,
-                         "model file from another version or build");
-    if (payload != len - HEADER_BYTES || payload % ALIGN != 0)
-        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "model file is truncated");
-    if (checksum(h + HEADER_BYTES, (size_t)payload) != sum)
-        return load_fail(NULL, map, len, PV_EFORMAT, err, path, "model file checksum mismatch");
+    const char *why = check_header(map, len, true);
+    if (why != NULL)
+        return load_fail(NULL, map, len, PV_EFORMAT, err, path, why);
+    return bind_model(map, len, map, path, src_path, out, err);
+}
 
-    pv_model *m = pv_xcalloc(1, sizeof *m);
-    pv__model_store *s = pv_xcalloc(1, sizeof *s);
-    m->priv = s;
-    pv__strtab_init(&s->strs);
-    s->map = map;
-    s->map_len = len;
-    reader r = {h + HEADER_BYTES, h + len, false};
-    const uint64_t *c = r_section(&r, C_COUNT, sizeof(uint64_t));
-    if (c == NULL || !bind_columns(m, s, c, &r))
-        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
-    if (m->ev_wire != NULL) {
-        int rc = map_source(m, s, src_path, c[C_SRC_LEN], err);
-        if (rc != 0) {
-            pv_model_free(m);
-            return rc;
-        }
-    }
-    /* before the indexes, which trust the planes' stat-name ranges */
-    if (!pv_model_is_sane(m))
-        return load_fail(m, NULL, 0, PV_EFORMAT, err, path, "model file is inconsistent");
-    pv__stat_names_index(m, s);
-    pv__wk_index(s);
-    /* The checks read every page; the tools read far fewer at a time, so
-     * the pages go out of resident memory until they do (they stay
-     * cached). */
-    pv_model_release_pages(m);
-    *out = m;
-    return 0;
+int pv_model_load_mem(const uint8_t *data, size_t len, pv_model **out, pv_error *err)
+{
+    *out = NULL;
+    if (((uintptr_t)data) % ALIGN != 0)
+        return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET,
+                            "a model in memory must start on 16 bytes");
+    /* the bytes were checked where they came from (made in this process,
+     * or read back from a checksummed cache entry) */
+    const char *why = check_header(data, len, false);
+    if (why != NULL)
+        return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET, "%s", why);
+    return bind_model(data, len, NULL, NULL, NULL, out, err);
 }

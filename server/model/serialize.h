@@ -1,6 +1,9 @@
 /* serialize: a finished model on disk, so a restart skips the decode.
  * The cache store (server/cache/) decides where files live and when they
- * are stale; this module only writes and reads one file.
+ * are stale; this module only writes and reads one file. The same layout
+ * also keeps a small model as bytes in memory (a memo: the trace's
+ * derived device lines, tools/trace_derived/trace_derived.h), bound in
+ * place without a copy.
  *
  * File layout (all integers little-endian, as written by this build):
  *   offset size  meaning
@@ -32,6 +35,7 @@
 #define PV_MODEL_SERIALIZE_H
 
 #include "model/model.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 /* 3: event stats read from the profile; 4: sections and counts per
@@ -43,6 +47,13 @@
  * succeeds, so no reader sees a partial file. Returns 0, or PV_EIO with
  * the file incomplete. */
 int pv_model_write(const pv_model *m, int fd, pv_error *err);
+
+/* Appends m in the same layout to b, whose length must be a multiple of
+ * 16 (the model's sections keep their alignment when b's data does, as
+ * malloc'd data does): for a model kept in memory as bytes, such as a
+ * memo (model/memo.h). Returns 0, or PV_ETOOBIG when b's cap is reached
+ * (b then holds a partial model). */
+int pv_model_write_buf(const pv_model *m, pv_buf *b, pv_error *err);
 
 /* Writes m to the file at path, replaced in place and not through a link:
  * for a path nobody else reads (tests, benchmarks). Returns 0, or PV_EIO
@@ -58,5 +69,15 @@ int pv_model_save(const pv_model *m, const char *path, pv_error *err);
  * another version or build, truncated, checksum mismatch, or the profile
  * is gone or changed size); *out is NULL on failure. */
 int pv_model_load(const char *path, const char *src_path, pv_model **out, pv_error *err);
+
+/* Binds a new model to data[0 .. len), a model written by
+ * pv_model_write_buf and starting on 16 bytes, without copying its
+ * columns: data must outlive the model (*out, free with pv_model_free,
+ * which leaves data alone). The checksum is not read again: the bytes
+ * come from this process, or from a cache entry checked as it was read.
+ * The model's mem_bytes counts what it holds beside data (its strings'
+ * table, its tracks). A model of a profile's events read from the file
+ * (ev_wire) cannot be loaded so. Returns 0, or PV_EFORMAT with *out NULL. */
+int pv_model_load_mem(const uint8_t *data, size_t len, pv_model **out, pv_error *err);
 
 #endif

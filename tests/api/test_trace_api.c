@@ -50,31 +50,34 @@ static long long expected(const char *key)
     return v;
 }
 
-START_TEST(test_meta_and_tiles_account_for_every_event)
+#define MAX_TRACKS 256
+
+/* The meta's tracks of run (their counts in want[track id]) and the
+ * levels 0 and 3 of its tiles: own events (start in the tile) + box
+ * counts per track add up to them, and each binary tile says what its
+ * JSON form says. Returns the meta's n_events. */
+static json_int_t check_tiles(const char *run, json_int_t *want)
 {
-    PV_NEED_TESTDATA("test_meta_and_tiles_account_for_every_event");
-    json_t *meta = get_json("/api/trace/meta?" RUN, 200, NULL);
-    ck_assert_int_eq(json_integer_value(json_object_get(meta, "n_events")), expected("n_events"));
-    /* per-track counts from the track list */
-    json_int_t want[64] = {0}, total = 0;
+    char path[400];
+    snprintf(path, sizeof path, "/api/trace/meta?%s", run);
+    json_t *meta = get_json(path, 200, NULL);
+    json_int_t n_events = json_integer_value(json_object_get(meta, "n_events")), total = 0;
     json_t *procs = json_object_get(meta, "processes");
     for (size_t i = 0; i < json_array_size(procs); i++) {
         json_t *th = json_object_get(json_array_get(procs, i), "threads");
         for (size_t k = 0; k < json_array_size(th); k++) {
             json_t *t = json_array_get(th, k);
             json_int_t id = json_integer_value(json_object_get(t, "track"));
-            ck_assert_int_lt(id, 64);
+            ck_assert_int_lt(id, MAX_TRACKS);
             want[id] = json_integer_value(json_object_get(t, "n_events"));
             total += want[id];
         }
     }
-    ck_assert_int_eq(total, expected("n_events"));
-    /* levels 0 and 3: own events (start in the tile) + box counts per track */
+    ck_assert_int_eq(total, n_events);
     for (int level = 0; level <= 3; level += 3) {
-        json_int_t got[64] = {0};
+        json_int_t got[MAX_TRACKS] = {0};
         for (int i = 0; i < (1 << level); i++) {
-            char path[300];
-            snprintf(path, sizeof path, "/api/trace/tile?" RUN "&level=%d&index=%d", level, i);
+            snprintf(path, sizeof path, "/api/trace/tile?%s&level=%d&index=%d", run, level, i);
             pv_test_reply r;
             json_t *tile = get_json(path, 200, &r);
             char cc[200];
@@ -87,6 +90,7 @@ START_TEST(test_meta_and_tiles_account_for_every_event)
             for (size_t k = 0; k < json_array_size(tracks); k++) {
                 json_t *t = json_array_get(tracks, k);
                 json_int_t id = json_integer_value(json_object_get(t, "track"));
+                ck_assert_int_lt(id, MAX_TRACKS);
                 json_t *ev = json_object_get(t, "events");
                 for (size_t e = 0; e < json_array_size(ev); e++)
                     got[id] += json_integer_value(json_array_get(json_array_get(ev, e), 1)) >= ts;
@@ -107,10 +111,77 @@ START_TEST(test_meta_and_tiles_account_for_every_event)
             pv_test_reply_free(&r);
             json_decref(tile);
         }
-        for (int id = 0; id < 64; id++)
+        for (int id = 0; id < MAX_TRACKS; id++)
             ck_assert_msg(got[id] == want[id], "level %d track %d: %lld, want %lld", level, id,
                           (long long)got[id], (long long)want[id]);
     }
+    json_decref(meta);
+    return n_events;
+}
+
+START_TEST(test_meta_and_tiles_account_for_every_event)
+{
+    PV_NEED_TESTDATA("test_meta_and_tiles_account_for_every_event");
+    json_int_t want[MAX_TRACKS] = {0};
+    ck_assert_int_eq(check_tiles(RUN, want), expected("n_events"));
+}
+END_TEST
+
+/* On a JAX GPU profile the lines XProf derives are tracks too (derived:
+ * true), counted in n_events; their tiles account for their events in
+ * both forms, and one of their events' details name its line. */
+START_TEST(test_derived_lines_tiles_and_details)
+{
+    PV_NEED_TESTDATA("test_derived_lines_tiles_and_details");
+    const char *run = "run=jax_rocm_mi300/jax_conv_minimal_08&host=tw003";
+    json_int_t want[MAX_TRACKS] = {0};
+    check_tiles(run, want);
+    char path[400];
+    snprintf(path, sizeof path, "/api/trace/meta?%s", run);
+    json_t *meta = get_json(path, 200, NULL);
+    json_t *gpu0 = NULL, *procs = json_object_get(meta, "processes");
+    for (size_t i = 0; i < json_array_size(procs); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(procs, i), "name")),
+                   "/device:GPU:0") == 0)
+            gpu0 = json_object_get(json_array_get(procs, i), "threads");
+    ck_assert_ptr_nonnull(gpu0);
+    /* XProf's order (its golden trace, tests/unit/test_trace_xprof_lines.c
+     * reads it whole): the busiest stream, its five lines, the others */
+    const char *order[] = {"Stream #16(Kernel)", "Framework Name Scope - from #16",
+                           "Framework Ops - from #16", "XLA Modules - from #16",
+                           "XLA Ops - from #16", "Source code - from #16",
+                           "Stream #17(Kernel)", "Stream #15(Kernel)", "Stream #18(Kernel)"};
+    ck_assert_uint_eq(json_array_size(gpu0), 9);
+    json_int_t xla_ops = -1;
+    for (size_t k = 0; k < 9; k++) {
+        json_t *t = json_array_get(gpu0, k);
+        ck_assert_str_eq(json_string_value(json_object_get(t, "name")), order[k]);
+        ck_assert_int_eq(json_is_true(json_object_get(t, "derived")), k >= 1 && k <= 5);
+        if (k == 4) {
+            ck_assert_str_eq(json_string_value(json_object_get(t, "kind")), "xla_ops");
+            /* XProf's trace holds 19 events on that line (counted by hand) */
+            ck_assert_int_eq(json_integer_value(json_object_get(t, "n_events")), 19);
+            xla_ops = json_integer_value(json_object_get(t, "track"));
+        }
+    }
+    /* a search for an XLA op finds it on that line; its details say so */
+    snprintf(path, sizeof path, "/api/trace/search?%s&q=cudnn-conv.1&limit=1000", run);
+    json_t *found = get_json(path, 200, NULL);
+    json_int_t id = -1;
+    json_t *res = json_object_get(found, "results");
+    for (size_t i = 0; i < json_array_size(res) && id < 0; i++)
+        if (json_integer_value(json_object_get(json_array_get(res, i), "track")) == xla_ops)
+            id = json_integer_value(json_object_get(json_array_get(res, i), "id"));
+    ck_assert_int_ge(id, 0);
+    snprintf(path, sizeof path, "/api/trace/event?%s&id=%lld", run, (long long)id);
+    json_t *ev = get_json(path, 200, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(ev, "name")), "cudnn-conv.1");
+    ck_assert_int_eq(json_integer_value(json_object_get(ev, "track")), xla_ops);
+    ck_assert_int_eq(json_integer_value(json_object_get(ev, "tid")), 5);
+    ck_assert_uint_eq(json_array_size(json_object_get(ev, "flows")), 0);
+    ck_assert_ptr_nonnull(json_string_value(json_object_get(ev, "long_name")));
+    json_decref(ev);
+    json_decref(found);
     json_decref(meta);
 }
 END_TEST
@@ -625,6 +696,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_meta_and_tiles_account_for_every_event);
+    tcase_add_test(tc, test_derived_lines_tiles_and_details);
     tcase_add_test(tc, test_search_then_event);
     tcase_add_test(tc, test_tile_served_again_from_cache);
     tcase_add_test(tc, test_aggregate_whole_trace);

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 import { guardedContext, waitForView } from './browser.mjs';
 import { TESTDATA, hashOf, servePage, skipWithout } from './testdata.mjs';
@@ -21,8 +23,43 @@ const LEGACY_TPU = ['tf_legacy_demo_2020/Cloud-TPU', '10.240.1.50'];
 const LEGACY_GPU = ['tf_legacy_demo_2020/GPU-compute-bound', 'localhost'];
 const VIEW_MS = 60000;
 const enc = encodeURIComponent;
+const SRCDIR = process.env.PV_SRCDIR || fileURLToPath(new URL('../..', import.meta.url));
 
 const SKIP = skipWithout(NAME);
+
+// XProf's own trace of a profile (its golden trace_viewer answer under
+// tests/data/reference), read here: per process name, its threads in
+// XProf's order (sort index) with their events counted, and the events.
+function xprofTrace(rel) {
+    const trace = JSON.parse(zlib.gunzipSync(fs.readFileSync(
+        path.join(SRCDIR, 'tests/data/reference', rel))));
+    const procs = new Map();
+    const threads = new Map();   // "pid/tid" -> {pid, name, sort, events}
+    const at = (e) => {
+        const key = `${e.pid}/${e.tid}`;
+        if (!threads.has(key))
+            threads.set(key, { pid: e.pid, name: '', sort: 0, events: 0 });
+        return threads.get(key);
+    };
+    for (const e of trace.traceEvents) {
+        if (e.ph === 'M' && e.name === 'process_name')
+            procs.set(e.pid, e.args.name);
+        else if (e.ph === 'M' && e.name === 'thread_name')
+            at(e).name = e.args.name;
+        else if (e.ph === 'M' && e.name === 'thread_sort_index')
+            at(e).sort = e.args.sort_index;
+    }
+    for (const e of trace.traceEvents) {
+        if ((e.ph === 'X' || e.ph === 'i') && threads.has(`${e.pid}/${e.tid}`))
+            at(e).events += 1;
+    }
+    const byProcess = new Map();
+    for (const t of [...threads.values()].sort((a, b) => a.pid - b.pid || a.sort - b.sort)) {
+        const name = procs.get(t.pid);
+        byProcess.set(name, [...(byProcess.get(name) || []), t]);
+    }
+    return { threads: byProcess, events: trace.traceEvents };
+}
 
 describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP }, () => {
     const h = {};
@@ -317,6 +354,58 @@ describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP
                      0);
     });
 
+    // ---- the lines XProf derives on a JAX GPU (item 10) ----------------------------------
+
+    test('a JAX GPU profile shows the lines XProf derives, after their stream, and an XLA op ' +
+         'is found on them', { timeout: VIEW_MS * 2 }, async () => {
+        const xprof = xprofTrace('shared_golden/logdirs/jax_rocm_mi300/plugins/profile/' +
+                                 'jax_conv_minimal_08/tw003.trace_viewer.json.gz');
+        // GPU:0's lines in XProf's order: its busiest stream, the five lines
+        // derived from it ("XLA Ops - from #16", ...), the other streams.
+        const want = xprof.threads.get('/device:GPU:0').filter((t) => t.events > 0)
+            .map((t) => t.name);
+        assert.ok(want.includes('XLA Ops - from #16'), want.join(', '));
+        await h.page.setViewportSize({ width: 1600, height: 1000 });
+        await open(ROCM, 'trace_viewer@');
+        await h.page.waitForSelector('.tv[data-complete="true"]', { timeout: VIEW_MS });
+        await h.page.click('button:text-is("Tracks")');
+        const listed = await h.page.evaluate(() => {
+            const out = [];
+            let inGpu0 = false;
+            for (const li of document.querySelectorAll('.tv-track-list li')) {
+                const label = li.querySelector('.tv-track-name').textContent;
+                if (li.classList.contains('tv-track-process'))
+                    inGpu0 = label === '/device:GPU:0';
+                else if (inGpu0)
+                    out.push(label);
+            }
+            return out;
+        });
+        assert.deepEqual(listed.filter((l) => want.includes(l)), want,
+                         `GPU:0 lists ${listed.join(', ')}`);
+        await h.page.click('.tv-tracks .tv-close');
+        // An XLA op's event on the derived line: the search finds it, and its
+        // details name the line.
+        const meta = await route(`api/trace/meta?run=${enc(ROCM[0])}&host=${enc(ROCM[1])}`);
+        const derived = new Set(meta.processes.flatMap((p) => p.threads)
+            .filter((t) => t.derived).map((t) => t.track));
+        const found = await route(`api/trace/search?run=${enc(ROCM[0])}&host=${enc(ROCM[1])}` +
+                                  `&q=${enc('cudnn-conv.1')}&limit=1000`);
+        const onLine = found.results.findIndex((r) => derived.has(r.track));
+        assert.ok(onLine >= 0, 'no cudnn-conv.1 on a derived XLA Ops line');
+        await h.page.fill('.tv-search', 'cudnn-conv.1');
+        for (let i = 0; i <= onLine; i++) {
+            await h.page.press('.tv-search', 'Enter');
+            await h.page.waitForFunction((n) => document.querySelector('.tv-search-info')
+                .textContent.startsWith(`${n} of `), i + 1, { timeout: VIEW_MS });
+        }
+        await h.page.waitForFunction((id) => new URLSearchParams(location.hash.split('?')[1])
+            .get('sel') === String(id), found.results[onLine].id, { timeout: VIEW_MS });
+        await h.page.waitForFunction(() => /XLA Ops - from #\d+/.test(
+            document.querySelector('.tv-details')?.innerText || ''), null, { timeout: VIEW_MS });
+        assert.equal(await h.page.textContent('.tv-details-name'), 'cudnn-conv.1');
+    });
+
     // ---- TPU and legacy TPU runs (items 8, 11) --------------------------------------------
 
     test('a TPU overview does not send the reader to an empty tool', { timeout: VIEW_MS },
@@ -397,5 +486,42 @@ describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP
             assert.ok(!/\d{4,}(\.\d+)? µs/.test(text), text);
             // 29,223,041.927 µs to 4 significant digits: 29.22 s
             assert.match(text, new RegExp(`Preprocessing\\n${Number((us / 1e6).toPrecision(4))} s`));
+        });
+});
+
+// ---- step slices (item 12) -----------------------------------------------------------------
+
+const DEMO = path.join(SRCDIR, 'demo');
+const DEMO_RUN = ['2026_11_29_17_33_32', 'vm'];
+
+describe('a step reads as XProf names it', { skip: skipWithout(NAME, path.join(DEMO, 'plugins'),
+                                                                'demo/plugins') }, () => {
+    const h = {};
+    servePage(h, { logdir: DEMO, cachePrefix: 'profview-daily-steps-' });
+
+    test('the Keras step marker "train" with step_num 16 reads "train 16"', { timeout: VIEW_MS },
+        async () => {
+            // XProf's trace of the demo run names its step events by step.
+            const xprof = xprofTrace('demo_golden/2026_11_29_17_33_32/vm.trace_viewer.json.gz');
+            const steps = xprof.events.filter((e) => e.ph === 'X' && e.args && e.args.step_name);
+            const step = steps.find((e) => e.name === 'train 16');
+            assert.ok(step, `XProf names the steps ${steps.map((e) => e.name).join(', ')}`);
+            const hash = hashOf(...DEMO_RUN, 'trace_viewer@');
+            await h.page.goto(h.server.url + hash);
+            await waitForView(h.page, hash, VIEW_MS);
+            await h.page.waitForSelector('.tv[data-complete="true"]', { timeout: VIEW_MS });
+            await h.page.fill('.tv-search', 'train 16');
+            await h.page.press('.tv-search', 'Enter');
+            await h.page.waitForFunction(() => /^1 of 1$/.test(
+                document.querySelector('.tv-search-info').textContent), null,
+                                         { timeout: VIEW_MS });
+            await h.page.waitForSelector('.tv-details-name', { timeout: VIEW_MS });
+            assert.equal(await h.page.textContent('.tv-details-name'), 'train 16');
+            // the same event XProf names so: its duration to the nanosecond
+            const sel = new URLSearchParams((await h.page.evaluate(() => location.hash))
+                .split('?')[1]).get('sel');
+            const ev = await (await fetch(`${h.server.url}api/trace/event?run=${DEMO_RUN[0]}` +
+                                          `&host=${DEMO_RUN[1]}&id=${sel}`)).json();
+            assert.equal(Math.round(ev.dur_ps / 1000), Math.round(step.dur * 1000));
         });
 });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { colorIndex, PALETTE } from '../../web/draw/colors.js';
+import { fitName } from '../../web/draw/gutter.js';
 import { fitLabel } from '../../web/draw/slices.js';
 import { hitTest, findDrawn } from '../../web/timeline/hit.js';
 import { computeLayout, depthAt, displayOrder, rowAt,
@@ -501,9 +502,40 @@ describe('details: box sums and tabs', () => {
         });
         assert.deepEqual(l, [
             { key: 'p:1', label: '/device:GPU:0', rows: [] },
-            { key: 'p:701', label: '/host:CPU', rows: [{ key: 't:0', label: 'py' },
+            { key: 'p:701', label: '/host:CPU', rows: [{ key: 't:0', label: 'py', derived: false },
                                                       { key: 'c:3', label: 'mem' }] },
         ]);
+    });
+
+    test('a line derived from a stream is marked so, under its stream', () => {
+        const meta = { processes: [{ pid: 1, name: '/device:GPU:0', threads: [
+            { tid: 16, track: 2, name: 'Stream #16(Kernel)', n_events: 3, depths: 1 },
+            { tid: 5, track: 46, name: 'XLA Ops - from #16', n_events: 2, depths: 1,
+              derived: true }] }] };
+        assert.deepEqual(trackList(meta)[0].rows.map((r) => r.derived), [false, true]);
+        const rows = computeLayout(meta).rows.filter((r) => r.kind === 'thread');
+        assert.deepEqual(rows.map((r) => [r.label, r.derived]),
+                         [['Stream #16(Kernel)', false], ['XLA Ops - from #16', true]]);
+    });
+});
+
+describe('gutter names', () => {
+    // 7 px a character
+    const ctx = { measureText: (t) => ({ width: 7 * [...t].length }) };
+
+    test('a name that fits is drawn whole, a longer one cut with an ellipsis', () => {
+        assert.equal(fitName(ctx, 'python3', 70), 'python3');
+        assert.equal(fitName(ctx, 'py_xla_execute/-6306536523122645091', 70), 'py_xla_ex…');
+        assert.equal(fitName(ctx, 'python3', 5), '');
+    });
+
+    test('a derived line keeps the stream it comes from', () => {
+        // 31 characters in 25: the kind is cut, " - from #16" stays
+        assert.equal(fitName(ctx, 'Framework Name Scope - from #16', 175),
+                     'Framework Nam… - from #16');
+        assert.equal(fitName(ctx, 'XLA Ops - from #16', 175), 'XLA Ops - from #16');
+        // no room for the stream either: cut at the end as any name
+        assert.equal(fitName(ctx, 'Framework Name Scope - from #16', 70), 'Framework…');
     });
 });
 

@@ -42,10 +42,19 @@ describe('xla_common', () => {
         // device tracks first, time order kept; near misses never
         assert.deepEqual(traceCandidates('fusion.3', results, new Set([0])).map((r) => r.id),
                          [3, 4, 1]);
-        assert.ok(eventIsOp({ hlo_op: 'fusion.3', program_id: 7 }, 'fusion.3', '7'));
-        assert.ok(!eventIsOp({ hlo_op: 'fusion.3', program_id: 8 }, 'fusion.3', '7'));
-        assert.ok(!eventIsOp({ hlo_op: 'fusion.4' }, 'fusion.3', '7'));
-        assert.ok(eventIsOp({}, 'fusion.3', '7'));
+        // a derived "XLA Ops - from #N" line (track 9) after the kernels, before the rest
+        const withDerived = results.concat([{ id: 5, name: 'fusion.3', track: 9 }]);
+        assert.deepEqual(traceCandidates('fusion.3', withDerived, new Set([0]), new Set([9]))
+            .map((r) => r.id), [3, 4, 5, 1]);
+        const ev = (stats, longName) => ({ stats, long_name: longName });
+        assert.ok(eventIsOp(ev({ hlo_op: 'fusion.3', program_id: 7 }), 'fusion.3', '7'));
+        assert.ok(!eventIsOp(ev({ hlo_op: 'fusion.3', program_id: 8 }), 'fusion.3', '7'));
+        assert.ok(!eventIsOp(ev({ hlo_op: 'fusion.4' }), 'fusion.3', '7'));
+        assert.ok(eventIsOp(ev({}), 'fusion.3', '7'));
+        // a derived XLA op names its program in its long name, "<program>/<op>"
+        assert.ok(eventIsOp(ev({}, '7/fusion.3'), 'fusion.3', '7'));
+        assert.ok(!eventIsOp(ev({}, '8/fusion.3'), 'fusion.3', '7'));
+        assert.ok(eventIsOp(ev({}, '8/fusion.3'), 'fusion.3', null));
     });
 
     test('a window around an event', () => {

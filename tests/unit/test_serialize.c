@@ -1,5 +1,5 @@
-/* test_serialize: saving a model to a file and loading it back
- * (server/model/serialize.h). The round trip of every column is checked
+/* test_serialize: saving a model to a file and loading it back, and the
+ * same through bytes in memory (server/model/serialize.h). The round trip of every column is checked
  * against values worked out by hand from the fixture below; the list of
  * columns comes from model/columns.h, so a column added there without a
  * check here fails the test. */
@@ -431,6 +431,82 @@ START_TEST(test_model_load_refuses_old_version)
 }
 END_TEST
 
+/* ---- in memory ------------------------------------------------------------------ */
+
+/* The round trip's model without stats read from a file (a model in memory
+ * has no profile to read them from): written after 16 bytes of the
+ * caller's, bound in place, and the same column by column. */
+static pv_model *memory_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 3, "/device:GPU:0");
+    uint32_t t = pv_builder_track(b, p, 0xdeadbeefll + 293, "XLA Ops - from #7", 0);
+    pv_builder_track_set(b, t, 5, 0, 0);
+    pv_builder_track_kind(b, t, PV_TRACK_XLA_OPS);
+    uint32_t meta = pv_builder_meta(b, p, 1, "5/fusion.1", "fusion.1");
+    uint64_t e = pv_builder_event(b, t, meta, 10, 100);
+    pv_builder_event_stat_i64(b, e, "group_id", 2);
+    pv_builder_event(b, t, meta, 20, 5);
+    return pv_test_finish(b);
+}
+
+START_TEST(test_model_write_buf_load_mem)
+{
+    pv_model *m = memory_model();
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    pv_buf_add(&b, "sixteen bytes...", 16);
+    pv_error err = {0};
+    ck_assert_int_eq(pv_model_write_buf(m, &b, &err), 0);
+    pv_model *back = NULL;
+    ck_assert_msg(pv_model_load_mem((const uint8_t *)b.data + 16, b.len - 16, &back, &err) == 0,
+                  "%s", err.reason);
+    ck_assert(pv_model_is_sane(back));
+    assert_same_model(m, back);
+    /* the kind given by hand, the display id and the group survive; the
+     * columns are the caller's bytes, not copies */
+    ck_assert_uint_eq(back->tracks[0].kind, PV_TRACK_XLA_OPS);
+    ck_assert_int_eq(back->tracks[0].display_id, 5);
+    ck_assert_int_eq(back->ev_group[0], 2);
+    ck_assert_str_eq(pv_model_event_name(back, 0), "fusion.1");
+    ck_assert((const char *)back->ev_start_ps > b.data &&
+              (const char *)back->ev_start_ps < b.data + b.len);
+    ck_assert_uint_lt(back->mem_bytes, m->mem_bytes);
+    pv_model_free(back);   /* leaves the bytes alone */
+    ck_assert_int_eq(pv_model_load_mem((const uint8_t *)b.data + 16, b.len - 16, &back, &err), 0);
+    pv_model_free(back);
+    pv_buf_fini(&b);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_model_load_mem_rejects)
+{
+    pv_model *m = memory_model();
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    pv_error err = {0};
+    /* a buffer whose length is no multiple of 16 is refused up front */
+    pv_buf_add(&b, "x", 1);
+    ck_assert_int_eq(pv_model_write_buf(m, &b, &err), PV_ETOOBIG);
+    pv_buf_reset(&b);
+    ck_assert_int_eq(pv_model_write_buf(m, &b, &err), 0);
+    pv_model *back = NULL;
+    /* cut short, misaligned, or not a model */
+    ck_assert_int_eq(pv_model_load_mem((const uint8_t *)b.data, b.len - 16, &back, &err),
+                     PV_EFORMAT);
+    ck_assert_ptr_null(back);
+    uint8_t *shifted = malloc(b.len + 16);
+    memcpy(shifted + 8, b.data, b.len);
+    ck_assert_int_eq(pv_model_load_mem(shifted + 8, b.len, &back, &err), PV_EFORMAT);
+    memset(shifted, 0, b.len);
+    ck_assert_int_eq(pv_model_load_mem(shifted, b.len, &back, &err), PV_EFORMAT);
+    free(shifted);
+    pv_buf_fini(&b);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *serialize_suite(void)
 {
     Suite *s = suite_create("serialize");
@@ -443,6 +519,10 @@ static Suite *serialize_suite(void)
     tcase_add_test(load, test_model_load_rejects_damage);
     tcase_add_test(load, test_model_load_refuses_old_version);
     suite_add_tcase(s, load);
+    TCase *mem = tcase_create("pv_model_load_mem");
+    tcase_add_test(mem, test_model_write_buf_load_mem);
+    tcase_add_test(mem, test_model_load_mem_rejects);
+    suite_add_tcase(s, mem);
     return s;
 }
 

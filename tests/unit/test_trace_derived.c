@@ -1,8 +1,10 @@
-/* test_trace_derived: the device lines XProf derives (tools/trace_derived.h)
+/* test_trace_derived: the device lines XProf derives (tools/trace_derived/trace_derived.h)
  * on hand-built GPU and TPU planes, every expected event worked out by
  * hand from XProf's DerivedXLineBuilder rules (docs/compare.md, "Derived
- * device lines"); and, on the real TPU profile, the host-offload copies
- * against XProf 2.24.2's golden trace.
+ * device lines"); on the real TPU profile, the host-offload copies
+ * against XProf 2.24.2's golden trace; and the lines as kept with the
+ * model (pv_trace_derived_lines: a memo) read back as derived, on the
+ * fixtures and every real JAX GPU and TPU profile.
  *
  * GPU model (times in ns; ps = ns * 1000). /host:metadata holds program
  * 5's HLO proto: fusion.1 (op_name "jit(f)/outer/dot_general", source
@@ -41,8 +43,9 @@
 #include "gpu_fixture.h"
 #include "gz_file.h"
 #include "ingest/ingest.h"
+#include "model/memo.h"
 #include "testutil.h"
-#include "tools/chrome_trace/trace_derived.h"
+#include "tools/trace_derived/trace_derived.h"
 
 #include <check.h>
 #include <math.h>
@@ -477,6 +480,132 @@ START_TEST(test_tpu_offload_real)
 }
 END_TEST
 
+/* ---- kept with the model ---------------------------------------------------------- */
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/* The lines as read back from the model's memo (the lines model and what
+ * lies beside it) are pv_trace_derive's, field by field: what the Chrome
+ * JSON wrote before they were kept is what it writes now. */
+static void check_kept_as_derived(const pv_model *m, const pv_trace_derived_lines *l)
+{
+    pv_arena a;
+    pv_arena_init(&a, 1 << 12);
+    pv_trace_derived want, got;
+    pv_trace_derive(m, &a, &want);
+    pv_trace_derived_view(l, &a, &got);
+    ck_assert_uint_eq(got.n_tracks, want.n_tracks);
+    ck_assert_int_eq(got.track_tid == NULL, want.track_tid == NULL);
+    for (uint32_t k = 0; want.track_tid != NULL && k < m->n_tracks; k++)
+        ck_assert_int_eq(got.track_tid[k], want.track_tid[k]);
+    for (size_t k = 0; k < want.n_tracks; k++) {
+        const pv_derived_track *w = &want.tracks[k], *g = &got.tracks[k];
+        ck_assert_str_eq(g->name, w->name);
+        ck_assert_uint_eq(g->plane, w->plane);
+        ck_assert_uint_eq(g->after_track, w->after_track);
+        ck_assert_int_eq(g->line_id, w->line_id);
+        ck_assert_int_eq(g->tid, w->tid);
+        ck_assert_uint_eq(g->kind, w->kind);
+        ck_assert_uint_eq(g->n_depths, w->n_depths);
+        ck_assert_uint_eq(g->n_events, w->n_events);
+        for (uint64_t i = 0; i < w->n_events; i++) {
+            const pv_derived_event *we = &w->events[i], *ge = &g->events[i];
+            ck_assert_msg(ge->start_ps == we->start_ps && ge->dur_ps == we->dur_ps &&
+                              ge->group_id == we->group_id && ge->depth == we->depth &&
+                              ge->start_event == we->start_event &&
+                              ge->done_event == we->done_event && same_str(ge->name, we->name) &&
+                              same_str(ge->long_name, we->long_name),
+                          "%s event %llu differs", w->name, (unsigned long long)i);
+        }
+    }
+    pv_arena_fini(&a);
+}
+
+/* Made on the first read and kept with the model: a second read makes
+ * nothing; the kept bytes, handed to another model of the same file as
+ * the disk cache hands them after a restart, read back the same. */
+static void check_kept(pv_model *m, pv_model *again)
+{
+    pv_trace_derived_lines l;
+    pv_error err = {0};
+    ck_assert_uint_eq(pv_model_memo_count(m), 0);
+    ck_assert_msg(pv_trace_derived_lines_get(m, &l, &err) == 0, "%s", err.reason);
+    ck_assert_uint_eq(pv_model_memo_count(m), 1);
+    check_kept_as_derived(m, &l);
+    pv_trace_derived_lines_fini(&l);
+    ck_assert_int_eq(pv_trace_derived_lines_get(m, &l, &err), 0);
+    ck_assert_uint_eq(pv_model_memo_count(m), 1);
+    pv_trace_derived_lines_fini(&l);
+    const char *name;
+    const uint8_t *data;
+    size_t len;
+    pv_model_memo_at(m, 0, &name, &data, &len);
+    uint8_t *kept = malloc(len + 1);
+    memcpy(kept, data, len);
+    pv_model_memo_give(again, name, kept, len);
+    ck_assert_int_eq(pv_trace_derived_lines_get(again, &l, &err), 0);
+    ck_assert_uint_eq(pv_model_memo_count(again), 1);
+    check_kept_as_derived(again, &l);
+    pv_trace_derived_lines_fini(&l);
+}
+
+START_TEST(test_kept_fixtures)
+{
+    pv_model *m = gpu_model(), *again = gpu_model();
+    check_kept(m, again);
+    pv_model_free(m);
+    pv_model_free(again);
+    m = tpu_model();
+    again = tpu_model();
+    check_kept(m, again);
+    pv_model_free(m);
+    pv_model_free(again);
+}
+END_TEST
+
+/* A kept memo that does not read back (another layout, cut short) is an
+ * error, not lines made up from it. */
+START_TEST(test_kept_bad_memo)
+{
+    pv_model *m = gpu_model();
+    uint8_t *junk = calloc(1, 64);
+    memcpy(junk, "PVDLIN01", 8);
+    pv_model_memo_give(m, "trace_derived_lines.1", junk, 64);
+    pv_trace_derived_lines l;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_trace_derived_lines_get(m, &l, &err), PV_EFORMAT);
+    ck_assert_ptr_null(l.lines);
+    pv_model_free(m);
+}
+END_TEST
+
+static const char *const real_profiles[] = {
+    "jax_rocm_mi300/plugins/profile/jax_conv_minimal_08/tw003",
+    "jax_rocm_mi300/plugins/profile/jax08_gemm/tw003",
+    "jax_rocm_mi300/plugins/profile/jax08_elementwise/tw003",
+    "jax_rocm_mi300/plugins/profile/jax_conv_minimal_legacy/"
+    "chi-mi300x-013.ord.vultr.cpe.ice.amd.com",
+    "jax_tpu_v6e_inference/plugins/profile/tpu_inference/tpu_inference_2",
+};
+
+START_TEST(test_kept_real)
+{
+    PV_NEED_TESTDATA("test_kept_real");
+    char path[512];
+    snprintf(path, sizeof path, "%s/logdirs/%s.xplane.pb", PV_TESTDATA, real_profiles[_i]);
+    pv_model *m = NULL, *again = NULL;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_ingest_file(path, NULL, &m, &err), 0);
+    ck_assert_int_eq(pv_ingest_file(path, NULL, &again, &err), 0);
+    check_kept(m, again);
+    pv_model_free(m);
+    pv_model_free(again);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trace_derived");
@@ -488,6 +617,10 @@ int main(void)
     tcase_add_test(tc, test_tpu_gap_rule);
     tcase_add_test(tc, test_tpu_op_display_names);
     tcase_add_test(tc, test_tpu_offload_real);
+    tcase_add_test(tc, test_kept_fixtures);
+    tcase_add_test(tc, test_kept_bad_memo);
+    tcase_add_loop_test(tc, test_kept_real, 0,
+                        (int)(sizeof real_profiles / sizeof real_profiles[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

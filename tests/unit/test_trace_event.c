@@ -90,7 +90,7 @@ START_TEST(test_trace_meta_order)
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_trace_meta meta;
-    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_meta(m, NULL, &a, &meta, NULL), 0);
     ck_assert_uint_eq(meta.n_processes, 2);
     const pv_trace_process *h = &meta.processes[0], *g = &meta.processes[1];
     ck_assert_str_eq(pv_model_str(m, m->planes[h->plane].name), "/host:CPU");
@@ -118,7 +118,7 @@ START_TEST(test_trace_meta_json)
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_trace_meta meta;
-    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_meta(m, NULL, &a, &meta, NULL), 0);
     json_t *j = pv_trace_meta_to_json(m, ix, &meta);
     ck_assert_ptr_nonnull(j);
     ck_assert_str_eq(json_string_value(json_object_get(j, "t0_ps")), "1000");
@@ -160,7 +160,7 @@ START_TEST(test_trace_meta_json_warnings)
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_trace_meta meta;
-    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_meta(m, NULL, &a, &meta, NULL), 0);
     json_t *j = pv_trace_meta_to_json(m, NULL, &meta);
     json_t *w = json_object_get(j, "warnings");
     ck_assert_uint_eq(json_array_size(w), 1);
@@ -356,27 +356,27 @@ START_TEST(test_trace_search_paging)
     pv_arena_init(&a, 4096);
     pv_trace_search r;
     pv_trace_search_query q = {"KERN", 0, 100};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     ck_assert_uint_eq(r.total, 2);   /* cudaLaunchKernel (1000), kern (2000) */
     ck_assert_uint_eq(r.ids[0], ev_named(m, "cudaLaunchKernel"));
     ck_assert_uint_eq(r.ids[1], ev_named(m, "kern"));
     /* "e": cudaLaunchKernel 1000, MemoryAllocation 1500, kern 2000,
      * MemoryDeallocation 3000, producer 4000, consumer 5000 */
     q = (pv_trace_search_query){"e", 2, 2};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     ck_assert_uint_eq(r.total, 6);
     ck_assert_uint_eq(r.n, 2);
     ck_assert_uint_eq(r.ids[0], ev_named(m, "kern"));
     ck_assert_uint_eq(r.ids[1], ev_named(m, "MemoryDeallocation"));
     q = (pv_trace_search_query){"op", 0, 10};   /* the display name, not the long one */
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     ck_assert_uint_eq(r.total, 1);
     q = (pv_trace_search_query){"nothing like it", 0, 10};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     ck_assert_uint_eq(r.total, 0);
     ck_assert_uint_eq(r.n, 0);
     q = (pv_trace_search_query){"", 0, 10};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), PV_EINVAL);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), PV_EINVAL);
     pv_arena_fini(&a);
     pv_model_free(m);
 }

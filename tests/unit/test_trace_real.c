@@ -91,7 +91,7 @@ START_TEST(test_real_counts_and_tiles)
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
-    ck_assert_int_eq(pv_tool_trace_meta(m, &a, &meta, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_meta(m, NULL, &a, &meta, NULL), 0);
     uint64_t listed = 0;
     for (size_t i = 0; i < meta.n_processes; i++)
         for (size_t k = 0; k < meta.processes[i].n_threads; k++)
@@ -101,7 +101,7 @@ START_TEST(test_real_counts_and_tiles)
      * exactly once, whether they come from the pyramid or are cut. */
     pv_trace_pyramid_opts o = {50, (size_t)64 << 20};
     pv_trace_pyramid *pyr = NULL;
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &pyr, NULL), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &pyr, NULL), 0);
     pv_trace_geom g = pv_trace_geom_of(m);
     for (uint32_t level = 0; level <= 12 && level <= g.max_level; level++) {
         uint64_t counted = 0, counted_direct = 0;
@@ -149,11 +149,11 @@ START_TEST(test_real_search_and_details)
     pv_arena_init(&a, 1 << 16);
     pv_trace_search r;
     pv_trace_search_query q = {x.search, 0, 1000};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     ck_assert_uint_eq(r.total, x.search_hits);
     /* The known event is among the results for its full name. */
     q = (pv_trace_search_query){x.known_name, 0, 1000};
-    ck_assert_int_eq(pv_tool_trace_search(m, &q, &a, &r, NULL), 0);
+    ck_assert_int_eq(pv_tool_trace_search(m, NULL, &q, &a, &r, NULL), 0);
     uint64_t found = UINT64_MAX;
     for (size_t i = 0; i < r.n; i++)
         if (m->ev_start_ps[r.ids[i]] == x.known_start_ps)

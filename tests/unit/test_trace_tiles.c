@@ -178,7 +178,7 @@ START_TEST(test_tile_hand_from_pyramid)
     pv_trace_pyramid_opts o = {0, (size_t)64 << 20};   /* precompute every level */
     pv_trace_pyramid *p = NULL;
     pv_error err = {0};
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, &err), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, &err), 0);
     ck_assert_uint_eq(pv_trace_pyramid_levels(p), 7);
     ck_assert_uint_gt(pv_trace_pyramid_bytes(p), 0);
     pv_arena a;
@@ -316,7 +316,7 @@ START_TEST(test_tile_identity_every_level)
     pv_model *m = random_model(88172645463325252ull);
     pv_trace_pyramid_opts o = {200, (size_t)64 << 20};
     pv_trace_pyramid *p = NULL;
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, NULL), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     ck_assert_uint_gt(pv_trace_pyramid_levels(p), 2);
     check_all_levels(m, p, 12);
     pv_trace_pyramid_free(p);
@@ -349,7 +349,7 @@ START_TEST(test_tile_instants_on_edges)
     pv_arena_fini(&a);
     pv_trace_pyramid *p = NULL;
     pv_trace_pyramid_opts o = {0, (size_t)1 << 20};
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, NULL), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     check_all_levels(m, p, 20);
     pv_trace_pyramid_free(p);
     pv_model_free(m);
@@ -376,7 +376,7 @@ START_TEST(test_tile_deep_nesting)
     pv_arena_fini(&a);
     pv_trace_pyramid *p = NULL;
     pv_trace_pyramid_opts o = {0, (size_t)16 << 20};
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, NULL), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     check_all_levels(m, p, 8);
     pv_trace_pyramid_free(p);
     pv_model_free(m);
@@ -401,7 +401,7 @@ START_TEST(test_tile_blocks_of_small_events)
     ck_assert_int_eq(g.span_ps, 15100 + 999 * 15 + 10 + 1);   /* pixel 29.4 ps */
     pv_trace_pyramid_opts o = {1u << 20, (size_t)1 << 20};  /* level 0 only */
     pv_trace_pyramid *p = NULL;
-    ck_assert_int_eq(pv_trace_pyramid_new(m, &o, &p, NULL), 0);
+    ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     ck_assert_uint_eq(pv_trace_pyramid_levels(p), 1);
     pv_arena a;
     pv_arena_init(&a, 4096);

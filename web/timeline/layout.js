@@ -14,7 +14,9 @@
 // A row: {kind: 'process'|'thread'|'counter', y, h (CSS px), label, sub,
 //   pid, track?, counter?, depths (levels the track has), shownDepths
 //   (levels drawn), collapsed, key (for the collapse set), tracks (a
-//   process header's thread tracks, for the summary drawn when collapsed)}
+//   process header's thread tracks, for the summary drawn when collapsed),
+//   derived (a thread: a line derived from a device stream, XProf's "XLA
+//   Ops - from #16"; api/trace/meta's derived)}
 
 import { formatBytes, formatCount } from '../format.js';
 
@@ -134,7 +136,7 @@ export function computeLayout(meta, collapsed = new Set(), opts = {}) {
                 kind: 'thread', h: shown * ROW_PX + THREAD_PAD_PX, label: t.name || `tid ${t.tid}`,
                 sub: plural(Number(t.n_events) || 0, 'event', 'events'),
                 pid: p.pid, track: t.track, key: tkey, collapsed: tclosed,
-                depths, shownDepths: shown,
+                depths, shownDepths: shown, derived: Boolean(t.derived),
             }));
         }
         for (const c of counters) {

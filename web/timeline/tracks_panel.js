@@ -17,7 +17,8 @@ export function trackList(meta) {
         key: `p:${p.pid}`,
         label: p.name || `pid ${p.pid}`,
         rows: [
-            ...(p.threads || []).map((t) => ({ key: `t:${t.track}`, label: t.name || `tid ${t.tid}` })),
+            ...(p.threads || []).map((t) => ({ key: `t:${t.track}`, label: t.name || `tid ${t.tid}`,
+                                               derived: Boolean(t.derived) })),
             ...(countersOf.get(p.pid) || []).map((c) => ({ key: `c:${c.id}`,
                                                            label: c.name || `counter ${c.id}` })),
         ],
@@ -49,7 +50,9 @@ export function tracksPanel(meta, cb) {
     };
     const list = h('ul', { class: 'tv-track-list' }, trackList(meta).map((p) => [
         line(p, 'tv-track-process'),
-        p.rows.map((r) => line(r, 'tv-track-row')),
+        p.rows.map((r) => line(r, ['tv-track-row', r.derived ? 'tv-track-derived' : '',
+                                   r.derived && / - from #\d+$/.test(r.label) ? 'tv-track-from' : '']
+            .filter(Boolean).join(' '))),
     ]));
     const el = h('aside', { class: 'tv-tracks', 'aria-label': 'Tracks', hidden: true },
         h('div', { class: 'tv-details-head' },

@@ -52,22 +52,29 @@ export function traceNames(op) {
 
 // The candidates among a trace search's results for op, best first: events
 // on device tracks (deviceTracks, a Set of track ids) named as the op's
-// kernel or XLA op, in time order; then such names anywhere.
-export function traceCandidates(op, results, deviceTracks) {
+// kernel or XLA op, in time order; then such events on the lines derived
+// from them (derivedTracks: a GPU's "XLA Ops - from #N"); then such names
+// anywhere.
+export function traceCandidates(op, results, deviceTracks, derivedTracks = new Set()) {
     const names = new Set(traceNames(op));
     const named = results.filter((r) => names.has(r.name));
     return named.filter((r) => deviceTracks.has(r.track))
-        .concat(named.filter((r) => !deviceTracks.has(r.track)));
+        .concat(named.filter((r) => derivedTracks.has(r.track)))
+        .concat(named.filter((r) => !deviceTracks.has(r.track) && !derivedTracks.has(r.track)));
 }
 
-// True when a trace event's stats (api/trace/event) say it ran op of
-// program programId (unknown stats do not disagree).
-export function eventIsOp(stats, op, programId) {
-    const s = stats || {};
+// True when a trace event (api/trace/event) says it ran op of program
+// programId: by its stats, or on a derived XLA Ops line by its long name
+// "<program>/<op>" (unknown stats do not disagree).
+export function eventIsOp(ev, op, programId) {
+    const s = (ev && ev.stats) || {};
     if (s.hlo_op !== undefined && String(s.hlo_op) !== op)
         return false;
-    return programId === undefined || programId === null || s.program_id === undefined ||
-           String(s.program_id) === String(programId);
+    const anyProgram = programId === undefined || programId === null;
+    const long = ev && typeof ev.long_name === 'string' ? ev.long_name.split('/') : null;
+    if (long && long.length === 2 && long[1] === op && s.program_id === undefined)
+        return anyProgram || long[0] === String(programId);
+    return anyProgram || s.program_id === undefined || String(s.program_id) === String(programId);
 }
 
 // A window of the trace around an event: the event and as much again on
@@ -93,20 +100,23 @@ export async function openInTrace(state, op, status, programId) {
         await api.loadProfile(state.run, state.host);
         const meta = await api.traceMeta(state.run, state.host);
         const deviceTracks = new Set();
+        const derivedTracks = new Set();
         for (const p of meta.processes || []) {
-            if (String(p.name).startsWith('/device:'))
-                (p.threads || []).forEach((t) => deviceTracks.add(t.track));
+            if (String(p.name).startsWith('/device:')) {
+                (p.threads || []).forEach((t) => (t.derived ? derivedTracks : deviceTracks)
+                    .add(t.track));
+            }
         }
         let found = [];
         for (const q of [...new Set([op, op.replace(/\./g, '_')])]) {
             const body = await api.traceSearch(state.run, state.host, q, 0, 500);
             found = found.concat(body.results || []);
         }
-        const cands = traceCandidates(op, found, deviceTracks);
+        const cands = traceCandidates(op, found, deviceTracks, derivedTracks);
         let best = cands[0] || null;
         for (const c of cands.slice(0, EVENTS_CHECKED)) {
             const ev = await api.traceEvent(state.run, state.host, c.id);
-            if (eventIsOp(ev.stats, op, programId)) {
+            if (eventIsOp(ev, op, programId)) {
                 best = c;
                 break;
             }

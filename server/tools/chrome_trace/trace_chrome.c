@@ -20,7 +20,8 @@
 
 #include "tools/common/tf_op_name.h"
 #include "tools/chrome_trace/trace_chrome_priv.h"
-#include "tools/chrome_trace/trace_derived.h"
+#include "tools/trace_derived/trace_derived.h"
+#include "tools/trace_derived/trace_step_names.h"
 #include "tools/trace/trace_json.h"
 #include "tools/trace/trace_meta.h"
 #include "tools/chrome_trace/trace_visibility.h"
@@ -194,8 +195,6 @@ static bool reads(const chrome_ctx *c, unsigned level, int64_t start_ps, int64_t
 
 static uint8_t classify_meta(const pv_model *m, uint32_t i)
 {
-    static const char *const implicit_roots[] = {"FunctionRun", "SessionRun", "RunGraph",
-                                                 "ExecutorState::Process", NULL};
     const char *name = pv_model_str(m, m->metas[i].name);
     if (internal_event(name))
         return META_HIDDEN;
@@ -205,53 +204,20 @@ static uint8_t classify_meta(const pv_model *m, uint32_t i)
         return META_STOP_REGION;
     if (strcmp(name, "EagerExecute") == 0)
         return META_EAGER_EXECUTE;
-    for (size_t k = 0; implicit_roots[k] != NULL; k++)
-        if (strcmp(name, implicit_roots[k]) == 0)
-            return META_IMPLICIT_ROOT;
+    if (pv_trace_step_implicit_root(name))
+        return META_IMPLICIT_ROOT;
     pv_tf_op op;
     pv_tf_op_parse(name, strlen(name), &op);
     return name[0] != '\0' && op.category == PV_TF_OP_TENSORFLOW ? META_TF_OP : META_PLAIN;
 }
 
-/* Each group's root: the step-root event that started it. Groups are made
- * from roots taken by (root level, start), so the first root of a group
- * in that order is the one that named it. */
-static void find_group_roots(chrome_ctx *c, pv_arena *a)
-{
-    const pv_model *m = c->m;
-    c->group_root = pv_arena_alloc(a, (m->n_groups + 1) * sizeof *c->group_root);
-    int64_t *level = pv_arena_alloc(a, (m->n_groups + 1) * sizeof *level);
-    for (uint32_t g = 0; g < m->n_groups; g++)
-        c->group_root[g] = NO_EVENT;
-    for (uint64_t e = 0; e < m->n_events; e++) {
-        const pv_event_extra *x = pv_model_event_extra(m, e);
-        if (x == NULL || !(x->flags & PV_EXTRA_STEP_ROOT) || m->ev_group[e] == PV_NO_GROUP)
-            continue;
-        const pv_step_group *sg = pv_model_group_find(m, m->ev_group[e]);
-        if (sg == NULL)
-            continue;
-        size_t g = (size_t)(sg - m->groups);
-        uint64_t lv = 1;
-        pv__chrome_own_int(c, e, c->s_r, &lv);
-        uint64_t r = c->group_root[g];
-        bool better = r == NO_EVENT || (int64_t)lv > level[g] ||
-                      ((int64_t)lv == level[g] && m->ev_start_ps[e] < m->ev_start_ps[r]);
-        if (better) {
-            c->group_root[g] = e;
-            level[g] = (int64_t)lv;
-        }
-    }
-}
-
 const char *pv__chrome_root_step_name(const chrome_ctx *c, uint64_t e)
 {
     const pv_model *m = c->m;
-    if (m->ev_group[e] == PV_NO_GROUP || c->meta_kind[m->ev_meta[e]] == META_IMPLICIT_ROOT)
+    if (c->meta_kind[m->ev_meta[e]] == META_IMPLICIT_ROOT)
         return NULL;
-    const pv_step_group *sg = pv_model_group_find(m, m->ev_group[e]);
-    if (sg == NULL || sg->name == 0 || c->group_root[sg - m->groups] != e)
-        return NULL;
-    return pv_model_str(m, sg->name);
+    uint32_t id = pv_trace_root_step_name(m, c->group_root, e);
+    return id != 0 ? pv_model_str(m, id) : NULL;
 }
 
 /* An open EagerExecute while walking a thread. */
@@ -558,7 +524,7 @@ static int write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw 
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_trace_meta meta;
-    pv_tool_trace_meta(m, &a, &meta, NULL);
+    pv_tool_trace_meta(m, NULL, &a, &meta, NULL);
     if (pid_base != 0) {
         pv_trace_process *ps = pv_arena_alloc(&a, (meta.n_processes + 1) * sizeof *ps);
         for (size_t i = 0; i < meta.n_processes; i++) {
@@ -587,16 +553,23 @@ static int write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw 
     c.s_p = pv_model_str_find(m, "_p");
     c.s_ct = pv_model_str_find(m, "_ct");
     c.s_c = pv_model_str_find(m, "_c");
-    c.s_r = pv_model_str_find(m, "_r");
     c.s_flow = pv_model_str_find(m, "flow");
     /* A file that carries group ids was grouped by TensorFlow already; the
      * reference then adds nothing, and neither do we. */
     c.derive = !m->has_group_stats;
-    /* The lines XProf derives on the devices of a file it groups itself. */
+    /* The lines XProf derives on the devices of a file it groups itself,
+     * as derived once for the model (trace_derived.h). */
+    pv_trace_derived_lines lines;
+    memset(&lines, 0, sizeof lines);
     pv_trace_derived dv = {0, NULL, NULL};
     if (c.derive) {
-        pv_trace_derive(m, &a, &dv);
-        find_group_roots(&c, &a);
+        int got = pv_trace_derived_lines_get(m, &lines, err);
+        if (got != 0) {
+            pv_arena_fini(&a);
+            return got;
+        }
+        pv_trace_derived_view(&lines, &a, &dv);
+        c.group_root = pv_trace_group_roots(m, &a);
     }
     c.dv = &dv;
     size_t *dv_first = pv_arena_alloc(&a, (dv.n_tracks + 1) * sizeof *dv_first);
@@ -628,6 +601,7 @@ static int write_host(const pv_model *m, const pv_trace_chrome_query *q, pv__jw 
 done:
     pv_trace_vis_free(c.vis);
     free(owned);
+    pv_trace_derived_lines_fini(&lines);
     pv_arena_fini(&a);
     free(c.own);
     return rc;

@@ -4,6 +4,7 @@
  * it, step names, and the values of counter samples. Stats are read with
  * the model's accessors (events' own ones from the profile, model.h). */
 #include "tools/chrome_trace/trace_chrome_priv.h"
+#include "tools/trace_derived/trace_step_names.h"
 
 #include "util/hash.h"
 
@@ -248,15 +249,7 @@ uint64_t pv__chrome_flow_stat(const chrome_ctx *c, uint64_t e)
 /* The string id of the event's step_name stat, 0 when none. */
 uint32_t pv__chrome_step_name_id(const chrome_ctx *c, uint64_t e)
 {
-    pv_stat sn;
-    /* A string step_name stat, its own or its metadata's, is kept in the
-     * event's step fields, so an event without one there has none to read
-     * (an integer one would give no string id either). */
-    const pv_event_extra *x = pv_model_event_extra(c->m, e);
-    if (c->s_step_name == 0 || pv_model_step_info(c->m, x)->step_name == 0 ||
-        !pv_model_event_stat(c->m, e, c->s_step_name, &sn))
-        return 0;
-    return pv_model_stat_str_id(c->m, &sn);
+    return pv_trace_step_name_stat(c->m, c->s_step_name, e);
 }
 
 bool pv__chrome_is_op_by_op(const chrome_ctx *c, uint64_t e)

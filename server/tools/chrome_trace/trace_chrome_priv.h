@@ -5,7 +5,7 @@
 #define PV_TOOLS_CHROME_TRACE_TRACE_CHROME_PRIV_H
 
 #include "model/model.h"
-#include "tools/chrome_trace/trace_derived.h"
+#include "tools/trace_derived/trace_derived.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "tools/trace/trace_json.h"
 #include "tools/trace/trace_meta.h"
@@ -76,8 +76,9 @@ typedef struct chrome_ctx {
     bool native;             /* trace_viewer@: native arg types */
     uint8_t *meta_kind;      /* per metadata: META_* */
     bool derive;             /* the file had no group ids: add the grouping's args */
-    uint64_t *group_root;    /* per m->groups index: its root event, or NO_EVENT */
-    uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_r, s_flow;
+    const uint64_t *group_root; /* per m->groups index: its root event, or NO_EVENT
+                                   (pv_trace_group_roots) */
+    uint32_t s_step_name, s_is_eager, s_is_func, s_corr, s_pt, s_p, s_ct, s_c, s_flow;
     uint64_t n_written;
     uint64_t n_counter_samples; /* trace_viewer@: samples of _counters_ lines written */
     pv_stat *own;            /* own stats of event own_ev (one event cached: */

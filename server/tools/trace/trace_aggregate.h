@@ -6,12 +6,17 @@
  * and its self time is that minus the time of its children (the events one
  * level below it on its track that start inside it).
  *
+ * The tracks may be the model's or its trace index's derived lines'
+ * (trace_index.h, track ids from m->n_tracks); events are summed by the
+ * name they are shown by (a step's name, "train 16", for a step marker).
+ *
  * Pure function of the model; the result lives in the caller's arena.
  * Threads: any. */
 #ifndef PV_TOOLS_TRACE_TRACE_AGGREGATE_H
 #define PV_TOOLS_TRACE_TRACE_AGGREGATE_H
 
 #include "model/model.h"
+#include "tools/trace/trace_index.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -30,7 +35,7 @@ typedef struct pv_trace_aggregate_query {
 } pv_trace_aggregate_query;
 
 typedef struct pv_trace_aggregate_row {
-    uint32_t name;            /* string id of the name shown (display name, else name) */
+    const char *name;         /* the name shown (pv_trace_event_shown_name) */
     uint64_t count;
     int64_t wall_ps;          /* sum of the events' durations */
     int64_t self_ps;          /* sum of their self times */
@@ -44,13 +49,14 @@ typedef struct pv_trace_aggregate {
     pv_trace_aggregate_row *rows;  /* by wall time, longest first; ties by name */
 } pv_trace_aggregate;
 
-/* Returns 0, or PV_EINVAL (err says why) for an empty window or a track id
- * the model lacks. */
-int pv_tool_trace_aggregate(const pv_model *m, const pv_trace_aggregate_query *q, pv_arena *a,
+/* ix may be NULL (m's tracks only). Returns 0, or PV_EINVAL (err says
+ * why) for an empty window or a track id the trace lacks. */
+int pv_tool_trace_aggregate(const pv_model *m, const pv_trace_index *ix,
+                            const pv_trace_aggregate_query *q, pv_arena *a,
                             pv_trace_aggregate *out, pv_error *err);
 
 /* {"n_events":N,"rows":[{"name","count","wall_ps","self_ps","min_ps","max_ps"}]};
  * NULL when memory runs out. */
-json_t *pv_trace_aggregate_to_json(const pv_model *m, const pv_trace_aggregate *r);
+json_t *pv_trace_aggregate_to_json(const pv_trace_aggregate *r);
 
 #endif

@@ -14,11 +14,19 @@ int pv_tool_trace_event(const pv_model *m, const pv_trace_index *ix,
                         const pv_trace_event_query *q, pv_arena *a, pv_trace_event *out,
                         pv_error *err)
 {
-    if (q->id >= m->n_events)
+    uint64_t n_events = pv_trace_n_events(m, ix);
+    if (q->id >= n_events)
         return pv_error_set(err, PV_ENOTFOUND, NULL, PV_NO_OFFSET,
                             "no event %llu: the trace has %llu events",
-                            (unsigned long long)q->id, (unsigned long long)m->n_events);
+                            (unsigned long long)q->id, (unsigned long long)n_events);
     uint64_t e = q->id;
+    const pv_model *em = pv_trace_event_model(m, ix, &e);
+    if (em != m) {
+        /* a derived line's event: no flows */
+        *out = (pv_trace_event){q->id, pv_model_event_track(em, e) + m->n_tracks, 0,
+                                pv_arena_alloc(a, sizeof(pv_trace_flow))};
+        return 0;
+    }
     const pv_event_extra *ex = pv_model_event_extra(m, e);
     size_t c0 = 0, nc = 0, f0 = 0, nf = 0;
     if (ex != NULL && (ex->flags & PV_EXTRA_CORRELATION))
@@ -105,21 +113,26 @@ json_t *pv_trace_event_to_json(const pv_model *m, const pv_trace_index *ix,
                                const pv_trace_event *r)
 {
     uint64_t e = r->ev;
+    const pv_model *em = pv_trace_event_model(m, ix, &e);
+    uint32_t track = r->track;
+    (void)pv_trace_track_model(m, ix, &track);
     int64_t t0 = ix->geom.t0_ps;
-    const pv_event_meta *meta = &m->metas[m->ev_meta[e]];
-    const pv_track *t = &m->tracks[r->track];
+    const pv_event_meta *meta = &em->metas[em->ev_meta[e]];
+    const pv_track *t = &em->tracks[track];
     json_t *stats = json_object();
-    add_stats(m, stats, m->stats + meta->first_stat, meta->n_stats);
+    add_stats(em, stats, em->stats + meta->first_stat, meta->n_stats);
     pv_stat *own = NULL;
     size_t cap = 0;
-    size_t n_own = pv_model_event_own_stats_into(m, e, &own, &cap);
-    add_stats(m, stats, own, n_own);
+    size_t n_own = pv_model_event_own_stats_into(em, e, &own, &cap);
+    add_stats(em, stats, own, n_own);
     free(own);
     json_t *step = json_null();
-    if (m->ev_group[e] != PV_NO_GROUP) {
-        const pv_step_group *g = pv_model_group_find(m, m->ev_group[e]);
+    /* a derived event's group is a group of m's */
+    int32_t gid = em->ev_group[e];
+    if (gid != PV_NO_GROUP) {
+        const pv_step_group *g = pv_model_group_find(m, gid);
         json_decref(step);
-        step = json_pack("{s:I, s:s}", "group_id", (json_int_t)m->ev_group[e], "name",
+        step = json_pack("{s:I, s:s}", "group_id", (json_int_t)gid, "name",
                          g != NULL ? pv_model_str(m, g->name) : "");
     }
     json_t *flows = json_array();
@@ -131,17 +144,19 @@ json_t *pv_trace_event_to_json(const pv_model *m, const pv_trace_index *ix,
                              r->flows[i].launch ? "launch" : "flow", "track",
                              (json_int_t)pv_model_event_track(m, p), "start_ps",
                              (json_int_t)(m->ev_start_ps[p] - t0), "dur_ps",
-                             (json_int_t)m->ev_dur_ps[p], "name", pv_model_event_name(m, p)));
+                             (json_int_t)m->ev_dur_ps[p], "name",
+                             pv_trace_event_shown_name(m, ix, m, p)));
     }
+    /* (a derived line's plane is m's plane of that index) */
     json_t *j = json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "id",
-                          (json_int_t)e, "name", pv_model_event_name(m, e), "track",
-                          (json_int_t)r->track, "pid",
+                          (json_int_t)r->ev, "name", pv_trace_event_shown_name(m, ix, em, e),
+                          "track", (json_int_t)r->track, "pid",
                           (json_int_t)pv_trace_plane_pid(m, t->plane), "tid",
                           (json_int_t)t->display_id, "start_ps",
-                          (json_int_t)(m->ev_start_ps[e] - t0), "dur_ps",
-                          (json_int_t)m->ev_dur_ps[e], "depth", (json_int_t)m->ev_depth[e],
+                          (json_int_t)(em->ev_start_ps[e] - t0), "dur_ps",
+                          (json_int_t)em->ev_dur_ps[e], "depth", (json_int_t)em->ev_depth[e],
                           "stats", stats, "step", step, "flows", flows);
     if (j != NULL && meta->display_name != 0)
-        json_object_set_new(j, "long_name", json_string(pv_model_str(m, meta->name)));
+        json_object_set_new(j, "long_name", json_string(pv_model_str(em, meta->name)));
     return j;
 }

@@ -28,13 +28,15 @@ typedef struct pv_trace_event_query {
 } pv_trace_event_query;
 
 typedef struct pv_trace_event {
-    uint64_t ev;
-    uint32_t track;
+    uint64_t ev;                  /* the event's id in the trace */
+    uint32_t track;               /* its track's id in the trace */
     size_t n_flows;
     const pv_trace_flow *flows;   /* correlation partners, then flow partners */
 } pv_trace_event;
 
-/* Returns 0, or PV_ENOTFOUND when the id names no event. */
+/* The details of event q->id of the trace (trace_index.h: a derived
+ * line's event has no flows). Returns 0, or PV_ENOTFOUND when the id
+ * names no event. */
 int pv_tool_trace_event(const pv_model *m, const pv_trace_index *ix,
                         const pv_trace_event_query *q, pv_arena *a, pv_trace_event *out,
                         pv_error *err);
@@ -57,9 +59,12 @@ typedef struct pv_trace_search {
     const uint64_t *ids;     /* results [offset, offset + limit) by start, then id */
 } pv_trace_search;
 
-/* Returns 0, or PV_EINVAL for an empty text. */
-int pv_tool_trace_search(const pv_model *m, const pv_trace_search_query *q, pv_arena *a,
-                         pv_trace_search *out, pv_error *err);
+/* Searches m's events, and with ix (may be NULL) its derived lines' too,
+ * by the names they are shown by (trace_index.h). Returns 0, or PV_EINVAL
+ * for an empty text. */
+int pv_tool_trace_search(const pv_model *m, const pv_trace_index *ix,
+                         const pv_trace_search_query *q, pv_arena *a, pv_trace_search *out,
+                         pv_error *err);
 json_t *pv_trace_search_to_json(const pv_model *m, const pv_trace_index *ix,
                                 const pv_trace_search *r);
 

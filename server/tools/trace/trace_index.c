@@ -237,6 +237,46 @@ static void build_links(const pv_model *m, pv_trace_index *ix)
     ix->bytes += (cap_c + cap_f) * sizeof(pv_trace_link);
 }
 
+/* ---- tiles of the trace --------------------------------------------------------------- */
+
+int pv_trace_index_tile(const pv_model *m, const pv_trace_index *ix,
+                        const pv_trace_tile_query *q, pv_arena *a, pv_trace_tile *out,
+                        pv_error *err)
+{
+    const pv_trace_geom *g = &ix->geom;
+    if (q->level > g->max_level)
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "level %u is past the finest level %u", q->level, g->max_level);
+    if (q->index >= (1ull << q->level))
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "index %llu is past the %llu tiles of level %u",
+                            (unsigned long long)q->index, 1ull << q->level, q->level);
+    size_t n_own, n_lines = 0;
+    pv_trace_row *own, *lines = NULL;
+    pv_trace_tile_rows(m, ix->pyramid, g, q, 0, 0, a, &n_own, &own);
+    const pv_model *d = ix->derived.lines;
+    if (d != NULL)
+        pv_trace_tile_rows(d, ix->derived_pyramid, g, q, m->n_tracks, m->n_events, a, &n_lines,
+                           &lines);
+    pv_trace_row *rows = own;
+    if (n_lines > 0) {
+        rows = pv_arena_alloc(a, (n_own + n_lines) * sizeof *rows);
+        if (n_own > 0)
+            memcpy(rows, own, n_own * sizeof *rows);
+        memcpy(rows + n_own, lines, n_lines * sizeof *rows);
+    }
+    *out = (pv_trace_tile){q->level,
+                           q->index,
+                           pv_trace_tile_edge(g, q->level, q->index),
+                           pv_trace_tile_edge(g, q->level, q->index + 1),
+                           n_own + n_lines,
+                           rows,
+                           &ix->steps,
+                           m,
+                           (size_t)m->n_metas + ix->steps.n + (d != NULL ? d->n_metas : 0)};
+    return 0;
+}
+
 size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_t *first)
 {
     size_t lo = 0;
@@ -255,14 +295,27 @@ int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
 {
     pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->geom = pv_trace_geom_of(m);
-    int rc = pv_trace_pyramid_new(m, opts, &ix->pyramid, err);
+    int rc = pv_trace_pyramid_new(m, &ix->geom, opts, &ix->pyramid, err);
+    if (rc == 0)
+        rc = pv_trace_derived_lines_get(m, &ix->derived, err);
+    const pv_model *lines = ix->derived.lines;
+    if (rc == 0 && lines != NULL)
+        rc = pv_trace_pyramid_new(lines, &ix->geom, opts, &ix->derived_pyramid, err);
     if (rc != 0) {
-        free(ix);
+        pv_trace_index_free(ix);
         return rc;
     }
+    pv_trace_step_names_make(m, &ix->steps);
     build_counters(m, ix);
     build_links(m, ix);
-    ix->bytes += sizeof *ix + pv_trace_pyramid_bytes(ix->pyramid);
+    /* The derived lines' columns are their memo's bytes, which m's memos
+     * count (model/memo.h, pv_model_added_bytes) unless m could keep no
+     * more memos; what reading them holds beside counts here. */
+    ix->bytes += sizeof *ix + pv_trace_pyramid_bytes(ix->pyramid) +
+                 pv_trace_pyramid_bytes(ix->derived_pyramid) +
+                 (lines != NULL ? lines->mem_bytes : 0) +
+                 ix->derived.owned_len +
+                 pv_trace_step_names_bytes(&ix->steps, m);
     *out = ix;
     return 0;
 }
@@ -272,6 +325,9 @@ void pv_trace_index_free(pv_trace_index *ix)
     if (ix == NULL)
         return;
     pv_trace_pyramid_free(ix->pyramid);
+    pv_trace_pyramid_free(ix->derived_pyramid);
+    pv_trace_derived_lines_fini(&ix->derived);
+    pv_trace_step_names_fini(&ix->steps);
     for (size_t c = 0; c < ix->n_counters; c++) {
         free(ix->counters[c].name);
         free(ix->counters[c].t_ps);

@@ -2,6 +2,7 @@
 #include "tools/trace/trace_meta.h"
 #include "util/sort.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,11 +120,57 @@ static int track_cmp(const void *pa, const void *pb)
     return r != 0 ? r : (a->id < b->id ? -1 : a->id > b->id);
 }
 
-int pv_tool_trace_meta(const pv_model *m, pv_arena *a, pv_trace_meta *out, pv_error *err)
+/* XProf's place for the tracks of plane p: its own tracks in ids[0 ..
+ * n) (in track_cmp's order, the streams XProf renumbers in its order)
+ * and the derived lines of ix on it. Returns the new list in a and its
+ * length in *n. */
+static uint32_t *place_derived(const pv_model *m, const pv_trace_index *ix, uint32_t plane,
+                               const uint32_t *ids, size_t *n, pv_arena *a)
+{
+    const pv_model *d = pv_trace_index_lines(ix);
+    const pv_trace_derived_lines *dl = &ix->derived;
+    size_t n_lines = 0;
+    for (uint32_t k = 0; d != NULL && k < d->n_tracks; k++)
+        n_lines += d->tracks[k].plane == plane;
+    size_t n_own = *n;
+    /* The streams XProf renumbers go in its order, by the display ids it
+     * gives them; a track it does not renumber keeps its place, and the
+     * renumbered ones between two such tracks are sorted (an insertion
+     * sort: a plane has a few streams). */
+    uint32_t *own = pv_arena_alloc(a, (n_own + 1) * sizeof *own);
+    memcpy(own, ids, n_own * sizeof *own);
+    const int64_t *tid = dl->track_tid;
+    for (size_t i = 1; tid != NULL && i < n_own; i++) {
+        uint32_t x = own[i];
+        size_t j = i;
+        for (; j > 0 && tid[x] != 0 && tid[own[j - 1]] > tid[x]; j--)
+            own[j] = own[j - 1];
+        own[j] = x;
+    }
+    uint32_t *out = pv_arena_alloc(a, (n_own + n_lines + 1) * sizeof *out);
+    size_t at = 0;
+    for (size_t i = 0; i <= n_own; i++) {
+        uint32_t after = i < n_own ? own[i] : UINT32_MAX;
+        if (i < n_own)
+            out[at++] = after;
+        /* its lines, in the order they were derived (by line id) */
+        for (uint32_t k = 0; n_lines > 0 && k < d->n_tracks; k++)
+            if (d->tracks[k].plane == plane && dl->after[k] == after)
+                out[at++] = m->n_tracks + k;
+    }
+    *n = at;
+    return out;
+}
+
+int pv_tool_trace_meta(const pv_model *m, const pv_trace_index *ix, pv_arena *a,
+                       pv_trace_meta *out, pv_error *err)
 {
     (void)err;
+    const pv_model *d = pv_trace_index_lines(ix);
     sort_item *planes = pv_arena_alloc(a, (m->n_planes + 1) * sizeof *planes);
     size_t n = 0;
+    /* (a plane with derived lines has tracks of its own: the streams or
+     * ops they come from) */
     for (uint32_t i = 0; i < m->n_planes; i++)
         if (m->planes[i].n_tracks > 0)
             planes[n++] = (sort_item){m, i};
@@ -138,8 +185,11 @@ int pv_tool_trace_meta(const pv_model *m, pv_arena *a, pv_trace_meta *out, pv_er
         uint32_t *ids = pv_arena_alloc(a, p->n_tracks * sizeof *ids);
         for (uint32_t k = 0; k < p->n_tracks; k++)
             ids[k] = tr[k].id;
-        procs[i] = (pv_trace_process){planes[i].id, pv_trace_plane_pid(m, planes[i].id),
-                                      p->n_tracks, ids};
+        size_t n_ids = p->n_tracks;
+        if (d != NULL || (ix != NULL && ix->derived.track_tid != NULL))
+            ids = place_derived(m, ix, planes[i].id, ids, &n_ids, a);
+        procs[i] = (pv_trace_process){planes[i].id, pv_trace_plane_pid(m, planes[i].id), n_ids,
+                                      ids};
     }
     *out = (pv_trace_meta){pv_trace_geom_of(m), n, procs};
     return 0;
@@ -157,14 +207,19 @@ json_t *pv_trace_meta_to_json(const pv_model *m, const pv_trace_index *ix,
         const pv_trace_process *p = &meta->processes[i];
         json_t *threads = json_array();
         for (size_t k = 0; k < p->n_threads; k++) {
-            const pv_track *t = &m->tracks[p->tracks[k]];
-            json_array_append_new(
-                threads,
+            uint32_t local = p->tracks[k];
+            const pv_model *tm = pv_trace_track_model(m, ix, &local);
+            const pv_track *t = &tm->tracks[local];
+            json_t *th =
                 json_pack("{s:I, s:I, s:s, s:I, s:I, s:s}", "tid", (json_int_t)t->display_id,
                           "track", (json_int_t)p->tracks[k], "name",
-                          pv_model_str(m, t->display_name ? t->display_name : t->name),
+                          pv_model_str(tm, t->display_name ? t->display_name : t->name),
                           "n_events", (json_int_t)t->n_events, "depths",
-                          (json_int_t)t->n_depths, "kind", pv_trace_track_kind_name(t->kind)));
+                          (json_int_t)t->n_depths, "kind", pv_trace_track_kind_name(t->kind));
+            /* a line derived here as XProf derives it (not the file's) */
+            if (th != NULL && tm != m)
+                json_object_set_new(th, "derived", json_true());
+            json_array_append_new(threads, th);
         }
         json_array_append_new(procs, json_pack("{s:I, s:s, s:I, s:o}", "pid", (json_int_t)p->pid,
                                                "name", pv_model_str(m, m->planes[p->plane].name),
@@ -185,7 +240,8 @@ json_t *pv_trace_meta_to_json(const pv_model *m, const pv_trace_index *ix,
     for (uint32_t w = 0; w < m->n_warnings; w++)
         json_array_append_new(warnings, json_string(pv_model_str(m, m->warnings[w])));
     return json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "t0_ps", t0, "span_ps",
-                     (json_int_t)meta->geom.span_ps, "n_events", (json_int_t)m->n_events,
+                     (json_int_t)meta->geom.span_ps, "n_events",
+                     (json_int_t)pv_trace_n_events(m, ix),
                      "max_level", (json_int_t)meta->geom.max_level, "tile_px",
                      (json_int_t)PV_TRACE_TILE_PX, "processes", procs, "counters", counters,
                      "warnings", warnings);

@@ -29,11 +29,19 @@ typedef struct pv_trace_meta {
     const pv_trace_process *processes;
 } pv_trace_meta;
 
-/* Fills out for m. Cannot fail (the int keeps the tool shape). */
-int pv_tool_trace_meta(const pv_model *m, pv_arena *a, pv_trace_meta *out, pv_error *err);
+/* Fills out for m, and with ix (may be NULL) for ix's derived lines too
+ * (trace_index.h: track ids from m->n_tracks), each placed as XProf
+ * places it: a GPU stream's lines right after the stream, in line id
+ * order (Framework Name Scope, Framework Ops, XLA Modules, XLA Ops,
+ * Source code), with the streams XProf renumbers in its order (by its
+ * display id: the "Compute" streams, then by events); a TPU's lines
+ * after the plane's own, by line id. Cannot fail (the int keeps the
+ * tool shape). */
+int pv_tool_trace_meta(const pv_model *m, const pv_trace_index *ix, pv_arena *a,
+                       pv_trace_meta *out, pv_error *err);
 
-/* The meta route's JSON (counters from ix). New reference; NULL only when
- * memory runs out. */
+/* The meta route's JSON (counters and derived lines from ix). New
+ * reference; NULL only when memory runs out. */
 json_t *pv_trace_meta_to_json(const pv_model *m, const pv_trace_index *ix,
                               const pv_trace_meta *meta);
 

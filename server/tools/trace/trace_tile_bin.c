@@ -27,11 +27,12 @@ static int64_t unit_of(int64_t v, int64_t unit)
 /* The time unit of the tile: the largest power of ten up to a microsecond
  * that divides every time its tracks section writes (starts relative to
  * t0, durations, box lengths and busy times). */
-static int64_t tile_unit(const pv_model *m, const pv_trace_geom *g, const pv_trace_tile *t)
+static int64_t tile_unit(const pv_trace_geom *g, const pv_trace_tile *t)
 {
     int64_t unit = UNIT_MAX_PS;
     for (size_t r = 0; r < t->n_rows && unit > 1; r++) {
         const pv_trace_row *row = &t->rows[r];
+        const pv_model *m = row->model;
         for (size_t i = 0; i < row->n_events && unit > 1; i++) {
             uint64_t e = row->events[i];
             unit = unit_of(m->ev_start_ps[e] - g->t0_ps, unit_of(m->ev_dur_ps[e], unit));
@@ -47,15 +48,17 @@ static int64_t tile_unit(const pv_model *m, const pv_trace_geom *g, const pv_tra
 
 /* Times are written relative to t0 and divided by unit; base is the
  * tile's start rounded down to a multiple of unit, relative to t0. */
-static void write_events(pv__bw *w, const pv_model *m, const pv_trace_row *row, int64_t t0_ps,
-                         int64_t base, int64_t unit, pv__tile_names *nm)
+static void write_events(pv__bw *w, const pv_trace_tile *t, const pv_trace_row *row,
+                         int64_t t0_ps, int64_t base, int64_t unit, pv__tile_names *nm)
 {
+    const pv_model *m = row->model;
     const uint64_t *ev = row->events;
     size_t n = row->n_events;
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
-        pv__bw_sv(w, (int64_t)(ev[i] - (uint64_t)prev));
-        prev = (int64_t)ev[i];
+        int64_t id = (int64_t)(ev[i] + row->event_base);
+        pv__bw_sv(w, id - prev);
+        prev = id;
     }
     prev = base / unit;
     for (size_t i = 0; i < n; i++) {
@@ -68,7 +71,7 @@ static void write_events(pv__bw *w, const pv_model *m, const pv_trace_row *row, 
     for (size_t i = 0; i < n; i++)
         pv__bw_uv(w, m->ev_depth[ev[i]]);
     for (size_t i = 0; i < n; i++)
-        pv__bw_uv(w, pv__tile_names_get(nm, m->ev_meta[ev[i]]));
+        pv__bw_uv(w, pv__tile_names_get(nm, pv__tile_event_name(t, row, ev[i])));
 }
 
 static void write_boxes(pv__bw *w, const pv_trace_row *row, int64_t t0_ps, int64_t base,
@@ -97,18 +100,16 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
 {
     pv__bw w;
     pv__bw_init(&w, b);
-    size_t n_ev = 0;
-    for (size_t r = 0; r < t->n_rows; r++)
-        n_ev += t->rows[r].n_events;
+    (void)m;
     pv__tile_names nm;
-    pv__tile_names_init(&nm, n_ev < m->n_metas ? n_ev : m->n_metas, a);
+    pv__tile_names_init(&nm, t, a);
 
     pv__bw_raw(&w, magic, sizeof magic);
     pv__bw_uv(&w, t->level);
     pv__bw_uv(&w, t->index);
     pv__bw_uv(&w, (uint64_t)(t->start_ps - g->t0_ps));
     pv__bw_uv(&w, (uint64_t)(t->end_ps - t->start_ps));
-    int64_t unit = tile_unit(m, g, t);
+    int64_t unit = tile_unit(g, t);
     int64_t base = (t->start_ps - g->t0_ps) / unit * unit;
     pv__bw_uv(&w, (uint64_t)unit);
     pv__bw_uv(&w, t->n_rows);
@@ -117,7 +118,7 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
         pv__bw_uv(&w, row->track);
         pv__bw_uv(&w, row->n_events);
         pv__bw_uv(&w, row->n_boxes);
-        write_events(&w, m, row, g->t0_ps, base, unit, &nm);
+        write_events(&w, t, row, g->t0_ps, base, unit, &nm);
         write_boxes(&w, row, g->t0_ps, base, unit);
     }
     /* Names last: they are known only once every event was numbered. One
@@ -125,14 +126,11 @@ int pv_trace_tile_write_bin(const pv_model *m, const pv_trace_geom *g, const pv_
      * decodes them with one TextDecoder call. */
     pv__bw_uv(&w, nm.n);
     size_t bytes = 0;
-    for (uint32_t i = 0; i < nm.n; i++) {
-        const pv_event_meta *meta = &m->metas[nm.order[i]];
-        bytes += strlen(pv_model_str(m, meta->display_name ? meta->display_name : meta->name));
-    }
+    for (uint32_t i = 0; i < nm.n; i++)
+        bytes += strlen(nm.order[i]);
     pv__bw_uv(&w, bytes + (nm.n > 0 ? nm.n - 1 : 0));
     for (uint32_t i = 0; i < nm.n; i++) {
-        const pv_event_meta *meta = &m->metas[nm.order[i]];
-        const char *s = pv_model_str(m, meta->display_name ? meta->display_name : meta->name);
+        const char *s = nm.order[i];
         if (i > 0)
             pv__bw_raw(&w, "", 1);
         pv__bw_raw(&w, s, strlen(s));

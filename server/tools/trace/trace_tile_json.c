@@ -14,11 +14,9 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
 {
     pv__jw w;
     pv__jw_init(&w, b);
-    size_t n_ev = 0;
-    for (size_t r = 0; r < t->n_rows; r++)
-        n_ev += t->rows[r].n_events;
+    (void)m;
     pv__tile_names nm;
-    pv__tile_names_init(&nm, n_ev < m->n_metas ? n_ev : m->n_metas, a);
+    pv__tile_names_init(&nm, t, a);
 
     pv__jw_lit(&w, "{\"level\":");
     pv__jw_u64(&w, t->level);
@@ -34,11 +32,12 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
         pv__jw_lit(&w, r ? ",{\"track\":" : "{\"track\":");
         pv__jw_u64(&w, row->track);
         pv__jw_lit(&w, ",\"events\":[");
+        const pv_model *rm = row->model;
         for (size_t i = 0; i < row->n_events; i++) {
             uint64_t e = row->events[i];
-            uint32_t name = pv__tile_names_get(&nm, m->ev_meta[e]);
-            int64_t v[5] = {(int64_t)e, m->ev_start_ps[e] - g->t0_ps, m->ev_dur_ps[e],
-                            (int64_t)m->ev_depth[e], (int64_t)name};
+            uint32_t name = pv__tile_names_get(&nm, pv__tile_event_name(t, row, e));
+            int64_t v[5] = {(int64_t)(e + row->event_base), rm->ev_start_ps[e] - g->t0_ps,
+                            rm->ev_dur_ps[e], (int64_t)rm->ev_depth[e], (int64_t)name};
             pv__jw_int_tuple(&w, i > 0, v, 5);
         }
         pv__jw_lit(&w, "],\"boxes\":[");
@@ -52,10 +51,9 @@ int pv_trace_tile_write_json(const pv_model *m, const pv_trace_geom *g, const pv
     }
     pv__jw_lit(&w, "],\"names\":[");
     for (uint32_t i = 0; i < nm.n; i++) {
-        const pv_event_meta *meta = &m->metas[nm.order[i]];
         if (i)
             pv__jw_raw(&w, ",", 1);
-        pv__jw_str(&w, pv_model_str(m, meta->display_name ? meta->display_name : meta->name));
+        pv__jw_str(&w, nm.order[i]);
     }
     pv__tile_names_fini(&nm);
     pv__jw_lit(&w, "],\"counters\":");

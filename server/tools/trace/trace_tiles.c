@@ -13,6 +13,7 @@
 #include "util/bsearch.h"
 #include "util/mem.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -439,13 +440,14 @@ static void level_from_child(const pv_model *m, const pv_trace_geom *g, uint32_t
     out->boxes = bx.v;
 }
 
-int pv_trace_pyramid_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
-                         pv_trace_pyramid **out, pv_error *err)
+int pv_trace_pyramid_new(const pv_model *m, const pv_trace_geom *g,
+                         const pv_trace_pyramid_opts *opts, pv_trace_pyramid **out,
+                         pv_error *err)
 {
     (void)err;
     pv_trace_pyramid_opts o = opts != NULL ? *opts : pv_trace_pyramid_defaults();
     pv_trace_pyramid *p = pv_xcalloc(1, sizeof *p);
-    p->geom = pv_trace_geom_of(m);
+    p->geom = g != NULL ? *g : pv_trace_geom_of(m);
     p->n_tracks = m->n_tracks;
     uint32_t finest = choose_levels(m, &p->geom, &o);
     p->n_levels = finest + 1;
@@ -520,22 +522,16 @@ static size_t pyramid_track(const pv_model *m, const pv_trace_pyramid *p, uint32
     return n_cross;
 }
 
-int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
-                       const pv_trace_tile_query *q, pv_arena *a, pv_trace_tile *out,
-                       pv_error *err)
+void pv_trace_tile_rows(const pv_model *m, const pv_trace_pyramid *p, const pv_trace_geom *g,
+                        const pv_trace_tile_query *q, uint32_t track_base, uint64_t event_base,
+                        pv_arena *a, size_t *n_rows_out, pv_trace_row **rows_out)
 {
-    pv_trace_geom g = pv_trace_geom_of(m);
-    if (q->level > g.max_level)
-        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                            "level %u is past the finest level %u", q->level, g.max_level);
-    if (q->index >= (1ull << q->level))
-        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                            "index %llu is past the %llu tiles of level %u",
-                            (unsigned long long)q->index, 1ull << q->level, q->level);
-    int64_t ts = pv_trace_tile_edge(&g, q->level, q->index);
-    int64_t te = pv_trace_tile_edge(&g, q->level, q->index + 1);
-    int from_pyramid = p != NULL && q->level < p->n_levels && p->n_tracks == m->n_tracks;
-    level_px px = px_of(&g, q->level);
+    int64_t ts = pv_trace_tile_edge(g, q->level, q->index);
+    int64_t te = pv_trace_tile_edge(g, q->level, q->index + 1);
+    bool usable = p != NULL && p->n_tracks == m->n_tracks && p->geom.t0_ps == g->t0_ps &&
+                  p->geom.span_ps == g->span_ps;
+    int from_pyramid = usable && q->level < p->n_levels;
+    level_px px = px_of(g, q->level);
 
     vec_ev ev = {0};
     vec_box bx = {0};
@@ -550,11 +546,11 @@ int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
         if (from_pyramid)
             n_cross = pyramid_track(m, p, q->level, q->index, ti, ts, &ev, &bx);
         else
-            n_cross = cut_track(m, ti, p != NULL && p->n_tracks == m->n_tracks ? &p->blocks : NULL,
-                                px, ts, te, 1, &ev, &bx);
+            n_cross = cut_track(m, ti, usable ? &p->blocks : NULL, px, ts, te, 1, &ev, &bx);
         if (ev.n == e0 && bx.n == b0)
             continue;
-        rows[n_rows] = (pv_trace_row){ti, ev.n - e0, NULL, n_cross, bx.n - b0, NULL};
+        rows[n_rows] = (pv_trace_row){track_base + ti, m, event_base, ev.n - e0, NULL, n_cross,
+                                      bx.n - b0, NULL};
         ev_at[n_rows] = e0;
         bx_at[n_rows] = b0;
         n_rows++;
@@ -571,6 +567,33 @@ int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
         rows[i].events = events + ev_at[i];
         rows[i].boxes = boxes + bx_at[i];
     }
-    *out = (pv_trace_tile){q->level, q->index, ts, te, n_rows, rows};
+    *n_rows_out = n_rows;
+    *rows_out = rows;
+}
+
+int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
+                       const pv_trace_tile_query *q, pv_arena *a, pv_trace_tile *out,
+                       pv_error *err)
+{
+    pv_trace_geom g = pv_trace_geom_of(m);
+    if (q->level > g.max_level)
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "level %u is past the finest level %u", q->level, g.max_level);
+    if (q->index >= (1ull << q->level))
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "index %llu is past the %llu tiles of level %u",
+                            (unsigned long long)q->index, 1ull << q->level, q->level);
+    size_t n_rows;
+    pv_trace_row *rows;
+    pv_trace_tile_rows(m, p, &g, q, 0, 0, a, &n_rows, &rows);
+    *out = (pv_trace_tile){q->level,
+                           q->index,
+                           pv_trace_tile_edge(&g, q->level, q->index),
+                           pv_trace_tile_edge(&g, q->level, q->index + 1),
+                           n_rows,
+                           rows,
+                           NULL,
+                           NULL,
+                           m->n_metas};
     return 0;
 }

@@ -55,13 +55,18 @@ typedef struct pv_trace_box {
 } pv_trace_box;
 
 typedef struct pv_trace_row {
-    uint32_t track;              /* index into m->tracks */
+    uint32_t track;              /* the track's id in the trace: its index into
+                                    model->tracks + the tile's track base */
+    const pv_model *model;       /* the model the row's events are of */
+    uint64_t event_base;         /* added to an event's id in model: its id in the trace */
     size_t n_events;
-    const uint64_t *events;      /* wide event ids, by depth then start */
+    const uint64_t *events;      /* wide event ids of model, by depth then start */
     size_t n_crossing;           /* of those, events that start before the tile */
     size_t n_boxes;
     const pv_trace_box *boxes;   /* by depth then start */
 } pv_trace_row;
+
+struct pv_trace_step_names;
 
 typedef struct pv_trace_tile {
     uint32_t level;
@@ -70,6 +75,11 @@ typedef struct pv_trace_tile {
     int64_t end_ps;              /* absolute, exclusive */
     size_t n_rows;
     const pv_trace_row *rows;    /* tracks with content, by track id */
+    /* The events of `named` shown by a step's name (trace_step_names.h),
+     * or NULL; and a bound on the names the tile can show. */
+    const struct pv_trace_step_names *steps;
+    const pv_model *named;
+    size_t max_names;
 } pv_trace_tile;
 
 typedef struct pv_trace_tile_query {
@@ -89,12 +99,16 @@ typedef struct pv_trace_pyramid_opts {
 /* Defaults: 2^20 events, 128 MiB. */
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void);
 
-/* Builds the coarse levels of m. Returns 0 with *out set (free with
- * pv_trace_pyramid_free); cannot fail otherwise than by aborting when
- * memory runs out, the int return keeps room for a cap. The pyramid
- * borrows nothing from m after it returns, but must only be used with m. */
-int pv_trace_pyramid_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
-                         pv_trace_pyramid **out, pv_error *err);
+/* Builds the coarse levels of m, cut in geometry g (NULL: m's own,
+ * pv_trace_geom_of; another model's when m's events are shown beside its
+ * events, as the index's derived lines are). Returns 0 with *out set
+ * (free with pv_trace_pyramid_free); cannot fail otherwise than by
+ * aborting when memory runs out, the int return keeps room for a cap.
+ * The pyramid borrows nothing from m after it returns, but must only be
+ * used with m and g. */
+int pv_trace_pyramid_new(const pv_model *m, const pv_trace_geom *g,
+                         const pv_trace_pyramid_opts *opts, pv_trace_pyramid **out,
+                         pv_error *err);
 void pv_trace_pyramid_free(pv_trace_pyramid *p);
 /* Bytes held, for the memory budget. */
 size_t pv_trace_pyramid_bytes(const pv_trace_pyramid *p);
@@ -115,6 +129,15 @@ uint32_t pv_trace_depth_lower_bound(const pv_model *m, const pv_track *t, uint32
 int pv_tool_trace_tile(const pv_model *m, const pv_trace_pyramid *p,
                        const pv_trace_tile_query *q, pv_arena *a, pv_trace_tile *out,
                        pv_error *err);
+
+/* The rows of tile q of m cut in geometry g (a level and index inside
+ * it), p made for m and g or NULL, with track ids from track_base and
+ * event ids from event_base: what pv_tool_trace_tile gives for one model,
+ * for a caller that puts the rows of several models in one tile. Rows in
+ * a. Cannot fail. */
+void pv_trace_tile_rows(const pv_model *m, const pv_trace_pyramid *p, const pv_trace_geom *g,
+                        const pv_trace_tile_query *q, uint32_t track_base, uint64_t event_base,
+                        pv_arena *a, size_t *n_rows, pv_trace_row **rows);
 
 /* Appends the tile's JSON (docs/trace_api.md, without "counters" when
  * counters_json is NULL, else with it spliced in as given) to b. Written

@@ -1,6 +1,6 @@
 /* trace_derived_offload: the rows XProf lays a TPU's host-offload copies
  * out on (trace_derived_offload.h). */
-#include "tools/chrome_trace/trace_derived_offload.h"
+#include "tools/trace_derived/trace_derived_offload.h"
 
 #include "util/mem.h"
 

@@ -14,12 +14,14 @@
  *   - closing level 0 of a line closes level 0 of the lines that depend on
  *     it (a new XLA module closes the name scopes and XLA ops; a new name
  *     scope closes the framework ops). */
-#include "tools/chrome_trace/trace_derived.h"
-#include "tools/chrome_trace/trace_derived_offload.h"
-#include "tools/chrome_trace/trace_derived_priv.h"
+#include "tools/trace_derived/trace_derived.h"
+#include "tools/trace_derived/trace_derived_offload.h"
+#include "tools/trace_derived/trace_derived_priv.h"
 
 #include "tools/common/hlo_names.h"
 #include "tools/common/tf_op_name.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -59,8 +61,34 @@ typedef struct slot {
     int64_t group;       /* its group */
 } slot;
 
-typedef struct dline {
+/* The names of one derivation, each kept once: a derived line repeats a
+ * handful of names (an XLA op per kernel), so an event's name is the
+ * pool's copy, and the lines model is made with one lookup per name. */
+typedef struct name_pool {
     pv_arena *a;
+    pv_hashtab index;      /* hash of the bytes -> index into strs */
+    const char **strs;
+    size_t n, cap;
+} name_pool;
+
+static const char *pool_str(name_pool *p, const char *s, size_t len)
+{
+    pv_hashtab_cursor c = pv_hashtab_probe(&p->index, pv_hash_bytes(PV_HASH_SEED, s, len));
+    uint32_t i;
+    while (pv_hashtab_next(&c, &i))
+        if (strncmp(p->strs[i], s, len) == 0 && p->strs[i][len] == '\0')
+            return p->strs[i];
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 256;
+        p->strs = pv_xrealloc(p->strs, p->cap * sizeof *p->strs);
+    }
+    p->strs[p->n] = pv_arena_strndup(p->a, s, len);
+    pv_hashtab_insert(&p->index, &c, (uint32_t)p->n);
+    return p->strs[p->n++];
+}
+
+typedef struct dline {
+    name_pool *pool;          /* names, and the arena everything lives in */
     bool gpu;                 /* GPU planes merge regardless of gaps */
     int64_t line_id;
     uint32_t kind;
@@ -82,11 +110,11 @@ typedef struct dname {
     size_t shown_len;
 } dname;
 
-static void dline_init(dline *l, pv_arena *a, bool gpu, int64_t line_id, uint32_t kind,
+static void dline_init(dline *l, name_pool *pool, bool gpu, int64_t line_id, uint32_t kind,
                        const char *name)
 {
     memset(l, 0, sizeof *l);
-    l->a = a;
+    l->pool = pool;
     l->gpu = gpu;
     l->line_id = line_id;
     l->kind = kind;
@@ -159,10 +187,10 @@ static void dline_add_level(dline *l, const dname *nm, int64_t start_ps, int64_t
         l->ev = pv_xrealloc(l->ev, l->cap * sizeof *l->ev);
         l->key = pv_xrealloc(l->key, l->cap * sizeof *l->key);
     }
-    const char *key = pv_arena_strndup(l->a, nm->key, nm->key_len);
+    const char *key = pool_str(l->pool, nm->key, nm->key_len);
     const char *shown = key;
     if (nm->shown_len != nm->key_len || memcmp(nm->shown, nm->key, nm->key_len) != 0)
-        shown = pv_arena_strndup(l->a, nm->shown, nm->shown_len);
+        shown = pool_str(l->pool, nm->shown, nm->shown_len);
     l->key[l->n] = key;
     l->ev[l->n] = (pv_derived_event){start_ps,      dur_ps, shown, shown == key ? NULL : key,
                                      group,         0,      PV_DERIVED_NO_EVENT,
@@ -218,7 +246,12 @@ static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t afte
         return;
     for (size_t i = 0; i < n; i++)
         ev[i].depth = (uint32_t)i;  /* creation order, the sort's last key */
-    pv_sort(ev, n, sizeof *ev, cmp_event);
+    /* lines are mostly made in order already: a sort only when not */
+    size_t in_order = 1;
+    while (in_order < n && cmp_event(&ev[in_order - 1], &ev[in_order]) <= 0)
+        in_order++;
+    if (in_order < n)
+        pv_sort(ev, n, sizeof *ev, cmp_event);
     int64_t *open_end = pv_xmalloc(n * sizeof *open_end);
     size_t depth = 0, n_depths = 0;
     for (size_t i = 0; i < n; i++) {
@@ -243,7 +276,7 @@ static void emit_track(out_tracks *o, pv_arena *a, uint32_t plane, uint32_t afte
 /* tid: the display id XProf gives the line (its line id unless renumbered). */
 static void emit_line(out_tracks *o, dline *l, uint32_t plane, uint32_t after, int64_t tid)
 {
-    emit_track(o, l->a, plane, after, l->line_id, tid, l->kind, l->name, l->ev, l->n);
+    emit_track(o, l->pool->a, plane, after, l->line_id, tid, l->kind, l->name, l->ev, l->n);
     free(l->ev);
     free(l->key);
     l->ev = NULL;
@@ -339,16 +372,17 @@ static void add_tf_op(fw_lines *f, const char *full, int64_t start_ps, int64_t d
     dline_add(&f->op, &nm, 1, start_ps, dur_ps, group);
 }
 
-static void fw_lines_init(fw_lines *f, pv_arena *a, bool gpu, int64_t scope_id, int64_t op_id,
-                          int64_t source_id, const char *suffix)
+static void fw_lines_init(fw_lines *f, name_pool *pool, bool gpu, int64_t scope_id,
+                          int64_t op_id, int64_t source_id, const char *suffix)
 {
     memset(f, 0, sizeof *f);
-    dline_init(&f->op, a, gpu, op_id, PV_TRACK_FW_OPS,
+    pv_arena *a = pool->a;
+    dline_init(&f->op, pool, gpu, op_id, PV_TRACK_FW_OPS,
                pv_arena_printf(a, "Framework Ops%s", suffix));
-    dline_init(&f->scope, a, gpu, scope_id, PV_TRACK_FW_NAME_SCOPE,
+    dline_init(&f->scope, pool, gpu, scope_id, PV_TRACK_FW_NAME_SCOPE,
                pv_arena_printf(a, "Framework Name Scope%s", suffix));
     f->scope.deps[f->scope.n_deps++] = &f->op;
-    dline_init(&f->source, a, gpu, source_id, PV_TRACK_DERIVED_OTHER,
+    dline_init(&f->source, pool, gpu, source_id, PV_TRACK_DERIVED_OTHER,
                pv_arena_printf(a, "Source code%s", suffix));
 }
 
@@ -386,7 +420,13 @@ static sorted_event *sorted_events(const pv_model *m, uint32_t first, uint32_t n
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++)
             v[c++] = (sorted_event){m->ev_start_ps[e], m->ev_dur_ps[e], e};
     }
-    pv_sort(v, c, sizeof *v, cmp_sorted);
+    /* one line's events are in this order unless equal starts differ in
+     * length (the model puts the longer first): a sort only then */
+    size_t in_order = 1;
+    while (in_order < c && cmp_sorted(&v[in_order - 1], &v[in_order]) <= 0)
+        in_order++;
+    if (in_order < c)
+        pv_sort(v, c, sizeof *v, cmp_sorted);
     *n_out = c;
     return v;
 }
@@ -396,13 +436,26 @@ static sorted_event *sorted_events(const pv_model *m, uint32_t first, uint32_t n
 typedef struct gpu_ctx {
     const pv_model *m;
     pv_arena *a;
-    const pv_hlo_names *hlo;
+    name_pool *pool;
+    pv_hlo_names *hlo;
+    bool *have_hlo;            /* hlo is built: on the first op looked up in it */
     stat_ids ids;
     text key;                  /* module or source name */
     text keys;                 /* the XLA op keys of one event, NUL-separated */
     text tf_op;                /* "op_name:op_type" of the event's instruction */
     dname levels[LEVELS_MAX];
 } gpu_ctx;
+
+/* The model's HLO table indexed, decoded when a kernel first names an
+ * instruction of a program (a trace without XLA ops never pays for it). */
+static const pv_hlo_names *hlo_of(gpu_ctx *g)
+{
+    if (!*g->have_hlo) {
+        pv_hlo_names_build(g->m, g->a, g->hlo);
+        *g->have_hlo = true;
+    }
+    return g->hlo;
+}
 
 /* The XLA op line of one kernel: hlo_op "a::b" is a stack of ops, each
  * keyed "<program id or module>/<op>" so that equal op names of different
@@ -454,11 +507,11 @@ static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t tr
     char suffix[48];
     snprintf(suffix, sizeof suffix, " - from #%" PRId64, t->line_id);
     fw_lines f;
-    fw_lines_init(&f, g->a, true, base, base + 1, base + 5, suffix);
+    fw_lines_init(&f, g->pool, true, base, base + 1, base + 5, suffix);
     dline mod, hlo;
-    dline_init(&hlo, g->a, true, base + 3, PV_TRACK_XLA_OPS,
+    dline_init(&hlo, g->pool, true, base + 3, PV_TRACK_XLA_OPS,
                pv_arena_printf(g->a, "XLA Ops%s", suffix));
-    dline_init(&mod, g->a, true, base + 2, PV_TRACK_XLA_MODULES,
+    dline_init(&mod, g->pool, true, base + 2, PV_TRACK_XLA_MODULES,
                pv_arena_printf(g->a, "XLA Modules%s", suffix));
     mod.deps[mod.n_deps++] = &f.scope;
     mod.deps[mod.n_deps++] = &hlo;
@@ -498,7 +551,7 @@ static void derive_stream(gpu_ctx *g, out_tracks *o, uint32_t plane, uint32_t tr
         size_t n = hlo_levels(g, module, has_prog, prog, hlo_op, &last);
         dline_add(&hlo, g->levels, n, s, d, grp);
         const pv_hlo_instr *in =
-            has_prog ? pv_hlo_names_find(g->hlo, prog, last.key, last.key_len) : NULL;
+            has_prog ? pv_hlo_names_find(hlo_of(g), prog, last.key, last.key_len) : NULL;
         if (in == NULL)
             continue;
         /* The instruction's framework op and source line, as XProf's
@@ -620,14 +673,15 @@ static int64_t run_group(const pv_model *m, run_groups *r, uint64_t e)
 
 /* XProf's DeriveLinesFromStats: every event of the plane in XProf's
  * order, async ones left out. */
-static void derive_tpu_plane(const pv_model *m, pv_arena *a, const stat_ids *ids,
+static void derive_tpu_plane(const pv_model *m, name_pool *pool, const stat_ids *ids,
                              out_tracks *o, uint32_t plane)
 {
+    pv_arena *a = pool->a;
     const pv_plane *p = &m->planes[plane];
     size_t n;
     sorted_event *v = sorted_events(m, p->first_track, p->n_tracks, &n);
     fw_lines f;
-    fw_lines_init(&f, a, false, LINE_NAME_SCOPE, LINE_TF_OP, LINE_SOURCE, "");
+    fw_lines_init(&f, pool, false, LINE_NAME_SCOPE, LINE_TF_OP, LINE_SOURCE, "");
     pv__offload h;
     memset(&h, 0, sizeof h);
     run_groups runs = run_groups_of(m, p);
@@ -686,6 +740,16 @@ static bool plane_has_derived(const pv_model *m, const pv_plane *p)
     return false;
 }
 
+bool pv_trace_derived_planes(const pv_model *m)
+{
+    for (uint32_t i = 0; i < m->n_planes; i++) {
+        const pv_plane *p = &m->planes[i];
+        if ((p->kind == PV_PLANE_GPU || p->kind == PV_PLANE_TPU) && !plane_has_derived(m, p))
+            return true;
+    }
+    return false;
+}
+
 void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
 {
     *out = (pv_trace_derived){0, NULL, NULL};
@@ -693,6 +757,7 @@ void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
                     pv_model_str_find(m, "cuda_graph_exec_id"),
                     pv_model_str_find(m, "program_id"), pv_model_str_find(m, "source")};
     out_tracks o = {NULL, 0, 0, NULL};
+    name_pool pool = {a, {0}, NULL, 0, 0};
     pv_hlo_names hlo;
     bool have_hlo = false;
     for (uint32_t i = 0; i < m->n_planes; i++) {
@@ -700,22 +765,20 @@ void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
         if (plane_has_derived(m, p))
             continue;
         if (p->kind == PV_PLANE_GPU) {
-            if (!have_hlo) {
-                pv_hlo_names_build(m, a, &hlo);
-                have_hlo = true;
-            }
             gpu_ctx g;
             memset(&g, 0, sizeof g);
             g.m = m;
             g.a = a;
+            g.pool = &pool;
             g.hlo = &hlo;
+            g.have_hlo = &have_hlo;
             g.ids = ids;
             derive_gpu_plane(&g, &o, i);
             free(g.key.p);
             free(g.keys.p);
             free(g.tf_op.p);
         } else if (p->kind == PV_PLANE_TPU) {
-            derive_tpu_plane(m, a, &ids, &o, i);
+            derive_tpu_plane(m, &pool, &ids, &o, i);
         }
     }
     if (o.n > 0) {
@@ -725,4 +788,6 @@ void pv_trace_derive(const pv_model *m, pv_arena *a, pv_trace_derived *out)
     }
     out->track_tid = o.track_tid;
     free(o.v);
+    pv_hashtab_fini(&pool.index);
+    free(pool.strs);
 }

@@ -1,14 +1,13 @@
 /* trace_derived_priv: the growable text trace_derived.c and
  * trace_derived_offload.c both build names in. Header-only, so that it
  * sits below both files; nothing else includes it. */
-#ifndef PV_TOOLS_CHROME_TRACE_TRACE_DERIVED_PRIV_H
-#define PV_TOOLS_CHROME_TRACE_TRACE_DERIVED_PRIV_H
+#ifndef PV_TOOLS_TRACE_DERIVED_TRACE_DERIVED_PRIV_H
+#define PV_TOOLS_TRACE_DERIVED_TRACE_DERIVED_PRIV_H
 
 #include "util/mem.h"
 
-#include <inttypes.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- growable text ---------------------------------------------------------- */
@@ -41,12 +40,21 @@ static inline void text_cats(text *t, const char *s)
     text_cat(t, s, strlen(s));
 }
 
+/* v in decimal (a kernel's program id, twice per kernel: without
+ * snprintf's cost per call). */
 static inline void text_i64(text *t, int64_t v, bool is_unsigned)
 {
     char tmp[24];
-    int n = is_unsigned ? snprintf(tmp, sizeof tmp, "%" PRIu64, (uint64_t)v)
-                        : snprintf(tmp, sizeof tmp, "%" PRId64, v);
-    text_cat(t, tmp, n > 0 ? (size_t)n : 0);
+    size_t at = sizeof tmp;
+    bool neg = !is_unsigned && v < 0;
+    uint64_t u = neg ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[--at] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (neg)
+        tmp[--at] = '-';
+    text_cat(t, tmp + at, sizeof tmp - at);
 }
 
 #endif

@@ -7,11 +7,11 @@
  * One pv__offload serves one plane; zero it to start, pv__offload_fini
  * releases it. Event names live in the caller's arena. Not thread-safe;
  * the model is only read. */
-#ifndef PV_TOOLS_CHROME_TRACE_TRACE_DERIVED_OFFLOAD_H
-#define PV_TOOLS_CHROME_TRACE_TRACE_DERIVED_OFFLOAD_H
+#ifndef PV_TOOLS_TRACE_DERIVED_TRACE_DERIVED_OFFLOAD_H
+#define PV_TOOLS_TRACE_DERIVED_TRACE_DERIVED_OFFLOAD_H
 
-#include "tools/chrome_trace/trace_derived.h"
-#include "tools/chrome_trace/trace_derived_priv.h"
+#include "tools/trace_derived/trace_derived.h"
+#include "tools/trace_derived/trace_derived_priv.h"
 
 /* XProf's row line ids run from kThreadIdHostOffloadOpStart to ...End:
  * 41 rows, the last one taking every copy once all are in use. */
