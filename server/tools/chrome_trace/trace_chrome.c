@@ -22,7 +22,7 @@
 #include "tools/chrome_trace/trace_chrome_priv.h"
 #include "tools/trace_derived/trace_derived.h"
 #include "tools/trace_derived/trace_step_names.h"
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 #include "tools/trace/trace_meta.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "util/arena.h"

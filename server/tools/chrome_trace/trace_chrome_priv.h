@@ -7,7 +7,7 @@
 #include "model/model.h"
 #include "tools/trace_derived/trace_derived.h"
 #include "tools/chrome_trace/trace_visibility.h"
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 #include "tools/trace/trace_meta.h"
 #include "util/mem.h"
 

@@ -6,14 +6,14 @@
  * A small answer is a jansson tree dumped whole (pv_json_write). A big one
  * (a step table of 70,000 rows is a million jansson values: seconds to
  * build and sort) is streamed through the trace tools' staging writer
- * (tools/trace/trace_json.h), its small parts still dumped from trees
+ * (tools/common/json_stream.h), its small parts still dumped from trees
  * (pv_json_tree) and its rows written with pv_json_real and pv_json_text,
  * which give exactly the bytes jansson gives for the same values, so a
  * streamed answer is byte for byte the dump of the tree it replaces. */
 #ifndef PV_TOOLS_COMMON_JSON_OUT_H
 #define PV_TOOLS_COMMON_JSON_OUT_H
 
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 #include "util/buf.h"
 #include "util/error.h"
 

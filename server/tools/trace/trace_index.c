@@ -3,7 +3,7 @@
 #include "tools/device_util/device_util.h"
 #include "tools/trace/trace_bin.h"
 
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 #include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"

@@ -3,7 +3,7 @@
  * names are listed once per tile and referenced by index
  * (trace_tile_names.h). The browser reads the binary form
  * (trace_tile_bin.c); this one is for scripts and debugging. */
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 #include "tools/trace/trace_tile_names.h"
 #include "tools/trace/trace_tiles.h"
 

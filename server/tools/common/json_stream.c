@@ -1,7 +1,7 @@
-/* trace_json: number and string formatting for the trace writers. Numbers
+/* json_stream: number and string formatting for the streamed writers. Numbers
  * are formatted by hand because printf dominates the time of writing a
  * multi-million-event trace. */
-#include "tools/trace/trace_json.h"
+#include "tools/common/json_stream.h"
 
 #include "util/decimal.h"
 #include "util/error.h"

@@ -1,10 +1,10 @@
-/* trace_json: a small JSON writer into a capped pv_buf, shared by the trace
+/* json_stream: a small JSON writer into a capped pv_buf, shared by the
  * tools whose outputs are too large to build as jansson trees (tiles,
- * Chrome trace JSON). The first failed append makes every later call a
+ * Chrome trace JSON, the step tables). The first failed append makes every later call a
  * no-op and leaves the code in rc, so writers check once at the end.
  * Not thread-safe: one writer per buffer. */
-#ifndef PV_TOOLS_TRACE_TRACE_JSON_H
-#define PV_TOOLS_TRACE_TRACE_JSON_H
+#ifndef PV_TOOLS_COMMON_JSON_STREAM_H
+#define PV_TOOLS_COMMON_JSON_STREAM_H
 
 #include "util/buf.h"
 
