@@ -9,8 +9,10 @@
 // throws the browser's AbortError, which callers ignore.
 
 const PLUGIN = 'data/plugin/profile/';
-const LOAD_POLL_MS = 300;
-const INDEX_POLL_MS = 100;
+// A poll is a few hundred bytes; the first frame waits for the one that
+// sees the load (and the index) done, half a poll later on average.
+const LOAD_POLL_MS = 100;
+const INDEX_POLL_MS = 50;
 const ERROR_BODY_CHARS = 300;  // how much of a non-JSON error body to show
 
 export class ApiError extends Error {

@@ -236,6 +236,10 @@ async function show(state) {
             `${full.run} — profview`;
 
         const controller = new AbortController();
+        // The view's modules arrive while the server reads the profile;
+        // a failure to fetch them is reported where the view is awaited.
+        const viewLoad = loadView(full.tool, known);
+        viewLoad.catch(() => {});
         let progress = null;
         if (full.host !== ALL_HOSTS) {
             // The pseudo host is not one file: the tool's own request loads
@@ -254,7 +258,7 @@ async function show(state) {
         }
         if (stale())
             return;
-        const view = await loadView(full.tool, known);
+        const view = await viewLoad;
         if (stale())
             return;
         shown = { state: full, view, controller, known };
