@@ -101,13 +101,11 @@ static void close_open(pv__cj_model *m)
 
 /* ---- flows ------------------------------------------------------------------ */
 
-/* By thread, then start, a parent before the child it starts with. The
- * slices of a thread mostly come in time order: a merge sort passes over
- * such runs at the cost of a comparison each. */
+/* By start, a parent before the child it starts with. A thread's slices
+ * mostly come in time order: a merge sort passes over such runs at the
+ * cost of a comparison each. */
 static inline bool slice_before(const pv__cj_slice *a, const pv__cj_slice *b)
 {
-    if (a->thread != b->thread)
-        return a->thread < b->thread;
     if (a->start_ps != b->start_ps)
         return a->start_ps < b->start_ps;
     if (a->dur_ps != b->dur_ps)
@@ -117,8 +115,6 @@ static inline bool slice_before(const pv__cj_slice *a, const pv__cj_slice *b)
 
 static inline bool flowpt_before(const pv__cj_flowpt *a, const pv__cj_flowpt *b)
 {
-    if (a->thread != b->thread)
-        return a->thread < b->thread;
     if (a->ts_ps != b->ts_ps)
         return a->ts_ps < b->ts_ps;
     return a->flow < b->flow;
@@ -172,73 +168,22 @@ static void bind_thread(pv__cj_model *m, const pv__cj_slice *s, size_t ns,
     }
 }
 
-static uint32_t slice_thread(const void *p)
-{
-    return ((const pv__cj_slice *)p)->thread;
-}
-
-static uint32_t flowpt_thread(const void *p)
-{
-    return ((const pv__cj_flowpt *)p)->thread;
-}
-
-/* v[0..n) (elements of size bytes) grouped by thread, keeping their order
- * in each: a counting pass and a scatter, so that the sorts below see one
- * thread's nearly ordered run at a time instead of the threads' events
- * interleaved (which made the merge sort do all its passes). Returns the
- * new array; first[t] .. first[t + 1] is thread t's part. */
-static void *group_by_thread(const void *v, size_t n, size_t size, size_t n_threads,
-                             uint32_t (*thread)(const void *), size_t *first)
-{
-    memset(first, 0, (n_threads + 1) * sizeof *first);
-    for (size_t i = 0; i < n; i++)
-        first[thread((const char *)v + i * size) + 1]++;
-    for (size_t t = 0; t < n_threads; t++)
-        first[t + 1] += first[t];
-    char *out = pv_xmalloc(n * size);
-    size_t *fill = pv_xmalloc((n_threads + 1) * sizeof *fill);
-    memcpy(fill, first, (n_threads + 1) * sizeof *fill);
-    for (size_t i = 0; i < n; i++) {
-        const char *e = (const char *)v + i * size;
-        memcpy(out + fill[thread(e)]++ * size, e, size);
-    }
-    free(fill);
-    return out;
-}
-
 static void bind_flows(pv__cj_model *m)
 {
-    if (m->n_flows == 0)
-        return;
-    if (m->n_slices == 0) {
-        m->n_unbound_flows += m->n_flows;
-        return;
-    }
-    size_t nt = m->n_threads;
-    size_t *s_first = pv_xmalloc((nt + 1) * sizeof *s_first);
-    size_t *f_first = pv_xmalloc((nt + 1) * sizeof *f_first);
-    pv__cj_slice *slices = group_by_thread(m->slices, m->n_slices, sizeof *m->slices, nt,
-                                           slice_thread, s_first);
-    pv__cj_flowpt *flows = group_by_thread(m->flows, m->n_flows, sizeof *m->flows, nt,
-                                           flowpt_thread, f_first);
-    free(m->slices);
-    free(m->flows);
-    m->slices = slices;
-    m->flows = flows;
-    m->cap_slices = m->n_slices;
-    m->cap_flows = m->n_flows;
-    size_t *stack = pv_xmalloc((m->n_slices + 1) * sizeof *stack);
-    for (size_t t = 0; t < nt; t++) {
-        size_t nf = f_first[t + 1] - f_first[t], ns = s_first[t + 1] - s_first[t];
-        if (nf == 0)
+    size_t most = 0;
+    for (size_t i = 0; i < m->n_threads; i++)
+        if (m->threads[i].n_flows > 0 && m->threads[i].n_slices > most)
+            most = m->threads[i].n_slices;
+    size_t *stack = pv_xmalloc((most + 1) * sizeof *stack);
+    for (size_t i = 0; i < m->n_threads; i++) {
+        pv__cj_thread *t = &m->threads[i];
+        if (t->n_flows == 0)
             continue;
-        sort_slices(slices + s_first[t], ns);
-        sort_flowpts(flows + f_first[t], nf);
-        bind_thread(m, slices + s_first[t], ns, flows + f_first[t], nf, stack);
+        sort_slices(t->slices, t->n_slices);
+        sort_flowpts(t->flows, t->n_flows);
+        bind_thread(m, t->slices, t->n_slices, t->flows, t->n_flows, stack);
     }
     free(stack);
-    free(s_first);
-    free(f_first);
 }
 
 /* ---- names ------------------------------------------------------------------- */

@@ -84,9 +84,11 @@ void pv__cj_model_free(pv__cj_model *m)
         free(m->opens[i].stats);
     free(m->opens);
     free(m->procs);
+    for (size_t i = 0; i < m->n_threads; i++) {
+        free(m->threads[i].slices);
+        free(m->threads[i].flows);
+    }
     free(m->threads);
-    free(m->slices);
-    free(m->flows);
     free(m->tops);
     free(m->tmp);
     free(m->mem_peaks);
@@ -95,7 +97,7 @@ void pv__cj_model_free(pv__cj_model *m)
 
 bool pv__cj_model_fits(const pv__cj_model *m, uint64_t cap_bytes)
 {
-    uint64_t own = m->n_slices * sizeof *m->slices + m->n_flows * sizeof *m->flows +
+    uint64_t own = m->n_slices * sizeof(pv__cj_slice) + m->n_flows * sizeof(pv__cj_flowpt) +
                    m->n_opens * sizeof *m->opens;
     return pv_builder_mem_bound(m->b) + own <= cap_bytes;
 }
@@ -460,18 +462,29 @@ static uint64_t flow_of(pv__cj_model *m, uint32_t cat, const pv__cj_id *id, bool
     int64_t v;
     id_key(m, id, &a, &b, &v);
     a |= v2 ? 2 : (uint64_t)cat << 2;
+    /* a flow's end comes a few events after its start (Kineto's ac2g
+     * pairs): the flows seen last are looked at before the map */
+    for (size_t k = 0; k < PV__CJ_FLOW_RECENT; k++) {
+        const pv__cj_flow_slot *r = &m->flow_recent[k];
+        if (r->set && r->a == a && r->b == b)
+            return r->flow;
+    }
     uint32_t f = pv__cj_map_get(&m->flow_map, a, b);
     if (f == PV__CJ_NONE) {
         f = (uint32_t)m->n_flow_ids++;
         pv__cj_map_put(&m->flow_map, a, b, f);
     }
+    m->flow_recent[m->flow_recent_at] = (pv__cj_flow_slot){a, b, f, true};
+    m->flow_recent_at = (m->flow_recent_at + 1) % PV__CJ_FLOW_RECENT;
     return f;
 }
 
 static void add_slice(pv__cj_model *m, uint32_t thread, int64_t start, int64_t dur, uint64_t ev)
 {
-    GROW(m->slices, m->n_slices, m->cap_slices);
-    m->slices[m->n_slices++] = (pv__cj_slice){thread, start, dur, ev};
+    pv__cj_thread *t = &m->threads[thread];
+    GROW(t->slices, t->n_slices, t->cap_slices);
+    t->slices[t->n_slices++] = (pv__cj_slice){start, dur, ev};
+    m->n_slices++;
 }
 
 static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
@@ -480,9 +493,10 @@ static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
     if (!ev->id.set || !rel_ps(m, ev->ts, &ts))
         return;
     uint32_t thread = thread_of(m, ev);
-    GROW(m->flows, m->n_flows, m->cap_flows);
-    pv__cj_flowpt *f = &m->flows[m->n_flows++];
-    f->thread = thread;
+    pv__cj_thread *t = &m->threads[thread];
+    GROW(t->flows, t->n_flows, t->cap_flows);
+    pv__cj_flowpt *f = &t->flows[t->n_flows++];
+    m->n_flows++;
     f->dir = ev->ph == 's' ? 2 : ev->ph == 'f' ? 1 : 3;
     f->next = ev->ph == 'f' && !ev->bp_enclosing;
     f->ts_ps = ts;

@@ -212,6 +212,21 @@ typedef struct pv__cj_proc {
     uint32_t counters;      /* its counters' thread, PV__CJ_NONE none */
 } pv__cj_proc;
 
+/* A slice a flow event may bind to. */
+typedef struct pv__cj_slice {
+    int64_t start_ps;
+    int64_t dur_ps;
+    uint64_t ev;            /* builder handle */
+} pv__cj_slice;
+
+/* A flow event (s, t, f), bound at the end to a slice of its thread. */
+typedef struct pv__cj_flowpt {
+    uint8_t dir;            /* FORMATS.md §3.4: 1 in, 2 out, 3 in-out */
+    bool next;              /* binds to the next slice (an f without bp "e") */
+    int64_t ts_ps;
+    uint64_t flow;          /* the flow's number, one per (cat, id) */
+} pv__cj_flowpt;
+
 /* A thread of a process: a tid, which becomes a track at its first event. */
 typedef struct pv__cj_thread {
     uint32_t proc;
@@ -222,6 +237,10 @@ typedef struct pv__cj_thread {
     bool has_sort;
     int64_t sort_index;
     uint32_t open_top;      /* innermost B without its E, PV__CJ_NONE none */
+    pv__cj_slice *slices;   /* its slices, kept apart per thread for the flows */
+    size_t n_slices, cap_slices;
+    pv__cj_flowpt *flows;   /* its flow events */
+    size_t n_flows, cap_flows;
 } pv__cj_thread;
 
 /* A B event waiting for its E. */
@@ -234,22 +253,13 @@ typedef struct pv__cj_open {
     size_t n_stats;
 } pv__cj_open;
 
-/* A slice a flow event may bind to. */
-typedef struct pv__cj_slice {
-    uint32_t thread;
-    int64_t start_ps;
-    int64_t dur_ps;
-    uint64_t ev;            /* builder handle */
-} pv__cj_slice;
-
-/* A flow event (s, t, f), bound at the end to a slice of its thread. */
-typedef struct pv__cj_flowpt {
-    uint32_t thread;
-    uint8_t dir;            /* FORMATS.md §3.4: 1 in, 2 out, 3 in-out */
-    bool next;              /* binds to the next slice (an f without bp "e") */
-    int64_t ts_ps;
-    uint64_t flow;          /* the flow's number, one per (cat, id) */
-} pv__cj_flowpt;
+/* A remembered flow lookup. */
+typedef struct pv__cj_flow_slot {
+    uint64_t a, b;          /* the flow map's key */
+    uint32_t flow;
+    bool set;
+} pv__cj_flow_slot;
+#define PV__CJ_FLOW_RECENT 8u
 
 /* A remembered metadata lookup. */
 typedef struct pv__cj_meta_slot {
@@ -291,11 +301,10 @@ typedef struct pv__cj_model {
     pv__cj_open *opens;
     size_t n_opens, cap_opens;
     uint32_t free_open;     /* a free list through below */
-    pv__cj_slice *slices;
-    size_t n_slices, cap_slices;
-    pv__cj_flowpt *flows;
-    size_t n_flows, cap_flows;
+    uint64_t n_slices, n_flows; /* of all threads */
     uint64_t n_flow_ids;
+    pv__cj_flow_slot flow_recent[PV__CJ_FLOW_RECENT]; /* the last flows looked up */
+    size_t flow_recent_at;  /* the slot the next one takes */
     pv__cj_top *tops;
     size_t n_tops, cap_tops;
     pv_stat *tmp;           /* stats of an E or C event being made */
