@@ -187,6 +187,16 @@ export async function loadProfile(run, host, { signal, onProgress, untilIndex = 
     }
 }
 
+// Asks the server to start reading (run, host) and waits for nothing: a
+// server reads a profile on the first api/load that names it, and the page
+// has its pickers to fill before loadProfile. Its errors are loadProfile's
+// to report.
+export function startLoad(run, host) {
+    fetch(buildUrl('api/load', { run, host }), { headers: { Accept: 'application/json' } })
+        .then((r) => r.body?.cancel())
+        .catch(() => {});
+}
+
 // ---- trace viewer (docs/trace_api.md) ---------------------------------------
 // Times in these answers are picoseconds relative to the trace's t0_ps.
 

@@ -225,6 +225,12 @@ async function show(state) {
             await showPage(state, stale);
             return;
         }
+        // An address naming one host starts its read at once, a few
+        // requests before the pickers are filled (resolve keeps a host the
+        // run has, and this page loads it for any tool).
+        if (state.run !== undefined && state.host !== undefined && state.host !== ALL_HOSTS &&
+            !state.host.includes(','))
+            api.startLoad(state.run, state.host);
         const full = await resolve(state, stale);
         if (!full)
             return;
