@@ -9,8 +9,10 @@
 // throws the browser's AbortError, which callers ignore.
 
 const PLUGIN = 'data/plugin/profile/';
-const LOAD_POLL_MS = 300;
-const INDEX_POLL_MS = 100;
+// A poll is a few hundred bytes; the first frame waits for the one that
+// sees the load (and the index) done, half a poll later on average.
+const LOAD_POLL_MS = 100;
+const INDEX_POLL_MS = 50;
 const ERROR_BODY_CHARS = 300;  // how much of a non-JSON error body to show
 
 export class ApiError extends Error {
@@ -183,6 +185,16 @@ export async function loadProfile(run, host, { signal, onProgress, untilIndex = 
         // The index is built in seconds and the first frame waits on it.
         await sleep(indexing ? INDEX_POLL_MS : LOAD_POLL_MS, signal);
     }
+}
+
+// Asks the server to start reading (run, host) and waits for nothing: a
+// server reads a profile on the first api/load that names it, and the page
+// has its pickers to fill before loadProfile. Its errors are loadProfile's
+// to report.
+export function startLoad(run, host) {
+    fetch(buildUrl('api/load', { run, host }), { headers: { Accept: 'application/json' } })
+        .then((r) => r.body?.cancel())
+        .catch(() => {});
 }
 
 // ---- trace viewer (docs/trace_api.md) ---------------------------------------

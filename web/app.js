@@ -229,6 +229,12 @@ async function show(state) {
             await showPage(state, stale);
             return;
         }
+        // An address naming one host starts its read at once, a few
+        // requests before the pickers are filled (resolve keeps a host the
+        // run has, and this page loads it for any tool).
+        if (state.run !== undefined && state.host !== undefined && state.host !== ALL_HOSTS &&
+            !state.host.includes(','))
+            api.startLoad(state.run, state.host);
         const full = await resolve(state, stale);
         if (!full)
             return;
@@ -240,6 +246,10 @@ async function show(state) {
             `${full.run} — profview`;
 
         const controller = new AbortController();
+        // The view's modules arrive while the server reads the profile;
+        // a failure to fetch them is reported where the view is awaited.
+        const viewLoad = loadView(full.tool, known);
+        viewLoad.catch(() => {});
         let progress = null;
         if (full.host !== ALL_HOSTS) {
             // The pseudo host is not one file: the tool's own request loads
@@ -258,7 +268,7 @@ async function show(state) {
         }
         if (stale())
             return;
-        const view = await loadView(full.tool, known);
+        const view = await viewLoad;
         if (stale())
             return;
         shown = { state: full, view, controller, known };

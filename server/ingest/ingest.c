@@ -39,6 +39,12 @@ void pv_ingest_done_upto(const pv_ingest_src *src, size_t upto)
         madvise((void *)src->data, end, MADV_DONTNEED);
 }
 
+int pv_ingest_shrank(pv_error *err, const char *path)
+{
+    return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,
+                        "the file shrank while it was being read (is it being rewritten?)");
+}
+
 /* ---- entry points -------------------------------------------------------- */
 
 /* The builder a decode on this thread is filling, and the decoder's own
@@ -139,9 +145,7 @@ static int ingest_read(int fd, const char *path, size_t len, pv_progress *progre
         if (n <= 0) {
             free(data);
             if (n == 0)
-                return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,
-                                    "the file shrank while it was being read (is it being "
-                                    "rewritten?)");
+                return pv_ingest_shrank(err, path);
             return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot read: %s",
                                 strerror(errno));
         }
@@ -199,8 +203,7 @@ int pv_ingest_fd(int fd, const char *path, pv_progress *progress, pv_model **out
         pv_ingest_on_abort(NULL, NULL);
         pv_builder_free(decoding);
         decoding = NULL;
-        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET,
-                          "the file shrank while it was being read (is it being rewritten?)");
+        rc = pv_ingest_shrank(err, path);
     }
     pv_map_guard_disarm(&guard);
     if (rc == 0) {

@@ -99,6 +99,9 @@ int pv_ingest_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
  * it returns. One per thread. */
 void pv_ingest_on_abort(void (*release)(void *state), void *state);
 
+/* For decoders: the error of a file that shrank while it was read (its
+ * mapping lost pages). Returns PV_EIO. */
+int pv_ingest_shrank(pv_error *err, const char *path);
 /* For decoders: reports that bytes [0, upto) are decoded; updates the
  * progress and, for a mapped file, lets the kernel drop those pages so a
  * large file does not stay resident next to its model. */

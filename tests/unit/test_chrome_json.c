@@ -1,12 +1,14 @@
 /* Unit tests of the trace JSON decoder (ingest/chrome_json/): the pieces
  * (exact times, ids), the phases on a hand-counted fixture, chunking,
- * gzip, bad input, and the real PyTorch and TensorFlow traces of
+ * gzip, the reader on a second thread, bad input, and the real PyTorch and TensorFlow traces of
  * ../shared/testdata/traces against an independent count. */
 #include "ingest/chrome_json/chrome_json.h"
 #include "ingest/chrome_json/cj_chunks.h"
 #include "ingest/ingest.h"
 #include "testutil.h"
 
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -645,6 +647,170 @@ START_TEST(test_decode_huge_string)
 }
 END_TEST
 
+/* ---- the reader on a second thread (cj_pipe.c) ------------------------------------ */
+
+/* A trace of every kind of piece the reader hands the parser, past the
+ * size that puts the reader on its own thread: top-level members before
+ * and after the events, escaped strings (unescaped into scratch), B/E
+ * pairs, flows, kernels, [memory] instants, counters, thread names. */
+static char *pipe_trace(size_t *len)
+{
+    size_t cap = (size_t)24 << 20, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,"
+                                "\"name\":\"A\\u00e9\"}],\"traceEvents\":[\n");
+    for (int i = 0; n < cap - ((size_t)1 << 20); i++) {
+        long long ts = 1700000000000000LL + 20LL * i;
+        n += (size_t)sprintf(
+            t + n,
+            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\\u00e9 %d\",\"pid\":7,\"tid\":7,"
+            "\"ts\":%lld.%03d,\"dur\":9.5,\"args\":{\"External id\":%d,\"Input Dims\":[[1, 2], "
+            "[3]],\"s\":\"a\\\"b\"}},\n"
+            "{\"ph\":\"B\",\"name\":\"outer\",\"pid\":7,\"tid\":8,\"ts\":%lld},\n"
+            "{\"ph\":\"E\",\"pid\":7,\"tid\":8,\"ts\":%lld.5,\"args\":{\"b\":%d}},\n"
+            "{\"ph\":\"s\",\"id\":%d,\"pid\":7,\"tid\":7,\"ts\":%lld,\"cat\":\"ac2g\","
+            "\"name\":\"ac2g\"},\n"
+            "{\"ph\":\"X\",\"name\":\"k%d\",\"cat\":\"kernel\",\"pid\":0,\"tid\":\"stream 7\","
+            "\"ts\":%lld.25,\"dur\":3.001,\"args\":{\"correlation\":%d,\"grid\":[2, 1, 1],"
+            "\"block\":[128,1,1],\"registers per thread\":32,\"shared memory\":1024}},\n"
+            "{\"ph\":\"f\",\"id\":%d,\"pid\":0,\"tid\":\"stream 7\",\"ts\":%lld.25,"
+            "\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"},\n"
+            "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,\"tid\":7,\"ts\":%lld,"
+            "\"args\":{\"Bytes\":%d,\"Total Allocated\":%d,\"Addr\":1,\"Device Id\":0,"
+            "\"Device Type\":1}},\n"
+            "{\"ph\":\"C\",\"name\":\"mem\",\"pid\":7,\"ts\":%lld,\"args\":{\"used\":%d}},\n"
+            "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":%d,\"args\":{\"name\":"
+            "\"t%d\"}},\n",
+            i % 50, ts, i % 1000, i, ts + 1, ts + 2, i, i, ts + 1, i, ts + 3, i, i, ts + 3, ts + 4,
+            i % 2 ? 64 : -64, 64 * (i % 7), ts + 5, i % 13, 9 + i % 3, i % 5);
+    }
+    n += (size_t)sprintf(t + n, "{}],\"traceName\":\"x\\u00e9\",\"displayTimeUnit\":\"ns\"}\n");
+    *len = n;
+    return t;
+}
+
+/* text[0..len) decoded as one window (read on a second thread when that
+ * pays), as pv__cj_decode_chunks decodes it in chunks on one. */
+static pv_model *decode_window(const char *text, size_t len, int *rc, pv_error *err)
+{
+    pv_ingest_src src = {(const uint8_t *)text, len, "t.trace.json", NULL, false};
+    pv_model_builder *b = pv_builder_new();
+    memset(err, 0, sizeof *err);
+    *rc = pv__cj_decode_text(&src, src.data, len, NULL, NULL, (uint64_t)1 << 34, b, err);
+    pv_model *m = NULL;
+    if (*rc == 0)
+        *rc = pv_builder_finish(b, &m, err);
+    else
+        pv_builder_free(b);
+    return m;
+}
+
+/* The value of a stat as its type holds it (a string id fills half the
+ * union; the rest is whatever was there). */
+static uint64_t stat_value(const pv_stat *st)
+{
+    return st->type == PV_STAT_STR || st->type == PV_STAT_BYTES ? st->v.str : st->v.u64;
+}
+
+/* Both models hold the same: strings (so the same ids), planes, tracks,
+ * metadata, events with their columns, stats, warnings. */
+static void assert_same_model(const pv_model *a, const pv_model *b)
+{
+    assert_same_events(a, b);
+    ck_assert_uint_eq(a->n_strings, b->n_strings);
+    for (uint32_t i = 0; i < a->n_strings; i++)
+        ck_assert_str_eq(a->strings[i], b->strings[i]);
+    ck_assert_uint_eq(a->n_planes, b->n_planes);
+    for (uint32_t i = 0; i < a->n_planes; i++) {
+        const pv_plane *x = &a->planes[i], *y = &b->planes[i];
+        ck_assert(x->id == y->id && x->name == y->name && x->kind == y->kind &&
+                  x->first_track == y->first_track && x->n_tracks == y->n_tracks &&
+                  x->first_stat == y->first_stat && x->n_stats == y->n_stats);
+    }
+    for (uint32_t i = 0; i < a->n_tracks; i++) {
+        const pv_track *x = &a->tracks[i], *y = &b->tracks[i];
+        ck_assert(x->plane == y->plane && x->kind == y->kind && x->line_id == y->line_id &&
+                  x->name == y->name && x->display_name == y->display_name &&
+                  x->first_event == y->first_event && x->n_events == y->n_events &&
+                  x->n_depths == y->n_depths);
+    }
+    ck_assert_uint_eq(a->n_metas, b->n_metas);
+    for (uint32_t i = 0; i < a->n_metas; i++) {
+        const pv_event_meta *x = &a->metas[i], *y = &b->metas[i];
+        ck_assert(x->id == y->id && x->plane == y->plane && x->name == y->name &&
+                  x->display_name == y->display_name && x->first_stat == y->first_stat &&
+                  x->n_stats == y->n_stats);
+    }
+    for (uint64_t e = 0; e < a->n_events; e++) {
+        ck_assert(a->ev_meta[e] == b->ev_meta[e] && a->ev_depth[e] == b->ev_depth[e] &&
+                  a->ev_group[e] == b->ev_group[e] && a->ev_extra[e] == b->ev_extra[e]);
+        ck_assert(a->ev_stat_off[e] == b->ev_stat_off[e]);
+    }
+    ck_assert_uint_eq(a->n_stats, b->n_stats);
+    for (uint64_t i = 0; i < a->n_stats; i++) {
+        const pv_stat *x = &a->stats[i], *y = &b->stats[i];
+        ck_assert(x->name == y->name && x->type == y->type && stat_value(x) == stat_value(y));
+    }
+    ck_assert_uint_eq(a->n_warnings, b->n_warnings);
+    for (uint32_t i = 0; i < a->n_warnings; i++)
+        ck_assert_uint_eq(a->warnings[i], b->warnings[i]);
+    ck_assert(a->n_extras == b->n_extras && a->n_kernels == b->n_kernels &&
+              a->n_groups == b->n_groups && a->min_ps == b->min_ps && a->max_ps == b->max_ps);
+}
+
+START_TEST(test_decode_pipe_same_model)
+{
+    size_t len;
+    char *text = pipe_trace(&len);
+    /* where this process may run on one core only, both sides read on
+     * one thread and the comparison is of the serial reader with itself */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2)
+        ck_assert(pv__cj_pipe_worth(len));
+    int rc;
+    pv_error err;
+    pv_model *piped = decode_window(text, len, &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.reason);
+    pv_model *serial = pv__cj_decode_chunks(text, len, (size_t)1 << 20, "t.trace.json", &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.reason);
+    /* 9 pieces a round, of which the M is no event and the two flow
+     * points bind to slices: 6 events a round, 4 of them counted here */
+    ck_assert_uint_gt(serial->n_events, 100000);
+    ck_assert_msg(serial->n_warnings == 0, "%s", pv_model_str(serial, serial->warnings[0]));
+    assert_same_model(serial, piped);
+    pv_model_free(piped);
+    pv_model_free(serial);
+
+    /* cut off inside an event past the first batches: the same events and
+     * the same warning */
+    size_t cut = len * 2 / 3;
+    piped = decode_window(text, cut, &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.reason);
+    serial = pv__cj_decode_chunks(text, cut, (size_t)1 << 20, "t.trace.json", &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.reason);
+    ck_assert(has_warning(piped, "the trace is cut off"));
+    assert_same_model(serial, piped);
+    pv_model_free(piped);
+    pv_model_free(serial);
+
+    /* a bad byte in the middle: the same error at the same offset */
+    char *bad = strstr(text + len / 2, "\"ph\"");
+    *bad = '#';
+    pv_error err2;
+    int rc2;
+    piped = decode_window(text, len, &rc, &err);
+    serial = pv__cj_decode_chunks(text, len, (size_t)1 << 20, "t.trace.json", &rc2, &err2);
+    ck_assert_ptr_null(piped);
+    ck_assert_ptr_null(serial);
+    ck_assert_int_eq(rc, PV_EFORMAT);
+    ck_assert_int_eq(rc2, PV_EFORMAT);
+    ck_assert_uint_eq(err.offset, (uint64_t)(bad - text));
+    ck_assert_uint_eq(err2.offset, err.offset);
+    ck_assert_str_eq(err.reason, err2.reason);
+    free(text);
+}
+END_TEST
+
 /* ---- real traces ----------------------------------------------------------------- */
 
 typedef struct real_trace {
@@ -791,6 +957,7 @@ static Suite *chrome_json_suite(void)
     tcase_add_test(tc, test_decode_garbage);
     tcase_add_test(tc, test_decode_deeply_nested);
     tcase_add_test(tc, test_decode_huge_string);
+    tcase_add_test(tc, test_decode_pipe_same_model);
     tcase_add_loop_test(tc, test_decode_real_traces, 0, (int)(sizeof real / sizeof real[0]));
     suite_add_tcase(s, tc);
     return s;

@@ -5,6 +5,7 @@
 #include "model_fixture.h"
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,50 @@ START_TEST(test_builder_finish_regroups_tracks)
     ck_assert_uint_eq(pv_model_event_own_stats(m, 1, NULL, 0), 2);
     ck_assert_uint_eq(pv_model_event_track(m, 0), 0);
     ck_assert_uint_eq(pv_model_event_track(m, 1), 1);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Two tracks of 3000 back-to-back events of 10 ps: one added in reverse
+ * (too far from order for the insertion pass: the merge sort takes over
+ * from where it gave up), one in order but for every seventh event added
+ * one place late (the insertion pass alone). Either way event k of a
+ * track starts at 10 k, and its name is the order it was added in. */
+START_TEST(test_builder_finish_sorts_far_and_near)
+{
+    enum { N = 3000 };
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t far = pv_builder_track(b, p, 1, "far", 0);
+    uint32_t near = pv_builder_track(b, p, 2, "near", 0);
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "f%d", i);
+        pv_builder_event(b, far, pv_builder_meta(b, p, (uint64_t)i, name, NULL),
+                         10 * (int64_t)(N - 1 - i), 10);
+    }
+    for (int i = 0; i < N; i++) {
+        /* slot i holds event i, but i % 7 == 5 and 6 swap places */
+        int k = i % 7 == 5 && i + 1 < N ? i + 1 : i % 7 == 6 ? i - 1 : i;
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        pv_builder_event(b, near, pv_builder_meta(b, p, (uint64_t)(N + i), name, NULL),
+                         10 * (int64_t)k, 10);
+    }
+    pv_model *m = pv_test_finish(b);
+    ck_assert_uint_eq(m->n_events, 2 * N);
+    for (uint32_t t = 0; t < 2; t++) {
+        const pv_track *tr = &m->tracks[t];
+        bool is_far = strcmp(pv_model_str(m, tr->name), "far") == 0;
+        for (int k = 0; k < N; k++) {
+            uint64_t e = tr->first_event + (uint64_t)k;
+            ck_assert_int_eq(m->ev_start_ps[e], 10 * (int64_t)k);
+            int added = is_far ? N - 1 - k : k % 7 == 6 ? k - 1 : k % 7 == 5 && k + 1 < N ? k + 1 : k;
+            char name[16];
+            snprintf(name, sizeof name, "%c%d", is_far ? 'f' : 'n', added);
+            ck_assert_str_eq(pv_model_event_name(m, e), name);
+        }
+    }
     pv_model_free(m);
 }
 END_TEST
@@ -479,6 +524,7 @@ static Suite *model_suite(void)
     Suite *s = suite_create("model");
     TCase *fin = tcase_create("pv_builder_finish");
     tcase_add_test(fin, test_builder_finish_sorts_and_nests);
+    tcase_add_test(fin, test_builder_finish_sorts_far_and_near);
     tcase_add_test(fin, test_builder_finish_partial_overlap);
     tcase_add_test(fin, test_builder_finish_regroups_tracks);
     tcase_add_test(fin, test_builder_finish_too_deep);

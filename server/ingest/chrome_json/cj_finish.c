@@ -101,13 +101,11 @@ static void close_open(pv__cj_model *m)
 
 /* ---- flows ------------------------------------------------------------------ */
 
-/* By thread, then start, a parent before the child it starts with. The
- * slices of a thread mostly come in time order: a merge sort passes over
- * such runs at the cost of a comparison each. */
+/* By start, a parent before the child it starts with. A thread's slices
+ * mostly come in time order: a merge sort passes over such runs at the
+ * cost of a comparison each. */
 static inline bool slice_before(const pv__cj_slice *a, const pv__cj_slice *b)
 {
-    if (a->thread != b->thread)
-        return a->thread < b->thread;
     if (a->start_ps != b->start_ps)
         return a->start_ps < b->start_ps;
     if (a->dur_ps != b->dur_ps)
@@ -117,8 +115,6 @@ static inline bool slice_before(const pv__cj_slice *a, const pv__cj_slice *b)
 
 static inline bool flowpt_before(const pv__cj_flowpt *a, const pv__cj_flowpt *b)
 {
-    if (a->thread != b->thread)
-        return a->thread < b->thread;
     if (a->ts_ps != b->ts_ps)
         return a->ts_ps < b->ts_ps;
     return a->flow < b->flow;
@@ -174,29 +170,18 @@ static void bind_thread(pv__cj_model *m, const pv__cj_slice *s, size_t ns,
 
 static void bind_flows(pv__cj_model *m)
 {
-    if (m->n_flows == 0)
-        return;
-    if (m->n_slices == 0) {
-        m->n_unbound_flows += m->n_flows;
-        return;
-    }
-    sort_slices(m->slices, m->n_slices);
-    sort_flowpts(m->flows, m->n_flows);
-    size_t *stack = pv_xmalloc((m->n_slices + 1) * sizeof *stack);
-    size_t si = 0;
-    for (size_t fi = 0; fi < m->n_flows;) {
-        uint32_t thread = m->flows[fi].thread;
-        size_t f_end = fi;
-        while (f_end < m->n_flows && m->flows[f_end].thread == thread)
-            f_end++;
-        while (si < m->n_slices && m->slices[si].thread < thread)
-            si++;
-        size_t s_end = si;
-        while (s_end < m->n_slices && m->slices[s_end].thread == thread)
-            s_end++;
-        bind_thread(m, m->slices + si, s_end - si, m->flows + fi, f_end - fi, stack);
-        fi = f_end;
-        si = s_end;
+    size_t most = 0;
+    for (size_t i = 0; i < m->n_threads; i++)
+        if (m->threads[i].n_flows > 0 && m->threads[i].n_slices > most)
+            most = m->threads[i].n_slices;
+    size_t *stack = pv_xmalloc((most + 1) * sizeof *stack);
+    for (size_t i = 0; i < m->n_threads; i++) {
+        pv__cj_thread *t = &m->threads[i];
+        if (t->n_flows == 0)
+            continue;
+        sort_slices(t->slices, t->n_slices);
+        sort_flowpts(t->flows, t->n_flows);
+        bind_thread(m, t->slices, t->n_slices, t->flows, t->n_flows, stack);
     }
     free(stack);
 }

@@ -56,6 +56,7 @@ pv__cj_model *pv__cj_model_new(pv_model_builder *b, const char *path)
     m->b = b;
     m->path = path;
     m->last_thread = PV__CJ_NONE;
+    m->last_proc = PV__CJ_NONE;
     for (int k = 0; k < PV__CJ_RECENT; k++)
         m->recent[k] = PV__CJ_NONE;
     m->free_open = PV__CJ_NONE;
@@ -83,9 +84,11 @@ void pv__cj_model_free(pv__cj_model *m)
         free(m->opens[i].stats);
     free(m->opens);
     free(m->procs);
+    for (size_t i = 0; i < m->n_threads; i++) {
+        free(m->threads[i].slices);
+        free(m->threads[i].flows);
+    }
     free(m->threads);
-    free(m->slices);
-    free(m->flows);
     free(m->tops);
     free(m->tmp);
     free(m->mem_peaks);
@@ -94,7 +97,7 @@ void pv__cj_model_free(pv__cj_model *m)
 
 bool pv__cj_model_fits(const pv__cj_model *m, uint64_t cap_bytes)
 {
-    uint64_t own = m->n_slices * sizeof *m->slices + m->n_flows * sizeof *m->flows +
+    uint64_t own = m->n_slices * sizeof(pv__cj_slice) + m->n_flows * sizeof(pv__cj_flowpt) +
                    m->n_opens * sizeof *m->opens;
     return pv_builder_mem_bound(m->b) + own <= cap_bytes;
 }
@@ -134,12 +137,21 @@ static void id_key(pv__cj_model *m, const pv__cj_id *id, uint64_t *a, uint64_t *
 
 static uint32_t proc_of(pv__cj_model *m, const pv__cj_id *pid)
 {
+    /* Most events are of the previous event's process: a numbered pid
+     * (absent reads as 0) is checked against it before the map. */
+    if (m->last_proc != PV__CJ_NONE && !pid->is_str) {
+        const pv__cj_proc *last = &m->procs[m->last_proc];
+        if (!last->pid_is_str && last->pid == (pid->set ? pid->num : 0))
+            return m->last_proc;
+    }
     uint64_t a, b;
     int64_t v;
     id_key(m, pid, &a, &b, &v);
     uint32_t i = pv__cj_map_get(&m->proc_map, a, b);
-    if (i != PV__CJ_NONE)
+    if (i != PV__CJ_NONE) {
+        m->last_proc = i;
         return i;
+    }
     GROW(m->procs, m->n_procs, m->cap_procs);
     i = (uint32_t)m->n_procs++;
     pv__cj_proc *p = &m->procs[i];
@@ -149,6 +161,7 @@ static uint32_t proc_of(pv__cj_model *m, const pv__cj_id *pid)
     p->pid_is_str = a == 1;
     p->pid = v;
     pv__cj_map_put(&m->proc_map, a, b, i);
+    m->last_proc = i;
     return i;
 }
 
@@ -449,18 +462,29 @@ static uint64_t flow_of(pv__cj_model *m, uint32_t cat, const pv__cj_id *id, bool
     int64_t v;
     id_key(m, id, &a, &b, &v);
     a |= v2 ? 2 : (uint64_t)cat << 2;
+    /* a flow's end comes a few events after its start (Kineto's ac2g
+     * pairs): the flows seen last are looked at before the map */
+    for (size_t k = 0; k < PV__CJ_FLOW_RECENT; k++) {
+        const pv__cj_flow_slot *r = &m->flow_recent[k];
+        if (r->set && r->a == a && r->b == b)
+            return r->flow;
+    }
     uint32_t f = pv__cj_map_get(&m->flow_map, a, b);
     if (f == PV__CJ_NONE) {
         f = (uint32_t)m->n_flow_ids++;
         pv__cj_map_put(&m->flow_map, a, b, f);
     }
+    m->flow_recent[m->flow_recent_at] = (pv__cj_flow_slot){a, b, f, true};
+    m->flow_recent_at = (m->flow_recent_at + 1) % PV__CJ_FLOW_RECENT;
     return f;
 }
 
 static void add_slice(pv__cj_model *m, uint32_t thread, int64_t start, int64_t dur, uint64_t ev)
 {
-    GROW(m->slices, m->n_slices, m->cap_slices);
-    m->slices[m->n_slices++] = (pv__cj_slice){thread, start, dur, ev};
+    pv__cj_thread *t = &m->threads[thread];
+    GROW(t->slices, t->n_slices, t->cap_slices);
+    t->slices[t->n_slices++] = (pv__cj_slice){start, dur, ev};
+    m->n_slices++;
 }
 
 static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
@@ -469,9 +493,10 @@ static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
     if (!ev->id.set || !rel_ps(m, ev->ts, &ts))
         return;
     uint32_t thread = thread_of(m, ev);
-    GROW(m->flows, m->n_flows, m->cap_flows);
-    pv__cj_flowpt *f = &m->flows[m->n_flows++];
-    f->thread = thread;
+    pv__cj_thread *t = &m->threads[thread];
+    GROW(t->flows, t->n_flows, t->cap_flows);
+    pv__cj_flowpt *f = &t->flows[t->n_flows++];
+    m->n_flows++;
     f->dir = ev->ph == 's' ? 2 : ev->ph == 'f' ? 1 : 3;
     f->next = ev->ph == 'f' && !ev->bp_enclosing;
     f->ts_ps = ts;
@@ -483,11 +508,8 @@ static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
 /* The allocator of a [memory] event ("Device Type" 0 the CPU, 1 a CUDA
  * device; Kineto's own numbering), as the host and device planes are
  * named. */
-static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
+static uint32_t memory_device_name(pv__cj_model *m, double type, double id)
 {
-    double type = 0, id = -1;
-    arg_number(arg_find(ev, "Device Type"), &type);
-    arg_number(arg_find(ev, "Device Id"), &id);
     char buf[64];
     int n;
     if (type == 0)
@@ -499,9 +521,34 @@ static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
     return pv_builder_intern(m->b, buf, (size_t)n);
 }
 
-static pv_stat int_stat(pv__cj_model *m, const char *name, int64_t v)
+static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
 {
-    return (pv_stat){pv_builder_intern_cstr(m->b, name), PV_STAT_I64, {.i64 = v}};
+    double type = 0, id = -1;
+    arg_number(arg_find(ev, "Device Type"), &type);
+    arg_number(arg_find(ev, "Device Id"), &id);
+    /* one device's events follow each other: its name is made once (the
+     * bits compared, so -0 keeps its own name) */
+    if (m->mem_dev != 0 && memcmp(&m->mem_dev_type, &type, sizeof type) == 0 &&
+        memcmp(&m->mem_dev_id, &id, sizeof id) == 0)
+        return m->mem_dev;
+    m->mem_dev_type = type;
+    m->mem_dev_id = id;
+    m->mem_dev = memory_device_name(m, type, id);
+    return m->mem_dev;
+}
+
+/* The string id of the well-known stat name, interned at its first use
+ * and remembered in *slot (0 until then: id 0 is ""). */
+static uint32_t known(pv__cj_model *m, uint32_t *slot, const char *name)
+{
+    if (*slot == 0)
+        *slot = pv_builder_intern_cstr(m->b, name);
+    return *slot;
+}
+
+static pv_stat int_stat(pv__cj_model *m, uint32_t *slot, const char *name, int64_t v)
+{
+    return (pv_stat){known(m, slot, name), PV_STAT_I64, {.i64 = v}};
 }
 
 /* The well-known stats (FORMATS.md §3.3) of a Kineto [memory] event, so
@@ -519,12 +566,11 @@ static size_t memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out
     *free = bytes < 0;
     uint32_t dev = memory_device(m, ev);
     size_t k = 0;
-    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "allocator_name"), PV_STAT_STR,
-                         {.str = dev}};
+    out[k++] = (pv_stat){known(m, &m->s_mem[0], "allocator_name"), PV_STAT_STR, {.str = dev}};
     int64_t size = (int64_t)(bytes < 0 ? -bytes : bytes);
-    out[k++] = int_stat(m, "requested_bytes", size);
-    out[k++] = int_stat(m, "allocation_bytes", size);
-    out[k++] = (pv_stat){pv_builder_intern_cstr(m->b, "addr"), PV_STAT_U64,
+    out[k++] = int_stat(m, &m->s_mem[1], "requested_bytes", size);
+    out[k++] = int_stat(m, &m->s_mem[2], "allocation_bytes", size);
+    out[k++] = (pv_stat){known(m, &m->s_mem[3], "addr"), PV_STAT_U64,
                          {.u64 = addr > 0 && addr < 1.8e19 ? (uint64_t)addr : 0}};
     if (has_total) {
         size_t d = 0;
@@ -540,8 +586,8 @@ static size_t memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out
         int64_t t = (int64_t)total;
         if (t > m->mem_peaks[d].peak)
             m->mem_peaks[d].peak = t;
-        out[k++] = int_stat(m, "bytes_allocated", t);
-        out[k++] = int_stat(m, "peak_bytes_in_use", m->mem_peaks[d].peak);
+        out[k++] = int_stat(m, &m->s_mem[4], "bytes_allocated", t);
+        out[k++] = int_stat(m, &m->s_mem[5], "peak_bytes_in_use", m->mem_peaks[d].peak);
     }
     return k;
 }

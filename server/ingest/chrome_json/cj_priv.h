@@ -16,6 +16,8 @@
  *                as planes, threads as tracks, phases X B E i C M s t f)
  *   cj_finish.c  what needs the whole file: B without E, flow binding,
  *                plane and track names, top-level metadata, warnings
+ *   cj_pipe.c    the reader on a second thread, handing the parser its
+ *                events in batches (a big mapped file, two cores)
  *   cj_map.c     a hash map of two 64-bit words to an index
  *   cj_sniff.c   the sniffer and the format table's entries
  *
@@ -43,6 +45,10 @@
 
 /* Results of the reader's steps besides 0 and the negative PV_E* codes. */
 #define PV__CJ_MORE 1   /* the window ends inside the piece: read it again with more bytes */
+#define PV__CJ_STOP 2   /* the parser on the other thread gave up (cj_pipe.c) */
+
+/* Events between two looks at the progress and the memory cap. */
+#define PV__CJ_PROGRESS_EVENTS 65536u
 
 /* ---- pieces of JSON (cj_text.c) ----------------------------------------- */
 
@@ -206,6 +212,21 @@ typedef struct pv__cj_proc {
     uint32_t counters;      /* its counters' thread, PV__CJ_NONE none */
 } pv__cj_proc;
 
+/* A slice a flow event may bind to. */
+typedef struct pv__cj_slice {
+    int64_t start_ps;
+    int64_t dur_ps;
+    uint64_t ev;            /* builder handle */
+} pv__cj_slice;
+
+/* A flow event (s, t, f), bound at the end to a slice of its thread. */
+typedef struct pv__cj_flowpt {
+    uint8_t dir;            /* FORMATS.md §3.4: 1 in, 2 out, 3 in-out */
+    bool next;              /* binds to the next slice (an f without bp "e") */
+    int64_t ts_ps;
+    uint64_t flow;          /* the flow's number, one per (cat, id) */
+} pv__cj_flowpt;
+
 /* A thread of a process: a tid, which becomes a track at its first event. */
 typedef struct pv__cj_thread {
     uint32_t proc;
@@ -216,6 +237,10 @@ typedef struct pv__cj_thread {
     bool has_sort;
     int64_t sort_index;
     uint32_t open_top;      /* innermost B without its E, PV__CJ_NONE none */
+    pv__cj_slice *slices;   /* its slices, kept apart per thread for the flows */
+    size_t n_slices, cap_slices;
+    pv__cj_flowpt *flows;   /* its flow events */
+    size_t n_flows, cap_flows;
 } pv__cj_thread;
 
 /* A B event waiting for its E. */
@@ -228,22 +253,13 @@ typedef struct pv__cj_open {
     size_t n_stats;
 } pv__cj_open;
 
-/* A slice a flow event may bind to. */
-typedef struct pv__cj_slice {
-    uint32_t thread;
-    int64_t start_ps;
-    int64_t dur_ps;
-    uint64_t ev;            /* builder handle */
-} pv__cj_slice;
-
-/* A flow event (s, t, f), bound at the end to a slice of its thread. */
-typedef struct pv__cj_flowpt {
-    uint32_t thread;
-    uint8_t dir;            /* FORMATS.md §3.4: 1 in, 2 out, 3 in-out */
-    bool next;              /* binds to the next slice (an f without bp "e") */
-    int64_t ts_ps;
-    uint64_t flow;          /* the flow's number, one per (cat, id) */
-} pv__cj_flowpt;
+/* A remembered flow lookup. */
+typedef struct pv__cj_flow_slot {
+    uint64_t a, b;          /* the flow map's key */
+    uint32_t flow;
+    bool set;
+} pv__cj_flow_slot;
+#define PV__CJ_FLOW_RECENT 8u
 
 /* A remembered metadata lookup. */
 typedef struct pv__cj_meta_slot {
@@ -279,22 +295,25 @@ typedef struct pv__cj_model {
     pv__cj_thread *threads;
     size_t n_threads, cap_threads;
     uint32_t last_thread;   /* the thread of the previous event */
+    uint32_t last_proc;     /* the process proc_of found last, PV__CJ_NONE none */
     uint32_t recent[PV__CJ_RECENT]; /* the threads of the last events, newest first */
     uint32_t n_metas;
     pv__cj_open *opens;
     size_t n_opens, cap_opens;
     uint32_t free_open;     /* a free list through below */
-    pv__cj_slice *slices;
-    size_t n_slices, cap_slices;
-    pv__cj_flowpt *flows;
-    size_t n_flows, cap_flows;
+    uint64_t n_slices, n_flows; /* of all threads */
     uint64_t n_flow_ids;
+    pv__cj_flow_slot flow_recent[PV__CJ_FLOW_RECENT]; /* the last flows looked up */
+    size_t flow_recent_at;  /* the slot the next one takes */
     pv__cj_top *tops;
     size_t n_tops, cap_tops;
     pv_stat *tmp;           /* stats of an E or C event being made */
     size_t cap_tmp;
     uint32_t s_cat, s_flow, s_value, s_kernel_details, s_true, s_false, s_null;
     uint32_t s_mem_alloc, s_mem_free;
+    uint32_t s_mem[6];      /* a [memory] event's stat names, interned at first use */
+    double mem_dev_type, mem_dev_id; /* the device of the last [memory] event */
+    uint32_t mem_dev;       /* its allocator's name; 0 none yet */
     pv__cj_meta_slot meta_cache[PV__CJ_META_CACHE];
     pv__cj_mem_peak *mem_peaks; /* the highest Total Allocated so far, per device */
     size_t n_mem_peaks, cap_mem_peaks;
@@ -340,11 +359,44 @@ bool pv__cj_model_fits(const pv__cj_model *m, uint64_t cap_bytes);
 typedef int64_t (*pv__cj_read_fn)(void *ctx, uint8_t *dst, size_t cap, bool *cut,
                                   pv_error *err);
 
+/* After the events up to text offset at are parsed: reports the progress
+ * (and lets the mapped pages below go) and checks the model against its
+ * cap. Returns 0, or PV_ETOOBIG with err. */
+int pv__cj_progress(const pv_ingest_src *src, const pv__cj_model *m, uint64_t model_cap,
+                    uint64_t at, bool whole_text, pv_error *err);
+
 /* Decodes the JSON text of one trace into b: either data[0..len) whole
  * (read is NULL) or what read yields. src gives the path for errors and
  * the progress (may have no data when read is set). */
 int pv__cj_decode_text(const pv_ingest_src *src, const uint8_t *data, size_t len,
                        pv__cj_read_fn read, void *ctx, uint64_t model_cap,
                        pv_model_builder *b, pv_error *err);
+
+/* ---- the reader on a second thread (cj_pipe.c) ------------------------------- */
+
+typedef struct pv__cj_pipe pv__cj_pipe;
+
+/* Whether a text of len bytes is read on a second thread: big enough, and
+ * the process may run on two cores or more. */
+bool pv__cj_pipe_worth(size_t len);
+/* Reads the whole text through p, on the reader thread (ctx its state):
+ * returns 0 or a PV_E* code with *err set. */
+typedef int (*pv__cj_produce_fn)(void *ctx, pv__cj_pipe *p, pv_error *err);
+/* Runs produce on a new thread and parses what it hands over into m on
+ * this one. Returns 0, the first failure in text order (err set), or
+ * PV__CJ_MORE when no thread could start (nothing read: decode on this
+ * thread instead). */
+int pv__cj_pipe_run(const pv_ingest_src *src, pv__cj_model *m, uint64_t model_cap,
+                    pv__cj_produce_fn produce, void *ctx, pv_error *err);
+/* For the reader: the scratch its next piece allocates into (changes
+ * after each pv__cj_pipe_event). */
+pv__cj_scratch *pv__cj_pipe_scratch(pv__cj_pipe *p);
+/* Hands over ev (args copied; its strings must stay put: in the mapped
+ * text or the scratch above), which ends at text offset end. Returns 0,
+ * or 1 when the parser stopped: reading should stop too. */
+int pv__cj_pipe_event(pv__cj_pipe *p, const pv__cj_event *ev, uint64_t end);
+/* A top-level member (key copied), and the text's cut, in their order. */
+void pv__cj_pipe_top(pv__cj_pipe *p, pv__cj_str key, const pv__cj_value *v);
+void pv__cj_pipe_cut(pv__cj_pipe *p, uint64_t at, const char *what, bool trailing);
 
 #endif

@@ -22,7 +22,6 @@
 /* The window a read function fills starts at this many bytes and grows
  * (doubling) only for an event that does not fit. */
 #define WINDOW_BYTES ((size_t)1 << 20)
-#define PROGRESS_EVENTS 65536u
 
 enum state {
     S_START,          /* before the container */
@@ -63,7 +62,9 @@ typedef struct rd {
     char key[256];          /* the top-level key whose value comes next */
     size_t key_len;
     skipper skip;
-    pv__cj_scratch scratch;
+    pv__cj_scratch own_scratch;
+    pv__cj_scratch *scratch; /* own_scratch, or the pipe's batch being filled */
+    pv__cj_pipe *pipe;      /* the parser is on another thread (cj_pipe.c); else NULL */
     pv__cj_arg *args;
     size_t cap_args;
     uint64_t n_events;
@@ -280,7 +281,8 @@ static int event_member(rd *r, pv__cj_cur *c, const pv__cj_str *k, void *ctx)
 static int read_event(rd *r, pv__cj_cur *c, pv__cj_event *ev)
 {
     memset(ev, 0, sizeof *ev);
-    pv__cj_scratch_reset(&r->scratch);
+    if (r->pipe == NULL)   /* a batch's scratch lives as long as the batch */
+        pv__cj_scratch_reset(r->scratch);
     ev->at = offset_of(r, c->p);
     return read_object(r, c, &event_words, event_member, ev);
 }
@@ -343,12 +345,20 @@ static int skip_stream(rd *r, bool *done)
 
 /* ---- the container ------------------------------------------------------------- */
 
+static void cut(rd *r, uint64_t at, const char *what, bool trailing)
+{
+    if (r->pipe != NULL)
+        pv__cj_pipe_cut(r->pipe, at, what, trailing);
+    else
+        pv__cj_model_cut(r->model, at, what, trailing);
+}
+
 /* One piece at r->p for the current state. Returns 0 (r->p moved past
  * it), PV__CJ_MORE (r->p at the piece's start, or at the window's end
  * for a value streaming by), or a PV_E* code. */
 static int step(rd *r)
 {
-    pv__cj_cur c = {r->p, r->end, r->eof, NULL, &r->scratch};
+    pv__cj_cur c = {r->p, r->end, r->eof, NULL, r->scratch};
     int rc = pv__cj_ws(&c);
     if (rc != 0) {
         r->p = c.p;   /* white space is consumed for good */
@@ -408,7 +418,10 @@ static int step(rd *r)
         }
         if (rc != 0)
             break;
-        pv__cj_model_top(r->model, (pv__cj_str){r->key, r->key_len}, &v);
+        if (r->pipe != NULL)
+            pv__cj_pipe_top(r->pipe, (pv__cj_str){r->key, r->key_len}, &v);
+        else
+            pv__cj_model_top(r->model, (pv__cj_str){r->key, r->key_len}, &v);
         r->state = S_MEMBER_NEXT;
         r->p = c.p;
         return 0;
@@ -450,8 +463,13 @@ static int step(rd *r)
                 return pv_error_set(r->err, PV_ETOOBIG, r->src->path, offset_of(r, at),
                                     "an event is larger than %zu MiB",
                                     PV__CJ_MAX_EVENT_BYTES >> 20);
-            if ((rc = pv__cj_model_event(r->model, &ev, r->err)) != 0)
+            if (r->pipe != NULL) {
+                if (pv__cj_pipe_event(r->pipe, &ev, offset_of(r, c.p)) != 0)
+                    return PV__CJ_STOP;
+                r->scratch = pv__cj_pipe_scratch(r->pipe);
+            } else if ((rc = pv__cj_model_event(r->model, &ev, r->err)) != 0) {
                 return rc;
+            }
             r->n_events++;
         }
         r->p = c.p;
@@ -468,7 +486,7 @@ static int step(rd *r)
         r->p = at + 1;
         return 0;
     case S_DONE:
-        pv__cj_model_cut(r->model, offset_of(r, at), "text after the end of the trace", true);
+        cut(r, offset_of(r, at), "text after the end of the trace", true);
         r->p = r->end;
         r->eof = true;
         return PV__CJ_MORE;
@@ -530,73 +548,99 @@ static int at_end(rd *r)
     bool between = r->state == S_EVENT_FIRST || r->state == S_EVENT_NEXT ||
                    r->state == S_EVENT;
     if (r->cut)
-        pv__cj_model_cut(r->model, at, "the gzip stream ends early", false);
+        cut(r, at, "the gzip stream ends early", false);
     else if (r->state != S_DONE && !(r->bare && between))
-        pv__cj_model_cut(r->model, at, "the trace is cut off", false);
+        cut(r, at, "the trace is cut off", false);
     return 0;
+}
+
+int pv__cj_progress(const pv_ingest_src *src, const pv__cj_model *m, uint64_t model_cap,
+                    uint64_t at, bool whole_text, pv_error *err)
+{
+    if (whole_text)
+        pv_ingest_done_upto(src, (size_t)at);
+    if (pv__cj_model_fits(m, model_cap))
+        return 0;
+    return pv_error_set(err, PV_ETOOBIG, src->path, at,
+                        "the trace needs more than %llu MiB of memory, more than a file of "
+                        "its size may",
+                        (unsigned long long)(model_cap >> 20));
+}
+
+/* Reads the whole text, from its start, into the model or the pipe. */
+static int read_all(rd *r)
+{
+    /* a UTF-8 byte order mark is allowed before the text */
+    int rc = refill(r);
+    if (rc < 0)
+        return rc;
+    if (r->end - r->p >= 3 && memcmp(r->p, "\xef\xbb\xbf", 3) == 0)
+        r->p += 3;
+    uint64_t next_check = PV__CJ_PROGRESS_EVENTS;
+    for (;;) {
+        rc = step(r);
+        if (rc == 0) {
+            if (r->pipe == NULL && r->n_events >= next_check) {
+                next_check = r->n_events + PV__CJ_PROGRESS_EVENTS;
+                rc = pv__cj_progress(r->src, r->model, r->model_cap, offset_of(r, r->p),
+                                     r->read == NULL, r->err);
+                if (rc != 0)
+                    return rc;
+            }
+            continue;
+        }
+        if (rc != PV__CJ_MORE)
+            return rc;
+        rc = refill(r);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            return at_end(r);
+    }
+}
+
+/* pv__cj_produce_fn: read_all on the pipe's reader thread. */
+static int produce(void *ctx, pv__cj_pipe *p, pv_error *err)
+{
+    rd *r = ctx;
+    r->pipe = p;
+    r->err = err;
+    r->scratch = pv__cj_pipe_scratch(p);
+    return read_all(r);
 }
 
 int pv__cj_decode_text(const pv_ingest_src *src, const uint8_t *data, size_t len,
                        pv__cj_read_fn read, void *ctx, uint64_t model_cap,
                        pv_model_builder *b, pv_error *err)
 {
-    rd r;
-    memset(&r, 0, sizeof r);
-    r.src = src;
-    r.err = err;
-    r.read = read;
-    r.ctx = ctx;
-    r.model_cap = model_cap;
-    r.model = pv__cj_model_new(b, src->path);
+    rd *r = pv_xcalloc(1, sizeof *r);
+    r->src = src;
+    r->err = err;
+    r->read = read;
+    r->ctx = ctx;
+    r->model_cap = model_cap;
+    r->model = pv__cj_model_new(b, src->path);
+    r->scratch = &r->own_scratch;
     if (read == NULL) {
-        r.win0 = r.p = data;
-        r.end = data + len;
-        r.eof = true;
+        r->win0 = r->p = data;
+        r->end = data + len;
+        r->eof = true;
     } else {
-        r.cap = WINDOW_BYTES;
-        r.buf = pv_xmalloc(r.cap);
-        r.win0 = r.p = r.end = r.buf;
+        r->cap = WINDOW_BYTES;
+        r->buf = pv_xmalloc(r->cap);
+        r->win0 = r->p = r->end = r->buf;
     }
-    /* a UTF-8 byte order mark is allowed before the text */
-    int rc = refill(&r);
-    if (rc < 0)
-        goto done;
-    if (r.end - r.p >= 3 && memcmp(r.p, "\xef\xbb\xbf", 3) == 0)
-        r.p += 3;
-    uint64_t next_check = PROGRESS_EVENTS;
-    for (;;) {
-        rc = step(&r);
-        if (rc == 0) {
-            if (r.n_events >= next_check) {
-                next_check = r.n_events + PROGRESS_EVENTS;
-                if (read == NULL)
-                    pv_ingest_done_upto(src, (size_t)(r.p - data));
-                if (!pv__cj_model_fits(r.model, model_cap)) {
-                    rc = pv_error_set(err, PV_ETOOBIG, src->path, offset_of(&r, r.p),
-                                      "the trace needs more than %llu MiB of memory, more "
-                                      "than a file of its size may",
-                                      (unsigned long long)(model_cap >> 20));
-                    goto done;
-                }
-            }
-            continue;
-        }
-        if (rc != PV__CJ_MORE)
-            goto done;
-        rc = refill(&r);
-        if (rc < 0)
-            goto done;
-        if (rc == 1) {
-            rc = at_end(&r);
-            break;
-        }
-    }
+    int rc = PV__CJ_MORE;
+    if (read == NULL && pv__cj_pipe_worth(len))
+        rc = pv__cj_pipe_run(src, r->model, model_cap, produce, r, err);
+    if (rc == PV__CJ_MORE)
+        rc = read_all(r);
     if (rc == 0)
-        pv__cj_model_finish(r.model);
-done:
-    pv__cj_model_free(r.model);
-    pv__cj_scratch_fini(&r.scratch);
-    free(r.args);
-    free(r.buf);
+        pv__cj_model_finish(r->model);
+    pv__cj_model_free(r->model);
+    pv__cj_scratch_fini(&r->own_scratch);
+    free(r->args);
+    free(r->buf);
+    free(r);
     return rc;
 }
