@@ -120,13 +120,23 @@ static void add_utilization(const pv_model *m, builder *b)
     pv_arena_fini(&a);
 }
 
-static void build_counters(const pv_model *m, pv_trace_index *ix)
+/* Events read between two counts on the meter. */
+#define METER_STEP 65536u
+
+/* Counts the events on meter as it reads them: the memory events' stats
+ * make this the index's longest pass. */
+static void build_counters(const pv_model *m, pv_trace_index *ix, pv_meter *meter)
 {
     builder b = {0};
     for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
         const pv_track *t = &m->tracks[ti];
         int counters_line = t->kind == PV_TRACK_COUNTERS;
+        uint64_t counted = 0;   /* of the track's events, on meter */
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+            if (e - t->first_event - counted == METER_STEP) {
+                pv_meter_add(meter, METER_STEP);
+                counted += METER_STEP;
+            }
             if (counters_line) {
                 double v;
                 if (first_number(m, e, &v)) {
@@ -149,6 +159,7 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
+        pv_meter_add(meter, t->n_events - counted);
     }
     add_utilization(m, &b);
     pv_sort(b.samples, b.n_samples, sizeof *b.samples, cmp_sample);
@@ -253,6 +264,10 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
 int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
                        pv_trace_index **out, pv_error *err)
 {
+    /* the pyramid's three passes over the events, then counters and links */
+    uint64_t unit = m->n_events + 1;
+    pv_meter *meter = opts != NULL ? opts->meter : NULL;
+    pv_meter_start(meter, 5 * unit);
     pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->geom = pv_trace_geom_of(m);
     int rc = pv_trace_pyramid_new(m, opts, &ix->pyramid, err);
@@ -260,8 +275,10 @@ int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
         free(ix);
         return rc;
     }
-    build_counters(m, ix);
+    build_counters(m, ix, meter);
+    pv_meter_add(meter, 1);
     build_links(m, ix);
+    pv_meter_add(meter, unit);
     ix->bytes += sizeof *ix + pv_trace_pyramid_bytes(ix->pyramid);
     *out = ix;
     return 0;
