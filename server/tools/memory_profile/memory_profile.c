@@ -397,7 +397,7 @@ typedef struct allocator_walk {
     int64_t unmapped, unmapped_frees;
 } allocator_walk;
 
-/* The snapshot of event ev at offset_ps for allocator al, its step id fixed
+/* The snapshot of event ev at offset_ps for w's allocator, its step id fixed
  * as UpdateStepId does: a snapshot outside any step joins the step after
  * the last one seen (so leading ones get step 0). */
 static void next_snapshot(const pv_model *m, allocator_walk *w, uint64_t ev, int64_t offset_ps,
