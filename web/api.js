@@ -167,11 +167,13 @@ export async function getToolData(run, tool, host, extra = {}, { signal } = {}) 
 // ---- native routes ---------------------------------------------------------
 
 // Waits until the server has loaded (run, host) into memory, calling
-// onProgress(doneBytes, totalBytes, phase) after each poll while it loads:
-// phase 'decode' while the file is decoded, 'index' while the trace index
-// is built (polled only with untilIndex, which the timeline needs). Resolves
-// when the server answers 200 (and, with untilIndex, the index is no longer
-// building); throws the ApiError of a bad file.
+// onProgress({phase, done, total, fraction, queued}) after each poll while
+// it loads: phase 'reading' (done and total in bytes of the file),
+// 'finishing' (the model's passes over the events), 'indexing' (the trace
+// index's, polled only with untilIndex, which the timeline needs);
+// fraction (0 to 1) is the whole load, which never goes back. Resolves
+// when the server answers 200 (and, with untilIndex, the index is no
+// longer building); throws the ApiError of a bad file.
 export async function loadProfile(run, host, { signal, onProgress, untilIndex = false } = {}) {
     const url = buildUrl('api/load', { run, host });
     for (;;) {
@@ -180,8 +182,9 @@ export async function loadProfile(run, host, { signal, onProgress, untilIndex = 
         if (status !== 202 && !indexing)
             return body;
         if (onProgress && body)
-            onProgress(Number(body.done_bytes) || 0, Number(body.total_bytes) || 0,
-                       indexing ? 'index' : 'decode');
+            onProgress({ phase: body.phase, done: Number(body.phase_done) || 0,
+                         total: Number(body.phase_total) || 0,
+                         fraction: Number(body.progress) || 0, queued: body.state === 'queued' });
         // The index is built in seconds and the first frame waits on it.
         await sleep(indexing ? INDEX_POLL_MS : LOAD_POLL_MS, signal);
     }

@@ -257,12 +257,12 @@ async function show(state) {
             showMessage(ui.content, `Opening ${full.run} on ${hostLabel(full.host)}…`);
             await api.loadProfile(full.run, full.host, {
                 signal: controller.signal,
-                onProgress: (done, total) => {
+                onProgress: (p) => {
                     if (stale())
                         return;
                     if (!progress)
                         progress = showProgress(ui.content, `Loading the profile of ${hostLabel(full.host)}…`);
-                    progress(done, total);
+                    progress(p);
                 },
             });
         }

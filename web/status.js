@@ -55,27 +55,33 @@ export function showMessage(el, text, hint) {
 // finishes the model, and with phase 'index' it builds the trace index:
 // neither has a byte count, so the bar is indeterminate again and the note
 // says which it is, rather than a full bar that does not move.
+const PHASES = {
+    reading: 'Reading…',
+    finishing: 'Finishing the model…',
+    indexing: 'Building the trace index…',
+};
+
+// The bar of a load (api.js, loadProfile's onProgress): one bar for the
+// whole load, which only moves forward, with the phase named under it.
 export function showProgress(el, label) {
-    const bar = h('progress', { 'aria-label': label });
+    const bar = h('progress', { 'aria-label': label, max: 1000 });
     const note = h('p', { class: 'progress-note', 'aria-live': 'polite' });
     clear(el);
     el.append(h('section', { class: 'progress', role: 'status' },
         h('p', { text: label }), bar, note));
-    return (done, total, phase = 'decode') => {
-        if (phase === 'index' || (total > 0 && done >= total)) {
-            bar.removeAttribute('value');
-            note.textContent = phase === 'index' ? 'Building the trace index…'
-                                                 : 'Finishing the model…';
+    let shown = 0;
+    return ({ phase, done, total, fraction, queued }) => {
+        // a poll answered late must not move the bar back
+        shown = Math.max(shown, Math.min(1000, Math.round(1000 * fraction)));
+        bar.value = shown;
+        const pct = Math.floor(shown / 10);
+        if (queued) {
+            note.textContent = 'Waiting for memory to load it…';
             return;
         }
-        if (total > 0) {
-            bar.max = total;
-            bar.value = Math.min(done, total);
-            // done can pass total when the decoder counts more than the
-            // file holds (a gzip'd file counts inflated bytes).
-            const pct = Math.min(100, Math.floor((100 * done) / total));
-            note.textContent = `${formatBytes(done, 3)} of ${formatBytes(total, 3)} (${pct}%)`;
-        }
+        const bytes = phase === 'reading' && total > 0
+            ? ` ${formatBytes(done, 3)} of ${formatBytes(total, 3)}` : '';
+        note.textContent = `${PHASES[phase] || 'Loading…'}${bytes} (${pct}%)`;
     };
 }
 

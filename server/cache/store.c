@@ -43,6 +43,7 @@ struct pv_model_entry {
     int64_t failed_ns;      /* monotonic time of a failure, for the retry */
     uint64_t seq;           /* creation order: loads start oldest first */
     pv_progress progress;
+    pv_meter index_meter;   /* the companion's build */
     pv_model *model;
     size_t added_bytes;     /* the model's memos and HLO table, as last counted */
     size_t memos_saved;     /* memos of the model the disk cache holds */
@@ -444,7 +445,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     void *c = NULL;
     size_t bytes = 0;
     pv_error err = {0};
-    int rc = s->companion->build(e->model, &c, &bytes, &err);
+    int rc = s->companion->build(e->model, &e->index_meter, &c, &bytes, &err);
     pthread_mutex_lock(&s->lock);
     /* the build may have made memos of the model (the trace index keeps
      * the derived device lines as one): counted now, not at the next put */
@@ -614,6 +615,42 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
     return e;
 }
 
+/* The phase follows the loader's order: the bytes until the finish has
+ * counted its work (the ingest reads every byte first), the companion
+ * once the model is published. */
+static void phase_of(const pv_model_entry *e, pv_load_status *out)
+{
+    out->phase_done = out->phase_total = 0;
+    if (e->state == PV_LOAD_LOADING) {
+        pv_meter_read(&e->progress.finish, &out->phase_done, &out->phase_total);
+        out->phase = out->phase_total > 0 ? PV_PHASE_FINISHING : PV_PHASE_READING;
+        if (out->phase == PV_PHASE_READING) {
+            out->phase_done = out->done_bytes;
+            out->phase_total = out->total_bytes;
+        }
+    } else if (e->state == PV_LOAD_READY && e->companion_state == PV_LOAD_LOADING) {
+        out->phase = PV_PHASE_INDEXING;
+        pv_meter_read(&e->index_meter, &out->phase_done, &out->phase_total);
+    } else {
+        out->phase = PV_PHASE_DONE;
+    }
+}
+
+/* Each phase's share of the bar, about how a fresh load's time splits on
+ * bench/gen_xspace's profiles (tests/api/test_load_progress polls it). */
+static const double phase_share[] = {0.55, 0.05, 0.40};
+
+double pv_load_status_fraction(const pv_load_status *st)
+{
+    double before = 0;
+    for (int p = 0; p < (int)st->phase && p < PV_PHASE_DONE; p++)
+        before += phase_share[p];
+    if (st->phase == PV_PHASE_DONE)
+        return 1.0;
+    double within = st->phase_total > 0 ? (double)st->phase_done / (double)st->phase_total : 0;
+    return before + phase_share[st->phase] * within;
+}
+
 static void status_of(const pv_model_entry *e, pv_load_status *out)
 {
     out->state = e->state;
@@ -632,6 +669,7 @@ static void status_of(const pv_model_entry *e, pv_load_status *out)
         memset(&out->companion_err, 0, sizeof out->companion_err);
     out->model_bytes = e->state == PV_LOAD_READY ? e->model->mem_bytes + e->added_bytes : 0;
     out->companion_bytes = e->companion_bytes;
+    phase_of(e, out);
 }
 
 void pv_model_store_poll(pv_model_store *s, const pv_source *src, pv_load_status *out)

@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/safe_open.h"
 
 #include <stdbool.h>
@@ -37,6 +38,17 @@ typedef enum pv_load_state {
     PV_LOAD_FAILED
 } pv_load_state;
 
+/* Where a load is, for the page's bar: the source's bytes read, the
+ * model finished (model/builder.h, pv_builder_finish_metered), the
+ * companion built. A load from the disk cache reads and finishes nothing:
+ * it goes from READING to INDEXING. */
+typedef enum pv_load_phase {
+    PV_PHASE_READING,        /* units: bytes of the source */
+    PV_PHASE_FINISHING,      /* units: the finish's passes over the events */
+    PV_PHASE_INDEXING,       /* units: the companion's (the trace index's) */
+    PV_PHASE_DONE
+} pv_load_phase;
+
 typedef struct pv_load_status {
     pv_load_state state;
     bool queued;             /* LOADING, but waiting for the budget to allow it */
@@ -49,17 +61,27 @@ typedef struct pv_load_status {
     pv_error companion_err;
     size_t model_bytes;      /* 0 until the model is ready */
     size_t companion_bytes;  /* 0 until the companion is built */
+    /* The phase and how far it is; across polls of one load the phase
+     * never goes back and, within a phase, neither does phase_done. */
+    pv_load_phase phase;
+    uint64_t phase_done;     /* at most phase_total */
+    uint64_t phase_total;    /* 0 until the phase's work has counted it */
 } pv_load_status;
 
+/* The whole load as one fraction from 0 to 1 that never goes back across
+ * polls: each phase fills a fixed share of the bar (store.c). */
+double pv_load_status_fraction(const pv_load_status *st);
+
 /* What a store builds beside each model. build runs on the loader thread
- * with the model held; it returns 0 with *out and the bytes it holds, or
+ * with the model held, counting its work on meter (what
+ * PV_PHASE_INDEXING reports); it returns 0 with *out and the bytes it holds, or
  * an error code with err filled (the model stays usable). free releases
  * what build made. warm (may be NULL) then makes the model's memos that
  * the first requests will read (model/memo.h), on the same thread, and
  * the store saves them with the model, so that after a restart they come
  * from the disk cache rather than from the first request. */
 typedef struct pv_model_companion {
-    int (*build)(const pv_model *m, void **out, size_t *bytes, pv_error *err);
+    int (*build)(const pv_model *m, pv_meter *meter, void **out, size_t *bytes, pv_error *err);
     void (*free)(void *companion);
     void (*warm)(const pv_model *m);
 } pv_model_companion;

@@ -26,10 +26,12 @@ struct pv_trace_hold {
 #define TILE_SLOTS ((1u << PV_TRACE_CACHE_TILE_LEVELS) - 1)
 #define TILE_BYTES_PER_FILE ((size_t)64 << 20)
 
-static int build(const pv_model *m, void **out, size_t *bytes, pv_error *err)
+static int build(const pv_model *m, pv_meter *meter, void **out, size_t *bytes, pv_error *err)
 {
     pv_trace_index *ix = NULL;
-    int rc = pv_trace_index_new(m, NULL, &ix, err);
+    pv_trace_pyramid_opts opts = pv_trace_pyramid_defaults();
+    opts.meter = meter;
+    int rc = pv_trace_index_new(m, &opts, &ix, err);
     if (rc != 0)
         return rc;
     pv_trace_hold *h = pv_xcalloc(1, sizeof *h);

@@ -540,6 +540,16 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs)
                           (json_int_t)st.companion_bytes, "held_bytes",
                           (json_int_t)pv_model_store_bytes(rq->app->models), "budget_bytes",
                           (json_int_t)pv_model_store_budget(rq->app->models));
+    /* The page's bar: the phase by name, its own measure (bytes, then the
+     * finish's and the index's passes over the events) and the whole load
+     * as one fraction that never goes back. */
+    static const char *const phase_name[] = {"reading", "finishing", "indexing", "done"};
+    if (j != NULL)
+        json_object_update_new(j, json_pack("{s:s, s:I, s:I, s:f}", "phase",
+                                            phase_name[st.phase], "phase_done",
+                                            (json_int_t)st.phase_done, "phase_total",
+                                            (json_int_t)st.phase_total, "progress",
+                                            pv_load_status_fraction(&st)));
     if (j != NULL && st.companion_state == PV_LOAD_FAILED) {
         char msg[1200];
         pv_error_format(&st.companion_err, msg, sizeof msg);

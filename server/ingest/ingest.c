@@ -86,7 +86,11 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
         pv_builder_free(b);
         return rc;
     }
-    rc = pv_builder_finish(b, out, err);
+    /* the bytes are all read: the bar moves on to the finish */
+    if (src->progress != NULL)
+        atomic_store_explicit(&src->progress->done_bytes, src->len, memory_order_relaxed);
+    rc = pv_builder_finish_metered(b, src->progress != NULL ? &src->progress->finish : NULL,
+                                   out, err);
     if (rc == 0)
         pv_ingest_attach(*out);
     if (rc != 0 && err != NULL && err->path[0] == '\0') {
@@ -94,8 +98,6 @@ static int ingest_src(const pv_ingest_src *src, pv_source_owner owner, pv_model 
         memcpy(reason, err->reason, sizeof reason);
         pv_error_set(err, rc, src->path, err->offset, "%s", reason);
     }
-    if (rc == 0 && src->progress != NULL)
-        atomic_store_explicit(&src->progress->done_bytes, src->len, memory_order_relaxed);
     return rc;
 }
 

@@ -17,16 +17,20 @@
 #include "model/hlo.h"
 #include "model/model.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bytes of the source decoded so far, of total_bytes. The ingest writes
- * done_bytes (relaxed atomic stores, monotonic); any thread may read it. */
+/* Bytes of the source decoded so far, of total_bytes, then the model's
+ * finish (pv_builder_finish_metered), which starts once done_bytes reaches
+ * total_bytes. The ingest writes done_bytes (relaxed atomic stores,
+ * monotonic) and the finish meter; any thread may read them. */
 typedef struct pv_progress {
     _Atomic uint64_t done_bytes;
     uint64_t total_bytes;
+    pv_meter finish;
 } pv_progress;
 
 /* What a decoder sees of its source. */

@@ -19,6 +19,7 @@
 
 #include "model/model.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +42,12 @@ void pv_builder_free(pv_model_builder *b);
  * Consumes b, also on failure. Returns 0, or PV_ETOOBIG (nesting deeper
  * than PV_MAX_DEPTH) with *out NULL. */
 int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err);
+#define PV_FINISH_PASSES 4
+/* The same, counting on meter (may be NULL) as it goes: the finish's
+ * passes over the events (ordering and stat layout, well-known stats,
+ * nesting, step grouping), each counted as the events + 1 units. */
+int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **out,
+                              pv_error *err);
 
 /* ---- strings ------------------------------------------------------------ */
 

@@ -402,6 +402,15 @@ static size_t model_bytes(const pv_model *m, const pv__model_store *s)
 
 int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
 {
+    return pv_builder_finish_metered(b, NULL, out, err);
+}
+
+int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **out,
+                              pv_error *err)
+{
+    /* + 1: a model without events still counts its passes */
+    uint64_t unit = b->n_events + 1;
+    pv_meter_start(meter, PV_FINISH_PASSES * unit);
     *out = NULL;
     pv_model *m = pv_xcalloc(1, sizeof *m);
     pv__model_store *s = pv_xcalloc(1, sizeof *s);
@@ -427,6 +436,7 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     uint64_t *stat_off = NULL;
     layout_event_stats(b, perm, &stat_off);
     free(perm);
+    pv_meter_add(meter, unit);
 
     /* track event ranges: events are now grouped by final track */
     for (size_t r = 0; r < b->n_runs; r++)
@@ -492,13 +502,16 @@ int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
     pv__stat_names_index(m, s);
     pv__keys contexts = {0};
     rc = pv__extras_build(m, s, applied, &contexts, err);
+    pv_meter_add(meter, unit);
     if (rc == 0) {
         uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
         m->ev_depth = depth;
         rc = compute_depths(m, s, depth, err);
     }
+    pv_meter_add(meter, unit);
     if (rc == 0)
         rc = pv__group_build(m, s, m->has_group_stats, &contexts, err);
+    pv_meter_add(meter, unit);
     free(contexts.v);
     if (rc != 0)
         goto fail;

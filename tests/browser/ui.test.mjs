@@ -157,6 +157,31 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
         assert.deepEqual(await tableRows(page), expectRows(HOST1_B));
     });
 
+    test('the load bar names the phase api/load reports and fills to its fraction',
+        { timeout: TEST_MS }, async () => {
+            // api/load is answered here with a model being finished (the
+            // fixture's files load faster than a poll) until released.
+            const page = await h.open();
+            let held = true;
+            const finishing = { state: 'loading', phase: 'finishing', phase_done: 3,
+                                phase_total: 4, progress: 0.5875, trace_index: 'building' };
+            await page.route('**/api/load?*', (route) => (held
+                ? route.fulfill({ status: 202, contentType: 'application/json',
+                                  body: JSON.stringify(finishing) })
+                : route.continue()));
+            await page.goto(h.base + hashOf(RUN_A, 'host1', TOOL_A));
+            await page.waitForFunction(() => document.querySelector('.progress-note')
+                ?.textContent.startsWith('Finishing the model…'));
+            // 0.5875 of the bar's 1000, rounded; the note gives the whole percent
+            assert.equal(await page.$eval('.progress progress', (b) => b.value), 588);
+            assert.equal(await page.$eval('.progress-note', (n) => n.textContent),
+                         'Finishing the model… (58%)');
+            held = false;
+            await waitForView(page, hashOf(RUN_A, 'host1', TOOL_A));
+            assert.deepEqual(await tableRows(page), expectRows(HOST1_A));
+            await page.close();
+        });
+
     test('Back and Forward walk the picks', { timeout: TEST_MS }, async () => {
         const { page } = h;
         await page.goBack();

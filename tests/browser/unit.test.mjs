@@ -221,12 +221,18 @@ describe('api URLs', () => {
 });
 
 describe('api: loadProfile', () => {
-    // fetch is replaced: api/load answers a decode in progress, then the
-    // model ready with its trace index building, then the index ready.
+    // fetch is replaced: api/load answers the file being read, then the
+    // model being finished, then the model ready with its trace index
+    // building, then the index ready.
     const answers = [
-        [202, { state: 'loading', done_bytes: 5, total_bytes: 10, trace_index: 'building' }],
-        [200, { state: 'ready', done_bytes: 10, total_bytes: 10, trace_index: 'building' }],
-        [200, { state: 'ready', done_bytes: 10, total_bytes: 10, trace_index: 'ready' }],
+        [202, { state: 'loading', phase: 'reading', phase_done: 5, phase_total: 10,
+                progress: 0.275, trace_index: 'building' }],
+        [202, { state: 'loading', phase: 'finishing', phase_done: 3, phase_total: 4,
+                progress: 0.5875, trace_index: 'building' }],
+        [200, { state: 'ready', phase: 'indexing', phase_done: 1, phase_total: 4,
+                progress: 0.7, trace_index: 'building' }],
+        [200, { state: 'ready', phase: 'done', phase_done: 0, phase_total: 0, progress: 1,
+                trace_index: 'ready' }],
     ];
     async function load(options) {
         const real = globalThis.fetch;
@@ -239,7 +245,7 @@ describe('api: loadProfile', () => {
         const seen = [];
         try {
             const body = await loadProfile('r', 'h', {
-                ...options, onProgress: (done, total, phase) => seen.push([done, total, phase]) });
+                ...options, onProgress: (p) => seen.push(p) });
             return { asked, seen, body };
         } finally {
             globalThis.fetch = real;
@@ -248,15 +254,19 @@ describe('api: loadProfile', () => {
 
     test('resolves when the model is ready', async () => {
         const { asked, seen, body } = await load({});
-        assert.equal(asked, 2);
-        assert.deepEqual(seen, [[5, 10, 'decode']]);
+        assert.equal(asked, 3);
+        assert.deepEqual(seen, [
+            { phase: 'reading', done: 5, total: 10, fraction: 0.275, queued: false },
+            { phase: 'finishing', done: 3, total: 4, fraction: 0.5875, queued: false }]);
         assert.equal(body.trace_index, 'building');
     });
 
     test('with untilIndex, also waits out the trace index and says so', async () => {
         const { asked, seen, body } = await load({ untilIndex: true });
-        assert.equal(asked, 3);
-        assert.deepEqual(seen, [[5, 10, 'decode'], [10, 10, 'index']]);
+        assert.equal(asked, 4);
+        assert.deepEqual(seen.map((p) => p.phase), ['reading', 'finishing', 'indexing']);
+        assert.deepEqual(seen[2], { phase: 'indexing', done: 1, total: 4, fraction: 0.7,
+                                    queued: false });
         assert.equal(body.trace_index, 'ready');
     });
 });

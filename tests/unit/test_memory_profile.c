@@ -138,7 +138,7 @@ START_TEST(test_pv_tool_memory_profile_free_takes_alloc_meta)
     pv_memory_profile_result r;
     const pv_memory_allocator *al = run(m, 0, &r, "A");
     /* snapshot 2 frees 0x100, allocated by op1 in snapshot 0 */
-    pv_memory_meta mt = pv_memory_snapshot_meta(m, &al->snapshots[2], &arena);
+    pv_memory_meta mt = pv_memory_snapshot_meta(m, pv_memory_snapshot_at(al, 2), &arena);
     ck_assert_uint_eq(mt.activity, PV_MEMORY_DEALLOCATION);
     ck_assert_str_eq(mt.tf_op_name, "op1");
     ck_assert_str_eq(mt.region_type, "output");
@@ -203,7 +203,7 @@ START_TEST(test_pv_tool_memory_profile_unknown_free_and_ties)
     ck_assert_int_eq(al->peak_step_id, 0);
     ck_assert_uint_eq(al->n_unmatched_frees, 1);
     /* the unmatched free keeps empty metadata */
-    pv_memory_meta mt = pv_memory_snapshot_meta(m, &al->snapshots[0], &arena);
+    pv_memory_meta mt = pv_memory_snapshot_meta(m, pv_memory_snapshot_at(al, 0), &arena);
     ck_assert_str_eq(mt.tf_op_name, "");
     ck_assert_str_eq(mt.data_type, "INVALID");
     /* replay: heap 200 +64 (free) -100 -100 +100 (free of 0x20) -100 = 64,
@@ -232,7 +232,7 @@ START_TEST(test_pv_tool_memory_profile_step_fix)
     const pv_memory_allocator *al = run(m, 0, &r, "C");
     const int64_t want[5] = {0, 3, 4, 5, 6};
     for (int i = 0; i < 5; i++)
-        ck_assert_int_eq(al->snapshots[i].step_id, want[i]);
+        ck_assert_int_eq(pv_memory_snapshot_at(al, (size_t)i)->step_id, want[i]);
     pv_model_free(m);
 }
 END_TEST
@@ -291,7 +291,7 @@ START_TEST(test_pv_tool_memory_profile_two_threads_sorted)
     const pv_memory_allocator *al = run(m, 0, &r, "T");
     const uint64_t want[4] = {0xa1, 0xb1, 0xb2, 0xa2};
     for (size_t i = 0; i < 4; i++) {
-        pv_memory_meta mt = pv_memory_snapshot_meta(m, &al->snapshots[i], &arena);
+        pv_memory_meta mt = pv_memory_snapshot_meta(m, pv_memory_snapshot_at(al, i), &arena);
         ck_assert_uint_eq(mt.address, want[i]);
     }
     pv_model_free(m);

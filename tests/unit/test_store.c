@@ -235,9 +235,11 @@ START_TEST(test_store_memos_counted_and_saved)
 }
 END_TEST
 
-static int build_nothing(const pv_model *m, void **out, size_t *bytes, pv_error *err)
+static int build_nothing(const pv_model *m, pv_meter *meter, void **out, size_t *bytes,
+                         pv_error *err)
 {
     (void)m;
+    (void)meter;
     (void)err;
     *out = malloc(1);
     *bytes = 1;

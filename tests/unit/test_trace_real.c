@@ -99,7 +99,7 @@ START_TEST(test_real_counts_and_tiles)
     ck_assert_uint_eq(listed, x.n_events);
     /* Every level up to 12: the tiles of a row account for every event
      * exactly once, whether they come from the pyramid or are cut. */
-    pv_trace_pyramid_opts o = {50, (size_t)64 << 20};
+    pv_trace_pyramid_opts o = {50, (size_t)64 << 20, NULL};
     pv_trace_pyramid *pyr = NULL;
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &pyr, NULL), 0);
     pv_trace_geom g = pv_trace_geom_of(m);

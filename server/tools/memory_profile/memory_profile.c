@@ -37,9 +37,8 @@ static uint32_t activity_of(const pv_model *m, uint64_t ev)
     return PV_MEMORY_UNKNOWN_ACTIVITY;
 }
 
-static int64_t heap_and_stack(const pv_model *m, const pv_memory_snapshot *s)
+static int64_t heap_and_stack(const pv_memory_snapshot *s)
 {
-    (void)m;
     return s->details.bytes_allocated + s->details.bytes_reserved;
 }
 
@@ -98,15 +97,28 @@ pv_memory_meta pv_memory_snapshot_meta(const pv_model *m, const pv_memory_snapsh
     return mt;
 }
 
+const pv_memory_snapshot *pv_memory_snapshot_at(const pv_memory_allocator *al, size_t position)
+{
+    size_t lo = 0, hi = al->n_kept;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (al->kept[mid].position < position)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < al->n_kept && al->kept[lo].position == position ? &al->kept[lo] : NULL;
+}
+
 pv_memory_meta pv_memory_active_meta(const pv_model *m, const pv_memory_allocator *al,
                                      const pv_memory_active *row, pv_arena *a)
 {
     if (row->snapshot < 0)
         return al->special[-row->snapshot - 1];
-    return pv_memory_snapshot_meta(m, &al->snapshots[row->snapshot], a);
+    return pv_memory_snapshot_meta(m, pv_memory_snapshot_at(al, (size_t)row->snapshot), a);
 }
 
-/* ---- step 1: snapshots and summaries in file order ------------------------- */
+/* ---- step 1: counts and summaries in file order ---------------------------- */
 
 /* The allocators met so far, keyed by the memory id's string id. Profiles
  * have a handful (one per device plus host allocators), so a linear scan
@@ -179,227 +191,435 @@ static void update_summary(pv_memory_allocator *al, const pv_memory_details *md,
 }
 
 /* Visits the host plane's memory events in file order (tracks in order,
- * events by id, which is start order within a track) and fills one
- * allocator per memory id. Event ids grow along this walk, which the
- * stable sort below relies on. */
-static int collect(const pv_model *m, uint32_t plane, pv_arena *a,
+ * events by id) and counts them to one allocator per memory id, whose
+ * summary they update. peak_events[i] is the event that set allocator
+ * i's peak. Allocators are in the order of their first event. */
+static int collect(const pv_model *m, uint32_t plane, pv_arena *a, allocator_set *set,
                    pv_memory_profile_result *out, uint64_t **peak_events, pv_error *err)
 {
     const pv_plane *pl = &m->planes[plane];
-    allocator_set set = {0};
-    size_t *counts = NULL;
-    size_t counts_cap = 0;
-    for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
-        const pv_track *tr = &m->tracks[t];
-        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
-            if (!is_memory_event(m, e))
-                continue;
-            pv_memory_details md;
-            details_of(m, e, &md);
-            size_t i = allocator_index(&set, md.memory_id, a);
-            if (set.n > PV_MEMORY_MAX_ALLOCATORS)
-                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
-                                    "the memory events name more than %d allocators",
-                                    PV_MEMORY_MAX_ALLOCATORS);
-            if (set.cap > counts_cap) {
-                size_t *c = pv_arena_zalloc(a, set.cap * sizeof *c);
-                if (counts_cap > 0)
-                    memcpy(c, counts, counts_cap * sizeof *c);
-                counts = c;
-                counts_cap = set.cap;
-            }
-            /* snapshots are found by their 32-bit index (pv_hashtab values) */
-            if (++counts[i] == UINT32_MAX)
-                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
-                                    "an allocator has %u memory events or more", UINT32_MAX);
-        }
-    }
-    out->n_allocators = set.n;
-    out->allocators = pv_arena_zalloc(a, (set.n ? set.n : 1) * sizeof *out->allocators);
-    *peak_events = pv_arena_zalloc(a, (set.n ? set.n : 1) * sizeof **peak_events);
-    for (size_t i = 0; i < set.n; i++) {
-        pv_memory_allocator *al = &out->allocators[i];
-        al->memory_id = pv_model_str(m, set.ids[i]);
-        al->snapshots = pv_arena_alloc(a, counts[i] * sizeof *al->snapshots);
-    }
+    size_t cap = 0;
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         int64_t line_ps = tr->timestamp_ns * 1000;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (!is_memory_event(m, e))
                 continue;
-            pv_memory_details d;
-            const pv_memory_details *md = &d;
-            details_of(m, e, &d);
-            pv_memory_allocator *al = &out->allocators[allocator_index(&set, md->memory_id, a)];
-            pv_memory_snapshot *s = &al->snapshots[al->n_snapshots++];
-            s->details = d;
-            s->time_offset_ps = m->ev_start_ps[e] - line_ps;
-            s->start_ps = m->ev_start_ps[e];
-            s->event = e;
-            s->meta_event = e;
-            s->step_id = m->ev_group[e];
+            pv_memory_details md;
+            details_of(m, e, &md);
+            size_t i = allocator_index(set, md.memory_id, a);
+            if (set->n > PV_MEMORY_MAX_ALLOCATORS)
+                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                    "the memory events name more than %d allocators",
+                                    PV_MEMORY_MAX_ALLOCATORS);
+            if (set->cap > cap) {
+                pv_memory_allocator *al = pv_arena_zalloc(a, set->cap * sizeof *al);
+                uint64_t *pe = pv_arena_zalloc(a, set->cap * sizeof *pe);
+                if (cap > 0) {
+                    memcpy(al, out->allocators, cap * sizeof *al);
+                    memcpy(pe, *peak_events, cap * sizeof *pe);
+                }
+                out->allocators = al;
+                *peak_events = pe;
+                cap = set->cap;
+            }
+            out->n_allocators = set->n;
+            pv_memory_allocator *al = &out->allocators[i];
+            /* the hash tables below hold positions as 32-bit values */
+            if (++al->n_snapshots == UINT32_MAX)
+                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                    "an allocator has %u memory events or more", UINT32_MAX);
             if (activity_of(m, e) == PV_MEMORY_ALLOCATION)
                 al->n_allocations++;
             else
                 al->n_deallocations++;
-            update_summary(al, md, s->time_offset_ps, e, &(*peak_events)[al - out->allocators]);
+            update_summary(al, &md, m->ev_start_ps[e] - line_ps, e, &(*peak_events)[i]);
         }
     }
+    for (size_t i = 0; i < set->n; i++)
+        out->allocators[i].memory_id = pv_model_str(m, set->ids[i]);
     return 0;
 }
 
-/* ---- step 2: per-allocator post-processing --------------------------------- */
+/* ---- the events in time order ----------------------------------------------- */
 
-/* Merges the sorted runs s[lo, mid) and s[mid, hi) through tmp, taking
- * the left run first on equal times, which keeps the sort stable. */
-static void merge_runs(pv_memory_snapshot *s, pv_memory_snapshot *tmp, size_t lo, size_t mid,
-                       size_t hi)
+/* A track's next memory event. */
+typedef struct track_cursor {
+    uint64_t event, end;
+    int64_t line_ps;
+    int64_t offset_ps;           /* the event's time offset from its line */
+} track_cursor;
+
+/* The host plane's memory events in the reference's order: by time offset,
+ * equal offsets in file order. A track's events are in start order, so the
+ * order is a merge of the tracks, through a binary heap of them. */
+typedef struct event_walk {
+    const pv_model *m;
+    track_cursor *tracks;
+    size_t *heap;                /* indices into tracks, the least on top */
+    size_t n;
+} event_walk;
+
+static bool cursor_before(const track_cursor *x, const track_cursor *y)
 {
-    size_t i = lo, j = mid, k = lo;
-    while (i < mid && j < hi)
-        tmp[k++] = s[j].time_offset_ps < s[i].time_offset_ps ? s[j++] : s[i++];
-    while (i < mid)
-        tmp[k++] = s[i++];
-    while (j < hi)
-        tmp[k++] = s[j++];
-    memcpy(s + lo, tmp + lo, (hi - lo) * sizeof *s);
+    return x->offset_ps != y->offset_ps ? x->offset_ps < y->offset_ps : x->event < y->event;
 }
 
-/* Stable sort by time. The snapshots arrive as one time-sorted run per
- * thread (a track's events are in start order), so a natural merge sort
- * that merges neighbouring runs costs about n log(threads). Stability
- * keeps equal times in file order, as collected, which is event order. */
-static void sort_by_time(pv_memory_snapshot *s, size_t n)
+/* Moves c to its first memory event at or after c->event; false when none. */
+static bool cursor_settle(const pv_model *m, track_cursor *c)
 {
-    if (n < 2)
-        return;
-    size_t *ends = pv_xmalloc(n * sizeof *ends);
-    size_t n_runs = 0;
-    for (size_t i = 1; i <= n; i++) {
-        if (i == n || s[i].time_offset_ps < s[i - 1].time_offset_ps)
-            ends[n_runs++] = i;
-    }
-    pv_memory_snapshot *tmp = n_runs > 1 ? pv_xmalloc(n * sizeof *tmp) : NULL;
-    while (n_runs > 1) {
-        size_t out = 0;
-        for (size_t r = 0; r < n_runs; r += 2) {
-            if (r + 1 == n_runs) {
-                ends[out++] = ends[r];
-                break;
-            }
-            size_t lo = r == 0 ? 0 : ends[r - 1];
-            merge_runs(s, tmp, lo, ends[r], ends[r + 1]);
-            ends[out++] = ends[r + 1];
-        }
-        n_runs = out;
-    }
-    free(tmp);
-    free(ends);
+    while (c->event < c->end && !is_memory_event(m, c->event))
+        c->event++;
+    if (c->event == c->end)
+        return false;
+    c->offset_ps = m->ev_start_ps[c->event] - c->line_ps;
+    return true;
 }
 
-/* UpdateStepId: a snapshot outside any step joins the step after the last
- * one seen (so leading ones get step 0). */
-static void fix_step_ids(pv_memory_allocator *al)
+static void heap_down(event_walk *w, size_t at)
 {
-    int64_t last_valid = -1;
-    for (size_t i = 0; i < al->n_snapshots; i++) {
-        if (al->snapshots[i].step_id == -1)
-            al->snapshots[i].step_id = last_valid + 1;
-        else
-            last_valid = al->snapshots[i].step_id;
+    for (;;) {
+        size_t least = at, l = 2 * at + 1, r = l + 1;
+        if (l < w->n && cursor_before(&w->tracks[w->heap[l]], &w->tracks[w->heap[least]]))
+            least = l;
+        if (r < w->n && cursor_before(&w->tracks[w->heap[r]], &w->tracks[w->heap[least]]))
+            least = r;
+        if (least == at)
+            return;
+        size_t t = w->heap[at];
+        w->heap[at] = w->heap[least];
+        w->heap[least] = t;
+        at = least;
     }
 }
+
+static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
+{
+    const pv_plane *pl = &m->planes[plane];
+    w->m = m;
+    w->tracks = pv_xmalloc((pl->n_tracks ? pl->n_tracks : 1) * sizeof *w->tracks);
+    w->heap = pv_xmalloc((pl->n_tracks ? pl->n_tracks : 1) * sizeof *w->heap);
+    w->n = 0;
+    for (uint32_t t = 0; t < pl->n_tracks; t++) {
+        const pv_track *tr = &m->tracks[pl->first_track + t];
+        track_cursor *c = &w->tracks[t];
+        c->event = tr->first_event;
+        c->end = tr->first_event + tr->n_events;
+        c->line_ps = tr->timestamp_ns * 1000;
+        if (cursor_settle(m, c))
+            w->heap[w->n++] = t;
+    }
+    for (size_t i = w->n / 2; i-- > 0;)
+        heap_down(w, i);
+}
+
+/* The next event in time order, with its offset; false at the end. */
+static bool walk_next(event_walk *w, uint64_t *ev, int64_t *offset_ps)
+{
+    if (w->n == 0)
+        return false;
+    track_cursor *c = &w->tracks[w->heap[0]];
+    *ev = c->event;
+    *offset_ps = c->offset_ps;
+    c->event++;
+    if (!cursor_settle(w->m, c))
+        w->heap[0] = w->heap[--w->n];
+    heap_down(w, 0);
+    return true;
+}
+
+static void walk_end(event_walk *w)
+{
+    free(w->tracks);
+    free(w->heap);
+}
+
+/* Rows of `size` bytes addressed by a hash table's 32-bit values, reused
+ * once given back. */
+typedef struct row_pool {
+    unsigned char *rows;
+    size_t size, n, cap;
+    uint32_t *free_rows;
+    size_t n_free, cap_free;
+} row_pool;
+
+static void *pool_row(const row_pool *p, uint32_t row)
+{
+    return p->rows + (size_t)row * p->size;
+}
+
+static uint32_t pool_take(row_pool *p)
+{
+    if (p->n_free > 0)
+        return p->free_rows[--p->n_free];
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->rows = pv_xrealloc(p->rows, p->cap * p->size);
+    }
+    return (uint32_t)p->n++;
+}
+
+static void pool_give(row_pool *p, uint32_t row)
+{
+    if (p->n_free == p->cap_free) {
+        p->cap_free = p->cap_free ? 2 * p->cap_free : 64;
+        p->free_rows = pv_xrealloc(p->free_rows, p->cap_free * sizeof *p->free_rows);
+    }
+    p->free_rows[p->n_free++] = row;
+}
+
+static void pool_fini(row_pool *p)
+{
+    free(p->rows);
+    free(p->free_rows);
+}
+
+/* One allocator's state along a walk. */
+typedef struct allocator_walk {
+    size_t position;             /* of the next snapshot */
+    int64_t last_valid_step;     /* UpdateStepId's */
+    /* first walk */
+    pv_hashtab pending;          /* address -> row of its unmatched allocation */
+    row_pool pending_rows;       /* uint64_t: the allocation's event */
+    size_t window;               /* the sampling window */
+    size_t window_start, window_end; /* its first position and the next window's */
+    size_t width, count1;        /* the windows' widths (window_width) */
+    pv_memory_snapshot hi, lo;   /* the window's first highest and lowest */
+    int64_t hi_bytes, lo_bytes;
+    /* second walk */
+    pv_hashtab live;             /* address -> row of an allocation replayed */
+    row_pool live_rows;          /* pv_memory_snapshot: the allocation */
+    int64_t *frees;              /* per live row: the start of its first free after
+                                    it, or INT64_MIN */
+    size_t cap_frees;
+    size_t n_open;               /* live rows whose free is not met yet */
+    bool past_peak;              /* the walk is past the peak time */
+    int64_t unmapped, unmapped_frees;
+} allocator_walk;
+
+/* The snapshot of event ev at offset_ps for w's allocator, its step id fixed
+ * as UpdateStepId does: a snapshot outside any step joins the step after
+ * the last one seen (so leading ones get step 0). */
+static void next_snapshot(const pv_model *m, allocator_walk *w, uint64_t ev, int64_t offset_ps,
+                          const pv_memory_details *md, pv_memory_snapshot *s)
+{
+    s->position = w->position++;
+    s->time_offset_ps = offset_ps;
+    s->start_ps = m->ev_start_ps[ev];
+    s->event = ev;
+    s->meta_event = ev;
+    s->details = *md;
+    s->step_id = m->ev_group[ev];
+    if (s->step_id == -1)
+        s->step_id = w->last_valid_step + 1;
+    else
+        w->last_valid_step = s->step_id;
+}
+
+static void keep(pv_memory_allocator *al, const pv_memory_snapshot *s)
+{
+    al->kept[al->n_kept++] = *s;
+}
+
+/* ---- step 2 and 3: the first walk ------------------------------------------- */
 
 /* UpdateDeallocation: a free takes the op, region, type and shape of the
  * earliest still-unmatched allocation at its address. A second allocation
- * at an address already waiting keeps the first one. */
-static void match_frees(const pv_model *m, pv_memory_allocator *al)
+ * at an address already waiting keeps the first one. The pending table
+ * holds the blocks alive, far fewer than the snapshots, so it grows rather
+ * than being sized for all. */
+static void match_free(const pv_model *m, pv_memory_allocator *al, allocator_walk *w,
+                       pv_memory_snapshot *s)
 {
-    /* address -> snapshot of its allocation: it holds the blocks alive, far
-     * fewer than the snapshots, so it grows rather than being sized for all */
-    pv_hashtab pending = {0};
-    for (size_t i = 0; i < al->n_snapshots; i++) {
-        pv_memory_snapshot *s = &al->snapshots[i];
-        pv_hashtab_cursor c = pv_hashtab_probe(&pending, pv_hash_u64(s->details.address));
-        uint32_t alloc;
-        bool waiting = pv_hashtab_next(&c, &alloc);
-        if (activity_of(m, s->event) == PV_MEMORY_DEALLOCATION) {
-            if (waiting) {
-                s->meta_event = al->snapshots[alloc].event;
-                pv_hashtab_remove(&pending, &c);
-            } else {
-                al->n_unmatched_frees++;
-            }
-        } else if (!waiting) {
-            pv_hashtab_insert(&pending, &c, (uint32_t)i);
+    pv_hashtab_cursor c = pv_hashtab_probe(&w->pending, pv_hash_u64(s->details.address));
+    uint32_t row;
+    bool waiting = pv_hashtab_next(&c, &row);
+    if (activity_of(m, s->event) == PV_MEMORY_DEALLOCATION) {
+        if (waiting) {
+            s->meta_event = *(uint64_t *)pool_row(&w->pending_rows, row);
+            pv_hashtab_remove(&w->pending, &c);
+            pool_give(&w->pending_rows, row);
+        } else {
+            al->n_unmatched_frees++;
         }
+    } else if (!waiting) {
+        row = pool_take(&w->pending_rows);
+        *(uint64_t *)pool_row(&w->pending_rows, row) = s->event;
+        pv_hashtab_insert(&w->pending, &c, row);
     }
-    pv_hashtab_fini(&pending);
 }
 
 /* SampleMemoryProfileTimeline: a max box filter. n snapshots go into
- * max_points windows, the first count1 of width w = n / max_points and
- * the rest of width w + 1; each window keeps its first snapshot with the
- * highest stack+heap. The same windows give profview's extremes: each
- * window's first lowest and first highest snapshot, in time order. */
-static void sample_timeline(const pv_model *m, pv_memory_allocator *al, size_t max_points,
-                            pv_arena *a)
+ * points windows, the first count1 of width w = n / points and the rest
+ * of width w + 1; each window keeps its first snapshot with the highest
+ * stack+heap. The same windows give profview's extremes: each window's
+ * first lowest and first highest snapshot, in time order. */
+static size_t window_width(const allocator_walk *w, size_t window)
+{
+    return window < w->count1 ? w->width : w->width + 1;
+}
+
+static void sample_start(pv_memory_allocator *al, allocator_walk *w, size_t max_points,
+                         pv_arena *a)
 {
     size_t n = al->n_snapshots;
-    size_t keep = n > max_points ? max_points : n;
-    al->timeline = pv_arena_alloc(a, (keep ? keep : 1) * sizeof *al->timeline);
-    al->n_timeline = keep;
-    al->extremes = pv_arena_alloc(a, (keep > 0 ? 2 * keep : 1) * sizeof *al->extremes);
-    al->n_extremes = 0;
-    if (n <= max_points) {
-        for (size_t i = 0; i < n; i++) {
-            al->timeline[i] = i;
-            al->extremes[i] = i;
+    size_t points = n > max_points ? max_points : n;
+    al->timeline = pv_arena_alloc(a, (points ? points : 1) * sizeof *al->timeline);
+    al->extremes = pv_arena_alloc(a, (points ? 2 * points : 1) * sizeof *al->extremes);
+    al->kept = pv_arena_alloc(a, (points ? 2 * points : 1) * sizeof *al->kept);
+    w->width = points ? n / points : 0;
+    w->count1 = points * (w->width + 1) - n;
+    w->window = 0;
+    w->window_start = 0;
+    w->window_end = window_width(w, 0);
+}
+
+static void sample(pv_memory_allocator *al, allocator_walk *w, const pv_memory_snapshot *s)
+{
+    int64_t bytes = heap_and_stack(s);
+    if (s->position == w->window_start) {
+        w->hi = w->lo = *s;
+        w->hi_bytes = w->lo_bytes = bytes;
+    } else {
+        if (bytes > w->hi_bytes) {
+            w->hi = *s;
+            w->hi_bytes = bytes;
         }
-        al->n_extremes = n;
+        if (bytes < w->lo_bytes) {
+            w->lo = *s;
+            w->lo_bytes = bytes;
+        }
+    }
+    if (s->position + 1 < w->window_end)
+        return;
+    al->timeline[al->n_timeline++] = w->hi.position;
+    const pv_memory_snapshot *first = w->lo.position < w->hi.position ? &w->lo : &w->hi;
+    const pv_memory_snapshot *second = first == &w->lo ? &w->hi : &w->lo;
+    al->extremes[al->n_extremes++] = first->position;
+    keep(al, first);
+    if (w->lo.position != w->hi.position) {
+        al->extremes[al->n_extremes++] = second->position;
+        keep(al, second);
+    }
+    w->window++;
+    w->window_start = w->window_end;
+    w->window_end += window_width(w, w->window);
+}
+
+/* Walks every allocator's snapshots in time order: step ids, matched
+ * frees, the sampled timeline, the peak snapshot and GetPeakMemoryStep's
+ * step (that of the last snapshot, in time order, whose stack+heap equals
+ * the peak; 0 when none does). */
+static void first_walk(const pv_model *m, uint32_t plane, allocator_set *set,
+                       pv_memory_profile_result *out, allocator_walk *ws,
+                       const uint64_t *peak_events, pv_arena *a)
+{
+    event_walk ew;
+    walk_start(&ew, m, plane);
+    uint64_t ev;
+    int64_t offset_ps;
+    while (walk_next(&ew, &ev, &offset_ps)) {
+        pv_memory_details md;
+        details_of(m, ev, &md);
+        size_t i = allocator_index(set, md.memory_id, a);
+        pv_memory_allocator *al = &out->allocators[i];
+        allocator_walk *w = &ws[i];
+        pv_memory_snapshot s;
+        next_snapshot(m, w, ev, offset_ps, &md, &s);
+        match_free(m, al, w, &s);
+        sample(al, w, &s);
+        if (ev == peak_events[i])
+            al->peak_snapshot = s.position;
+        if (heap_and_stack(&s) == al->summary.peak_stats.peak_bytes_in_use)
+            al->peak_step_id = s.step_id;
+    }
+    walk_end(&ew);
+}
+
+/* ---- step 4: what was alive at the peak ------------------------------------ */
+
+/* ProcessActiveAllocations replays the peak step up to the peak time. Heap
+ * bytes no replayed allocation explains become the "unused preallocated
+ * device memory" row; frees of allocations made before the step are taken
+ * out of it, since that memory was not in use at the peak either. Each
+ * allocation alive at the peak then gets its first free after it, at any
+ * time and in any step. */
+static void replay(const pv_model *m, pv_memory_allocator *al, allocator_walk *w,
+                   const pv_memory_snapshot *s)
+{
+    const pv_memory_details *md = &s->details;
+    bool is_free = activity_of(m, s->event) == PV_MEMORY_DEALLOCATION;
+    pv_hashtab_cursor c = pv_hashtab_probe(&w->live, pv_hash_u64(md->address));
+    uint32_t row = 0;
+    bool found = pv_hashtab_next(&c, &row);
+    if (!w->past_peak && s->step_id == al->peak_step_id) {
+        if (!is_free) {
+            if (!found) {
+                row = pool_take(&w->live_rows);
+                pv_hashtab_insert(&w->live, &c, row);
+                if (row >= w->cap_frees) {
+                    w->cap_frees = w->live_rows.cap;
+                    w->frees = pv_xrealloc(w->frees, w->cap_frees * sizeof *w->frees);
+                }
+                w->n_open++;
+            } else if (w->frees[row] != INT64_MIN) {
+                w->n_open++;
+            }
+            *(pv_memory_snapshot *)pool_row(&w->live_rows, row) = *s;
+            w->frees[row] = INT64_MIN;
+            w->unmapped -= md->allocation_bytes;
+        } else {
+            if (found) {
+                if (w->frees[row] == INT64_MIN)
+                    w->n_open--;
+                pv_hashtab_remove(&w->live, &c);
+                pool_give(&w->live_rows, row);
+            } else {
+                w->unmapped_frees += md->allocation_bytes;
+            }
+            w->unmapped += md->allocation_bytes;
+        }
         return;
     }
-    size_t width = n / max_points;
-    size_t count1 = max_points * (width + 1) - n;
-    size_t start = 0;
-    for (size_t k = 0; k < max_points; k++) {
-        size_t w = k < count1 ? width : width + 1;
-        size_t hi = start, lo = start;
-        int64_t hi_bytes = heap_and_stack(m, &al->snapshots[start]);
-        int64_t lo_bytes = hi_bytes;
-        for (size_t i = start + 1; i < start + w; i++) {
-            int64_t bytes = heap_and_stack(m, &al->snapshots[i]);
-            if (bytes > hi_bytes) {
-                hi = i;
-                hi_bytes = bytes;
-            }
-            if (bytes < lo_bytes) {
-                lo = i;
-                lo_bytes = bytes;
-            }
-        }
-        al->timeline[k] = hi;
-        al->extremes[al->n_extremes++] = lo < hi ? lo : hi;
-        if (lo != hi)
-            al->extremes[al->n_extremes++] = lo < hi ? hi : lo;
-        start += w;
+    if (is_free && found && w->frees[row] == INT64_MIN) {
+        w->frees[row] = s->start_ps;
+        w->n_open--;
     }
 }
 
-/* GetPeakMemoryStep: the step of the last snapshot (in time order) whose
- * stack+heap equals the peak; 0 when none does. */
-static int64_t peak_step(const pv_model *m, const pv_memory_allocator *al)
+/* Walks the snapshots in time order again, now that each allocator's peak
+ * step is known, until every allocator is past its peak and every
+ * allocation alive there has met its free. */
+static void second_walk(const pv_model *m, uint32_t plane, allocator_set *set,
+                        pv_memory_profile_result *out, allocator_walk *ws, pv_arena *a)
 {
-    int64_t step = 0;
-    for (size_t i = 0; i < al->n_snapshots; i++) {
-        if (heap_and_stack(m, &al->snapshots[i]) == al->summary.peak_stats.peak_bytes_in_use)
-            step = al->snapshots[i].step_id;
+    size_t open = out->n_allocators;   /* allocators not yet done */
+    for (size_t i = 0; i < out->n_allocators; i++) {
+        ws[i].position = 0;
+        ws[i].last_valid_step = -1;
+        ws[i].unmapped = out->allocators[i].summary.peak_stats.heap_allocated_bytes;
     }
-    return step;
+    event_walk ew;
+    walk_start(&ew, m, plane);
+    uint64_t ev;
+    int64_t offset_ps;
+    while (open > 0 && walk_next(&ew, &ev, &offset_ps)) {
+        pv_memory_details md;
+        details_of(m, ev, &md);
+        size_t i = allocator_index(set, md.memory_id, a);
+        pv_memory_allocator *al = &out->allocators[i];
+        allocator_walk *w = &ws[i];
+        bool was_done = w->past_peak && w->n_open == 0;
+        pv_memory_snapshot s;
+        next_snapshot(m, w, ev, offset_ps, &md, &s);
+        if (offset_ps > al->summary.peak_stats_time_ps)
+            w->past_peak = true;
+        replay(m, al, w, &s);
+        if (!was_done && w->past_peak && w->n_open == 0)
+            open--;
+    }
+    walk_end(&ew);
 }
-
-/* ---- step 3: what was alive at the peak ------------------------------------ */
 
 typedef struct candidate {
     pv_memory_active row;
@@ -407,8 +627,8 @@ typedef struct candidate {
 } candidate;
 
 /* The reference's MetadataComparator (sizes descending, then names
- * ascending), with the snapshot index last so equal rows sort the same
- * way on every run. */
+ * ascending), with the position last so equal rows sort the same way on
+ * every run. */
 static int by_meta(const void *pa, const void *pb)
 {
     const candidate *a = pa, *b = pb;
@@ -454,70 +674,55 @@ static pv_memory_meta special_meta(const char *op, const char *region, int64_t b
     return mt;
 }
 
-/* Sets free_start_ps of each live candidate to its first free after it. */
-static void find_frees(const pv_model *m, const pv_memory_allocator *al, candidate *c, size_t n)
+static int by_position(const void *pa, const void *pb)
 {
-    pv_hashtab by_addr = {0};   /* address -> candidate */
-    pv_hashtab_reserve(&by_addr, n);
-    for (size_t k = 0; k < n; k++)
-        pv_hashtab_u64_put(&by_addr, c[k].meta.address, (uint32_t)k);
-    for (size_t j = 0; j < al->n_snapshots && by_addr.n > 0; j++) {
-        const pv_memory_snapshot *s = &al->snapshots[j];
-        if (activity_of(m, s->event) != PV_MEMORY_DEALLOCATION)
-            continue;
-        pv_hashtab_cursor at = pv_hashtab_probe(&by_addr, pv_hash_u64(s->details.address));
-        uint32_t k;
-        if (!pv_hashtab_next(&at, &k) || (int64_t)j <= c[k].row.snapshot)
-            continue;
-        c[k].row.free_start_ps = s->start_ps;
-        pv_hashtab_remove(&by_addr, &at);
-    }
-    pv_hashtab_fini(&by_addr);
+    const pv_memory_snapshot *a = pa, *b = pb;
+    return a->position < b->position ? -1 : a->position > b->position;
 }
 
-/* ProcessActiveAllocations: replays the peak step up to the peak time.
- * Heap bytes no replayed allocation explains become the "unused
- * preallocated device memory" row; frees of allocations made before the
- * step are taken out of it, since that memory was not in use at the peak
- * either. */
-static void active_at_peak(const pv_model *m, pv_memory_allocator *al, pv_arena *a)
+/* Adds the live allocations' snapshots to the kept ones, in position
+ * order, each once. */
+static void keep_live(pv_memory_allocator *al, pv_memory_snapshot *live, size_t n, pv_arena *a)
 {
-    const pv_memory_summary *sum = &al->summary;
-    int64_t unmapped = sum->peak_stats.heap_allocated_bytes;
-    int64_t unmapped_frees = 0;
-    pv_hashtab live = {0};      /* address -> snapshot of its allocation */
-    for (size_t i = 0; i < al->n_snapshots; i++) {
-        const pv_memory_snapshot *s = &al->snapshots[i];
-        if (s->time_offset_ps > sum->peak_stats_time_ps)
-            break;
-        if (s->step_id != al->peak_step_id)
-            continue;
-        const pv_memory_details *md = &s->details;
-        if (activity_of(m, s->event) == PV_MEMORY_ALLOCATION) {
-            pv_hashtab_u64_put(&live, md->address, (uint32_t)i);
-            unmapped -= md->allocation_bytes;
+    pv_sort(live, n, sizeof *live, by_position);
+    pv_memory_snapshot *kept = pv_arena_alloc(a, (al->n_kept + n + 1) * sizeof *kept);
+    size_t i = 0, j = 0, k = 0;
+    while (i < al->n_kept || j < n) {
+        if (j == n || (i < al->n_kept && al->kept[i].position <= live[j].position)) {
+            if (j < n && al->kept[i].position == live[j].position)
+                j++;
+            kept[k++] = al->kept[i++];
         } else {
-            if (!pv_hashtab_u64_remove(&live, md->address))
-                unmapped_frees += md->allocation_bytes;
-            unmapped += md->allocation_bytes;
+            kept[k++] = live[j++];
         }
     }
-    unmapped -= unmapped_frees;
+    al->kept = kept;
+    al->n_kept = k;
+}
 
+/* The table of allocations alive at the peak, from the second walk. */
+static void active_at_peak(const pv_model *m, pv_memory_allocator *al, allocator_walk *w,
+                           pv_arena *a)
+{
+    const pv_memory_summary *sum = &al->summary;
+    int64_t unmapped = w->unmapped - w->unmapped_frees;
     size_t n = 0;
-    candidate *c = pv_arena_alloc(a, (live.n + 2) * sizeof *c);
-    for (size_t slot = 0; slot < live.cap; slot++) {
-        uint32_t i;
-        if (!pv_hashtab_slot_val(&live, slot, &i))
+    candidate *c = pv_arena_alloc(a, (w->live.n + 2) * sizeof *c);
+    pv_memory_snapshot *live = pv_xmalloc((w->live.n + 1) * sizeof *live);
+    for (size_t slot = 0; slot < w->live.cap; slot++) {
+        uint32_t row;
+        if (!pv_hashtab_slot_val(&w->live, slot, &row))
             continue;
+        const pv_memory_snapshot *s = pool_row(&w->live_rows, row);
+        live[n] = *s;
         candidate *k = &c[n++];
-        k->row.snapshot = i;
+        k->row.snapshot = (int64_t)s->position;
         k->row.num_occurrences = 1;
-        k->row.free_start_ps = INT64_MIN;
-        k->meta = pv_memory_snapshot_meta(m, &al->snapshots[i], a);
+        k->row.free_start_ps = w->frees[row];
+        k->meta = pv_memory_snapshot_meta(m, s, a);
     }
-    pv_hashtab_fini(&live);
-    find_frees(m, al, c, n);
+    keep_live(al, live, n, a);
+    free(live);
 
     if (unmapped > 0) {
         al->special[al->n_special] = special_meta("unused preallocated device memory",
@@ -614,26 +819,34 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
     if (plane == UINT32_MAX)
         return 0;
     out->has_host_plane = true;
+    allocator_set set = {0};
     uint64_t *peak_events = NULL;
-    int rc = collect(m, plane, a, out, &peak_events, err);
+    int rc = collect(m, plane, a, &set, out, &peak_events, err);
     if (rc != 0) {
         memset(out, 0, sizeof *out);
         return rc;
     }
+    allocator_walk *ws = pv_xcalloc(out->n_allocators ? out->n_allocators : 1, sizeof *ws);
     for (size_t i = 0; i < out->n_allocators; i++) {
-        pv_memory_allocator *al = &out->allocators[i];
-        sort_by_time(al->snapshots, al->n_snapshots);
-        al->peak_snapshot = NO_INDEX;
-        for (size_t k = 0; k < al->n_snapshots; k++) {
-            if (al->snapshots[k].event == peak_events[i])
-                al->peak_snapshot = k;
-        }
-        fix_step_ids(al);
-        match_frees(m, al);
-        sample_timeline(m, al, max_points, a);
-        al->peak_step_id = peak_step(m, al);
-        active_at_peak(m, al, a);
+        ws[i].last_valid_step = -1;
+        ws[i].pending_rows.size = sizeof(uint64_t);
+        ws[i].live_rows.size = sizeof(pv_memory_snapshot);
+        out->allocators[i].peak_snapshot = NO_INDEX;
+        sample_start(&out->allocators[i], &ws[i], max_points, a);
     }
+    first_walk(m, plane, &set, out, ws, peak_events, a);
+    for (size_t i = 0; i < out->n_allocators; i++) {
+        pv_hashtab_fini(&ws[i].pending);
+        pool_fini(&ws[i].pending_rows);
+    }
+    second_walk(m, plane, &set, out, ws, a);
+    for (size_t i = 0; i < out->n_allocators; i++) {
+        active_at_peak(m, &out->allocators[i], &ws[i], a);
+        pv_hashtab_fini(&ws[i].live);
+        pool_fini(&ws[i].live_rows);
+        free(ws[i].frees);
+    }
+    free(ws);
     pv_sort(out->allocators, out->n_allocators, sizeof *out->allocators, by_memory_id);
     hlo_modules(m, a, out);
     return 0;

@@ -3,12 +3,13 @@
  * MemoryDeallocation events of the host plane the way the reference
  * (xprof xplane_to_memory_profile) does:
  *
- *   1. every memory event of /host:CPU becomes a snapshot of its allocator
- *      (memory id), visited in file order (tracks, then events); the
+ *   1. every memory event of /host:CPU is visited in file order (tracks,
+ *      then events) and counted to its allocator (memory id); the
  *      summary's peak is updated on each (ties move the peak later);
- *   2. per allocator: snapshots sorted by time (stable), step ids -1 fixed
- *      to last valid + 1, frees take op/region/type/shape from the
- *      allocation at the same address;
+ *   2. per allocator, the events in time order (stable: a merge of the
+ *      tracks, each in time order already), step ids -1 fixed to last
+ *      valid + 1, frees take op/region/type/shape from the allocation at
+ *      the same address;
  *   3. the timeline is sampled to at most max_timeline_points with a max
  *      box filter, so the peak and the top of every window survive; for
  *      profview's page each window also gives its lowest point, so local
@@ -16,6 +17,12 @@
  *   4. the allocations alive at the peak are those of the peak step up to
  *      the peak time, plus the special "unused preallocated device memory"
  *      and "stack" rows, sorted and merged like the reference.
+ *
+ * Steps 2 to 4 walk the events in time order twice (the peak step is only
+ * known at the end of the first walk) and keep only the snapshots the
+ * answer shows, so the scratch is bounded by the timeline points and the
+ * allocations alive at the peak, not by the events: a 1 GB profile has
+ * millions of memory events.
  *
  * Everything in a result is allocated from the caller's arena and borrows
  * strings from the model: valid while both live. Pure: no I/O, no clock,
@@ -67,10 +74,9 @@ typedef struct pv_memory_meta {
     const char *tensor_shape;
 } pv_memory_meta;
 
-/* One memory event of an allocator. Stats and metadata are read from the
- * model on demand (pv_memory_snapshot_stats / _meta), so a profile with
- * millions of events costs 40 bytes per event here. */
+/* One memory event of an allocator, kept because the answer shows it. */
 typedef struct pv_memory_snapshot {
+    size_t position;             /* index in the allocator's events in time order */
     int64_t time_offset_ps;      /* offset from its line's timestamp (the reference's time) */
     int64_t start_ps;            /* absolute model time of the event */
     uint64_t event;              /* model event id */
@@ -91,7 +97,7 @@ typedef struct pv_memory_summary {
 
 /* One row of the table of allocations alive at the peak. */
 typedef struct pv_memory_active {
-    int64_t snapshot;            /* index into snapshots, or -1-k for special k */
+    int64_t snapshot;            /* position of its snapshot, or -1-k for special k */
     int64_t num_occurrences;     /* identical allocations merged into this row */
     int64_t free_start_ps;       /* absolute time the allocation was freed, or
                                     INT64_MIN when it was still alive at the end */
@@ -99,16 +105,18 @@ typedef struct pv_memory_active {
 
 typedef struct pv_memory_allocator {
     const char *memory_id;       /* allocator name or device ordinal as text */
-    pv_memory_snapshot *snapshots; /* all, sorted by time_offset_ps */
-    size_t n_snapshots;
-    size_t *timeline;            /* indices into snapshots, sampled, in time order */
+    size_t n_snapshots;          /* its memory events */
+    pv_memory_snapshot *kept;    /* the snapshots that timeline, extremes and
+                                    active name, by position (pv_memory_snapshot_at) */
+    size_t n_kept;
+    size_t *timeline;            /* positions of the sampled snapshots, in time order */
     size_t n_timeline;
-    size_t *extremes;            /* profview's timeline: the lowest and the highest
-                                    snapshot of each sampling window, in time order,
-                                    so dips survive as well as peaks */
+    size_t *extremes;            /* profview's timeline: the positions of the lowest
+                                    and the highest snapshot of each sampling window,
+                                    in time order, so dips survive as well as peaks */
     size_t n_extremes;
     pv_memory_summary summary;
-    size_t peak_snapshot;        /* index of the snapshot that set the peak */
+    size_t peak_snapshot;        /* position of the snapshot that set the peak */
     int64_t peak_step_id;        /* step of the (last) snapshot at the peak bytes */
     pv_memory_active *active;    /* sorted as the reference sorts them */
     size_t n_active;
@@ -151,6 +159,9 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
 
 /* ---- reading a result ------------------------------------------------------ */
 
+/* The kept snapshot at this position of al's time order, or NULL when
+ * the answer does not show it. */
+const pv_memory_snapshot *pv_memory_snapshot_at(const pv_memory_allocator *al, size_t position);
 /* The aggregation stats of snapshot s. Cannot fail. */
 pv_memory_stats pv_memory_snapshot_stats(const pv_model *m, const pv_memory_snapshot *s);
 /* The activity metadata of snapshot s. Strings are borrowed from m, except

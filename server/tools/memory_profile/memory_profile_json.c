@@ -84,7 +84,7 @@ static json_t *times_json(const pv_memory_profile_result *r, const pv_memory_all
             json_array_append_new(arr, json_null());
             continue;
         }
-        const pv_memory_snapshot *s = &al->snapshots[row->snapshot];
+        const pv_memory_snapshot *s = pv_memory_snapshot_at(al, (size_t)row->snapshot);
         json_t *free_ps = row->free_start_ps == INT64_MIN
                               ? json_string("")
                               : i64(row->free_start_ps - r->model_min_ps);
@@ -102,7 +102,7 @@ static json_t *extremes_json(const pv_model *m, const pv_memory_allocator *al)
     json_t *t = json_array(), *heap = json_array(), *stack = json_array();
     json_t *avail = json_array(), *frag = json_array(), *step = json_array();
     for (size_t k = 0; k < al->n_extremes; k++) {
-        const pv_memory_snapshot *s = &al->snapshots[al->extremes[k]];
+        const pv_memory_snapshot *s = pv_memory_snapshot_at(al, al->extremes[k]);
         pv_memory_stats st = pv_memory_snapshot_stats(m, s);
         json_array_append_new(t, json_integer(s->time_offset_ps));
         json_array_append_new(heap, json_integer(st.heap_allocated_bytes));
@@ -127,7 +127,7 @@ static json_t *allocator_json(const pv_model *m, const pv_memory_profile_result 
         int64_t index = row->snapshot;
         int64_t special = -1;
         if (row->snapshot >= 0) {
-            json_array_append_new(snaps, snapshot_json(m, &al->snapshots[row->snapshot], a));
+            json_array_append_new(snaps, snapshot_json(m, pv_memory_snapshot_at(al, (size_t)row->snapshot), a));
             index = next++;
         } else {
             special = -row->snapshot - 1;
@@ -141,7 +141,7 @@ static json_t *allocator_json(const pv_model *m, const pv_memory_profile_result 
         json_array_append_new(specials, meta_json(&al->special[k]));
     json_t *timeline = json_array();
     for (size_t k = 0; k < al->n_timeline; k++)
-        json_array_append_new(timeline, snapshot_json(m, &al->snapshots[al->timeline[k]], a));
+        json_array_append_new(timeline, snapshot_json(m, pv_memory_snapshot_at(al, al->timeline[k]), a));
     json_t *j = json_pack("{s:o,s:o,s:o,s:o,s:o}", "memoryProfileSnapshots", snaps,
                           "profileSummary", summary_json(&al->summary), "activeAllocations",
                           rows, "specialAllocations", specials, "sampledTimelineSnapshots",

@@ -106,14 +106,15 @@ static void finish_db(const pv_model *m, rec_buf *b, pv_arena *a, pv_steps_op_db
 
 /* ---- host --------------------------------------------------------------- */
 
-/* One begin or end of a framework op on a host thread. */
-typedef struct activity {
-    int64_t ts_ps;
-    uint32_t id;      /* per-track sequence number of the op span */
+/* One framework op span on a host thread, in the order added; its id is
+ * its index + 1. Its begin and end are the two activities the replay
+ * orders: stored once, not as two records, since a big profile's thread
+ * has millions (this is the step tools' largest scratch). */
+typedef struct op_span {
+    int64_t begin_ps, end_ps;
     uint32_t key;     /* string id of the op's full name */
-    bool is_end;
     bool eager;
-} activity;
+} op_span;
 
 typedef struct open_op {
     uint32_t id;
@@ -124,7 +125,7 @@ typedef struct open_op {
 /* An end, for sorting: time, then the order it was added in. */
 typedef struct end_ref {
     int64_t ts_ps;
-    uint32_t span;    /* index of the span (begin at 2*span, end at 2*span+1) */
+    uint32_t span;    /* index of the span */
 } end_ref;
 
 static inline bool end_before(const end_ref *a, const end_ref *b)
@@ -137,21 +138,19 @@ static inline bool end_before(const end_ref *a, const end_ref *b)
 PV_MERGE_SORT(sort_ends, end_ref, end_before)
 
 typedef struct span_buf {
-    activity *v;      /* begin, end, begin, end, ... in the order added */
-    size_t n, cap;    /* activities (twice the spans) */
+    op_span *v;       /* in the order added */
+    size_t n, cap;
     end_ref *ends;
     size_t cap_ends;
 } span_buf;
 
-static void push_span(span_buf *sb, uint32_t id, uint32_t key, bool eager, int64_t begin,
-                      int64_t end)
+static void push_span(span_buf *sb, uint32_t key, bool eager, int64_t begin, int64_t end)
 {
-    if (sb->n + 2 > sb->cap) {
+    if (sb->n == sb->cap) {
         sb->cap = sb->cap ? 2 * sb->cap : 256;
         sb->v = pv_xrealloc(sb->v, sb->cap * sizeof *sb->v);
     }
-    sb->v[sb->n++] = (activity){begin, id, key, false, eager};
-    sb->v[sb->n++] = (activity){end, id, key, true, eager};
+    sb->v[sb->n++] = (op_span){begin, end, key, eager};
 }
 
 /* Replays one thread's begin/end activities in time order on a stack, as
@@ -165,7 +164,7 @@ static void push_span(span_buf *sb, uint32_t id, uint32_t key, bool eager, int64
  * Returns the thread's first-to-last activity span. */
 static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *cap)
 {
-    size_t spans = sb->n / 2;
+    size_t spans = sb->n;
     if (spans == 0)
         return 0;
     if (spans > sb->cap_ends) {
@@ -174,45 +173,48 @@ static int64_t replay_track(span_buf *sb, rec_buf *b, open_op **stack, size_t *c
     }
     int64_t last_ps = INT64_MIN;
     for (size_t i = 0; i < spans; i++) {
-        sb->ends[i] = (end_ref){sb->v[2 * i + 1].ts_ps, (uint32_t)i};
+        sb->ends[i] = (end_ref){sb->v[i].end_ps, (uint32_t)i};
         if (sb->ends[i].ts_ps > last_ps)
             last_ps = sb->ends[i].ts_ps;
     }
     sort_ends(sb->ends, spans);
     size_t depth = 0, bi = 0, ei = 0;
     while (bi < spans || ei < spans) {
-        /* Next in (time, order added): a begin at 2*bi or an end at 2*span+1. */
+        /* Next in (time, order added): span bi's begin, added before span
+         * s's end when bi <= s. */
         bool take_begin = bi < spans &&
-                          (ei == spans || sb->v[2 * bi].ts_ps < sb->ends[ei].ts_ps ||
-                           (sb->v[2 * bi].ts_ps == sb->ends[ei].ts_ps &&
-                            2 * bi < 2 * (size_t)sb->ends[ei].span + 1));
-        const activity *x = take_begin ? &sb->v[2 * bi++]
-                                       : &sb->v[2 * (size_t)sb->ends[ei++].span + 1];
-        if (!x->is_end) {
+                          (ei == spans || sb->v[bi].begin_ps < sb->ends[ei].ts_ps ||
+                           (sb->v[bi].begin_ps == sb->ends[ei].ts_ps &&
+                            bi <= (size_t)sb->ends[ei].span));
+        if (take_begin) {
             if (depth == *cap) {
                 *cap = *cap ? 2 * *cap : 16;
                 *stack = pv_xrealloc(*stack, *cap * sizeof **stack);
             }
-            (*stack)[depth++] = (open_op){x->id, x->ts_ps, 0};
+            (*stack)[depth++] = (open_op){(uint32_t)bi + 1, sb->v[bi].begin_ps, 0};
+            bi++;
             continue;
         }
+        size_t si = sb->ends[ei++].span;
+        const op_span *x = &sb->v[si];
+        uint32_t id = (uint32_t)si + 1;
         bool found = false;
         open_op op = {0, 0, 0};
         while (depth > 0) {
             op = (*stack)[--depth];
-            if (op.id == x->id) {
+            if (op.id == id) {
                 found = true;
                 break;
             }
         }
         if (!found)
             continue;
-        int64_t dur = x->ts_ps - op.start_ps;
+        int64_t dur = x->end_ps - op.start_ps;
         rec_add(b, x->key, x->eager, dur, dur - op.children_ps);
         if (depth > 0)
             (*stack)[depth - 1].children_ps += dur;
     }
-    return last_ps - sb->v[0].ts_ps;
+    return last_ps - sb->v[0].begin_ps;
 }
 
 void pv__steps_host_ops_compute(const pv_model *m, pv_arena *a, pv_steps_op_db *out)
@@ -237,7 +239,6 @@ void pv__steps_host_ops_compute(const pv_model *m, pv_arena *a, pv_steps_op_db *
             if (t->kind != PV_TRACK_PLAIN)
                 continue;
             sb.n = 0;
-            uint32_t id = 0;
             for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
                 int64_t begin = m->ev_start_ps[e], end = begin + m->ev_dur_ps[e];
                 const pv_event_extra *x = pv_model_event_extra(m, e);
@@ -245,10 +246,9 @@ void pv__steps_host_ops_compute(const pv_model *m, pv_arena *a, pv_steps_op_db *
                 /* An op by its name, and again by its tf_op stat when it has
                  * one: the reference counts both. */
                 if (op_meta[m->ev_meta[e]])
-                    push_span(&sb, ++id, key, x != NULL && (x->flags & PV_EXTRA_EAGER), begin,
-                              end);
+                    push_span(&sb, key, x != NULL && (x->flags & PV_EXTRA_EAGER), begin, end);
                 if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
-                    push_span(&sb, ++id, x->tf_op, false, begin, end);
+                    push_span(&sb, x->tf_op, false, begin, end);
             }
             out->total_time_ps += replay_track(&sb, &b, &stack, &cap_stack);
         }

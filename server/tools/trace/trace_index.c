@@ -124,13 +124,23 @@ static void add_utilization(const pv_model *m, builder *b)
     pv_arena_fini(&a);
 }
 
-static void build_counters(const pv_model *m, pv_trace_index *ix)
+/* Events read between two counts on the meter. */
+#define METER_STEP 65536u
+
+/* Counts the events on meter as it reads them: the memory events' stats
+ * make this the index's longest pass. */
+static void build_counters(const pv_model *m, pv_trace_index *ix, pv_meter *meter)
 {
     builder b = {0};
     for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
         const pv_track *t = &m->tracks[ti];
         int counters_line = t->kind == PV_TRACK_COUNTERS;
+        uint64_t counted = 0;   /* of the track's events, on meter */
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+            if (e - t->first_event - counted == METER_STEP) {
+                pv_meter_add(meter, METER_STEP);
+                counted += METER_STEP;
+            }
             if (counters_line) {
                 double v;
                 if (first_number(m, e, &v)) {
@@ -153,6 +163,7 @@ static void build_counters(const pv_model *m, pv_trace_index *ix)
             double v = (double)md.bytes_allocated + (double)md.bytes_reserved;
             add_sample(&b, series_of(&b, k), m->ev_start_ps[e], e, v);
         }
+        pv_meter_add(meter, t->n_events - counted);
     }
     add_utilization(m, &b);
     sort_samples(b.samples, b.n_samples);
@@ -297,21 +308,31 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
 int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
                        pv_trace_index **out, pv_error *err)
 {
+    /* the pyramid's three passes over the events, then counters and links */
+    uint64_t unit = m->n_events + 1;
+    pv_meter *meter = opts != NULL ? opts->meter : NULL;
+    pv_meter_start(meter, 5 * unit);
     pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->geom = pv_trace_geom_of(m);
     int rc = pv_trace_pyramid_new(m, &ix->geom, opts, &ix->pyramid, err);
     if (rc == 0)
         rc = pv_trace_derived_lines_get(m, &ix->derived, err);
     const pv_model *lines = ix->derived.lines;
-    if (rc == 0 && lines != NULL)
-        rc = pv_trace_pyramid_new(lines, &ix->geom, opts, &ix->derived_pyramid, err);
+    if (rc == 0 && lines != NULL) {
+        /* The meter counts m's events; the derived lines are a small part. */
+        pv_trace_pyramid_opts quiet = opts != NULL ? *opts : pv_trace_pyramid_defaults();
+        quiet.meter = NULL;
+        rc = pv_trace_pyramid_new(lines, &ix->geom, &quiet, &ix->derived_pyramid, err);
+    }
     if (rc != 0) {
         pv_trace_index_free(ix);
         return rc;
     }
     pv_trace_step_names_make(m, &ix->steps);
-    build_counters(m, ix);
+    build_counters(m, ix, meter);
+    pv_meter_add(meter, 1);
     build_links(m, ix);
+    pv_meter_add(meter, unit);
     /* The derived lines' columns are their memo's bytes, which m's memos
      * count (model/memo.h, pv_model_added_bytes) unless m could keep no
      * more memos; what reading them holds beside counts here. */

@@ -62,9 +62,11 @@ typedef struct pv_trace_index {
     size_t bytes;          /* everything held, for the memory budget */
 } pv_trace_index;
 
-/* Builds the index of m (opts NULL = defaults). Returns 0 with *out set,
- * or an error with err filled when m's kept derived lines do not read
- * back (pv_trace_derived_lines_get); aborts when memory runs out. */
+/* Builds the index of m (opts NULL = defaults), counting five passes of
+ * m's events + 1 on opts->meter (the pyramid's three, counters, links).
+ * Returns 0 with *out set, or an error with err filled when m's kept
+ * derived lines do not read back (pv_trace_derived_lines_get); aborts when
+ * memory runs out. */
 int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
                        pv_trace_index **out, pv_error *err);
 void pv_trace_index_free(pv_trace_index *ix);

@@ -309,7 +309,7 @@ struct pv_trace_pyramid {
 
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void)
 {
-    pv_trace_pyramid_opts o = {1u << 20, (size_t)128 << 20};
+    pv_trace_pyramid_opts o = {1u << 20, (size_t)128 << 20, NULL};
     return o;
 }
 
@@ -452,10 +452,14 @@ int pv_trace_pyramid_new(const pv_model *m, const pv_trace_geom *g,
     uint32_t finest = choose_levels(m, &p->geom, &o);
     p->n_levels = finest + 1;
     p->levels = pv_xcalloc(p->n_levels, sizeof *p->levels);
+    uint64_t unit = m->n_events + 1;   /* a pass over the events, as the index counts */
     blocks_build(m, &p->blocks);
+    pv_meter_add(o.meter, unit);
     level_from_model(m, &p->geom, finest, &p->levels[finest]);
+    pv_meter_add(o.meter, unit);
     for (uint32_t l = finest; l-- > 0;)
         level_from_child(m, &p->geom, l, &p->levels[l + 1], &p->levels[l]);
+    pv_meter_add(o.meter, unit);
     p->bytes = sizeof *p + p->n_levels * sizeof *p->levels +
                (m->n_tracks + 1 + p->blocks.first[m->n_tracks] + 1) * sizeof(uint64_t) +
                (p->blocks.n + 1) * 5 * sizeof(int64_t);

@@ -23,6 +23,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -94,6 +95,7 @@ typedef struct pv_trace_pyramid pv_trace_pyramid;
 typedef struct pv_trace_pyramid_opts {
     uint64_t max_cut_events;   /* cut on demand only tiles with at most this many events */
     size_t max_bytes;          /* bound on the pyramid's size */
+    pv_meter *meter;           /* counts the build (pv_trace_index_new), or NULL */
 } pv_trace_pyramid_opts;
 
 /* Defaults: 2^20 events, 128 MiB. */
