@@ -233,6 +233,7 @@ typedef struct pv_event_extra {
 typedef struct pv_step_group {
     int64_t group_id;
     uint32_t name;             /* string id, e.g. "train 42"; 0 when unnamed */
+    uint32_t pad;              /* 0, so a model file holds no stray bytes */
     int64_t step_num;          /* iter_num/step_num, or group_id */
 } pv_step_group;
 
