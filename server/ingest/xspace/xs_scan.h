@@ -7,6 +7,7 @@
 #ifndef PV_INGEST_XSPACE_XS_SCAN_H
 #define PV_INGEST_XSPACE_XS_SCAN_H
 
+#include "model/builder.h"
 #include "util/pbwire.h"
 
 #include <stdbool.h>
@@ -19,6 +20,8 @@ typedef struct pv__xs_scan {
     uint64_t duration_ps;       /* field 3 */
     const uint8_t *first_stat;  /* its first stats field (4), NULL when none */
     bool aggregate;             /* field 5 present: no start time */
+    int n_stats;                /* its stats read ahead (xs_walk.c) into stats, */
+    const pv_wire_stat *stats;  /*   or -1 */
 } pv__xs_scan;
 
 /* The next field at *p (before end) when it is an event (tag 0x22, a
@@ -83,6 +86,8 @@ static inline bool pv__xs_event_scan(const pv_pb_field *ef, const uint8_t *reada
     s->duration_ps = v[3];
     s->first_stat = first_stat;
     s->aggregate = aggregate;
+    s->n_stats = -1;
+    s->stats = NULL;
     return true;
 }
 

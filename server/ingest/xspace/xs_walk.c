@@ -1,5 +1,6 @@
 /* xs_walk: the walker thread and the ring of batches it fills. Batches
- * of BATCH items go round a ring of RING: the walker fills one while the
+ * of BATCH items (and their events' stats, read with the builder's own
+ * reader, pv_builder_wire_read) go round a ring of RING: the walker fills one while the
  * decoder empties another, and either may fall behind for a while (a busy
  * machine takes a core away) before the other waits. A batch is only
  * read by the decoder after the walker handed it over under the lock,
@@ -21,11 +22,15 @@
 /* Below this a thread costs more than the decoder's time it takes on. */
 #define WALK_MIN_BYTES ((size_t)16 << 20)
 #define RING 16
-#define BATCH 4096u
+#define BATCH 2048u
+#define BATCH_STATS (4 * BATCH)
+#define EVENT_STATS_MAX 32u   /* an event with more: the decoder reads them */
 
 typedef struct batch {
     pv__xs_item items[BATCH];
     size_t n;
+    pv_wire_stat stats[BATCH_STATS];   /* the events' stats, read ahead */
+    size_t n_stats;
     bool last;              /* the walker's last batch */
 } batch;
 
@@ -66,6 +71,29 @@ static bool hand_over(pv__xs_walk *w, bool last)
     if (last || atomic_load(&w->stop))
         return false;
     w->ring[w->produced % RING].n = 0;
+    w->ring[w->produced % RING].n_stats = 0;
+    return true;
+}
+
+/* Reads the stats of the event it holds into the batch it will go in;
+ * false when the decoder stopped. */
+static bool read_stats(pv__xs_walk *w, pv__xs_item *it)
+{
+    if (!it->scanned || it->s.aggregate || it->s.first_stat == NULL)
+        return true;
+    if (BATCH_STATS - w->ring[w->produced % RING].n_stats < EVENT_STATS_MAX &&
+        !hand_over(w, false))
+        return false;
+    batch *b = &w->ring[w->produced % RING];
+    const uint8_t *data = w->src->data;
+    int n = pv_builder_wire_read(data, w->src->len, (uint64_t)(it->s.first_stat - data),
+                                 (uint64_t)(it->f.data + it->f.v - it->s.first_stat),
+                                 b->stats + b->n_stats, EVENT_STATS_MAX);
+    if (n >= 0) {
+        it->s.stats = b->stats + b->n_stats;
+        it->s.n_stats = n;
+        b->n_stats += (size_t)n;
+    }
     return true;
 }
 
@@ -89,7 +117,7 @@ static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *read
         it.kind = PV_XS_EVENT;
         if (pv__xs_event_field(&p, end, readable, &it.f)) {
             it.scanned = pv__xs_event_scan(&it.f, readable, &it.s);
-            if (!put(w, &it))
+            if (!read_stats(w, &it) || !put(w, &it))
                 return false;
             continue;
         }

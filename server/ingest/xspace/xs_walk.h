@@ -1,7 +1,8 @@
 /* xs_walk (shared inside ingest/xspace/ only, hence pv__): the XSpace's
  * lines read ahead on a second core. A walker thread goes through the
  * file's planes and lines in file order, the order the decoder adds
- * them, and hands it every line's events already scanned (xs_scan.h), so
+ * them, and hands it every line's events already scanned (xs_scan.h),
+ * their stats read (model/builder.h, pv_builder_wire_read), so
  * the decoder's thread is left with what has to happen in order: the
  * builder's calls. It only reads bytes: it interns nothing, decides
  * nothing and reports no error. Where the bytes are not the common

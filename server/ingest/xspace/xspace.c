@@ -351,14 +351,18 @@ static uint32_t meta_of(dec *d, int64_t id)
 
 /* Hands the builder the newest event's stats: from its first stats field
  * to the end of its message (the model skips other fields there). The
- * builder reads them now and refuses one that does not parse. */
-static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id)
+ * builder reads them now, unless s (may be NULL) has them read ahead
+ * from the same bytes, and refuses one that does not parse. */
+static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id,
+                       const pv__xs_scan *s)
 {
     size_t len = (size_t)(ef->data + ef->v - first_stat);
     if (len > MAX_EVENT_BYTES)
         return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)",
                     (size_t)ef->v, MAX_EVENT_BYTES);
-    if (pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len))
+    bool ahead = s != NULL && s->n_stats >= 0;
+    if (pv_builder_event_wire_read(d->b, (uint64_t)(first_stat - d->src->data), len,
+                                   ahead ? s->stats : NULL, ahead ? (size_t)s->n_stats : 0))
         return true;
     return FAIL(d, PV_EFORMAT, first_stat,
                 "corrupt: a stat of an XEvent (metadata id %llu) is not a well-formed XStat",
@@ -377,7 +381,7 @@ static inline bool scanned_event(dec *d, uint32_t track, int64_t line_ps, const 
     d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)s->meta_id),
                                        sat_add(line_ps, (int64_t)s->offset_ps),
                                        (int64_t)s->duration_ps);
-    return s->first_stat == NULL || event_wire(d, ef, s->first_stat, s->meta_id);
+    return s->first_stat == NULL || event_wire(d, ef, s->first_stat, s->meta_id, s);
 }
 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
@@ -443,7 +447,7 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         if (!decode_stat(d, f.data, (size_t)f.v, false, &st))
             return false;
     }
-    return d->rc == 0 && event_wire(d, ef, first_stat, v[1]);
+    return d->rc == 0 && event_wire(d, ef, first_stat, v[1], NULL);
 }
 
 /* The next field of a line when it is an event: *f filled and r past it
