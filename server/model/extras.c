@@ -118,7 +118,7 @@ void pv__x_row_init(pv__xwork *w, uint8_t name_flags, uint32_t memcpy_kind)
     pv_event_extra *x = &w->x;
     x->detail = UINT32_MAX;
     x->step = PV_NO_STEP;
-    w->step = (pv_step_info){0, -1, -1, -1};
+    w->step = (pv_step_info){0, 0, -1, -1, -1};
     w->kernel_from = NULL;
     if (name_flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) {
         memset(&w->memory, 0, sizeof w->memory);

@@ -200,6 +200,7 @@ enum {
  * step_num stats); few events have them, so they live in a side table. */
 typedef struct pv_step_info {
     uint32_t step_name;        /* string id of step_name; 0 none */
+    uint32_t pad;              /* 0, so a model file holds no stray bytes */
     int64_t step_id;           /* the `id` stat; -1 none */
     int64_t iter_num;          /* -1 none */
     int64_t step_num;          /* -1 none */
