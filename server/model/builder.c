@@ -326,12 +326,19 @@ static void need_stat_first(pv_model_builder *b)
 
 bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len)
 {
+    return pv_builder_event_wire_read(b, offset, len, NULL, 0);
+}
+
+bool pv_builder_event_wire_read(pv_model_builder *b, uint64_t offset, uint64_t len,
+                                const pv_wire_stat *st, size_t n)
+{
     if (b->n_events == 0 || b->src == NULL || offset > b->src_len || len > b->src_len - offset)
         return false;
     if (b->ev_wire == NULL)
         b->ev_wire = pv_xcalloc(b->cap_events, sizeof *b->ev_wire);
     b->ev_wire[b->n_events - 1] = offset << PV__WIRE_LEN_BITS | len;
-    return pv__extras_wire_event(b, b->n_events - 1, b->src + offset, b->src + offset + len);
+    return pv__extras_wire_event(b, b->n_events - 1, b->src + offset, b->src + offset + len, st,
+                                 n);
 }
 
 /* A source's events, guessed from its size: real profiles spend 30 to 130

@@ -134,6 +134,25 @@ void pv_model_own_source(pv_model *m, pv_source_owner owner);
  * event). False when the place is outside the source or a stat there
  * does not parse. */
 bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len);
+
+/* One stat of an event's bytes as pv_builder_wire_read reads it: the
+ * metadata id unresolved; a ref_value is PV_STAT_STR with the metadata id
+ * it names in v.u64 and ref true; name not set. */
+typedef struct pv_wire_stat {
+    uint64_t mid;
+    pv_stat s;
+    bool ref;
+} pv_wire_stat;
+/* Reads the stats of the XEvent bytes src[offset, offset + len) (src the
+ * source the builder is given, of src_len bytes) into out, as
+ * pv_builder_event_wire would: their count, or -1 when one does not parse
+ * or there are more than cap. Pure, for a thread that reads ahead. */
+int pv_builder_wire_read(const uint8_t *src, size_t src_len, uint64_t offset, uint64_t len,
+                         pv_wire_stat *out, size_t cap);
+/* pv_builder_event_wire given the n stats pv_builder_wire_read read at
+ * the same place (st NULL: it reads them). */
+bool pv_builder_event_wire_read(pv_model_builder *b, uint64_t offset, uint64_t len,
+                                const pv_wire_stat *st, size_t n);
 /* Plane's XStatMetadata id names string name (later ids win). */
 void pv_builder_plane_stat_name(pv_model_builder *b, uint32_t plane, int64_t id, uint32_t name);
 

@@ -118,7 +118,7 @@ void pv__x_row_init(pv__xwork *w, uint8_t name_flags, uint32_t memcpy_kind)
     pv_event_extra *x = &w->x;
     x->detail = UINT32_MAX;
     x->step = PV_NO_STEP;
-    w->step = (pv_step_info){0, -1, -1, -1};
+    w->step = (pv_step_info){0, 0, -1, -1, -1};
     w->kernel_from = NULL;
     if (name_flags & (NAME_MEM_ALLOC | NAME_MEM_FREE)) {
         memset(&w->memory, 0, sizeof w->memory);
@@ -309,13 +309,24 @@ static uint32_t kernel_row(pv__xrows *r, const pv_kernel_details *k)
     return r->last_kernel;
 }
 
+/* A row's hash, a 64-bit word at a time: hashed byte by byte (FNV-1a),
+ * the rows of a profile's millions of events cost a tenth of its ingest. */
+static uint64_t row_hash(const pv_event_extra *x)
+{
+    _Static_assert(sizeof *x % sizeof(uint64_t) == 0, "a row is whole words");
+    uint64_t w[sizeof *x / sizeof(uint64_t)], h = PV_HASH_SEED;
+    memcpy(w, x, sizeof w);
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        h = pv_hash_u64(h ^ w[i]);
+    return h;
+}
+
 /* The index of the shared row equal to x (pv__extra_is_shareable),
  * appended when there is none and the table has room; UINT32_MAX when it
  * has not. Rows have no padding, so equal bytes are equal rows. */
 static uint32_t shared_row(pv__extras *xs, const pv_event_extra *x)
 {
-    pv_hashtab_cursor c = pv_hashtab_probe(&xs->shared_rows,
-                                           pv_hash_bytes(PV_HASH_SEED, x, sizeof *x));
+    pv_hashtab_cursor c = pv_hashtab_probe(&xs->shared_rows, row_hash(x));
     uint32_t i;
     while (pv_hashtab_next(&c, &i))
         if (memcmp(&xs->extras[i], x, sizeof *x) == 0)

@@ -94,8 +94,40 @@ static void columns_need(pv_model_builder *b)
         b->ev_extra[e] = PV__EXTRA_PENDING;
 }
 
+int pv_builder_wire_read(const uint8_t *src, size_t src_len, uint64_t offset, uint64_t len,
+                         pv_wire_stat *out, size_t cap)
+{
+    if (offset > src_len || len > src_len - offset)
+        return -1;
+    pv__wire_cursor wc = {src + offset, src + offset + len, src, src + src_len};
+    size_t n = 0;
+    pv_wire_stat w;
+    int more;
+    while ((more = pv__wire_next_stat(&wc, &w.mid, &w.s, &w.ref)) > 0) {
+        if (n == cap)
+            return -1;
+        out[n++] = w;
+    }
+    return more < 0 ? -1 : (int)n;
+}
+
+/* One stat of ev, its metadata id mid unresolved. */
+static inline void wire_stat(pv__xctx *c, pv__xevent *e, uint64_t mid, pv_stat s, bool ref)
+{
+    pv__xname pn = table_get(c->x, mid);
+    if (pn.cls == WK_NONE)
+        return;
+    s.name = pn.sid;
+    if (ref) {
+        uint32_t str = table_get(c->x, s.v.u64).sid;
+        s.v.i64 = 0;
+        s.v.str = str;
+    }
+    pv__x_event_stat(c, e, &s, pn.cls);
+}
+
 bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
-                           const uint8_t *end)
+                           const uint8_t *end, const pv_wire_stat *st, size_t n)
 {
     if (b->extras == NULL) {
         /* Most events of a profile get a row (kernels, ops): room for the
@@ -119,25 +151,20 @@ bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
     columns_need(b);
     pv__xevent e;
     pv__x_event_begin(&e, mi);
-    pv__wire_cursor wc = {p, end, b->src, b->src + b->src_len};
-    uint64_t mid;
-    pv_stat s;
-    bool ref;
-    int more;
-    while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0) {
-        pv__xname pn = table_get(x, mid);
-        if (pn.cls == WK_NONE)
-            continue;
-        s.name = pn.sid;
-        if (ref) {
-            uint32_t str = table_get(x, s.v.u64).sid;
-            s.v.i64 = 0;
-            s.v.str = str;
-        }
-        pv__x_event_stat(&c, &e, &s, pn.cls);
+    if (st != NULL) {
+        for (size_t k = 0; k < n; k++)
+            wire_stat(&c, &e, st[k].mid, st[k].s, st[k].ref);
+    } else {
+        pv__wire_cursor wc = {p, end, b->src, b->src + b->src_len};
+        uint64_t mid;
+        pv_stat s;
+        bool ref;
+        int more;
+        while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0)
+            wire_stat(&c, &e, mid, s, ref);
+        if (more < 0)
+            return false;
     }
-    if (more < 0)
-        return false;
     pv__x_event_end(&c, &e, ev, &b->ev_group[ev], &b->ev_extra[ev]);
     return true;
 }

@@ -423,7 +423,7 @@ static pv_step_group name_group(grouping *g, uint64_t r, int64_t group_id)
     size_t plen = strlen(prefix);
     char *name = pv_xmalloc(plen + 32);
     int n = snprintf(name, plen + 32, "%s%s%lld", prefix, plen > 0 ? " " : "", (long long)num);
-    pv_step_group sg = {group_id, pv__strtab_intern(&g->s->strs, name, (size_t)n), num};
+    pv_step_group sg = {group_id, pv__strtab_intern(&g->s->strs, name, (size_t)n), 0, num};
     free(name);
     return sg;
 }
@@ -566,7 +566,7 @@ static void table_from_file(const pv_model *m, const int32_t *group, pv_step_gro
             continue;
         uint32_t k = dense ? slot[group[e]] : pv__idmap_get(&sparse, (uint64_t)group[e]);
         if (k == UINT32_MAX) {
-            pv_step_group sg = {group[e], 0, group[e]};
+            pv_step_group sg = {group[e], 0, 0, group[e]};
             PV__PUSH(*groups, *n_groups, cap, sg);
             k = (uint32_t)(*n_groups - 1);
             uint8_t zero = 0;

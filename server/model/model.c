@@ -78,7 +78,7 @@ const pv_kernel_details *pv_model_kernel(const pv_model *m, const pv_event_extra
 
 const pv_step_info *pv_model_step_info(const pv_model *m, const pv_event_extra *x)
 {
-    static const pv_step_info none = {0, -1, -1, -1};
+    static const pv_step_info none = {0, 0, -1, -1, -1};
     if (x == NULL || x->step == PV_NO_STEP || x->step >= m->n_step_infos)
         return &none;
     return &m->step_infos[x->step];

@@ -200,6 +200,7 @@ enum {
  * step_num stats); few events have them, so they live in a side table. */
 typedef struct pv_step_info {
     uint32_t step_name;        /* string id of step_name; 0 none */
+    uint32_t pad;              /* 0, so a model file holds no stray bytes */
     int64_t step_id;           /* the `id` stat; -1 none */
     int64_t iter_num;          /* -1 none */
     int64_t step_num;          /* -1 none */
@@ -233,6 +234,7 @@ typedef struct pv_event_extra {
 typedef struct pv_step_group {
     int64_t group_id;
     uint32_t name;             /* string id, e.g. "train 42"; 0 when unnamed */
+    uint32_t pad;              /* 0, so a model file holds no stray bytes */
     int64_t step_num;          /* iter_num/step_num, or group_id */
 } pv_step_group;
 

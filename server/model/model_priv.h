@@ -336,10 +336,11 @@ uint32_t pv__memcpy_kind_of_name(const char *name);
 /* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
 
 /* Applies the well-known stats of builder event ev, whose XEvent bytes
- * are [p, end) in b->src; false when a stat there does not parse. The
- * results wait in b->ev_group and b->ev_extra for finish. */
+ * are [p, end) in b->src, or the n of them pv_builder_wire_read read
+ * there already (st NULL: read them now); false when a stat there does
+ * not parse. The results wait in b->ev_group and b->ev_extra for finish. */
 bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
-                           const uint8_t *end);
+                           const uint8_t *end, const pv_wire_stat *st, size_t n);
 /* The builder calls these when a plane's stat names or a metadata's stats
  * change: results applied with the old ones no longer hold, and finish
  * applies every event again. x may be NULL. */

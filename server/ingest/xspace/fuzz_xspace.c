@@ -2,11 +2,36 @@
  * builder behind it. Every input must either decode into a sane model
  * or fail with a pv_error, and every event's stats (read from the input
  * on demand), memory details and HLO protos must read back; ASan/UBSan
- * catch the rest. Built and run by `tests/fuzz/run.sh xspace`, not by
+ * catch the rest. The decode on two threads (xs_walk.h) must end as the
+ * one on one thread does: the same error at the same byte, or a builder
+ * of the same counts. Built and run by `tests/fuzz/run.sh xspace`, not by
  * make. */
 #include "ingest/ingest.h"
+#include "ingest/xspace/xspace.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* What a decode of data on threads threads ends with. */
+typedef struct outcome {
+    int rc;
+    pv_error err;
+    uint64_t n_events, mem_bound;
+} outcome;
+
+static outcome decode_on(const uint8_t *data, size_t size, unsigned threads)
+{
+    outcome o;
+    memset(&o, 0, sizeof o);
+    pv_ingest_src src = {data, size, "fuzz", NULL, false};
+    pv_model_builder *b = pv_builder_new();
+    pv_builder_source(b, data, size, PV_SRC_NONE);
+    o.rc = pv_decode_xspace_threads(&src, b, &o.err, threads);
+    o.n_events = pv_builder_n_events(b);
+    o.mem_bound = pv_builder_mem_bound(b);
+    pv_builder_free(b);
+    return o;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,5 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != 0 && (m != NULL || err.code != rc || err.reason[0] == '\0'))
         abort();
     pv_model_free(m);
+    outcome one = decode_on(data, size, 1), two = decode_on(data, size, 2);
+    if (one.rc != two.rc || one.err.offset != two.err.offset ||
+        strcmp(one.err.reason, two.err.reason) != 0 || one.n_events != two.n_events ||
+        one.mem_bound != two.mem_bound)
+        abort();
     return 0;
 }

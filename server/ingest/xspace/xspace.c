@@ -31,6 +31,7 @@
  * stats, pass 3 the lines. Skipping a length-delimited field is O(1), so
  * the extra passes touch only field headers. */
 #include "ingest/xspace/idtab.h"
+#include "ingest/xspace/xs_walk.h"
 #include "ingest/xspace/xspace.h"
 #include "util/mem.h"
 #include "util/pbwire.h"
@@ -68,6 +69,7 @@ typedef struct dec {
     uint64_t n_events;      /* events added to the builder */
     uint64_t next_progress; /* event count at which to report progress */
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
+    pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
     size_t n_later, cap_later;
 } dec;
 
@@ -339,75 +341,47 @@ static uint32_t meta_of(dec *d, int64_t id)
 
 /* ---- fast paths ------------------------------------------------------------- */
 
-/* The fast paths below decode the layout every producer writes (one-byte
- * tags, known fields, well-formed varints) in one pass. On anything else
- * they return false without touching d->rc, and the caller reruns the
- * general decoder, which also produces the precise error. */
-
+/* The fast path (pv__xs_event_scan, then scanned_event) decodes the
+ * layout every producer writes (one-byte tags, known fields, well-formed
+ * varints) in one pass. On anything else the caller reruns the general
+ * decoder, which also produces the precise error. */
 
 /* The largest XEvent whose place the model can record (model.h). */
 #define MAX_EVENT_BYTES ((1u << 24) - 1)
 
 /* Hands the builder the newest event's stats: from its first stats field
  * to the end of its message (the model skips other fields there). The
- * builder reads them now and refuses one that does not parse. */
-static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id)
+ * builder reads them now, unless s (may be NULL) has them read ahead
+ * from the same bytes, and refuses one that does not parse. */
+static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id,
+                       const pv__xs_scan *s)
 {
     size_t len = (size_t)(ef->data + ef->v - first_stat);
     if (len > MAX_EVENT_BYTES)
         return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)",
                     (size_t)ef->v, MAX_EVENT_BYTES);
-    if (pv_builder_event_wire(d->b, (uint64_t)(first_stat - d->src->data), len))
+    bool ahead = s != NULL && s->n_stats >= 0;
+    if (pv_builder_event_wire_read(d->b, (uint64_t)(first_stat - d->src->data), len,
+                                   ahead ? s->stats : NULL, ahead ? (size_t)s->n_stats : 0))
         return true;
     return FAIL(d, PV_EFORMAT, first_stat,
                 "corrupt: a stat of an XEvent (metadata id %llu) is not a well-formed XStat",
                 (unsigned long long)meta_id);
 }
 
-/* One XEvent in one pass: scalars, and where its stats are (the builder
- * reads and checks them, once). Returns false to ask for the general
- * decoder. */
-static inline bool fast_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
-                              bool *done)
+/* Adds the event ef that pv__xs_event_scan read into s. False to ask for
+ * the general decoder. */
+static inline bool scanned_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
+                                 const pv__xs_scan *s)
 {
-    const uint8_t *p = ef->data, *end = ef->data + (size_t)ef->v;
-    const uint8_t *readable = d->src->data + d->src->len;
-    uint64_t v[6] = {0};
-    const uint8_t *first_stat = NULL;
-    bool aggregate = false;
-    *done = false;
-    while (p < end) {
-        uint8_t tag = *p++;
-        uint64_t x;
-        switch (tag) {
-        case 0x08:
-        case 0x10:
-        case 0x18:
-        case 0x28:
-            if (!pv_varint_in(&p, end, readable, &x))
-                return false;
-            v[tag >> 3] = x;
-            aggregate |= tag == 0x28;
-            break;
-        case 0x22:
-            if (first_stat == NULL)
-                first_stat = p - 1;
-            if (!pv_varint_in(&p, end, readable, &x) || x > (uint64_t)(end - p))
-                return false;
-            p += x;
-            break;
-        default:
-            return false;
-        }
-    }
-    *done = true;
-    if (aggregate)
+    if (s->aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
     if (d->n_events >= MAX_EVENTS || (size_t)ef->v > MAX_EVENT_BYTES)
         return false;
-    d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
-                                       sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
-    return first_stat == NULL || event_wire(d, ef, first_stat, v[1]);
+    d->n_events = 1 + pv_builder_event(d->b, track, meta_of(d, (int64_t)s->meta_id),
+                                       sat_add(line_ps, (int64_t)s->offset_ps),
+                                       (int64_t)s->duration_ps);
+    return s->first_stat == NULL || event_wire(d, ef, s->first_stat, s->meta_id, s);
 }
 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
@@ -425,10 +399,12 @@ static bool progress(dec *d, const field *ef)
     return true;
 }
 
-static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef)
+/* One XEvent: s is what pv__xs_event_scan read of it, or NULL when it
+ * could not (the general path below reads it then). */
+static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
+                         const pv__xs_scan *s)
 {
-    bool done;
-    if (fast_event(d, track, line_ps, ef, &done)) {
+    if (s != NULL && scanned_event(d, track, line_ps, ef, s)) {
         if (d->n_events >= d->next_progress)
             return progress(d, ef);
         return true;
@@ -467,32 +443,44 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
             continue;
         if (first_stat == NULL)
             first_stat = f.at;
-        pv_stat s;
-        if (!decode_stat(d, f.data, (size_t)f.v, false, &s))
+        pv_stat st;
+        if (!decode_stat(d, f.data, (size_t)f.v, false, &st))
             return false;
     }
-    return d->rc == 0 && event_wire(d, ef, first_stat, v[1]);
+    return d->rc == 0 && event_wire(d, ef, first_stat, v[1], NULL);
 }
 
-/* The next field of a line when it is an event (tag 0x22, a length that
- * fits): *f filled and r past it. False, r untouched, for anything else,
- * which the general reader then takes (and reports if it is bad). */
+/* The next field of a line when it is an event: *f filled and r past it
+ * (xs_scan.h). False, r untouched, for anything else, which the general
+ * reader then takes (and reports if it is bad). */
 static inline bool event_field(const dec *d, rd *r, field *f)
 {
-    const uint8_t *p = r->p;
-    uint64_t len;
-    if (p >= r->end || *p != 0x22)
-        return false;
-    p++;
-    if (!pv_varint_in(&p, r->end, d->src->data + d->src->len, &len) ||
-        len > (uint64_t)(r->end - p))
-        return false;
-    f->at = r->p;
-    f->num = 4;
-    f->wt = 2;
-    f->v = len;
-    f->data = p;
-    r->p = p + len;
+    return pv__xs_event_field(&r->p, r->end, d->src->data + d->src->len, f);
+}
+
+/* The events of line lf the walker read ahead, up to where it stopped;
+ * r is left there, for the general loop to read the rest. When the
+ * walker is not at this line it is stopped and r stays put. */
+static bool walked_events(dec *d, const field *lf, uint32_t track, int64_t line_ps, rd *r)
+{
+    const pv__xs_item *it = pv__xs_walk_next(d->walk);
+    if (it == NULL || it->kind != PV_XS_LINE || it->f.data != lf->data) {
+        pv__xs_walk_free(d->walk);
+        d->walk = NULL;
+        return true;
+    }
+    while ((it = pv__xs_walk_next(d->walk)) != NULL && it->kind == PV_XS_EVENT) {
+        if (!decode_event(d, track, line_ps, &it->f, it->scanned ? &it->s : NULL))
+            return false;
+        r->p = it->f.data + it->f.v;
+    }
+    if (it != NULL && it->kind == PV_XS_END) {
+        r->p = it->f.data;
+    } else {
+        /* the walker stopped inside the line: read on from its last event */
+        pv__xs_walk_free(d->walk);
+        d->walk = NULL;
+    }
     return true;
 }
 
@@ -531,8 +519,13 @@ static bool decode_line(dec *d, const field *lf)
     pv_builder_track_set(d->b, track, display_id, display, dur_ps);
     int64_t line_ps = sat_mul(ts_ns, 1000);
     r.p = lf->data;
+    if (d->walk != NULL && !walked_events(d, lf, track, line_ps, &r))
+        return false;
+    const uint8_t *readable = d->src->data + d->src->len;
     while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
-        if (f.num == 4 && !decode_event(d, track, line_ps, &f))
+        pv__xs_scan s;
+        if (f.num == 4 &&
+            !decode_event(d, track, line_ps, &f, pv__xs_event_scan(&f, readable, &s) ? &s : NULL))
             return false;
     }
     return d->rc == 0;
@@ -618,11 +611,18 @@ static void dec_free(void *p)
     dec *d = p;
     pv__idtab_fini(&d->stat_names);
     pv__idtab_fini(&d->metas);
+    pv__xs_walk_free(d->walk);
     free(d->later);
     free(d);
 }
 
 int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err)
+{
+    return pv_decode_xspace_threads(src, b, err, pv__xs_walk_worth(src->len) ? 2u : 1u);
+}
+
+int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_error *err,
+                             unsigned threads)
 {
     /* On the heap, not the stack: a file that shrinks under its mapping
      * ends the decode with a jump, and this must still be freed. */
@@ -634,6 +634,8 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     pv__idtab_init(&d->stat_names);
     pv__idtab_init(&d->metas);
     pv_ingest_on_abort(dec_free, d);
+    if (threads >= 2)
+        d->walk = pv__xs_walk_start(src);
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;

@@ -1,0 +1,219 @@
+/* xs_walk: the walker thread and the ring of batches it fills. Batches
+ * of BATCH items (and their events' stats, read with the builder's own
+ * reader, pv_builder_wire_read) go round a ring of RING: the walker fills one while the
+ * decoder empties another, and either may fall behind for a while (a busy
+ * machine takes a core away) before the other waits. A batch is only
+ * read by the decoder after the walker handed it over under the lock,
+ * and only refilled after the decoder gave it back.
+ *
+ * The walker has its own guard against the file shrinking under its
+ * mapping (mapguard.h): a jump ends the walk, dropping the batch it was
+ * filling, and the decoder, which reads on where the walker's items end,
+ * meets the cut itself under its guard. */
+#include "ingest/xspace/xs_walk.h"
+#include "util/mapguard.h"
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/* Below this a thread costs more than the decoder's time it takes on. */
+#define WALK_MIN_BYTES ((size_t)16 << 20)
+#define RING 16
+#define BATCH 2048u
+#define BATCH_STATS (4 * BATCH)
+#define EVENT_STATS_MAX 32u   /* an event with more: the decoder reads them */
+
+typedef struct batch {
+    pv__xs_item items[BATCH];
+    size_t n;
+    pv_wire_stat stats[BATCH_STATS];   /* the events' stats, read ahead */
+    size_t n_stats;
+    bool last;              /* the walker's last batch */
+} batch;
+
+struct pv__xs_walk {
+    const pv_ingest_src *src;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint64_t produced;      /* batches handed over (under lock) */
+    uint64_t consumed;      /* batches given back (under lock) */
+    atomic_bool stop;       /* the decoder wants no more */
+    size_t pos;             /* the decoder's next item in its batch */
+    bool holding;           /* the decoder holds batch consumed % RING */
+    batch ring[RING];
+};
+
+bool pv__xs_walk_worth(size_t len)
+{
+    if (len < WALK_MIN_BYTES)
+        return false;
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+/* ---- the walker's side ------------------------------------------------------- */
+
+/* Hands the batch being filled over and waits for room for the next.
+ * False when the decoder stopped. */
+static bool hand_over(pv__xs_walk *w, bool last)
+{
+    pthread_mutex_lock(&w->lock);
+    w->ring[w->produced % RING].last = last;
+    w->produced++;
+    pthread_cond_broadcast(&w->changed);
+    while (!last && w->produced - w->consumed == RING && !atomic_load(&w->stop))
+        pthread_cond_wait(&w->changed, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+    if (last || atomic_load(&w->stop))
+        return false;
+    w->ring[w->produced % RING].n = 0;
+    w->ring[w->produced % RING].n_stats = 0;
+    return true;
+}
+
+/* Reads the stats of the event it holds into the batch it will go in;
+ * false when the decoder stopped. */
+static bool read_stats(pv__xs_walk *w, pv__xs_item *it)
+{
+    if (!it->scanned || it->s.aggregate || it->s.first_stat == NULL)
+        return true;
+    if (BATCH_STATS - w->ring[w->produced % RING].n_stats < EVENT_STATS_MAX &&
+        !hand_over(w, false))
+        return false;
+    batch *b = &w->ring[w->produced % RING];
+    const uint8_t *data = w->src->data;
+    int n = pv_builder_wire_read(data, w->src->len, (uint64_t)(it->s.first_stat - data),
+                                 (uint64_t)(it->f.data + it->f.v - it->s.first_stat),
+                                 b->stats + b->n_stats, EVENT_STATS_MAX);
+    if (n >= 0) {
+        it->s.stats = b->stats + b->n_stats;
+        it->s.n_stats = n;
+        b->n_stats += (size_t)n;
+    }
+    return true;
+}
+
+/* Appends it to the batch being filled; false when the decoder stopped. */
+static bool put(pv__xs_walk *w, const pv__xs_item *it)
+{
+    batch *b = &w->ring[w->produced % RING];
+    b->items[b->n++] = *it;
+    return b->n < BATCH || hand_over(w, false);
+}
+
+/* One line's events, read as the decoder's second pass over a line
+ * reads them; false when the decoder stopped. */
+static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *readable)
+{
+    pv__xs_item it = {.kind = PV_XS_LINE, .f = *lf};
+    if (atomic_load_explicit(&w->stop, memory_order_relaxed) || !put(w, &it))
+        return false;
+    const uint8_t *p = lf->data, *end = lf->data + (size_t)lf->v;
+    for (;;) {
+        it.kind = PV_XS_EVENT;
+        if (pv__xs_event_field(&p, end, readable, &it.f)) {
+            it.scanned = pv__xs_event_scan(&it.f, readable, &it.s);
+            if (!read_stats(w, &it) || !put(w, &it))
+                return false;
+            continue;
+        }
+        /* Other fields of a line mean nothing to the second pass: step
+         * over those that read; the decoder takes anything else. */
+        const uint8_t *at = p;
+        pv_pb_field f;
+        if (p < end && pv_pb_field_in(&p, end, readable, &f) == PV_PB_OK && f.num != 4)
+            continue;
+        it.kind = PV_XS_END;
+        it.f.data = at;
+        return put(w, &it);
+    }
+}
+
+/* The file's planes and their lines in file order; stops at the first
+ * field that does not read (the decoder reports it). */
+static void walk(pv__xs_walk *w)
+{
+    const uint8_t *p = w->src->data, *end = p + w->src->len;
+    pv_pb_field pf, lf;
+    while (pv_pb_field_in(&p, end, end, &pf) == PV_PB_OK) {
+        if (pf.num != 1 || pf.wt != 2)
+            continue;
+        const uint8_t *q = pf.data, *plane_end = pf.data + (size_t)pf.v;
+        while (pv_pb_field_in(&q, plane_end, end, &lf) == PV_PB_OK) {
+            if (lf.num == 3 && lf.wt == 2 && !walk_line(w, &lf, end))
+                return;
+        }
+    }
+}
+
+static void *walker_main(void *arg)
+{
+    pv__xs_walk *w = arg;
+    pv_map_guard g;
+    if (PV_MAP_GUARD_ARM(&g, w->src->data, w->src->len) == 0)
+        walk(w);
+    else
+        w->ring[w->produced % RING].n = 0;   /* it may hold a torn item */
+    pv_map_guard_disarm(&g);
+    (void)hand_over(w, true);
+    return NULL;
+}
+
+pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src)
+{
+    pv__xs_walk *w = pv_xcalloc(1, sizeof *w);
+    w->src = src;
+    atomic_init(&w->stop, false);
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->changed, NULL);
+    if (pthread_create(&w->thread, NULL, walker_main, w) != 0) {
+        pthread_cond_destroy(&w->changed);
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* ---- the decoder's side ------------------------------------------------------ */
+
+const pv__xs_item *pv__xs_walk_next(pv__xs_walk *w)
+{
+    if (w->holding) {
+        batch *b = &w->ring[w->consumed % RING];
+        if (w->pos < b->n)
+            return &b->items[w->pos++];
+        if (b->last)
+            return NULL;
+    }
+    pthread_mutex_lock(&w->lock);
+    if (w->holding) {
+        w->consumed++;
+        pthread_cond_broadcast(&w->changed);
+    }
+    while (w->consumed == w->produced)
+        pthread_cond_wait(&w->changed, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+    w->holding = true;
+    w->pos = 0;
+    batch *b = &w->ring[w->consumed % RING];
+    return w->pos < b->n ? &b->items[w->pos++] : NULL;
+}
+
+void pv__xs_walk_free(pv__xs_walk *w)
+{
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    atomic_store(&w->stop, true);
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->changed);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+}
