@@ -2,6 +2,7 @@
  * filled once under its lock. */
 #include "model/hlo.h"
 #include "model/model_priv.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -64,14 +65,8 @@ const pv_hlo_table *pv_model_hlo(const pv_model *m)
 
 const pv_hlo_module *pv_hlo_module_find(const pv_hlo_table *t, uint64_t program_id)
 {
-    size_t lo = 0, hi = t->n_modules;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->modules[mid].program_id < program_id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, t->n_modules, mid, t->modules[mid].program_id < program_id);
     return lo < t->n_modules && t->modules[lo].program_id == program_id ? &t->modules[lo]
                                                                          : NULL;
 }

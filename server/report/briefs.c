@@ -2,6 +2,7 @@
  * moves the tail, which at the cap's size costs well under a profile's
  * decode (briefs.h). */
 #include "report/briefs.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -50,14 +51,8 @@ void pv_briefs_free(pv_briefs *t)
 /* The first index whose key is not below key. Caller holds the lock. */
 static size_t lower(const pv_briefs *t, const char *key)
 {
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(t->v[mid].key, key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, t->n, mid, strcmp(t->v[mid].key, key) < 0);
     return lo;
 }
 

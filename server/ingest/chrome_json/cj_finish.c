@@ -15,6 +15,7 @@
  * Environment" plane. What was left out or cut off becomes the model's
  * warnings. */
 #include "ingest/chrome_json/cj_priv.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -149,14 +150,8 @@ static void bind_thread(pv__cj_model *m, const pv__cj_slice *s, size_t ns,
             to = depth > 0 ? &s[stack[depth - 1]] : NULL;
         } else {
             /* the first slice starting at or after the flow's time */
-            size_t lo = 0, hi = ns;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (s[mid].start_ps < fp->ts_ps)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            size_t lo = 0;
+            PV_LOWER_BOUND(size_t, lo, ns, mid, s[mid].start_ps < fp->ts_ps);
             to = lo < ns ? &s[lo] : NULL;
         }
         if (to == NULL) {

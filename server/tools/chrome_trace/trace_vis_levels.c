@@ -23,6 +23,7 @@
  *              order pv_trace_derive lists them */
 #include "model/memo.h"
 #include "tools/chrome_trace/trace_chrome_priv.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -66,14 +67,8 @@ static bool view(const uint8_t *p, size_t len, const pv_model *m, size_t n_deriv
 
 unsigned pv__chrome_region_level(const pv__chrome_levels *l, uint64_t stop_event)
 {
-    size_t lo = 0, hi = l->n_regions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->region_stop[mid] < stop_event)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, l->n_regions, mid, l->region_stop[mid] < stop_event);
     return lo < l->n_regions && l->region_stop[lo] == stop_event ? l->region_level[lo]
                                                                   : PV__LEVEL_NONE;
 }

@@ -1,6 +1,7 @@
 /* kineto: event categories and launch links of a Kineto trace's model
  * (see kineto.h). */
 #include "tools/kineto/kineto.h"
+#include "util/bsearch.h"
 #include "util/sort.h"
 
 #include <string.h>
@@ -119,14 +120,8 @@ uint64_t pv_kineto_launcher(const pv_kineto *k, uint64_t ev)
     int64_t id;
     if (!pv_kineto_external_id(k, ev, &id) || id == 0)
         return PV_KINETO_NO_EVENT;
-    size_t lo = 0, hi = k->n_links;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k->links[mid].external_id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, k->n_links, mid, k->links[mid].external_id < id);
     return lo < k->n_links && k->links[lo].external_id == id ? k->links[lo].ev
                                                               : PV_KINETO_NO_EVENT;
 }

@@ -4,6 +4,7 @@
  * hash-map iteration) profview breaks ties by event id so a result is the
  * same on every run. */
 #include "tools/memory_profile/memory_profile.h"
+#include "util/bsearch.h"
 #include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -99,14 +100,8 @@ pv_memory_meta pv_memory_snapshot_meta(const pv_model *m, const pv_memory_snapsh
 
 const pv_memory_snapshot *pv_memory_snapshot_at(const pv_memory_allocator *al, size_t position)
 {
-    size_t lo = 0, hi = al->n_kept;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (al->kept[mid].position < position)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, al->n_kept, mid, al->kept[mid].position < position);
     return lo < al->n_kept && al->kept[lo].position == position ? &al->kept[lo] : NULL;
 }
 

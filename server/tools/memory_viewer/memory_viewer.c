@@ -3,6 +3,7 @@
 
 #include "tools/hlo/hlo_cost.h"
 #include "tools/hlo/hlo_index.h"
+#include "util/bsearch.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -42,14 +43,8 @@ typedef struct sim {
 
 static lbuf *buffer(const sim *s, int64_t id)
 {
-    size_t lo = 0, hi = s->b.n_logical_buffers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->b.logical_buffers[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, s->b.n_logical_buffers, mid, s->b.logical_buffers[mid].id < id);
     if (lo < s->b.n_logical_buffers && s->b.logical_buffers[lo].id == id &&
         s->bufs[lo].p != NULL)
         return &s->bufs[lo];
@@ -167,14 +162,8 @@ static void place_buffers(sim *s)
         const pv_hlo_allocation *al = &s->b.allocations[k];
         for (uint32_t j = 0; j < al->n_assigned; j++) {
             const pv_hlo_assigned *as = &al->assigned[j];
-            size_t lo = 0, hi = s->b.n_logical_buffers;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (s->b.logical_buffers[mid].id < as->logical_buffer_id)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            size_t lo = 0;
+            PV_LOWER_BOUND(size_t, lo, s->b.n_logical_buffers, mid, s->b.logical_buffers[mid].id < as->logical_buffer_id);
             if (lo >= s->b.n_logical_buffers ||
                 s->b.logical_buffers[lo].id != as->logical_buffer_id)
                 continue;

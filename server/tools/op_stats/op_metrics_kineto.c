@@ -30,6 +30,7 @@
  * The reference also regroups backward operators under the modules of a
  * with_modules trace; that changes the tree, not these sums. */
 #include "tools/op_stats/op_metrics.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -87,14 +88,8 @@ static uint32_t rep_of(const node *nodes, uint32_t i)
 /* The node of host event ev (nodes are in event order), or NO_NODE. */
 static uint32_t node_of(const node *nodes, size_t n, uint64_t ev)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (nodes[mid].ev < ev)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, n, mid, nodes[mid].ev < ev);
     return lo < n && nodes[lo].ev == ev ? (uint32_t)lo : NO_NODE;
 }
 

@@ -28,6 +28,7 @@
  * -> host compute, Other -> unknown. */
 #include "tools/steps/steps.h"
 #include "tools/kineto/kineto.h"
+#include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -127,14 +128,8 @@ static void combine(const spans *a, const spans *b, bool keep_common, spans *out
 /* The time of united list s inside [start, end). */
 static int64_t covered(const spans *s, int64_t start, int64_t end)
 {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->v[mid].end <= start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = 0;
+    PV_LOWER_BOUND(size_t, lo, s->n, mid, s->v[mid].end <= start);
     int64_t sum = 0;
     for (size_t i = lo; i < s->n && s->v[i].start < end; i++) {
         int64_t a = s->v[i].start > start ? s->v[i].start : start;
@@ -265,14 +260,8 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
         } else if (re <= steps[is].end) {
             /* inside the step: its device activities */
             int64_t corr = rts[ir].correlation;
-            size_t lo = 0, hi = na;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (acts[mid].correlation < corr)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            size_t lo = 0;
+            PV_LOWER_BOUND(size_t, lo, na, mid, acts[mid].correlation < corr);
             for (size_t a = lo; a < na && acts[a].correlation == corr; a++) {
                 steps[is].dev_min = acts[a].start < steps[is].dev_min ? acts[a].start
                                                                       : steps[is].dev_min;
