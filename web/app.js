@@ -300,10 +300,13 @@ async function pollRuns() {
     }
     if (JSON.stringify(fresh) === JSON.stringify(cache.runs))
         return;
+    const before = cache.runs;
     cache.runs = fresh;
     const cur = router.current();
-    if (cur.run === undefined) {
-        show(cur);  // the page said "no profiles"; now there is one to open
+    // The page said "no profiles", or a link named a run the server did not
+    // offer yet (its file still being written): now there is one to open.
+    if (cur.run === undefined || (!before.includes(cur.run) && fresh.includes(cur.run))) {
+        show(cur);
         return;
     }
     fillSelect(ui.run, asOptions(fresh), cur.run);

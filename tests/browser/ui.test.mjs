@@ -310,6 +310,22 @@ describe('profview UI at the server root', { skip: SKIP }, () => {
             await page.close();
         });
 
+    test('a link to a run not written yet opens the run once it is there', { timeout: TEST_MS },
+        async () => {
+            const page = await h.open();
+            const hash = hashOf('run_late', 'host7', TOOL_A);
+            await page.goto(h.base + hash);
+            await page.waitForFunction(() => /no run named "run_late"/.test(
+                document.getElementById('content').innerText), null, { timeout: 10000 });
+            addRun(h.fixture.logdir, 'run_late', 'host7', [['step time host7', 7]]);
+            // Server rescan (2 s) plus the page's poll (5 s), with room to spare.
+            await page.waitForFunction(() => document.querySelector('#content table') !== null,
+                                       null, { timeout: 20000 });
+            await waitForView(page, hash);
+            assert.deepEqual(await tableRows(page), [['step time host7', '7']]);
+            await page.close();
+        });
+
     test('table.js: sort, filter, pages and CSV export', { timeout: TEST_MS }, async () => {
         const page = await h.open();
         const hash = hashOf(RUN_A, 'host1', TOOL_A);
