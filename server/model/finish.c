@@ -400,6 +400,24 @@ static size_t model_bytes(const pv_model *m, const pv__model_store *s)
         m->count = (__typeof__(m->count))b->count;                                      \
         b->field = NULL;)
 
+/* A stat whose value is 32 bits leaves the other half of its union as its
+ * maker's compiler left it (clang: uninitialised); zeroed, a model saves
+ * to the same bytes every time. */
+static void zero_stat_tails(pv_stat *st, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (st[i].type == PV_STAT_STR) {
+            uint32_t v = st[i].v.str;
+            st[i].v.u64 = 0;
+            st[i].v.str = v;
+        } else if (st[i].type == PV_STAT_BYTES) {
+            uint32_t v = st[i].v.blob;
+            st[i].v.u64 = 0;
+            st[i].v.blob = v;
+        }
+    }
+}
+
 int pv_builder_finish(pv_model_builder *b, pv_model **out, pv_error *err)
 {
     return pv_builder_finish_metered(b, NULL, out, err);
@@ -466,6 +484,7 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     }
     free(plane_first);
     free(plane_n);
+    zero_stat_tails(b->stats, b->n_stats);
     m->n_meta_children = (uint32_t)b->n_child_refs;
     m->meta_children = resolve_children(b);
     m->stat_names = layout_stat_names(b, &m->n_stat_names);

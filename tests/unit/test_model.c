@@ -172,6 +172,51 @@ START_TEST(test_builder_finish_late_stat_in_order)
 }
 END_TEST
 
+/* A string or bytes stat made with its union's other half dirty (what a
+ * compound literal may leave under clang) is stored with that half zero,
+ * for event, metadata and plane stats alike, so a model saves to the same
+ * bytes every time. */
+START_TEST(test_builder_finish_zeroes_stat_tails)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "t", 0);
+    uint32_t meta = pv_builder_meta(b, p, 1, "op", NULL);
+    uint64_t e = pv_builder_event(b, t, meta, 0, 10);
+    pv_stat dirty[3];
+    memset(dirty, 0xab, sizeof dirty);
+    uint32_t str = pv_builder_intern_cstr(b, "value");
+    uint8_t bytes[2] = {1, 2};
+    uint32_t blob = pv_builder_blob(b, bytes, sizeof bytes);
+    for (int i = 0; i < 3; i++) {
+        dirty[i].name = pv_builder_intern_cstr(b, i == 1 ? "b" : "s");
+        dirty[i].type = i == 1 ? PV_STAT_BYTES : PV_STAT_STR;
+        if (i == 1)
+            dirty[i].v.blob = blob;
+        else
+            dirty[i].v.str = str;
+    }
+    pv_builder_event_stat(b, e, dirty[0]);
+    pv_builder_event_stat(b, e, dirty[1]);
+    pv_builder_meta_stat(b, meta, dirty[2]);
+    pv_builder_plane_stat(b, p, dirty[2]);
+    pv_model *m = pv_test_finish(b);
+    ck_assert_uint_eq(m->n_stats, 4);
+    for (uint64_t i = 0; i < m->n_stats; i++) {
+        uint8_t raw[sizeof m->stats[i].v];
+        memcpy(raw, &m->stats[i].v, sizeof raw);
+        uint32_t v = m->stats[i].type == PV_STAT_BYTES ? m->stats[i].v.blob : m->stats[i].v.str;
+        ck_assert_uint_eq(v, m->stats[i].type == PV_STAT_BYTES ? blob : str);
+        /* every byte that is not the value's own is zero */
+        uint64_t rest = 0;
+        for (size_t k = 0; k < sizeof raw; k++)
+            rest += raw[k];
+        ck_assert_uint_eq(rest, (v & 0xffu) + (v >> 8 & 0xffu) + (v >> 16 & 0xffu) + (v >> 24));
+    }
+    pv_model_free(m);
+}
+END_TEST
+
 /* 65537 identical events [0,+10] nest one inside the next: depth 65536
  * is past PV_MAX_DEPTH. */
 START_TEST(test_builder_finish_too_deep)
@@ -529,6 +574,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_regroups_tracks);
     tcase_add_test(fin, test_builder_finish_too_deep);
     tcase_add_test(fin, test_builder_finish_late_stat_in_order);
+    tcase_add_test(fin, test_builder_finish_zeroes_stat_tails);
     tcase_add_test(fin, test_builder_finish_extras);
     tcase_add_test(fin, test_builder_finish_shares_rows);
     tcase_add_test(fin, test_builder_wire_stats_applied);
