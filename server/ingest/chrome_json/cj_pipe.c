@@ -19,11 +19,11 @@
  * caller's guard covers the parser, and a jump out of it stops and joins
  * the reader through pv_ingest_on_abort. */
 #include "ingest/chrome_json/cj_priv.h"
+#include "util/handoff.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,12 +55,9 @@ typedef struct batch {
 } batch;
 
 struct pv__cj_pipe {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
+    pv_handoff ho;          /* the ring's counts: the reader fills, the parser reads */
     batch ring[RING];
-    size_t filled;          /* batches handed over, not yet given back */
     size_t w;               /* the batch the reader fills */
-    bool stop;              /* the parser gave up: the reader stops */
     int rc;                 /* the reader's result, with err */
     pv_error err;
     const pv_ingest_src *src;
@@ -72,10 +69,7 @@ struct pv__cj_pipe {
 
 bool pv__cj_pipe_worth(size_t len)
 {
-    if (len < PIPE_MIN_BYTES)
-        return false;
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+    return len >= PIPE_MIN_BYTES && pv_handoff_worth();
 }
 
 /* ---- the reader's side ------------------------------------------------------ */
@@ -89,17 +83,10 @@ pv__cj_scratch *pv__cj_pipe_scratch(pv__cj_pipe *p)
  * the parser is done with it. Returns 1 when the parser stopped. */
 static int hand_over(pv__cj_pipe *p, bool last)
 {
-    pthread_mutex_lock(&p->lock);
     p->ring[p->w].last = last;
-    p->filled++;
-    pthread_cond_broadcast(&p->changed);
-    while (p->filled == RING && !p->stop && !last)
-        pthread_cond_wait(&p->changed, &p->lock);
-    bool stop = p->stop;
-    pthread_mutex_unlock(&p->lock);
-    if (stop || last)
+    if (!pv_handoff_put(&p->ho, last))
         return 1;
-    p->w = (p->w + 1) % RING;
+    p->w = pv_handoff_filling(&p->ho);
     batch *b = &p->ring[p->w];
     b->n = 0;
     b->n_args = 0;
@@ -177,10 +164,7 @@ static void stop_reader(pv__cj_pipe *p)
 {
     if (p->joined)
         return;
-    pthread_mutex_lock(&p->lock);
-    p->stop = true;
-    pthread_cond_broadcast(&p->changed);
-    pthread_mutex_unlock(&p->lock);
+    pv_handoff_stop(&p->ho);
     pthread_join(p->thread, NULL);
     p->joined = true;
 }
@@ -192,8 +176,7 @@ static void pipe_free(pv__cj_pipe *p)
         free(p->ring[i].args);
         pv__cj_scratch_fini(&p->ring[i].scratch);
     }
-    pthread_cond_destroy(&p->changed);
-    pthread_mutex_destroy(&p->lock);
+    pv_handoff_fini(&p->ho);
     free(p);
 }
 
@@ -236,8 +219,7 @@ int pv__cj_pipe_run(const pv_ingest_src *src, pv__cj_model *m, uint64_t model_ca
                     pv__cj_produce_fn produce, void *ctx, pv_error *err)
 {
     pv__cj_pipe *p = pv_xcalloc(1, sizeof *p);
-    pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->changed, NULL);
+    pv_handoff_init(&p->ho, RING);
     p->src = src;
     p->produce = produce;
     p->ctx = ctx;
@@ -247,22 +229,13 @@ int pv__cj_pipe_run(const pv_ingest_src *src, pv__cj_model *m, uint64_t model_ca
     }
     pv_ingest_on_abort(pipe_abort, p);
     uint64_t n_events = 0, next_check = PV__CJ_PROGRESS_EVENTS;
-    size_t r = 0;
     int rc = 0;
     for (;;) {
-        pthread_mutex_lock(&p->lock);
-        while (p->filled == 0)
-            pthread_cond_wait(&p->changed, &p->lock);
-        pthread_mutex_unlock(&p->lock);
-        batch *b = &p->ring[r];
+        batch *b = &p->ring[pv_handoff_take(&p->ho)];
         rc = parse_batch(p, b, m, model_cap, &n_events, &next_check, err);
         if (rc != 0 || b->last)
             break;
-        pthread_mutex_lock(&p->lock);
-        p->filled--;
-        pthread_cond_broadcast(&p->changed);
-        pthread_mutex_unlock(&p->lock);
-        r = (r + 1) % RING;
+        pv_handoff_give_back(&p->ho);
     }
     stop_reader(p);
     if (rc == 0 && p->rc != 0) {

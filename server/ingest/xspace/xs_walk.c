@@ -3,20 +3,19 @@
  * reader, pv_builder_wire_read) go round a ring of RING: the walker fills one while the
  * decoder empties another, and either may fall behind for a while (a busy
  * machine takes a core away) before the other waits. A batch is only
- * read by the decoder after the walker handed it over under the lock,
- * and only refilled after the decoder gave it back.
+ * read by the decoder after the walker handed it over, and only refilled
+ * after the decoder gave it back (util/handoff.h).
  *
  * The walker has its own guard against the file shrinking under its
  * mapping (mapguard.h): a jump ends the walk, dropping the batch it was
  * filling, and the decoder, which reads on where the walker's items end,
  * meets the cut itself under its guard. */
 #include "ingest/xspace/xs_walk.h"
+#include "util/handoff.h"
 #include "util/mapguard.h"
 #include "util/mem.h"
 
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 
 /* Below this a thread costs more than the decoder's time it takes on. */
@@ -37,22 +36,16 @@ typedef struct batch {
 struct pv__xs_walk {
     const pv_ingest_src *src;
     pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    uint64_t produced;      /* batches handed over (under lock) */
-    uint64_t consumed;      /* batches given back (under lock) */
-    atomic_bool stop;       /* the decoder wants no more */
+    pv_handoff ho;          /* the ring's counts: the walker fills, the decoder reads */
     size_t pos;             /* the decoder's next item in its batch */
-    bool holding;           /* the decoder holds batch consumed % RING */
+    size_t held;            /* the batch the decoder holds, when holding */
+    bool holding;
     batch ring[RING];
 };
 
 bool pv__xs_walk_worth(size_t len)
 {
-    if (len < WALK_MIN_BYTES)
-        return false;
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+    return len >= WALK_MIN_BYTES && pv_handoff_worth();
 }
 
 /* ---- the walker's side ------------------------------------------------------- */
@@ -61,17 +54,11 @@ bool pv__xs_walk_worth(size_t len)
  * False when the decoder stopped. */
 static bool hand_over(pv__xs_walk *w, bool last)
 {
-    pthread_mutex_lock(&w->lock);
-    w->ring[w->produced % RING].last = last;
-    w->produced++;
-    pthread_cond_broadcast(&w->changed);
-    while (!last && w->produced - w->consumed == RING && !atomic_load(&w->stop))
-        pthread_cond_wait(&w->changed, &w->lock);
-    pthread_mutex_unlock(&w->lock);
-    if (last || atomic_load(&w->stop))
+    w->ring[pv_handoff_filling(&w->ho)].last = last;
+    if (!pv_handoff_put(&w->ho, last))
         return false;
-    w->ring[w->produced % RING].n = 0;
-    w->ring[w->produced % RING].n_stats = 0;
+    w->ring[pv_handoff_filling(&w->ho)].n = 0;
+    w->ring[pv_handoff_filling(&w->ho)].n_stats = 0;
     return true;
 }
 
@@ -81,10 +68,10 @@ static bool read_stats(pv__xs_walk *w, pv__xs_item *it)
 {
     if (!it->scanned || it->s.aggregate || it->s.first_stat == NULL)
         return true;
-    if (BATCH_STATS - w->ring[w->produced % RING].n_stats < EVENT_STATS_MAX &&
+    if (BATCH_STATS - w->ring[pv_handoff_filling(&w->ho)].n_stats < EVENT_STATS_MAX &&
         !hand_over(w, false))
         return false;
-    batch *b = &w->ring[w->produced % RING];
+    batch *b = &w->ring[pv_handoff_filling(&w->ho)];
     const uint8_t *data = w->src->data;
     int n = pv_builder_wire_read(data, w->src->len, (uint64_t)(it->s.first_stat - data),
                                  (uint64_t)(it->f.data + it->f.v - it->s.first_stat),
@@ -100,7 +87,7 @@ static bool read_stats(pv__xs_walk *w, pv__xs_item *it)
 /* Appends it to the batch being filled; false when the decoder stopped. */
 static bool put(pv__xs_walk *w, const pv__xs_item *it)
 {
-    batch *b = &w->ring[w->produced % RING];
+    batch *b = &w->ring[pv_handoff_filling(&w->ho)];
     b->items[b->n++] = *it;
     return b->n < BATCH || hand_over(w, false);
 }
@@ -110,7 +97,7 @@ static bool put(pv__xs_walk *w, const pv__xs_item *it)
 static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *readable)
 {
     pv__xs_item it = {.kind = PV_XS_LINE, .f = *lf};
-    if (atomic_load_explicit(&w->stop, memory_order_relaxed) || !put(w, &it))
+    if (pv_handoff_stopped(&w->ho) || !put(w, &it))
         return false;
     const uint8_t *p = lf->data, *end = lf->data + (size_t)lf->v;
     for (;;) {
@@ -157,7 +144,7 @@ static void *walker_main(void *arg)
     if (PV_MAP_GUARD_ARM(&g, w->src->data, w->src->len) == 0)
         walk(w);
     else
-        w->ring[w->produced % RING].n = 0;   /* it may hold a torn item */
+        w->ring[pv_handoff_filling(&w->ho)].n = 0;   /* it may hold a torn item */
     pv_map_guard_disarm(&g);
     (void)hand_over(w, true);
     return NULL;
@@ -167,12 +154,9 @@ pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src)
 {
     pv__xs_walk *w = pv_xcalloc(1, sizeof *w);
     w->src = src;
-    atomic_init(&w->stop, false);
-    pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->changed, NULL);
+    pv_handoff_init(&w->ho, RING);
     if (pthread_create(&w->thread, NULL, walker_main, w) != 0) {
-        pthread_cond_destroy(&w->changed);
-        pthread_mutex_destroy(&w->lock);
+        pv_handoff_fini(&w->ho);
         free(w);
         return NULL;
     }
@@ -184,23 +168,17 @@ pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src)
 const pv__xs_item *pv__xs_walk_next(pv__xs_walk *w)
 {
     if (w->holding) {
-        batch *b = &w->ring[w->consumed % RING];
+        batch *b = &w->ring[w->held];
         if (w->pos < b->n)
             return &b->items[w->pos++];
         if (b->last)
             return NULL;
+        pv_handoff_give_back(&w->ho);
     }
-    pthread_mutex_lock(&w->lock);
-    if (w->holding) {
-        w->consumed++;
-        pthread_cond_broadcast(&w->changed);
-    }
-    while (w->consumed == w->produced)
-        pthread_cond_wait(&w->changed, &w->lock);
-    pthread_mutex_unlock(&w->lock);
+    w->held = pv_handoff_take(&w->ho);
     w->holding = true;
     w->pos = 0;
-    batch *b = &w->ring[w->consumed % RING];
+    batch *b = &w->ring[w->held];
     return w->pos < b->n ? &b->items[w->pos++] : NULL;
 }
 
@@ -208,12 +186,8 @@ void pv__xs_walk_free(pv__xs_walk *w)
 {
     if (w == NULL)
         return;
-    pthread_mutex_lock(&w->lock);
-    atomic_store(&w->stop, true);
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
+    pv_handoff_stop(&w->ho);
     pthread_join(w->thread, NULL);
-    pthread_cond_destroy(&w->changed);
-    pthread_mutex_destroy(&w->lock);
+    pv_handoff_fini(&w->ho);
     free(w);
 }
