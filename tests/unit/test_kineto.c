@@ -84,6 +84,18 @@ static pv_model *load_text(const char *text)
     return m;
 }
 
+/* A model as an XSpace gives it: one host op, no Kineto categories. */
+static pv_model *xspace_like_model(void)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
+    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
+    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "MatMul", NULL), 0, 10);
+    pv_model *m = NULL;
+    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    return m;
+}
+
 static uint64_t event_named(const pv_model *m, const char *name, int64_t start_us)
 {
     for (uint64_t e = 0; e < m->n_events; e++)
@@ -138,12 +150,7 @@ END_TEST
 
 START_TEST(test_kineto_absent_from_xspace_like_models)
 {
-    pv_model_builder *b = pv_builder_new();
-    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
-    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
-    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "MatMul", NULL), 0, 10);
-    pv_model *m = NULL;
-    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    pv_model *m = xspace_like_model();
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_kineto k;
@@ -732,12 +739,7 @@ END_TEST
 
 START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
 {
-    pv_model_builder *b = pv_builder_new();
-    uint32_t p = pv_builder_plane(b, 1, "/host:CPU");
-    uint32_t t = pv_builder_track(b, p, 1, "main", 0);
-    pv_builder_event(b, t, pv_builder_meta(b, p, 1, "MatMul", NULL), 0, 10);
-    pv_model *m = NULL;
-    ck_assert_int_eq(pv_builder_finish(b, &m, NULL), 0);
+    pv_model *m = xspace_like_model();
     pv_arena a;
     pv_arena_init(&a, 4096);
     pv_kineto k;
