@@ -22,7 +22,10 @@
  * three different 1 s windows), res (the whole trace at resolution 1000),
  * tiles (api/trace/tile: level 0 and 8 tiles of level 6), search, and the
  * tools overview, input, kernels, memory, op_stats, trace_json (the legacy
- * trace_viewer: the whole trace as one JSON answer). Asserts nothing. */
+ * trace_viewer: the whole trace as one JSON answer); `saved` sends nothing
+ * and waits until the loader has saved the model (after the trace index
+ * and the first memos): its figures are the loader's, and the next step
+ * runs alone. Asserts nothing. */
 #include "httpc.h"
 
 #include <arpa/inet.h>
@@ -173,6 +176,7 @@ typedef struct bench {
     const char *logdir;
     const char *run, *host;
     const char *const *extra;
+    const char *cache;   /* XDG_CACHE_HOME of the server */
     pv_test_server srv;
     sampler smp;
     pthread_t smp_thread;
@@ -282,7 +286,7 @@ static int run_step(bench *b, const char *step)
                      "&index=%d&format=bin", b->run, b->host, i * 8 + 3);
     } else if (step_url(b, step, urls[0], sizeof urls[0]) != NULL) {
         n = 1;
-    } else {
+    } else if (strcmp(step, "saved") != 0) {
         fprintf(stderr, "big_profile: unknown step %s\n", step);
         return -1;
     }
@@ -292,6 +296,8 @@ static int run_step(bench *b, const char *step)
     atomic_store(&b->smp.max_file_kb, 0);
     double c0 = cpu_ms(pid), t0 = now_ms();
     size_t total = 0;
+    if (n == 0)
+        wait_saved(b->cache);
     for (size_t i = 0; i < n; i++) {
         char head[65536];
         size_t bytes = 0;
@@ -345,6 +351,7 @@ int main(int argc, char **argv)
     if (mkdtemp(cache) == NULL)
         return 1;
     setenv("XDG_CACHE_HOME", cache, 1);
+    b.cache = cache;
     const char *const *steps = default_steps;
     size_t n_steps = sizeof default_steps / sizeof default_steps[0];
     if (argc > first) {

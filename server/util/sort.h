@@ -1,5 +1,5 @@
-/* sort: qsort for arrays that may be empty, and a typed merge sort for
- * the hot ones. qsort's base must not be NULL even when there is nothing
+/* sort: qsort for arrays that may be empty, a typed merge sort for the
+ * hot ones, and a typed binary heap. qsort's base must not be NULL even when there is nothing
  * to sort, and an empty growable array often has a NULL base, so every
  * qsort goes through pv_sort. Pure, thread-safe. */
 #ifndef PV_UTIL_SORT_H
@@ -67,6 +67,42 @@ static inline void pv_sort(void *base, size_t n, size_t size,
         if (src_ != v)                                                             \
             memcpy(v, src_, n * sizeof *v);                                        \
         free(tmp_);                                                                \
+    }
+
+/* PV_HEAP(name, type, ctx_type, before) defines, for a binary heap
+ * h[0..n) with the least element on top, the least by
+ * before(const ctx_type *ctx, const type *a, const type *b) (true when a
+ * goes strictly first; ctx is what the order needs besides the elements):
+ *     static inline void name_down(const ctx_type *ctx, type *h, size_t n, size_t i)
+ *     static inline void name_up(const ctx_type *ctx, type *h, size_t i)
+ * which move h[i] down, or up, to its place. A heap is made by moving
+ * h[n/2-1] .. h[0] down; pushing is h[n] = x, then up from n; popping is
+ * h[0] = h[n-1], then down from 0 in the n-1 left. */
+#define PV_HEAP(name, type, ctx_type, before)                                      \
+    static inline void name##_down(const ctx_type *ctx_, type *h_, size_t n_, size_t i_) \
+    {                                                                              \
+        for (;;) {                                                                 \
+            size_t l_ = 2 * i_ + 1, r_ = l_ + 1, best_ = i_;                       \
+            if (l_ < n_ && before(ctx_, &h_[l_], &h_[best_]))                      \
+                best_ = l_;                                                        \
+            if (r_ < n_ && before(ctx_, &h_[r_], &h_[best_]))                      \
+                best_ = r_;                                                        \
+            if (best_ == i_)                                                       \
+                return;                                                            \
+            type t_ = h_[i_];                                                      \
+            h_[i_] = h_[best_];                                                    \
+            h_[best_] = t_;                                                        \
+            i_ = best_;                                                            \
+        }                                                                          \
+    }                                                                              \
+    static inline void name##_up(const ctx_type *ctx_, type *h_, size_t i_)        \
+    {                                                                              \
+        while (i_ > 0 && before(ctx_, &h_[i_], &h_[(i_ - 1) / 2])) {               \
+            type t_ = h_[i_];                                                      \
+            h_[i_] = h_[(i_ - 1) / 2];                                             \
+            h_[(i_ - 1) / 2] = t_;                                                 \
+            i_ = (i_ - 1) / 2;                                                     \
+        }                                                                          \
     }
 
 #endif

@@ -271,22 +271,13 @@ static bool cursor_settle(const pv_model *m, track_cursor *c)
     return true;
 }
 
-static void heap_down(event_walk *w, size_t at)
+/* The heap holds indices into the walk's tracks. */
+static bool index_before(const track_cursor *tracks, const size_t *x, const size_t *y)
 {
-    for (;;) {
-        size_t least = at, l = 2 * at + 1, r = l + 1;
-        if (l < w->n && cursor_before(&w->tracks[w->heap[l]], &w->tracks[w->heap[least]]))
-            least = l;
-        if (r < w->n && cursor_before(&w->tracks[w->heap[r]], &w->tracks[w->heap[least]]))
-            least = r;
-        if (least == at)
-            return;
-        size_t t = w->heap[at];
-        w->heap[at] = w->heap[least];
-        w->heap[least] = t;
-        at = least;
-    }
+    return cursor_before(&tracks[*x], &tracks[*y]);
 }
+
+PV_HEAP(track_heap, size_t, track_cursor, index_before)
 
 static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
 {
@@ -305,7 +296,7 @@ static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
             w->heap[w->n++] = t;
     }
     for (size_t i = w->n / 2; i-- > 0;)
-        heap_down(w, i);
+        track_heap_down(w->tracks, w->heap, w->n, i);
 }
 
 /* The next event in time order, with its offset; false at the end. */
@@ -319,7 +310,7 @@ static bool walk_next(event_walk *w, uint64_t *ev, int64_t *offset_ps)
     c->event++;
     if (!cursor_settle(w->m, c))
         w->heap[0] = w->heap[--w->n];
-    heap_down(w, 0);
+    track_heap_down(w->tracks, w->heap, w->n, 0);
     return true;
 }
 

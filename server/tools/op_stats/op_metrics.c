@@ -7,6 +7,7 @@
 
 #include "model/hlo.h"
 #include "model/memo.h"
+#include "tools/common/op_replay.h"
 #include "tools/common/tf_op_name.h"
 #include "tools/hlo/xla_ops.h"
 #include "util/hash.h"
@@ -365,33 +366,6 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 
 /* ---- host ------------------------------------------------------------------ */
 
-typedef struct activity {
-    int64_t ts_ps;
-    uint32_t op_id;        /* pairs a begin with its end */
-    uint32_t sid;          /* string id of the op's full name */
-    bool begin;
-    bool is_eager;
-} activity;
-
-/* By time; ties keep the order they were added in, as the sort is
- * stable (no sequence number to hold: a line has millions of activities,
- * and their array and the sort's copy of it are framework_op_stats'
- * largest scratch). They come nearly in order (begins by start), and
- * qsort's call per comparison was most of the tool's time on a big
- * profile. */
-static inline bool activity_before(const activity *a, const activity *b)
-{
-    return a->ts_ps < b->ts_ps;
-}
-
-PV_MERGE_SORT(sort_activities, activity, activity_before)
-
-typedef struct frame {
-    uint32_t op_id;
-    int64_t start_ps;
-    uint64_t children_ps;
-} frame;
-
 /* An open EagerExecute event while walking a thread (see host_line). */
 typedef struct eager_frame {
     int64_t end_ps;
@@ -403,8 +377,9 @@ typedef struct host_ctx {
     uint8_t *meta_is_op;   /* per meta: 0 not computed, 1 no, 2 TF op, 3 other op */
     uint32_t eager_execute; /* string id of "EagerExecute"; 0 none */
     uint32_t is_func;      /* string id of "is_func"; 0 none */
-    activity *acts;        /* scratch for one line */
-    frame *stack;
+    pv_op_replay replay;   /* of one line at a time */
+    uint64_t line_op_ps;   /* the line's ops' self time so far */
+    pv_error *err;
     eager_frame *eager;    /* scratch: open EagerExecute events */
     op_map ops;            /* keyed by (full-name string id, 0) */
     uint64_t total_ps;
@@ -435,22 +410,31 @@ static bool op_by_op(const host_ctx *c, uint64_t ev)
     return (s.type == PV_STAT_I64 && s.v.i64 == 0) || (s.type == PV_STAT_U64 && s.v.u64 == 0);
 }
 
-static void push_pair(activity *acts, size_t *n, uint32_t op_id, uint32_t sid, int64_t start,
-                      int64_t end, bool eager)
+/* A span of a line ended (op_replay.h): counted under its full name. */
+static int op_done(void *ctx, uint32_t sid, bool eager, int64_t dur_ps, int64_t children_ps)
 {
-    acts[*n] = (activity){start, op_id, sid, true, eager};
-    (*n)++;
-    acts[*n] = (activity){end, op_id, sid, false, eager};
-    (*n)++;
+    host_ctx *c = ctx;
+    uint64_t dur = (uint64_t)dur_ps;
+    uint64_t self = dur_ps > children_ps ? (uint64_t)(dur_ps - children_ps) : 0;
+    op_acc k = {.sid = sid};
+    op_acc *o = map_get(&c->ops, &k);
+    if (o == NULL)
+        return too_many(c->err);
+    o->occurrences++;
+    o->time_ps += dur;
+    o->self_time_ps += self;
+    o->is_eager = o->is_eager || eager;
+    c->line_op_ps += self;
+    return 0;
 }
 
-static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
+static int host_line(host_ctx *c, const pv_track *tr)
 {
     const pv_model *m = c->m;
-    size_t n = 0;
     size_t n_eager = 0;
-    uint32_t op_id = 0;
-    for (uint64_t ev = tr->first_event; ev < tr->first_event + tr->n_events; ev++) {
+    int rc = 0;
+    c->line_op_ps = 0;
+    for (uint64_t ev = tr->first_event; ev < tr->first_event + tr->n_events && rc == 0; ev++) {
         int64_t start = m->ev_start_ps[ev];
         int64_t end = start + (m->ev_dur_ps[ev] > 0 ? m->ev_dur_ps[ev] : 0);
         const pv_event_extra *x = pv_model_event_extra(m, ev);
@@ -465,59 +449,29 @@ static int host_line(host_ctx *c, const pv_track *tr, pv_error *err)
         if (meta_is_op(c, meta)) {
             if (c->meta_is_op[meta] == 2 && n_eager > 0 && c->eager[n_eager - 1].op_by_op)
                 eager = true;
-            push_pair(c->acts, &n, ++op_id, m->metas[meta].name, start, end, eager);
+            rc = pv_op_replay_add(&c->replay, m->metas[meta].name, eager, start, end);
         }
         if (c->eager_execute != 0 && m->metas[meta].name == c->eager_execute)
             c->eager[n_eager++] = (eager_frame){end, op_by_op(c, ev)};
-        if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0')
-            push_pair(c->acts, &n, ++op_id, x->tf_op, start, end, false);
+        if (x != NULL && x->tf_op != 0 && pv_model_str(m, x->tf_op)[0] != '\0' && rc == 0)
+            rc = pv_op_replay_add(&c->replay, x->tf_op, false, start, end);
     }
-    if (n == 0)
-        return 0;
-    sort_activities(c->acts, n);
-    size_t depth = 0;
-    uint64_t line_op_ps = 0;
-    for (size_t i = 0; i < n; i++) {
-        const activity *ac = &c->acts[i];
-        if (ac->begin) {
-            c->stack[depth++] = (frame){ac->op_id, ac->ts_ps, 0};
-            continue;
-        }
-        /* Pop down to the matching begin; ops above it overlapped it
-         * without nesting and are dropped, as the reference does. */
-        bool found = false;
-        frame f = {0};
-        while (depth > 0 && !found) {
-            f = c->stack[--depth];
-            found = f.op_id == ac->op_id;
-        }
-        if (!found)
-            continue;
-        uint64_t dur = ac->ts_ps > f.start_ps ? (uint64_t)(ac->ts_ps - f.start_ps) : 0;
-        uint64_t self = dur > f.children_ps ? dur - f.children_ps : 0;
-        op_acc k = {.sid = ac->sid};
-        op_acc *o = map_get(&c->ops, &k);
-        if (o == NULL)
-            return too_many(err);
-        o->occurrences++;
-        o->time_ps += dur;
-        o->self_time_ps += self;
-        o->is_eager = o->is_eager || ac->is_eager;
-        line_op_ps += self;
-        if (depth > 0)
-            c->stack[depth - 1].children_ps += dur;
-    }
-    uint64_t span = (uint64_t)(c->acts[n - 1].ts_ps - c->acts[0].ts_ps);
+    int64_t span_ps = 0;
+    int end_rc = pv_op_replay_thread_end(&c->replay, &span_ps);
+    if (rc != 0 || end_rc != 0)
+        return rc != 0 ? rc : end_rc;
+    uint64_t span = (uint64_t)span_ps;
     c->total_ps += span;
-    c->op_ps += line_op_ps;
-    c->idle_ps += span > line_op_ps ? span - line_op_ps : 0;
+    c->op_ps += c->line_op_ps;
+    c->idle_ps += span > c->line_op_ps ? span - c->line_op_ps : 0;
     return 0;
 }
 
 static int host_compute(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err)
 {
     memset(out, 0, sizeof *out);
-    host_ctx c = {.m = m};
+    host_ctx c = {.m = m, .err = err};
+    pv_op_replay_init(&c.replay, op_done, &c);
     c.meta_is_op = pv_xcalloc(m->n_metas > 0 ? m->n_metas : 1, 1);
     uint64_t max_events = 0;
     bool any_line = false;
@@ -530,9 +484,6 @@ static int host_compute(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, p
             if (m->tracks[t].n_events > max_events)
                 max_events = m->tracks[t].n_events;
     }
-    /* Each event gives at most two begin/end pairs. */
-    c.acts = pv_xmalloc((size_t)(max_events * 4 + 1) * sizeof *c.acts);
-    c.stack = pv_xmalloc((size_t)(max_events * 2 + 1) * sizeof *c.stack);
     c.eager = pv_xmalloc((size_t)(max_events + 1) * sizeof *c.eager);
     c.eager_execute = pv_model_str_find(m, "EagerExecute");
     c.is_func = pv_model_str_find(m, "is_func");
@@ -543,10 +494,9 @@ static int host_compute(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, p
             continue;
         for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && rc == 0; t++)
             if (m->tracks[t].kind == PV_TRACK_PLAIN)
-                rc = host_line(&c, &m->tracks[t], err);
+                rc = host_line(&c, &m->tracks[t]);
     }
-    free(c.acts);
-    free(c.stack);
+    pv_op_replay_fini(&c.replay);
     free(c.eager);
     free(c.meta_is_op);
     /* Pass 2: merge by parsed op name. */

@@ -7,6 +7,7 @@
 #include "tools/trace/trace_event.h"
 
 #include "util/bsearch.h"
+#include "util/sort.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -80,22 +81,7 @@ static bool before(const layer *ls, const cursor *a, const cursor *b)
     return ia < ib;
 }
 
-static void sift_down(const layer *ls, cursor *h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < n && before(ls, &h[l], &h[best]))
-            best = l;
-        if (r < n && before(ls, &h[r], &h[best]))
-            best = r;
-        if (best == i)
-            return;
-        cursor tmp = h[i];
-        h[i] = h[best];
-        h[best] = tmp;
-        i = best;
-    }
-}
+PV_HEAP(cursors, cursor, layer, before)
 
 /* Marks what layer l matches; returns whether anything does. */
 static bool layer_match(layer *l, const pv_trace_search_query *q, size_t nlen, pv_arena *a)
@@ -150,7 +136,7 @@ int pv_tool_trace_search(const pv_model *m, const pv_trace_index *ix,
             }
         }
         for (size_t i = nh / 2; i-- > 0;)
-            sift_down(ls, h, nh, i);
+            cursors_down(ls, h, nh, i);
         uint64_t skipped = 0;
         while (nh > 0 && n < limit) {
             const layer *l = &ls[h[0].layer];
@@ -162,7 +148,7 @@ int pv_tool_trace_search(const pv_model *m, const pv_trace_index *ix,
             h[0].pos = next_match(l, t, h[0].pos + 1);
             if (h[0].pos >= t->first_event + t->n_events)
                 h[0] = h[--nh];
-            sift_down(ls, h, nh, 0);
+            cursors_down(ls, h, nh, 0);
         }
     }
     *out = (pv_trace_search){total, n, ids};
