@@ -99,7 +99,7 @@ START_TEST(test_real_counts_and_tiles)
     ck_assert_uint_eq(listed, x.n_events);
     /* Every level up to 12: the tiles of a row account for every event
      * exactly once, whether they come from the pyramid or are cut. */
-    pv_trace_pyramid_opts o = {50, (size_t)64 << 20, NULL};
+    pv_trace_pyramid_opts o = {50, (size_t)64 << 20, NULL, 0};
     pv_trace_pyramid *pyr = NULL;
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &pyr, NULL), 0);
     pv_trace_geom g = pv_trace_geom_of(m);
@@ -269,6 +269,55 @@ START_TEST(test_real_chrome_matches_tensorflow)
 }
 END_TEST
 
+/* ---- the index on one thread and on two ---------------------------------------- */
+
+/* The index's parts built beside the pyramid on a second thread (step
+ * names, counters, links) are the same as on one, as is what it counts. */
+START_TEST(test_real_index_two_threads)
+{
+    PV_NEED_TESTDATA("test_real_index_two_threads");
+    const profile *p = &profiles[_i];
+    char path[1024];
+    pv_model *m = load(p, ".xplane.pb", path, sizeof path);
+    pv_trace_index *ix[2];
+    for (unsigned t = 0; t < 2; t++) {
+        pv_trace_pyramid_opts o = pv_trace_pyramid_defaults();
+        o.threads = t + 1;
+        ck_assert_int_eq(pv_trace_index_new(m, &o, &ix[t], NULL), 0);
+    }
+    const pv_trace_index *a = ix[0], *b = ix[1];
+    /* the GPU profile has counters and links, so the comparison there
+     * means something */
+    if (strcmp(p->name, "tf_keras_gpu_gcp") == 0) {
+        ck_assert_uint_gt(a->n_counters, 0);
+        ck_assert_uint_gt(a->n_corr, 0);
+    }
+    ck_assert_uint_eq(a->bytes, b->bytes);
+    ck_assert_uint_eq(pv_trace_pyramid_levels(a->pyramid), pv_trace_pyramid_levels(b->pyramid));
+    ck_assert_uint_eq(a->n_counters, b->n_counters);
+    for (size_t c = 0; c < a->n_counters; c++) {
+        const pv_trace_counter *x = &a->counters[c], *y = &b->counters[c];
+        ck_assert_str_eq(x->name, y->name);
+        ck_assert_uint_eq(x->plane, y->plane);
+        ck_assert_uint_eq(x->n_points, y->n_points);
+        ck_assert(memcmp(x->t_ps, y->t_ps, x->n_points * sizeof *x->t_ps) == 0);
+        ck_assert(memcmp(x->value, y->value, x->n_points * sizeof *x->value) == 0);
+    }
+    ck_assert_uint_eq(a->n_corr, b->n_corr);
+    ck_assert(memcmp(a->corr, b->corr, a->n_corr * sizeof *a->corr) == 0);
+    ck_assert_uint_eq(a->n_flows, b->n_flows);
+    ck_assert(a->n_flows == 0 || memcmp(a->flows, b->flows, a->n_flows * sizeof *a->flows) == 0);
+    ck_assert_uint_eq(a->steps.n, b->steps.n);
+    ck_assert(a->steps.n == 0 ||
+              (memcmp(a->steps.ev, b->steps.ev, a->steps.n * sizeof *a->steps.ev) == 0 &&
+               memcmp(a->steps.name, b->steps.name, a->steps.n * sizeof *a->steps.name) == 0));
+    ck_assert(memcmp(a->steps.meta_has, b->steps.meta_has, (size_t)m->n_metas + 1) == 0);
+    pv_trace_index_free(ix[0]);
+    pv_trace_index_free(ix[1]);
+    pv_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_real");
@@ -278,6 +327,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_real_counts_and_tiles, 0, n);
     tcase_add_loop_test(tc, test_real_search_and_details, 0, n);
     tcase_add_loop_test(tc, test_real_chrome_matches_tensorflow, 0, n);
+    tcase_add_loop_test(tc, test_real_index_two_threads, 0, n);
     suite_add_tcase(s, tc);
     return s;
 }

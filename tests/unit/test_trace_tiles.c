@@ -175,7 +175,7 @@ END_TEST
 START_TEST(test_tile_hand_from_pyramid)
 {
     pv_model *m = one_track(hand, sizeof hand / sizeof hand[0]);
-    pv_trace_pyramid_opts o = {0, (size_t)64 << 20, NULL};   /* precompute every level */
+    pv_trace_pyramid_opts o = {0, (size_t)64 << 20, NULL, 0};   /* precompute every level */
     pv_trace_pyramid *p = NULL;
     pv_error err = {0};
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, &err), 0);
@@ -314,7 +314,7 @@ static pv_model *random_model(uint64_t seed)
 START_TEST(test_tile_identity_every_level)
 {
     pv_model *m = random_model(88172645463325252ull);
-    pv_trace_pyramid_opts o = {200, (size_t)64 << 20, NULL};
+    pv_trace_pyramid_opts o = {200, (size_t)64 << 20, NULL, 0};
     pv_trace_pyramid *p = NULL;
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     ck_assert_uint_gt(pv_trace_pyramid_levels(p), 2);
@@ -348,7 +348,7 @@ START_TEST(test_tile_instants_on_edges)
     }
     pv_arena_fini(&a);
     pv_trace_pyramid *p = NULL;
-    pv_trace_pyramid_opts o = {0, (size_t)1 << 20, NULL};
+    pv_trace_pyramid_opts o = {0, (size_t)1 << 20, NULL, 0};
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     check_all_levels(m, p, 20);
     pv_trace_pyramid_free(p);
@@ -375,7 +375,7 @@ START_TEST(test_tile_deep_nesting)
         ck_assert_uint_eq(m->ev_depth[t.rows[0].events[k]], k);
     pv_arena_fini(&a);
     pv_trace_pyramid *p = NULL;
-    pv_trace_pyramid_opts o = {0, (size_t)1 << 20, NULL};
+    pv_trace_pyramid_opts o = {0, (size_t)1 << 20, NULL, 0};
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     check_all_levels(m, p, 8);
     pv_trace_pyramid_free(p);
@@ -399,7 +399,7 @@ START_TEST(test_tile_blocks_of_small_events)
     free(ev);
     pv_trace_geom g = pv_trace_geom_of(m);
     ck_assert_int_eq(g.span_ps, 15100 + 999 * 15 + 10 + 1);   /* pixel 29.4 ps */
-    pv_trace_pyramid_opts o = {1u << 20, (size_t)1 << 20, NULL};  /* level 0 only */
+    pv_trace_pyramid_opts o = {1u << 20, (size_t)1 << 20, NULL, 0};  /* level 0 only */
     pv_trace_pyramid *p = NULL;
     ck_assert_int_eq(pv_trace_pyramid_new(m, NULL, &o, &p, NULL), 0);
     ck_assert_uint_eq(pv_trace_pyramid_levels(p), 1);

@@ -5,9 +5,11 @@
 
 #include "tools/common/json_stream.h"
 #include "util/bsearch.h"
+#include "util/handoff.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,30 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
 
 /* ---- lifetime ---------------------------------------------------------------------- */
 
+/* Below this many events a second thread costs more than it takes on. */
+#define APART_MIN_EVENTS 1000000u
+
+/* The parts of the index that read m alone, beside the pyramid and the
+ * derived lines: step names, counters (a pass over the events) and links
+ * (another). They write only their own fields of ix (and ix->bytes, which
+ * the pyramid's side leaves until both are done). */
+typedef struct side_parts {
+    const pv_model *m;
+    pv_trace_index *ix;
+    pv_meter *meter;
+} side_parts;
+
+static void *side_main(void *arg)
+{
+    side_parts *sp = arg;
+    pv_trace_step_names_make(sp->m, &sp->ix->steps);
+    build_counters(sp->m, sp->ix, sp->meter);
+    pv_meter_add(sp->meter, 1);
+    build_links(sp->m, sp->ix);
+    pv_meter_add(sp->meter, sp->m->n_events + 1);
+    return NULL;
+}
+
 int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
                        pv_trace_index **out, pv_error *err)
 {
@@ -314,6 +340,14 @@ int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
     pv_meter_start(meter, 5 * unit);
     pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
     ix->geom = pv_trace_geom_of(m);
+    /* Both halves are passes over every event: on two cores a big model's
+     * index is built in about the time of the pyramid alone. */
+    side_parts sp = {m, ix, meter};
+    pthread_t side;
+    unsigned threads = opts != NULL ? opts->threads : 0;
+    if (threads == 0)
+        threads = m->n_events >= APART_MIN_EVENTS && pv_handoff_worth() ? 2 : 1;
+    bool apart = threads >= 2 && pthread_create(&side, NULL, side_main, &sp) == 0;
     int rc = pv_trace_pyramid_new(m, &ix->geom, opts, &ix->pyramid, err);
     if (rc == 0)
         rc = pv_trace_derived_lines_get(m, &ix->derived, err);
@@ -324,15 +358,14 @@ int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
         quiet.meter = NULL;
         rc = pv_trace_pyramid_new(lines, &ix->geom, &quiet, &ix->derived_pyramid, err);
     }
+    if (apart)
+        pthread_join(side, NULL);
     if (rc != 0) {
         pv_trace_index_free(ix);
         return rc;
     }
-    pv_trace_step_names_make(m, &ix->steps);
-    build_counters(m, ix, meter);
-    pv_meter_add(meter, 1);
-    build_links(m, ix);
-    pv_meter_add(meter, unit);
+    if (!apart)
+        (void)side_main(&sp);
     /* The derived lines' columns are their memo's bytes, which m's memos
      * count (model/memo.h, pv_model_added_bytes) unless m could keep no
      * more memos; what reading them holds beside counts here. */

@@ -309,7 +309,7 @@ struct pv_trace_pyramid {
 
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void)
 {
-    pv_trace_pyramid_opts o = {1u << 20, (size_t)128 << 20, NULL};
+    pv_trace_pyramid_opts o = {1u << 20, (size_t)128 << 20, NULL, 0};
     return o;
 }
 

@@ -96,9 +96,11 @@ typedef struct pv_trace_pyramid_opts {
     uint64_t max_cut_events;   /* cut on demand only tiles with at most this many events */
     size_t max_bytes;          /* bound on the pyramid's size */
     pv_meter *meter;           /* counts the build (pv_trace_index_new), or NULL */
+    unsigned threads;          /* pv_trace_index_new's: 1 or 2; 0 chooses (two for a
+                                  big model when the process may use two cores) */
 } pv_trace_pyramid_opts;
 
-/* Defaults: 2^20 events, 128 MiB. */
+/* Defaults: 2^20 events, 128 MiB, threads chosen. */
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void);
 
 /* Builds the coarse levels of m, cut in geometry g (NULL: m's own,
