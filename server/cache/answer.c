@@ -213,7 +213,7 @@ int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool 
 /* ---- an answer compressed as it is written ------------------------------------ */
 
 struct pv_answer_stream {
-    pv_gzip_stream *gz;  /* level 6, as pv_answer_keep compresses */
+    pv_gzip_stream *gz;  /* at the level pv_answer_keep gives a body this big */
     pv_buf out;          /* the gzip body so far */
     uint64_t hash;       /* pv_answer_tag's hash of the plain bytes so far */
     size_t plain;        /* plain bytes so far */
@@ -225,7 +225,7 @@ pv_answer_stream *pv_answer_stream_new(size_t max_bytes)
     if (s == NULL)
         return NULL;
     pv_buf_init(&s->out, max_bytes);
-    s->gz = pv_gzip_stream_new(6, &s->out);
+    s->gz = pv_gzip_stream_new(pv_gzip_level_for(SIZE_MAX), &s->out);
     if (s->gz == NULL) {
         free(s);
         return NULL;

@@ -7,9 +7,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#define FAST_FROM_BYTES ((size_t)4 << 20)
+
+int pv_gzip_level_for(size_t len)
+{
+    return len >= FAST_FROM_BYTES ? 1 : 6;
+}
+
 int pv_gzip_compress(const void *src, size_t len, pv_buf *out, pv_error *err)
 {
-    return pv_gzip_compress_level(src, len, 6, out, err);
+    return pv_gzip_compress_level(src, len, pv_gzip_level_for(len), out, err);
 }
 
 struct pv_gzip_stream {
