@@ -33,11 +33,10 @@ static int item_cmp(const void *pa, const void *pb)
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
-/* Sorts n items made by kind (0 random with few distinct keys, 1 random,
- * 2 sorted, 3 reversed) both ways and compares. */
-static void check(size_t n, int kind)
+/* Fills a with n items of kind: 0 random with few distinct keys, 1
+ * random, 2 sorted, 3 reversed. */
+static void make_items(item *a, size_t n, int kind)
 {
-    item *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
     for (size_t i = 0; i < n; i++) {
         uint32_t k = kind == 0   ? pv_test_random(&rng) % 7
                      : kind == 1 ? pv_test_random(&rng)
@@ -45,6 +44,13 @@ static void check(size_t n, int kind)
                                  : (uint32_t)(n - i);
         a[i] = (item){k, (uint32_t)i, 0};
     }
+}
+
+/* Sorts n items of kind both ways and compares. */
+static void check(size_t n, int kind)
+{
+    item *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    make_items(a, n, kind);
     memcpy(b, a, n * sizeof *a);
     sort_items(a, n);
     pv_sort(b, n, sizeof *b, item_cmp);
@@ -83,13 +89,7 @@ static void check_heap(size_t n, int kind)
     item *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
     item *h = malloc((n ? n : 1) * sizeof *h);
     uint32_t base = 3;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = kind == 0   ? pv_test_random(&rng) % 7
-                     : kind == 1 ? pv_test_random(&rng)
-                     : kind == 2 ? (uint32_t)i
-                                 : (uint32_t)(n - i);
-        a[i] = (item){k, (uint32_t)i, 0};
-    }
+    make_items(a, n, kind);
     memcpy(b, a, n * sizeof *a);
     pv_sort(b, n, sizeof *b, item_cmp);
     for (int built = 0; built < 2; built++) {
