@@ -14,6 +14,7 @@
  * requests — one of which may be waiting for this very load): so loads
  * never run over the budget together, and a request never waits forever. */
 #include "cache/store.h"
+#include "cache/companion_file.h"
 #include "cache/disk.h"
 #include "ingest/ingest.h"
 #include "model/memo.h"
@@ -445,7 +446,12 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     void *c = NULL;
     size_t bytes = 0;
     pv_error err = {0};
-    int rc = s->companion->build(e->model, &e->index_meter, &c, &bytes, &err);
+    /* A companion saved by an earlier start is read back instead. */
+    pv_source src = {e->path, e->root, e->id};
+    int rc = pv__companion_load(s->disk, s->companion, &src, e->model, &c, &bytes);
+    bool built = rc != 0;
+    if (built)
+        rc = s->companion->build(e->model, &e->index_meter, &c, &bytes, &err);
     pthread_mutex_lock(&s->lock);
     /* the build may have made memos of the model (the trace index keeps
      * the derived device lines as one): counted now, not at the next put */
@@ -468,6 +474,9 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     }
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->lock);
+    /* e is held by the loader; requests only read the companion */
+    if (built && rc == 0)
+        pv__companion_save(s->disk, s->companion, &src, e->model, c);
 }
 
 /* Ends a hold of e. Every holder takes the pages of the files the model

@@ -21,6 +21,7 @@
 #define PV_CACHE_STORE_H
 
 #include "model/model.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/progress.h"
 #include "util/safe_open.h"
@@ -84,6 +85,14 @@ typedef struct pv_model_companion {
     int (*build)(const pv_model *m, pv_meter *meter, void **out, size_t *bytes, pv_error *err);
     void (*free)(void *companion);
     void (*warm)(const pv_model *m);
+    /* With a disk cache, a built companion is saved (save appends its
+     * bytes to b, which writes them out as they come) and the next load
+     * of the same source reads it back instead of building it (load takes
+     * data over and returns what build would, or an error to build
+     * instead). Both may be NULL: never kept. */
+    int (*save)(const void *companion, const pv_model *m, pv_buf *b);
+    int (*load)(const pv_model *m, uint8_t *data, size_t len, void **out, size_t *bytes,
+                pv_error *err);
 } pv_model_companion;
 
 /* A source file: where it is, below which logdir (it is opened without

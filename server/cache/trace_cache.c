@@ -26,22 +26,43 @@ struct pv_trace_hold {
 #define TILE_SLOTS ((1u << PV_TRACE_CACHE_TILE_LEVELS) - 1)
 #define TILE_BYTES_PER_FILE ((size_t)64 << 20)
 
+/* A hold of ix, made or read back (how: for the log). */
+static void hold_of(pv_trace_index *ix, const char *how, void **out, size_t *bytes)
+{
+    pv_trace_hold *h = pv_xcalloc(1, sizeof *h);
+    h->ix = ix;
+    pthread_mutex_init(&h->lock, NULL);
+    pv_log(PV_LOG_INFO, "trace index %s: %zu bytes, %u precomputed levels", how, ix->bytes,
+           pv_trace_pyramid_levels(ix->pyramid));
+    *out = h;
+    *bytes = ix->bytes;
+}
+
 static int build(const pv_model *m, pv_meter *meter, void **out, size_t *bytes, pv_error *err)
 {
     pv_trace_index *ix = NULL;
     pv_trace_pyramid_opts opts = pv_trace_pyramid_defaults();
     opts.meter = meter;
     int rc = pv_trace_index_new(m, &opts, &ix, err);
-    if (rc != 0)
-        return rc;
-    pv_trace_hold *h = pv_xcalloc(1, sizeof *h);
-    h->ix = ix;
-    pthread_mutex_init(&h->lock, NULL);
-    pv_log(PV_LOG_INFO, "trace index: %zu bytes, %u precomputed levels", ix->bytes,
-           pv_trace_pyramid_levels(ix->pyramid));
-    *out = h;
-    *bytes = ix->bytes;
-    return 0;
+    if (rc == 0)
+        hold_of(ix, "built", out, bytes);
+    return rc;
+}
+
+static int save(const void *companion, const pv_model *m, pv_buf *b)
+{
+    const pv_trace_hold *h = companion;
+    return pv_trace_index_write(h->ix, m, b);
+}
+
+static int load(const pv_model *m, uint8_t *data, size_t len, void **out, size_t *bytes,
+                pv_error *err)
+{
+    pv_trace_index *ix = NULL;
+    int rc = pv_trace_index_read(m, data, len, &ix, err);
+    if (rc == 0)
+        hold_of(ix, "read back from the disk cache", out, bytes);
+    return rc;
 }
 
 static void hold_free(void *p)
@@ -60,7 +81,7 @@ static void hold_free(void *p)
 const pv_model_companion *pv_trace_companion(void)
 {
     /* The tools' first memos are made beside the index. */
-    static const pv_model_companion companion = {build, hold_free, pv_tools_warm};
+    static const pv_model_companion companion = {build, hold_free, pv_tools_warm, save, load};
     return &companion;
 }
 

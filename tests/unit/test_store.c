@@ -269,7 +269,7 @@ START_TEST(test_store_warm_memos_saved)
     pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
     pv_source src = source_of(SMALL);
     memo_calls = 0;
-    const pv_model_companion warm = {build_nothing, free, warm_test_memo};
+    const pv_model_companion warm = {build_nothing, free, warm_test_memo, NULL, NULL};
 
     pv_model_store *s = pv_model_store_new(0, &disk, &warm);
     const pv_model *m;

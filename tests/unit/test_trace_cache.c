@@ -2,12 +2,14 @@
  * index is built by the loader without any trace request and is the same
  * index a fresh build gives; one budget covers models and indexes, and the
  * least recently used model is dropped with its index (never a held one);
- * coarse tiles are kept, copied out and charged to the budget. The files
+ * coarse tiles are kept, copied out and charged to the budget; with a disk
+ * cache the index is saved and read back at the next start. The files
  * are real profiles of the reference corpus in tests/data/reference. */
 #include "cache/disk.h"
 #include "cache/trace_cache.h"
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,6 +172,85 @@ START_TEST(test_cache_tiles)
 }
 END_TEST
 
+/* The index of FILE_A held by a store on disk; *read_back whether it was
+ * read from the disk cache rather than built. */
+static void index_of(pv_disk_cache *disk, size_t *n_corr, size_t *n_counters,
+                     uint32_t *levels, bool *read_back)
+{
+    pv_model_store *s = pv_model_store_new(0, disk, index_only());
+    pv_source a = source_of(FILE_A);
+    pv_load_status st = settle(s, &a);
+    ck_assert_int_eq(st.companion_state, PV_LOAD_READY);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &a, &m, &e, NULL), 0);
+    const pv_trace_index *ix;
+    pv_trace_hold *h;
+    ck_assert_int_eq(pv_trace_cache_get(s, e, &ix, &h, NULL), 0);
+    *n_corr = ix->n_corr;
+    *n_counters = ix->n_counters;
+    *levels = pv_trace_pyramid_levels(ix->pyramid);
+    *read_back = ix->block != NULL;
+    ck_assert_uint_eq(st.companion_bytes, ix->bytes);
+    pv_model_store_put(s, e);
+    pv_model_store_free(s);
+}
+
+/* The path of the one saved index in folder, or "" (cap bytes). */
+static void saved_index(const char *folder, char *path, size_t cap)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls %s/*.pvi 2>/dev/null", folder);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    path[0] = '\0';
+    if (fgets(path, (int)cap, p) != NULL)
+        path[strcspn(path, "\n")] = '\0';
+    pclose(p);
+}
+
+/* A store with a disk cache saves the index it built, and the next start
+ * reads it back instead of building it; a saved index that does not read
+ * (a byte changed) is removed and the index built again. */
+START_TEST(test_store_reads_index_back)
+{
+    char dir[] = "/tmp/pv-trace-cache-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char folder[64];
+    snprintf(folder, sizeof folder, "%s/cache", dir);
+    pv_disk_cache disk;
+    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    size_t corr[3], counters[3];
+    uint32_t levels[3];
+    bool back[3];
+    index_of(&disk, &corr[0], &counters[0], &levels[0], &back[0]);
+    char saved[512];
+    saved_index(folder, saved, sizeof saved);
+    ck_assert_msg(saved[0] != '\0', "no index saved in %s", folder);
+    index_of(&disk, &corr[1], &counters[1], &levels[1], &back[1]);
+    ck_assert(!back[0] && back[1]);
+    ck_assert_uint_gt(counters[0], 0);
+    ck_assert_uint_eq(corr[1], corr[0]);
+    ck_assert_uint_eq(counters[1], counters[0]);
+    ck_assert_uint_eq(levels[1], levels[0]);
+
+    FILE *f = fopen(saved, "r+b");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, 100, SEEK_SET), 0);
+    int c = fgetc(f);
+    ck_assert_int_eq(fseek(f, 100, SEEK_SET), 0);
+    fputc(c ^ 0x40, f);
+    fclose(f);
+    index_of(&disk, &corr[2], &counters[2], &levels[2], &back[2]);
+    ck_assert(!back[2]);
+    ck_assert_uint_eq(corr[2], corr[0]);
+    pv_disk_cache_fini(&disk);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_cache");
@@ -177,6 +258,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_store_builds_index_at_load);
     tcase_add_test(tc, test_store_budget_drops_model_and_index_together);
+    tcase_add_test(tc, test_store_reads_index_back);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_trace_cache_tile_get");
     tcase_set_timeout(tc, 60);

@@ -318,6 +318,142 @@ START_TEST(test_real_index_two_threads)
 }
 END_TEST
 
+/* ---- the index saved and read back ------------------------------------------------ */
+
+/* Profiles whose index has every part: the TF GPU one (counters, links),
+ * a JAX GPU and a TPU one (derived lines and their pyramid, step names). */
+static const char *const saved_profiles[] = {
+    "tf_keras_gpu_gcp/train/plugins/profile/2022_11_04_21_26_12/instance-ecbm",
+    "jax_rocm_mi300/plugins/profile/jax_conv_minimal_08/tw003",
+    "jax_tpu_v6e_inference/plugins/profile/tpu_inference/tpu_inference_2",
+};
+
+/* Tile (level, index) of ix as the page gets it: JSON with counters. */
+static char *tile_text(const pv_model *m, const pv_trace_index *ix, uint32_t level,
+                       uint64_t index)
+{
+    pv_arena a;
+    pv_arena_init(&a, 1 << 16);
+    pv_trace_tile_query q = {level, index};
+    pv_trace_tile t;
+    ck_assert_int_eq(pv_trace_index_tile(m, ix, &q, &a, &t, NULL), 0);
+    pv_buf counters, b;
+    pv_buf_init(&counters, SIZE_MAX);
+    pv_buf_init(&b, SIZE_MAX);
+    ck_assert_int_eq(pv_trace_counters_tile_json(ix, t.start_ps, t.end_ps, &counters), 0);
+    ck_assert_int_eq(pv_trace_tile_write_json(m, &ix->geom, &t, counters.data ? counters.data : "[]",
+                                              &a, &b), 0);
+    pv_buf_fini(&counters);
+    pv_arena_fini(&a);
+    return pv_buf_take(&b, NULL);
+}
+
+/* ix written and read back, as the disk cache does. */
+static int read_back(const pv_model *m, const pv_trace_index *ix, size_t cut, uint64_t flip,
+                     pv_trace_index **out)
+{
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    ck_assert_int_eq(pv_trace_index_write(ix, m, &b), 0);
+    size_t len = b.len < cut ? b.len : cut;
+    uint8_t *data = malloc(len + 1);
+    memcpy(data, b.data, len);
+    if (flip < len)
+        data[flip] ^= 0x80;
+    pv_buf_fini(&b);
+    return pv_trace_index_read(m, data, len, out, NULL);
+}
+
+START_TEST(test_real_index_read_back)
+{
+    PV_NEED_TESTDATA("test_real_index_read_back");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/logdirs/%s.xplane.pb", PV_TESTDATA, saved_profiles[_i]);
+    pv_model *m = NULL;
+    pv_error err = {0};
+    ck_assert_msg(pv_ingest_file(path, NULL, &m, &err) == 0, "%s: %s", path, err.reason);
+    pv_trace_index *built = NULL, *back = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m, NULL, &built, NULL), 0);
+    ck_assert_int_eq(read_back(m, built, SIZE_MAX, UINT64_MAX, &back), 0);
+    ck_assert_ptr_nonnull(back->block);
+    /* what the routes read: the parts, and every tile of the pyramid's
+     * levels and of the first level cut on demand, counters spliced in */
+    ck_assert_uint_eq(back->n_counters, built->n_counters);
+    ck_assert_uint_eq(back->n_corr, built->n_corr);
+    ck_assert_uint_eq(back->n_flows, built->n_flows);
+    ck_assert_uint_eq(back->steps.n, built->steps.n);
+    ck_assert(built->n_corr == 0 ||
+              memcmp(back->corr, built->corr, built->n_corr * sizeof *built->corr) == 0);
+    ck_assert_uint_eq(pv_trace_pyramid_levels(back->pyramid),
+                      pv_trace_pyramid_levels(built->pyramid));
+    ck_assert((back->derived_pyramid == NULL) == (built->derived_pyramid == NULL));
+    uint32_t levels = pv_trace_pyramid_levels(built->pyramid) + 1;
+    if (levels > built->geom.max_level + 1)
+        levels = built->geom.max_level + 1;
+    size_t tiles = 0;
+    for (uint32_t l = 0; l < levels && l <= 7; l++) {
+        for (uint64_t i = 0; i < (1ull << l); i++) {
+            char *x = tile_text(m, built, l, i), *y = tile_text(m, back, l, i);
+            ck_assert_msg(strcmp(x, y) == 0, "%s: tile %u/%llu differs", saved_profiles[_i], l,
+                          (unsigned long long)i);
+            tiles += strlen(x) > 40;
+            free(x);
+            free(y);
+        }
+    }
+    ck_assert_uint_gt(tiles, 0);
+    pv_trace_index_free(back);
+
+    /* cut anywhere, or an event id made too big, it is refused */
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    ck_assert_int_eq(pv_trace_index_write(built, m, &b), 0);
+    size_t len = b.len;
+    pv_buf_fini(&b);
+    for (size_t cut = 0; cut < len; cut += len / 97 + 1) {
+        back = NULL;
+        ck_assert_int_eq(read_back(m, built, cut, UINT64_MAX, &back), PV_EFORMAT);
+        ck_assert_ptr_null(back);
+    }
+    /* the top byte of level 0's first event id: after the head (72
+     * bytes), the pyramid's (24), level 0's two offset arrays */
+    uint64_t first_event = 72 + 24 + 2 * 8 * ((uint64_t)m->n_tracks + 1) + 7;
+    back = NULL;
+    ck_assert_int_eq(read_back(m, built, SIZE_MAX, first_event, &back), PV_EFORMAT);
+    ck_assert_ptr_null(back);
+    pv_trace_index_free(built);
+    pv_model_free(m);
+}
+END_TEST
+
+/* An index read back for another profile's model is refused. */
+START_TEST(test_real_index_read_back_other_model)
+{
+    PV_NEED_TESTDATA("test_real_index_read_back_other_model");
+    pv_model *m[2];
+    for (int k = 0; k < 2; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/logdirs/%s.xplane.pb", PV_TESTDATA, saved_profiles[k]);
+        pv_error err = {0};
+        ck_assert_msg(pv_ingest_file(path, NULL, &m[k], &err) == 0, "%s", err.reason);
+    }
+    pv_trace_index *ix = NULL, *back = NULL;
+    ck_assert_int_eq(pv_trace_index_new(m[0], NULL, &ix, NULL), 0);
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    ck_assert_int_eq(pv_trace_index_write(ix, m[0], &b), 0);
+    size_t len = b.len;
+    uint8_t *data = (uint8_t *)pv_buf_take(&b, NULL);
+    pv_error err = {0};
+    ck_assert_int_eq(pv_trace_index_read(m[1], data, len, &back, &err), PV_EFORMAT);
+    ck_assert_ptr_null(back);
+    ck_assert_ptr_nonnull(strstr(err.reason, "saved trace index"));
+    pv_trace_index_free(ix);
+    pv_model_free(m[0]);
+    pv_model_free(m[1]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace_real");
@@ -328,6 +464,9 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_real_search_and_details, 0, n);
     tcase_add_loop_test(tc, test_real_chrome_matches_tensorflow, 0, n);
     tcase_add_loop_test(tc, test_real_index_two_threads, 0, n);
+    tcase_add_loop_test(tc, test_real_index_read_back, 0,
+                        (int)(sizeof saved_profiles / sizeof saved_profiles[0]));
+    tcase_add_test(tc, test_real_index_read_back_other_model);
     suite_add_tcase(s, tc);
     return s;
 }

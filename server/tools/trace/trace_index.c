@@ -2,6 +2,7 @@
 #include "tools/trace/trace_index.h"
 #include "tools/device_util/device_util.h"
 #include "tools/trace/trace_bin.h"
+#include "tools/trace/trace_file.h"
 
 #include "tools/common/json_stream.h"
 #include "util/bsearch.h"
@@ -385,16 +386,184 @@ void pv_trace_index_free(pv_trace_index *ix)
     pv_trace_pyramid_free(ix->pyramid);
     pv_trace_pyramid_free(ix->derived_pyramid);
     pv_trace_derived_lines_fini(&ix->derived);
-    pv_trace_step_names_fini(&ix->steps);
-    for (size_t c = 0; c < ix->n_counters; c++) {
-        free(ix->counters[c].name);
-        free(ix->counters[c].t_ps);
-        free(ix->counters[c].value);
+    if (ix->block == NULL) {
+        pv_trace_step_names_fini(&ix->steps);
+        for (size_t c = 0; c < ix->n_counters; c++) {
+            free(ix->counters[c].name);
+            free(ix->counters[c].t_ps);
+            free(ix->counters[c].value);
+        }
+        free(ix->corr);
+        free(ix->flows);
     }
     free(ix->counters);
-    free(ix->corr);
-    free(ix->flows);
+    free(ix->block);
     free(ix);
+}
+
+/* ---- keeping it across restarts ------------------------------------------------------ */
+
+/* "PVTRIDX" and the layout's number: a new layout is a new number. */
+#define FILE_MAGIC 0x5856444952545650ull
+#define FILE_LAYOUT 1u
+
+static int write_u64s(pv_buf *b, const uint64_t *v, size_t n)
+{
+    return pv__tfile_put(b, v, n * sizeof *v);
+}
+
+int pv_trace_index_write(const pv_trace_index *ix, const pv_model *m, pv_buf *b)
+{
+    uint64_t head[9] = {FILE_MAGIC, FILE_LAYOUT, m->n_events, m->n_tracks, m->n_metas,
+                        m->n_strings, (uint64_t)ix->geom.t0_ps, (uint64_t)ix->geom.span_ps,
+                        ix->geom.max_level};
+    int rc = write_u64s(b, head, 9);
+    if (rc == 0)
+        rc = pv_trace_pyramid_write(ix->pyramid, b);
+    uint64_t derived = ix->derived_pyramid != NULL;
+    if (rc == 0)
+        rc = write_u64s(b, &derived, 1);
+    if (rc == 0 && derived)
+        rc = pv_trace_pyramid_write(ix->derived_pyramid, b);
+    const pv_trace_step_names *st = &ix->steps;
+    uint64_t n_steps = st->n;
+    if (rc == 0)
+        rc = write_u64s(b, &n_steps, 1);
+    if (rc == 0)
+        rc = pv__tfile_put(b, st->ev, st->n * sizeof *st->ev);
+    if (rc == 0)
+        rc = pv__tfile_put(b, st->name, st->n * sizeof *st->name);
+    if (rc == 0)
+        rc = pv__tfile_put(b, st->meta_has, (size_t)m->n_metas + 1);
+    uint64_t n_counters = ix->n_counters;
+    if (rc == 0)
+        rc = write_u64s(b, &n_counters, 1);
+    for (size_t c = 0; c < ix->n_counters && rc == 0; c++) {
+        const pv_trace_counter *pc = &ix->counters[c];
+        uint64_t ch[3] = {pc->plane, pc->n_points, strlen(pc->name)};
+        double range[2] = {pc->min, pc->max};
+        rc = write_u64s(b, ch, 3);
+        if (rc == 0)
+            rc = pv__tfile_put(b, pc->name, (size_t)ch[2] + 1);
+        if (rc == 0)
+            rc = pv__tfile_put(b, pc->t_ps, pc->n_points * sizeof *pc->t_ps);
+        if (rc == 0)
+            rc = pv__tfile_put(b, pc->value, pc->n_points * sizeof *pc->value);
+        if (rc == 0)
+            rc = pv__tfile_put(b, range, sizeof range);
+    }
+    uint64_t n_links[2] = {ix->n_corr, ix->n_flows};
+    if (rc == 0)
+        rc = write_u64s(b, n_links, 2);
+    if (rc == 0)
+        rc = pv__tfile_put(b, ix->corr, ix->n_corr * sizeof *ix->corr);
+    if (rc == 0)
+        rc = pv__tfile_put(b, ix->flows, ix->n_flows * sizeof *ix->flows);
+    return rc;
+}
+
+/* Links sorted by (key, ev), each of an event of m. */
+static bool links_ok(const pv_trace_link *l, size_t n, const pv_model *m)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (l[i].ev >= m->n_events)
+            return false;
+        if (i > 0 && (l[i].key < l[i - 1].key ||
+                      (l[i].key == l[i - 1].key && l[i].ev < l[i - 1].ev)))
+            return false;
+    }
+    return true;
+}
+
+static bool steps_read(const pv_model *m, pv__tfile *f, pv_trace_step_names *st)
+{
+    const uint64_t *n = pv__tfile_array(f, 1, sizeof *n);
+    if (n == NULL)
+        return false;
+    st->n = (size_t)*n;
+    st->ev = (uint64_t *)pv__tfile_array(f, *n, sizeof *st->ev);
+    st->name = (uint32_t *)pv__tfile_array(f, *n, sizeof *st->name);
+    st->meta_has = (uint8_t *)pv__tfile_array(f, (uint64_t)m->n_metas + 1, 1);
+    if (st->ev == NULL || st->name == NULL || st->meta_has == NULL)
+        return false;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->ev[i] >= m->n_events || (i > 0 && st->ev[i] < st->ev[i - 1]) ||
+            st->name[i] >= m->n_strings)
+            return false;
+    return true;
+}
+
+static bool counters_read(const pv_model *m, pv__tfile *f, pv_trace_index *ix)
+{
+    const uint64_t *n = pv__tfile_array(f, 1, sizeof *n);
+    /* each counter takes 48 bytes at least */
+    if (n == NULL || *n > (uint64_t)(f->end - f->p) / 48)
+        return false;
+    ix->counters = pv_xcalloc(*n + 1, sizeof *ix->counters);
+    for (uint64_t c = 0; c < *n; c++) {
+        const uint64_t *ch = pv__tfile_array(f, 3, sizeof *ch);
+        if (ch == NULL || ch[0] >= m->n_planes || ch[2] == UINT64_MAX)
+            return false;
+        pv_trace_counter *pc = &ix->counters[c];
+        ix->n_counters = c + 1;
+        pc->plane = (uint32_t)ch[0];
+        pc->n_points = (size_t)ch[1];
+        pc->name = (char *)pv__tfile_array(f, ch[2] + 1, 1);
+        pc->t_ps = (int64_t *)pv__tfile_array(f, ch[1], sizeof *pc->t_ps);
+        pc->value = (double *)pv__tfile_array(f, ch[1], sizeof *pc->value);
+        const double *range = pv__tfile_array(f, 2, sizeof *range);
+        if (pc->name == NULL || pc->t_ps == NULL || pc->value == NULL || range == NULL ||
+            pc->name[ch[2]] != '\0' || strlen(pc->name) != ch[2])
+            return false;
+        for (size_t i = 1; i < pc->n_points; i++)
+            if (pc->t_ps[i] < pc->t_ps[i - 1])
+                return false;
+        pc->min = range[0];
+        pc->max = range[1];
+    }
+    return true;
+}
+
+int pv_trace_index_read(const pv_model *m, uint8_t *data, size_t len, pv_trace_index **out,
+                        pv_error *err)
+{
+    *out = NULL;
+    pv_trace_index *ix = pv_xcalloc(1, sizeof *ix);
+    ix->block = data;
+    ix->geom = pv_trace_geom_of(m);
+    pv__tfile f = {data, data + len};
+    const uint64_t *head = pv__tfile_array(&f, 9, sizeof *head);
+    bool ok = head != NULL && head[0] == FILE_MAGIC && head[1] == FILE_LAYOUT &&
+              head[2] == m->n_events && head[3] == m->n_tracks && head[4] == m->n_metas &&
+              head[5] == m->n_strings && (int64_t)head[6] == ix->geom.t0_ps &&
+              (int64_t)head[7] == ix->geom.span_ps && head[8] == ix->geom.max_level;
+    ok = ok && pv_trace_pyramid_read(m, &ix->geom, &f, &ix->pyramid) == 0;
+    ok = ok && pv_trace_derived_lines_get(m, &ix->derived, NULL) == 0;
+    const uint64_t *derived = ok ? pv__tfile_array(&f, 1, sizeof *derived) : NULL;
+    ok = derived != NULL && *derived == (ix->derived.lines != NULL);
+    if (ok && *derived)
+        ok = pv_trace_pyramid_read(ix->derived.lines, &ix->geom, &f, &ix->derived_pyramid) == 0;
+    ok = ok && steps_read(m, &f, &ix->steps) && counters_read(m, &f, ix);
+    const uint64_t *n_links = ok ? pv__tfile_array(&f, 2, sizeof *n_links) : NULL;
+    if (n_links != NULL) {
+        ix->corr = (pv_trace_link *)pv__tfile_array(&f, n_links[0], sizeof *ix->corr);
+        ix->flows = (pv_trace_link *)pv__tfile_array(&f, n_links[1], sizeof *ix->flows);
+        ix->n_corr = (size_t)n_links[0];
+        ix->n_flows = (size_t)n_links[1];
+    }
+    ok = n_links != NULL && ix->corr != NULL && ix->flows != NULL && f.p == f.end &&
+         links_ok(ix->corr, ix->n_corr, m) && links_ok(ix->flows, ix->n_flows, m);
+    if (!ok) {
+        /* what was read in place is not freed one by one */
+        pv_trace_index_free(ix);
+        return pv_error_set(err, PV_EFORMAT, NULL, PV_NO_OFFSET,
+                            "a saved trace index does not fit this profile's model");
+    }
+    const pv_model *lines = ix->derived.lines;
+    ix->bytes = sizeof *ix + len + (ix->n_counters + 1) * sizeof *ix->counters +
+                (lines != NULL ? lines->mem_bytes : 0) + ix->derived.owned_len;
+    *out = ix;
+    return 0;
 }
 
 /* ---- counter points of a tile ---------------------------------------------------------- */

@@ -60,6 +60,8 @@ typedef struct pv_trace_index {
     size_t n_flows;
     pv_trace_link *flows;  /* sorted by (key, ev) */
     size_t bytes;          /* everything held, for the memory budget */
+    uint8_t *block;        /* a read-back index's bytes, which its arrays point
+                              into (owned); NULL for a built one */
 } pv_trace_index;
 
 /* Builds the index of m (opts NULL = defaults), counting five passes of
@@ -70,6 +72,20 @@ typedef struct pv_trace_index {
 int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
                        pv_trace_index **out, pv_error *err);
 void pv_trace_index_free(pv_trace_index *ix);
+
+/* ---- keeping it across restarts --------------------------------------------- */
+
+/* Appends ix, the index of m, to b as bytes pv_trace_index_read takes
+ * back (b may drain them as it goes, util/buf.h). Returns 0 or b's error. */
+int pv_trace_index_write(const pv_trace_index *ix, const pv_model *m, pv_buf *b);
+/* The index pv_trace_index_write wrote for m (a model of the same file,
+ * as the cache's key makes sure), read from the len bytes at data, which
+ * it takes over (malloc'd, starting on 8 bytes) and uses in place. Every
+ * count, offset and event id is checked against m first. Returns 0 with
+ * *out set, or PV_EFORMAT with err filled (data then freed) when the
+ * bytes are not such an index (another layout, another model). */
+int pv_trace_index_read(const pv_model *m, uint8_t *data, size_t len, pv_trace_index **out,
+                        pv_error *err);
 
 /* ---- the trace's ids ------------------------------------------------------ */
 
