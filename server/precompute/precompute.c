@@ -1,12 +1,13 @@
 /* precompute: the units of a logdir and the answers of each (see
- * precompute.h). A unit first makes sure its profiles' models are saved
- * (decoding only those that are not), then makes each answer that is not
+ * precompute.h). A unit first makes sure its profiles' models (and their
+ * trace indexes) are saved, decoding only those that are not, then makes each answer that is not
  * kept yet, from the models the store holds for the unit. The store's
  * budget lets it drop the models of earlier units, so memory holds about
  * one unit's models at a time. */
 #include "precompute/precompute.h"
 #include "cache/answer.h"
 #include "cache/disk.h"
+#include "cache/trace_cache.h"
 #include "index/index.h"
 #include "tools/registry.h"
 #include "util/hash.h"
@@ -249,8 +250,9 @@ int pv_precompute_run(const pv_precompute_opts *o, pv_precompute_stats *out, pv_
                           "the cache folder cannot be used (the line above says why)");
         goto fail_disk;
     }
-    /* No trace index: it is built from the model by whoever serves it. */
-    job jb = {&disk, pv_model_store_new(o->memory_budget, &disk, NULL), out};
+    /* The trace index is built and kept too (and the tools' first memos
+     * with it), so a replica reads it back rather than building it. */
+    job jb = {&disk, pv_model_store_new(o->memory_budget, &disk, pv_trace_companion()), out};
     run_units(&jb, ix, o);
     pv_store_stats loads;
     pv_model_store_stats(jb.store, &loads);

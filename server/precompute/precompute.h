@@ -1,7 +1,7 @@
 /* precompute: `profview precompute LOGDIR --cache-dir DIR [--shard I/N]`
  * fills a disk cache with what servers would otherwise compute on the
- * first request: each profile's saved model and every tool's default
- * answer (JSON, and CSV where the tool has a table), per host and, for the
+ * first request: each profile's saved model, its trace index, and every
+ * tool's default answer (JSON, and CSV where the tool has a table), per host and, for the
  * tools that combine hosts, for ALL_HOSTS. Servers started with
  * `--cache-dir DIR --cache-read-only` then answer those requests from the
  * folder without decoding anything (docs/scale-out.md).
