@@ -4,7 +4,8 @@
  * ../shared/testdata/traces: PyTorch and TensorFlow trace JSON, six runs,
  * one of two workers).
  *
- * Two shards run at once into one folder; then a server with
+ * Two shards run at once into one folder, which then holds every
+ * profile's model and trace index; then a server with
  * --cache-read-only on that folder and a server that decodes for itself
  * are asked every tool of every run on every host (ALL_HOSTS included),
  * as JSON and as CSV, and the trace viewer's meta and first tile of every
@@ -143,8 +144,9 @@ static void count_units(size_t *profiles, size_t *multi)
 /* ---- the folder ----------------------------------------------------------------- */
 
 /* Names, sizes and mtimes of the folder's files, sorted by name; also
- * counts the saved models (.pvm) and temporaries in it. */
-static char *folder_state(const char *d, size_t *pvm, size_t *tmp)
+ * counts the saved models (.pvm), their trace indexes (.pvi) and
+ * temporaries in it. */
+static char *folder_state(const char *d, size_t *pvm, size_t *pvi, size_t *tmp)
 {
     struct dirent **names;
     int n = scandir(d, &names, NULL, alphasort);
@@ -153,6 +155,7 @@ static char *folder_state(const char *d, size_t *pvm, size_t *tmp)
     char *out = malloc(cap);
     out[0] = '\0';
     *pvm = 0;
+    *pvi = 0;
     *tmp = 0;
     for (int i = 0; i < n; i++) {
         const char *name = names[i]->d_name;
@@ -165,6 +168,7 @@ static char *folder_state(const char *d, size_t *pvm, size_t *tmp)
                                     st.st_mtim.tv_nsec);
             size_t nl = strlen(name);
             *pvm += nl > 4 && strcmp(name + nl - 4, ".pvm") == 0;
+            *pvi += nl > 4 && strcmp(name + nl - 4, ".pvi") == 0;
             *tmp += nl > 4 && strcmp(name + nl - 4, ".tmp") == 0;
         }
         free(names[i]);
@@ -353,9 +357,10 @@ static void two_shards_replica(bool only_models)
     ck_assert_uint_eq(a.failed + b.failed, 0);
     ck_assert_uint_eq(a.kept + b.kept, 0);
 
-    size_t pvm, tmp;
-    char *before = folder_state(cache, &pvm, &tmp);
+    size_t pvm, pvi, tmp;
+    char *before = folder_state(cache, &pvm, &pvi, &tmp);
     ck_assert_uint_eq(pvm, profiles);
+    ck_assert_uint_eq(pvi, profiles);
     ck_assert_uint_eq(tmp, 0);
     struct stat st;
     ck_assert_int_eq(stat(cache, &st), 0);
@@ -368,7 +373,7 @@ static void two_shards_replica(bool only_models)
         ck_assert_uint_eq(c.answers, a.made + b.made);
     ck_assert_uint_gt(c.all_hosts, 0);
     ck_assert_uint_eq(c.traces, profiles);
-    char *after = folder_state(cache, &pvm, &tmp);
+    char *after = folder_state(cache, &pvm, &pvi, &tmp);
     ck_assert_str_eq(after, before);
     free(before);
     free(after);
@@ -415,9 +420,10 @@ START_TEST(test_precompute_two_writers_same_entries)
     run_shards(runs, shards, 2);
     summary a = parse_summary(runs[0].line), b = parse_summary(runs[1].line);
     ck_assert_uint_eq(a.failed + b.failed, 0);
-    size_t pvm, tmp;
-    free(folder_state(cache, &pvm, &tmp));
+    size_t pvm, pvi, tmp;
+    free(folder_state(cache, &pvm, &pvi, &tmp));
     ck_assert_uint_eq(pvm, profiles);
+    ck_assert_uint_eq(pvi, profiles);
     ck_assert_uint_eq(tmp, 0);
     walk_counts c = compare_servers(profiles);
     ck_assert_uint_eq(c.traces, profiles);
