@@ -14,6 +14,10 @@
 #                          gzip'd, and two hand-written shapes)
 #   params                 the query parameters of every tool and route
 #                          (seeds: the queries the page and the tests send)
+#   trace_index            the reader of the trace index the disk cache keeps:
+#                          inputs edit the index of one real profile
+#                          (PV_FUZZ_PROFILE, default the TF GPU one of
+#                          ../shared/testdata, else the demo's; no seeds)
 # The corpus defaults to /tmp/pv-fuzz-TARGET, seeded from ../shared/testdata
 # and tests/data when empty (copies in /tmp, never in the repository);
 # crashes go to /tmp/pv-fuzz-TARGET-crashes/. Installs nothing: clang,
@@ -72,11 +76,19 @@ if [ -z "$(ls -A "$corpus")" ]; then
             'host_steps=1&max_ops=0&include_idle=1' 'format=bin&level=3&index=7&q=Conv&limit=100'; do
             printf '%s' "$q" > "$corpus/seed-$(printf '%s' "$q" | cksum | cut -d' ' -f1)"
         done ;;
+    trace_index) printf '' > "$corpus/seed-whole" ;;
     hlo)
         # shellcheck disable=SC2086
         $cc -o "$work/hlo_seeds" "$here/hlo_seeds.c" $sources $libs
         find $testdata -name '*.xplane.pb' 2>/dev/null | xargs "$work/hlo_seeds" "$corpus" ;;
     esac
+fi
+
+if [ "$target" = trace_index ] && [ -z "${PV_FUZZ_PROFILE:-}" ]; then
+    gpu="$top/../shared/testdata/logdirs/tf_keras_gpu_gcp/train/plugins/profile"
+    PV_FUZZ_PROFILE=$(ls "$gpu"/*/*.xplane.pb 2>/dev/null | head -n 1)
+    [ -n "$PV_FUZZ_PROFILE" ] || PV_FUZZ_PROFILE=$(ls "$top"/demo/plugins/profile/*/*.xplane.pb | head -n 1)
+    export PV_FUZZ_PROFILE
 fi
 
 # shellcheck disable=SC2086
