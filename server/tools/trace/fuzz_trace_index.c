@@ -1,5 +1,5 @@
 /* fuzz_trace_index: libFuzzer entry for pv_trace_index_read, the reader of
- * the trace index the disk cache keeps (trace_file.h). A random file would
+ * the trace index the disk cache keeps (trace_file.c). A random file would
  * be refused at its first bytes, so the input edits a real index instead:
  * the bytes pv_trace_index_write makes for the profile PV_FUZZ_PROFILE
  * names (tests/fuzz/run.sh sets it). The input's first 4 bytes cut them

@@ -9,7 +9,7 @@
  * every tile of a level uses the same threshold and a tile computed from
  * the pyramid equals the same tile cut directly. */
 #include "tools/trace/trace_tiles.h"
-#include "tools/trace/trace_file.h"
+#include "tools/trace/trace_pyramid.h"
 
 #include "util/bsearch.h"
 #include "util/mem.h"
@@ -143,23 +143,9 @@ static void run_event(runner *r, const pv_model *m, uint64_t e, uint32_t depth)
  * block joins or opens a box exactly as its events would one by one. */
 #define BLOCK 64u
 
-typedef struct blocks {
-    uint64_t *first;      /* per track: index of its depth 0 in depth_base */
-    uint64_t *depth_base; /* per (track, depth): first block id */
-    int64_t *start;       /* per block: start of its first event */
-    int64_t *end;         /* end of its last event */
-    int64_t *busy;        /* sum of durations */
-    int64_t *max_dur;
-    int64_t *max_gap;     /* largest start - previous end inside the block */
-    size_t n;
-} blocks;
-
 static uint64_t depth_event(const pv_track *t, uint32_t k);
 
-/* The blocks' places: per track its first depth, per depth its first
- * block, and their count. A function of m's depth index alone, so a
- * pyramid read back (pv_trace_pyramid_read) makes them again. */
-static void blocks_layout(const pv_model *m, blocks *b)
+void pv__blocks_layout(const pv_model *m, blocks *b)
 {
     size_t n_bases = 0;
     for (uint32_t ti = 0; ti < m->n_tracks; ti++)
@@ -181,7 +167,7 @@ static void blocks_layout(const pv_model *m, blocks *b)
 
 static void blocks_build(const pv_model *m, blocks *b)
 {
-    blocks_layout(m, b);
+    pv__blocks_layout(m, b);
     b->start = pv_xmalloc((b->n + 1) * sizeof *b->start);
     b->end = pv_xmalloc((b->n + 1) * sizeof *b->end);
     b->busy = pv_xmalloc((b->n + 1) * sizeof *b->busy);
@@ -215,8 +201,7 @@ static void blocks_build(const pv_model *m, blocks *b)
     }
 }
 
-/* values false: the per-block arrays are borrowed (a pyramid read back). */
-static void blocks_free(blocks *b, bool values)
+void pv__blocks_free(blocks *b, bool values)
 {
     free(b->first);
     free(b->depth_base);
@@ -305,24 +290,6 @@ static size_t cut_track(const pv_model *m, uint32_t ti, const blocks *bl, level_
 }
 
 /* ---- the pyramid -------------------------------------------------------------- */
-
-typedef struct plevel {
-    uint64_t *ev_off;       /* n_tiles * n_tracks + 1 offsets into events */
-    uint64_t *events;       /* wide events starting in the tile, by depth then start */
-    uint64_t *box_off;      /* n_tiles * n_tracks + 1 offsets into boxes */
-    pv_trace_box *boxes;
-} plevel;
-
-struct pv_trace_pyramid {
-    pv_trace_geom geom;
-    uint32_t n_tracks;
-    uint32_t n_levels;      /* levels 0 .. n_levels-1 */
-    plevel *levels;
-    blocks blocks;          /* for the levels cut on demand */
-    size_t bytes;
-    bool borrowed;          /* the levels' and blocks' arrays point into bytes
-                               read back (pv_trace_pyramid_read), not owned */
-};
 
 pv_trace_pyramid_opts pv_trace_pyramid_defaults(void)
 {
@@ -457,9 +424,7 @@ static void level_from_child(const pv_model *m, const pv_trace_geom *g, uint32_t
     out->boxes = bx.v;
 }
 
-/* What p holds: its levels' and blocks' arrays (borrowed ones too: the
- * bytes they point into are held for them). */
-static size_t pyramid_bytes(const pv_model *m, const pv_trace_pyramid *p)
+size_t pv__pyramid_bytes(const pv_model *m, const pv_trace_pyramid *p)
 {
     size_t bytes = sizeof *p + p->n_levels * sizeof *p->levels +
                    (m->n_tracks + 1 + p->blocks.first[m->n_tracks] + 1) * sizeof(uint64_t) +
@@ -493,7 +458,7 @@ int pv_trace_pyramid_new(const pv_model *m, const pv_trace_geom *g,
     for (uint32_t l = finest; l-- > 0;)
         level_from_child(m, &p->geom, l, &p->levels[l + 1], &p->levels[l]);
     pv_meter_add(o.meter, unit);
-    p->bytes = pyramid_bytes(m, p);
+    p->bytes = pv__pyramid_bytes(m, p);
     *out = p;
     return 0;
 }
@@ -509,99 +474,8 @@ void pv_trace_pyramid_free(pv_trace_pyramid *p)
         free(p->levels[l].boxes);
     }
     free(p->levels);
-    blocks_free(&p->blocks, !p->borrowed);
+    pv__blocks_free(&p->blocks, !p->borrowed);
     free(p);
-}
-
-/* ---- saving and reading back -------------------------------------------------- */
-
-int pv_trace_pyramid_write(const pv_trace_pyramid *p, pv_buf *b)
-{
-    uint64_t head[3] = {p->n_tracks, p->n_levels, p->blocks.n};
-    int rc = pv__tfile_put(b, head, sizeof head);
-    for (uint32_t l = 0; l < p->n_levels && rc == 0; l++) {
-        const plevel *pl = &p->levels[l];
-        size_t n_rows = ((size_t)1 << l) * p->n_tracks;
-        rc = pv__tfile_put(b, pl->ev_off, (n_rows + 1) * sizeof *pl->ev_off);
-        if (rc == 0)
-            rc = pv__tfile_put(b, pl->box_off, (n_rows + 1) * sizeof *pl->box_off);
-        if (rc == 0)
-            rc = pv__tfile_put(b, pl->events, pl->ev_off[n_rows] * sizeof *pl->events);
-        if (rc == 0)
-            rc = pv__tfile_put(b, pl->boxes, pl->box_off[n_rows] * sizeof *pl->boxes);
-    }
-    const int64_t *values[5] = {p->blocks.start, p->blocks.end, p->blocks.busy,
-                                p->blocks.max_dur, p->blocks.max_gap};
-    for (int i = 0; i < 5 && rc == 0; i++)
-        rc = pv__tfile_put(b, values[i], (p->blocks.n + 1) * sizeof(int64_t));
-    return rc;
-}
-
-/* An offset array of n_rows + 1 entries from 0, never going back. */
-static bool offsets_ok(const uint64_t *off, size_t n_rows)
-{
-    if (off[0] != 0)
-        return false;
-    for (size_t i = 0; i < n_rows; i++)
-        if (off[i + 1] < off[i])
-            return false;
-    return true;
-}
-
-/* Level l's arrays, read in place and checked: offsets that index only
- * what follows them, events of m. */
-static bool level_read(const pv_model *m, uint32_t l, pv__tfile *f, plevel *pl)
-{
-    if (l >= 40)
-        return false;
-    uint64_t n_rows = ((uint64_t)1 << l) * m->n_tracks;
-    pl->ev_off = (uint64_t *)pv__tfile_array(f, n_rows + 1, sizeof *pl->ev_off);
-    pl->box_off = (uint64_t *)pv__tfile_array(f, n_rows + 1, sizeof *pl->box_off);
-    if (pl->ev_off == NULL || pl->box_off == NULL || !offsets_ok(pl->ev_off, n_rows) ||
-        !offsets_ok(pl->box_off, n_rows))
-        return false;
-    pl->events = (uint64_t *)pv__tfile_array(f, pl->ev_off[n_rows], sizeof *pl->events);
-    pl->boxes = (pv_trace_box *)pv__tfile_array(f, pl->box_off[n_rows], sizeof *pl->boxes);
-    if (pl->events == NULL || pl->boxes == NULL)
-        return false;
-    for (uint64_t i = 0; i < pl->ev_off[n_rows]; i++)
-        if (pl->events[i] >= m->n_events)
-            return false;
-    return true;
-}
-
-int pv_trace_pyramid_read(const pv_model *m, const pv_trace_geom *g, struct pv__tfile *f,
-                          pv_trace_pyramid **out)
-{
-    *out = NULL;
-    const uint64_t *head = pv__tfile_array(f, 3, sizeof *head);
-    if (head == NULL || head[0] != m->n_tracks || head[1] == 0 || head[1] > g->max_level + 1u)
-        return PV_EFORMAT;
-    pv_trace_pyramid *p = pv_xcalloc(1, sizeof *p);
-    p->geom = *g;
-    p->n_tracks = m->n_tracks;
-    p->borrowed = true;
-    blocks_layout(m, &p->blocks);
-    p->levels = pv_xcalloc(head[1], sizeof *p->levels);
-    bool ok = head[2] == p->blocks.n;
-    for (uint32_t l = 0; ok && l < head[1]; l++) {
-        ok = level_read(m, l, f, &p->levels[l]);
-        if (ok)
-            p->n_levels = l + 1;
-    }
-    int64_t **values[5] = {&p->blocks.start, &p->blocks.end, &p->blocks.busy,
-                           &p->blocks.max_dur, &p->blocks.max_gap};
-    for (int i = 0; i < 5 && ok; i++) {
-        *values[i] = (int64_t *)pv__tfile_array(f, p->blocks.n + 1, sizeof(int64_t));
-        ok = *values[i] != NULL;
-    }
-    if (!ok) {
-        pv_trace_pyramid_free(p);
-        return PV_EFORMAT;
-    }
-    p->bytes = pyramid_bytes(m, p);
-    *out = p;
-    return 0;
 }
 
 size_t pv_trace_pyramid_bytes(const pv_trace_pyramid *p)

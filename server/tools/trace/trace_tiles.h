@@ -116,15 +116,6 @@ int pv_trace_pyramid_new(const pv_model *m, const pv_trace_geom *g,
 void pv_trace_pyramid_free(pv_trace_pyramid *p);
 /* Bytes held, for the memory budget. */
 size_t pv_trace_pyramid_bytes(const pv_trace_pyramid *p);
-
-/* Appends p's bytes to b (trace_file.h). Returns 0 or b's error. */
-int pv_trace_pyramid_write(const pv_trace_pyramid *p, pv_buf *b);
-struct pv__tfile;
-/* The pyramid pv_trace_pyramid_write wrote for m in geometry g, read from
- * f in place (the bytes must outlive it); f moves past it. Returns 0 with
- * *out set, or PV_EFORMAT when the bytes do not hold one that fits m. */
-int pv_trace_pyramid_read(const pv_model *m, const pv_trace_geom *g, struct pv__tfile *f,
-                          pv_trace_pyramid **out);
 /* Number of precomputed levels (levels 0 .. n-1 come from the pyramid). */
 uint32_t pv_trace_pyramid_levels(const pv_trace_pyramid *p);
 
