@@ -37,9 +37,7 @@ static inline void pv_test_unserve(pv_test_served *s)
     if (!pv_test_have_testdata())
         return;
     ck_assert_int_eq(pv_test_server_stop(&s->srv), 0);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->cachedir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(s->cachedir);
 }
 
 /* GET path, which must answer want_status with JSON. The reply goes to

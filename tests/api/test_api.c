@@ -53,9 +53,8 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", logdir, cachedir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(logdir);
+    pv_test_remove_tree(cachedir);
 }
 
 static json_t *get_json(const char *path, int want_status)

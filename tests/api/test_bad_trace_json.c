@@ -83,9 +83,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(tmpdir);
     free(before);
 }
 

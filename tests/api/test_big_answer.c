@@ -157,9 +157,7 @@ START_TEST(test_big_answer_served_from_stored_gzip)
     pv_test_reply_free(&first);
     pv_test_reply_free(&again);
     pv_test_reply_free(&plain);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(cache);
 }
 END_TEST
 

@@ -102,9 +102,7 @@ START_TEST(test_load_phases_move_forward)
     for (int i = 0; i < 4; i++)
         ck_assert_msg(seen[i], "phase %s never reported in %d polls", phases[i], polls);
     ck_assert_int_eq(pv_test_server_stop(&srv), 0);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 END_TEST
 

@@ -45,9 +45,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 
 /* ---- running precompute ------------------------------------------------------ */

@@ -54,9 +54,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(tmpdir);
 }
 
 static void start(pv_test_server *s, const char *logdir, const char *const *extra)

@@ -53,9 +53,7 @@ static void setup(void)
 static void teardown(void)
 {
     pv_disk_cache_fini(&cache);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 
 /* The fixture's cache started again on its folder with another limit. */

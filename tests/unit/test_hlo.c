@@ -366,9 +366,7 @@ START_TEST(test_pv_model_hlo_store_loads_saved_model)
         free(saved);
     }
     pv_disk_cache_fini(&disk);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 END_TEST
 

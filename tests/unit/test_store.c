@@ -229,9 +229,7 @@ START_TEST(test_store_memos_counted_and_saved)
     pv_model_store_put(s, e);
     pv_model_store_free(s);
     pv_disk_cache_fini(&disk);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 END_TEST
 
@@ -293,9 +291,7 @@ START_TEST(test_store_warm_memos_saved)
     pv_model_store_free(s);
     ck_assert_int_eq(memo_calls, 1);
     pv_disk_cache_fini(&disk);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 END_TEST
 

@@ -245,9 +245,7 @@ START_TEST(test_store_reads_index_back)
     ck_assert(!back[2]);
     ck_assert_uint_eq(corr[2], corr[0]);
     pv_disk_cache_fini(&disk);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    pv_test_remove_tree(dir);
 }
 END_TEST
 

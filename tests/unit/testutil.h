@@ -105,4 +105,12 @@ static inline bool pv_test_is_memos_entry(const char *path)
     return n > 32 && memmem(head + 32, (size_t)n - 32, "memos ", 6) != NULL;
 }
 
+/* Removes dir and everything below it, asserting that it went. */
+static inline void pv_test_remove_tree(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
 #endif
