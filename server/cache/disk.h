@@ -159,11 +159,13 @@ char *pv_disk_cache_find(pv_disk_cache *c, const pv_cache_key *k, const char *ki
 /* Removes k's entry ending in "." kind (found unusable). Cannot fail. */
 void pv_disk_cache_remove(pv_disk_cache *c, const pv_cache_key *k, const char *kind);
 
-/* ---- shared between disk.c and disk_entry.c only ------------------------------- */
+/* ---- shared inside cache/ only ------------------------------------------------- */
 
 /* k's full key text (the source, the program, what), NUL-terminated;
  * free() it. Its length in *len. */
 char *pv__disk_key_text(const pv_disk_cache *c, const pv_cache_key *k, size_t *len);
+/* The CRC-32 of n bytes at p, going on from crc (0 to start). */
+uint32_t pv__disk_crc(uint32_t crc, const void *p, size_t n);
 /* Writes the name of the entry of key text key ending in "." kind to out. */
 void pv__disk_entry_name(const char *key, size_t key_len, const char *kind,
                          char out[PV_DISK_ENTRY_NAME_MAX]);

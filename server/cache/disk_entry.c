@@ -27,17 +27,21 @@
 #define HEADER_BYTES 32u
 #define MAX_PAYLOAD_BYTES ((uint64_t)8 << 30)
 
-static uint32_t crc_of(const void *p, size_t n)
+uint32_t pv__disk_crc(uint32_t crc, const void *p, size_t n)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
     const unsigned char *s = p;
     while (n > 0) {
         uInt take = n > (1u << 30) ? (1u << 30) : (uInt)n;
-        crc = crc32(crc, s, take);
+        crc = (uint32_t)crc32(crc, s, take);
         s += take;
         n -= take;
     }
-    return (uint32_t)crc;
+    return crc;
+}
+
+static uint32_t crc_of(const void *p, size_t n)
+{
+    return pv__disk_crc(0, p, n);
 }
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -226,7 +230,7 @@ int pv_disk_cache_open(pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *o
 
 int pv_disk_cache_check(pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *e)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uint32_t crc = 0;
     unsigned char chunk[65536];
     uint64_t done = 0;
     while (done < e->len) {
@@ -234,10 +238,10 @@ int pv_disk_cache_check(pv_disk_cache *c, const pv_cache_key *k, pv_disk_entry *
         ssize_t r = pread(e->fd, chunk, take, (off_t)(e->offset + done));
         if (r <= 0)
             break;
-        crc = crc32(crc, chunk, (uInt)r);
+        crc = pv__disk_crc(crc, chunk, (size_t)r);
         done += (uint64_t)r;
     }
-    if (done == e->len && (uint32_t)crc == e->crc)
+    if (done == e->len && crc == e->crc)
         return 0;
     close(e->fd);
     e->fd = -1;

@@ -14,7 +14,7 @@
  * requests — one of which may be waiting for this very load): so loads
  * never run over the budget together, and a request never waits forever. */
 #include "cache/store.h"
-#include "cache/companion_file.h"
+#include "cache/beside_model.h"
 #include "cache/disk.h"
 #include "ingest/ingest.h"
 #include "model/memo.h"
@@ -358,81 +358,6 @@ static void save_model(pv_model_store *s, const pv_model_entry *e)
     pv_disk_cache_commit(s->disk, &t);
 }
 
-/* ---- memos kept beside the saved model ------------------------------------------- */
-
-/* The disk cache key of the memos of e's model: one entry holds them
- * all, each as its name's length (u32), its name, its length (u64) and
- * its bytes. */
-static pv_cache_key memos_key(const pv_model_entry *e, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "memos %llu:%llu:%lld", (unsigned long long)e->id.dev,
-             (unsigned long long)e->id.ino, (long long)e->id.ctime_ns);
-    return (pv_cache_key){e->path, e->id.size_bytes, e->id.mtime_ns, buf};
-}
-
-/* Saves every memo of e's model (held by the caller) for the next start. */
-static void save_memos(pv_model_store *s, const pv_model_entry *e, size_t n)
-{
-    pv_buf b;
-    pv_buf_init(&b, SIZE_MAX);
-    for (size_t i = 0; i < n; i++) {
-        const char *name;
-        const uint8_t *data;
-        size_t len;
-        pv_model_memo_at(e->model, i, &name, &data, &len);
-        uint32_t name_len = (uint32_t)strlen(name);
-        uint64_t len64 = len;
-        pv_buf_add(&b, &name_len, sizeof name_len);
-        pv_buf_add(&b, name, name_len);
-        pv_buf_add(&b, &len64, sizeof len64);
-        pv_buf_add(&b, data, len);
-    }
-    char what[80];
-    pv_cache_key key = memos_key(e, what, sizeof what);
-    pv_disk_cache_put(s->disk, &key, b.data, b.len);
-    pv_buf_fini(&b);
-}
-
-/* Gives m the memos saved for e's source, when the disk cache has them:
- * they were made from a model of the same file by this build. An entry
- * that does not parse is left alone: its checksum held, so only another
- * layout could make it so, and the memos are then made again. */
-static void load_memos(pv_model_store *s, const pv_model_entry *e, pv_model *m, size_t *n)
-{
-    char what[80];
-    pv_cache_key key = memos_key(e, what, sizeof what);
-    pv_buf b;
-    pv_buf_init(&b, SIZE_MAX);
-    *n = 0;
-    if (s->disk == NULL || pv_disk_cache_get(s->disk, &key, &b) != 0) {
-        pv_buf_fini(&b);
-        return;
-    }
-    const uint8_t *p = (const uint8_t *)b.data, *end = p + b.len;
-    while ((size_t)(end - p) >= sizeof(uint32_t)) {
-        uint32_t name_len;
-        uint64_t len;
-        memcpy(&name_len, p, sizeof name_len);
-        p += sizeof name_len;
-        if ((size_t)(end - p) < (size_t)name_len + sizeof len || name_len > 255)
-            break;
-        char name[256];
-        memcpy(name, p, name_len);
-        name[name_len] = '\0';
-        p += name_len;
-        memcpy(&len, p, sizeof len);
-        p += sizeof len;
-        if (len > (uint64_t)(end - p))
-            break;
-        uint8_t *data = pv_xmalloc((size_t)len + 1);
-        memcpy(data, p, (size_t)len);
-        p += len;
-        pv_model_memo_give(m, name, data, (size_t)len);
-    }
-    *n = pv_model_memo_count(m);
-    pv_buf_fini(&b);
-}
-
 static void warn_if_over(const pv_model_store *s, const pv_model_entry *e)
 {
     if (s->budget_bytes != 0 && s->held_bytes > s->budget_bytes)
@@ -515,7 +440,7 @@ static void warm_memos(pv_model_store *s, pv_model_entry *e)
         warn_if_over(s, e);
     pthread_mutex_unlock(&s->lock);
     if (save)
-        save_memos(s, e, n_memos);
+        pv__memos_save(s->disk, e->path, &e->id, e->model, n_memos);
 }
 
 static void *load_main(void *arg)
@@ -529,7 +454,7 @@ static void *load_main(void *arg)
     pv_model_store *s = e->store;
     size_t n_memos = 0;
     if (rc == 0)
-        load_memos(s, e, m, &n_memos);
+        n_memos = pv__memos_load(s->disk, e->path, &e->id, m);
     /* The decode read every page; no one else sees m yet, so the budget
      * cannot drop it under the release. */
     if (rc == 0)
@@ -734,7 +659,7 @@ void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
         warn_if_over(s, entry);
     pthread_mutex_unlock(&s->lock);
     if (save)
-        save_memos(s, entry, n_memos);
+        pv__memos_save(s->disk, entry->path, &entry->id, entry->model, n_memos);
     release(s, entry);
 }
 

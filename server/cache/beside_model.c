@@ -1,6 +1,8 @@
-/* companion_file: a model's companion in the disk cache (companion_file.h). */
-#include "cache/companion_file.h"
+/* beside_model: a model's memos and companion in the disk cache
+ * (beside_model.h). */
+#include "cache/beside_model.h"
 
+#include "model/memo.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/mem.h"
@@ -13,41 +15,101 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#define KIND "pvi"
-#define TRAILER_BYTES 16u             /* CRC-32 (as u64), then the length */
-#define DRAIN_AT ((size_t)1 << 20)    /* what the writer holds before writing it */
+#define KIND "pvi"                 /* the companion's entry */
+#define TRAILER_BYTES 16u          /* CRC-32 (as u64), then the length */
+#define DRAIN_AT ((size_t)1 << 20) /* what the writer holds before writing it */
 
-static pv_cache_key key_of(const pv_source *src, char *buf, size_t cap)
+static pv_cache_key companion_key(const pv_source *src, char *buf, size_t cap)
 {
     snprintf(buf, cap, "trace index %lld", (long long)src->id.ctime_ns);
     return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
 }
 
-static uint64_t crc_add(uint64_t crc, const void *p, size_t n)
+/* ---- memos ----------------------------------------------------------------- */
+
+/* The disk cache key of the memos of the model of path: one entry holds
+ * them all, each as its name's length (u32), its name, its length (u64)
+ * and its bytes. */
+static pv_cache_key memos_key(const char *path, const pv_file_id *id, char *buf, size_t cap)
 {
-    const unsigned char *s = p;
-    while (n > 0) {
-        uInt take = n > (1u << 30) ? (1u << 30) : (uInt)n;
-        crc = crc32((uLong)crc, s, take);
-        s += take;
-        n -= take;
-    }
-    return crc;
+    snprintf(buf, cap, "memos %llu:%llu:%lld", (unsigned long long)id->dev,
+             (unsigned long long)id->ino, (long long)id->ctime_ns);
+    return (pv_cache_key){path, id->size_bytes, id->mtime_ns, buf};
 }
 
-/* ---- writing ----------------------------------------------------------------- */
+void pv__memos_save(pv_disk_cache *d, const char *path, const pv_file_id *id,
+                    const pv_model *m, size_t n)
+{
+    if (d == NULL)
+        return;
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    for (size_t i = 0; i < n; i++) {
+        const char *name;
+        const uint8_t *data;
+        size_t len;
+        pv_model_memo_at(m, i, &name, &data, &len);
+        uint32_t name_len = (uint32_t)strlen(name);
+        uint64_t len64 = len;
+        pv_buf_add(&b, &name_len, sizeof name_len);
+        pv_buf_add(&b, name, name_len);
+        pv_buf_add(&b, &len64, sizeof len64);
+        pv_buf_add(&b, data, len);
+    }
+    char what[80];
+    pv_cache_key key = memos_key(path, id, what, sizeof what);
+    pv_disk_cache_put(d, &key, b.data, b.len);
+    pv_buf_fini(&b);
+}
+
+size_t pv__memos_load(pv_disk_cache *d, const char *path, const pv_file_id *id, pv_model *m)
+{
+    char what[80];
+    pv_cache_key key = memos_key(path, id, what, sizeof what);
+    pv_buf b;
+    pv_buf_init(&b, SIZE_MAX);
+    if (d == NULL || pv_disk_cache_get(d, &key, &b) != 0) {
+        pv_buf_fini(&b);
+        return 0;
+    }
+    const uint8_t *p = (const uint8_t *)b.data, *end = p + b.len;
+    while ((size_t)(end - p) >= sizeof(uint32_t)) {
+        uint32_t name_len;
+        uint64_t len;
+        memcpy(&name_len, p, sizeof name_len);
+        p += sizeof name_len;
+        if ((size_t)(end - p) < (size_t)name_len + sizeof len || name_len > 255)
+            break;
+        char name[256];
+        memcpy(name, p, name_len);
+        name[name_len] = '\0';
+        p += name_len;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        if (len > (uint64_t)(end - p))
+            break;
+        uint8_t *data = pv_xmalloc((size_t)len + 1);
+        memcpy(data, p, (size_t)len);
+        p += len;
+        pv_model_memo_give(m, name, data, (size_t)len);
+    }
+    pv_buf_fini(&b);
+    return pv_model_memo_count(m);
+}
+
+/* ---- the companion: writing ----------------------------------------------------------------- */
 
 typedef struct out_file {
     int fd;
-    uint64_t crc, len;
+    uint32_t crc;
+    uint64_t len;
 } out_file;
 
 static int write_out(void *ctx, const char *p, size_t n)
 {
     out_file *o = ctx;
-    o->crc = crc_add(o->crc, p, n);
+    o->crc = pv__disk_crc(o->crc, p, n);
     o->len += n;
     while (n > 0) {
         ssize_t w = write(o->fd, p, n);
@@ -67,11 +129,11 @@ void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_
     if (d == NULL || c->save == NULL)
         return;
     char what[80];
-    pv_cache_key key = key_of(src, what, sizeof what);
+    pv_cache_key key = companion_key(src, what, sizeof what);
     pv_disk_tmp t;
     if (pv_disk_cache_create(d, &key, KIND, &t) != 0)
         return;
-    out_file o = {t.fd, crc32(0L, Z_NULL, 0), 0};
+    out_file o = {t.fd, 0, 0};
     pv_buf b;
     pv_buf_init(&b, SIZE_MAX);
     pv_buf_drain_to(&b, DRAIN_AT, write_out, &o);
@@ -90,7 +152,7 @@ void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_
     pv_disk_cache_commit(d, &t);
 }
 
-/* ---- reading ----------------------------------------------------------------- */
+/* ---- the companion: reading ----------------------------------------------------------------- */
 
 /* The whole file at path, not through a link, in *data (malloc'd); false
  * when it cannot be read. */
@@ -132,7 +194,7 @@ int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_s
     if (d == NULL || c->load == NULL)
         return PV_ENOTFOUND;
     char what[80];
-    pv_cache_key key = key_of(src, what, sizeof what);
+    pv_cache_key key = companion_key(src, what, sizeof what);
     char *file = pv_disk_cache_find(d, &key, KIND);
     if (file == NULL)
         return PV_ENOTFOUND;
@@ -145,7 +207,7 @@ int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_s
         size_t payload = len - TRAILER_BYTES;
         memcpy(trailer, data + payload, sizeof trailer);
         why = "its checksum does not match";
-        if (trailer[1] == payload && trailer[0] == crc_add(crc32(0L, Z_NULL, 0), data, payload)) {
+        if (trailer[1] == payload && trailer[0] == pv__disk_crc(0, data, payload)) {
             pv_error err = {0};
             /* load takes data, whether it reads or not */
             rc = c->load(m, data, payload, out, bytes, &err);

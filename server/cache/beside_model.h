@@ -1,0 +1,41 @@
+/* beside_model (shared inside cache/ only, hence pv__): what the disk
+ * cache keeps beside a saved model, so that after a restart it is read
+ * back instead of made again.
+ *
+ * Its memos (model/memo.h): one cache entry holding them all.
+ *
+ * Its companion (the trace index: seconds of CPU for a big profile,
+ * beside the first requests). The companion writes and reads its own
+ * bytes (pv_model_companion's save and load, both pure); this is their
+ * file: written as they come, with a CRC-32 and the length after them,
+ * read whole and checked before load sees a byte. */
+#ifndef PV_CACHE_BESIDE_MODEL_H
+#define PV_CACHE_BESIDE_MODEL_H
+
+#include "cache/disk.h"
+#include "cache/store.h"
+
+/* Saves the first n memos of m (held by the caller), the model of the
+ * source (path, id), for the next start. d may be NULL (no cache). */
+void pv__memos_save(pv_disk_cache *d, const char *path, const pv_file_id *id,
+                    const pv_model *m, size_t n);
+/* Gives m the memos saved for the source (path, id), when the disk cache
+ * has them (made from a model of the same file by this build); returns
+ * how many m holds then. An entry that does not parse is left alone: its
+ * checksum held, so only another layout could make it so, and the memos
+ * are then made again. Only before m is shared. */
+size_t pv__memos_load(pv_disk_cache *d, const char *path, const pv_file_id *id, pv_model *m);
+
+/* Reads back the companion c saved for src's model and hands it to
+ * c->load for m. Returns 0 with *out and *bytes, or PV_ENOTFOUND when none
+ * is saved or what is saved does not read (then removed, logged). The key
+ * names the source as the saved model's does (store.h, pv_source_rel_path). */
+int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
+                       const pv_model *m, void **out, size_t *bytes);
+
+/* Saves companion (of m, src's model) through c->save. Failures are
+ * logged; the server carries on without the saved copy. */
+void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
+                        const pv_model *m, const void *companion);
+
+#endif
