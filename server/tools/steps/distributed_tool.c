@@ -55,6 +55,11 @@ static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **r
     return 0;
 }
 
+static double us(int64_t ps)
+{
+    return (double)ps / 1e6;
+}
+
 static json_t *table_of(const distributed_result *r)
 {
     json_t *t = pv_dt_new();
@@ -71,8 +76,8 @@ static json_t *table_of(const distributed_result *r)
         double sum[4] = {0, 0, 0, 0};
         for (size_t s = 0; s < rs->n; s++) {
             const pv_step_overlap *o = &rs->steps[s];
-            double v[4] = {(double)o->computation_ps / 1e6, (double)o->overlap_ps / 1e6,
-                           (double)o->communication_ps / 1e6, (double)o->other_ps / 1e6};
+            double v[4] = {us(o->computation_ps), us(o->overlap_ps), us(o->communication_ps),
+                           us(o->other_ps)};
             json_t *row = pv_dt_row(t);
             pv_dt_str(row, rs->host);
             pv_dt_str(row, o->name);
@@ -88,11 +93,6 @@ static json_t *table_of(const distributed_result *r)
             pv_dt_num(row, rs->n > 0 ? (double)(int64_t)(sum[c] / (double)rs->n) : 0);
     }
     return t;
-}
-
-static double us(int64_t ps)
-{
-    return (double)ps / 1e6;
 }
 
 static double pct(int64_t part, int64_t whole)
