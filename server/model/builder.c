@@ -290,6 +290,30 @@ static void events_capacity(pv_model_builder *b, size_t cap)
     b->cap_events = cap;
 }
 
+uint64_t pv_builder_reserve(pv_model_builder *b, uint64_t n)
+{
+    if (n > b->cap_events) {
+        size_t grown = b->cap_events + b->cap_events / 2;
+        events_capacity(b, n > grown ? (size_t)n : grown);
+    }
+    return b->cap_events;
+}
+
+#define EVENT_COLUMN(field, type, count, from, flags)                                \
+    PV__IF_##from(if (PV__COL_PER_EVENT(count) && k < max)                           \
+                      out[k] = (pv_prefault_col){(void *)b->field, sizeof(type)};    \
+                  k += PV__COL_PER_EVENT(count) ? 1 : 0;)
+
+size_t pv_builder_event_columns(const pv_model_builder *b, pv_prefault_col *out, size_t max)
+{
+    size_t k = 0;
+    PV__MODEL_COLUMNS(EVENT_COLUMN)
+    if (k < max)
+        out[k] = (pv_prefault_col){b->ev_stat_first, sizeof *b->ev_stat_first};
+    k++;
+    return k < max ? k : max;
+}
+
 uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
                           int64_t start_ps, int64_t dur_ps)
 {

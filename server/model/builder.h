@@ -19,6 +19,7 @@
 
 #include "model/model.h"
 #include "util/error.h"
+#include "util/prefault.h"
 #include "util/progress.h"
 
 #include <stdbool.h>
@@ -201,6 +202,17 @@ void pv_builder_plane_stat_bytes(pv_model_builder *b, uint32_t plane, const char
 void pv_builder_hostname(pv_model_builder *b, const char *s, size_t len);
 void pv_builder_error(pv_model_builder *b, const char *s, size_t len);
 void pv_builder_warning(pv_model_builder *b, const char *s, size_t len);
+
+/* ---- room for events ---------------------------------------------------- */
+
+/* Gives every event column room for n events at least (growing by half
+ * at a time); returns the room they have now. */
+uint64_t pv_builder_reserve(pv_model_builder *b, uint64_t n);
+/* Where each event column is now and its element's size (base NULL: one
+ * not made yet), the same columns in the same order every time, for a
+ * second thread that faults in the pages of the events a decoder is
+ * going to add (util/prefault.h). Writes at most max; returns how many. */
+size_t pv_builder_event_columns(const pv_model_builder *b, pv_prefault_col *out, size_t max);
 
 /* ---- progress ----------------------------------------------------------- */
 

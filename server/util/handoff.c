@@ -37,6 +37,14 @@ bool pv_handoff_put(pv_handoff *h, bool last)
     return !last && !atomic_load(&h->stop);
 }
 
+size_t pv_handoff_ahead(pv_handoff *h)
+{
+    pthread_mutex_lock(&h->lock);
+    size_t n = (size_t)(h->produced - h->consumed);
+    pthread_mutex_unlock(&h->lock);
+    return n;
+}
+
 size_t pv_handoff_take(pv_handoff *h)
 {
     pthread_mutex_lock(&h->lock);

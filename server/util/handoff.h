@@ -46,6 +46,9 @@ static inline size_t pv_handoff_filling(const pv_handoff *h)
  * waits until the next slot is free. False when nothing more may be
  * filled: that was the last, or the consumer stopped. */
 bool pv_handoff_put(pv_handoff *h, bool last);
+/* Producer: the slots handed over that the consumer has not given back
+ * yet (the one it reads among them): how far ahead the producer is. */
+size_t pv_handoff_ahead(pv_handoff *h);
 /* Producer, between puts: whether the consumer stopped. */
 static inline bool pv_handoff_stopped(pv_handoff *h)
 {

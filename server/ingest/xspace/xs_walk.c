@@ -24,6 +24,12 @@
 #define BATCH 2048u
 #define BATCH_STATS (4 * BATCH)
 #define EVENT_STATS_MAX 32u   /* an event with more: the decoder reads them */
+/* Events between two calls that fault in the builder's columns, each for
+ * the next two steps' events: a call per batch would cost more in
+ * syscalls than it saves. */
+#define FAULT_STEP ((uint64_t)1 << 15)
+_Static_assert(RING * BATCH + 2 * FAULT_STEP <= PV__XS_WALK_LEAD,
+               "the walker faults in no further than the decoder keeps room");
 
 typedef struct batch {
     pv__xs_item items[BATCH];
@@ -36,6 +42,10 @@ typedef struct batch {
 struct pv__xs_walk {
     const pv_ingest_src *src;
     pthread_t thread;
+    pv_prefault *pf;        /* the builder's columns to fault in, or NULL */
+    uint64_t n_events;      /* events handed over, from the builder's first */
+    uint64_t next_fault;    /* n_events at which to fault in again */
+    bool lean;              /* the decoder is catching up: leave stats to it */
     pv_handoff ho;          /* the ring's counts: the walker fills, the decoder reads */
     size_t fill;            /* the batch the walker fills (read per event: kept, not
                                worked out from the counts each time) */
@@ -68,6 +78,11 @@ static bool hand_over(pv__xs_walk *w, bool last)
     w->fill = pv_handoff_filling(&w->ho);
     w->ring[w->fill].n = 0;
     w->ring[w->fill].n_stats = 0;
+    /* Reading stats is work either thread can do (the decoder reads what
+     * the walker left), so the one that is behind leaves it to the other:
+     * with the decoder about to wait for batches, the next batch goes
+     * without its stats read. */
+    w->lean = pv_handoff_ahead(&w->ho) < 2;
     return true;
 }
 
@@ -75,7 +90,7 @@ static bool hand_over(pv__xs_walk *w, bool last)
  * false when the decoder stopped. */
 static bool read_stats(pv__xs_walk *w, pv__xs_item *it)
 {
-    if (!it->scanned || it->s.aggregate || it->s.first_stat == NULL)
+    if (!it->scanned || it->s.aggregate || it->s.first_stat == NULL || w->lean)
         return true;
     if (BATCH_STATS - w->ring[w->fill].n_stats < EVENT_STATS_MAX &&
         !hand_over(w, false))
@@ -115,6 +130,10 @@ static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *read
             it.scanned = pv__xs_event_scan(&it.f, readable, &it.s);
             if (!read_stats(w, &it) || !put(w, &it))
                 return false;
+            if (++w->n_events >= w->next_fault && w->pf != NULL) {
+                pv_prefault_upto(w->pf, w->n_events + 2 * FAULT_STEP);
+                w->next_fault = w->n_events + FAULT_STEP;
+            }
             continue;
         }
         /* Other fields of a line mean nothing to the second pass: step
@@ -159,10 +178,12 @@ static void *walker_main(void *arg)
     return NULL;
 }
 
-pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src)
+pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src, pv_prefault *pf, uint64_t from)
 {
     pv__xs_walk *w = pv_xcalloc(1, sizeof *w);
     w->src = src;
+    w->pf = pf;
+    w->n_events = w->next_fault = from;
     pv_handoff_init(&w->ho, RING);
     if (pthread_create(&w->thread, NULL, walker_main, w) != 0) {
         pv_handoff_fini(&w->ho);

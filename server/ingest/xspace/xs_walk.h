@@ -9,12 +9,21 @@
  * layout it hands the event over unscanned, or ends the line early, and
  * the decoder reads that part itself, exactly as on one thread; the
  * decoder checks that each line it is handed is the one it is at. So the
- * model is the same, byte for byte, with or without the walker. */
+ * model is the same, byte for byte, with or without the walker.
+ *
+ * Two more things keep the decoder's thread from waiting: the walker
+ * faults in the pages of the builder's columns for the events it has
+ * handed over (util/prefault.h; the decoder gives the columns their room
+ * ahead, under the prefault's lock), and when the decoder is about to run
+ * out of batches the walker leaves the next batch's stats unread, for the
+ * decoder to read as it would on one thread: whichever thread is behind
+ * does less. */
 #ifndef PV_INGEST_XSPACE_XS_WALK_H
 #define PV_INGEST_XSPACE_XS_WALK_H
 
 #include "ingest/ingest.h"
 #include "ingest/xspace/xs_scan.h"
+#include "util/prefault.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,9 +47,16 @@ typedef struct pv__xs_item {
  * thread, and the process may run on two cores (sched_getaffinity). */
 bool pv__xs_walk_worth(size_t len);
 
+/* How many events ahead of the decoder the walker may fault in the
+ * builder's columns at most (its ring, and the steps it faults in): the
+ * decoder keeps the columns' room that far ahead. */
+#define PV__XS_WALK_LEAD ((uint64_t)1 << 17)
+
 /* Starts a walker over src's bytes; NULL when no thread could start (the
- * decoder then reads everything itself). */
-pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src);
+ * decoder then reads everything itself). With pf, it also faults in the
+ * columns pf holds for the events it hands over, counted from the
+ * builder's first, `from` (util/prefault.h). */
+pv__xs_walk *pv__xs_walk_start(const pv_ingest_src *src, pv_prefault *pf, uint64_t from);
 
 /* The next item in file order, waiting for the walker when it has none
  * yet; NULL once it has nothing more (at the file's end, or where it

@@ -70,6 +70,9 @@ typedef struct dec {
     uint64_t next_progress; /* event count at which to report progress */
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
     pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
+    pv_prefault pf;         /* the builder's columns, which the walker faults in */
+    bool pf_made;           /* pf was initialised */
+    uint64_t room_check;    /* n_events at which to give the columns room again */
     size_t n_later, cap_later;
 } dec;
 
@@ -399,11 +402,26 @@ static bool progress(dec *d, const field *ef)
     return true;
 }
 
+/* Keeps the builder's columns room for the events the walker may fault
+ * in ahead, so they never grow (and move) but here, under the prefault's
+ * lock; also tells the walker of the columns made since last time. */
+__attribute__((noinline, cold)) static void columns_room(dec *d)
+{
+    pv_prefault_col cols[PV_PREFAULT_COLS];
+    pv_prefault_lock(&d->pf);
+    uint64_t room = pv_builder_reserve(d->b, d->n_events + 2 * PV__XS_WALK_LEAD);
+    size_t n = pv_builder_event_columns(d->b, cols, PV_PREFAULT_COLS);
+    pv_prefault_set(&d->pf, cols, n, room);
+    d->room_check = room - PV__XS_WALK_LEAD;
+}
+
 /* One XEvent: s is what pv__xs_event_scan read of it, or NULL when it
  * could not (the general path below reads it then). */
 static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
                          const pv__xs_scan *s)
 {
+    if (d->n_events >= d->room_check)
+        columns_room(d);
     if (s != NULL && scanned_event(d, track, line_ps, ef, s)) {
         if (d->n_events >= d->next_progress)
             return progress(d, ef);
@@ -458,6 +476,15 @@ static inline bool event_field(const dec *d, rd *r, field *f)
     return pv__xs_event_field(&r->p, r->end, d->src->data + d->src->len, f);
 }
 
+/* The decoder reads on alone: the walker stops, and the columns grow as
+ * the builder wants again. */
+static void walk_stop(dec *d)
+{
+    pv__xs_walk_free(d->walk);
+    d->walk = NULL;
+    d->room_check = UINT64_MAX;
+}
+
 /* The events of line lf the walker read ahead, up to where it stopped;
  * r is left there, for the general loop to read the rest. When the
  * walker is not at this line it is stopped and r stays put. */
@@ -465,8 +492,7 @@ static bool walked_events(dec *d, const field *lf, uint32_t track, int64_t line_
 {
     const pv__xs_item *it = pv__xs_walk_next(d->walk);
     if (it == NULL || it->kind != PV_XS_LINE || it->f.data != lf->data) {
-        pv__xs_walk_free(d->walk);
-        d->walk = NULL;
+        walk_stop(d);
         return true;
     }
     while ((it = pv__xs_walk_next(d->walk)) != NULL && it->kind == PV_XS_EVENT) {
@@ -478,8 +504,7 @@ static bool walked_events(dec *d, const field *lf, uint32_t track, int64_t line_
         r->p = it->f.data;
     } else {
         /* the walker stopped inside the line: read on from its last event */
-        pv__xs_walk_free(d->walk);
-        d->walk = NULL;
+        walk_stop(d);
     }
     return true;
 }
@@ -612,6 +637,8 @@ static void dec_free(void *p)
     pv__idtab_fini(&d->stat_names);
     pv__idtab_fini(&d->metas);
     pv__xs_walk_free(d->walk);
+    if (d->pf_made)
+        pv_prefault_fini(&d->pf);
     free(d->later);
     free(d);
 }
@@ -634,8 +661,14 @@ int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_e
     pv__idtab_init(&d->stat_names);
     pv__idtab_init(&d->metas);
     pv_ingest_on_abort(dec_free, d);
-    if (threads >= 2)
-        d->walk = pv__xs_walk_start(src);
+    d->room_check = UINT64_MAX;
+    if (threads >= 2) {
+        pv_prefault_init(&d->pf, d->n_events);
+        d->pf_made = true;
+        d->walk = pv__xs_walk_start(src, &d->pf, d->n_events);
+        if (d->walk != NULL)
+            d->room_check = d->n_events + 1;
+    }
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;
