@@ -7,9 +7,11 @@
  * sorted after SortXSpace; that case moves the builder's columns into the
  * model without a copy. Anything else pays one permutation. */
 #include "model/model_priv.h"
+#include "util/handoff.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,18 +305,32 @@ static uint32_t *resolve_children(pv_model_builder *b)
 
 /* ---- nesting ------------------------------------------------------------ */
 
+/* What compute_depths works out, kept apart from the model until it is
+ * done: it may run on a thread of its own while grouping reads the model's
+ * tracks (finish_depths puts it in). */
+typedef struct depths {
+    const pv_model *m;
+    uint16_t *depth;        /* per event */
+    uint32_t *n_depths;     /* per track */
+    uint32_t *pool;         /* every track's depth_start, one after another */
+    uint32_t *index;        /* depth_index, per event */
+    int rc;
+    pv_error err;
+} depths;
+
 /* Assigns depths track by track with a stack of open events: an event
  * nests under the innermost open one that has not ended by its start.
  * Per-depth non-overlap follows: an event only takes depth d after the
  * previous holder of d was popped, i.e. ended at or before this start. */
-static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_error *err)
+static int compute_depths(depths *j)
 {
-    pv_track *tracks = (pv_track *)m->tracks;
+    const pv_model *m = j->m;
+    uint16_t *depth = j->depth;
     int64_t *stack = NULL;   /* ends of the open events */
     size_t cap = 0;
     size_t pool_len = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
-        pv_track *tr = &tracks[t];
+        const pv_track *tr = &m->tracks[t];
         size_t sp = 0;
         uint32_t max_depth = 0;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
@@ -323,7 +339,7 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
                 sp--;
             if (sp > PV_MAX_DEPTH) {
                 free(stack);
-                return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                return pv_error_set(&j->err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                                     "events on line %lld nest deeper than %u levels",
                                     (long long)tr->line_id, PV_MAX_DEPTH);
             }
@@ -334,48 +350,95 @@ static int compute_depths(pv_model *m, pv__model_store *s, uint16_t *depth, pv_e
                 pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
             stack[sp++] = end_ps(start, m->ev_dur_ps[e]);
         }
-        tr->n_depths = tr->n_events > 0 ? max_depth + 1 : 0;
-        pool_len += tr->n_depths + 1;
+        j->n_depths[t] = tr->n_events > 0 ? max_depth + 1 : 0;
+        pool_len += j->n_depths[t] + 1;
     }
     free(stack);
 
     /* depth_start for all tracks in one pool, depth_index in one column */
-    uint32_t *pool = pv_xmalloc(pool_len * sizeof *pool);
-    uint32_t *index = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *index);
-    pv__store_keep(s, pool);
-    pv__store_keep(s, index);
+    j->pool = pv_xmalloc(pool_len * sizeof *j->pool);
+    j->index = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *j->index);
     size_t at = 0;
     for (uint32_t t = 0; t < m->n_tracks; t++) {
-        pv_track *tr = &tracks[t];
-        uint32_t *ds = pool + at;
-        at += tr->n_depths + 1;
-        uint32_t *ti = index + tr->first_event;
-        tr->depth_start = ds;
-        tr->depth_index = ti;
-        if (tr->n_depths <= 1) {
+        const pv_track *tr = &m->tracks[t];
+        uint32_t n_depths = j->n_depths[t];
+        uint32_t *ds = j->pool + at;
+        at += n_depths + 1;
+        uint32_t *ti = j->index + tr->first_event;
+        if (n_depths <= 1) {
             /* a flat line (a stream, a TPU line): the index is the
              * events in order, without counting them one by one */
             ds[0] = 0;
-            if (tr->n_depths == 1)
+            if (n_depths == 1)
                 ds[1] = (uint32_t)tr->n_events;
             for (uint64_t i = 0; i < tr->n_events; i++)
                 ti[i] = (uint32_t)i;
             continue;
         }
-        memset(ds, 0, (tr->n_depths + 1) * sizeof *ds);
+        memset(ds, 0, (n_depths + 1) * sizeof *ds);
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
             ds[depth[e] + 1]++;
-        for (uint32_t d = 0; d < tr->n_depths; d++)
+        for (uint32_t d = 0; d < n_depths; d++)
             ds[d + 1] += ds[d];
         /* Walk in start order so each depth's group comes out sorted; the
          * fill cursor is ds[d], restored by the shift below. */
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
             ti[ds[depth[e]]++] = (uint32_t)(e - tr->first_event);
-        for (uint32_t d = tr->n_depths; d > 0; d--)
+        for (uint32_t d = n_depths; d > 0; d--)
             ds[d] = ds[d - 1];
         ds[0] = 0;
     }
     return 0;
+}
+
+static void *depths_main(void *arg)
+{
+    depths *j = arg;
+    j->rc = compute_depths(j);
+    return NULL;
+}
+
+/* Below this many events a thread costs more than the depths it takes
+ * off the grouping's thread (a tenth of a big model's finish). */
+#define DEPTHS_APART_MIN_EVENTS 1000000u
+
+/* Starts the depths of m's events, on a thread of their own when that
+ * pays (apart true), else at once. */
+static void start_depths(depths *j, pv_model *m, pthread_t *thread, bool *apart)
+{
+    j->m = m;
+    j->depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *j->depth);
+    j->n_depths = pv_xcalloc(m->n_tracks ? m->n_tracks : 1, sizeof *j->n_depths);
+    *apart = m->n_events >= DEPTHS_APART_MIN_EVENTS && pv_handoff_worth() &&
+             pthread_create(thread, NULL, depths_main, j) == 0;
+    if (!*apart)
+        j->rc = compute_depths(j);
+}
+
+/* Waits for the depths and hands them to the model; their error when
+ * they failed. */
+static int finish_depths(depths *j, pv_model *m, pv__model_store *s, pthread_t thread,
+                         bool apart, pv_error *err)
+{
+    if (apart)
+        pthread_join(thread, NULL);
+    m->ev_depth = j->depth;
+    if (j->rc == 0) {
+        pv__store_keep(s, j->pool);
+        pv__store_keep(s, j->index);
+        pv_track *tracks = (pv_track *)m->tracks;
+        size_t at = 0;
+        for (uint32_t t = 0; t < m->n_tracks; t++) {
+            tracks[t].n_depths = j->n_depths[t];
+            tracks[t].depth_start = j->pool + at;
+            tracks[t].depth_index = j->index + tracks[t].first_event;
+            at += j->n_depths[t] + 1;
+        }
+    } else if (err != NULL) {
+        *err = j->err;
+    }
+    free(j->n_depths);
+    return j->rc;
 }
 
 /* ---- finish ------------------------------------------------------------- */
@@ -523,14 +586,17 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     rc = pv__extras_build(m, s, applied, &contexts, err);
     pv_meter_add(meter, unit);
     if (rc == 0) {
-        uint16_t *depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *depth);
-        m->ev_depth = depth;
-        rc = compute_depths(m, s, depth, err);
-    }
-    pv_meter_add(meter, unit);
-    if (rc == 0)
+        /* Grouping reads neither the depths nor what they fill in the
+         * tracks, so on two cores the two run side by side. */
+        depths dj = {0};
+        pthread_t thread;
+        bool apart;
+        start_depths(&dj, m, &thread, &apart);
         rc = pv__group_build(m, s, m->has_group_stats, &contexts, err);
-    pv_meter_add(meter, unit);
+        int depths_rc = finish_depths(&dj, m, s, thread, apart, rc == 0 ? err : NULL);
+        rc = rc != 0 ? rc : depths_rc;
+    }
+    pv_meter_add(meter, 2 * unit);
     free(contexts.v);
     if (rc != 0)
         goto fail;

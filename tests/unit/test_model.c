@@ -235,6 +235,86 @@ START_TEST(test_builder_finish_too_deep)
 }
 END_TEST
 
+/* A model big enough (1M events and more) for finish to work its depths
+ * out on a thread of their own beside the grouping, where it has two
+ * CPUs. Line 1 repeats a block of four events k*100 + A[0,+90] B[10,+40]
+ * C[20,+10] D[60,+20]: C sits in B in A, D in A after B has ended, so
+ * depths 0 1 2 1; line 2 holds [k*100,+50], one after the other at depth
+ * 0. Every block has a group_id stat for the grouping to read. */
+#define BIG_BLOCKS 200000u
+
+static pv_model_builder *big_nested(uint32_t *line1, uint32_t *line2)
+{
+    pv_model_builder *b = pv_builder_new();
+    uint32_t p = pv_builder_plane(b, 0, "/host:CPU");
+    *line1 = pv_builder_track(b, p, 1, "python3", 0);
+    *line2 = pv_builder_track(b, p, 2, "flat", 0);
+    uint32_t meta[4];
+    for (int i = 0; i < 4; i++)
+        meta[i] = pv_builder_meta(b, p, i + 1, (const char *[]){"A", "B", "C", "D"}[i], NULL);
+    static const int64_t at[4] = {0, 10, 20, 60}, dur[4] = {90, 40, 10, 20};
+    for (uint32_t k = 0; k < BIG_BLOCKS; k++) {
+        for (int i = 0; i < 4; i++) {
+            uint64_t e = pv_builder_event(b, *line1, meta[i], (int64_t)k * 100 + at[i], dur[i]);
+            if (i == 0)
+                pv_builder_event_stat_i64(b, e, "group_id", (int64_t)k);
+        }
+    }
+    for (uint32_t k = 0; k < BIG_BLOCKS; k++)
+        pv_builder_event(b, *line2, meta[0], (int64_t)k * 100, 50);
+    return b;
+}
+
+START_TEST(test_builder_finish_big_depths)
+{
+    uint32_t l1, l2;
+    pv_model *m = pv_test_finish(big_nested(&l1, &l2));
+    ck_assert_uint_eq(m->n_events, 5 * BIG_BLOCKS);
+    const pv_track *t1 = &m->tracks[0], *t2 = &m->tracks[1];
+    ck_assert_uint_eq(t1->n_events, 4 * BIG_BLOCKS);
+    static const uint16_t depth[4] = {0, 1, 2, 1};
+    for (uint64_t e = 0; e < t1->n_events; e++)
+        ck_assert_uint_eq(m->ev_depth[t1->first_event + e], depth[e % 4]);
+    /* depth 0: the A's; 1: B and D of every block in order; 2: the C's */
+    ck_assert_uint_eq(t1->n_depths, 3);
+    ck_assert_uint_eq(t1->depth_start[1], BIG_BLOCKS);
+    ck_assert_uint_eq(t1->depth_start[2], 3 * BIG_BLOCKS);
+    ck_assert_uint_eq(t1->depth_start[3], 4 * BIG_BLOCKS);
+    ck_assert_uint_eq(t1->depth_index[BIG_BLOCKS], 1);
+    ck_assert_uint_eq(t1->depth_index[BIG_BLOCKS + 1], 3);
+    ck_assert_uint_eq(t1->depth_index[BIG_BLOCKS + 2], 5);
+    ck_assert_uint_eq(t1->depth_index[3 * BIG_BLOCKS - 1], 4 * BIG_BLOCKS - 1);
+    ck_assert_uint_eq(t1->depth_index[3 * BIG_BLOCKS], 2);
+    ck_assert_uint_eq(t2->n_depths, 1);
+    ck_assert_uint_eq(t2->depth_start[1], BIG_BLOCKS);
+    ck_assert_uint_eq(t2->depth_index[BIG_BLOCKS - 1], BIG_BLOCKS - 1);
+    for (uint64_t e = 0; e < t2->n_events; e++)
+        ck_assert_uint_eq(m->ev_depth[t2->first_event + e], 0);
+    /* the grouping ran beside them: a group per block, as the stats say */
+    ck_assert_uint_eq(m->n_groups, BIG_BLOCKS);
+    ck_assert_int_eq(m->ev_group[t1->first_event + 4 * 1234], 1234);
+    pv_model_free(m);
+}
+END_TEST
+
+/* The same model with 65537 events of the flat line piled up at 0 (a
+ * depth past PV_MAX_DEPTH): the error comes back from the depths' thread,
+ * the model is not made. */
+START_TEST(test_builder_finish_big_too_deep)
+{
+    uint32_t l1, l2;
+    pv_model_builder *b = big_nested(&l1, &l2);
+    uint32_t meta = pv_builder_meta(b, 0, 99, "pile", NULL);
+    for (int i = 0; i < 65537; i++)
+        pv_builder_event(b, l2, meta, 0, 10);
+    pv_model *m = (pv_model *)1;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), PV_ETOOBIG);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err.reason, "line 2 nest deeper") != NULL, "%s", err.reason);
+}
+END_TEST
+
 /* ---- extras ------------------------------------------------------------------ */
 
 START_TEST(test_builder_finish_extras)
@@ -573,6 +653,8 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_partial_overlap);
     tcase_add_test(fin, test_builder_finish_regroups_tracks);
     tcase_add_test(fin, test_builder_finish_too_deep);
+    tcase_add_test(fin, test_builder_finish_big_depths);
+    tcase_add_test(fin, test_builder_finish_big_too_deep);
     tcase_add_test(fin, test_builder_finish_late_stat_in_order);
     tcase_add_test(fin, test_builder_finish_zeroes_stat_tails);
     tcase_add_test(fin, test_builder_finish_extras);
