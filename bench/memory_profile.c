@@ -1,18 +1,20 @@
 /* bench/memory_profile: the memory profile tool on a synthetic host plane
- * with many allocation events.
+ * with many allocation events, or on a profile.
  *
  *   bench/memory_profile [N]     (N memory events, default 1000000)
+ *   bench/memory_profile FILE    (a profile, e.g. bench/gen_xspace's)
  *
  * Builds a model with N MemoryAllocation / MemoryDeallocation events on
  * four threads and two allocators (a random walk of live blocks, some
- * never freed), then prints
- *   memory_profile_events <N> events
+ * never freed), or decodes FILE, then prints
+ *   memory_profile_events <N> events       (the model's events)
  *   memory_profile_tool_time <ms> ms        (pv_tool_memory_profile, best of 3)
  *   memory_profile_json_time <ms> ms        (pv_memory_profile_to_json + dump, extras on)
  *   memory_profile_result_bytes <MB> MB     (request arena used by the result)
  *   memory_profile_json_bytes <KB> KB       (the response body, extras on)
  *   memory_profile_timeline_points <n> points (per allocator, reference sampling)
  * Asserts nothing (STYLE rule 19). */
+#include "ingest/ingest.h"
 #include "model/builder.h"
 #include "tools/memory_profile/memory_profile.h"
 
@@ -122,8 +124,21 @@ static pv_model *build(uint64_t n)
 
 int main(int argc, char **argv)
 {
-    uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
-    pv_model *m = build(n);
+    char *rest = NULL;
+    uint64_t n = argc > 1 ? strtoull(argv[1], &rest, 10) : 1000000;
+    pv_model *m = NULL;
+    if (argc > 1 && (rest == argv[1] || *rest != '\0')) {
+        pv_error err = {0};
+        if (pv_ingest_file(argv[1], NULL, &m, &err) != 0) {
+            char msg[1200];
+            pv_error_format(&err, msg, sizeof msg);
+            fprintf(stderr, "%s\n", msg);
+            return 1;
+        }
+        n = m->n_events;
+    } else {
+        m = build(n);
+    }
     double best = 1e30;
     size_t arena_bytes = 0;
     for (int run = 0; run < 3; run++) {
