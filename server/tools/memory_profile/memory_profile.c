@@ -383,18 +383,18 @@ typedef struct allocator_walk {
     int64_t unmapped, unmapped_frees;
 } allocator_walk;
 
-/* The snapshot of event ev at offset_ps for w's allocator, its step id fixed
- * as UpdateStepId does: a snapshot outside any step joins the step after
- * the last one seen (so leading ones get step 0). */
+/* The snapshot of event ev at offset_ps for w's allocator (its details
+ * left to the caller), its step id fixed as UpdateStepId does: a snapshot
+ * outside any step joins the step after the last one seen (so leading
+ * ones get step 0). */
 static void next_snapshot(const pv_model *m, allocator_walk *w, uint64_t ev, int64_t offset_ps,
-                          const pv_memory_details *md, pv_memory_snapshot *s)
+                          pv_memory_snapshot *s)
 {
     s->position = w->position++;
     s->time_offset_ps = offset_ps;
     s->start_ps = m->ev_start_ps[ev];
     s->event = ev;
     s->meta_event = ev;
-    s->details = *md;
     s->step_id = m->ev_group[ev];
     if (s->step_id == -1)
         s->step_id = w->last_valid_step + 1;
@@ -495,23 +495,29 @@ static void sample(pv_memory_allocator *al, allocator_walk *w, const pv_memory_s
 /* Walks every allocator's snapshots in time order: step ids, matched
  * frees, the sampled timeline, the peak snapshot and GetPeakMemoryStep's
  * step (that of the last snapshot, in time order, whose stack+heap equals
- * the peak; 0 when none does). */
+ * the peak; 0 when none does). Notes each one's allocator in
+ * allocator_of, in that order. */
+_Static_assert(PV_MEMORY_MAX_ALLOCATORS <= UINT16_MAX, "an allocator's index fits 16 bits");
+
 static void first_walk(const pv_model *m, uint32_t plane, allocator_set *set,
                        pv_memory_profile_result *out, allocator_walk *ws,
-                       const uint64_t *peak_events, pv_arena *a)
+                       const uint64_t *peak_events, uint16_t *allocator_of, pv_arena *a)
 {
     event_walk ew;
     walk_start(&ew, m, plane);
     uint64_t ev;
     int64_t offset_ps;
+    size_t k = 0;
     while (walk_next(&ew, &ev, &offset_ps)) {
         pv_memory_details md;
         details_of(m, ev, &md);
         size_t i = allocator_index(set, md.memory_id, a);
+        allocator_of[k++] = (uint16_t)i;
         pv_memory_allocator *al = &out->allocators[i];
         allocator_walk *w = &ws[i];
         pv_memory_snapshot s;
-        next_snapshot(m, w, ev, offset_ps, &md, &s);
+        next_snapshot(m, w, ev, offset_ps, &s);
+        s.details = md;
         match_free(m, al, w, &s);
         sample(al, w, &s);
         if (ev == peak_events[i])
@@ -576,8 +582,8 @@ static void replay(const pv_model *m, pv_memory_allocator *al, allocator_walk *w
 /* Walks the snapshots in time order again, now that each allocator's peak
  * step is known, until every allocator is past its peak and every
  * allocation alive there has met its free. */
-static void second_walk(const pv_model *m, uint32_t plane, allocator_set *set,
-                        pv_memory_profile_result *out, allocator_walk *ws, pv_arena *a)
+static void second_walk(const pv_model *m, uint32_t plane, const uint16_t *allocator_of,
+                        pv_memory_profile_result *out, allocator_walk *ws)
 {
     size_t open = out->n_allocators;   /* allocators not yet done */
     for (size_t i = 0; i < out->n_allocators; i++) {
@@ -589,18 +595,24 @@ static void second_walk(const pv_model *m, uint32_t plane, allocator_set *set,
     walk_start(&ew, m, plane);
     uint64_t ev;
     int64_t offset_ps;
+    size_t k = 0;
     while (open > 0 && walk_next(&ew, &ev, &offset_ps)) {
-        pv_memory_details md;
-        details_of(m, ev, &md);
-        size_t i = allocator_index(set, md.memory_id, a);
+        size_t i = allocator_of[k++];
         pv_memory_allocator *al = &out->allocators[i];
         allocator_walk *w = &ws[i];
         bool was_done = w->past_peak && w->n_open == 0;
         pv_memory_snapshot s;
-        next_snapshot(m, w, ev, offset_ps, &md, &s);
+        next_snapshot(m, w, ev, offset_ps, &s);
         if (offset_ps > al->summary.peak_stats_time_ps)
             w->past_peak = true;
-        replay(m, al, w, &s);
+        /* replay only reads an event in the peak step, or a free while
+         * some allocation of it is alive; the others are not decoded
+         * again (most events come before the peak step) */
+        if ((!w->past_peak && s.step_id == al->peak_step_id) ||
+            (w->live.n > 0 && activity_of(m, ev) == PV_MEMORY_DEALLOCATION)) {
+            details_of(m, ev, &s.details);
+            replay(m, al, w, &s);
+        }
         if (!was_done && w->past_peak && w->n_open == 0)
             open--;
     }
@@ -820,12 +832,19 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
         out->allocators[i].peak_snapshot = NO_INDEX;
         sample_start(&out->allocators[i], &ws[i], max_points, a);
     }
-    first_walk(m, plane, &set, out, ws, peak_events, a);
+    /* each memory event's allocator, in the walks' order: the second
+     * walk decodes only the events it needs */
+    size_t n_snapshots = 0;
+    for (size_t i = 0; i < out->n_allocators; i++)
+        n_snapshots += out->allocators[i].n_snapshots;
+    uint16_t *allocator_of = pv_xmalloc((n_snapshots ? n_snapshots : 1) * sizeof *allocator_of);
+    first_walk(m, plane, &set, out, ws, peak_events, allocator_of, a);
     for (size_t i = 0; i < out->n_allocators; i++) {
         pv_hashtab_fini(&ws[i].pending);
         pool_fini(&ws[i].pending_rows);
     }
-    second_walk(m, plane, &set, out, ws, a);
+    second_walk(m, plane, allocator_of, out, ws);
+    free(allocator_of);
     for (size_t i = 0; i < out->n_allocators; i++) {
         active_at_peak(m, &out->allocators[i], &ws[i], a);
         pv_hashtab_fini(&ws[i].live);
