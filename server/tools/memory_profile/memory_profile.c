@@ -38,11 +38,6 @@ static uint32_t activity_of(const pv_model *m, uint64_t ev)
     return PV_MEMORY_UNKNOWN_ACTIVITY;
 }
 
-static int64_t heap_and_stack(const pv_memory_snapshot *s)
-{
-    return s->details.bytes_allocated + s->details.bytes_reserved;
-}
-
 pv_memory_stats pv_memory_snapshot_stats(const pv_model *m, const pv_memory_snapshot *s)
 {
     (void)m;
@@ -185,18 +180,43 @@ static void update_summary(pv_memory_allocator *al, const pv_memory_details *md,
     }
 }
 
+/* What the walks read of one memory event, noted as collect decodes it,
+ * so that they do not decode it again: its allocator, its address and its
+ * stack + heap bytes. In file order: a track's events are contiguous, and
+ * each walk's cursor on a track moves through them in that order. */
+typedef struct event_notes {
+    uint16_t *allocator;
+    uint64_t *address;
+    int64_t *in_use;
+    size_t *track_first;    /* per track of the plane: its first note */
+} event_notes;
+
+static void notes_free(event_notes *n)
+{
+    free(n->allocator);
+    free(n->address);
+    free(n->in_use);
+    free(n->track_first);
+}
+
+_Static_assert(PV_MEMORY_MAX_ALLOCATORS <= UINT16_MAX, "an allocator's index fits 16 bits");
+
 /* Visits the host plane's memory events in file order (tracks in order,
  * events by id) and counts them to one allocator per memory id, whose
- * summary they update. peak_events[i] is the event that set allocator
- * i's peak. Allocators are in the order of their first event. */
+ * summary they update; notes what the walks read of each. peak_events[i]
+ * is the event that set allocator i's peak. Allocators are in the order
+ * of their first event. */
 static int collect(const pv_model *m, uint32_t plane, pv_arena *a, allocator_set *set,
-                   pv_memory_profile_result *out, uint64_t **peak_events, pv_error *err)
+                   pv_memory_profile_result *out, uint64_t **peak_events, event_notes *notes,
+                   pv_error *err)
 {
     const pv_plane *pl = &m->planes[plane];
-    size_t cap = 0;
+    size_t cap = 0, n_notes = 0, cap_notes = 0;
+    notes->track_first = pv_xmalloc((pl->n_tracks ? pl->n_tracks : 1) * sizeof *notes->track_first);
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         int64_t line_ps = tr->timestamp_ns * 1000;
+        notes->track_first[t - pl->first_track] = n_notes;
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
             if (!is_memory_event(m, e))
                 continue;
@@ -207,6 +227,16 @@ static int collect(const pv_model *m, uint32_t plane, pv_arena *a, allocator_set
                 return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
                                     "the memory events name more than %d allocators",
                                     PV_MEMORY_MAX_ALLOCATORS);
+            if (n_notes == cap_notes) {
+                cap_notes = cap_notes ? cap_notes + cap_notes / 2 : 4096;
+                notes->allocator = pv_xrealloc(notes->allocator, cap_notes * sizeof *notes->allocator);
+                notes->address = pv_xrealloc(notes->address, cap_notes * sizeof *notes->address);
+                notes->in_use = pv_xrealloc(notes->in_use, cap_notes * sizeof *notes->in_use);
+            }
+            notes->allocator[n_notes] = (uint16_t)i;
+            notes->address[n_notes] = md.address;
+            notes->in_use[n_notes] = md.bytes_allocated + md.bytes_reserved;
+            n_notes++;
             if (set->cap > cap) {
                 pv_memory_allocator *al = pv_arena_zalloc(a, set->cap * sizeof *al);
                 uint64_t *pe = pv_arena_zalloc(a, set->cap * sizeof *pe);
@@ -243,6 +273,7 @@ typedef struct track_cursor {
     uint64_t event, end;
     int64_t line_ps;
     int64_t offset_ps;           /* the event's time offset from its line */
+    size_t note;                 /* the event's in event_notes */
 } track_cursor;
 
 /* The host plane's memory events in the reference's order: by time offset,
@@ -279,7 +310,8 @@ static bool index_before(const track_cursor *tracks, const size_t *x, const size
 
 PV_HEAP(track_heap, size_t, track_cursor, index_before)
 
-static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
+static void walk_start(event_walk *w, const pv_model *m, uint32_t plane,
+                       const event_notes *notes)
 {
     const pv_plane *pl = &m->planes[plane];
     w->m = m;
@@ -292,6 +324,7 @@ static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
         c->event = tr->first_event;
         c->end = tr->first_event + tr->n_events;
         c->line_ps = tr->timestamp_ns * 1000;
+        c->note = notes->track_first[t];
         if (cursor_settle(m, c))
             w->heap[w->n++] = t;
     }
@@ -299,14 +332,16 @@ static void walk_start(event_walk *w, const pv_model *m, uint32_t plane)
         track_heap_down(w->tracks, w->heap, w->n, i);
 }
 
-/* The next event in time order, with its offset; false at the end. */
-static bool walk_next(event_walk *w, uint64_t *ev, int64_t *offset_ps)
+/* The next event in time order, with its offset and its note; false at
+ * the end. */
+static bool walk_next(event_walk *w, uint64_t *ev, int64_t *offset_ps, size_t *note)
 {
     if (w->n == 0)
         return false;
     track_cursor *c = &w->tracks[w->heap[0]];
     *ev = c->event;
     *offset_ps = c->offset_ps;
+    *note = c->note++;
     c->event++;
     if (!cursor_settle(w->m, c))
         w->heap[0] = w->heap[--w->n];
@@ -402,9 +437,12 @@ static void next_snapshot(const pv_model *m, allocator_walk *w, uint64_t ev, int
         w->last_valid_step = s->step_id;
 }
 
-static void keep(pv_memory_allocator *al, const pv_memory_snapshot *s)
+/* Keeps s with its details, which the first walk does not decode. */
+static void keep(const pv_model *m, pv_memory_allocator *al, const pv_memory_snapshot *s)
 {
-    al->kept[al->n_kept++] = *s;
+    pv_memory_snapshot *k = &al->kept[al->n_kept++];
+    *k = *s;
+    details_of(m, s->event, &k->details);
 }
 
 /* ---- step 2 and 3: the first walk ------------------------------------------- */
@@ -415,9 +453,9 @@ static void keep(pv_memory_allocator *al, const pv_memory_snapshot *s)
  * holds the blocks alive, far fewer than the snapshots, so it grows rather
  * than being sized for all. */
 static void match_free(const pv_model *m, pv_memory_allocator *al, allocator_walk *w,
-                       pv_memory_snapshot *s)
+                       pv_memory_snapshot *s, uint64_t address)
 {
-    pv_hashtab_cursor c = pv_hashtab_probe(&w->pending, pv_hash_u64(s->details.address));
+    pv_hashtab_cursor c = pv_hashtab_probe(&w->pending, pv_hash_u64(address));
     uint32_t row;
     bool waiting = pv_hashtab_next(&c, &row);
     if (activity_of(m, s->event) == PV_MEMORY_DEALLOCATION) {
@@ -460,9 +498,9 @@ static void sample_start(pv_memory_allocator *al, allocator_walk *w, size_t max_
     w->window_end = window_width(w, 0);
 }
 
-static void sample(pv_memory_allocator *al, allocator_walk *w, const pv_memory_snapshot *s)
+static void sample(const pv_model *m, pv_memory_allocator *al, allocator_walk *w,
+                   const pv_memory_snapshot *s, int64_t bytes)
 {
-    int64_t bytes = heap_and_stack(s);
     if (s->position == w->window_start) {
         w->hi = w->lo = *s;
         w->hi_bytes = w->lo_bytes = bytes;
@@ -482,10 +520,10 @@ static void sample(pv_memory_allocator *al, allocator_walk *w, const pv_memory_s
     const pv_memory_snapshot *first = w->lo.position < w->hi.position ? &w->lo : &w->hi;
     const pv_memory_snapshot *second = first == &w->lo ? &w->hi : &w->lo;
     al->extremes[al->n_extremes++] = first->position;
-    keep(al, first);
+    keep(m, al, first);
     if (w->lo.position != w->hi.position) {
         al->extremes[al->n_extremes++] = second->position;
-        keep(al, second);
+        keep(m, al, second);
     }
     w->window++;
     w->window_start = w->window_end;
@@ -495,34 +533,29 @@ static void sample(pv_memory_allocator *al, allocator_walk *w, const pv_memory_s
 /* Walks every allocator's snapshots in time order: step ids, matched
  * frees, the sampled timeline, the peak snapshot and GetPeakMemoryStep's
  * step (that of the last snapshot, in time order, whose stack+heap equals
- * the peak; 0 when none does). Notes each one's allocator in
- * allocator_of, in that order. */
-_Static_assert(PV_MEMORY_MAX_ALLOCATORS <= UINT16_MAX, "an allocator's index fits 16 bits");
-
-static void first_walk(const pv_model *m, uint32_t plane, allocator_set *set,
+ * the peak; 0 when none does). It reads the events' notes, not their
+ * stats: the snapshots' details stay zero but for those it keeps. */
+static void first_walk(const pv_model *m, uint32_t plane, const event_notes *notes,
                        pv_memory_profile_result *out, allocator_walk *ws,
-                       const uint64_t *peak_events, uint16_t *allocator_of, pv_arena *a)
+                       const uint64_t *peak_events)
 {
     event_walk ew;
-    walk_start(&ew, m, plane);
+    walk_start(&ew, m, plane, notes);
     uint64_t ev;
     int64_t offset_ps;
-    size_t k = 0;
-    while (walk_next(&ew, &ev, &offset_ps)) {
-        pv_memory_details md;
-        details_of(m, ev, &md);
-        size_t i = allocator_index(set, md.memory_id, a);
-        allocator_of[k++] = (uint16_t)i;
+    size_t note;
+    while (walk_next(&ew, &ev, &offset_ps, &note)) {
+        size_t i = notes->allocator[note];
         pv_memory_allocator *al = &out->allocators[i];
         allocator_walk *w = &ws[i];
         pv_memory_snapshot s;
+        memset(&s.details, 0, sizeof s.details);
         next_snapshot(m, w, ev, offset_ps, &s);
-        s.details = md;
-        match_free(m, al, w, &s);
-        sample(al, w, &s);
+        match_free(m, al, w, &s, notes->address[note]);
+        sample(m, al, w, &s, notes->in_use[note]);
         if (ev == peak_events[i])
             al->peak_snapshot = s.position;
-        if (heap_and_stack(&s) == al->summary.peak_stats.peak_bytes_in_use)
+        if (notes->in_use[note] == al->summary.peak_stats.peak_bytes_in_use)
             al->peak_step_id = s.step_id;
     }
     walk_end(&ew);
@@ -582,7 +615,7 @@ static void replay(const pv_model *m, pv_memory_allocator *al, allocator_walk *w
 /* Walks the snapshots in time order again, now that each allocator's peak
  * step is known, until every allocator is past its peak and every
  * allocation alive there has met its free. */
-static void second_walk(const pv_model *m, uint32_t plane, const uint16_t *allocator_of,
+static void second_walk(const pv_model *m, uint32_t plane, const event_notes *notes,
                         pv_memory_profile_result *out, allocator_walk *ws)
 {
     size_t open = out->n_allocators;   /* allocators not yet done */
@@ -592,12 +625,12 @@ static void second_walk(const pv_model *m, uint32_t plane, const uint16_t *alloc
         ws[i].unmapped = out->allocators[i].summary.peak_stats.heap_allocated_bytes;
     }
     event_walk ew;
-    walk_start(&ew, m, plane);
+    walk_start(&ew, m, plane, notes);
     uint64_t ev;
     int64_t offset_ps;
-    size_t k = 0;
-    while (open > 0 && walk_next(&ew, &ev, &offset_ps)) {
-        size_t i = allocator_of[k++];
+    size_t note;
+    while (open > 0 && walk_next(&ew, &ev, &offset_ps, &note)) {
+        size_t i = notes->allocator[note];
         pv_memory_allocator *al = &out->allocators[i];
         allocator_walk *w = &ws[i];
         bool was_done = w->past_peak && w->n_open == 0;
@@ -605,12 +638,15 @@ static void second_walk(const pv_model *m, uint32_t plane, const uint16_t *alloc
         next_snapshot(m, w, ev, offset_ps, &s);
         if (offset_ps > al->summary.peak_stats_time_ps)
             w->past_peak = true;
-        /* replay only reads an event in the peak step, or a free while
-         * some allocation of it is alive; the others are not decoded
-         * again (most events come before the peak step) */
-        if ((!w->past_peak && s.step_id == al->peak_step_id) ||
-            (w->live.n > 0 && activity_of(m, ev) == PV_MEMORY_DEALLOCATION)) {
+        /* Replay keeps the events of the peak step whole, so they are
+         * decoded again; of the others it reads the frees' addresses, and
+         * only while some allocation it kept is alive. */
+        if (!w->past_peak && s.step_id == al->peak_step_id) {
             details_of(m, ev, &s.details);
+            replay(m, al, w, &s);
+        } else if (w->live.n > 0 && activity_of(m, ev) == PV_MEMORY_DEALLOCATION) {
+            memset(&s.details, 0, sizeof s.details);
+            s.details.address = notes->address[note];
             replay(m, al, w, &s);
         }
         if (!was_done && w->past_peak && w->n_open == 0)
@@ -819,8 +855,10 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
     out->has_host_plane = true;
     allocator_set set = {0};
     uint64_t *peak_events = NULL;
-    int rc = collect(m, plane, a, &set, out, &peak_events, err);
+    event_notes notes = {0};
+    int rc = collect(m, plane, a, &set, out, &peak_events, &notes, err);
     if (rc != 0) {
+        notes_free(&notes);
         memset(out, 0, sizeof *out);
         return rc;
     }
@@ -832,19 +870,13 @@ int pv_tool_memory_profile(const pv_model *m, const pv_memory_profile_query *q, 
         out->allocators[i].peak_snapshot = NO_INDEX;
         sample_start(&out->allocators[i], &ws[i], max_points, a);
     }
-    /* each memory event's allocator, in the walks' order: the second
-     * walk decodes only the events it needs */
-    size_t n_snapshots = 0;
-    for (size_t i = 0; i < out->n_allocators; i++)
-        n_snapshots += out->allocators[i].n_snapshots;
-    uint16_t *allocator_of = pv_xmalloc((n_snapshots ? n_snapshots : 1) * sizeof *allocator_of);
-    first_walk(m, plane, &set, out, ws, peak_events, allocator_of, a);
+    first_walk(m, plane, &notes, out, ws, peak_events);
     for (size_t i = 0; i < out->n_allocators; i++) {
         pv_hashtab_fini(&ws[i].pending);
         pool_fini(&ws[i].pending_rows);
     }
-    second_walk(m, plane, allocator_of, out, ws);
-    free(allocator_of);
+    second_walk(m, plane, &notes, out, ws);
+    notes_free(&notes);
     for (size_t i = 0; i < out->n_allocators; i++) {
         active_at_peak(m, &out->allocators[i], &ws[i], a);
         pv_hashtab_fini(&ws[i].live);
