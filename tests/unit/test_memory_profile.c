@@ -268,18 +268,22 @@ END_TEST
 START_TEST(test_pv_tool_memory_profile_two_threads_sorted)
 {
     /* thread 1 allocates 0xa1 at 10 and 0xa2 at 30, thread 2 0xb1 at 10
-     * and 0xb2 at 20: time order is a1, b1 (same time: file order, thread
-     * 1's line comes first), b2, a2 */
+     * and 0xb2 at 20 and frees 0xa1 at 25: time order is a1, b1 (same
+     * time: file order, thread 1's line comes first), b2, the free, a2;
+     * the free on the other thread meets thread 1's allocation */
     pv_model_builder *b = pv_builder_new();
     uint32_t host = pv_builder_plane(b, 2, "/host:CPU");
     uint32_t t1 = pv_builder_track(b, host, 1, "one", LINE_NS);
     uint32_t t2 = pv_builder_track(b, host, 2, "two", LINE_NS);
     uint32_t meta = pv_builder_meta(b, host, 1, "MemoryAllocation", NULL);
-    const struct { uint32_t track; int64_t t; uint64_t addr; } evs[] = {
-        {t1, 10, 0xa1}, {t1, 30, 0xa2}, {t2, 10, 0xb1}, {t2, 20, 0xb2},
+    uint32_t meta_free = pv_builder_meta(b, host, 2, "MemoryDeallocation", NULL);
+    const struct { uint32_t track; int64_t t; uint64_t addr; bool free; } evs[] = {
+        {t1, 10, 0xa1, false}, {t1, 30, 0xa2, false}, {t2, 10, 0xb1, false},
+        {t2, 20, 0xb2, false}, {t2, 25, 0xa1, true},
     };
-    for (size_t i = 0; i < 4; i++) {
-        uint64_t e = pv_builder_event(b, evs[i].track, meta, LINE_PS + evs[i].t, 0);
+    for (size_t i = 0; i < 5; i++) {
+        uint64_t e = pv_builder_event(b, evs[i].track, evs[i].free ? meta_free : meta,
+                                      LINE_PS + evs[i].t, 0);
         pv_builder_event_stat_str(b, e, "allocator_name", "T");
         pv_builder_event_stat_u64(b, e, "addr", evs[i].addr);
         pv_builder_event_stat_i64(b, e, "bytes_allocated", (int64_t)i + 1);
@@ -289,11 +293,13 @@ START_TEST(test_pv_tool_memory_profile_two_threads_sorted)
     ck_assert_int_eq(pv_builder_finish(b, &m, &err), 0);
     pv_memory_profile_result r;
     const pv_memory_allocator *al = run(m, 0, &r, "T");
-    const uint64_t want[4] = {0xa1, 0xb1, 0xb2, 0xa2};
-    for (size_t i = 0; i < 4; i++) {
+    const uint64_t want[5] = {0xa1, 0xb1, 0xb2, 0xa1, 0xa2};
+    for (size_t i = 0; i < 5; i++) {
         pv_memory_meta mt = pv_memory_snapshot_meta(m, pv_memory_snapshot_at(al, i), &arena);
         ck_assert_uint_eq(mt.address, want[i]);
     }
+    ck_assert_uint_eq(al->n_deallocations, 1);
+    ck_assert_uint_eq(al->n_unmatched_frees, 0);
     pv_model_free(m);
 }
 END_TEST
