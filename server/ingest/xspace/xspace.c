@@ -68,12 +68,12 @@ typedef struct dec {
     uint64_t n_tracks;
     uint64_t n_events;      /* events added to the builder */
     uint64_t next_progress; /* event count at which to report progress */
+    uint64_t room_check;    /* n_events at which to give the columns room again */
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
     pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
-    pv_prefault pf;         /* the builder's columns, which the walker faults in */
-    bool pf_made;           /* pf was initialised */
-    uint64_t room_check;    /* n_events at which to give the columns room again */
     size_t n_later, cap_later;
+    bool pf_made;           /* pf was initialised */
+    pv_prefault pf;         /* the builder's columns, which the walker faults in */
 } dec;
 
 #define FAIL(d, code, at, ...)                                                       \
