@@ -201,26 +201,30 @@ static void counter_samples(const pv_model *m, uint64_t lo, uint64_t hi, builder
  * together; n_events when one thread should do it all. */
 static uint64_t counters_split(const pv_model *m)
 {
-    uint64_t n = 0;
+    /* counted track by track in one pass; then only the track the split
+     * falls in is read again */
+    uint64_t *per_track = pv_xcalloc(m->n_tracks + 1, sizeof *per_track), n = 0;
     for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
         const pv_track *t = &m->tracks[ti];
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++)
-            n += counted_event(m, t, e);
+            per_track[ti] += counted_event(m, t, e);
+        n += per_track[ti];
     }
-    if (n < COUNTERS_SPLIT_MIN)
-        return m->n_events;
     uint64_t side = (n + m->n_events / PYRAMID_EVENTS_PER_COUNTED) / 2, seen = 0;
-    if (side >= n)
-        return m->n_events;
-    for (uint32_t ti = 0; ti < m->n_tracks; ti++) {
+    uint64_t split = m->n_events;
+    if (n >= COUNTERS_SPLIT_MIN && side < n) {
+        uint32_t ti = 0;
+        while (seen + per_track[ti] < side)
+            seen += per_track[ti++];
         const pv_track *t = &m->tracks[ti];
-        for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
+        for (uint64_t e = t->first_event; split == m->n_events; e++) {
             seen += counted_event(m, t, e);
             if (seen == side)
-                return e + 1;
+                split = e + 1;
         }
     }
-    return m->n_events;
+    free(per_track);
+    return split;
 }
 
 /* One counter's points from a run of samples of one series, or of two
@@ -258,9 +262,8 @@ static void counters_make(const pv_model *m, pv_trace_index *ix, builder *b, bui
         run[later->samples[i].series]++;
     for (size_t l = 1; l < later->n_keys; l++)
         run[l] += run[l - 1];
-    for (size_t l = 0; l < later->n_keys; l++)
-        (void)series_of(b, later->keys[l]);
-    size_t n_merged = b->n_keys;
+    /* later's series in b's numbers: b's own, then at most later's */
+    size_t n_merged = b->n_keys + later->n_keys;
     uint32_t *from_later = pv_xmalloc((n_merged + 1) * sizeof *from_later);
     for (size_t c = 0; c < n_merged; c++)
         from_later[c] = UINT32_MAX;
@@ -413,11 +416,10 @@ size_t pv_trace_links_find(const pv_trace_link *l, size_t n, uint64_t key, size_
 #define APART_MIN_EVENTS 1000000u
 
 /* The parts of the index that read m alone, beside the pyramid and the
- * derived lines: step names, the first part of the counters' pass (its
+ * derived lines: step names and the first part of the counters' pass (its
  * events below split: the pyramid's thread takes the rest, a thread's
  * share of the work when the memory events' stats make the pass longer
- * than the pyramid) and links. They write only their own fields of ix
- * (and ix->bytes, which the pyramid's side leaves until both are done). */
+ * than the pyramid). They write only their own fields. */
 typedef struct side_parts {
     const pv_model *m;
     pv_trace_index *ix;
