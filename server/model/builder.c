@@ -293,7 +293,7 @@ static void events_capacity(pv_model_builder *b, size_t cap)
 uint64_t pv_builder_reserve(pv_model_builder *b, uint64_t n)
 {
     if (n > b->cap_events) {
-        size_t grown = b->cap_events + b->cap_events / 2;
+        size_t grown = b->cap_events < 16 ? 16 : b->cap_events + b->cap_events / 2;
         events_capacity(b, n > grown ? (size_t)n : grown);
     }
     return b->cap_events;
@@ -318,7 +318,7 @@ uint64_t pv_builder_event(pv_model_builder *b, uint32_t track, uint32_t meta,
                           int64_t start_ps, int64_t dur_ps)
 {
     if (b->n_events == b->cap_events)
-        events_capacity(b, b->cap_events < 16 ? 16 : b->cap_events + b->cap_events / 2);
+        pv_builder_reserve(b, b->n_events + 1);
     uint64_t ev = b->n_events++;
     b->ev_start_ps[ev] = start_ps;
     b->ev_dur_ps[ev] = dur_ps;

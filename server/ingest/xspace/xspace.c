@@ -72,7 +72,6 @@ typedef struct dec {
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
     pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
     size_t n_later, cap_later;
-    bool pf_made;           /* pf was initialised */
     pv_prefault pf;         /* the builder's columns, which the walker faults in */
 } dec;
 
@@ -637,8 +636,7 @@ static void dec_free(void *p)
     pv__idtab_fini(&d->stat_names);
     pv__idtab_fini(&d->metas);
     pv__xs_walk_free(d->walk);
-    if (d->pf_made)
-        pv_prefault_fini(&d->pf);
+    pv_prefault_fini(&d->pf);
     free(d->later);
     free(d);
 }
@@ -660,15 +658,11 @@ int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_e
     d->n_events = pv_builder_n_events(b);
     pv__idtab_init(&d->stat_names);
     pv__idtab_init(&d->metas);
+    pv_prefault_init(&d->pf, d->n_events);
     pv_ingest_on_abort(dec_free, d);
-    d->room_check = UINT64_MAX;
-    if (threads >= 2) {
-        pv_prefault_init(&d->pf, d->n_events);
-        d->pf_made = true;
+    if (threads >= 2)
         d->walk = pv__xs_walk_start(src, &d->pf, d->n_events);
-        if (d->walk != NULL)
-            d->room_check = d->n_events + 1;
-    }
+    d->room_check = d->walk != NULL ? d->n_events + 1 : UINT64_MAX;
     rd r = {src->data, src->data + src->len};
     field f;
     uint32_t n_planes = 0;
