@@ -18,6 +18,7 @@
 #include "precompute/precompute.h"
 #include "report/briefs.h"
 #include "util/log.h"
+#include "util/quiet.h"
 #include "util/size.h"
 
 #include <errno.h>
@@ -448,12 +449,17 @@ int main(int argc, char **argv)
     pv_limit heavy;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     pv_limit_init(&heavy, cores > 1 ? 2u * (unsigned)cores : 2u);
+    /* The disk cache's writes after a load wait for moments without requests. */
+    pv_quiet quiet;
+    pv_quiet_init(&quiet, PV_QUIET_GAP_NS);
     pv_app app = {.index = &index,
                   .models = pv_model_store_new(pv_cfg.memory_budget, &disk, pv_trace_companion()),
                   .disk = &disk,
                   .heavy = &heavy,
                   .briefs = pv_briefs_new(),
-                  .metrics = pv_http_metrics_new()};
+                  .metrics = pv_http_metrics_new(),
+                  .quiet = &quiet};
+    pv_model_store_set_quiet(app.models, &quiet);
     pv_http *http = NULL;
     if (pv_http_start(&app, pv_cfg.bind, pv_cfg.port, &http, &err) != 0) {
         char msg[1200];
@@ -492,6 +498,7 @@ int main(int argc, char **argv)
         pv_index_store_release(&index, cur);
     }
     pv_log(PV_LOG_INFO, "stopping: finishing requests in flight");
+    pv_quiet_off(&quiet);
     pv_http_stop(http);
     pv_model_store_free(app.models);
     pv_briefs_free(app.briefs);

@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/mem.h"
+#include "util/quiet.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,11 +105,14 @@ typedef struct out_file {
     int fd;
     uint32_t crc;
     uint64_t len;
+    pv_quiet *quiet;
+    int64_t quiet_budget;
 } out_file;
 
 static int write_out(void *ctx, const char *p, size_t n)
 {
     out_file *o = ctx;
+    pv_quiet_wait(o->quiet, &o->quiet_budget);
     o->crc = pv__disk_crc(o->crc, p, n);
     o->len += n;
     while (n > 0) {
@@ -124,7 +128,7 @@ static int write_out(void *ctx, const char *p, size_t n)
 }
 
 void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
-                        const pv_model *m, const void *companion)
+                        const pv_model *m, const void *companion, pv_quiet *quiet)
 {
     if (d == NULL || c->save == NULL)
         return;
@@ -133,7 +137,7 @@ void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_
     pv_disk_tmp t;
     if (pv_disk_cache_create(d, &key, KIND, &t) != 0)
         return;
-    out_file o = {t.fd, 0, 0};
+    out_file o = {t.fd, 0, 0, quiet, PV_QUIET_BUDGET_NS};
     pv_buf b;
     pv_buf_init(&b, SIZE_MAX);
     pv_buf_drain_to(&b, DRAIN_AT, write_out, &o);

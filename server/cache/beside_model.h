@@ -33,9 +33,10 @@ size_t pv__memos_load(pv_disk_cache *d, const char *path, const pv_file_id *id, 
 int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
                        const pv_model *m, void **out, size_t *bytes);
 
-/* Saves companion (of m, src's model) through c->save. Failures are
+/* Saves companion (of m, src's model) through c->save, each piece written
+ * after a wait for quiet (may be NULL: util/quiet.h). Failures are
  * logged; the server carries on without the saved copy. */
 void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
-                        const pv_model *m, const void *companion);
+                        const pv_model *m, const void *companion, struct pv_quiet *quiet);
 
 #endif

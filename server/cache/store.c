@@ -21,6 +21,7 @@
 #include "model/serialize.h"
 #include "util/log.h"
 #include "util/mem.h"
+#include "util/quiet.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +73,7 @@ struct pv_model_store {
     size_t reserved_bytes;       /* estimates of the loads running */
     int64_t retry_after_ns;      /* RETRY_AFTER_NS, or what a test set */
     int64_t poll_idle_ns;        /* POLL_IDLE_NS, or what a test set */
+    pv_quiet *quiet;             /* what the disk cache's writes wait for, or NULL */
     unsigned loading;            /* loader threads running */
     pv_store_stats done;         /* finished loads, for /metrics */
     uint64_t clock;
@@ -126,6 +128,11 @@ void pv_model_store_set_timing(pv_model_store *s, int64_t retry_after_ns, int64_
     s->retry_after_ns = retry_after_ns;
     s->poll_idle_ns = poll_idle_ns;
     pthread_mutex_unlock(&s->lock);
+}
+
+void pv_model_store_set_quiet(pv_model_store *s, pv_quiet *quiet)
+{
+    s->quiet = quiet;
 }
 
 static void entry_free(pv_model_entry *e)
@@ -348,7 +355,7 @@ static void save_model(pv_model_store *s, const pv_model_entry *e)
     if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
         return;
     pv_error err = {0};
-    if (pv_model_write(e->model, t.fd, &err) != 0) {
+    if (pv_model_write(e->model, t.fd, s->quiet, &err) != 0) {
         char msg[1200];
         pv_error_format(&err, msg, sizeof msg);
         pv_log(PV_LOG_WARN, "cannot save the model of %s for the next start: %s", e->path, msg);
@@ -401,7 +408,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     pthread_mutex_unlock(&s->lock);
     /* e is held by the loader; requests only read the companion */
     if (built && rc == 0)
-        pv__companion_save(s->disk, s->companion, &src, e->model, c);
+        pv__companion_save(s->disk, s->companion, &src, e->model, c, s->quiet);
 }
 
 /* Ends a hold of e. Every holder takes the pages of the files the model

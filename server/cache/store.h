@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pv_quiet;
+
 typedef struct pv_model_store pv_model_store;
 typedef struct pv_model_entry pv_model_entry;
 
@@ -143,6 +145,10 @@ pv_model_store *pv_model_store_new(size_t budget_bytes, struct pv_disk_cache *di
  * long a model must be left alone before a load only polled for may drop
  * it (10 s). For tests; any thread. */
 void pv_model_store_set_timing(pv_model_store *s, int64_t retry_after_ns, int64_t poll_idle_ns);
+/* The server's requests (util/quiet.h): a loader writes the model and its
+ * trace index to the disk cache piece by piece, each in a moment without
+ * them. Set before the first load; NULL (the default) writes at once. */
+void pv_model_store_set_quiet(pv_model_store *s, struct pv_quiet *quiet);
 /* Waits for loader threads, frees every model. NULL is fine. */
 void pv_model_store_free(pv_model_store *s);
 

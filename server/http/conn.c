@@ -16,6 +16,7 @@
 #include "http/conn.h"
 #include "util/log.h"
 #include "util/mem.h"
+#include "util/quiet.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ struct pv_conn_watch {
     pthread_cond_t stop;       /* signalled when stopping is set */
     pv_conn head;              /* list sentinel: head.next is the oldest */
     atomic_size_t in_flight;   /* connections with in_request set */
+    pv_quiet *quiet;           /* told of each change of in_flight, or NULL */
     int64_t timeout_ns;        /* the header deadline */
     bool stopping;
     pthread_t thread;
@@ -83,7 +85,7 @@ static void *watch_main(void *arg)
     return NULL;
 }
 
-pv_conn_watch *pv__conn_watch_new(unsigned header_timeout_ms)
+pv_conn_watch *pv__conn_watch_new(unsigned header_timeout_ms, pv_quiet *quiet)
 {
     pv_conn_watch *w = pv_xcalloc(1, sizeof *w);
     pthread_condattr_t ca;
@@ -94,6 +96,7 @@ pv_conn_watch *pv__conn_watch_new(unsigned header_timeout_ms)
     pthread_mutex_init(&w->lock, NULL);
     w->head.next = w->head.prev = &w->head;
     atomic_init(&w->in_flight, 0);
+    w->quiet = quiet;
     w->timeout_ns = (int64_t)header_timeout_ms * 1000000LL;
     if (pthread_create(&w->thread, NULL, watch_main, w) != 0) {
         pv_log(PV_LOG_ERROR, "cannot start the connection watcher thread");
@@ -114,6 +117,13 @@ void pv__conn_watch_free(pv_conn_watch *w)
     pthread_cond_destroy(&w->stop);
     pthread_mutex_destroy(&w->lock);
     free(w);
+}
+
+static void request_ended(pv_conn_watch *w)
+{
+    atomic_fetch_sub_explicit(&w->in_flight, 1, memory_order_relaxed);
+    if (w->quiet != NULL)
+        pv_quiet_leave(w->quiet);
 }
 
 pv_conn *pv__conn_open(pv_conn_watch *w, int fd)
@@ -138,7 +148,7 @@ void pv__conn_close(pv_conn_watch *w, pv_conn *c)
     c->next->prev = c->prev;
     pthread_mutex_unlock(&w->lock);
     if (atomic_load_explicit(&c->in_request, memory_order_relaxed))
-        atomic_fetch_sub_explicit(&w->in_flight, 1, memory_order_relaxed);
+        request_ended(w);
     free(c->raw_target);
     free(c);
 }
@@ -147,12 +157,14 @@ void pv__conn_begin(pv_conn_watch *w, pv_conn *c)
 {
     atomic_store_explicit(&c->in_request, true, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
+    if (w->quiet != NULL)
+        pv_quiet_enter(w->quiet);
 }
 
 void pv__conn_end(pv_conn_watch *w, pv_conn *c)
 {
     if (atomic_exchange_explicit(&c->in_request, false, memory_order_relaxed))
-        atomic_fetch_sub_explicit(&w->in_flight, 1, memory_order_relaxed);
+        request_ended(w);
     atomic_store_explicit(&c->waiting_since_ns, mono_ns(), memory_order_relaxed);
     free(c->raw_target);
     c->raw_target = NULL;

@@ -52,8 +52,9 @@ typedef struct pv_reply_extra {
 /* Starts the watcher thread. header_timeout_ms is the longest a connection
  * may wait for a request's headers to be complete, counted from its opening
  * or from the end of its previous answer. Aborts when a thread cannot be
- * started (only at start-up). */
-pv_conn_watch *pv__conn_watch_new(unsigned header_timeout_ms);
+ * started (only at start-up). quiet (may be NULL) is told of every request's
+ * start and end. */
+pv_conn_watch *pv__conn_watch_new(unsigned header_timeout_ms, struct pv_quiet *quiet);
 /* Stops the watcher and frees. Every pv_conn must be closed first. NULL is
  * fine. */
 void pv__conn_watch_free(pv_conn_watch *w);

@@ -25,6 +25,7 @@ struct pv_disk_cache;
 struct pv_limit;
 struct pv_briefs;
 struct pv_http_metrics;
+struct pv_quiet;
 
 /* Everything a handler may reach. Owned by main(). */
 typedef struct pv_app {
@@ -34,6 +35,7 @@ typedef struct pv_app {
     struct pv_limit *heavy;        /* slots for expensive answers (limit.h); NULL: none */
     struct pv_briefs *briefs;      /* runs' briefs read so far (report/briefs.h) */
     struct pv_http_metrics *metrics; /* counters of /metrics (metrics.h); NULL: none */
+    struct pv_quiet *quiet;        /* told of every request (util/quiet.h); NULL: none */
 } pv_app;
 
 /* Where a request's parameters and headers come from: libmicrohttpd's

@@ -604,7 +604,7 @@ int pv_http_start(pv_app *app, const char *bind, uint16_t port, pv_http **out, p
     pv_http *h = pv_xcalloc(1, sizeof *h);
     h->app = app;
     pthread_mutex_init(&h->log_lock, NULL);
-    h->watch = pv__conn_watch_new(pv_cfg.header_timeout_ms);
+    h->watch = pv__conn_watch_new(pv_cfg.header_timeout_ms, app->quiet);
     h->daemon = MHD_start_daemon(flags, port, NULL, NULL, on_request, h,
                                  MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, h,
                                  MHD_OPTION_SOCK_ADDR, sa,

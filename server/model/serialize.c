@@ -5,6 +5,7 @@
 #include "model/serialize.h"
 #include "model/model_priv.h"
 #include "util/mem.h"
+#include "util/quiet.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -116,6 +117,9 @@ static uint64_t checksum(const uint8_t *p, size_t n)
 typedef struct writer {
     FILE *f;                  /* the file written, or NULL: */
     pv_buf *b;                /*   the buffer appended to */
+    pv_quiet *quiet;          /* waited for before each piece of the file, or NULL */
+    int64_t quiet_budget;     /* what the waits may still take (util/quiet.h) */
+    uint64_t next_wait;       /* bytes at which to wait for it again */
     csum hash;
     uint64_t bytes;           /* payload bytes written */
     uint8_t carry[8];         /* bytes waiting to complete a word */
@@ -123,7 +127,7 @@ typedef struct writer {
     bool failed;
 } writer;
 
-static void w_put(writer *w, const void *data, size_t n)
+static void w_put_now(writer *w, const void *data, size_t n)
 {
     if (n == 0 || w->failed)
         return;
@@ -153,6 +157,21 @@ static void w_put(writer *w, const void *data, size_t n)
     }
     memcpy(w->carry, p + whole, n - whole);
     w->n_carry = n - whole;
+}
+
+/* Puts data in pieces, each after a wait for quiet when there is one. */
+static void w_put(writer *w, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    while (w->quiet != NULL && !w->failed && w->bytes + n > w->next_wait) {
+        size_t k = (size_t)(w->next_wait - w->bytes);
+        w_put_now(w, p, k);
+        p += k;
+        n -= k;
+        pv_quiet_wait(w->quiet, &w->quiet_budget);
+        w->next_wait += PV_MODEL_WRITE_PIECE;
+    }
+    w_put_now(w, p, n);
 }
 
 static void w_pad(writer *w)
@@ -280,7 +299,7 @@ static void fill_header(uint8_t header[HEADER_BYTES], writer *w)
     put_u64(header + 32, sum_final(&w->hash));
 }
 
-int pv_model_write(const pv_model *m, int fd, pv_error *err)
+int pv_model_write(const pv_model *m, int fd, pv_quiet *quiet, pv_error *err)
 {
     /* the stream gets a descriptor of its own, so closing it leaves fd to
      * the caller, who renames the file once it is complete */
@@ -298,6 +317,8 @@ int pv_model_write(const pv_model *m, int fd, pv_error *err)
     writer w;
     memset(&w, 0, sizeof w);
     w.f = f;
+    w.quiet = quiet;
+    w.quiet_budget = PV_QUIET_BUDGET_NS;
     sum_init(&w.hash);
     w.failed = fwrite(header, 1, sizeof header, f) != sizeof header;
     write_payload(&w, m);
@@ -341,7 +362,7 @@ int pv_model_save(const pv_model *m, const char *path, pv_error *err)
     if (fd < 0)
         return pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot create: %s",
                             strerror(errno));
-    int rc = pv_model_write(m, fd, err);
+    int rc = pv_model_write(m, fd, NULL, err);
     if (close(fd) != 0 && rc == 0)
         rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot write: %s", strerror(errno));
     if (rc != 0)

@@ -38,15 +38,20 @@
 #include "util/buf.h"
 #include "util/error.h"
 
+struct pv_quiet;
+
 /* 3: event stats read from the profile; 4: sections and counts per
  * model/columns.h */
 #define PV_MODEL_FILE_VERSION 4u
 
 /* Writes m to fd, a new empty file open for writing. fd stays open: the
  * caller made the file, safely, and moves it into place once this
- * succeeds, so no reader sees a partial file. Returns 0, or PV_EIO with
+ * succeeds, so no reader sees a partial file. With quiet (may be NULL),
+ * each PV_MODEL_WRITE_PIECE bytes wait for a moment without requests, up
+ * to PV_QUIET_BUDGET_NS in all (util/quiet.h). Returns 0, or PV_EIO with
  * the file incomplete. */
-int pv_model_write(const pv_model *m, int fd, pv_error *err);
+int pv_model_write(const pv_model *m, int fd, struct pv_quiet *quiet, pv_error *err);
+#define PV_MODEL_WRITE_PIECE ((size_t)4 << 20)
 
 /* Appends m in the same layout to b, whose length must be a multiple of
  * 16 (the model's sections keep their alignment when b's data does, as

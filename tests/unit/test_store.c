@@ -9,6 +9,7 @@
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "model/memo.h"
+#include "util/quiet.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -295,6 +296,70 @@ START_TEST(test_store_warm_memos_saved)
 }
 END_TEST
 
+/* The loader writes the model to the disk cache in a moment without
+ * requests: while one is in flight (another page's), no saved model
+ * appears; once it ends, one does, no sooner than the gap after it.
+ * A store whose quiet is switched off (the server stopping) saves with
+ * the request still in flight, well before the waits' budget is spent. */
+START_TEST(test_store_saves_when_quiet)
+{
+    const int64_t gap = 50000000LL;
+    char dir[] = "/tmp/pv-store-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char folder[64];
+    snprintf(folder, sizeof folder, "%s/cache", dir);
+    pv_disk_cache disk;
+    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    pv_source src = source_of(SMALL);
+    pv_quiet q;
+    pv_quiet_init(&q, gap);
+    pv_quiet_enter(&q);
+
+    pv_model_store *s = pv_model_store_new(0, &disk, NULL);
+    pv_model_store_set_quiet(s, &q);
+    const pv_model *m;
+    pv_model_entry *e;
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    pv_model_store_put(s, e);
+    sleep_ms(400);
+    ck_assert_ptr_null(pv_model_store_saved(s, &src));
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pv_quiet_leave(&q);
+    pv_model_store_free(s);   /* waits for the loader's save */
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int64_t took = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+    ck_assert_int_ge(took, gap);
+    s = pv_model_store_new(0, &disk, NULL);
+    char *saved = pv_model_store_saved(s, &src);
+    ck_assert_ptr_nonnull(saved);
+    free(saved);
+    pv_model_store_free(s);
+    pv_disk_cache_fini(&disk);
+    pv_test_remove_tree(folder);
+
+    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    pv_quiet_enter(&q);
+    s = pv_model_store_new(0, &disk, NULL);
+    pv_model_store_set_quiet(s, &q);
+    ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
+    pv_model_store_put(s, e);
+    pv_quiet_off(&q);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pv_model_store_free(s);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    took = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+    ck_assert_int_lt(took, PV_QUIET_BUDGET_NS / 2);
+    s = pv_model_store_new(0, &disk, NULL);
+    saved = pv_model_store_saved(s, &src);
+    ck_assert_ptr_nonnull(saved);
+    free(saved);
+    pv_model_store_free(s);
+    pv_disk_cache_fini(&disk);
+    pv_test_remove_tree(dir);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("store");
@@ -306,6 +371,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_store_failure_retried);
     tcase_add_test(tc, test_store_memos_counted_and_saved);
     tcase_add_test(tc, test_store_warm_memos_saved);
+    tcase_add_test(tc, test_store_saves_when_quiet);
     suite_add_tcase(s, tc);
     return s;
 }
