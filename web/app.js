@@ -25,7 +25,8 @@ import * as api from './api.js';
 import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
-import { catalogEntry, loadPage, loadView, toolTitle } from './views/registry.js';
+import { catalogEntry, loadPage, loadView, pausePrefetch, prefetchViews,
+         toolTitle } from './views/registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir
@@ -224,6 +225,7 @@ async function show(state) {
     }
     unmountView();
     setBusy(true);
+    pausePrefetch();
     try {
         if (state.page !== undefined) {
             await showPage(state, stale);
@@ -277,6 +279,7 @@ async function show(state) {
         if (!stale() && pickedFrom && document.activeElement === pickedFrom)
             ui.content.focus({ preventScroll: true });
         pickedFrom = null;
+        prefetchViews(cache.tools.get(full.run) ?? []);
     } catch (e) {
         if (stale() || api.isAbort(e))
             return;

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 import { guardedContext, screenshot, waitForView } from './browser.mjs';
 import { TESTDATA, servePage, skipWithout } from './testdata.mjs';
+import { hasView } from '../../web/views/registry.js';
 
 const NAME = 'trace_viewer.test';
 const SRCDIR = process.env.PV_SRCDIR || fileURLToPath(new URL('../..', import.meta.url));
@@ -278,6 +279,43 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
             assert.equal(got.end, want.end);
             assert.equal(got.sel, want.sel);
             await screenshot(page, 'trace-reopened');
+            assert.deepEqual(fresh.foreign, []);
+            assert.deepEqual(fresh.errors, []);
+        } finally {
+            await fresh.context.close();
+        }
+    });
+
+    // The page fetches the other views' modules once it is idle
+    // (views/registry.js prefetchViews): from another tool, choosing the
+    // trace viewer then asks the server for its data, not its modules.
+    test('switching to the trace viewer from another tool fetches no module', { timeout: 3 * STEP_MS },
+         async () => {
+        const { run, host, tool } = h.target;
+        const tools = await getJson(`${h.server.url}data/plugin/profile/run_tools?run=${enc(run)}`);
+        const other = tools.find((t) => t !== tool && hasView(t));
+        assert.ok(other, `run ${run} has no other tool with a view of its own: ${tools}`);
+        const fresh = await guardedContext(h.browser, h.server.url);
+        try {
+            const page = await fresh.context.newPage();
+            const otherHash = `#/run/${enc(run)}/host/${enc(host)}/tool/${enc(other)}`;
+            await page.goto(h.server.url + otherHash);
+            await waitForView(page, otherHash, STEP_MS);
+            const modules = ['views/trace_viewer.js', 'timeline/timeline.js', 'draw/slices.js'];
+            const fetched = () => modules.every((m) => fresh.seen.some((u) => u.endsWith(m)));
+            for (let i = 0; i < STEP_MS / 100 && !fetched(); i++)
+                await page.waitForTimeout(100);
+            assert.ok(fetched(), `not fetched ahead: ${modules.filter(
+                (m) => !fresh.seen.some((u) => u.endsWith(m)))}`);
+            const before = fresh.seen.length;
+            await page.selectOption('#tool', tool);
+            await waitForView(page, h.hash, STEP_MS);
+            await waitComplete(page);
+            // (the other views' modules may follow once it is shown)
+            const again = fresh.seen.slice(before).filter(
+                (u) => /\/(views\/trace_viewer|timeline\/[^/]*|draw\/[^/]*)\.js(\?|$)/.test(u));
+            assert.deepEqual(again, []);
+            assert.ok(fresh.seen.slice(before).some((u) => u.includes('api/trace/tile?')));
             assert.deepEqual(fresh.foreign, []);
             assert.deepEqual(fresh.errors, []);
         } finally {
