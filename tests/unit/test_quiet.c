@@ -71,6 +71,18 @@ static void *wait_main(void *arg)
     return NULL;
 }
 
+/* Starts a wait on q, a request in flight, on a thread of its own, and
+ * checks it has not returned after ms milliseconds. */
+static pthread_t start_waiter(waiter *w, pv_quiet *q, long ms)
+{
+    *w = (waiter){q, false, 0};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, wait_main, w), 0);
+    nanosleep(&(struct timespec){0, ms * MS}, NULL);
+    ck_assert(!atomic_load(&w->done));
+    return t;
+}
+
 /* A request in flight holds a wait however long it lasts (below max); the
  * wait ends a gap after the request does. */
 START_TEST(test_wait_holds_while_a_request_runs)
@@ -78,11 +90,8 @@ START_TEST(test_wait_holds_while_a_request_runs)
     pv_quiet q;
     pv_quiet_init(&q, 40 * MS);
     pv_quiet_enter(&q);
-    waiter w = {&q, false, 0};
-    pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, wait_main, &w), 0);
-    nanosleep(&(struct timespec){0, 300 * MS}, NULL);
-    ck_assert(!atomic_load(&w.done));
+    waiter w;
+    pthread_t t = start_waiter(&w, &q, 300);
     int64_t ended = mono_ns();
     pv_quiet_leave(&q);
     pthread_join(t, NULL);
@@ -114,11 +123,8 @@ START_TEST(test_off_ends_waits)
     pv_quiet q;
     pv_quiet_init(&q, LONG_NS);
     pv_quiet_enter(&q);
-    waiter w = {&q, false, 0};
-    pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, wait_main, &w), 0);
-    nanosleep(&(struct timespec){0, 100 * MS}, NULL);
-    ck_assert(!atomic_load(&w.done));
+    waiter w;
+    pthread_t t = start_waiter(&w, &q, 100);
     int64_t t0 = mono_ns();
     pv_quiet_off(&q);
     pthread_join(t, NULL);

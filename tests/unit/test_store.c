@@ -36,6 +36,15 @@ static void sleep_ms(long ms)
     nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
 }
 
+/* A disk cache in folder, a fresh folder under the new temporary dir
+ * (a mkdtemp template). */
+static void cache_in_temp(char *dir, char folder[64], pv_disk_cache *disk)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(folder, 64, "%s/cache", dir);
+    pv_disk_cache_init(disk, folder, PV_DISK_CACHE_MAX_AUTO);
+}
+
 /* The bytes a model of path holds once loaded, from a store of its own. */
 static size_t model_bytes(const char *path)
 {
@@ -197,12 +206,9 @@ static int make_memo(const pv_model *m, void *arg, uint8_t **data, size_t *len, 
  * never makes it again. */
 START_TEST(test_store_memos_counted_and_saved)
 {
-    char dir[] = "/tmp/pv-store-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char folder[64];
-    snprintf(folder, sizeof folder, "%s/cache", dir);
+    char dir[] = "/tmp/pv-store-XXXXXX", folder[64];
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    cache_in_temp(dir, folder, &disk);
     pv_source src = source_of(SMALL);
     memo_calls = 0;
 
@@ -260,12 +266,9 @@ static void warm_test_memo(const pv_model *m)
  * store's loader. */
 START_TEST(test_store_warm_memos_saved)
 {
-    char dir[] = "/tmp/pv-store-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char folder[64];
-    snprintf(folder, sizeof folder, "%s/cache", dir);
+    char dir[] = "/tmp/pv-store-XXXXXX", folder[64];
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    cache_in_temp(dir, folder, &disk);
     pv_source src = source_of(SMALL);
     memo_calls = 0;
     const pv_model_companion warm = {build_nothing, free, warm_test_memo, NULL, NULL};
@@ -304,12 +307,9 @@ END_TEST
 START_TEST(test_store_saves_when_quiet)
 {
     const int64_t gap = 50000000LL;
-    char dir[] = "/tmp/pv-store-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char folder[64];
-    snprintf(folder, sizeof folder, "%s/cache", dir);
+    char dir[] = "/tmp/pv-store-XXXXXX", folder[64];
     pv_disk_cache disk;
-    pv_disk_cache_init(&disk, folder, PV_DISK_CACHE_MAX_AUTO);
+    cache_in_temp(dir, folder, &disk);
     pv_source src = source_of(SMALL);
     pv_quiet q;
     pv_quiet_init(&q, gap);
