@@ -42,6 +42,12 @@ typedef struct builder {
     size_t n_samples, cap_samples;
 } builder;
 
+static void builder_fini(builder *b)
+{
+    free(b->keys);
+    free(b->samples);
+}
+
 static uint32_t series_of(builder *b, series_key k)
 {
     /* Few series (one per allocator or counter name): a linear scan. */
@@ -66,25 +72,21 @@ static void add_sample(builder *b, uint32_t series, int64_t t, uint64_t ev, doub
     b->samples[b->n_samples++] = (sample){series, t, ev, v};
 }
 
+/* Of two samples of one series, whether a comes first: by time, then event. */
+static inline bool sample_before_in_series(const sample *a, const sample *b)
+{
+    return a->t_ps != b->t_ps ? a->t_ps < b->t_ps : a->ev < b->ev;
+}
+
 /* Samples come series by series in time order but for a few (a trace's
  * samples mostly are): the typed merge sort passes over them once, where
  * qsort did all its passes through a call a comparison. */
 static inline bool sample_before(const sample *a, const sample *b)
 {
-    if (a->series != b->series)
-        return a->series < b->series;
-    if (a->t_ps != b->t_ps)
-        return a->t_ps < b->t_ps;
-    return a->ev < b->ev;
+    return a->series != b->series ? a->series < b->series : sample_before_in_series(a, b);
 }
 
 PV_MERGE_SORT(sort_samples, sample, sample_before)
-
-/* sample_before for two samples of one series. */
-static inline bool sample_before_in_series(const sample *a, const sample *b)
-{
-    return a->t_ps != b->t_ps ? a->t_ps < b->t_ps : a->ev < b->ev;
-}
 
 /* The first numeric stat of ev (metadata stats first), or 0 when none. */
 static int first_number(const pv_model *m, uint64_t ev, double *v)
@@ -303,10 +305,8 @@ static void counters_make(const pv_model *m, pv_trace_index *ix, builder *b, bui
     }
     free(run);
     free(from_later);
-    free(b->keys);
-    free(b->samples);
-    free(later->keys);
-    free(later->samples);
+    builder_fini(b);
+    builder_fini(later);
 }
 
 /* ---- flow links ---------------------------------------------------------------- */
@@ -474,10 +474,8 @@ int pv_trace_index_new(const pv_model *m, const pv_trace_pyramid_opts *opts,
     else if (rc == 0)
         (void)side_main(&sp);
     if (rc != 0) {
-        free(sp.counters.keys);
-        free(sp.counters.samples);
-        free(later.keys);
-        free(later.samples);
+        builder_fini(&sp.counters);
+        builder_fini(&later);
         pv_trace_index_free(ix);
         return rc;
     }
