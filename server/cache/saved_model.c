@@ -1,8 +1,10 @@
-/* beside_model: a model's memos and companion in the disk cache
- * (beside_model.h). */
-#include "cache/beside_model.h"
+/* saved_model: a model, its memos and its companion in the disk cache
+ * (saved_model.h). */
+#include "cache/saved_model.h"
 
+#include "ingest/ingest.h"
 #include "model/memo.h"
+#include "model/serialize.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/mem.h"
@@ -25,6 +27,65 @@ static pv_cache_key companion_key(const pv_source *src, char *buf, size_t cap)
 {
     snprintf(buf, cap, "trace index %lld", (long long)src->id.ctime_ns);
     return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
+}
+
+/* ---- the model --------------------------------------------------------------- */
+
+#define MODEL_KIND "pvm"
+
+/* The disk cache key of src's model (pv_source_ident's parts); it points
+ * into src and buf. */
+static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "model %lld", (long long)src->id.ctime_ns);
+    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
+}
+
+char *pv__model_saved_path(pv_disk_cache *d, const pv_source *src)
+{
+    char what[80];
+    pv_cache_key key = model_key(src, what, sizeof what);
+    return d != NULL ? pv_disk_cache_find(d, &key, MODEL_KIND) : NULL;
+}
+
+int pv__model_load_saved(pv_disk_cache *d, const pv_source *src, pv_model **m)
+{
+    char *saved = pv__model_saved_path(d, src);
+    if (saved == NULL)
+        return PV_ENOTFOUND;
+    pv_error err = {0};
+    int rc = pv_model_load(saved, src->path, m, &err);
+    free(saved);
+    if (rc == 0) {
+        pv_ingest_attach(*m);
+        return 0;
+    }
+    char msg[1200];
+    pv_error_format(&err, msg, sizeof msg);
+    pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, src->path);
+    char what[80];
+    pv_cache_key key = model_key(src, what, sizeof what);
+    pv_disk_cache_remove(d, &key, MODEL_KIND);
+    return PV_ENOTFOUND;
+}
+
+void pv__model_save(pv_disk_cache *d, const pv_source *src, const pv_model *m, pv_quiet *quiet)
+{
+    char what[80];
+    pv_cache_key key = model_key(src, what, sizeof what);
+    pv_disk_tmp t;
+    if (pv_disk_cache_create(d, &key, MODEL_KIND, &t) != 0)
+        return;
+    pv_error err = {0};
+    if (pv_model_write(m, t.fd, quiet, &err) != 0) {
+        char msg[1200];
+        pv_error_format(&err, msg, sizeof msg);
+        pv_log(PV_LOG_WARN, "cannot save the model of %s for the next start: %s", src->path,
+               msg);
+        pv_disk_cache_discard(d, &t);
+        return;
+    }
+    pv_disk_cache_commit(d, &t);
 }
 
 /* ---- memos ----------------------------------------------------------------- */

@@ -1,6 +1,8 @@
-/* beside_model (shared inside cache/ only, hence pv__): what the disk
- * cache keeps beside a saved model, so that after a restart it is read
- * back instead of made again.
+/* saved_model (shared inside cache/ only, hence pv__): what the disk
+ * cache keeps of a loaded model, so that after a restart it is read back
+ * instead of made again.
+ *
+ * The model itself (model/serialize.h): a `.pvm` entry.
  *
  * Its memos (model/memo.h): one cache entry holding them all.
  *
@@ -9,11 +11,24 @@
  * bytes (pv_model_companion's save and load, both pure); this is their
  * file: written as they come, with a CRC-32 and the length after them,
  * read whole and checked before load sees a byte. */
-#ifndef PV_CACHE_BESIDE_MODEL_H
-#define PV_CACHE_BESIDE_MODEL_H
+#ifndef PV_CACHE_SAVED_MODEL_H
+#define PV_CACHE_SAVED_MODEL_H
 
 #include "cache/disk.h"
 #include "cache/store.h"
+
+/* The path of src's saved model (free() it), or NULL when none is saved
+ * or d is NULL (no cache). */
+char *pv__model_saved_path(pv_disk_cache *d, const pv_source *src);
+/* Reads src's saved model into *m when there is one that passes its
+ * checks: 0, or PV_ENOTFOUND (an unusable one is removed, logged). */
+int pv__model_load_saved(pv_disk_cache *d, const pv_source *src, pv_model **m);
+/* Saves m, src's model, through a temporary the cache made, so a link
+ * planted in the folder is never written through and a reader never sees
+ * half a model; each piece after a wait for quiet (may be NULL:
+ * util/quiet.h). Failures are logged. */
+void pv__model_save(pv_disk_cache *d, const pv_source *src, const pv_model *m,
+                    struct pv_quiet *quiet);
 
 /* Saves the first n memos of m (held by the caller), the model of the
  * source (path, id), for the next start. d may be NULL (no cache). */

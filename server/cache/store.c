@@ -14,11 +14,10 @@
  * requests — one of which may be waiting for this very load): so loads
  * never run over the budget together, and a request never waits forever. */
 #include "cache/store.h"
-#include "cache/beside_model.h"
+#include "cache/saved_model.h"
 #include "cache/disk.h"
 #include "ingest/ingest.h"
 #include "model/memo.h"
-#include "model/serialize.h"
 #include "util/log.h"
 #include "util/mem.h"
 #include "util/quiet.h"
@@ -263,6 +262,12 @@ static void start_loads(pv_model_store *s)
     }
 }
 
+/* e's source as the scan saw it. */
+static pv_source source_of(const pv_model_entry *e)
+{
+    return (pv_source){e->path, e->root, e->id};
+}
+
 /* Opens e's source as the scan saw it: beneath its logdir without
  * following links, a regular file with the identity recorded. Returns the
  * descriptor, or -1 with err set. */
@@ -292,19 +297,9 @@ const char *pv_source_ident(const pv_source *src, char *buf, size_t cap)
     return buf;
 }
 
-/* The disk cache key of src's model (pv_source_ident's parts); it points
- * into src and buf. */
-static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "model %lld", (long long)src->id.ctime_ns);
-    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
-}
-
 char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
 {
-    char what[80];
-    pv_cache_key key = model_key(src, what, sizeof what);
-    return s->disk != NULL ? pv_disk_cache_find(s->disk, &key, "pvm") : NULL;
+    return pv__model_saved_path(s->disk, src);
 }
 
 /* Reads the saved model of e's source when there is a valid one; else
@@ -315,54 +310,19 @@ static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error 
     if (fd < 0)
         return err->code;
     pv_disk_cache *disk = e->store->disk;
-    char what[80];
-    pv_source src = {e->path, e->root, e->id};
-    pv_cache_key key = model_key(&src, what, sizeof what);
-    char *cached = disk != NULL ? pv_disk_cache_find(disk, &key, "pvm") : NULL;
+    pv_source src = source_of(e);
     *save = false;
-    if (cached != NULL) {
-        pv_error lerr = {0};
-        int rc = pv_model_load(cached, e->path, m, &lerr);
-        free(cached);
-        if (rc == 0) {
-            pv_ingest_attach(*m);
-            atomic_store(&e->progress.done_bytes, e->id.size_bytes);
-            atomic_fetch_add(&e->store->from_disk, 1);
-            close(fd);
-            return 0;
-        }
-        char msg[1200];
-        pv_error_format(&lerr, msg, sizeof msg);
-        pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, e->path);
-        pv_disk_cache_remove(disk, &key, "pvm");
+    if (pv__model_load_saved(disk, &src, m) == 0) {
+        atomic_store(&e->progress.done_bytes, e->id.size_bytes);
+        atomic_fetch_add(&e->store->from_disk, 1);
+        close(fd);
+        return 0;
     }
     atomic_fetch_add(&e->store->decoded, 1);
     int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
     close(fd);
     *save = rc == 0 && disk != NULL && !disk->read_only;
     return rc;
-}
-
-/* Saves e's model for the next start through a temporary the cache made,
- * so a link planted in the folder is never written through and a reader
- * never sees half a model. */
-static void save_model(pv_model_store *s, const pv_model_entry *e)
-{
-    char what[80];
-    pv_source src = {e->path, e->root, e->id};
-    pv_cache_key key = model_key(&src, what, sizeof what);
-    pv_disk_tmp t;
-    if (pv_disk_cache_create(s->disk, &key, "pvm", &t) != 0)
-        return;
-    pv_error err = {0};
-    if (pv_model_write(e->model, t.fd, s->quiet, &err) != 0) {
-        char msg[1200];
-        pv_error_format(&err, msg, sizeof msg);
-        pv_log(PV_LOG_WARN, "cannot save the model of %s for the next start: %s", e->path, msg);
-        pv_disk_cache_discard(s->disk, &t);
-        return;
-    }
-    pv_disk_cache_commit(s->disk, &t);
 }
 
 static void warn_if_over(const pv_model_store *s, const pv_model_entry *e)
@@ -379,7 +339,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     size_t bytes = 0;
     pv_error err = {0};
     /* A companion saved by an earlier start is read back instead. */
-    pv_source src = {e->path, e->root, e->id};
+    pv_source src = source_of(e);
     int rc = pv__companion_load(s->disk, s->companion, &src, e->model, &c, &bytes);
     bool built = rc != 0;
     if (built)
@@ -509,8 +469,10 @@ static void *load_main(void *arg)
     /* The memos are saved before the model, so a saved model has them. */
     if (rc == 0 && s->companion != NULL && s->companion->warm != NULL)
         warm_memos(s, e);
-    if (rc == 0 && save)
-        save_model(s, e);
+    if (rc == 0 && save) {
+        pv_source src = source_of(e);
+        pv__model_save(s->disk, &src, e->model, s->quiet);
+    }
     if (keep)
         release(s, e);
     return NULL;

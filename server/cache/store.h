@@ -119,18 +119,6 @@ const char *pv_source_rel_path(const pv_source *src);
  * cap); returns buf. Cannot fail. */
 const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
 
-/* How the disk cache and the tags name a source, so that every process
- * sharing a cache folder names a file alike: its path below root (the
- * whole path when root is NULL or not a prefix of it), size, mtime and
- * ctime. Not the device and inode numbers: they are numbers of one mount
- * (a shared file system mounted on two machines, or twice, shows other
- * ones), and a file rewritten in place, even with its old size and mtime,
- * still gets a new ctime. */
-const char *pv_source_rel_path(const pv_source *src);
-/* The same as one line of text ("rel:size:mtime:ctime") in buf, truncated
- * to cap; returns buf. Cannot fail. */
-const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
-
 struct pv_disk_cache;
 
 /* budget_bytes bounds the models and their companions held together

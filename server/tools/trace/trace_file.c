@@ -1,6 +1,6 @@
 /* trace_file: the trace index as bytes, for the disk cache to keep across
  * restarts (pv_trace_index_write, pv_trace_index_read; the file around them
- * is cache/beside_model.c's). Its arrays are written as they are held,
+ * is cache/saved_model.c's). Its arrays are written as they are held,
  * each padded to 8 bytes, so bytes read back into memory that starts on 8
  * bytes are used in place: a read copies nothing, and checks every count
  * and offset against what it has and every event id against the model
