@@ -10,18 +10,22 @@
 
 #define FREE_COLUMN(field, type, count, from, flags) PV__IF_##from(free(b->field);)
 
+static void builder_init(pv_model_builder *b)
+{
+    pv__strtab_init(&b->strs);
+    pv_arena_init(&b->blob_arena, 256 * 1024);
+}
+
 pv_model_builder *pv_builder_new(void)
 {
     pv_model_builder *b = pv_xcalloc(1, sizeof *b);
-    pv__strtab_init(&b->strs);
-    pv_arena_init(&b->blob_arena, 256 * 1024);
+    builder_init(b);
     return b;
 }
 
-void pv_builder_free(pv_model_builder *b)
+/* Frees all b holds but itself and its source. */
+static void builder_fini(pv_model_builder *b)
 {
-    if (b == NULL)
-        return;
     pv__strtab_fini(&b->strs);
     pv_arena_fini(&b->blob_arena);
     for (size_t i = 0; i < b->n_planes; i++)
@@ -32,12 +36,30 @@ void pv_builder_free(pv_model_builder *b)
     free(b->ev_stat_first);
     pv__extras_free(b->extras);
     free(b->stat_names);
-    pv__source_release(b->src, b->src_len, b->src_owner);
     free(b->runs);
     free(b->late);
     free(b->meta_stats);
     free(b->plane_stats);
+}
+
+void pv_builder_free(pv_model_builder *b)
+{
+    if (b == NULL)
+        return;
+    builder_fini(b);
+    pv__source_release(b->src, b->src_len, b->src_owner);
     free(b);
+}
+
+void pv_builder_clear(pv_model_builder *b)
+{
+    const uint8_t *src = b->src;
+    size_t len = b->src_len;
+    pv_source_owner owner = b->src_owner;
+    builder_fini(b);
+    memset(b, 0, sizeof *b);
+    builder_init(b);
+    pv_builder_source(b, src, len, owner);
 }
 
 uint64_t pv_builder_n_events(const pv_model_builder *b)

@@ -37,6 +37,9 @@ typedef struct pv_model_builder pv_model_builder;
 pv_model_builder *pv_builder_new(void);
 /* Releases an unfinished builder. NULL is fine. */
 void pv_builder_free(pv_model_builder *b);
+/* Empties b as if new, keeping its source (pv_builder_source): for a
+ * decoder that starts again another way. */
+void pv_builder_clear(pv_model_builder *b);
 
 /* Sorts, nests and indexes everything added, decodes well-known stats,
  * groups steps and returns the model in *out (free with pv_model_free).

@@ -88,7 +88,7 @@ static const char *const stat_names[N_STAT_NAMES + 1] = {
 
 #define N_METAS 40
 #define N_LINES 6
-/* events per line: the first outnumbers the walker's ring (16 x 4096
+/* events per line: the first outnumbers the walker's ring (16 x 2048
  * items), two have no events, one has a line field between its events */
 static const unsigned line_events[N_LINES] = {70000, 3000, 0, 5000, 0, 4100};
 static const int line_plane[N_LINES] = {0, 0, 0, 1, 1, 1};
@@ -152,7 +152,9 @@ static void gen_event(gen *gn, gbuf *line, int l, unsigned i)
     free(st.data);
 }
 
-static void gen_plane(gen *gn, int p)
+/* Plane p; line `late` (-1: none) has its id, name and timestamp after its
+ * events, which protobuf allows and no producer writes. */
+static void gen_plane(gen *gn, int p, int late)
 {
     gbuf plane = {0}, line = {0}, v = {0};
     g_int(&plane, 1, (uint64_t)p + 1);
@@ -163,15 +165,22 @@ static void gen_plane(gen *gn, int p)
         char name[32];
         snprintf(name, sizeof name, p == 0 ? "thread %d" : "Stream #%d", l);
         line.len = 0;
-        g_int(&line, 1, (uint64_t)l + 10);
-        g_str(&line, 2, name);
-        g_int(&line, 3, 1000000 + (uint64_t)l);
+        if (l != late) {
+            g_int(&line, 1, (uint64_t)l + 10);
+            g_str(&line, 2, name);
+            g_int(&line, 3, 1000000 + (uint64_t)l);
+        }
         for (unsigned i = 0; i < line_events[l]; i++) {
             gen_event(gn, &line, l, i);
             if (l == 5 && i == line_events[l] / 2)
                 g_int(&line, 10, 77);   /* display_id, between events */
         }
         g_int(&line, 9, 123456);
+        if (l == late) {
+            g_int(&line, 3, 1000000 + (uint64_t)l);
+            g_str(&line, 2, name);
+            g_int(&line, 1, (uint64_t)l + 10);
+        }
         g_msg(&plane, 3, &line);
     }
     for (int m = 1; m <= N_METAS; m++) {
@@ -196,11 +205,11 @@ static void gen_plane(gen *gn, int p)
     free(v.data);
 }
 
-static void gen_space(gen *gn)
+static void gen_space(gen *gn, int late)
 {
     memset(gn, 0, sizeof *gn);
-    gen_plane(gn, 0);
-    gen_plane(gn, 1);
+    gen_plane(gn, 0, late);
+    gen_plane(gn, 1, late);
     g_str(&gn->space, 4, "h0");
 }
 
@@ -269,7 +278,7 @@ static int same_on_two_threads(const uint8_t *data, size_t len, const char *what
 START_TEST(test_generated_same_model)
 {
     gen gn;
-    gen_space(&gn);
+    gen_space(&gn, -1);
     pv_model *m = NULL;
     ck_assert_int_eq(same_on_two_threads(gn.space.data, gn.space.len, "generated", &m), 0);
     ck_assert_uint_eq(m->n_planes, 2);
@@ -292,7 +301,7 @@ END_TEST
 START_TEST(test_generated_cut_or_corrupt)
 {
     gen gn;
-    gen_space(&gn);
+    gen_space(&gn, -1);
     uint8_t *copy = malloc(gn.space.len);
     int failed = 0;
     for (unsigned k = 1; k <= 24; k++) {
@@ -309,6 +318,49 @@ START_TEST(test_generated_cut_or_corrupt)
     ck_assert_int_ge(failed, 24);
     free(copy);
     free(gn.space.data);
+}
+END_TEST
+
+/* A line's id, name and timestamp after its events: the decode, which
+ * reads a line once taking them to come first, starts again reading every
+ * line's own fields first, on one thread and on two. The line's track and
+ * events come out as when they come first. */
+START_TEST(test_line_named_after_its_events)
+{
+    gen canon, late;
+    gen_space(&canon, -1);
+    gen_space(&late, 3);
+    pv_model *mc = NULL, *ml = NULL;
+    ck_assert_int_eq(same_on_two_threads(canon.space.data, canon.space.len, "canonical", &mc), 0);
+    ck_assert_int_eq(same_on_two_threads(late.space.data, late.space.len, "late", &ml), 0);
+    /* as written: line 3 is "Stream #3", id 13, timestamp 1000003 ns, and
+     * its first event is at offset 0 */
+    const pv_track *t = &ml->tracks[3];
+    ck_assert_str_eq(pv_model_str(ml, t->name), "Stream #3");
+    ck_assert_int_eq(t->line_id, 13);
+    ck_assert_int_eq(t->timestamp_ns, 1000003);
+    ck_assert_int_eq(t->duration_ps, 123456);
+    ck_assert_uint_eq(t->n_events, late.timeline[3]);
+    ck_assert_int_eq(ml->ev_start_ps[t->first_event], (int64_t)1000003 * 1000);
+    ck_assert_uint_eq(ml->n_tracks, mc->n_tracks);
+    for (uint32_t k = 0; k < ml->n_tracks; k++) {
+        const pv_track *a = &mc->tracks[k], *b = &ml->tracks[k];
+        ck_assert_str_eq(pv_model_str(ml, b->name), pv_model_str(mc, a->name));
+        ck_assert_int_eq(b->line_id, a->line_id);
+        ck_assert_int_eq(b->timestamp_ns, a->timestamp_ns);
+        ck_assert_int_eq(b->display_id, a->display_id);
+        ck_assert_uint_eq(b->n_events, a->n_events);
+    }
+    ck_assert_uint_eq(ml->n_events, mc->n_events);
+    for (uint64_t e = 0; e < ml->n_events; e++) {
+        ck_assert_int_eq(ml->ev_start_ps[e], mc->ev_start_ps[e]);
+        ck_assert_int_eq(ml->ev_dur_ps[e], mc->ev_dur_ps[e]);
+        ck_assert_str_eq(pv_model_event_name(ml, e), pv_model_event_name(mc, e));
+    }
+    pv_model_free(mc);
+    pv_model_free(ml);
+    free(canon.space.data);
+    free(late.space.data);
 }
 END_TEST
 
@@ -349,6 +401,7 @@ int main(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_generated_same_model);
     tcase_add_test(t, test_generated_cut_or_corrupt);
+    tcase_add_test(t, test_line_named_after_its_events);
     tcase_add_test(t, test_real_profiles_same_model);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

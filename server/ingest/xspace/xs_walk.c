@@ -116,17 +116,19 @@ static bool put(pv__xs_walk *w, const pv__xs_item *it)
     return b->n < BATCH || hand_over(w, false);
 }
 
-/* One line's events, read as the decoder's second pass over a line
- * reads them; false when the decoder stopped. */
+/* One line's events and own fields, read as the decoder reads them;
+ * false when the decoder stopped. */
 static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *readable)
 {
     pv__xs_item it = {.kind = PV_XS_LINE, .f = *lf};
     if (pv_handoff_stopped(&w->ho) || !put(w, &it))
         return false;
     const uint8_t *p = lf->data, *end = lf->data + (size_t)lf->v;
+    pv__xs_line line = {0};
     for (;;) {
         it.kind = PV_XS_EVENT;
         if (pv__xs_event_field(&p, end, readable, &it.f)) {
+            line.after_event = true;
             it.scanned = pv__xs_event_scan(&it.f, readable, &it.s);
             if (!read_stats(w, &it) || !put(w, &it))
                 return false;
@@ -136,14 +138,16 @@ static bool walk_line(pv__xs_walk *w, const pv_pb_field *lf, const uint8_t *read
             }
             continue;
         }
-        /* Other fields of a line mean nothing to the second pass: step
-         * over those that read; the decoder takes anything else. */
+        /* The line's own fields are gathered for the decoder; it takes
+         * anything else from here on. */
         const uint8_t *at = p;
         pv_pb_field f;
-        if (p < end && pv_pb_field_in(&p, end, readable, &f) == PV_PB_OK && f.num != 4)
+        if (p < end && pv_pb_field_in(&p, end, readable, &f) == PV_PB_OK && f.num != 4 &&
+            pv__xs_line_field(&line, &f))
             continue;
         it.kind = PV_XS_END;
         it.f.data = at;
+        it.line = line;
         return put(w, &it);
     }
 }

@@ -4,7 +4,9 @@
  * them, and hands it every line's events already scanned (xs_scan.h),
  * their stats read (model/builder.h, pv_builder_wire_read), so
  * the decoder's thread is left with what has to happen in order: the
- * builder's calls. It only reads bytes: it interns nothing, decides
+ * builder's calls. It also gathers the line's own fields on its way
+ * (those after the events end the line in the file), so the decoder goes
+ * through a line's events once. It only reads bytes: it interns nothing, decides
  * nothing and reports no error. Where the bytes are not the common
  * layout it hands the event over unscanned, or ends the line early, and
  * the decoder reads that part itself, exactly as on one thread; the
@@ -33,14 +35,18 @@ typedef struct pv__xs_walk pv__xs_walk;
 enum pv__xs_item_kind {
     PV_XS_LINE,     /* a line starts: f.data is its first byte */
     PV_XS_EVENT,    /* one of its events: the field f, scanned when `scanned` */
-    PV_XS_END       /* its events end: the decoder reads on from f.data */
+    PV_XS_END       /* its events end: the decoder reads on from f.data, with
+                       the line's own fields read so far */
 };
 
 typedef struct pv__xs_item {
     uint8_t kind;           /* enum pv__xs_item_kind */
     bool scanned;           /* EVENT: s holds it (else the general decoder reads it) */
     pv_pb_field f;
-    pv__xs_scan s;
+    union {
+        pv__xs_scan s;      /* EVENT */
+        pv__xs_line line;   /* END: the line's own fields before f.data */
+    };
 } pv__xs_item;
 
 /* Whether a file of len bytes is worth a walker: large enough to repay a

@@ -29,7 +29,9 @@
  * field order puts lines (3) before the metadata (4, 5) they refer to:
  * pass 1 the id, name and stat metadata, pass 2 event metadata and plane
  * stats, pass 3 the lines. Skipping a length-delimited field is O(1), so
- * the extra passes touch only field headers. */
+ * the extra passes touch only field headers. A line, though, is read in
+ * one pass (decode_line): stepping over its events costs a read of every
+ * byte of them (a tenth of the decode on one thread). */
 #include "ingest/xspace/idtab.h"
 #include "ingest/xspace/xs_walk.h"
 #include "ingest/xspace/xspace.h"
@@ -46,6 +48,9 @@
 #define PROGRESS_EVENTS 65536u  /* events between progress updates */
 #define MODEL_BYTES_PER_FILE_BYTE 16u
 #define MODEL_BYTES_SLACK ((uint64_t)64 << 20)
+/* d->rc when the decode must start again with lines_whole (decode_line);
+ * the PV_E* codes are negative. */
+#define LINES_AGAIN 1
 
 typedef struct rd {
     const uint8_t *p, *end;
@@ -71,6 +76,7 @@ typedef struct dec {
     uint64_t room_check;    /* n_events at which to give the columns room again */
     const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
     pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
+    bool lines_whole;       /* read each line's own fields before its events */
     size_t n_later, cap_later;
     pv_prefault pf;         /* the builder's columns, which the walker faults in */
 } dec;
@@ -484,16 +490,43 @@ static void walk_stop(dec *d)
     d->room_check = UINT64_MAX;
 }
 
-/* The events of line lf the walker read ahead, up to where it stopped;
- * r is left there, for the general loop to read the rest. When the
- * walker is not at this line it is stopped and r stays put. */
-static bool walked_events(dec *d, const field *lf, uint32_t track, int64_t line_ps, rd *r)
+/* The walker's item for line lf, or NULL when the walker is not at this
+ * line (it is stopped then, and the decoder reads on alone). */
+static const pv__xs_item *walked_line(dec *d, const field *lf)
 {
     const pv__xs_item *it = pv__xs_walk_next(d->walk);
     if (it == NULL || it->kind != PV_XS_LINE || it->f.data != lf->data) {
         walk_stop(d);
-        return true;
+        return NULL;
     }
+    return it;
+}
+
+/* Line lf's own fields, the general reader's way (it says what is wrong
+ * with them), into ln: up to its first event with upto_event, else all. */
+static bool line_fields(dec *d, const field *lf, bool upto_event, pv__xs_line *ln)
+{
+    rd r = {lf->data, lf->data + (size_t)lf->v};
+    field f;
+    while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
+        if (f.num == 4 && upto_event)
+            break;
+        if (!pv__xs_line_field(ln, &f))
+            return expect(d, &f, "XLine", pv__xs_line_wire(f.num));
+    }
+    return d->rc == 0;
+}
+
+/* The events of the line the walker read ahead, up to where it stopped;
+ * r is left there, for the general loop to read the rest. At the line's
+ * end, ln gets the line's own fields it read on its way; when it stopped
+ * inside the line, *decoded is where its events end, and the general
+ * loop reads the line's own fields again from the line's start. */
+static bool walked_events(dec *d, uint32_t track, int64_t line_ps, rd *r, pv__xs_line *ln,
+                          const uint8_t **decoded)
+{
+    const pv__xs_item *it;
+    const uint8_t *line_start = r->p;
     while ((it = pv__xs_walk_next(d->walk)) != NULL && it->kind == PV_XS_EVENT) {
         if (!decode_event(d, track, line_ps, &it->f, it->scanned ? &it->s : NULL))
             return false;
@@ -501,58 +534,68 @@ static bool walked_events(dec *d, const field *lf, uint32_t track, int64_t line_
     }
     if (it != NULL && it->kind == PV_XS_END) {
         r->p = it->f.data;
+        *ln = it->line;
     } else {
-        /* the walker stopped inside the line: read on from its last event */
         walk_stop(d);
+        *decoded = r->p;
+        r->p = line_start;
+        *ln = (pv__xs_line){0};
     }
     return true;
 }
 
+/* Interns the string field whose tag is at `at` (read whole once
+ * already), or gives 0 for none. */
+static uint32_t intern_at(dec *d, const uint8_t *at, const field *lf)
+{
+    if (at == NULL)
+        return 0;
+    field f;
+    if (pv_pb_field_in(&at, lf->data + lf->v, d->src->data + d->src->len, &f) != PV_PB_OK)
+        return 0;
+    return intern(d, &f);
+}
+
+/* A line is read in one pass: the fields that place its events (id, name,
+ * timestamp) come before them in the layout every producer writes, and
+ * the rest (display id and name, duration) are given to its track after
+ * them. A line with one of the first kind after an event is found only
+ * at its end, with its events already added: the decode starts again
+ * then, reading every line's own fields before its events (lines_whole). */
 static bool decode_line(dec *d, const field *lf)
 {
-    rd r = {lf->data, lf->data + (size_t)lf->v};
-    field f;
-    int64_t id = 0, display_id = 0, ts_ns = 0, dur_ps = 0;
-    uint32_t name = 0, display = 0;
-    for (;;) {
-        if (event_field(d, &r, &f))
-            continue;   /* events are read in the second pass */
-        if (!next_field(d, &r, "XLine", &f))
-            break;
-        /* wire type each field must have; 8 = ignore the field */
-        static const uint8_t want[12] = {8, 0, 2, 0, 2, 8, 8, 8, 8, 0, 0, 2};
-        if (f.num >= 12 || want[f.num] == 8)
-            continue;
-        if (!expect(d, &f, "XLine", want[f.num]))
-            return false;
-        switch (f.num) {
-        case 1: id = (int64_t)f.v; break;
-        case 2: name = intern(d, &f); break;
-        case 3: ts_ns = (int64_t)f.v; break;
-        case 9: dur_ps = (int64_t)f.v; break;
-        case 10: display_id = (int64_t)f.v; break;
-        case 11: display = intern(d, &f); break;
-        default: break;
-        }
-    }
-    if (d->rc != 0)
+    pv__xs_line ln = {0};
+    if (!line_fields(d, lf, !d->lines_whole, &ln))
         return false;
     if (++d->n_tracks > MAX_TRACKS)
         return FAIL(d, PV_ETOOBIG, lf->at, "more than %u lines", MAX_TRACKS);
-    uint32_t track = pv_builder_track_sid(d->b, d->plane, id, name, ts_ns);
-    pv_builder_track_set(d->b, track, display_id, display, dur_ps);
-    int64_t line_ps = sat_mul(ts_ns, 1000);
-    r.p = lf->data;
-    if (d->walk != NULL && !walked_events(d, lf, track, line_ps, &r))
+    uint32_t track = pv_builder_track_sid(d->b, d->plane, ln.id, intern_at(d, ln.name, lf),
+                                          ln.timestamp_ns);
+    int64_t line_ps = sat_mul(ln.timestamp_ns, 1000);
+    rd r = {lf->data, lf->data + (size_t)lf->v};
+    const uint8_t *decoded = lf->data;   /* the events before were added */
+    if (d->walk != NULL && walked_line(d, lf) != NULL &&
+        !walked_events(d, track, line_ps, &r, &ln, &decoded))
         return false;
     const uint8_t *readable = d->src->data + d->src->len;
+    field f;
     while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
+        if (!pv__xs_line_field(&ln, &f))
+            return expect(d, &f, "XLine", pv__xs_line_wire(f.num));
         pv__xs_scan s;
-        if (f.num == 4 &&
+        if (f.num == 4 && f.data >= decoded &&
             !decode_event(d, track, line_ps, &f, pv__xs_event_scan(&f, readable, &s) ? &s : NULL))
             return false;
     }
-    return d->rc == 0;
+    if (d->rc != 0)
+        return false;
+    if (ln.late && !d->lines_whole) {
+        d->rc = LINES_AGAIN;
+        return false;
+    }
+    pv_builder_track_set(d->b, track, ln.display_id, intern_at(d, ln.display, lf),
+                         ln.duration_ps);
+    return true;
 }
 
 /* ---- planes and the space -------------------------------------------------- */
@@ -646,8 +689,8 @@ int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *er
     return pv_decode_xspace_threads(src, b, err, pv__xs_walk_worth(src->len) ? 2u : 1u);
 }
 
-int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_error *err,
-                             unsigned threads)
+static int decode_space(const pv_ingest_src *src, pv_model_builder *b, pv_error *err,
+                        unsigned threads, bool lines_whole)
 {
     /* On the heap, not the stack: a file that shrinks under its mapping
      * ends the decode with a jump, and this must still be freed. */
@@ -655,6 +698,7 @@ int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_e
     d->src = src;
     d->b = b;
     d->err = err;
+    d->lines_whole = lines_whole;
     d->n_events = pv_builder_n_events(b);
     pv__idtab_init(&d->stat_names);
     pv__idtab_init(&d->metas);
@@ -691,5 +735,16 @@ int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_e
     pv_ingest_on_abort(NULL, NULL);
     int rc = d->rc;
     dec_free(d);
+    return rc;
+}
+
+int pv_decode_xspace_threads(const pv_ingest_src *src, pv_model_builder *b, pv_error *err,
+                             unsigned threads)
+{
+    int rc = decode_space(src, b, err, threads, false);
+    if (rc == LINES_AGAIN) {
+        pv_builder_clear(b);
+        rc = decode_space(src, b, err, threads, true);
+    }
     return rc;
 }
