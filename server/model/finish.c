@@ -1,29 +1,17 @@
 /* finish: turning a builder into an immutable model. Orders tracks by
  * plane and events by (track, start, longer first), lays stats out per
- * event, resolves metadata children, computes nesting depths and the
- * per-depth index, then hands over to extras.c and group.c.
+ * event, resolves metadata children, then hands over to extras.c,
+ * group.c and depths.c (nesting depths and the per-depth index).
  *
  * The decoder adds events track by track in file order, which is already
  * sorted after SortXSpace; that case moves the builder's columns into the
  * model without a copy. Anything else pays one permutation. */
 #include "model/model_priv.h"
-#include "util/handoff.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int64_t end_ps(int64_t start_ps, int64_t dur_ps)
-{
-    /* Saturate: hostile durations must not wrap into the past. */
-    if (dur_ps > 0 && start_ps > INT64_MAX - dur_ps)
-        return INT64_MAX;
-    if (dur_ps < 0)
-        return start_ps;
-    return start_ps + dur_ps;
-}
 
 /* ---- tracks ------------------------------------------------------------- */
 
@@ -303,151 +291,13 @@ static uint32_t *resolve_children(pv_model_builder *b)
     return kids;
 }
 
-/* ---- nesting ------------------------------------------------------------ */
-
-/* What compute_depths works out, kept apart from the model until it is
- * done: it may run on a thread of its own while grouping reads the model's
- * tracks (finish_depths puts it in). */
-typedef struct depths {
-    const pv_model *m;
-    uint16_t *depth;        /* per event */
-    uint32_t *n_depths;     /* per track */
-    uint32_t *pool;         /* every track's depth_start, one after another */
-    uint32_t *index;        /* depth_index, per event */
-    int rc;
-    pv_error err;
-} depths;
-
-/* Assigns depths track by track with a stack of open events: an event
- * nests under the innermost open one that has not ended by its start.
- * Per-depth non-overlap follows: an event only takes depth d after the
- * previous holder of d was popped, i.e. ended at or before this start. */
-static int compute_depths(depths *j)
-{
-    const pv_model *m = j->m;
-    uint16_t *depth = j->depth;
-    int64_t *stack = NULL;   /* ends of the open events */
-    size_t cap = 0;
-    size_t pool_len = 0;
-    for (uint32_t t = 0; t < m->n_tracks; t++) {
-        const pv_track *tr = &m->tracks[t];
-        size_t sp = 0;
-        uint32_t max_depth = 0;
-        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
-            int64_t start = m->ev_start_ps[e];
-            while (sp > 0 && stack[sp - 1] <= start)
-                sp--;
-            if (sp > PV_MAX_DEPTH) {
-                free(stack);
-                return pv_error_set(&j->err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
-                                    "events on line %lld nest deeper than %u levels",
-                                    (long long)tr->line_id, PV_MAX_DEPTH);
-            }
-            depth[e] = (uint16_t)sp;
-            if ((uint32_t)sp > max_depth)
-                max_depth = (uint32_t)sp;
-            if (sp == cap)
-                pv__grow((void **)&stack, &cap, sp + 1, sizeof *stack);
-            stack[sp++] = end_ps(start, m->ev_dur_ps[e]);
-        }
-        j->n_depths[t] = tr->n_events > 0 ? max_depth + 1 : 0;
-        pool_len += j->n_depths[t] + 1;
-    }
-    free(stack);
-
-    /* depth_start for all tracks in one pool, depth_index in one column */
-    j->pool = pv_xmalloc(pool_len * sizeof *j->pool);
-    j->index = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *j->index);
-    size_t at = 0;
-    for (uint32_t t = 0; t < m->n_tracks; t++) {
-        const pv_track *tr = &m->tracks[t];
-        uint32_t n_depths = j->n_depths[t];
-        uint32_t *ds = j->pool + at;
-        at += n_depths + 1;
-        uint32_t *ti = j->index + tr->first_event;
-        if (n_depths <= 1) {
-            /* a flat line (a stream, a TPU line): the index is the
-             * events in order, without counting them one by one */
-            ds[0] = 0;
-            if (n_depths == 1)
-                ds[1] = (uint32_t)tr->n_events;
-            for (uint64_t i = 0; i < tr->n_events; i++)
-                ti[i] = (uint32_t)i;
-            continue;
-        }
-        memset(ds, 0, (n_depths + 1) * sizeof *ds);
-        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
-            ds[depth[e] + 1]++;
-        for (uint32_t d = 0; d < n_depths; d++)
-            ds[d + 1] += ds[d];
-        /* Walk in start order so each depth's group comes out sorted; the
-         * fill cursor is ds[d], restored by the shift below. */
-        for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
-            ti[ds[depth[e]]++] = (uint32_t)(e - tr->first_event);
-        for (uint32_t d = n_depths; d > 0; d--)
-            ds[d] = ds[d - 1];
-        ds[0] = 0;
-    }
-    return 0;
-}
-
-static void *depths_main(void *arg)
-{
-    depths *j = arg;
-    j->rc = compute_depths(j);
-    return NULL;
-}
-
-/* Below this many events a thread costs more than the depths it takes
- * off the grouping's thread (a tenth of a big model's finish). */
-#define DEPTHS_APART_MIN_EVENTS 1000000u
-
-/* Starts the depths of m's events, on a thread of their own when that
- * pays (apart true), else at once. */
-static void start_depths(depths *j, pv_model *m, pthread_t *thread, bool *apart)
-{
-    j->m = m;
-    j->depth = pv_xmalloc((m->n_events ? m->n_events : 1) * sizeof *j->depth);
-    j->n_depths = pv_xcalloc(m->n_tracks ? m->n_tracks : 1, sizeof *j->n_depths);
-    *apart = m->n_events >= DEPTHS_APART_MIN_EVENTS && pv_handoff_worth() &&
-             pthread_create(thread, NULL, depths_main, j) == 0;
-    if (!*apart)
-        j->rc = compute_depths(j);
-}
-
-/* Waits for the depths and hands them to the model; their error when
- * they failed. */
-static int finish_depths(depths *j, pv_model *m, pv__model_store *s, pthread_t thread,
-                         bool apart, pv_error *err)
-{
-    if (apart)
-        pthread_join(thread, NULL);
-    m->ev_depth = j->depth;
-    if (j->rc == 0) {
-        pv__store_keep(s, j->pool);
-        pv__store_keep(s, j->index);
-        pv_track *tracks = (pv_track *)m->tracks;
-        size_t at = 0;
-        for (uint32_t t = 0; t < m->n_tracks; t++) {
-            tracks[t].n_depths = j->n_depths[t];
-            tracks[t].depth_start = j->pool + at;
-            tracks[t].depth_index = j->index + tracks[t].first_event;
-            at += j->n_depths[t] + 1;
-        }
-    } else if (err != NULL) {
-        *err = j->err;
-    }
-    free(j->n_depths);
-    return j->rc;
-}
-
 /* ---- finish ------------------------------------------------------------- */
 
 static size_t model_bytes(const pv_model *m, const pv__model_store *s)
 {
     size_t bytes = sizeof *m + sizeof *s + pv__strtab_bytes(&s->strs) +
                    s->blob_arena.total_bytes + pv__columns_bytes(m);
-    /* the per-depth index and its offsets (compute_depths) */
+    /* the per-depth index and its offsets (depths.c) */
     bytes += (size_t)m->n_events * sizeof(uint32_t);
     for (uint32_t t = 0; t < m->n_tracks; t++)
         bytes += (m->tracks[t].n_depths + (size_t)1) * sizeof(uint32_t);
@@ -574,7 +424,7 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     for (uint64_t e = 0; e < m->n_events; e++) {
         if (m->ev_start_ps[e] < min_ps)
             min_ps = m->ev_start_ps[e];
-        int64_t end = end_ps(m->ev_start_ps[e], m->ev_dur_ps[e]);
+        int64_t end = pv__event_end_ps(m, e);
         if (end > max_ps)
             max_ps = end;
     }
@@ -587,13 +437,11 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     pv_meter_add(meter, unit);
     if (rc == 0) {
         /* Grouping reads neither the depths nor what they fill in the
-         * tracks, so on two cores the two run side by side. */
-        depths dj = {0};
-        pthread_t thread;
-        bool apart;
-        start_depths(&dj, m, &thread, &apart);
+         * tracks, so on two cores the depths start beside it, and this
+         * thread takes their tracks too once it is done. */
+        pv__depths *dj = pv__depths_start(m);
         rc = pv__group_build(m, s, m->has_group_stats, &contexts, err);
-        int depths_rc = finish_depths(&dj, m, s, thread, apart, rc == 0 ? err : NULL);
+        int depths_rc = pv__depths_end(dj, m, s, rc == 0 ? err : NULL);
         rc = rc != 0 ? rc : depths_rc;
     }
     pv_meter_add(meter, 2 * unit);

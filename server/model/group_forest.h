@@ -70,14 +70,6 @@ enum {
     PV__TPU_SPARSE_CORE = 3  /* "/device:TPU:N SparseCore M" */
 };
 
-/* The end of event e (start + duration, saturated: hostile durations
- * must not wrap into the past). */
-static inline int64_t pv__event_end_ps(const pv_model *m, uint64_t e)
-{
-    int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
-    return d > 0 && s > INT64_MAX - d ? INT64_MAX : s + (d > 0 ? d : 0);
-}
-
 /* Appends an edge. Cannot fail (aborts when memory runs out). */
 void pv__edges_push(pv__edges *es, uint64_t from, uint64_t to);
 

@@ -27,6 +27,7 @@
  *   group_eager.c      eager execution marks
  *   group_tpu.c        TPU device steps
  *   group.c            step grouping
+ *   depths.c           nesting depths and the per-depth index
  *   builder.c          what the decoders add
  *   finish.c           a builder into a model
  *   serialize.c        a finished model to a file and back
@@ -333,7 +334,7 @@ void pv__parse_memcpy_details(const char *s, pv_event_extra *x);
  * PV_MEMCPY_NONE. */
 uint32_t pv__memcpy_kind_of_name(const char *name);
 
-/* ---- finish steps (finish.c, extras.c, group.c) ------------------------- */
+/* ---- finish steps (finish.c, extras.c, group.c, depths.c) --------------- */
 
 /* Applies the well-known stats of builder event ev, whose XEvent bytes
  * are [p, end) in b->src, or the n of them pv_builder_wire_read read
@@ -369,5 +370,24 @@ int pv__extras_build(pv_model *m, pv__model_store *s, pv__extras *x, pv__keys *c
  * comes from the file's ids. */
 int pv__group_build(pv_model *m, pv__model_store *s, bool have_groups, pv__keys *contexts,
                     pv_error *err);
+
+/* The nesting depths of m's events and each track's per-depth index
+ * (depths.c), worked out from m's final tracks and events: started on a
+ * thread of their own when that pays, while the caller goes on with what
+ * reads neither (the grouping); pv__depths_end then works on them on the
+ * caller's thread too, waits for them, puts them in m (kept by s) and
+ * frees d. Returns 0, or PV_ETOOBIG with err (may be NULL) set when a
+ * line nests deeper than PV_MAX_DEPTH. */
+typedef struct pv__depths pv__depths;
+pv__depths *pv__depths_start(const pv_model *m);
+int pv__depths_end(pv__depths *d, pv_model *m, pv__model_store *s, pv_error *err);
+
+/* The end of event e (start + duration, saturated: hostile durations
+ * must not wrap into the past). */
+static inline int64_t pv__event_end_ps(const pv_model *m, uint64_t e)
+{
+    int64_t s = m->ev_start_ps[e], d = m->ev_dur_ps[e];
+    return d > 0 && s > INT64_MAX - d ? INT64_MAX : s + (d > 0 ? d : 0);
+}
 
 #endif

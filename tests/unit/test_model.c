@@ -315,6 +315,25 @@ START_TEST(test_builder_finish_big_too_deep)
 }
 END_TEST
 
+/* Both lines piled past PV_MAX_DEPTH: whichever thread meets which line
+ * first, the error names the first line in track order. */
+START_TEST(test_builder_finish_big_first_too_deep)
+{
+    uint32_t l1, l2;
+    pv_model_builder *b = big_nested(&l1, &l2);
+    uint32_t meta = pv_builder_meta(b, 0, 99, "pile", NULL);
+    for (int i = 0; i < 65537; i++) {
+        pv_builder_event(b, l1, meta, 0, 10);
+        pv_builder_event(b, l2, meta, 0, 10);
+    }
+    pv_model *m = (pv_model *)1;
+    pv_error err = {0};
+    ck_assert_int_eq(pv_builder_finish(b, &m, &err), PV_ETOOBIG);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err.reason, "line 1 nest deeper") != NULL, "%s", err.reason);
+}
+END_TEST
+
 /* ---- extras ------------------------------------------------------------------ */
 
 START_TEST(test_builder_finish_extras)
@@ -655,6 +674,7 @@ static Suite *model_suite(void)
     tcase_add_test(fin, test_builder_finish_too_deep);
     tcase_add_test(fin, test_builder_finish_big_depths);
     tcase_add_test(fin, test_builder_finish_big_too_deep);
+    tcase_add_test(fin, test_builder_finish_big_first_too_deep);
     tcase_add_test(fin, test_builder_finish_late_stat_in_order);
     tcase_add_test(fin, test_builder_finish_zeroes_stat_tails);
     tcase_add_test(fin, test_builder_finish_extras);
