@@ -139,18 +139,21 @@ void pv_model_own_source(pv_model *m, pv_source_owner owner);
  * does not parse. */
 bool pv_builder_event_wire(pv_model_builder *b, uint64_t offset, uint64_t len);
 
-/* One stat of an event's bytes as pv_builder_wire_read reads it: the
- * metadata id unresolved; a ref_value is PV_STAT_STR with the metadata id
- * it names in v.u64 and ref true; name not set. */
+/* One stat of an event's bytes as pv_builder_wire_read reads it, in 16
+ * bytes (a reader on another thread hands many over): the metadata id
+ * unresolved; a ref_value is PV_STAT_STR with the metadata id it names in
+ * v and ref true. */
 typedef struct pv_wire_stat {
-    uint64_t mid;
-    pv_stat s;
+    uint64_t v;       /* the value, as pv_stat's v.u64 */
+    uint32_t mid;     /* the stat's metadata id */
+    uint8_t type;     /* pv_stat_type */
     bool ref;
 } pv_wire_stat;
 /* Reads the stats of the XEvent bytes src[offset, offset + len) (src the
  * source the builder is given, of src_len bytes) into out, as
- * pv_builder_event_wire would: their count, or -1 when one does not parse
- * or there are more than cap. Pure, for a thread that reads ahead. */
+ * pv_builder_event_wire would: their count, or -1 when one does not parse,
+ * there are more than cap, or a metadata id needs more than 32 bits.
+ * Pure, for a thread that reads ahead. */
 int pv_builder_wire_read(const uint8_t *src, size_t src_len, uint64_t offset, uint64_t len,
                          pv_wire_stat *out, size_t cap);
 /* pv_builder_event_wire given the n stats pv_builder_wire_read read at

@@ -100,27 +100,28 @@ int pv_builder_wire_read(const uint8_t *src, size_t src_len, uint64_t offset, ui
     if (offset > src_len || len > src_len - offset)
         return -1;
     pv__wire_cursor wc = {src + offset, src + offset + len, src, src + src_len};
-    /* Read in place, not into a local copied after: a stat's fields are
-     * stored one by one, and a copy loading them a word at a time across
-     * two of those stores waits for them to reach the cache (a fifth of
-     * the walker's time). */
     size_t n = 0;
+    uint64_t mid;
+    pv_stat s;
+    bool ref;
     int more;
-    while (n < cap && (more = pv__wire_next_stat(&wc, &out[n].mid, &out[n].s, &out[n].ref)) > 0)
-        n++;
-    if (n == cap) {
-        pv_wire_stat extra;
-        more = pv__wire_next_stat(&wc, &extra.mid, &extra.s, &extra.ref);
-        if (more != 0)
+    /* Each field is stored on its own, from the reader's results as they
+     * were stored (a load of a whole stat across the reader's separate
+     * stores would wait for them to reach the cache). */
+    while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0) {
+        if (n == cap || mid > UINT32_MAX)
             return -1;
+        out[n].v = s.v.u64;
+        out[n].mid = (uint32_t)mid;
+        out[n].type = (uint8_t)s.type;
+        out[n].ref = ref;
+        n++;
     }
     return more < 0 ? -1 : (int)n;
 }
 
-/* One stat of ev, its metadata id mid unresolved. Taken by pointer and
- * read field by field: a copy of the whole stat just written by the wire
- * reader would stall on its partial stores. */
-static inline void wire_stat(pv__xctx *c, pv__xevent *e, uint64_t mid, const pv_stat *in,
+/* One stat of ev, its metadata id mid unresolved. */
+static inline void wire_stat(pv__xctx *c, pv__xevent *e, uint64_t mid, uint32_t type, uint64_t v,
                              bool ref)
 {
     pv__xname pn = table_get(c->x, mid);
@@ -128,12 +129,12 @@ static inline void wire_stat(pv__xctx *c, pv__xevent *e, uint64_t mid, const pv_
         return;
     pv_stat s;
     s.name = pn.sid;
-    s.type = in->type;
+    s.type = type;
     if (ref) {
         s.v.i64 = 0;
-        s.v.str = table_get(c->x, in->v.u64).sid;
+        s.v.str = table_get(c->x, v).sid;
     } else {
-        s.v = in->v;
+        s.v.u64 = v;
     }
     pv__x_event_stat(c, e, &s, pn.cls);
 }
@@ -165,7 +166,7 @@ bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
     pv__x_event_begin(&e, mi);
     if (st != NULL) {
         for (size_t k = 0; k < n; k++)
-            wire_stat(&c, &e, st[k].mid, &st[k].s, st[k].ref);
+            wire_stat(&c, &e, st[k].mid, st[k].type, st[k].v, st[k].ref);
     } else {
         pv__wire_cursor wc = {p, end, b->src, b->src + b->src_len};
         uint64_t mid;
@@ -173,7 +174,7 @@ bool pv__extras_wire_event(pv_model_builder *b, uint64_t ev, const uint8_t *p,
         bool ref;
         int more;
         while ((more = pv__wire_next_stat(&wc, &mid, &s, &ref)) > 0)
-            wire_stat(&c, &e, mid, &s, ref);
+            wire_stat(&c, &e, mid, s.type, s.v.u64, ref);
         if (more < 0)
             return false;
     }
