@@ -420,6 +420,11 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
         pv__idmap_fini(&b->meta_ids[i]);
     pv_builder_free(b);
 
+    /* The depths read the events' times and the tracks' ranges only,
+     * final now, and nothing below writes them: on two cores they start
+     * beside the rest of the finish (the grouping above all), and this
+     * thread takes their tracks too once it is done. */
+    pv__depths *dj = pv__depths_start(m);
     int64_t min_ps = INT64_MAX, max_ps = INT64_MIN;
     for (uint64_t e = 0; e < m->n_events; e++) {
         if (m->ev_start_ps[e] < min_ps)
@@ -435,15 +440,10 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     pv__keys contexts = {0};
     rc = pv__extras_build(m, s, applied, &contexts, err);
     pv_meter_add(meter, unit);
-    if (rc == 0) {
-        /* Grouping reads neither the depths nor what they fill in the
-         * tracks, so on two cores the depths start beside it, and this
-         * thread takes their tracks too once it is done. */
-        pv__depths *dj = pv__depths_start(m);
+    if (rc == 0)
         rc = pv__group_build(m, s, m->has_group_stats, &contexts, err);
-        int depths_rc = pv__depths_end(dj, m, s, rc == 0 ? err : NULL);
-        rc = rc != 0 ? rc : depths_rc;
-    }
+    int depths_rc = pv__depths_end(dj, m, s, rc == 0 ? err : NULL);
+    rc = rc != 0 ? rc : depths_rc;
     pv_meter_add(meter, 2 * unit);
     free(contexts.v);
     if (rc != 0)
