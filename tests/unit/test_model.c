@@ -297,40 +297,41 @@ START_TEST(test_builder_finish_big_depths)
 }
 END_TEST
 
-/* The same model with 65537 events of the flat line piled up at 0 (a
- * depth past PV_MAX_DEPTH): the error comes back from the depths' thread,
- * the model is not made. */
-START_TEST(test_builder_finish_big_too_deep)
-{
-    uint32_t l1, l2;
-    pv_model_builder *b = big_nested(&l1, &l2);
-    uint32_t meta = pv_builder_meta(b, 0, 99, "pile", NULL);
-    for (int i = 0; i < 65537; i++)
-        pv_builder_event(b, l2, meta, 0, 10);
-    pv_model *m = (pv_model *)1;
-    pv_error err = {0};
-    ck_assert_int_eq(pv_builder_finish(b, &m, &err), PV_ETOOBIG);
-    ck_assert_ptr_null(m);
-    ck_assert_msg(strstr(err.reason, "line 2 nest deeper") != NULL, "%s", err.reason);
-}
-END_TEST
-
-/* Both lines piled past PV_MAX_DEPTH: whichever thread meets which line
- * first, the error names the first line in track order. */
-START_TEST(test_builder_finish_big_first_too_deep)
+/* big_nested with 65537 events piled up at 0 (a depth past PV_MAX_DEPTH)
+ * on line 2, and on line 1 too with both: finishing it must fail naming
+ * the line `want` ("line 1"), and make no model. */
+static void expect_piled_too_deep(bool both, const char *want)
 {
     uint32_t l1, l2;
     pv_model_builder *b = big_nested(&l1, &l2);
     uint32_t meta = pv_builder_meta(b, 0, 99, "pile", NULL);
     for (int i = 0; i < 65537; i++) {
-        pv_builder_event(b, l1, meta, 0, 10);
+        if (both)
+            pv_builder_event(b, l1, meta, 0, 10);
         pv_builder_event(b, l2, meta, 0, 10);
     }
     pv_model *m = (pv_model *)1;
     pv_error err = {0};
     ck_assert_int_eq(pv_builder_finish(b, &m, &err), PV_ETOOBIG);
     ck_assert_ptr_null(m);
-    ck_assert_msg(strstr(err.reason, "line 1 nest deeper") != NULL, "%s", err.reason);
+    char needle[32];
+    snprintf(needle, sizeof needle, "%s nest deeper", want);
+    ck_assert_msg(strstr(err.reason, needle) != NULL, "%s", err.reason);
+}
+
+/* The flat line piled up: the error comes back from the depths' thread,
+ * the model is not made. */
+START_TEST(test_builder_finish_big_too_deep)
+{
+    expect_piled_too_deep(false, "line 2");
+}
+END_TEST
+
+/* Both lines piled up: whichever thread meets which line first, the error
+ * names the first line in track order. */
+START_TEST(test_builder_finish_big_first_too_deep)
+{
+    expect_piled_too_deep(true, "line 1");
 }
 END_TEST
 
