@@ -319,7 +319,8 @@ static uint64_t row_hash(const pv_event_extra *x)
     _Static_assert(sizeof *x == 48, "row_hash reads every field of a row");
     uint64_t head = x->flags | (uint64_t)x->memcpy_kind << 16 | (uint64_t)x->reserved << 24 |
                     (uint64_t)x->tf_op << 32;
-    uint64_t a = pv_hash_u64(PV_HASH_SEED ^ head), b = pv_hash_u64(PV_HASH_SEED ^ x->correlation_id);
+    uint64_t a = pv_hash_u64(PV_HASH_SEED ^ head);
+    uint64_t b = pv_hash_u64(PV_HASH_SEED ^ x->correlation_id);
     a = pv_hash_u64(a ^ x->flow);
     b = pv_hash_u64(b ^ x->memcpy_bytes);
     a = pv_hash_u64(a ^ (x->hlo_op | (uint64_t)x->hlo_module << 32));

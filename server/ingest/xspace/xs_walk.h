@@ -6,8 +6,8 @@
  * the decoder's thread is left with what has to happen in order: the
  * builder's calls. It also gathers the line's own fields on its way
  * (those after the events end the line in the file), so the decoder goes
- * through a line's events once. It only reads bytes: it interns nothing, decides
- * nothing and reports no error. Where the bytes are not the common
+ * through a line's events once. It only reads bytes: it interns nothing,
+ * decides nothing and reports no error. Where the bytes are not the common
  * layout it hands the event over unscanned, or ends the line early, and
  * the decoder reads that part itself, exactly as on one thread; the
  * decoder checks that each line it is handed is the one it is at. So the
@@ -16,8 +16,8 @@
  * Two more things keep the decoder's thread from waiting: the walker
  * faults in the pages of the builder's columns for the events it has
  * handed over (util/prefault.h; the decoder gives the columns their room
- * ahead, under the prefault's lock), and when the decoder is about to run
- * out of batches the walker leaves the next batch's stats unread, for the
+ * ahead, under the prefault's lock), and when the decoder is down to its
+ * last few batches the walker leaves the next batch's stats unread, for the
  * decoder to read as it would on one thread: whichever thread is behind
  * does less. */
 #ifndef PV_INGEST_XSPACE_XS_WALK_H

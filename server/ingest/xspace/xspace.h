@@ -18,9 +18,10 @@ bool pv_xspace_sniff(const uint8_t *data, size_t len);
  * as an XSpace. */
 unsigned pv_xspace_probe(int fd, uint64_t size);
 
-/* Fills b from the XSpace in src, or fails with err naming the byte. On
- * two threads when the file is large and the process may use two cores
- * (xs_walk.h). */
+/* Fills b, a new builder given src as its source, from the XSpace in
+ * src, or fails with err naming the byte (b may start again empty on the
+ * way: pv_builder_clear). On two threads when the file is large and the
+ * process may use two cores (xs_walk.h). */
 int pv_decode_xspace(const pv_ingest_src *src, pv_model_builder *b, pv_error *err);
 /* The same on threads threads whatever the file's size: 1 is the decode
  * on the caller's thread alone, 2 adds a thread that reads the lines
