@@ -100,7 +100,7 @@ static inline bool pv__xs_event_scan(const pv_pb_field *ef, const uint8_t *reada
     /* Three scalars, not an array indexed by the tag: the array was
      * cleared with a string store and then read back in pairs of fields
      * stored one by one, which the store buffer cannot forward (together
-     * over half of the walker's own time). */
+     * over half of the samples in walker_main, where this is inlined). */
     uint64_t meta_id = 0, offset_ps = 0, duration_ps = 0;
     const uint8_t *first_stat = NULL;
     bool aggregate = false;
