@@ -32,8 +32,7 @@
  * the extra passes touch only field headers. A line, though, is read in
  * one pass (decode_line): stepping over its events costs a read of every
  * byte of them (a tenth of the decode on one thread). */
-#include "ingest/xspace/idtab.h"
-#include "ingest/xspace/xs_walk.h"
+#include "ingest/xspace/xs_dec.h"
 #include "ingest/xspace/xspace.h"
 #include "util/mem.h"
 #include "util/pbwire.h"
@@ -52,101 +51,6 @@
  * the PV_E* codes are negative. */
 #define LINES_AGAIN 1
 
-typedef struct rd {
-    const uint8_t *p, *end;
-} rd;
-
-/* A field as the one wire reader gives it (util/pbwire.h); for wire type
- * 2, v is the payload's length. */
-typedef pv_pb_field field;
-
-/* Every step returns true to go on; the first failure is kept in rc and
- * err, and everything after it returns false without reading. */
-typedef struct dec {
-    const pv_ingest_src *src;
-    pv_model_builder *b;
-    pv_error *err;
-    int rc;                 /* 0, or the first PV_E* code */
-    pv__idtab stat_names;    /* stat metadata id -> string id of its name */
-    pv__idtab metas;         /* event metadata id -> meta index */
-    uint32_t plane;
-    uint64_t n_tracks;
-    uint64_t n_events;      /* events added to the builder */
-    uint64_t next_progress; /* event count at which to report progress */
-    uint64_t room_check;    /* n_events at which to give the columns room again */
-    const uint8_t **later;  /* plane fields 3, 4 and 6 found by pass 1 */
-    pv__xs_walk *walk;      /* the lines read ahead on a second core, or NULL */
-    bool lines_whole;       /* read each line's own fields before its events */
-    size_t n_later, cap_later;
-    pv_prefault pf;         /* the builder's columns, which the walker faults in */
-} dec;
-
-#define FAIL(d, code, at, ...)                                                       \
-    ((d)->rc = pv_error_set((d)->err, (code), (d)->src->path,                        \
-                            (uint64_t)((at) - (d)->src->data), __VA_ARGS__),         \
-     false)
-
-static const char *const wire_names[8] = {"varint", "fixed64", "length-delimited",
-                                          "group start", "group end", "fixed32",
-                                          "invalid (6)", "invalid (7)"};
-
-/* ---- wire format --------------------------------------------------------- */
-
-/* A varint of the message in r (util/pbwire.h); false with the error set
- * when it does not read. */
-static inline bool rd_varint(dec *d, rd *r, uint64_t *v)
-{
-    const uint8_t *at = r->p;
-    if (pv_varint_in(&r->p, r->end, d->src->data + d->src->len, v))
-        return true;
-    if (pv__pb_varint_cut(at, r->end))
-        return FAIL(d, PV_EFORMAT, at, "truncated: a varint runs past the end of its message");
-    return FAIL(d, PV_EFORMAT, at, "corrupt: a varint is longer than 64 bits");
-}
-
-/* Reads the next field of the message in r into *f with the one wire
- * reader. False at the end of the message or on an error (then d->rc is
- * set). */
-static inline bool next_field(dec *d, rd *r, const char *msg, field *f)
-{
-    if (d->rc != 0)
-        return false;
-    pv_pb_status st = pv_pb_field_in(&r->p, r->end, d->src->data + d->src->len, f);
-    if (st == PV_PB_OK)
-        return true;
-    size_t left = (size_t)(r->end - f->data);
-    switch (st) {
-    case PV_PB_END:
-        return false;
-    case PV_PB_CUT_VARINT:
-        return FAIL(d, PV_EFORMAT, f->data,
-                    "truncated: a varint runs past the end of its message");
-    case PV_PB_LONG_VARINT:
-        return FAIL(d, PV_EFORMAT, f->data, "corrupt: a varint is longer than 64 bits");
-    case PV_PB_BAD_NUMBER:
-        return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s has a field numbered %llu", msg,
-                    (unsigned long long)f->v);
-    case PV_PB_CUT_FIXED:
-        return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u needs %u bytes, %zu remain",
-                    msg, f->num, f->wt == 1 ? 8u : 4u, left);
-    case PV_PB_CUT_LEN:
-        return FAIL(d, PV_EFORMAT, f->at, "truncated: %s field %u claims %llu bytes, %zu remain",
-                    msg, f->num, (unsigned long long)f->v, left);
-    default:
-        return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s field %u has wire type %s", msg, f->num,
-                    wire_names[f->wt & 7]);
-    }
-}
-
-/* Checks a known field's wire type. */
-static inline bool expect(dec *d, const field *f, const char *msg, uint32_t wt)
-{
-    if (f->wt == wt)
-        return true;
-    return FAIL(d, PV_EFORMAT, f->at, "corrupt: %s field %u has wire type %s, expected %s", msg,
-                f->num, wire_names[f->wt], wire_names[wt]);
-}
-
 static int64_t sat_add(int64_t a, int64_t b)
 {
     int64_t r;
@@ -163,180 +67,9 @@ static int64_t sat_mul(int64_t a, int64_t b)
     return r;
 }
 
-static uint32_t intern(dec *d, const field *f)
-{
-    return pv_builder_intern(d->b, (const char *)f->data, (size_t)f->v);
-}
-
-/* ---- stats --------------------------------------------------------------- */
-
-static uint32_t stat_name(const dec *d, uint64_t id)
-{
-    uint32_t s = pv__idtab_get(&d->stat_names, (int64_t)id);
-    return s == PV_IDTAB_NONE ? 0 : s;
-}
-
-/* Decodes one XStat. A stat with no value reads as int64 0. With keep
- * false it only checks the bytes (an event's own stat: read again later
- * from the file), so nothing is interned or copied. */
-static bool decode_stat(dec *d, const uint8_t *data, size_t len, bool keep, pv_stat *out)
-{
-    rd r = {data, data + len};
-    field f;
-    uint64_t mid = 0;
-    out->type = PV_STAT_I64;
-    out->v.i64 = 0;
-    while (next_field(d, &r, "XStat", &f)) {
-        /* wire type each field must have; 8 = ignore the field */
-        static const uint8_t want[8] = {8, 0, 1, 0, 0, 2, 2, 0};
-        if (f.num >= 8 || want[f.num] == 8)
-            continue;
-        if (!expect(d, &f, "XStat", want[f.num]))
-            return false;
-        switch (f.num) {
-        case 1: mid = f.v; break;
-        case 2:
-            out->type = PV_STAT_F64;
-            memcpy(&out->v.f64, &f.v, sizeof out->v.f64);
-            break;
-        case 3: out->type = PV_STAT_U64; out->v.u64 = f.v; break;
-        case 4: out->type = PV_STAT_I64; out->v.i64 = (int64_t)f.v; break;
-        case 5: out->type = PV_STAT_STR; out->v.str = keep ? intern(d, &f) : 0; break;
-        case 6:
-            out->type = PV_STAT_BYTES;
-            out->v.blob = keep ? pv_builder_blob(d->b, f.data, (size_t)f.v) : 0;
-            break;
-        default: out->type = PV_STAT_STR; out->v.str = stat_name(d, f.v); break;
-        }
-    }
-    out->name = stat_name(d, mid);
-    return d->rc == 0;
-}
-
-/* ---- metadata -------------------------------------------------------------- */
-
-/* Splits a map entry into its key and value message. */
-static bool map_entry(dec *d, const field *entry, const char *msg, uint64_t *key, rd *value)
-{
-    /* the layout every producer writes: the key, then the value to the
-     * entry's end */
-    const uint8_t *q = entry->data, *end = entry->data + (size_t)entry->v;
-    uint64_t k, len;
-    if (q < end && *q++ == 0x08 && pv_varint_read(&q, end, &k) && q < end && *q++ == 0x12 &&
-        pv_varint_read(&q, end, &len) && len == (uint64_t)(end - q)) {
-        *key = k;
-        value->p = q;
-        value->end = end;
-        return true;
-    }
-    rd r = {entry->data, entry->data + (size_t)entry->v};
-    field f;
-    *key = 0;
-    value->p = value->end = r.p;
-    while (next_field(d, &r, msg, &f)) {
-        if (f.num != 1 && f.num != 2)
-            continue;
-        if (!expect(d, &f, msg, f.num == 1 ? 0 : 2))
-            return false;
-        if (f.num == 1) {
-            *key = f.v;
-        } else {
-            value->p = f.data;
-            value->end = f.data + (size_t)f.v;
-        }
-    }
-    return d->rc == 0;
-}
-
-/* One stat_metadata map entry: remembers id -> interned name. */
-static bool decode_stat_meta(dec *d, const field *entry)
-{
-    uint64_t key;
-    rd v;
-    if (!map_entry(d, entry, "stat_metadata entry", &key, &v))
-        return false;
-    field f;
-    uint32_t name = 0;
-    while (next_field(d, &v, "XStatMetadata", &f)) {
-        if (f.num != 2)
-            continue;
-        if (!expect(d, &f, "XStatMetadata", 2))
-            return false;
-        name = intern(d, &f);
-    }
-    pv__idtab_put(&d->stat_names, (int64_t)key, name);
-    return d->rc == 0;
-}
-
-/* Adds the children of meta listed in an XEventMetadata child_id field. */
-static bool decode_children(dec *d, uint32_t meta, const field *f)
-{
-    if (f->wt == 0) {
-        pv_builder_meta_child(d->b, meta, (int64_t)f->v);
-        return true;
-    }
-    if (!expect(d, f, "XEventMetadata", 2))
-        return false;
-    rd r = {f->data, f->data + (size_t)f->v};
-    while (r.p < r.end) {
-        uint64_t v;
-        if (!rd_varint(d, &r, &v))
-            return false;
-        pv_builder_meta_child(d->b, meta, (int64_t)v);
-    }
-    return true;
-}
-
-/* One event_metadata map entry. */
-static bool decode_event_meta(dec *d, const field *entry)
-{
-    uint64_t key;
-    rd v;
-    if (!map_entry(d, entry, "event_metadata entry", &key, &v))
-        return false;
-    const uint8_t *value = v.p;
-    field f;
-    uint64_t id = 0;
-    uint32_t name = 0, display = 0;
-    bool more = false;   /* stats or children, for a second pass */
-    while (next_field(d, &v, "XEventMetadata", &f)) {
-        more |= f.num == 5 || f.num == 6;
-        if (f.num == 1) {
-            if (!expect(d, &f, "XEventMetadata", 0))
-                return false;
-            id = f.v;
-        } else if (f.num == 2 || f.num == 4) {
-            if (!expect(d, &f, "XEventMetadata", 2))
-                return false;
-            if (f.num == 2)
-                name = intern(d, &f);
-            else
-                display = intern(d, &f);
-        }
-    }
-    if (d->rc != 0)
-        return false;
-    uint32_t meta = pv_builder_meta_sid(d->b, d->plane, (int64_t)(id != 0 ? id : key), name,
-                                        display);
-    pv__idtab_put(&d->metas, (int64_t)key, meta);
-    v.p = value;
-    while (more && next_field(d, &v, "XEventMetadata", &f)) {
-        if (f.num == 5) {
-            pv_stat s;
-            if (!expect(d, &f, "XEventMetadata", 2) ||
-                !decode_stat(d, f.data, (size_t)f.v, true, &s))
-                return false;
-            pv_builder_meta_stat(d->b, meta, s);
-        } else if (f.num == 6 && !decode_children(d, meta, &f)) {
-            return false;
-        }
-    }
-    return d->rc == 0;
-}
-
 /* ---- events and lines ------------------------------------------------------ */
 
-static uint32_t meta_of(dec *d, int64_t id)
+static uint32_t meta_of(pv__xs_dec *d, int64_t id)
 {
     uint32_t m = pv__idtab_get(&d->metas, id);
     if (m != PV_IDTAB_NONE)
@@ -361,26 +94,26 @@ static uint32_t meta_of(dec *d, int64_t id)
  * to the end of its message (the model skips other fields there). The
  * builder reads them now, unless s (may be NULL) has them read ahead
  * from the same bytes, and refuses one that does not parse. */
-static bool event_wire(dec *d, const field *ef, const uint8_t *first_stat, uint64_t meta_id,
-                       const pv__xs_scan *s)
+static bool event_wire(pv__xs_dec *d, const pv_pb_field *ef, const uint8_t *first_stat,
+                       uint64_t meta_id, const pv__xs_scan *s)
 {
     size_t len = (size_t)(ef->data + ef->v - first_stat);
     if (len > MAX_EVENT_BYTES)
-        return FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)",
+        return PV__XS_FAIL(d, PV_ETOOBIG, ef->at, "an XEvent of %zu bytes (more than %u)",
                     (size_t)ef->v, MAX_EVENT_BYTES);
     bool ahead = s != NULL && s->n_stats >= 0;
     if (pv_builder_event_wire_read(d->b, (uint64_t)(first_stat - d->src->data), len,
                                    ahead ? s->stats : NULL, ahead ? (size_t)s->n_stats : 0))
         return true;
-    return FAIL(d, PV_EFORMAT, first_stat,
+    return PV__XS_FAIL(d, PV_EFORMAT, first_stat,
                 "corrupt: a stat of an XEvent (metadata id %llu) is not a well-formed XStat",
                 (unsigned long long)meta_id);
 }
 
 /* Adds the event ef that pv__xs_event_scan read into s. False to ask for
  * the general decoder. */
-static inline bool scanned_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
-                                 const pv__xs_scan *s)
+static inline bool scanned_event(pv__xs_dec *d, uint32_t track, int64_t line_ps,
+                                 const pv_pb_field *ef, const pv__xs_scan *s)
 {
     if (s->aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
@@ -395,13 +128,13 @@ static inline bool scanned_event(dec *d, uint32_t track, int64_t line_ps, const 
 /* Every PROGRESS_EVENTS events: reports progress and checks the model's
  * worst-case size against the file's. Real profiles stay under 6x; tiny
  * hostile events (2 bytes each) could otherwise ask for 100x. */
-static bool progress(dec *d, const field *ef)
+static bool progress(pv__xs_dec *d, const pv_pb_field *ef)
 {
     d->next_progress = d->n_events + PROGRESS_EVENTS;
     pv_ingest_done_upto(d->src, (size_t)(ef->data - d->src->data));
     uint64_t cap = (uint64_t)MODEL_BYTES_PER_FILE_BYTE * d->src->len + MODEL_BYTES_SLACK;
     if (pv_builder_mem_bound(d->b) > cap)
-        return FAIL(d, PV_ETOOBIG, ef->at,
+        return PV__XS_FAIL(d, PV_ETOOBIG, ef->at,
                     "the model would need more than %llu bytes (%ux the file): "
                     "too many tiny events", (unsigned long long)cap, MODEL_BYTES_PER_FILE_BYTE);
     return true;
@@ -410,7 +143,7 @@ static bool progress(dec *d, const field *ef)
 /* Keeps the builder's columns room for the events the walker may fault
  * in ahead, so they never grow (and move) but here, under the prefault's
  * lock; also tells the walker of the columns made since last time. */
-__attribute__((noinline, cold)) static void columns_room(dec *d)
+__attribute__((noinline, cold)) static void columns_room(pv__xs_dec *d)
 {
     pv_prefault_col cols[PV_PREFAULT_COLS];
     pv_prefault_lock(&d->pf);
@@ -422,7 +155,7 @@ __attribute__((noinline, cold)) static void columns_room(dec *d)
 
 /* One XEvent: s is what pv__xs_event_scan read of it, or NULL when it
  * could not (the general path below reads it then). */
-static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *ef,
+static bool decode_event(pv__xs_dec *d, uint32_t track, int64_t line_ps, const pv_pb_field *ef,
                          const pv__xs_scan *s)
 {
     if (d->n_events >= d->room_check)
@@ -432,14 +165,14 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
             return progress(d, ef);
         return true;
     }
-    rd r = {ef->data, ef->data + (size_t)ef->v};
-    field f;
+    pv__xs_rd r = {ef->data, ef->data + (size_t)ef->v};
+    pv_pb_field f;
     uint64_t v[6] = {0};    /* by field number: metadata_id, offset_ps, duration_ps */
     bool aggregate = false, has_stats = false;
-    while (next_field(d, &r, "XEvent", &f)) {
+    while (pv__xs_next_field(d, &r, "XEvent", &f)) {
         if (f.num > 5)
             continue;
-        if (!expect(d, &f, "XEvent", f.num == 4 ? 2 : 0))
+        if (!pv__xs_expect(d, &f, "XEvent", f.num == 4 ? 2 : 0))
             return false;
         v[f.num] = f.v;
         aggregate |= f.num == 5;
@@ -450,7 +183,7 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
     if (aggregate)
         return true;  /* FORMATS.md §2.1: no start time, not on a timeline */
     if (d->n_events >= MAX_EVENTS)
-        return FAIL(d, PV_ETOOBIG, ef->at, "more than %llu events",
+        return PV__XS_FAIL(d, PV_ETOOBIG, ef->at, "more than %llu events",
                     (unsigned long long)MAX_EVENTS);
     uint64_t ev = pv_builder_event(d->b, track, meta_of(d, (int64_t)v[1]),
                                    sat_add(line_ps, (int64_t)v[2]), (int64_t)v[3]);
@@ -461,13 +194,13 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
         return true;
     r.p = ef->data;
     const uint8_t *first_stat = NULL;
-    while (next_field(d, &r, "XEvent", &f)) {
+    while (pv__xs_next_field(d, &r, "XEvent", &f)) {
         if (f.num != 4)
             continue;
         if (first_stat == NULL)
             first_stat = f.at;
         pv_stat st;
-        if (!decode_stat(d, f.data, (size_t)f.v, false, &st))
+        if (!pv__xs_stat(d, f.data, (size_t)f.v, false, &st))
             return false;
     }
     return d->rc == 0 && event_wire(d, ef, first_stat, v[1], NULL);
@@ -476,43 +209,43 @@ static bool decode_event(dec *d, uint32_t track, int64_t line_ps, const field *e
 /* The next field of a line when it is an event: *f filled and r past it
  * (xs_scan.h). False, r untouched, for anything else, which the general
  * reader then takes (and reports if it is bad). */
-static inline bool event_field(const dec *d, rd *r, field *f)
+static inline bool event_field(const pv__xs_dec *d, pv__xs_rd *r, pv_pb_field *f)
 {
     return pv__xs_event_field(&r->p, r->end, d->src->data + d->src->len, f);
 }
 
 /* The decoder reads on alone: the walker stops, and the columns grow as
  * the builder wants again. */
-static void walk_stop(dec *d)
+static void walk_stop(pv__xs_dec *d)
 {
     pv__xs_walk_free(d->walk);
     d->walk = NULL;
     d->room_check = UINT64_MAX;
 }
 
-/* The walker's item for line lf, or NULL when the walker is not at this
- * line (it is stopped then, and the decoder reads on alone). */
-static const pv__xs_item *walked_line(dec *d, const field *lf)
+/* Whether the walker's next item starts line lf; when not, the walker is
+ * stopped, and the decoder reads on alone. */
+static bool walked_line(pv__xs_dec *d, const pv_pb_field *lf)
 {
     const pv__xs_item *it = pv__xs_walk_next(d->walk);
     if (it == NULL || it->kind != PV_XS_LINE || it->f.data != lf->data) {
         walk_stop(d);
-        return NULL;
+        return false;
     }
-    return it;
+    return true;
 }
 
 /* Line lf's own fields, the general reader's way (it says what is wrong
  * with them), into ln: up to its first event with upto_event, else all. */
-static bool line_fields(dec *d, const field *lf, bool upto_event, pv__xs_line *ln)
+static bool line_fields(pv__xs_dec *d, const pv_pb_field *lf, bool upto_event, pv__xs_line *ln)
 {
-    rd r = {lf->data, lf->data + (size_t)lf->v};
-    field f;
-    while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
+    pv__xs_rd r = {lf->data, lf->data + (size_t)lf->v};
+    pv_pb_field f;
+    while (event_field(d, &r, &f) || pv__xs_next_field(d, &r, "XLine", &f)) {
         if (f.num == 4 && upto_event)
             break;
         if (!pv__xs_line_field(ln, &f))
-            return expect(d, &f, "XLine", pv__xs_line_wire(f.num));
+            return pv__xs_expect(d, &f, "XLine", pv__xs_line_wire(f.num));
     }
     return d->rc == 0;
 }
@@ -522,8 +255,8 @@ static bool line_fields(dec *d, const field *lf, bool upto_event, pv__xs_line *l
  * end, ln gets the line's own fields it read on its way; when it stopped
  * inside the line, *decoded is where its events end, and the general
  * loop reads the line's own fields again from the line's start. */
-static bool walked_events(dec *d, uint32_t track, int64_t line_ps, rd *r, pv__xs_line *ln,
-                          const uint8_t **decoded)
+static bool walked_events(pv__xs_dec *d, uint32_t track, int64_t line_ps, pv__xs_rd *r,
+                          pv__xs_line *ln, const uint8_t **decoded)
 {
     const pv__xs_item *it;
     const uint8_t *line_start = r->p;
@@ -546,14 +279,14 @@ static bool walked_events(dec *d, uint32_t track, int64_t line_ps, rd *r, pv__xs
 
 /* Interns the string field whose tag is at `at` (read whole once
  * already), or gives 0 for none. */
-static uint32_t intern_at(dec *d, const uint8_t *at, const field *lf)
+static uint32_t intern_at(pv__xs_dec *d, const uint8_t *at, const pv_pb_field *lf)
 {
     if (at == NULL)
         return 0;
-    field f;
+    pv_pb_field f;
     if (pv_pb_field_in(&at, lf->data + lf->v, d->src->data + d->src->len, &f) != PV_PB_OK)
         return 0;
-    return intern(d, &f);
+    return pv__xs_intern(d, &f);
 }
 
 /* A line is read in one pass: the fields that place its events (id, name,
@@ -562,26 +295,26 @@ static uint32_t intern_at(dec *d, const uint8_t *at, const field *lf)
  * them. A line with one of the first kind after an event is found only
  * at its end, with its events already added: the decode starts again
  * then, reading every line's own fields before its events (lines_whole). */
-static bool decode_line(dec *d, const field *lf)
+static bool decode_line(pv__xs_dec *d, const pv_pb_field *lf)
 {
     pv__xs_line ln = {0};
     if (!line_fields(d, lf, !d->lines_whole, &ln))
         return false;
     if (++d->n_tracks > MAX_TRACKS)
-        return FAIL(d, PV_ETOOBIG, lf->at, "more than %u lines", MAX_TRACKS);
+        return PV__XS_FAIL(d, PV_ETOOBIG, lf->at, "more than %u lines", MAX_TRACKS);
     uint32_t track = pv_builder_track_sid(d->b, d->plane, ln.id, intern_at(d, ln.name, lf),
                                           ln.timestamp_ns);
     int64_t line_ps = sat_mul(ln.timestamp_ns, 1000);
-    rd r = {lf->data, lf->data + (size_t)lf->v};
+    pv__xs_rd r = {lf->data, lf->data + (size_t)lf->v};
     const uint8_t *decoded = lf->data;   /* the events before were added */
-    if (d->walk != NULL && walked_line(d, lf) != NULL &&
+    if (d->walk != NULL && walked_line(d, lf) &&
         !walked_events(d, track, line_ps, &r, &ln, &decoded))
         return false;
     const uint8_t *readable = d->src->data + d->src->len;
-    field f;
-    while (event_field(d, &r, &f) || next_field(d, &r, "XLine", &f)) {
+    pv_pb_field f;
+    while (event_field(d, &r, &f) || pv__xs_next_field(d, &r, "XLine", &f)) {
         if (!pv__xs_line_field(&ln, &f))
-            return expect(d, &f, "XLine", pv__xs_line_wire(f.num));
+            return pv__xs_expect(d, &f, "XLine", pv__xs_line_wire(f.num));
         pv__xs_scan s;
         if (f.num == 4 && f.data >= decoded &&
             !decode_event(d, track, line_ps, &f, pv__xs_event_scan(&f, readable, &s) ? &s : NULL))
@@ -603,7 +336,7 @@ static bool decode_line(dec *d, const field *lf)
 /* Pass 1 remembers where fields 3, 4 and 6 start (8 bytes per field, so
  * a hostile plane cannot make this list outgrow the file by much), and
  * passes 2 and 3 read just those fields again. */
-static void remember(dec *d, const uint8_t *at)
+static void remember(pv__xs_dec *d, const uint8_t *at)
 {
     if (d->n_later == d->cap_later) {
         d->cap_later = d->cap_later < 64 ? 64 : d->cap_later * 2;
@@ -612,25 +345,25 @@ static void remember(dec *d, const uint8_t *at)
     d->later[d->n_later++] = at;
 }
 
-static bool decode_plane(dec *d, const field *pf)
+static bool decode_plane(pv__xs_dec *d, const pv_pb_field *pf)
 {
-    rd r = {pf->data, pf->data + (size_t)pf->v};
-    field f;
+    pv__xs_rd r = {pf->data, pf->data + (size_t)pf->v};
+    pv_pb_field f;
     int64_t id = 0;
     uint32_t name = 0;
     pv__idtab_reset(&d->stat_names);
     pv__idtab_reset(&d->metas);
     d->n_later = 0;
-    while (next_field(d, &r, "XPlane", &f)) {
+    while (pv__xs_next_field(d, &r, "XPlane", &f)) {
         if (f.num > 6)
             continue;
-        if (!expect(d, &f, "XPlane", f.num == 1 ? 0 : 2))
+        if (!pv__xs_expect(d, &f, "XPlane", f.num == 1 ? 0 : 2))
             return false;
         if (f.num == 1)
             id = (int64_t)f.v;
         else if (f.num == 2)
-            name = intern(d, &f);
-        else if (f.num == 5 && !decode_stat_meta(d, &f))
+            name = pv__xs_intern(d, &f);
+        else if (f.num == 5 && !pv__xs_stat_meta(d, &f))
             return false;
         else if (f.num != 5)
             remember(d, f.at);
@@ -645,13 +378,13 @@ static bool decode_plane(dec *d, const field *pf)
 
     for (size_t i = 0; i < d->n_later; i++) {
         r.p = d->later[i];
-        if (!next_field(d, &r, "XPlane", &f))
+        if (!pv__xs_next_field(d, &r, "XPlane", &f))
             return false;
-        if (f.num == 4 && !decode_event_meta(d, &f))
+        if (f.num == 4 && !pv__xs_event_meta(d, &f))
             return false;
         if (f.num == 6) {
             pv_stat s;
-            if (!decode_stat(d, f.data, (size_t)f.v, true, &s))
+            if (!pv__xs_stat(d, f.data, (size_t)f.v, true, &s))
                 return false;
             pv_builder_plane_stat(d->b, d->plane, s);
         }
@@ -660,7 +393,7 @@ static bool decode_plane(dec *d, const field *pf)
 
     for (size_t i = 0; i < d->n_later; i++) {
         r.p = d->later[i];
-        if (!next_field(d, &r, "XPlane", &f))
+        if (!pv__xs_next_field(d, &r, "XPlane", &f))
             return false;
         if (f.num != 3)
             continue;
@@ -675,7 +408,7 @@ static bool decode_plane(dec *d, const field *pf)
  * (pv_ingest_on_abort). */
 static void dec_free(void *p)
 {
-    dec *d = p;
+    pv__xs_dec *d = p;
     pv__idtab_fini(&d->stat_names);
     pv__idtab_fini(&d->metas);
     pv__xs_walk_free(d->walk);
@@ -694,7 +427,7 @@ static int decode_space(const pv_ingest_src *src, pv_model_builder *b, pv_error 
 {
     /* On the heap, not the stack: a file that shrinks under its mapping
      * ends the decode with a jump, and this must still be freed. */
-    dec *d = pv_xcalloc(1, sizeof *d);
+    pv__xs_dec *d = pv_xcalloc(1, sizeof *d);
     d->src = src;
     d->b = b;
     d->err = err;
@@ -707,15 +440,15 @@ static int decode_space(const pv_ingest_src *src, pv_model_builder *b, pv_error 
     if (threads >= 2)
         d->walk = pv__xs_walk_start(src, &d->pf, d->n_events);
     d->room_check = d->walk != NULL ? d->n_events + 1 : UINT64_MAX;
-    rd r = {src->data, src->data + src->len};
-    field f;
+    pv__xs_rd r = {src->data, src->data + src->len};
+    pv_pb_field f;
     uint32_t n_planes = 0;
-    while (next_field(d, &r, "XSpace", &f)) {
-        if (f.num > 4 || !expect(d, &f, "XSpace", 2))
+    while (pv__xs_next_field(d, &r, "XSpace", &f)) {
+        if (f.num > 4 || !pv__xs_expect(d, &f, "XSpace", 2))
             continue;
         if (f.num == 1) {
             if (++n_planes > MAX_PLANES)
-                (void)FAIL(d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
+                (void)PV__XS_FAIL(d, PV_ETOOBIG, f.at, "more than %u planes", MAX_PLANES);
             else
                 decode_plane(d, &f);
         } else if (f.num == 2) {
@@ -730,7 +463,7 @@ static int decode_space(const pv_ingest_src *src, pv_model_builder *b, pv_error 
      * and parse as an XSpace of only unknown fields: without a plane the
      * bytes are not a profile. */
     if (d->rc == 0 && n_planes == 0)
-        (void)FAIL(d, PV_EFORMAT, src->data,
+        (void)PV__XS_FAIL(d, PV_EFORMAT, src->data,
                    "no XPlane in the file: a protobuf, but not an XSpace");
     pv_ingest_on_abort(NULL, NULL);
     int rc = d->rc;

@@ -1,7 +1,8 @@
 /* xspace: the XSpace format (<host>.xplane.pb), the profile every
  * TensorFlow 2.2+ and JAX run writes: sniffing (xspace_sniff.c) and the
- * hand-written decoder of the hot path (xspace.c), and the probe for HLO
- * protos the index runs (xspace_probe.c). */
+ * hand-written decoder of the hot path (xspace.c: planes, lines, events;
+ * xs_meta.c: stats and metadata; xs_dec.h: what they share), and the
+ * probe for HLO protos the index runs (xspace_probe.c). */
 #ifndef PV_INGEST_XSPACE_XSPACE_H
 #define PV_INGEST_XSPACE_XSPACE_H
 
