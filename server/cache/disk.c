@@ -144,13 +144,9 @@ static name_class classify(const char *name)
 
 char *pv__disk_key_text(const pv_disk_cache *c, const pv_cache_key *k, size_t *len)
 {
-    int n = snprintf(NULL, 0, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
-                     (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
-                     c->program, k->what);
+    int n = snprintf(NULL, 0, "%s\n%s\n%s", k->source, c->program, k->what);
     char *s = pv_xmalloc((size_t)n + 1);
-    snprintf(s, (size_t)n + 1, "%s\n%llu\n%lld\n%s\n%s", k->source_path,
-             (unsigned long long)k->source_size_bytes, (long long)k->source_mtime_ns,
-             c->program, k->what);
+    snprintf(s, (size_t)n + 1, "%s\n%s\n%s", k->source, c->program, k->what);
     *len = (size_t)n;
     return s;
 }

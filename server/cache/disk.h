@@ -2,7 +2,8 @@
  * inside the logdir). docs/cache.md describes the folder for whoever
  * shares it.
  *
- * An entry is keyed by the source file's identity (path, size, mtime), the
+ * An entry is keyed by its source's identity (source/source.h: for a file
+ * its path below the logdir, size, mtime and ctime), the
  * program (version and a hash of the executable, so results of an older
  * or differently built binary are never served) and a string naming what
  * was computed (e.g. "data:overview_page?"). Its file is named by a hash
@@ -67,9 +68,7 @@ typedef struct pv_disk_cache {
 } pv_disk_cache;
 
 typedef struct pv_cache_key {
-    const char *source_path;
-    uint64_t source_size_bytes;
-    int64_t source_mtime_ns;
+    const char *source; /* the identity line of what it was made from (source/source.h) */
     const char *what;   /* what was computed from the source, with its parameters */
 } pv_cache_key;
 

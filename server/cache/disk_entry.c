@@ -156,7 +156,7 @@ fail:
 static void drop_corrupt(pv_disk_cache *c, const pv_cache_key *k, const char *why)
 {
     pv_log(PV_LOG_WARN, "cache entry of %s for %s is corrupt (%s); rebuilding it",
-           k->source_path, k->what, why);
+           k->source, k->what, why);
     pv_disk_cache_remove(c, k, KIND);
 }
 

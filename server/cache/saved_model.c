@@ -23,28 +23,22 @@
 #define TRAILER_BYTES 16u          /* CRC-32 (as u64), then the length */
 #define DRAIN_AT ((size_t)1 << 20) /* what the writer holds before writing it */
 
-static pv_cache_key companion_key(const pv_source *src, char *buf, size_t cap)
+/* The disk cache key of what (a model, its memos, its companion) made
+ * from src: the source's identity line, written into ident. */
+static pv_cache_key key_of(const pv_source *src, const char *what,
+                           char ident[PV_SOURCE_IDENT_MAX])
 {
-    snprintf(buf, cap, "trace index %lld", (long long)src->id.ctime_ns);
-    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
+    return (pv_cache_key){pv_source_ident(src, ident, PV_SOURCE_IDENT_MAX), what};
 }
 
 /* ---- the model --------------------------------------------------------------- */
 
 #define MODEL_KIND "pvm"
 
-/* The disk cache key of src's model (pv_source_ident's parts); it points
- * into src and buf. */
-static pv_cache_key model_key(const pv_source *src, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "model %lld", (long long)src->id.ctime_ns);
-    return (pv_cache_key){pv_source_rel_path(src), src->id.size_bytes, src->id.mtime_ns, buf};
-}
-
 char *pv__model_saved_path(pv_disk_cache *d, const pv_source *src)
 {
-    char what[80];
-    pv_cache_key key = model_key(src, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "model", ident);
     return d != NULL ? pv_disk_cache_find(d, &key, MODEL_KIND) : NULL;
 }
 
@@ -63,16 +57,16 @@ int pv__model_load_saved(pv_disk_cache *d, const pv_source *src, pv_model **m)
     char msg[1200];
     pv_error_format(&err, msg, sizeof msg);
     pv_log(PV_LOG_WARN, "saved model unusable (%s); decoding %s again", msg, src->path);
-    char what[80];
-    pv_cache_key key = model_key(src, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "model", ident);
     pv_disk_cache_remove(d, &key, MODEL_KIND);
     return PV_ENOTFOUND;
 }
 
 void pv__model_save(pv_disk_cache *d, const pv_source *src, const pv_model *m, pv_quiet *quiet)
 {
-    char what[80];
-    pv_cache_key key = model_key(src, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "model", ident);
     pv_disk_tmp t;
     if (pv_disk_cache_create(d, &key, MODEL_KIND, &t) != 0)
         return;
@@ -90,18 +84,9 @@ void pv__model_save(pv_disk_cache *d, const pv_source *src, const pv_model *m, p
 
 /* ---- memos ----------------------------------------------------------------- */
 
-/* The disk cache key of the memos of the model of path: one entry holds
- * them all, each as its name's length (u32), its name, its length (u64)
- * and its bytes. */
-static pv_cache_key memos_key(const char *path, const pv_file_id *id, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "memos %llu:%llu:%lld", (unsigned long long)id->dev,
-             (unsigned long long)id->ino, (long long)id->ctime_ns);
-    return (pv_cache_key){path, id->size_bytes, id->mtime_ns, buf};
-}
-
-void pv__memos_save(pv_disk_cache *d, const char *path, const pv_file_id *id,
-                    const pv_model *m, size_t n)
+/* The memos of a model are one entry ("memos"): each as its name's
+ * length (u32), its name, its length (u64) and its bytes. */
+void pv__memos_save(pv_disk_cache *d, const pv_source *src, const pv_model *m, size_t n)
 {
     if (d == NULL)
         return;
@@ -119,16 +104,16 @@ void pv__memos_save(pv_disk_cache *d, const char *path, const pv_file_id *id,
         pv_buf_add(&b, &len64, sizeof len64);
         pv_buf_add(&b, data, len);
     }
-    char what[80];
-    pv_cache_key key = memos_key(path, id, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "memos", ident);
     pv_disk_cache_put(d, &key, b.data, b.len);
     pv_buf_fini(&b);
 }
 
-size_t pv__memos_load(pv_disk_cache *d, const char *path, const pv_file_id *id, pv_model *m)
+size_t pv__memos_load(pv_disk_cache *d, const pv_source *src, pv_model *m)
 {
-    char what[80];
-    pv_cache_key key = memos_key(path, id, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "memos", ident);
     pv_buf b;
     pv_buf_init(&b, SIZE_MAX);
     if (d == NULL || pv_disk_cache_get(d, &key, &b) != 0) {
@@ -193,8 +178,8 @@ void pv__companion_save(pv_disk_cache *d, const pv_model_companion *c, const pv_
 {
     if (d == NULL || c->save == NULL)
         return;
-    char what[80];
-    pv_cache_key key = companion_key(src, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "trace index", ident);
     pv_disk_tmp t;
     if (pv_disk_cache_create(d, &key, KIND, &t) != 0)
         return;
@@ -258,8 +243,8 @@ int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_s
     *bytes = 0;
     if (d == NULL || c->load == NULL)
         return PV_ENOTFOUND;
-    char what[80];
-    pv_cache_key key = companion_key(src, what, sizeof what);
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_cache_key key = key_of(src, "trace index", ident);
     char *file = pv_disk_cache_find(d, &key, KIND);
     if (file == NULL)
         return PV_ENOTFOUND;

@@ -30,21 +30,20 @@ int pv__model_load_saved(pv_disk_cache *d, const pv_source *src, pv_model **m);
 void pv__model_save(pv_disk_cache *d, const pv_source *src, const pv_model *m,
                     struct pv_quiet *quiet);
 
-/* Saves the first n memos of m (held by the caller), the model of the
- * source (path, id), for the next start. d may be NULL (no cache). */
-void pv__memos_save(pv_disk_cache *d, const char *path, const pv_file_id *id,
-                    const pv_model *m, size_t n);
-/* Gives m the memos saved for the source (path, id), when the disk cache
+/* Saves the first n memos of m (held by the caller), src's model, for the
+ * next start. d may be NULL (no cache). */
+void pv__memos_save(pv_disk_cache *d, const pv_source *src, const pv_model *m, size_t n);
+/* Gives m the memos saved for src, when the disk cache
  * has them (made from a model of the same file by this build); returns
  * how many m holds then. An entry that does not parse is left alone: its
  * checksum held, so only another layout could make it so, and the memos
  * are then made again. Only before m is shared. */
-size_t pv__memos_load(pv_disk_cache *d, const char *path, const pv_file_id *id, pv_model *m);
+size_t pv__memos_load(pv_disk_cache *d, const pv_source *src, pv_model *m);
 
 /* Reads back the companion c saved for src's model and hands it to
  * c->load for m. Returns 0 with *out and *bytes, or PV_ENOTFOUND when none
  * is saved or what is saved does not read (then removed, logged). The key
- * names the source as the saved model's does (store.h, pv_source_rel_path). */
+ * names the source by its identity, as the saved model's does. */
 int pv__companion_load(pv_disk_cache *d, const pv_model_companion *c, const pv_source *src,
                        const pv_model *m, void **out, size_t *bytes);
 

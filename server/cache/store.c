@@ -16,7 +16,6 @@
 #include "cache/store.h"
 #include "cache/saved_model.h"
 #include "cache/disk.h"
-#include "ingest/ingest.h"
 #include "model/memo.h"
 #include "util/log.h"
 #include "util/mem.h"
@@ -34,9 +33,10 @@
 
 struct pv_model_entry {
     pv_model_entry *next;
-    char *path;
-    char *root;             /* the logdir path is opened beneath, or NULL */
-    pv_file_id id;          /* what the source was when asked for */
+    pv_source src;          /* what was asked for; path and root are the entry's */
+    char *path;             /* src.path */
+    char *root;             /* src.root: the logdir it is opened beneath, or NULL */
+    char *ident;            /* src's identity line */
     pv_load_state state;
     bool started;           /* the loader thread runs or ran */
     bool wanted;            /* a get waits for it: it may evict idle models */
@@ -141,6 +141,7 @@ static void entry_free(pv_model_entry *e)
     pv_model_free(e->model);
     free(e->path);
     free(e->root);
+    free(e->ident);
     free(e);
 }
 
@@ -251,7 +252,7 @@ static void start_loads(pv_model_store *s)
                 next = e;
         if (next == NULL || s->loading >= MAX_LOADS)
             return;
-        size_t need = estimate_bytes(next->id.size_bytes);
+        size_t need = estimate_bytes(next->src.id.size_bytes);
         if (!fits(s, need))
             evict_for(s, need, next);
         /* The oldest waits rather than letting later, smaller loads pass it:
@@ -260,41 +261,6 @@ static void start_loads(pv_model_store *s)
             return;
         start_load(s, next, need);
     }
-}
-
-/* e's source as the scan saw it. */
-static pv_source source_of(const pv_model_entry *e)
-{
-    return (pv_source){e->path, e->root, e->id};
-}
-
-/* Opens e's source as the scan saw it: beneath its logdir without
- * following links, a regular file with the identity recorded. Returns the
- * descriptor, or -1 with err set. */
-static int open_source(const pv_model_entry *e, pv_error *err)
-{
-    if (e->root != NULL)
-        return pv_safe_open(e->root, e->path, &e->id, err);
-    int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        pv_error_set(err, PV_EIO, e->path, PV_NO_OFFSET, "cannot open: %s", strerror(errno));
-    return fd;
-}
-
-const char *pv_source_rel_path(const pv_source *src)
-{
-    size_t n = src->root != NULL ? strlen(src->root) : 0;
-    if (n > 0 && strncmp(src->path, src->root, n) == 0 && src->path[n] == '/')
-        return src->path + n + 1;
-    return src->path;
-}
-
-const char *pv_source_ident(const pv_source *src, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "%s:%llu:%lld:%lld", pv_source_rel_path(src),
-             (unsigned long long)src->id.size_bytes, (long long)src->id.mtime_ns,
-             (long long)src->id.ctime_ns);
-    return buf;
 }
 
 char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
@@ -306,21 +272,23 @@ char *pv_model_store_saved(pv_model_store *s, const pv_source *src)
  * decodes the source, and *save says the model should be saved. */
 static int load_or_decode(pv_model_entry *e, pv_model **m, bool *save, pv_error *err)
 {
-    int fd = open_source(e, err);
-    if (fd < 0)
-        return err->code;
     pv_disk_cache *disk = e->store->disk;
-    pv_source src = source_of(e);
     *save = false;
-    if (pv__model_load_saved(disk, &src, m) == 0) {
-        atomic_store(&e->progress.done_bytes, e->id.size_bytes);
-        atomic_fetch_add(&e->store->from_disk, 1);
+    /* A saved model is read only while its source is still there as it
+     * was: the source is opened first, as a decode would open it. */
+    if (e->src.kind->open != NULL) {
+        int fd = e->src.kind->open(&e->src, err);
+        if (fd < 0)
+            return err->code != 0 ? err->code : PV_EIO;
         close(fd);
+    }
+    if (pv__model_load_saved(disk, &e->src, m) == 0) {
+        atomic_store(&e->progress.done_bytes, e->src.id.size_bytes);
+        atomic_fetch_add(&e->store->from_disk, 1);
         return 0;
     }
     atomic_fetch_add(&e->store->decoded, 1);
-    int rc = pv_ingest_fd(fd, e->path, &e->progress, m, err);
-    close(fd);
+    int rc = e->src.kind->model(&e->src, &e->progress, m, err);
     *save = rc == 0 && disk != NULL && !disk->read_only;
     return rc;
 }
@@ -339,8 +307,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     size_t bytes = 0;
     pv_error err = {0};
     /* A companion saved by an earlier start is read back instead. */
-    pv_source src = source_of(e);
-    int rc = pv__companion_load(s->disk, s->companion, &src, e->model, &c, &bytes);
+    int rc = pv__companion_load(s->disk, s->companion, &e->src, e->model, &c, &bytes);
     bool built = rc != 0;
     if (built)
         rc = s->companion->build(e->model, &e->index_meter, &c, &bytes, &err);
@@ -368,7 +335,7 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
     pthread_mutex_unlock(&s->lock);
     /* e is held by the loader; requests only read the companion */
     if (built && rc == 0)
-        pv__companion_save(s->disk, s->companion, &src, e->model, c, s->quiet);
+        pv__companion_save(s->disk, s->companion, &e->src, e->model, c, s->quiet);
 }
 
 /* Ends a hold of e. Every holder takes the pages of the files the model
@@ -407,7 +374,7 @@ static void warm_memos(pv_model_store *s, pv_model_entry *e)
         warn_if_over(s, e);
     pthread_mutex_unlock(&s->lock);
     if (save)
-        pv__memos_save(s->disk, e->path, &e->id, e->model, n_memos);
+        pv__memos_save(s->disk, &e->src, e->model, n_memos);
 }
 
 static void *load_main(void *arg)
@@ -421,7 +388,7 @@ static void *load_main(void *arg)
     pv_model_store *s = e->store;
     size_t n_memos = 0;
     if (rc == 0)
-        n_memos = pv__memos_load(s->disk, e->path, &e->id, m);
+        n_memos = pv__memos_load(s->disk, &e->src, m);
     /* The decode read every page; no one else sees m yet, so the budget
      * cannot drop it under the release. */
     if (rc == 0)
@@ -433,7 +400,7 @@ static void *load_main(void *arg)
     s->done.loads++;
     s->done.load_seconds += (double)(monotonic_ns() - t0) / 1e9;
     if (rc == 0) {
-        s->done.load_bytes += e->id.size_bytes;
+        s->done.load_bytes += e->src.id.size_bytes;
         size_t added = pv_model_added_bytes(m);
         evict_for(s, m->mem_bytes + added, e);
         e->model = m;
@@ -469,23 +436,24 @@ static void *load_main(void *arg)
     /* The memos are saved before the model, so a saved model has them. */
     if (rc == 0 && s->companion != NULL && s->companion->warm != NULL)
         warm_memos(s, e);
-    if (rc == 0 && save) {
-        pv_source src = source_of(e);
-        pv__model_save(s->disk, &src, e->model, s->quiet);
-    }
+    if (rc == 0 && save)
+        pv__model_save(s->disk, &e->src, e->model, s->quiet);
     if (keep)
         release(s, e);
     return NULL;
 }
 
-/* Finds or creates the entry for src. Caller holds the lock. */
+/* Finds or creates the entry for src: one per source of a kind and path,
+ * whose identity names the bytes it holds. Caller holds the lock. */
 static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
 {
+    char ident[PV_SOURCE_IDENT_MAX];
+    pv_source_ident(src, ident, sizeof ident);
     for (pv_model_entry **p = &s->entries; *p != NULL; p = &(*p)->next) {
         pv_model_entry *e = *p;
-        if (strcmp(e->path, src->path) != 0)
+        if (e->src.kind != src->kind || strcmp(e->path, src->path) != 0)
             continue;
-        bool same = pv_file_id_same(&e->id, &src->id);
+        bool same = strcmp(e->ident, ident) == 0;
         bool retry = e->state == PV_LOAD_FAILED &&
                      monotonic_ns() - e->failed_ns >= s->retry_after_ns;
         if (same && !retry)
@@ -506,7 +474,10 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
     pv_model_entry *e = pv_xcalloc(1, sizeof *e);
     e->path = pv_xstrdup(src->path);
     e->root = src->root != NULL ? pv_xstrdup(src->root) : NULL;
-    e->id = src->id;
+    e->ident = pv_xstrdup(ident);
+    e->src = *src;
+    e->src.path = e->path;
+    e->src.root = e->root;
     e->state = PV_LOAD_LOADING;
     e->companion_state = s->companion != NULL ? PV_LOAD_LOADING : PV_LOAD_READY;
     atomic_store(&e->progress.done_bytes, 0);
@@ -558,9 +529,9 @@ static void status_of(const pv_model_entry *e, pv_load_status *out)
 {
     out->state = e->state;
     out->queued = e->state == PV_LOAD_LOADING && !e->started;
-    out->total_bytes = e->id.size_bytes;
+    out->total_bytes = e->src.id.size_bytes;
     out->done_bytes = e->state == PV_LOAD_LOADING ? atomic_load(&e->progress.done_bytes)
-                                                  : e->id.size_bytes;
+                                                  : e->src.id.size_bytes;
     if (e->state == PV_LOAD_FAILED)
         out->err = e->err;
     else
@@ -628,7 +599,7 @@ void pv_model_store_put(pv_model_store *s, pv_model_entry *entry)
         warn_if_over(s, entry);
     pthread_mutex_unlock(&s->lock);
     if (save)
-        pv__memos_save(s->disk, entry->path, &entry->id, entry->model, n_memos);
+        pv__memos_save(s->disk, &entry->src, entry->model, n_memos);
     release(s, entry);
 }
 

@@ -24,7 +24,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/progress.h"
-#include "util/safe_open.h"
+#include "source/source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,27 +97,10 @@ typedef struct pv_model_companion {
                 pv_error *err);
 } pv_model_companion;
 
-/* A source file: where it is, below which logdir (it is opened without
- * following any link below root, util/safe_open.h; NULL: opened as it is,
- * for tests and tools that name a file directly), and its identity: a
- * change in any part of id is a new file. */
-typedef struct pv_source {
-    const char *path;
-    const char *root;
-    pv_file_id id;
-} pv_source;
-
-/* How the disk cache and the tags name a source, so that every process
- * sharing a cache folder names a file alike: its path below root (the
- * whole path when root is NULL or not a prefix of it), size, mtime and
- * ctime. Not the device and inode numbers: they belong to one mount (a
- * shared file system mounted on two machines, or twice, shows others),
- * and a file rewritten in place, even with its old size and mtime, still
- * gets a new ctime. Borrowed from src. */
-const char *pv_source_rel_path(const pv_source *src);
-/* The same as one line of text, "rel:size:mtime:ctime", in buf (cut to
- * cap); returns buf. Cannot fail. */
-const char *pv_source_ident(const pv_source *src, char *buf, size_t cap);
+/* Sources are named by their identity line (source/source.h): a store
+ * holds one model per source of a kind and path, and a source whose
+ * identity changed is a new model. A source's ctx must outlive the store's
+ * use of it (the store copies the rest). */
 
 struct pv_disk_cache;
 

@@ -111,3 +111,10 @@ void pv_index_store_swap(pv_index_store *s, pv_index *next)
     pv_index_unref(old);
     pthread_mutex_unlock(&s->lock);
 }
+
+pv_source pv_host_file_source(const pv_host_file *f, const char *root)
+{
+    if (f->source_kind == NULL)
+        return pv_source_file(f->path, root, f->id);
+    return (pv_source){f->source_kind, f->path, root, f->id, f->source_ctx};
+}

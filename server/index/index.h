@@ -20,6 +20,7 @@
 #define PV_INDEX_INDEX_H
 
 #include "ingest/formats.h"
+#include "source/source.h"
 #include "tools/tool.h"
 #include "util/safe_open.h"
 #include "util/error.h"
@@ -35,6 +36,11 @@ typedef struct pv_host_file {
     const pv_format *format; /* what the file is (ingest/formats.h) */
     pv_file_id id;           /* device, inode, size, mtime, ctime when scanned */
     unsigned holds;          /* a profile's PV_PROFILE_* (format->probe); 0 otherwise */
+    /* Where its bytes come from when it is not a file of the logdir (a
+     * capture held in memory: source/source.h), with that kind's ctx;
+     * NULL: the file at path, as every scan finds. */
+    const pv_source_kind *source_kind;
+    const void *source_ctx;
 } pv_host_file;
 
 typedef struct pv_host {
@@ -96,6 +102,9 @@ const pv_host *pv_run_host_find(const pv_run *run, const char *host);
 
 /* The host's profile, the file its model is decoded from, or NULL. */
 const pv_host_file *pv_host_profile(const pv_host *h);
+/* Where f's bytes come from, f being a file of a run below root (NULL:
+ * opened as named). Borrowed from f. */
+pv_source pv_host_file_source(const pv_host_file *f, const char *root);
 /* What answers t on h: the profile, with *from_model true, or a per-tool
  * file, with *from_model false; NULL when nothing does. */
 const pv_host_file *pv_host_answer(const pv_host *h, const pv_tool *t, bool *from_model);

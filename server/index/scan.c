@@ -158,7 +158,7 @@ static void remember(scan *s, const char *path, const pv_format *format, const p
         s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
         s->seen_files = pv_xrealloc(s->seen_files, s->cap_seen * sizeof *s->seen_files);
     }
-    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, holds};
+    s->seen_files[s->n_seen++] = (pv_host_file){pv_xstrdup(path), format, *id, holds, NULL, NULL};
 }
 
 /* What the profile at path holds (PV_PROFILE_*): the previous scan's
@@ -262,7 +262,7 @@ static void scan_session(scan *s, const char *dir, char *run_name, bool any_fold
         }
         pv_host *h = host_get(&run, de->d_name, host_len);
         h->files = pv_xrealloc(h->files, (h->n_files + 1) * sizeof *h->files);
-        h->files[h->n_files++] = (pv_host_file){path, format, id, holds};
+        h->files[h->n_files++] = (pv_host_file){path, format, id, holds, NULL, NULL};
     }
     closedir(d);
     free(real_dir);

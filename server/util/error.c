@@ -31,6 +31,7 @@ const char *pv_error_name(int code)
     case PV_EINVAL: return "invalid";
     case PV_ENOTIMPL: return "not implemented";
     case PV_ENOMEM: return "out of memory";
+    case PV_EBUSY: return "busy";
     default: return "error";
     }
 }

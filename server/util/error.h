@@ -18,7 +18,8 @@ enum {
     PV_ENOTFOUND = -4, /* no such run, host, tool or event */
     PV_EINVAL = -5,    /* a request parameter is malformed */
     PV_ENOTIMPL = -6,  /* the tool exists in TensorBoard but not here yet */
-    PV_ENOMEM = -7     /* the memory budget cannot hold the result */
+    PV_ENOMEM = -7,    /* the memory budget cannot hold the result */
+    PV_EBUSY = -8      /* no slot for an expensive answer came free in time */
 };
 
 typedef struct pv_error {

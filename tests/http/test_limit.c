@@ -1,6 +1,6 @@
 /* Tests of http/limit: slots for expensive answers. The expected outcomes
  * are the rules of limit.h, with times measured against the wait asked for. */
-#include "http/limit.h"
+#include "util/limit.h"
 #include "testutil.h"
 
 #include <pthread.h>

@@ -28,7 +28,7 @@ static pv_source source_of(const char *path)
 {
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    return (pv_source){path, NULL, pv_file_id_of(&st)};
+    return pv_source_file(path, NULL, pv_file_id_of(&st));
 }
 
 static void sleep_ms(long ms)

@@ -6,8 +6,8 @@
  * free within a short wait is answered 503 with Retry-After, and cheap
  * routes (listings, kept answers, tiles, /healthz) never wait.
  * Thread-safe: one mutex. */
-#ifndef PV_HTTP_LIMIT_H
-#define PV_HTTP_LIMIT_H
+#ifndef PV_UTIL_LIMIT_H
+#define PV_UTIL_LIMIT_H
 
 #include <pthread.h>
 #include <stdbool.h>

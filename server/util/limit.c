@@ -1,5 +1,5 @@
 /* limit: a counting semaphore with a timed wait (limit.h). */
-#include "http/limit.h"
+#include "util/limit.h"
 
 #include <errno.h>
 #include <malloc.h>
