@@ -1,12 +1,13 @@
 /* fuzz_params: libFuzzer entry for the query parameters of every route: the
  * input is a query string ("k=v&k=v", %-escapes decoded as libmicrohttpd
  * decodes them, NULs and invalid UTF-8 included) read through the request
- * layer's checks (http/request.c) and then by every registered tool's
- * query reader and the parameter rules of params.h. Each value must either
- * be read or refused with PV_EINVAL and a reason; ASan/UBSan catch the
- * rest. Built and run by `tests/fuzz/run.sh params`, not by make. */
+ * layer's checks (http/request.c), then as every registered tool's and
+ * part's declared table (param_read.h) with the query made from it, and by
+ * the single-parameter rules. Each value must either be read within its
+ * rule or refused with PV_EINVAL and a reason; ASan/UBSan catch the rest.
+ * Built and run by `tests/fuzz/run.sh params`, not by make. */
+#include "answer/param_read.h"
 #include "http/http.h"
-#include "tools/common/params.h"
 #include "tools/registry.h"
 
 #include <stdlib.h>
@@ -66,6 +67,34 @@ static const char *no_header(void *ctx, const char *name)
     return NULL;
 }
 
+/* Reads a declared table and makes its query; every value read must follow
+ * its rule, and every refusal must say why. */
+static void read_table(const pv_params *p, const pv_param_decl *decls, size_t n, size_t bytes,
+                       int (*make)(const pv_param_values *, void *, pv_error *))
+{
+    pv_arena a;
+    pv_arena_init(&a, 4096);
+    pv_param_value *v = pv_arena_zalloc(&a, (n + 1) * sizeof *v);
+    bool missing;
+    pv_error err = {0};
+    int rc = pv_params_read(decls, n, p, &a, v, &missing, &err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const pv_param_decl *d = &decls[i];
+        if ((d->kind == PV_PARAM_UINT && (v[i].u < d->min || v[i].u > d->max)) ||
+            (d->kind == PV_PARAM_NUMBER && v[i].present && !(v[i].x >= d->lo && v[i].x <= d->hi)) ||
+            (d->kind == PV_PARAM_UINT_LIST && v[i].n_items > d->max_items) ||
+            (d->required && !v[i].present))
+            abort();
+    }
+    void *q = pv_arena_zalloc(&a, bytes + 1);
+    pv_param_values vals = {decls, v, n};
+    if (rc == 0 && make != NULL)
+        rc = make(&vals, q, &err);
+    if (rc != 0 && (rc != PV_EINVAL || err.reason[0] == '\0'))
+        abort();
+    pv_arena_fini(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -89,14 +118,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n_tools;
     const pv_tool *const *tools = pv_tools(&n_tools);
     for (size_t i = 0; i < n_tools; i++) {
-        if (tools[i]->read_query == NULL)
-            continue;
-        void *q = calloc(1, tools[i]->query_bytes);
-        pv_error err = {0};
-        int rc = tools[i]->read_query(&params, q, &err);
-        if (rc != 0 && (rc != PV_EINVAL || err.reason[0] == '\0'))
-            abort();
-        free(q);
+        read_table(&params, tools[i]->params, tools[i]->n_params, tools[i]->query_bytes,
+                   tools[i]->make_query);
+        for (size_t k = 0; k < tools[i]->n_parts; k++) {
+            const pv_tool_part *part = &tools[i]->parts[k];
+            read_table(&params, part->params, part->n_params, part->query_bytes,
+                       part->make_query);
+        }
     }
     static const char *const choices[] = {"bin", "json", NULL};
     for (size_t i = 0; i < p.n; i++) {

@@ -46,6 +46,14 @@ const pv_tool *pv_tool_find(const char *name)
     return NULL;
 }
 
+const pv_tool_part *pv_tool_part_find(const pv_tool *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_parts; i++)
+        if (strcmp(t->parts[i].name, name) == 0)
+            return &t->parts[i];
+    return NULL;
+}
+
 void pv_tools_warm(const pv_model *m)
 {
     pv_arena a;

@@ -44,5 +44,7 @@ void pv_tools_warm(const pv_model *m);
 const pv_tool *const *pv_tools(size_t *n);
 /* The tool called name or known by name as an alias, or NULL. Cannot fail. */
 const pv_tool *pv_tool_find(const char *name);
+/* The part of t called name, or NULL. Cannot fail. */
+const pv_tool_part *pv_tool_part_find(const pv_tool *t, const char *name);
 
 #endif

@@ -2,7 +2,7 @@
 # Builds one libFuzzer target of server/ with clang, ASan and UBSan, and
 # runs it. Not part of make check.
 #   tests/fuzz/run.sh TARGET [SECONDS] [CORPUS_DIR]
-# TARGET is the name after fuzz_ of a server/*/*/fuzz_TARGET.c:
+# TARGET is the name after fuzz_ of a server/*/fuzz_TARGET.c or server/*/*/fuzz_TARGET.c:
 #   xspace                 the XSpace decoder (seeds: the real .xplane.pb files)
 #   legacy_stats           kernel_stats.pb / tensorflow_stats.pb (seeds: the real
 #                          ones, behind the converter-picking first byte)
@@ -31,8 +31,8 @@ secs=${2:-600}
 corpus=${3:-/tmp/pv-fuzz-$target}
 work=/tmp/pv-fuzz-$target-build
 crashes=/tmp/pv-fuzz-$target-crashes
-src=$(ls "$top"/server/*/*/fuzz_"$target".c 2>/dev/null || true)
-[ -n "$src" ] || { echo "no server/*/*/fuzz_$target.c" >&2; exit 2; }
+src=$(ls "$top"/server/*/fuzz_"$target".c "$top"/server/*/*/fuzz_"$target".c 2>/dev/null || true)
+[ -n "$src" ] || { echo "no server/*/fuzz_$target.c or server/*/*/fuzz_$target.c" >&2; exit 2; }
 mkdir -p "$corpus" "$crashes" "$work/proto"
 
 # the product's sources (no HTTP server, index or cache: of http/ only the
@@ -40,7 +40,8 @@ mkdir -p "$corpus" "$crashes" "$work/proto"
 protoc-c --proto_path="$top/proto" --c_out="$work/proto" "$top"/proto/*.proto
 sources=$(ls "$top"/server/ingest/*.c "$top"/server/ingest/*/*.c "$top"/server/model/*.c \
     "$top"/server/tools/*.c "$top"/server/tools/*/*.c "$top"/server/util/*.c \
-    "$top"/server/http/request.c "$work"/proto/*.pb-c.c | grep -v '/fuzz_')
+    "$top"/server/http/request.c "$top"/server/answer/param_read.c "$work"/proto/*.pb-c.c |
+    grep -v '/fuzz_')
 cc="clang -std=c11 -D_GNU_SOURCE -g -O1 -I$top/server -I$work/proto $(pkg-config --cflags jansson)"
 libs="-lprotobuf-c -ljansson -lz -lm -lpthread"
 

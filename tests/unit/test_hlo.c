@@ -347,7 +347,7 @@ START_TEST(test_pv_model_hlo_store_loads_saved_model)
     pv_disk_cache_init(&disk, dir, PV_DISK_CACHE_MAX_AUTO);
     struct stat st;
     ck_assert_int_eq(stat(JAX_TRAIN, &st), 0);
-    pv_source src = {JAX_TRAIN, NULL, pv_file_id_of(&st)};
+    pv_source src = pv_source_file(JAX_TRAIN, NULL, pv_file_id_of(&st));
     for (int round = 0; round < 2; round++) {
         pv_model_store *s = pv_model_store_new(0, &disk, NULL);
         const pv_model *m;

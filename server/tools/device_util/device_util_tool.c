@@ -4,21 +4,19 @@
  * page is listed, rather than shown as a page of its own. One parameter:
  * buckets, how many the window is cut into. */
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/device_util/device_util.h"
 #include "tools/registry.h"
 
-static int read_query(const pv_params *p, void *q, pv_error *err)
+enum { P_BUCKETS };
+static const pv_param_decl params[] = {
+    [P_BUCKETS] = {"buckets", PV_PARAM_UINT, "how many parts the window is cut into",
+                   .def = PV_DEVICE_UTIL_BUCKETS, .min = 1, .max = PV_DEVICE_UTIL_MAX_BUCKETS},
+};
+
+static int make_query(const pv_param_values *v, void *q, pv_error *err)
 {
-    uint64_t n;
-    if (pv_param_uint(p, "buckets", PV_DEVICE_UTIL_BUCKETS, PV_DEVICE_UTIL_MAX_BUCKETS, &n,
-                      err) != 0)
-        return PV_EINVAL;
-    if (n == 0)
-        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                            "buckets must be a whole number from 1 to %u",
-                            PV_DEVICE_UTIL_MAX_BUCKETS);
-    ((pv_device_util_query *)q)->n_buckets = (uint32_t)n;
+    (void)err;
+    ((pv_device_util_query *)q)->n_buckets = (uint32_t)pv_param_u(v, P_BUCKETS);
     return 0;
 }
 
@@ -38,15 +36,13 @@ static int write_json(const pv_tool_input *in, const void *q, const void *result
     return pv_json_write(pv_device_util_to_json(result), out, err);
 }
 
-static const char *const params[] = {"buckets", NULL};
-
 const pv_tool pv_device_utilization_tool = {
     .name = "device_utilization",
     .title = "Device utilization",
     .hidden_by = "overview_page",
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(pv_device_util_query),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .write_json = write_json,
 };

@@ -7,7 +7,6 @@
  * a renderer in the browser; profview's page lays the graph out itself,
  * so they are refused in words. */
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/graph_viewer/graph_viewer.h"
 #include "tools/hlo/hlo_text.h"
 #include "tools/hlo/hlo_modules.h"
@@ -31,26 +30,34 @@ typedef struct gv_result {
     pv_graph_view view;
 } gv_result;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_TYPE = PV_HLO_MODULE_N_PARAMS, P_FORMAT, P_NODE_NAME, P_GRAPH_WIDTH };
+static const char *const types[] = {"graph", "long_txt", "short_txt", NULL};
+static const char *const formats[] = {"json", "dot", "html", "url", NULL};
+static const pv_param_decl params[] = {
+    PV_HLO_MODULE_PARAMS,
+    [P_TYPE] = {"type", PV_PARAM_CHOICE,
+                "a node's neighborhood, or the module's text with or without operand shapes",
+                .def = TYPE_GRAPH, .choices = types},
+    [P_FORMAT] = {"format", PV_PARAM_CHOICE, "the neighborhood as the page's JSON or as DOT",
+                  .def = FORMAT_JSON, .choices = formats},
+    [P_NODE_NAME] = {"node_name", PV_PARAM_TEXT, "the node the neighborhood is around"},
+    [P_GRAPH_WIDTH] = {"graph_width", PV_PARAM_UINT, "how many edges away the neighborhood goes",
+                       .def = PV_GV_DEFAULT_WIDTH, .max = PV_GV_MAX_WIDTH},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
-    static const char *const types[] = {"graph", "long_txt", "short_txt", NULL};
-    static const char *const formats[] = {"json", "dot", "html", "url", NULL};
     gv_query *q = out;
-    int rc = pv_hlo_module_query_read(p, &q->module, err);
-    if (rc == 0)
-        rc = pv_param_choice(p, "type", types, TYPE_GRAPH, &q->type, err);
-    if (rc == 0)
-        rc = pv_param_choice(p, "format", formats, FORMAT_JSON, &q->format, err);
-    if (rc == 0)
-        rc = pv_param_text(p, "node_name", &q->node_name, err);
-    if (rc == 0)
-        rc = pv_param_uint(p, "graph_width", PV_GV_DEFAULT_WIDTH, PV_GV_MAX_WIDTH, &q->width,
-                           err);
-    if (rc == 0 && q->type == TYPE_GRAPH && q->format >= FORMAT_HTML)
-        rc = pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
-                          "format must be json or dot: profview draws the graph in its own "
-                          "page rather than through an external renderer");
-    return rc;
+    pv_hlo_module_query_of(v, &q->module);
+    q->type = (unsigned)pv_param_u(v, P_TYPE);
+    q->format = (unsigned)pv_param_u(v, P_FORMAT);
+    q->node_name = pv_param_text_of(v, P_NODE_NAME);
+    q->width = pv_param_u(v, P_GRAPH_WIDTH);
+    if (q->type == TYPE_GRAPH && q->format >= FORMAT_HTML)
+        return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
+                            "format must be json or dot: profview draws the graph in its own "
+                            "page rather than through an external renderer");
+    return 0;
 }
 
 static int compute(const pv_tool_input *in, const void *qv, pv_arena *a, void **result,
@@ -108,18 +115,17 @@ static const char *content_type(const void *qv)
     return "application/json";
 }
 
-static const char *const params[] = {"module_name", "program_id", "type", "format",
-                                     "node_name", "graph_width", NULL};
-
 const pv_tool pv_graph_viewer_tool = {
     .name = "graph_viewer",
     .title = "Graph viewer",
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(gv_query),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .needs = PV_PROFILE_HLO,
     .per_module = true,
     .write_json = write_json,
     .content_type = content_type,
+    .parts = &pv_hlo_module_list_part,
+    .n_parts = 1,
 };

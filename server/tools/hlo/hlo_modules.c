@@ -1,7 +1,6 @@
 /* hlo_modules: the module tools' names for a module (hlo_modules.h). */
 #include "tools/hlo/hlo_modules.h"
 
-#include "tools/common/params.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -65,13 +64,11 @@ bool pv_hlo_module_program(const pv_model *m, const char *module_name, uint64_t 
     return false;
 }
 
-int pv_hlo_module_query_read(const pv_params *p, pv_hlo_module_query *q, pv_error *err)
+void pv_hlo_module_query_of(const pv_param_values *v, pv_hlo_module_query *q)
 {
-    int rc = pv_param_text(p, "module_name", &q->name, err);
-    if (rc == 0)
-        rc = pv_param_uint(p, "program_id", UINT64_MAX, UINT64_MAX, &q->program_id, err);
+    q->name = pv_param_text_of(v, 0);
+    q->program_id = pv_param_u(v, 1);
     q->has_program_id = q->program_id != UINT64_MAX;
-    return rc;
 }
 
 /* PV_EFORMAT naming why program_id's proto was left out, or 0. */
@@ -106,3 +103,29 @@ int pv_hlo_module_query_program(const pv_model *m, const pv_hlo_module_query *q,
     return pv_error_set(err, PV_ENOTFOUND, NULL, PV_NO_OFFSET,
                         "no HLO module %s in this profile", q->name);
 }
+
+/* ---- the module list, as a part ------------------------------------------------- */
+
+static int module_list_write(const pv_part_input *in, const void *q, pv_arena *a, pv_buf *out,
+                             pv_error *err)
+{
+    (void)q;
+    size_t n;
+    const char **names = pv_hlo_module_names(in->m, a, &n);
+    for (size_t i = 0; i < n; i++)
+        if ((i > 0 && pv_buf_adds(out, ",") != 0) || pv_buf_adds(out, names[i]) != 0)
+            return pv_error_set(err, PV_ETOOBIG, NULL, PV_NO_OFFSET,
+                                "the module list is larger than %zu bytes", out->max);
+    return 0;
+}
+
+static const char *module_list_type(const void *q)
+{
+    (void)q;
+    return "text/plain";
+}
+
+const pv_tool_part pv_hlo_module_list_part = {.name = "module_list",
+                                              .query_bytes = 1,
+                                              .write = module_list_write,
+                                              .content_type = module_list_type};

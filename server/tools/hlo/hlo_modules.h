@@ -14,6 +14,11 @@
  * Arena-allocated; *n set. */
 const char **pv_hlo_module_names(const pv_model *m, pv_arena *a, size_t *n);
 
+/* The module list as a part (tools/tool.h) of the module tools: the names
+ * of pv_hlo_module_names joined by commas, as text; "" for a profile
+ * without HLO protos. XProf's module_list route asks for it. */
+extern const pv_tool_part pv_hlo_module_list_part;
+
 /* The program a name of that list (or a bare module name: its first
  * program) names; false when none. */
 bool pv_hlo_module_program(const pv_model *m, const char *module_name, uint64_t *program_id);
@@ -25,8 +30,16 @@ typedef struct pv_hlo_module_query {
     bool has_program_id;
 } pv_hlo_module_query;
 
-/* Reads module_name and program_id. Returns 0 or PV_EINVAL. */
-int pv_hlo_module_query_read(const pv_params *p, pv_hlo_module_query *q, pv_error *err);
+/* The two parameters that name a module, for a module tool's table to
+ * start with, and its query from their values (v's first two). */
+#define PV_HLO_MODULE_PARAMS                                                               \
+    {.name = "module_name", .kind = PV_PARAM_TEXT,                                        \
+     .about = "the module, as the module list names it"},                                 \
+    {.name = "program_id", .kind = PV_PARAM_UINT,                                         \
+     .about = "the module by its program id (wins over module_name)", .def = UINT64_MAX,  \
+     .max = UINT64_MAX}
+#define PV_HLO_MODULE_N_PARAMS 2
+void pv_hlo_module_query_of(const pv_param_values *v, pv_hlo_module_query *q);
 
 /* The program q names in m. Returns 0, PV_EINVAL when q names none,
  * PV_ENOTFOUND when m has no such module, PV_EFORMAT (err saying why) when

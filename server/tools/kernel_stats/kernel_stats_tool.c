@@ -8,7 +8,6 @@
  * export is the table in rows. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/kernel_stats/kernel_stats.h"
 #include "tools/registry.h"
 
@@ -21,19 +20,24 @@ typedef struct kernel_stats_params {
     bool extras;    /* pv_extras=1 */
 } kernel_stats_params;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_MAX_ROWS, P_FORMAT, P_EXTRAS };
+static const char *const formats[] = {"rows", "columns", NULL};
+static const pv_param_decl params[] = {
+    [P_MAX_ROWS] = {"max_rows", PV_PARAM_UINT, "rows kept, the longest first (0: all)",
+                    .def = PV_KERNEL_STATS_REFERENCE_ROWS, .max = SIZE_MAX},
+    [P_FORMAT] = {"pv_format", PV_PARAM_CHOICE, "the table as rows or as columns",
+                  .choices = formats},
+    [P_EXTRAS] = {"pv_extras", PV_PARAM_SWITCH,
+                  "adds the rows before the cap, the GPU planes and the GPU vendor"},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
-    static const char *const formats[] = {"rows", "columns", NULL};
+    (void)err;
     kernel_stats_params *q = out;
-    uint64_t max_rows;
-    unsigned format;
-    if (pv_param_uint(p, "max_rows", PV_KERNEL_STATS_REFERENCE_ROWS, SIZE_MAX, &max_rows, err) !=
-            0 ||
-        pv_param_choice(p, "pv_format", formats, 0, &format, err) != 0 ||
-        pv_param_switch(p, "pv_extras", false, &q->extras, err) != 0)
-        return PV_EINVAL;
-    q->q.max_rows = (size_t)max_rows;
-    q->columns = format == 1;
+    q->q.max_rows = (size_t)pv_param_u(v, P_MAX_ROWS);
+    q->columns = pv_param_u(v, P_FORMAT) == 1;
+    q->extras = pv_param_on(v, P_EXTRAS);
     return 0;
 }
 
@@ -80,14 +84,12 @@ static int write_csv(const pv_tool_input *in, const void *q, const void *result,
     return rc;
 }
 
-static const char *const params[] = {"max_rows", "pv_format", "pv_extras", NULL};
-
 const pv_tool pv_kernel_stats_tool = {
     .name = "kernel_stats",
     .title = "Kernel stats",
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(kernel_stats_params),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .combines_hosts = true,
     .lists_all_hosts = true,

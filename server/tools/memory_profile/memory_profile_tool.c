@@ -4,7 +4,6 @@
  * counts it shows (docs/memory_profile.md). One host at a time, as in the
  * reference. */
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/registry.h"
 
@@ -12,9 +11,17 @@ typedef struct memory_profile_params {
     bool extras;   /* pv_extras=1 */
 } memory_profile_params;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_EXTRAS };
+static const pv_param_decl params[] = {
+    [P_EXTRAS] = {"pv_extras", PV_PARAM_SWITCH,
+                  "adds the allocation and free times and the event counts"},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
-    return pv_param_switch(p, "pv_extras", false, &((memory_profile_params *)out)->extras, err);
+    (void)err;
+    ((memory_profile_params *)out)->extras = pv_param_on(v, P_EXTRAS);
+    return 0;
 }
 
 static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
@@ -34,14 +41,12 @@ static int write_json(const pv_tool_input *in, const void *q, const void *result
                          out, err);
 }
 
-static const char *const params[] = {"pv_extras", NULL};
-
 const pv_tool pv_memory_profile_tool = {
     .name = "memory_profile",
     .title = "Memory profile",
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(memory_profile_params),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .write_json = write_json,
 };

@@ -4,7 +4,6 @@
  * memory space by memory_space (0, the device's main memory, when
  * absent). XProf offers it per host. */
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/hlo/hlo_modules.h"
 #include "tools/memory_viewer/memory_viewer.h"
 #include "tools/registry.h"
@@ -17,13 +16,20 @@ typedef struct mv_query {
     uint64_t memory_space;
 } mv_query;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_MEMORY_SPACE = PV_HLO_MODULE_N_PARAMS };
+static const pv_param_decl params[] = {
+    PV_HLO_MODULE_PARAMS,
+    [P_MEMORY_SPACE] = {"memory_space", PV_PARAM_UINT,
+                        "the memory space (0: the device's main memory)", .max = INT32_MAX},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
+    (void)err;
     mv_query *q = out;
-    int rc = pv_hlo_module_query_read(p, &q->module, err);
-    if (rc == 0)
-        rc = pv_param_uint(p, "memory_space", 0, INT32_MAX, &q->memory_space, err);
-    return rc;
+    pv_hlo_module_query_of(v, &q->module);
+    q->memory_space = pv_param_u(v, P_MEMORY_SPACE);
+    return 0;
 }
 
 static int compute(const pv_tool_input *in, const void *qv, pv_arena *a, void **result,
@@ -48,14 +54,12 @@ static int write_json(const pv_tool_input *in, const void *q, const void *result
     return pv_json_write(pv_memory_viewer_json(result), out, err);
 }
 
-static const char *const params[] = {"module_name", "program_id", "memory_space", NULL};
-
 const pv_tool pv_memory_viewer_tool = {
     .name = "memory_viewer",
     .title = "Memory viewer",
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(mv_query),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .needs = PV_PROFILE_HLO,
     .per_module = true,

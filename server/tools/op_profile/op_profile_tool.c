@@ -2,7 +2,6 @@
  * tree of one host, grouped by program (XProf's default) or by category
  * (group_by=category), with at most 100 ops per node as XProf keeps. */
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/common/plane_stat.h"
 #include "tools/op_profile/op_profile.h"
 #include "tools/registry.h"
@@ -17,11 +16,18 @@ typedef struct op_profile_result {
     const char *device_type;   /* XProf's hardware type name */
 } op_profile_result;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_GROUP_BY };
+static const char *const groupings[] = {"program", "category", NULL};
+static const pv_param_decl params[] = {
+    [P_GROUP_BY] = {"group_by", PV_PARAM_CHOICE, "the op tree by program or by category",
+                    .def = PV_OP_PROFILE_BY_PROGRAM, .choices = groupings},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
-    static const char *const groupings[] = {"program", "category", NULL};
-    op_profile_params *q = out;
-    return pv_param_choice(p, "group_by", groupings, PV_OP_PROFILE_BY_PROGRAM, &q->group_by, err);
+    (void)err;
+    ((op_profile_params *)out)->group_by = (unsigned)pv_param_u(v, P_GROUP_BY);
+    return 0;
 }
 
 static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
@@ -51,16 +57,15 @@ static int write_json(const pv_tool_input *in, const void *q, const void *result
     return pv_json_write(pv_op_profile_to_json(&r->tree, r->device_type), out, err);
 }
 
-static const char *const params[] = {"group_by", NULL};
 static const char *const aliases[] = {"hlo_op_profile", NULL};
 
 const pv_tool pv_op_profile_tool = {
     .name = "op_profile",
     .title = "Op profile",
     .aliases = aliases,
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(op_profile_params),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .xspace_only = true,
     .write_json = write_json,

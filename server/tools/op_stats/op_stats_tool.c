@@ -8,7 +8,6 @@
  * include_idle=1, as the page shows it. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
-#include "tools/common/params.h"
 #include "tools/op_stats/op_stats.h"
 #include "tools/registry.h"
 
@@ -19,20 +18,28 @@ typedef struct op_stats_params {
     bool include_idle;   /* CSV: the table with the IDLE row */
 } op_stats_params;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
+enum { P_MAX_OPS, P_INCLUDE_IDLE, P_GROUP_BY };
+static const char *const groups[] = {"operator", "input_shape", "call_stack", NULL};
+static const pv_param_decl params[] = {
+    [P_MAX_OPS] = {"max_ops", PV_PARAM_UINT, "ops kept on each side, the longest first (0: all)",
+                   .def = PV_OP_STATS_REFERENCE_OPS, .max = SIZE_MAX},
+    [P_INCLUDE_IDLE] = {"include_idle", PV_PARAM_SWITCH,
+                        "the CSV export is the table with the IDLE row"},
+    [P_GROUP_BY] = {"group_by", PV_PARAM_CHOICE,
+                    "a row per operator, per operator and input shape, or per call stack",
+                    .def = PV_OP_GROUP_OPERATOR, .choices = groups},
+};
+
+static int make_query(const pv_param_values *v, void *out, pv_error *err)
 {
+    (void)err;
     op_stats_params *q = out;
-    uint64_t max_ops;
-    if (pv_param_uint(p, "max_ops", PV_OP_STATS_REFERENCE_OPS, SIZE_MAX, &max_ops, err) != 0)
-        return PV_EINVAL;
+    uint64_t max_ops = pv_param_u(v, P_MAX_OPS);
     /* 0 asks for every op: the tool's own "no cap" is SIZE_MAX. */
     q->q.max_ops_per_side = max_ops == 0 ? SIZE_MAX : (size_t)max_ops;
-    static const char *const groups[] = {"operator", "input_shape", "call_stack", NULL};
-    unsigned group;
-    if (pv_param_choice(p, "group_by", groups, PV_OP_GROUP_OPERATOR, &group, err) != 0)
-        return PV_EINVAL;
-    q->q.group = (pv_op_group)group;
-    return pv_param_switch(p, "include_idle", false, &q->include_idle, err);
+    q->q.group = (pv_op_group)pv_param_u(v, P_GROUP_BY);
+    q->include_idle = pv_param_on(v, P_INCLUDE_IDLE);
+    return 0;
 }
 
 static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
@@ -65,15 +72,14 @@ static int write_csv(const pv_tool_input *in, const void *q, const void *result,
 }
 
 static const char *const aliases[] = {"tensorflow_stats", NULL};
-static const char *const params[] = {"max_ops", "include_idle", "group_by", NULL};
 
 const pv_tool pv_framework_op_stats_tool = {
     .name = "framework_op_stats",
     .title = "Framework op stats",
     .aliases = aliases,
-    .params = params,
+    PV_PARAM_TABLE(params),
     .query_bytes = sizeof(op_stats_params),
-    .read_query = read_query,
+    .make_query = make_query,
     .compute = compute,
     .combines_hosts = true,
     .lists_all_hosts = true,

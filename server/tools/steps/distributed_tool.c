@@ -189,12 +189,9 @@ static int write_csv(const pv_tool_input *in, const void *q, const void *result,
     return rc;
 }
 
-static const char *const params[] = {NULL};
-
 const pv_tool pv_distributed_view_tool = {
     .name = "distributed_view",
     .title = "Distributed (PyTorch)",
-    .params = params,
     .compute = compute,
     .combines_hosts = true,
     .lists_all_hosts = true,

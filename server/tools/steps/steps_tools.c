@@ -6,23 +6,28 @@
  * the steps are XProf's (device events only when a device exists, first
  * and last step dropped when there are more than 5). Several hosts
  * (ALL_HOSTS) are combined over the steps every host recorded. */
-#include "tools/common/params.h"
 #include "tools/registry.h"
 #include "tools/steps/overview.h"
 
-static const char *const steps_params[] = {"host_steps", NULL};
+enum { P_HOST_STEPS };
+static const pv_param_decl steps_params[] = {
+    [P_HOST_STEPS] = {"host_steps", PV_PARAM_SWITCH,
+                      "also counts the host threads' events inside each device step"},
+};
 
-static int read_steps(const pv_params *p, pv_steps_query *q, pv_error *err)
+static void read_steps(const pv_param_values *v, pv_steps_query *q)
 {
     q->drop_incomplete = true;
-    return pv_param_switch(p, "host_steps", false, &q->merge_host_with_device, err);
+    q->merge_host_with_device = pv_param_on(v, P_HOST_STEPS);
 }
 
 /* ---- overview_page ----------------------------------------------------------- */
 
-static int overview_query(const pv_params *p, void *q, pv_error *err)
+static int overview_query(const pv_param_values *v, void *q, pv_error *err)
 {
-    return read_steps(p, &((pv_overview_query *)q)->steps, err);
+    (void)err;
+    read_steps(v, &((pv_overview_query *)q)->steps);
+    return 0;
 }
 
 static int overview_compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
@@ -45,9 +50,9 @@ static int overview_json(const pv_tool_input *in, const void *q, const void *res
 const pv_tool pv_overview_page_tool = {
     .name = "overview_page",
     .title = "Overview",
-    .params = steps_params,
+    PV_PARAM_TABLE(steps_params),
     .query_bytes = sizeof(pv_overview_query),
-    .read_query = overview_query,
+    .make_query = overview_query,
     .compute = overview_compute,
     .combines_hosts = true,
     .lists_all_hosts = true,
@@ -56,9 +61,11 @@ const pv_tool pv_overview_page_tool = {
 
 /* ---- input_pipeline_analyzer --------------------------------------------------- */
 
-static int input_pipeline_query(const pv_params *p, void *q, pv_error *err)
+static int input_pipeline_query(const pv_param_values *v, void *q, pv_error *err)
 {
-    return read_steps(p, &((pv_input_pipeline_query *)q)->steps, err);
+    (void)err;
+    read_steps(v, &((pv_input_pipeline_query *)q)->steps);
+    return 0;
 }
 
 static int input_pipeline_compute(const pv_tool_input *in, const void *q, pv_arena *a,
@@ -84,9 +91,9 @@ const pv_tool pv_input_pipeline_analyzer_tool = {
     .name = "input_pipeline_analyzer",
     .title = "Input pipeline analyzer",
     .aliases = input_pipeline_aliases,
-    .params = steps_params,
+    PV_PARAM_TABLE(steps_params),
     .query_bytes = sizeof(pv_input_pipeline_query),
-    .read_query = input_pipeline_query,
+    .make_query = input_pipeline_query,
     .compute = input_pipeline_compute,
     .combines_hosts = true,
     .lists_all_hosts = true,

@@ -17,14 +17,6 @@ typedef struct xla_result {
     pv_roofline_ctx ctx;
 } xla_result;
 
-static int read_query(const pv_params *p, void *out, pv_error *err)
-{
-    (void)p;
-    (void)out;
-    (void)err;
-    return 0;
-}
-
 static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **result,
                    pv_error *err)
 {
@@ -90,7 +82,6 @@ static int hlo_stats_write_csv(const pv_tool_input *in, const void *q, const voi
     return write_table_csv(hlo_stats_json(result), out, err);
 }
 
-static const char *const no_params[] = {NULL};
 static const char *const hlo_stats_aliases[] = {"hlo_op_stats", NULL};
 
 const pv_tool pv_hlo_stats_tool = {
@@ -98,9 +89,7 @@ const pv_tool pv_hlo_stats_tool = {
     .xspace_only = true,
     .title = "HLO op stats",
     .aliases = hlo_stats_aliases,
-    .params = no_params,
     .query_bytes = 1,
-    .read_query = read_query,
     .compute = compute,
     .write_json = hlo_stats_write_json,
     .write_csv = hlo_stats_write_csv,
@@ -140,9 +129,7 @@ const pv_tool pv_roofline_model_tool = {
     .name = "roofline_model",
     .xspace_only = true,
     .title = "Roofline model",
-    .params = no_params,
     .query_bytes = 1,
-    .read_query = read_query,
     .compute = compute,
     .write_json = roofline_write_json,
     .write_csv = roofline_write_csv,
