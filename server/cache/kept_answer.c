@@ -1,11 +1,11 @@
-/* answer: kept answers (answer.h). A gzip'd answer's payload is a line of
+/* kept_answer: kept answers (kept_answer.h). A gzip'd answer's payload is a line of
  * its tag and its uncompressed length (16 hex digits each, a space between,
  * a newline after), then the gzip body; it is kept under the key's "what"
  * prefixed with "gz2 ", so a plain and a gzip'd answer of one request never
  * collide, nor do answers kept in an older layout. The plain copy made for
  * clients without gzip has the same line, then the plain body, under
  * "pl2 ". */
-#include "cache/answer.h"
+#include "cache/kept_answer.h"
 #include "util/gzip.h"
 #include "util/hash.h"
 
@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAG_LINE (2 * PV_ANSWER_TAG_CHARS + 2)
+#define TAG_LINE (2 * PV_KEPT_TAG_CHARS + 2)
 
-void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1])
+void pv_kept_tag(const void *body, size_t len, char tag[PV_KEPT_TAG_CHARS + 1])
 {
-    snprintf(tag, PV_ANSWER_TAG_CHARS + 1, "%016llx",
+    snprintf(tag, PV_KEPT_TAG_CHARS + 1, "%016llx",
              (unsigned long long)pv_hash_bytes(PV_HASH_SEED, body != NULL ? body : "", len));
 }
 
@@ -52,23 +52,23 @@ static int open_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *pref
     unsigned long long plain;
     if (out->entry.len < TAG_LINE ||
         pread(out->entry.fd, line, TAG_LINE, (off_t)out->entry.offset) != TAG_LINE ||
-        line[TAG_LINE - 1] != '\n' || line[PV_ANSWER_TAG_CHARS] != ' ' ||
-        sscanf(line + PV_ANSWER_TAG_CHARS + 1, "%16llx", &plain) != 1) {
+        line[TAG_LINE - 1] != '\n' || line[PV_KEPT_TAG_CHARS] != ' ' ||
+        sscanf(line + PV_KEPT_TAG_CHARS + 1, "%16llx", &plain) != 1) {
         close(out->entry.fd);
         return PV_ENOTFOUND;
     }
-    memcpy(out->tag, line, PV_ANSWER_TAG_CHARS);
-    out->tag[PV_ANSWER_TAG_CHARS] = '\0';
+    memcpy(out->tag, line, PV_KEPT_TAG_CHARS);
+    out->tag[PV_KEPT_TAG_CHARS] = '\0';
     out->plain_bytes = plain;
     return 0;
 }
 
-int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+int pv_kept_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
 {
     return open_tagged(c, k, GZ_PREFIX, out);
 }
 
-int pv_answer_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
+int pv_kept_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out)
 {
     return open_tagged(c, k, PLAIN_PREFIX, out);
 }
@@ -89,12 +89,12 @@ static int check_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *pre
     return 0;
 }
 
-int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+int pv_kept_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
 {
     return check_tagged(c, k, GZ_PREFIX, g);
 }
 
-int pv_answer_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
+int pv_kept_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g)
 {
     return check_tagged(c, k, PLAIN_PREFIX, g);
 }
@@ -111,16 +111,16 @@ static void put_tagged(pv_disk_cache *c, const pv_cache_key *k, const char *pref
     free(what);
 }
 
-void pv_answer_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g)
+void pv_kept_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g)
 {
-    if (g->plain_bytes > PV_ANSWER_PLAIN_MAX_BYTES)
+    if (g->plain_bytes > PV_KEPT_PLAIN_MAX_BYTES)
         return;
     int fd = dup(g->entry.fd);
     pv_gunzip_fd *in = fd >= 0 ? pv_gunzip_fd_new(fd, g->entry.offset, g->entry.len) : NULL;
     if (in == NULL)
         return;
     pv_buf out;
-    pv_buf_init(&out, PV_ANSWER_PLAIN_MAX_BYTES);
+    pv_buf_init(&out, PV_KEPT_PLAIN_MAX_BYTES);
     char chunk[1 << 16];
     bool ok = true;
     ssize_t n;
@@ -128,26 +128,26 @@ void pv_answer_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept
         ok = pv_buf_add(&out, chunk, (size_t)n) == 0;
     ok = ok && n == 0;
     pv_gunzip_fd_free(in);
-    char tag[PV_ANSWER_TAG_CHARS + 1];
-    pv_answer_tag(out.data, out.len, tag);
+    char tag[PV_KEPT_TAG_CHARS + 1];
+    pv_kept_tag(out.data, out.len, tag);
     /* Kept only when it is the very body the tag names. */
     if (ok && out.len == g->plain_bytes && strcmp(tag, g->tag) == 0)
         put_tagged(c, k, PLAIN_PREFIX, g->tag, g->plain_bytes, out.data, out.len);
     pv_buf_fini(&out);
 }
 
-int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
+int pv_kept_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out)
 {
     return pv_disk_cache_get(c, k, out) == 0 ? 0 : PV_ENOTFOUND;
 }
 
-void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
-                    char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1])
+void pv_kept_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+                    char **gz, size_t *gz_len, char tag[PV_KEPT_TAG_CHARS + 1])
 {
     *gz = NULL;
     *gz_len = 0;
-    pv_answer_tag(body, len, tag);
-    if (len < PV_ANSWER_GZ_MIN_BYTES || c->dir == NULL) {
+    pv_kept_tag(body, len, tag);
+    if (len < PV_KEPT_GZ_MIN_BYTES || c->dir == NULL) {
         pv_disk_cache_put(c, k, body, len);
         return;
     }
@@ -161,67 +161,18 @@ void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, s
     *gz = pv_buf_take(&out, gz_len);
 }
 
-/* ---- what an answer is, and making one --------------------------------------- */
-
-pv_cache_key pv_answer_key(pv_arena *a, const pv_tool *t, const pv_params *p, bool csv,
-                           bool several, const pv_source *srcs, size_t n)
-{
-    const char *what = pv_arena_printf(a, "%s:%s?", csv ? "csv" : "data", t->name);
-    for (size_t i = 0; p != NULL && t->params != NULL && t->params[i] != NULL; i++) {
-        bool bad = false;
-        const char *v = p->get(p->ctx, t->params[i], &bad);
-        if (v != NULL)
-            what = pv_arena_printf(a, "%s&%s=%s", what, t->params[i], v);
-    }
-    /* One host's keys start "data:" or "csv:", so these never equal them. */
-    if (several)
-        what = pv_arena_printf(a, "ALL_HOSTS %s", what);
-    char ident[PATH_MAX + 80];
-    for (size_t i = 0; i < n; i++)
-        what = pv_arena_printf(a, "%s|%s", what, pv_source_ident(&srcs[i], ident, sizeof ident));
-    return (pv_cache_key){pv_source_rel_path(&srcs[0]), srcs[0].id.size_bytes,
-                          srcs[0].id.mtime_ns, what};
-}
-
-int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool csv,
-                   const pv_source *srcs, const char *const *hosts, size_t n, pv_arena *a,
-                   pv_buf *out, pv_error *err)
-{
-    const pv_model **models = pv_arena_zalloc(a, n * sizeof *models);
-    pv_model_entry **entries = pv_arena_zalloc(a, n * sizeof *entries);
-    size_t held = 0;
-    int rc = 0;
-    while (held < n) {
-        rc = pv_model_store_get(store, &srcs[held], &models[held], &entries[held], err);
-        if (rc != 0)
-            break;
-        held++;
-    }
-    if (rc == 0) {
-        pv_tool_input in = {models, hosts, n};
-        void *result = NULL;
-        if (t->compute != NULL)
-            rc = t->compute(&in, q, a, &result, err);
-        if (rc == 0)
-            rc = (csv ? t->write_csv : t->write_json)(&in, q, result, out, err);
-    }
-    for (size_t i = 0; i < held; i++)
-        pv_model_store_put(store, entries[i]);
-    return rc;
-}
-
 /* ---- an answer compressed as it is written ------------------------------------ */
 
-struct pv_answer_stream {
-    pv_gzip_stream *gz;  /* at the level pv_answer_keep gives a body this big */
+struct pv_kept_stream {
+    pv_gzip_stream *gz;  /* at the level pv_kept_keep gives a body this big */
     pv_buf out;          /* the gzip body so far */
     uint64_t hash;       /* pv_answer_tag's hash of the plain bytes so far */
     size_t plain;        /* plain bytes so far */
 };
 
-pv_answer_stream *pv_answer_stream_new(size_t max_bytes)
+pv_kept_stream *pv_kept_stream_new(size_t max_bytes)
 {
-    pv_answer_stream *s = calloc(1, sizeof *s);
+    pv_kept_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
     pv_buf_init(&s->out, max_bytes);
@@ -234,16 +185,16 @@ pv_answer_stream *pv_answer_stream_new(size_t max_bytes)
     return s;
 }
 
-int pv_answer_stream_add(void *ctx, const char *p, size_t n)
+int pv_kept_stream_add(void *ctx, const char *p, size_t n)
 {
-    pv_answer_stream *s = ctx;
+    pv_kept_stream *s = ctx;
     s->hash = pv_hash_bytes(s->hash, p, n);
     s->plain += n;
     return pv_gzip_stream_add(s->gz, p, n, false, NULL);
 }
 
-int pv_answer_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_answer_stream *s,
-                          const char *tail, size_t tail_len, pv_answer_gz *out)
+int pv_kept_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_kept_stream *s,
+                          const char *tail, size_t tail_len, pv_kept_gz_body *out)
 {
     s->hash = pv_hash_bytes(s->hash, tail != NULL ? tail : "", tail_len);
     s->plain += tail_len;
@@ -258,7 +209,7 @@ int pv_answer_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_answer_str
     return 0;
 }
 
-void pv_answer_stream_free(pv_answer_stream *s)
+void pv_kept_stream_free(pv_kept_stream *s)
 {
     if (s == NULL)
         return;

@@ -1,10 +1,10 @@
-/* answer: the answers of tools kept on disk, and their entity tags: the
- * cache policy of /data.
+/* kept_answer: answers kept on disk, and their entity tags (what
+ * server/answer/ keeps and finds there).
  *
  * A tool's answer depends only on its source files and the parameters the
  * tool reads (tools/tool.h), so a 200 JSON answer is kept in the disk cache
  * and a later request, after a restart too, is answered without decoding
- * the profile again. Answers of PV_ANSWER_GZ_MIN_BYTES or more are kept
+ * the profile again. Answers of PV_KEPT_GZ_MIN_BYTES or more are kept
  * gzip-compressed, after their tag: a repeat is sent from the file as it
  * is (no hashing, compressing or reading into memory: a 1 MB answer was
  * compressed again for every request before), and a revalidation is
@@ -17,34 +17,32 @@
  * The tag of an answer is a hash of its uncompressed body, whoever makes
  * it (pv_answer_tag): an answer sent fresh and the same answer sent from
  * the cache carry the same tag. Threads: any (the disk cache's rules). */
-#ifndef PV_CACHE_ANSWER_H
-#define PV_CACHE_ANSWER_H
+#ifndef PV_CACHE_KEPT_ANSWER_H
+#define PV_CACHE_KEPT_ANSWER_H
 
 #include "cache/disk.h"
-#include "cache/store.h"
-#include "tools/tool.h"
 #include "util/arena.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define PV_ANSWER_GZ_MIN_BYTES ((size_t)4 << 10)
-#define PV_ANSWER_TAG_CHARS 16
+#define PV_KEPT_GZ_MIN_BYTES ((size_t)4 << 10)
+#define PV_KEPT_TAG_CHARS 16
 /* The largest answer made or kept. */
-#define PV_ANSWER_MAX_BYTES ((size_t)4 << 30)
+#define PV_KEPT_MAX_BYTES ((size_t)4 << 30)
 /* A larger answer is never kept plain, only streamed inflated: its plain
  * copy would be made in memory. */
-#define PV_ANSWER_PLAIN_MAX_BYTES ((size_t)64 << 20)
+#define PV_KEPT_PLAIN_MAX_BYTES ((size_t)64 << 20)
 
-/* The strong tag of an uncompressed body: PV_ANSWER_TAG_CHARS hex digits
+/* The strong tag of an uncompressed body: PV_KEPT_TAG_CHARS hex digits
  * and a NUL into tag. Cannot fail. */
-void pv_answer_tag(const void *body, size_t len, char tag[PV_ANSWER_TAG_CHARS + 1]);
+void pv_kept_tag(const void *body, size_t len, char tag[PV_KEPT_TAG_CHARS + 1]);
 
 /* A kept answer behind its tag line, open for sending: the gzip'd copy
- * or the plain copy (pv_answer_open_plain). */
+ * or the plain copy (pv_kept_open_plain). */
 typedef struct pv_kept_gz {
-    char tag[PV_ANSWER_TAG_CHARS + 1]; /* the uncompressed body's tag */
+    char tag[PV_KEPT_TAG_CHARS + 1]; /* the uncompressed body's tag */
     uint64_t plain_bytes;              /* the uncompressed body's length */
     pv_disk_entry entry;               /* fd, and where the gzip body is in it */
 } pv_kept_gz;
@@ -52,82 +50,57 @@ typedef struct pv_kept_gz {
 /* Opens the gzip'd answer kept under k, reading only its tag: enough to
  * answer a revalidation. Returns 0, or PV_ENOTFOUND. The caller closes
  * out->entry.fd, or passes it on. */
-int pv_answer_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
+int pv_kept_open_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
 /* Checks an opened answer's body against its checksum before it is sent.
  * Returns 0, or PV_ENOTFOUND after closing the fd and removing the entry. */
-int pv_answer_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+int pv_kept_check_gz(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
 
-/* The plain copy of a gzip'd answer, as pv_answer_open_gz and
- * pv_answer_check_gz; entry then holds the uncompressed body. */
-int pv_answer_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
-int pv_answer_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
+/* The plain copy of a gzip'd answer, as pv_kept_open_gz and
+ * pv_kept_check_gz; entry then holds the uncompressed body. */
+int pv_kept_open_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *out);
+int pv_kept_check_plain(pv_disk_cache *c, const pv_cache_key *k, pv_kept_gz *g);
 /* Keeps the plain copy of the gzip'd answer g (opened and checked; its fd
- * stays the caller's) when it inflates to at most PV_ANSWER_PLAIN_MAX_BYTES
+ * stays the caller's) when it inflates to at most PV_KEPT_PLAIN_MAX_BYTES
  * and to the body its tag names. Failures only cost the cache. */
-void pv_answer_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g);
+void pv_kept_keep_plain(pv_disk_cache *c, const pv_cache_key *k, const pv_kept_gz *g);
 
 /* Appends the plain answer kept under k to out. Returns 0, or PV_ENOTFOUND. */
-int pv_answer_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
+int pv_kept_get(pv_disk_cache *c, const pv_cache_key *k, pv_buf *out);
 
 /* Keeps the answer body under k. A large one is compressed and kept with
  * its tag, and then handed back compressed in *gz (malloc'd; *gz NULL
  * otherwise) so the caller sends that instead of compressing it again; tag
  * gets its tag. Failures only cost the cache. */
-void pv_answer_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
-                    char **gz, size_t *gz_len, char tag[PV_ANSWER_TAG_CHARS + 1]);
-
-/* ---- what an answer is, and making one ---------------------------------------
- * The /data routes and `profview precompute` key and make answers through
- * these two, so an answer precompute kept is the one a request looks for,
- * byte for byte. */
-
-/* The key of t's answer (JSON, or CSV when csv) computed from the n >= 1
- * sources srcs (their hosts combined when several: ALL_HOSTS, or a hosts=
- * list), for the values p gives the parameters t reads (p NULL: none
- * given, the default answer). Only those parameters enter it, in the
- * descriptor's order, so other parameters never make a new entry; every
- * source's identity (pv_source_ident) does, so a change to any host's file
- * is a new key. The entry is named after srcs[0]. Strings come from a and
- * srcs. Cannot fail. */
-pv_cache_key pv_answer_key(pv_arena *a, const pv_tool *t, const pv_params *p, bool csv,
-                           bool several, const pv_source *srcs, size_t n);
-
-/* Makes t's answer for query q from the models of srcs (held from store
- * for the call, decoded or read from the disk cache as the store does),
- * with hosts[i] the host of srcs[i], and appends it to out. The result's
- * storage comes from a. Returns 0, or the load's, compute's or writer's
- * error with err filled. */
-int pv_answer_make(pv_model_store *store, const pv_tool *t, const void *q, bool csv,
-                   const pv_source *srcs, const char *const *hosts, size_t n, pv_arena *a,
-                   pv_buf *out, pv_error *err);
+void pv_kept_keep(pv_disk_cache *c, const pv_cache_key *k, const char *body, size_t len,
+                    char **gz, size_t *gz_len, char tag[PV_KEPT_TAG_CHARS + 1]);
 
 /* ---- an answer compressed as it is written -----------------------------------
  * An answer of gigabytes (the whole trace as JSON) is not held whole: the
- * writer's buffer drains into a pv_answer_stream (pv_buf_drain_to with
- * pv_answer_stream_add), which hashes and compresses each piece, so only
- * the gzip body is held. It is then kept as pv_answer_keep keeps a large
+ * writer's buffer drains into a pv_kept_stream (pv_buf_drain_to with
+ * pv_kept_stream_add), which hashes and compresses each piece, so only
+ * the gzip body is held. It is then kept as pv_kept_keep keeps a large
  * answer, with the same tag. */
-typedef struct pv_answer_stream pv_answer_stream;
+typedef struct pv_kept_stream pv_kept_stream;
 
 /* The finished answer: gzip body (malloc'd), its plain length and tag. */
-typedef struct pv_answer_gz {
+typedef struct pv_kept_gz_body {
     char *gz;
     size_t gz_len;
     uint64_t plain_bytes;
-    char tag[PV_ANSWER_TAG_CHARS + 1];
-} pv_answer_gz;
+    char tag[PV_KEPT_TAG_CHARS + 1];
+} pv_kept_gz_body;
 
 /* A stream whose gzip body may grow to max_bytes. NULL when memory runs
  * out. */
-pv_answer_stream *pv_answer_stream_new(size_t max_bytes);
+pv_kept_stream *pv_kept_stream_new(size_t max_bytes);
 /* A pv_buf_drain_fn: the next n plain bytes. 0, or PV_ETOOBIG. */
-int pv_answer_stream_add(void *stream, const char *p, size_t n);
+int pv_kept_stream_add(void *stream, const char *p, size_t n);
 /* Ends the body with its last tail_len bytes, keeps it under k (when c has
  * a folder) and fills out; the caller frees out->gz. Returns 0, or
  * PV_ETOOBIG (out untouched). Call once; then only _free. */
-int pv_answer_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_answer_stream *s,
-                          const char *tail, size_t tail_len, pv_answer_gz *out);
+int pv_kept_stream_keep(pv_disk_cache *c, const pv_cache_key *k, pv_kept_stream *s,
+                          const char *tail, size_t tail_len, pv_kept_gz_body *out);
 /* Frees. NULL is fine. */
-void pv_answer_stream_free(pv_answer_stream *s);
+void pv_kept_stream_free(pv_kept_stream *s);
 
 #endif

@@ -1,10 +1,10 @@
-/* trace_cache: the trace index as a model store companion, with its
- * finished coarse tiles in a slot array under a mutex of its own. */
+/* trace_cache: the trace index as a model store companion, with the
+ * answers kept beside it in a hash table under a mutex of its own. */
 #include "cache/trace_cache.h"
 
 #include "tools/registry.h"
-#include "util/gzip.h"
 #include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/log.h"
 #include "util/mem.h"
 
@@ -14,17 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One answer kept beside the index. */
+typedef struct kept {
+    char *key;
+    char *body;
+    size_t len;
+    bool gz;
+} kept;
+
 struct pv_trace_hold {
     pv_trace_index *ix;
-    pthread_mutex_t lock;   /* guards the tile slots */
-    char **tile_body;         /* TILE_SLOTS bodies as served, or NULL */
-    size_t *tile_len;
-    size_t tile_bytes;      /* held by tile_body */
+    pthread_mutex_t lock;   /* guards what follows */
+    pv_hashtab by_key;      /* key hash -> index in kept */
+    kept *kept;
+    size_t n_kept, cap_kept;
+    size_t kept_bytes;      /* bodies and keys held */
 };
 
-/* Tiles of levels 0 .. PV_TRACE_CACHE_TILE_LEVELS-1, slot (1 << level) - 1 + index. */
-#define TILE_SLOTS ((1u << PV_TRACE_CACHE_TILE_LEVELS) - 1)
-#define TILE_BYTES_PER_FILE ((size_t)64 << 20)
+#define KEPT_BYTES_PER_FILE ((size_t)64 << 20)
 
 /* A hold of ix, made or read back (how: for the log). */
 static void hold_of(pv_trace_index *ix, const char *how, void **out, size_t *bytes)
@@ -68,11 +75,12 @@ static int load(const pv_model *m, uint8_t *data, size_t len, void **out, size_t
 static void hold_free(void *p)
 {
     pv_trace_hold *h = p;
-    if (h->tile_body != NULL)
-        for (size_t i = 0; i < TILE_SLOTS; i++)
-            free(h->tile_body[i]);
-    free(h->tile_body);
-    free(h->tile_len);
+    for (size_t i = 0; i < h->n_kept; i++) {
+        free(h->kept[i].key);
+        free(h->kept[i].body);
+    }
+    free(h->kept);
+    pv_hashtab_fini(&h->by_key);
     pv_trace_index_free(h->ix);
     pthread_mutex_destroy(&h->lock);
     free(h);
@@ -97,93 +105,59 @@ int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_
     return 0;
 }
 
-int pv_trace_cache_tile_get(pv_trace_hold *hold, uint32_t level, uint64_t index, char **body,
-                            size_t *len)
+/* The entry of key, or NULL with *c ready for an insert. Caller holds
+ * hold->lock. */
+static kept *find(pv_trace_hold *h, const char *key, pv_hashtab_cursor *c)
 {
-    if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
-        return PV_ENOTFOUND;
-    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    *c = pv_hashtab_probe(&h->by_key, pv_hash_bytes(PV_HASH_SEED, key, strlen(key)));
+    uint32_t i;
+    while (pv_hashtab_next(c, &i))
+        if (strcmp(h->kept[i].key, key) == 0)
+            return &h->kept[i];
+    return NULL;
+}
+
+int pv_trace_cache_kept_get(pv_trace_hold *hold, const char *key, char **body, size_t *len,
+                            bool *gz)
+{
     int rc = PV_ENOTFOUND;
     pthread_mutex_lock(&hold->lock);
-    if (hold->tile_body != NULL && hold->tile_body[slot] != NULL) {
-        *len = hold->tile_len[slot];
-        *body = pv_xmalloc(*len + 1);
-        memcpy(*body, hold->tile_body[slot], *len);
+    pv_hashtab_cursor c;
+    const kept *k = find(hold, key, &c);
+    if (k != NULL) {
+        *len = k->len;
+        *gz = k->gz;
+        *body = pv_xmalloc(k->len + 1);
+        memcpy(*body, k->body, k->len);
         rc = 0;
     }
     pthread_mutex_unlock(&hold->lock);
     return rc;
 }
 
-void pv_trace_cache_tile_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
-                             uint32_t level, uint64_t index, const char *body, size_t len)
+void pv_trace_cache_kept_put(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
+                             const char *key, const char *body, size_t len, bool gz)
 {
-    if (hold == NULL || level >= PV_TRACE_CACHE_TILE_LEVELS)
-        return;
-    size_t slot = ((size_t)1 << level) - 1 + (size_t)index;
+    size_t bytes = len + strlen(key);
     pthread_mutex_lock(&hold->lock);
+    pv_hashtab_cursor c;
     /* The store's lock is taken inside this one and never the other way
      * round, so the two cannot deadlock. */
-    if (hold->tile_bytes + len <= TILE_BYTES_PER_FILE &&
-        (hold->tile_body == NULL || hold->tile_body[slot] == NULL) &&
-        (s == NULL || pv_model_store_charge(s, entry, len))) {
-        if (hold->tile_body == NULL) {
-            hold->tile_body = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_body);
-            hold->tile_len = pv_xcalloc(TILE_SLOTS, sizeof *hold->tile_len);
+    if (hold->kept_bytes + bytes <= KEPT_BYTES_PER_FILE && hold->n_kept < UINT32_MAX - 1 &&
+        find(hold, key, &c) == NULL && (s == NULL || pv_model_store_charge(s, entry, bytes))) {
+        if (hold->n_kept == hold->cap_kept) {
+            hold->cap_kept = hold->cap_kept > 0 ? hold->cap_kept * 2 : 64;
+            hold->kept = pv_xrealloc(hold->kept, hold->cap_kept * sizeof *hold->kept);
         }
-        hold->tile_body[slot] = pv_xmalloc(len + 1);
-        memcpy(hold->tile_body[slot], body, len);
-        hold->tile_len[slot] = len;
-        hold->tile_bytes += len;
+        kept *k = &hold->kept[hold->n_kept];
+        k->key = pv_xstrdup(key);
+        k->body = pv_xmalloc(len + 1);
+        memcpy(k->body, body, len);
+        k->len = len;
+        k->gz = gz;
+        pv_hashtab_insert(&hold->by_key, &c, (uint32_t)hold->n_kept);
+        hold->n_kept++;
+        hold->kept_bytes += bytes;
     }
     pthread_mutex_unlock(&hold->lock);
-}
-
-/* ---- tags and what is sent ------------------------------------------------------ */
-
-/* Named as the disk cache names it, so replicas behind one load balancer
- * give a file the same id and its tiles the same tags. */
-static uint64_t source_hash(const pv_source *src)
-{
-    char ident[PATH_MAX + 80];
-    pv_source_ident(src, ident, sizeof ident);
-    return pv_hash_bytes(PV_HASH_SEED, ident, strlen(ident));
-}
-
-void pv_trace_cache_source_id(const pv_source *src, char out[17])
-{
-    snprintf(out, 17, "%016llx", (unsigned long long)source_hash(src));
-}
-
-void pv_trace_cache_tile_tag(const pv_source *src, const char *program, uint32_t level,
-                             uint64_t index, bool bin, char out[17])
-{
-    uint64_t lv = level;
-    uint64_t h = pv_hash_bytes(source_hash(src), program, strlen(program));
-    h = pv_hash_bytes(h, &lv, sizeof lv);
-    h = pv_hash_bytes(h, &index, sizeof index);
-    if (bin)
-        h = pv_hash_bytes(h, "bin", 3);
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-bool pv_trace_cache_is_gzip(const char *body, size_t len)
-{
-    return len >= 2 && (unsigned char)body[0] == 0x1f && (unsigned char)body[1] == 0x8b;
-}
-
-void pv_trace_cache_tile_send(pv_model_store *s, pv_model_entry *entry, pv_trace_hold *hold,
-                              uint32_t level, uint64_t index, pv_buf *body, char **out,
-                              size_t *len, bool *gz)
-{
-    pv_buf packed;
-    pv_buf_init(&packed, body->max);
-    *gz = body->len <= PV_TRACE_TILE_GZIP_MAX_BYTES &&
-          pv_gzip_compress_level(body->data, body->len, 1, &packed, NULL) == 0;
-    pv_buf *sent = *gz ? &packed : body;
-    if (level < PV_TRACE_CACHE_TILE_LEVELS)
-        pv_trace_cache_tile_put(s, entry, hold, level, index, sent->data, sent->len);
-    *out = pv_buf_take(sent, len);
-    pv_buf_fini(&packed);
-    pv_buf_fini(body);
 }

@@ -18,11 +18,11 @@
  * Read only: entries another process wrote are served, and nothing in the
  * folder is written, removed or touched; a missing folder is not made.
  * A file's name in keys is the same through two mounts of it.
- * An answer written through a draining buffer into a pv_answer_stream is
- * kept and handed back as the whole-body functions (pv_answer_tag, gzip
+ * An answer written through a draining buffer into a pv_kept_stream is
+ * kept and handed back as the whole-body functions (pv_kept_tag, gzip
  * decompression) say it must be, holding no more than the drain point;
  * drained bytes count against the buffer's cap. */
-#include "cache/answer.h"
+#include "cache/kept_answer.h"
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "testutil.h"
@@ -159,8 +159,8 @@ static char *captured(void)
     return (char *)text;
 }
 
-static const pv_cache_key key = {"/logs/plugins/profile/r/h.xplane.pb", 1234, 5678,
-                                 "data:overview_page?"};
+#define SOURCE "file r/plugins/profile/s/h.xplane.pb:1234:5678:9"
+static const pv_cache_key key = {SOURCE, "data:overview_page?"};
 static const char payload[] = "[{\"cols\":[],\"rows\":[]}]";
 
 /* The fixture's cache answers key with payload. */
@@ -178,7 +178,7 @@ static void assert_serves_payload(void)
 static pv_cache_key key_of(int i, char what[32])
 {
     snprintf(what, 32, "data:test?i=%d", i);
-    return (pv_cache_key){"/logs/plugins/profile/r/h.xplane.pb", 1234, 5678, what};
+    return (pv_cache_key){SOURCE, what};
 }
 
 /* The n bytes of key i's payload, different for every key. */
@@ -213,10 +213,10 @@ START_TEST(test_disk_cache_get_misses_changed_source)
     pv_cache_key k = key;
     pv_buf out;
     pv_buf_init(&out, 1 << 20);
-    k.source_mtime_ns++;
+    k.source = "file r/plugins/profile/s/h.xplane.pb:1234:5679:9";
     ck_assert_int_eq(pv_disk_cache_get(&cache, &k, &out), PV_ENOTFOUND);
     k = key;
-    k.source_size_bytes++;
+    k.source = "file r/plugins/profile/s/h.xplane.pb:1235:5678:9";
     ck_assert_int_eq(pv_disk_cache_get(&cache, &k, &out), PV_ENOTFOUND);
     k = key;
     k.what = "data:kernel_stats?";
@@ -785,13 +785,14 @@ START_TEST(test_model_store_saves_through_cache)
 {
     struct stat st;
     ck_assert_int_eq(stat(PROFILE, &st), 0);
-    pv_source src = {PROFILE, NULL, pv_file_id_of(&st)};
-    /* The store's key for a model: the file's ctime beyond size and mtime
-     * is in what was computed (cache/store.c); with no logdir its path is
-     * the whole path. */
-    char what[80];
-    snprintf(what, sizeof what, "model %lld", (long long)src.id.ctime_ns);
-    pv_cache_key k = {PROFILE, src.id.size_bytes, src.id.mtime_ns, what};
+    pv_source src = pv_source_file(PROFILE, NULL, pv_file_id_of(&st));
+    /* The store's key for a model: the source's identity, with no logdir
+     * its whole path, size, mtime and ctime (source/file_source.c). */
+    char ident[600];
+    snprintf(ident, sizeof ident, "file %s:%llu:%lld:%lld", PROFILE,
+             (unsigned long long)src.id.size_bytes, (long long)src.id.mtime_ns,
+             (long long)src.id.ctime_ns);
+    pv_cache_key k = {ident, "model"};
     char saved[400], old_tmp[420], victim[300];
     entry_path(&k, "pvm", saved, sizeof saved);
     snprintf(old_tmp, sizeof old_tmp, "%s.tmp", saved);
@@ -938,15 +939,17 @@ START_TEST(test_source_ident_portable)
 {
     pv_file_id a = {1, 2, 300, 4000000001, 5000000002};
     pv_file_id b = {77, 88, 300, 4000000001, 5000000002};
-    pv_source on_a = {"/mnt/a/logs/r/plugins/profile/s/h.xplane.pb", "/mnt/a/logs", a};
-    pv_source on_b = {"/data/logs/r/plugins/profile/s/h.xplane.pb", "/data/logs", b};
+    pv_source on_a =
+        pv_source_file("/mnt/a/logs/r/plugins/profile/s/h.xplane.pb", "/mnt/a/logs", a);
+    pv_source on_b =
+        pv_source_file("/data/logs/r/plugins/profile/s/h.xplane.pb", "/data/logs", b);
     char ia[200], ib[200];
     ck_assert_str_eq(pv_source_ident(&on_a, ia, sizeof ia),
-                     "r/plugins/profile/s/h.xplane.pb:300:4000000001:5000000002");
+                     "file r/plugins/profile/s/h.xplane.pb:300:4000000001:5000000002");
     ck_assert_str_eq(pv_source_ident(&on_b, ib, sizeof ib), ia);
-    pv_source outside = {"/mnt/a/logsx/h.xplane.pb", "/mnt/a/logs", a};
+    pv_source outside = pv_source_file("/mnt/a/logsx/h.xplane.pb", "/mnt/a/logs", a);
     ck_assert_str_eq(pv_source_rel_path(&outside), "/mnt/a/logsx/h.xplane.pb");
-    pv_source no_root = {"/x/h.xplane.pb", NULL, a};
+    pv_source no_root = pv_source_file("/x/h.xplane.pb", NULL, a);
     ck_assert_str_eq(pv_source_rel_path(&no_root), "/x/h.xplane.pb");
     b.ctime_ns++;
     on_b.id = b;
@@ -954,7 +957,7 @@ START_TEST(test_source_ident_portable)
 }
 END_TEST
 
-/* ---- pv_answer_stream ------------------------------------------------------------ */
+/* ---- pv_kept_stream ------------------------------------------------------------ */
 
 #define STREAM_BODY ((size_t)3 << 20)
 #define STREAM_AT ((size_t)64 << 10)
@@ -963,11 +966,11 @@ START_TEST(test_answer_stream_keeps_as_whole)
 {
     uint8_t *whole = malloc(STREAM_BODY);
     payload_of(7, whole, STREAM_BODY);
-    pv_answer_stream *st = pv_answer_stream_new((size_t)16 << 20);
+    pv_kept_stream *st = pv_kept_stream_new((size_t)16 << 20);
     ck_assert_ptr_nonnull(st);
     pv_buf b;
     pv_buf_init(&b, (size_t)16 << 20);
-    pv_buf_drain_to(&b, STREAM_AT, pv_answer_stream_add, st);
+    pv_buf_drain_to(&b, STREAM_AT, pv_kept_stream_add, st);
     uint64_t rnd = 99;
     size_t at = 0, most_held = 0;
     while (at < STREAM_BODY) {
@@ -981,13 +984,13 @@ START_TEST(test_answer_stream_keeps_as_whole)
     }
     ck_assert_uint_le(most_held, STREAM_AT);
     ck_assert_uint_eq(b.drained + b.len, STREAM_BODY);
-    pv_answer_gz a;
-    ck_assert_int_eq(pv_answer_stream_keep(&cache, &key, st, b.data, b.len, &a), 0);
+    pv_kept_gz_body a;
+    ck_assert_int_eq(pv_kept_stream_keep(&cache, &key, st, b.data, b.len, &a), 0);
     pv_buf_fini(&b);
-    pv_answer_stream_free(st);
+    pv_kept_stream_free(st);
 
-    char want_tag[PV_ANSWER_TAG_CHARS + 1];
-    pv_answer_tag(whole, STREAM_BODY, want_tag);
+    char want_tag[PV_KEPT_TAG_CHARS + 1];
+    pv_kept_tag(whole, STREAM_BODY, want_tag);
     ck_assert_str_eq(a.tag, want_tag);
     ck_assert_uint_eq(a.plain_bytes, STREAM_BODY);
     pv_buf plain;
@@ -996,12 +999,12 @@ START_TEST(test_answer_stream_keeps_as_whole)
     ck_assert_uint_eq(plain.len, STREAM_BODY);
     ck_assert(memcmp(plain.data, whole, STREAM_BODY) == 0);
 
-    /* kept as pv_answer_keep keeps a large answer: tag line, then the body */
+    /* kept as pv_kept_keep keeps a large answer: tag line, then the body */
     pv_kept_gz g;
-    ck_assert_int_eq(pv_answer_open_gz(&cache, &key, &g), 0);
+    ck_assert_int_eq(pv_kept_open_gz(&cache, &key, &g), 0);
     ck_assert_str_eq(g.tag, want_tag);
     ck_assert_uint_eq(g.plain_bytes, STREAM_BODY);
-    ck_assert_int_eq(pv_answer_check_gz(&cache, &key, &g), 0);
+    ck_assert_int_eq(pv_kept_check_gz(&cache, &key, &g), 0);
     ck_assert_uint_eq(g.entry.len, a.gz_len);
     char *kept = malloc(a.gz_len);
     ck_assert_int_eq(pread(g.entry.fd, kept, a.gz_len, (off_t)g.entry.offset), (ssize_t)a.gz_len);
@@ -1068,7 +1071,7 @@ static Suite *cache_suite(void)
     tcase_add_test(tc, test_disk_cache_check_rejects_corrupt);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("pv_answer_stream");
+    tc = tcase_create("pv_kept_stream");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_answer_stream_keeps_as_whole);
     tcase_add_test(tc, test_buf_drain_counts_against_cap);

@@ -23,7 +23,7 @@ static pv_source source_of(const char *path)
 {
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    return (pv_source){path, NULL, pv_file_id_of(&st)};
+    return pv_source_file(path, NULL, pv_file_id_of(&st));
 }
 
 /* The trace companion without its warm-up: the tools' memos it makes
@@ -138,35 +138,41 @@ START_TEST(test_cache_tiles)
     pv_disk_cache off = {0};
     pv_source a = source_of(FILE_A);
     size_t size_a = size_alone(&a);
-    /* room for the model, its index and 4 bytes of tiles */
-    pv_model_store *s = pv_model_store_new(size_a + 4, &off, index_only());
+    /* room for the model, its index and 8 bytes of kept answers: a key's
+     * bytes and its body's count */
+    pv_model_store *s = pv_model_store_new(size_a + 8, &off, index_only());
     const pv_model *m;
     pv_model_entry *e;
     ck_assert_int_eq(pv_model_store_get(s, &a, &m, &e, NULL), 0);
     const pv_trace_index *ix;
     pv_trace_hold *h;
     ck_assert_int_eq(pv_trace_cache_get(s, e, &ix, &h, NULL), 0);
-    char *gz;
+    char *body;
     size_t len;
-    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 5, &gz, &len), PV_ENOTFOUND);
-    pv_trace_cache_tile_put(s, e, h, 3, 5, "abc", 3);
-    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 5, &gz, &len), 0);
+    bool gz = false;
+    ck_assert_int_eq(pv_trace_cache_kept_get(h, "t1", &body, &len, &gz), PV_ENOTFOUND);
+    pv_trace_cache_kept_put(s, e, h, "t1", "abc", 3, true);
+    ck_assert_int_eq(pv_trace_cache_kept_get(h, "t1", &body, &len, &gz), 0);
     ck_assert_uint_eq(len, 3);
-    ck_assert(memcmp(gz, "abc", 3) == 0);
-    free(gz);
-    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 4, &gz, &len), PV_ENOTFOUND);
-    /* levels past the cached ones are not kept */
-    pv_trace_cache_tile_put(s, e, h, PV_TRACE_CACHE_TILE_LEVELS, 0, "x", 1);
-    ck_assert_int_eq(pv_trace_cache_tile_get(h, PV_TRACE_CACHE_TILE_LEVELS, 0, &gz, &len),
-                     PV_ENOTFOUND);
-    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 3);
-    /* 2 more bytes would pass the budget: not kept, not counted */
-    pv_trace_cache_tile_put(s, e, h, 3, 4, "de", 2);
-    ck_assert_int_eq(pv_trace_cache_tile_get(h, 3, 4, &gz, &len), PV_ENOTFOUND);
-    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 3);
+    ck_assert(gz);
+    ck_assert(memcmp(body, "abc", 3) == 0);
+    free(body);
+    ck_assert_int_eq(pv_trace_cache_kept_get(h, "t2", &body, &len, &gz), PV_ENOTFOUND);
+    /* "t1" and "abc": 5 bytes */
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 5);
+    /* a second put of a key keeps the first */
+    pv_trace_cache_kept_put(s, e, h, "t1", "x", 1, false);
+    ck_assert_int_eq(pv_trace_cache_kept_get(h, "t1", &body, &len, &gz), 0);
+    ck_assert_uint_eq(len, 3);
+    free(body);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 5);
+    /* 4 more bytes would pass the budget: not kept, not counted */
+    pv_trace_cache_kept_put(s, e, h, "t2", "de", 2, false);
+    ck_assert_int_eq(pv_trace_cache_kept_get(h, "t2", &body, &len, &gz), PV_ENOTFOUND);
+    ck_assert_uint_eq(pv_model_store_bytes(s), size_a + 5);
     pv_load_status st;
     pv_model_store_poll(s, &a, &st);
-    ck_assert_uint_eq(st.companion_bytes, ix->bytes + 3);
+    ck_assert_uint_eq(st.companion_bytes, ix->bytes + 5);
     pv_model_store_put(s, e);
     pv_model_store_free(s);
 }
@@ -258,7 +264,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_store_budget_drops_model_and_index_together);
     tcase_add_test(tc, test_store_reads_index_back);
     suite_add_tcase(s, tc);
-    tc = tcase_create("pv_trace_cache_tile_get");
+    tc = tcase_create("pv_trace_cache_kept_get");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cache_tiles);
     suite_add_tcase(s, tc);

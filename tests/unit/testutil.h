@@ -92,8 +92,8 @@ static inline int pv_test_run(Suite *s)
 
 /* Whether the disk cache entry at path (a ".pvc") is a model's memos,
  * which the store's loader saves beside the answers whenever it gets to
- * them: its key text (docs/cache.md, at byte 32) says "memos". Tests that
- * count kept answers leave such entries out. */
+ * them: its key text (docs/cache.md, at byte 32) ends in a line "memos".
+ * Tests that count kept answers leave such entries out. */
 static inline bool pv_test_is_memos_entry(const char *path)
 {
     char head[1024];
@@ -102,7 +102,7 @@ static inline bool pv_test_is_memos_entry(const char *path)
         return false;
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
-    return n > 32 && memmem(head + 32, (size_t)n - 32, "memos ", 6) != NULL;
+    return n > 32 && memmem(head + 32, (size_t)n - 32, "\nmemos", 6) != NULL;
 }
 
 /* Removes dir and everything below it, asserting that it went. */
