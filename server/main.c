@@ -12,7 +12,7 @@
 #include "cache/store.h"
 #include "pv_config.h"
 #include "http/http.h"
-#include "http/limit.h"
+#include "util/limit.h"
 #include "http/metrics.h"
 #include "index/index.h"
 #include "precompute/precompute.h"

@@ -1,7 +1,9 @@
 /* source: a path to a run (a logdir's through the index, a folder's or a
  * file's made here) and its hosts, then their figures (report/answers.h)
- * from models decoded here, once per host when the first tool needs them,
- * and freed with the target. */
+ * asked of the answer layer with a model store of this command's own,
+ * which decodes each host's profile once, when the first tool needs it,
+ * and no disk cache: files named on the command line are read as they are,
+ * links and all. */
 #include "cli/source.h"
 #include "index/index.h"
 #include "ingest/formats.h"
@@ -27,7 +29,6 @@ typedef struct target {
     const pv_run *run;
     size_t n_hosts;
     const pv_host **hosts;     /* the hosts read */
-    pv_model **models;         /* each host's model, once decoded */
     pv_arena *arena;
 } target;
 
@@ -93,7 +94,7 @@ static void add_file(target *t, const char *dir, const char *name, bool sniff)
         memcpy(files, h->files, h->n_files * sizeof *files);
     pv_file_id id = pv_file_id_of(&st);
     files[h->n_files++] =
-        (pv_host_file){path, f, id, pv_format_file_probe(f, path, id.size_bytes)};
+        (pv_host_file){path, f, id, pv_format_file_probe(f, path, id.size_bytes), NULL, NULL};
     h->files = files;
 }
 
@@ -171,7 +172,6 @@ static int pick_hosts(target *t, const char *host, pv_error *err)
 {
     const pv_run *run = t->run;
     t->hosts = pv_arena_zalloc(t->arena, (run->n_hosts + 1) * sizeof *t->hosts);
-    t->models = pv_arena_zalloc(t->arena, (run->n_hosts + 1) * sizeof *t->models);
     if (host != NULL) {
         const pv_host *h = NULL;
         for (size_t i = 0; i < run->n_hosts && h == NULL; i++)
@@ -223,40 +223,19 @@ static int resolve(target *t, const char *path, const char *run, const char *hos
     return rc == 0 ? pick_hosts(t, host, err) : rc;
 }
 
-/* ---- models and files ------------------------------------------------------------------ */
-
-static int model_of(void *ctx, size_t i, const pv_model **out, pv_error *err)
-{
-    target *t = ctx;
-    if (t->models[i] == NULL) {
-        int rc = pv_ingest_file(pv_host_profile(t->hosts[i])->path, NULL, &t->models[i], err);
-        if (rc != 0)
-            return rc;
-    }
-    *out = t->models[i];
-    return 0;
-}
-
-/* Files named on the command line are read as they are, links and all. */
-static int open_file(void *ctx, const pv_host_file *f, pv_error *err)
-{
-    (void)ctx;
-    int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        pv_error_set(err, PV_EIO, f->path, PV_NO_OFFSET, "cannot open it: %s", strerror(errno));
-    return fd;
-}
-
 int pv__cli_figures(const char *path, const char *run, const char *host, pv_arena *a,
                     pv_figures *out, pv_error *err)
 {
     target t = {.arena = a};
     int rc = resolve(&t, path, run, host, err);
-    pv_report_source src = {model_of, open_file, &t};
-    if (rc == 0)
-        rc = pv_report_figures(t.run->name, t.hosts, t.n_hosts, false, &src, a, out, err);
-    for (size_t i = 0; i < t.n_hosts; i++)
-        pv_model_free(t.models[i]);
+    if (rc == 0) {
+        pv_disk_cache off;
+        pv_disk_cache_init(&off, NULL, 0);
+        pv_answer_ctx ctx = {pv_model_store_new(0, &off, NULL), &off, NULL};
+        rc = pv_report_figures(&ctx, NULL, t.run, t.hosts, t.n_hosts, false, a, out, err);
+        pv_model_store_free(ctx.models);
+        pv_disk_cache_fini(&off);
+    }
     pv_index_unref(t.ix);
     return rc;
 }

@@ -112,6 +112,54 @@ void pv_serve_capture(pv_request *rq, pv_response *rs)
 /* The tools profview knows, in the registry's order, with their titles,
  * aliases and the host their view opens on: the page's one source for them
  * (web/views/registry.js). */
+/* A table of declared parameters as /api/tools lists it: each one's name,
+ * kind, what it changes and its rule. */
+static json_t *params_json(const pv_param_decl *d, size_t n)
+{
+    static const char *const kinds[] = {"uint", "switch", "choice", "number", "text",
+                                        "uint_list"};
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = json_pack("{s:s, s:s, s:s, s:b}", "name", d[i].name, "kind",
+                              kinds[d[i].kind], "about", d[i].about, "required", d[i].required);
+        char num[24];
+        switch (d[i].kind) {
+        case PV_PARAM_UINT:
+        case PV_PARAM_UINT_LIST:
+            if (d[i].kind == PV_PARAM_UINT) {
+                snprintf(num, sizeof num, "%llu", (unsigned long long)d[i].def);
+                json_object_set_new(p, "default", json_string(num));
+                snprintf(num, sizeof num, "%llu", (unsigned long long)d[i].min);
+                json_object_set_new(p, "min", json_string(num));
+            } else {
+                json_object_set_new(p, "max_items", json_integer((json_int_t)d[i].max_items));
+            }
+            snprintf(num, sizeof num, "%llu", (unsigned long long)d[i].max);
+            json_object_set_new(p, "max", json_string(num));
+            break;
+        case PV_PARAM_SWITCH:
+            json_object_set_new(p, "default", json_boolean(d[i].def != 0));
+            break;
+        case PV_PARAM_CHOICE: {
+            json_t *words = json_array();
+            for (size_t k = 0; d[i].choices[k] != NULL; k++)
+                json_array_append_new(words, json_string(d[i].choices[k]));
+            json_object_set_new(p, "choices", words);
+            json_object_set_new(p, "default", json_string(d[i].choices[d[i].def]));
+            break;
+        }
+        case PV_PARAM_NUMBER:
+            json_object_set_new(p, "min", json_real(d[i].lo));
+            json_object_set_new(p, "max", json_real(d[i].hi));
+            break;
+        case PV_PARAM_TEXT:
+            break;
+        }
+        json_array_append_new(arr, p);
+    }
+    return arr;
+}
+
 void pv_serve_api_tools(pv_request *rq, pv_response *rs)
 {
     (void)rq;
@@ -119,13 +167,21 @@ void pv_serve_api_tools(pv_request *rq, pv_response *rs)
     const pv_tool *const *tools = pv_tools(&n);
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
+        const pv_tool *t = tools[i];
         json_t *aliases = json_array();
-        for (size_t k = 0; tools[i]->aliases != NULL && tools[i]->aliases[k] != NULL; k++)
-            json_array_append_new(aliases, json_string(tools[i]->aliases[k]));
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:b}", "name", tools[i]->name,
-                                             "title", tools[i]->title, "aliases", aliases,
-                                             "opens_on_all_hosts",
-                                             tools[i]->opens_on_all_hosts));
+        for (size_t k = 0; t->aliases != NULL && t->aliases[k] != NULL; k++)
+            json_array_append_new(aliases, json_string(t->aliases[k]));
+        json_t *parts = json_array();
+        for (size_t k = 0; k < t->n_parts; k++)
+            json_array_append_new(parts, json_pack("{s:s, s:o}", "name", t->parts[k].name,
+                                                   "params",
+                                                   params_json(t->parts[k].params,
+                                                               t->parts[k].n_params)));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:b}", "name",
+                                             t->name, "title", t->title, "aliases", aliases,
+                                             "opens_on_all_hosts", t->opens_on_all_hosts,
+                                             "params", params_json(t->params, t->n_params),
+                                             "parts", parts, "csv", t->write_csv != NULL));
     }
     pv_respond_json(rs, 200, arr);
 }

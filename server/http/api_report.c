@@ -16,7 +16,7 @@
 #include "http/report.h"
 #include "http/target.h"
 #include "report/compare.h"
-#include "tools/common/params.h"
+#include "answer/param_read.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,9 +65,7 @@ static bool figures_of(pv_request *rq, pv_response *rs, const pv_index *ix, cons
         return false;
     pv_error err = {0};
     int rc = pv__report_figures(rq, ix, run, hosts, n, false, &rq->arena, f, &err);
-    if (rc == PV_ENOMEM)
-        pv_respond_busy(rs);
-    else if (rc != 0)
+    if (rc != 0)
         pv_respond_pv_error(rs, &err);
     return rc == 0;
 }

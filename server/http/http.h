@@ -9,6 +9,7 @@
 #ifndef PV_HTTP_HTTP_H
 #define PV_HTTP_HTTP_H
 
+#include "answer/answer.h"
 #include "index/index.h"
 #include "tools/tool.h"
 #include "util/arena.h"
@@ -71,7 +72,8 @@ typedef struct pv_response {
     bool body_from_fd;
     int body_fd;
     uint64_t body_offset;
-    const char *etag;          /* strong ETag without quotes; computed when NULL */
+    const char *etag;          /* strong ETag without quotes; computed when NULL. With
+                                  status 304, the tag the client named, as sent. */
     const char *cache_control; /* NULL means "no-cache" (revalidate with the ETag) */
     const char *disposition;   /* Content-Disposition, or NULL */
     const char *location;      /* Location for redirects, or NULL */
@@ -110,15 +112,22 @@ const char *pv_http_route_path(size_t i);
 const char *pv_http_param(pv_request *rq, const char *name, bool *bad);
 /* Request header value or NULL. */
 const char *pv_http_header(pv_request *rq, const char *name);
-/* The request's parameters as tools read them (tools/tool.h): through
- * pv_http_param, so the same values are refused. Valid while rq is. */
+/* The request's parameters as the answer layer reads them
+ * (answer/param_read.h): through pv_http_param, so the same values are
+ * refused. Valid while rq is. */
 pv_params pv_http_params(pv_request *rq);
 /* The source that reads libmicrohttpd's connection. */
 pv_request_source pv_http_mhd_source(struct MHD_Connection *conn);
-/* Whether the request's If-None-Match names the strong tag a 200 answer
- * with this tag and an already gzip-encoded body would get (server.c), so
- * a handler can answer 304 before reading a stored body. */
-bool pv_http_not_modified_gz(pv_request *rq, const char *tag);
+/* What answers are made with (answer/answer.h), from the app's parts. */
+pv_answer_ctx pv_http_answer_ctx(const pv_request *rq);
+/* The ask of a request for tool (and part, or NULL) on hosts, with the
+ * request's parameters, its If-None-Match and its Accept-Encoding. */
+pv_ask pv_http_ask(pv_request *rq, const pv_tool *tool, const pv_tool_part *part,
+                   pv_answer_form form, const char *run, const char *root,
+                   const pv_host *const *hosts, size_t n_hosts, bool all_hosts);
+/* Answers ask into rs through pv_answer_get: the answer, a 304 when the
+ * client holds it, or the refusal in words. Counts /metrics' cache hits. */
+void pv_http_answer(pv_request *rq, pv_response *rs, const pv_ask *ask);
 
 /* ---- responses (respond.c) ------------------------------------------------ */
 
@@ -129,6 +138,9 @@ void pv_respond_error(pv_response *rs, unsigned status, const char *error, const
 /* The same from a pv_error: the code picks the status, the message names
  * the file and offset when known. */
 void pv_respond_pv_error(pv_response *rs, const pv_error *err);
+/* The same with title (NULL: the code's words) as the error. PV_EBUSY
+ * gets Retry-After. */
+void pv_respond_titled_error(pv_response *rs, const pv_error *err, const char *title);
 /* 503 with Retry-After: no slot for an expensive answer came free. */
 void pv_respond_busy(pv_response *rs);
 /* Plain text. */
@@ -151,11 +163,8 @@ void pv_serve_api_load(pv_request *rq, pv_response *rs);
 void pv_serve_module_list(pv_request *rq, pv_response *rs);
 void pv_serve_api_tools(pv_request *rq, pv_response *rs);
 /* Trace viewer (api_trace.c, docs/trace_api.md). */
-void pv_serve_trace_meta(pv_request *rq, pv_response *rs);
-void pv_serve_trace_tile(pv_request *rq, pv_response *rs);
-void pv_serve_trace_event(pv_request *rq, pv_response *rs);
-void pv_serve_trace_search(pv_request *rq, pv_response *rs);
-void pv_serve_trace_aggregate(pv_request *rq, pv_response *rs);
+/* api/trace/<part>: a part of the trace viewer's descriptor. */
+void pv_serve_trace_part(pv_request *rq, pv_response *rs);
 /* Reports, the compare view and run history (api_report.c), /metrics (metrics.c). */
 void pv_serve_api_summary(pv_request *rq, pv_response *rs);
 void pv_serve_api_compare(pv_request *rq, pv_response *rs);

@@ -1,43 +1,13 @@
-/* report: figures and briefs read through the store (report.h). Models
- * are held from the store for the one call and put back after it, as
- * /data holds them; files are opened beneath the logdir without following
- * links, with the identity the scan recorded (util/safe_open.h). Reading
- * figures is an expensive answer: it takes one of the slots limit.h keeps
- * for them. */
-#include "http/limit.h"
+/* report: figures and briefs read through the answer layer (report.h),
+ * with the server's models, disk cache and slots for expensive answers,
+ * so a run's figures are the answers the pages get, from the same cache. */
 #include "http/report.h"
-#include "cache/store.h"
 #include "report/answers.h"
 #include "report/briefs.h"
 #include "util/sort.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define SLOT_WAIT_MS 1500
-
-typedef struct server_source {
-    pv_model_store *store;
-    const char *root;
-    const pv_host *const *hosts;
-    pv_model_entry **held;     /* per host, NULL until its model is taken */
-} server_source;
-
-static int take_model(void *ctx, size_t i, const pv_model **out, pv_error *err)
-{
-    server_source *s = ctx;
-    const pv_host_file *f = pv_host_profile(s->hosts[i]);
-    if (s->held[i] != NULL)
-        pv_model_store_put(s->store, s->held[i]);
-    pv_source src = {f->path, s->root, f->id};
-    return pv_model_store_get(s->store, &src, out, &s->held[i], err);
-}
-
-static int open_file(void *ctx, const pv_host_file *f, pv_error *err)
-{
-    server_source *s = ctx;
-    return pv_safe_open(s->root, f->path, &f->id, err);
-}
 
 size_t pv__report_hosts(const pv_run *run, const pv_host **out)
 {
@@ -54,18 +24,8 @@ int pv__report_figures(pv_request *rq, const pv_index *ix, const pv_run *run,
                        const pv_host *const *hosts, size_t n, bool brief_only, pv_arena *a,
                        pv_figures *out, pv_error *err)
 {
-    if (!pv_limit_take(rq->app->heavy, SLOT_WAIT_MS))
-        return pv_error_set(err, PV_ENOMEM, NULL, PV_NO_OFFSET,
-                            "the server is busy; ask again in a moment");
-    server_source s = {rq->app->models, ix->logdir, hosts,
-                       pv_arena_zalloc(a, (n + 1) * sizeof(pv_model_entry *))};
-    pv_report_source src = {take_model, open_file, &s};
-    int rc = pv_report_figures(run->name, hosts, n, brief_only, &src, a, out, err);
-    for (size_t i = 0; i < n; i++)
-        if (s.held[i] != NULL)
-            pv_model_store_put(s.store, s.held[i]);
-    pv_limit_give(rq->app->heavy);
-    return rc;
+    pv_answer_ctx ctx = pv_http_answer_ctx(rq);
+    return pv_report_figures(&ctx, ix->logdir, run, hosts, n, brief_only, a, out, err);
 }
 
 /* What a brief was read from: the run, its hosts and every file's
@@ -98,7 +58,7 @@ bool pv__report_brief(pv_request *rq, const pv_index *ix, const pv_run *run,
         pv_figures f;
         pv_error err = {0};
         int rc = pv__report_figures(rq, ix, run, hosts, n, true, &a, &f, &err);
-        if (rc != PV_ENOMEM) {
+        if (rc != PV_EBUSY) {
             if (rc != 0)
                 pv_figures_init(&f, run->name, "", &a);
             pv_brief_of(&f, out);

@@ -1,6 +1,6 @@
-/* report: runs' figures as the server reads them (report/answers.h), from
- * the models of its store and the files beneath the logdir, for the report
- * routes (api_report.c) and /metrics (metrics.c). Inside http/ only. */
+/* report: runs' figures as the server reads them (report/answers.h),
+ * through the answer layer with the server's models and cache, for the
+ * report routes (api_report.c) and /metrics (metrics.c). Inside http/ only. */
 #ifndef PV_HTTP_REPORT_H
 #define PV_HTTP_REPORT_H
 
@@ -13,9 +13,9 @@
 size_t pv__report_hosts(const pv_run *run, const pv_host **out);
 
 /* Reads the figures of run on hosts [0 .. n) into *out (memory from a),
- * holding their models from the store while it does; brief_only reads only
- * what a brief needs. Returns 0, PV_ENOMEM when no slot for an expensive
- * answer came free in time (limit.h), or the error of a file. */
+ * asked of the answer layer; brief_only reads only what a brief needs.
+ * Returns 0, PV_EBUSY when no slot for an expensive answer came free in
+ * time, or the error of a file. */
 int pv__report_figures(pv_request *rq, const pv_index *ix, const pv_run *run,
                        const pv_host *const *hosts, size_t n, bool brief_only, pv_arena *a,
                        pv_figures *out, pv_error *err);

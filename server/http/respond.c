@@ -12,6 +12,9 @@
 #include <string.h>
 
 #define ERROR_PAGE_MAX_BYTES ((size_t)64 << 10)
+/* Seconds a client waits before asking again; about what one expensive
+ * answer takes on a large profile. */
+#define BUSY_RETRY_S 2
 
 void pv_respond_json(pv_response *rs, unsigned status, json_t *j)
 {
@@ -53,6 +56,7 @@ static unsigned status_of(int code)
     case PV_EFORMAT: return 422;
     case PV_ETOOBIG: return 413;
     case PV_ENOMEM: return 503;
+    case PV_EBUSY: return 503;
     default: return 500;
     }
 }
@@ -72,25 +76,29 @@ static void shown_path(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%s", base != NULL ? base + 1 : path);
 }
 
-void pv_respond_pv_error(pv_response *rs, const pv_error *err)
+void pv_respond_titled_error(pv_response *rs, const pv_error *err, const char *title)
 {
     pv_error shown = *err;
     shown_path(err->path, shown.path, sizeof shown.path);
     char detail[1200];
     pv_error_format(&shown, detail, sizeof detail);
-    const char *what;
-    switch (err->code) {
+    const char *what = title;
+    switch (title != NULL ? 0 : err->code) {
+    case 0: break;
     case PV_EFORMAT: what = "bad profile file"; break;
     case PV_EIO: what = "cannot read file"; break;
     case PV_ETOOBIG: what = "too big"; break;
     default: what = pv_error_name(err->code); break;
     }
     pv_respond_error(rs, status_of(err->code), what, detail);
+    if (err->code == PV_EBUSY)
+        rs->retry_after_s = BUSY_RETRY_S;
 }
 
-/* Seconds a client waits before asking again; about what one expensive
- * answer takes on a large profile. */
-#define BUSY_RETRY_S 2
+void pv_respond_pv_error(pv_response *rs, const pv_error *err)
+{
+    pv_respond_titled_error(rs, err, NULL);
+}
 
 void pv_respond_busy(pv_response *rs)
 {

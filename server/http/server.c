@@ -157,23 +157,9 @@ static bool compressible(const char *content_type)
 /* If-None-Match may list several tags, quoted, possibly weak. */
 static bool etag_matches(const char *inm, const char *tag)
 {
-    if (inm == NULL)
-        return false;
-    if (strcmp(inm, "*") == 0)
-        return true;
-    size_t n = strlen(tag);
-    for (const char *p = strstr(inm, tag); p != NULL; p = strstr(p + 1, tag))
-        if (p > inm && p[-1] == '"' && p[n] == '"')
-            return true;
-    return false;
+    return pv_answer_tag_listed(inm, tag);
 }
 
-bool pv_http_not_modified_gz(pv_request *rq, const char *tag)
-{
-    char bare[48];
-    snprintf(bare, sizeof bare, "%s%s", tag, pv__http_accepts_gzip(rq) ? "-gz" : "");
-    return etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare);
-}
 /* A gzip'd body kept in a file, sent inflated to a client that does not
  * take gzip: a chunk at a time, so memory does not grow with what it
  * inflates to. */
@@ -285,9 +271,17 @@ static enum MHD_Result queue(pv_request *rq, pv_response *rs, const pv_reply_ext
 
     struct MHD_Response *r;
     unsigned status = rs->status;
+    /* A handler that knows the client holds the answer says so with its
+     * tag as it was sent (the answer layer, answer/answer.h). */
+    bool answered_304 = status == MHD_HTTP_NOT_MODIFIED && rs->etag != NULL;
+    if (answered_304) {
+        snprintf(etag, sizeof etag, "\"%s\"", rs->etag);
+        status = 200;
+    }
     bool ok_status = status == 200;
     bool not_modified =
-        ok_status && etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare);
+        answered_304 ||
+        (ok_status && etag_matches(pv_http_header(rq, MHD_HTTP_HEADER_IF_NONE_MATCH), bare));
     if (rs->body_from_fd && not_modified) {
         close(rs->body_fd);
         rs->body_from_fd = false;

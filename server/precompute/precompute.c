@@ -5,7 +5,7 @@
  * budget lets it drop the models of earlier units, so memory holds about
  * one unit's models at a time. */
 #include "precompute/precompute.h"
-#include "cache/answer.h"
+#include "answer/answer.h"
 #include "cache/disk.h"
 #include "cache/trace_cache.h"
 #include "index/index.h"
@@ -36,30 +36,6 @@ unsigned pv_precompute_shard_of(const char *run, const char *host, unsigned n)
 
 /* ---- one answer ------------------------------------------------------------------ */
 
-/* No parameter is given: every tool reads its defaults. */
-static const char *no_param(void *ctx, const char *name, bool *bad)
-{
-    (void)ctx;
-    (void)name;
-    (void)bad;
-    return NULL;
-}
-
-/* Whether an answer is kept under key, as the /data routes look for it. */
-static bool is_kept(pv_disk_cache *disk, const pv_cache_key *key)
-{
-    pv_kept_gz g;
-    if (pv_answer_open_gz(disk, key, &g) == 0) {
-        close(g.entry.fd);
-        return true;
-    }
-    pv_buf body;
-    pv_buf_init(&body, PV_ANSWER_GZ_MIN_BYTES);
-    bool kept = pv_answer_get(disk, key, &body) == 0;
-    pv_buf_fini(&body);
-    return kept;
-}
-
 static void log_failure(const pv_tool *t, bool csv, const char *host, const pv_error *err)
 {
     char msg[1200];
@@ -67,60 +43,73 @@ static void log_failure(const pv_tool *t, bool csv, const char *host, const pv_e
     pv_log(PV_LOG_WARN, "precompute: %s%s for %s: %s", t->name, csv ? " (CSV)" : "", host, msg);
 }
 
-/* Makes and keeps t's default answer from srcs (hosts combined when
- * several) unless it is kept already. */
-static void one_answer(job *jb, const pv_tool *t, bool csv, bool several, const pv_source *srcs,
-                       const char *const *hosts, size_t n)
+/* What asking for an answer did. */
+typedef struct asked {
+    bool looked_up;   /* the disk cache was asked (not a per-tool file sent as it is) */
+    bool was_kept;    /* and had it */
+} asked;
+
+/* Asks the answer layer for t's default answer on the hosts (combined when
+ * several) without a body: it makes and keeps it unless it is kept. */
+static int ask_kept(job *jb, const pv_ask *ask, asked *out, pv_error *err)
 {
     pv_arena a;
     pv_arena_init(&a, 0);
-    pv_cache_key key = pv_answer_key(&a, t, NULL, csv, several, srcs, n);
-    if (is_kept(jb->disk, &key)) {
+    pv_answer_ctx ctx = {jb->store, jb->disk, NULL};
+    pv_answer ans;
+    int rc = pv_answer_get(&ctx, ask, &a, &ans, NULL, err);
+    *out = (asked){ans.looked_up, ans.was_kept};
+    pv_answer_release(&ans);
+    pv_arena_fini(&a);
+    return rc;
+}
+
+/* Makes and keeps t's default answer on hosts unless it is kept already. */
+static void one_answer(job *jb, const pv_tool *t, bool csv, const char *root, const pv_run *run,
+                       const pv_host *const *hosts, size_t n, bool several)
+{
+    pv_ask ask = {.tool = t,
+                  .form = csv ? PV_ANSWER_CSV : PV_ANSWER_JSON,
+                  .run = run->name,
+                  .root = root,
+                  .hosts = hosts,
+                  .n_hosts = n,
+                  .all_hosts = several,
+                  .no_body = true};
+    asked ans;
+    pv_error err = {0};
+    int rc = ask_kept(jb, &ask, &ans, &err);
+    /* A per-tool file served as it is has nothing to keep. */
+    if (rc == 0 && !ans.looked_up)
+        return;
+    if (rc == 0 && ans.was_kept) {
         jb->stats->answers_kept++;
-        pv_arena_fini(&a);
         return;
     }
-    void *q = pv_arena_zalloc(&a, t->query_bytes > 0 ? t->query_bytes : 1);
-    pv_params p = {no_param, NULL};
-    pv_error err = {0};
-    int rc = t->read_query != NULL ? t->read_query(&p, q, &err) : 0;
-    pv_buf body;
-    pv_buf_init(&body, PV_ANSWER_MAX_BYTES);
-    if (rc == 0)
-        rc = pv_answer_make(jb->store, t, q, csv, srcs, hosts, n, &a, &body, &err);
-    if (rc == 0) {
-        char *gz;
-        size_t gz_len;
-        char tag[PV_ANSWER_TAG_CHARS + 1];
-        pv_answer_keep(jb->disk, &key, body.data, body.len, &gz, &gz_len, tag);
-        free(gz);
-        /* a keep fails quietly (the answer is bigger than the limit, the
-         * disk is full); a precompute that kept nothing must say so */
-        if (!is_kept(jb->disk, &key))
-            rc = pv_error_set(&err, PV_EIO, srcs[0].path, PV_NO_OFFSET, "the answer (%zu bytes) "
-                              "could not be kept in the cache folder", body.len);
-    }
+    /* a keep fails quietly (the answer is bigger than the limit, the disk
+     * is full); a precompute that kept nothing must say so */
+    if (rc == 0 && (ask_kept(jb, &ask, &ans, &err) != 0 || !ans.was_kept))
+        rc = pv_error_set(&err, PV_EIO, pv_host_profile(hosts[0])->path, PV_NO_OFFSET,
+                          "the answer could not be kept in the cache folder");
     if (rc == 0) {
         jb->stats->answers_made++;
     } else {
         jb->stats->failed++;
-        log_failure(t, csv, several ? ALL_HOSTS : hosts[0], &err);
+        log_failure(t, csv, several ? ALL_HOSTS : hosts[0]->name, &err);
     }
-    pv_buf_fini(&body);
-    pv_arena_fini(&a);
 }
 
 /* Both answers of t (JSON, and CSV when it has a table). */
-static void answers_of(job *jb, const pv_tool *t, bool several, const pv_source *srcs,
-                       const char *const *hosts, size_t n)
+static void answers_of(job *jb, const pv_tool *t, const char *root, const pv_run *run,
+                       const pv_host *const *hosts, size_t n, bool several)
 {
     /* a module tool answers for the module a request names; there is no
      * answer without one to make ahead */
     if (t->per_module)
         return;
-    one_answer(jb, t, false, several, srcs, hosts, n);
+    one_answer(jb, t, false, root, run, hosts, n, several);
     if (t->write_csv != NULL)
-        one_answer(jb, t, true, several, srcs, hosts, n);
+        one_answer(jb, t, true, root, run, hosts, n, several);
 }
 
 /* ---- units ------------------------------------------------------------------------ */
@@ -145,25 +134,21 @@ static void ensure_saved(job *jb, const pv_source *src)
     pv_model_store_put(jb->store, e);
 }
 
-/* A host's unit: its model, and the answers of every tool it lists that
- * its profile answers (the others are TensorFlow's per-tool files, served
- * as they are). */
+/* A host's unit: its model, and the answer of every tool it lists (those
+ * TensorFlow's per-tool JSON files answer are served as they are, with
+ * nothing to keep). */
 static void host_unit(job *jb, const pv_index *ix, const pv_run *run, const pv_host *h)
 {
     const pv_host_file *f = pv_host_profile(h);
-    pv_source src = {f->path, ix->logdir, f->id};
+    pv_source src = pv_host_file_source(f, ix->logdir);
     jb->stats->profile_bytes += f->id.size_bytes;
     pv_log(PV_LOG_INFO, "precompute: %s, host %s (%llu bytes)", run->name, h->name,
            (unsigned long long)f->id.size_bytes);
     ensure_saved(jb, &src);
     const pv_tool *tools[MAX_TOOLS];
     size_t n = pv_host_tools(h, tools, MAX_TOOLS);
-    const char *const hosts[] = {h->name};
-    for (size_t i = 0; i < n; i++) {
-        bool from_model = false;
-        if (pv_host_answer(h, tools[i], &from_model) != NULL && from_model)
-            answers_of(jb, tools[i], false, &src, hosts, 1);
-    }
+    for (size_t i = 0; i < n; i++)
+        answers_of(jb, tools[i], ix->logdir, run, &h, 1, false);
 }
 
 /* A run's ALL_HOSTS unit: every tool the run lists that combines hosts,
@@ -172,29 +157,22 @@ static void host_unit(job *jb, const pv_index *ix, const pv_run *run, const pv_h
 static void all_hosts_unit(job *jb, const pv_index *ix, const pv_run *run)
 {
     size_t n = pv_run_profiles(run);
-    pv_source *srcs = calloc(n, sizeof *srcs);
-    const char **hosts = calloc(n, sizeof *hosts);
-    if (srcs == NULL || hosts == NULL) {
+    const pv_host **hosts = calloc(n, sizeof *hosts);
+    if (hosts == NULL) {
         pv_log(PV_LOG_WARN, "precompute: out of memory listing the hosts of %s", run->name);
         jb->stats->failed++;
-        goto done;
+        return;
     }
     size_t k = 0;
-    for (size_t i = 0; i < run->n_hosts && k < n; i++) {
-        const pv_host_file *f = pv_host_profile(&run->hosts[i]);
-        if (f == NULL)
-            continue;
-        srcs[k] = (pv_source){f->path, ix->logdir, f->id};
-        hosts[k++] = run->hosts[i].name;
-    }
+    for (size_t i = 0; i < run->n_hosts && k < n; i++)
+        if (pv_host_profile(&run->hosts[i]) != NULL)
+            hosts[k++] = &run->hosts[i];
     pv_log(PV_LOG_INFO, "precompute: %s, " ALL_HOSTS " (%zu hosts)", run->name, n);
     const pv_tool *tools[MAX_TOOLS];
     size_t n_tools = pv_run_tools(run, tools, MAX_TOOLS);
     for (size_t i = 0; i < n_tools; i++)
         if (tools[i]->combines_hosts && pv_tool_from_models(tools[i]))
-            answers_of(jb, tools[i], true, srcs, hosts, n);
-done:
-    free(srcs);
+            answers_of(jb, tools[i], ix->logdir, run, hosts, n, true);
     free(hosts);
 }
 

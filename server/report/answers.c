@@ -12,13 +12,15 @@
 #define ANSWER_MAX_BYTES ((size_t)4 << 30)
 
 typedef struct asking {
+    const pv_answer_ctx *ctx;
+    const char *root;
+    const pv_run *run;
     const pv_host *const *hosts;
     size_t n_hosts;
-    const pv_report_source *src;
     pv_arena *arena;
 } asking;
 
-/* The parameters of an ask (a query string) as a tool reads them. */
+/* The parameters of an ask (a query string) as the answer layer reads them. */
 typedef struct query_ctx {
     const char *query;
     pv_arena *arena;
@@ -33,51 +35,35 @@ static const char *query_get(void *ctx, const char *name, bool *bad)
     return v != NULL ? pv_arena_strdup(q->arena, v) : NULL;
 }
 
-/* The answer of t on hosts [first, first + n) from their models. */
-static int from_models(const asking *k, size_t first, size_t n, const pv_tool *t, const void *q,
-                       pv_buf *out, pv_error *err)
+/* The plain bytes of ans into out: its body, or what its file holds,
+ * inflated when gzip'd. */
+static int plain_body(const pv_answer *ans, const char *path, pv_buf *out, pv_error *err)
 {
-    const pv_model **models = pv_arena_zalloc(k->arena, (n + 1) * sizeof *models);
-    const char **names = pv_arena_zalloc(k->arena, (n + 1) * sizeof *names);
-    for (size_t i = 0; i < n; i++) {
-        int rc = k->src->model(k->src->ctx, first + i, &models[i], err);
-        if (rc != 0)
-            return rc;
-        names[i] = k->hosts[first + i]->name;
-    }
-    pv_tool_input in = {models, names, n};
-    void *result = NULL;
-    int rc = t->compute != NULL ? t->compute(&in, q, k->arena, &result, err) : 0;
-    return rc != 0 ? rc : t->write_json(&in, q, result, out, err);
-}
-
-/* The answer of t from one of TensorFlow's per-tool files. */
-static int from_file(const asking *k, const pv_host_file *f, const pv_tool *t, const void *q,
-                     pv_buf *out, pv_error *err)
-{
-    const pv_format *fmt = f->format;
-    int fd = k->src->open(k->src->ctx, f, err);
-    if (fd < 0)
-        return err != NULL && err->code != 0 ? err->code : PV_EIO;
-    char *data;
-    size_t len;
-    int rc = pv_ingest_read_whole(fd, f->path, fmt->max_bytes, &data, &len, err);
-    close(fd);
-    if (rc != 0)
-        return rc;
-    if (fmt->role == PV_FORMAT_TOOL_FILE && fmt->gzip) {
-        rc = pv_gzip_decompress(data, len, out, f->path, err);
-    } else if (fmt->role == PV_FORMAT_TOOL_FILE) {
-        rc = pv_buf_add(out, data, len);
+    if (!ans->from_fd)
+        return ans->gzip ? pv_gzip_decompress(ans->body, ans->len, out, path, err)
+                         : pv_buf_add(out, ans->body != NULL ? ans->body : "", ans->len);
+    char chunk[1 << 16];
+    ssize_t n = 0;
+    int rc = 0;
+    if (ans->gzip) {
+        int fd = dup(ans->fd);
+        pv_gunzip_fd *g = fd >= 0 ? pv_gunzip_fd_new(fd, ans->offset, ans->len) : NULL;
+        while (g != NULL && rc == 0 && (n = pv_gunzip_fd_read(g, chunk, sizeof chunk)) > 0)
+            rc = pv_buf_add(out, chunk, (size_t)n);
+        pv_gunzip_fd_free(g);
+        if (g == NULL)
+            n = -1;
     } else {
-        void *result;
-        pv_tool_input none = {NULL, NULL, 0};
-        rc = fmt->answer((const uint8_t *)data, len, f->path, k->arena, &result, err);
-        if (rc == 0)
-            rc = t->write_json(&none, q, result, out, err);
+        for (size_t done = 0; rc == 0 && done < ans->len; done += (size_t)n) {
+            size_t want = ans->len - done < sizeof chunk ? ans->len - done : sizeof chunk;
+            n = pread(ans->fd, chunk, want, (off_t)(ans->offset + done));
+            if (n <= 0)
+                break;
+            rc = pv_buf_add(out, chunk, (size_t)n);
+        }
     }
-    /* A converted result may point into the file's bytes until written. */
-    free(data);
+    if (rc == 0 && n < 0)
+        rc = pv_error_set(err, PV_EIO, path, PV_NO_OFFSET, "cannot read the answer");
     return rc;
 }
 
@@ -93,17 +79,26 @@ static int ask_hosts(const asking *k, const pv_figures_ask *ask, size_t first, s
         return 0;
     query_ctx qc = {ask->query, k->arena};
     pv_params p = {query_get, &qc};
-    void *q = pv_arena_zalloc(k->arena, t->query_bytes + 1);
-    int rc = t->read_query != NULL ? t->read_query(&p, q, err) : 0;
+    pv_ask a = {.tool = t,
+                .form = PV_ANSWER_JSON,
+                .run = k->run->name,
+                .root = k->root,
+                .hosts = &k->hosts[first],
+                .n_hosts = n,
+                .all_hosts = n > 1,
+                .params = &p,
+                .accepts_gzip = true};
+    pv_answer ans;
+    int rc = pv_answer_get(k->ctx, &a, k->arena, &ans, NULL, err);
     pv_buf body;
     pv_buf_init(&body, ANSWER_MAX_BYTES);
     if (rc == 0)
-        rc = from_model ? from_models(k, first, n, t, q, &body, err)
-                        : from_file(k, file, t, q, &body, err);
+        rc = plain_body(&ans, file->path, &body, err);
+    pv_answer_release(&ans);
     const char *host = ask->per_host ? k->hosts[first]->name : "";
     if (rc == 0)
         rc = pv_figures_add(f, ask, host, body.data != NULL ? body.data : "", body.len, err);
-    if (rc != 0 && err != NULL && err->path[0] == '\0') {
+    if (rc != 0 && rc != PV_EBUSY && err != NULL && err->path[0] == '\0') {
         char why[sizeof err->reason];
         snprintf(why, sizeof why, "%s", err->reason);
         pv_error_set(err, rc, file->path, PV_NO_OFFSET, "%s: %s", ask->tool, why);
@@ -112,17 +107,18 @@ static int ask_hosts(const asking *k, const pv_figures_ask *ask, size_t first, s
     return rc;
 }
 
-int pv_report_figures(const char *run, const pv_host *const *hosts, size_t n_hosts,
-                      bool brief_only, const pv_report_source *src, pv_arena *a, pv_figures *out,
-                      pv_error *err)
+int pv_report_figures(const pv_answer_ctx *ctx, const char *root, const pv_run *run,
+                      const pv_host *const *hosts, size_t n_hosts, bool brief_only, pv_arena *a,
+                      pv_figures *out, pv_error *err)
 {
     for (size_t i = 0; n_hosts > 1 && i < n_hosts; i++)
         if (pv_host_profile(hosts[i]) == NULL)
             return pv_error_set(err, PV_EINVAL, NULL, PV_NO_OFFSET,
                                 "run \"%s\" has %zu hosts and \"%s\" has no profile to read "
-                                "with the others; pick one host", run, n_hosts, hosts[i]->name);
-    asking k = {hosts, n_hosts, src, a};
-    pv_figures_init(out, run, n_hosts == 1 ? hosts[0]->name : "", a);
+                                "with the others; pick one host", run->name, n_hosts,
+                                hosts[i]->name);
+    asking k = {ctx, root, run, hosts, n_hosts, a};
+    pv_figures_init(out, run->name, n_hosts == 1 ? hosts[0]->name : "", a);
     size_t n_asks;
     const pv_figures_ask *asks = pv_figures_asks(&n_asks);
     int rc = 0;

@@ -9,7 +9,7 @@
 #include "cache/disk.h"
 #include "cache/store.h"
 #include "http/http.h"
-#include "http/limit.h"
+#include "util/limit.h"
 #include "pv_config.h"
 #include "testutil.h"
 #include "tools/registry.h"
