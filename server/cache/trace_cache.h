@@ -11,7 +11,7 @@
 
 #include "cache/store.h"
 #include "model/model.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "util/buf.h"
 
 #include <stdbool.h>
