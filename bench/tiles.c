@@ -36,8 +36,8 @@
  * The walk starts at level 0 and zooms in (40%), out (20%) or pans (40%),
  * staying inside the profile; it uses a fixed seed. Asserts nothing. */
 #include "model/builder.h"
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_tiles.h"
 #include "util/gzip.h"
 
 #include <stdio.h>

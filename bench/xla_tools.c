@@ -9,7 +9,7 @@
  *                                      assignment, one kernel per fusion
  *
  * Every tool is asked on a fresh model, as the first request after a load
- * is: the first question decodes the HLO table (model/hlo.h), so its time
+ * is: the first question decodes the HLO table (model/hlo_table.h), so its time
  * is in the answer's. For each of hlo_stats, op_profile, roofline_model,
  * framework_op_stats, overview_page, memory_viewer and graph_viewer (first
  * module, root instruction) and the module list it prints
@@ -26,7 +26,7 @@
 #include "hlo.pb-c.h"
 #include "ingest/ingest.h"
 #include "model/builder.h"
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "tools/hlo/hlo_modules.h"
 #include "tools/registry.h"
 

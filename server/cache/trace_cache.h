@@ -11,7 +11,8 @@
 
 #include "cache/store.h"
 #include "model/model.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "util/buf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,7 +31,7 @@ int pv_trace_cache_get(pv_model_store *s, pv_model_entry *entry, const pv_trace_
 
 /* ---- answers kept beside the index ------------------------------------------
  * Some answers of the trace viewer's parts (the coarse tiles every viewer
- * opens first: tools/trace/trace_parts.h) are kept beside the index as
+ * opens first: tools/trace_tiles/trace_parts.h) are kept beside the index as
  * they are served, by their key, up to a byte cap per profile and within
  * the store's budget, so they are served again without being made. Such an
  * answer never changes for its key and its profile, so entries are only

@@ -1,6 +1,6 @@
 /* api_trace: the trace viewer's own routes (docs/trace_api.md):
  * api/trace/meta, tile, event, search and aggregate, each a part of the
- * trace viewer's descriptor (tools/trace/trace_parts.h) answered for the
+ * trace viewer's descriptor (tools/trace_tiles/trace_parts.h) answered for the
  * run and host the request names; how each is kept, tagged and sent is the
  * part's and the answer layer's. */
 #include "http/http.h"

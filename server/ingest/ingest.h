@@ -14,7 +14,7 @@
 #define PV_INGEST_INGEST_H
 
 #include "model/builder.h"
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "model/model.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -82,16 +82,16 @@ int pv_ingest_read_whole(int fd, const char *path, uint64_t max_bytes, char **ou
 /* ---- lazy decoders ------------------------------------------------------- */
 
 /* Gives m the decoders it runs the first time a tool needs their data:
- * today the HLO protos' (model/hlo.h). pv_ingest_file and
+ * today the HLO protos' (model/hlo_table.h). pv_ingest_file and
  * pv_ingest_buffer call it on every model they make; the cache store
  * calls it on a model it loads from disk, which keeps the protos' bytes
  * but not the hook. Call before m is shared. Cannot fail. */
 void pv_ingest_attach(pv_model *m);
 
-/* The HLO decoder (hlo/hlo.c), a pv_hlo_decode_fn: the `Hlo Proto` bytes
+/* The HLO decoder (hlo/hlo_decode.c), a pv_hlo_decode_fn: the `Hlo Proto` bytes
  * stats of m's /host:metadata planes into *out. */
 void pv_ingest_hlo_decode(const pv_model *m, pv_arena *a, pv_hlo_table *out);
-/* The buffer assignment of one program's HloProto (model/hlo.h,
+/* The buffer assignment of one program's HloProto (model/hlo_table.h,
  * pv_hlo_buffers_fn), from server/ingest/hlo/hlo_buffers.c. */
 int pv_ingest_hlo_buffers(const pv_model *m, uint64_t program_id, pv_arena *a,
                           pv_hlo_buffers *out, pv_error *err);

@@ -14,7 +14,7 @@
  *   storage.c          growable arrays, owned storage, the column list as data
  *   strtab.c           the string table and the id map
  *   details_parse.c    kernel_details / memcpy_details text
- *   hlo.c              the HLO table, decoded on first use (model/hlo.h)
+ *   hlo_table.c        the HLO table, decoded on first use (model/hlo_table.h)
  *   memo.c             what tools compute once from the model (model/memo.h)
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
@@ -288,14 +288,14 @@ typedef struct pv__model_store {
     uint32_t *dense_first, *dense_n;
     uint8_t *wk;             /* string id -> well-known stat (extras.c) */
     size_t n_wk;
-    struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo.c); NULL none */
+    struct pv__hlo_slot *hlo; /* the lazily decoded HLO table (hlo_table.c); NULL none */
     struct pv__memos *_Atomic memos; /* memo.c's table; NULL until the first memo */
     _Atomic uint64_t src_reads;  /* events' stats read from the source (event_stats.c) */
 } pv__model_store;
 
-/* Releases a model's HLO slot (hlo.c). NULL is fine. */
+/* Releases a model's HLO slot (hlo_table.c). NULL is fine. */
 void pv__hlo_slot_free(struct pv__hlo_slot *h);
-/* Bytes the HLO table holds once decoded, 0 before (hlo.c). NULL is fine. */
+/* Bytes the HLO table holds once decoded, 0 before (hlo_table.c). NULL is fine. */
 size_t pv__hlo_bytes(const struct pv__hlo_slot *h);
 /* Releases a model's memos (memo.c). NULL is fine. */
 void pv__memos_free(struct pv__memos *t);

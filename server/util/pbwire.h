@@ -7,8 +7,9 @@
  *   - the model's own encoding of an event's stats (model/wire_stat.h),
  *     which is the XStat layout, so the XSpace decoder points into the
  *     file instead of copying;
- *   - format sniffing (ingest/ingest.c), the few bytes of a
- *     ProfileOptions stat the overview page reads, and the bytes-by-
+ *   - the XSpace's sniff and probe (ingest/xspace/xspace_sniff.c,
+ *     xspace_probe.c: the first bytes, the field headers), the few bytes
+ *     of a ProfileOptions stat the overview page reads, and the bytes-by-
  *     memory breakdown a TPU op's metadata carries (tools/hlo/xla_ops.c).
  *
  * A varint is read by pv_varint_in (fast: one 8-byte load where the bytes

@@ -1,5 +1,5 @@
-/* Tests of the model's HLO table (model/hlo.h) and its decoder
- * (ingest/hlo/hlo.c): protos packed by protobuf-c's own packer, so the
+/* Tests of the model's HLO table (model/hlo_table.h) and its decoder
+ * (ingest/hlo/hlo_decode.c): protos packed by protobuf-c's own packer, so the
  * expected values are what was packed and the shape texts follow XLA's
  * rules (element type in lower case, dimensions, "<=" before a dynamic
  * one, {minor-to-major} for an array with a layout, tuples in brackets);
@@ -11,7 +11,7 @@
 #include "cache/store.h"
 #include "hlo.pb-c.h"
 #include "ingest/ingest.h"
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "model/serialize.h"
 #include "model_fixture.h"
 #include "testutil.h"

@@ -1,5 +1,5 @@
 /* Tests of an HLO instruction's text (tools/hlo/hlo_text.h) and of the
- * decoded attributes it prints (ingest/hlo/hlo_attrs.c, hlo_text.c) and
+ * decoded attributes it prints (ingest/hlo/hlo_attrs.c, hlo_proto_text.c) and
  * the index it walks (tools/hlo/hlo_index.h):
  *  - a module packed by protobuf-c, each instruction's text written by
  *    hand the way XLA prints it (operand shapes, window, dim_labels,

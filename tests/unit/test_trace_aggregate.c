@@ -3,7 +3,7 @@
  * from the fixture below. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/trace/trace_aggregate.h"
+#include "tools/trace_tiles/trace_aggregate.h"
 #include "testutil.h"
 
 #include <jansson.h>

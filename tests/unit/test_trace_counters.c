@@ -1,10 +1,10 @@
 /* The trace index's counters built on one thread and on two: the
  * counters' pass shared between the side thread and the pyramid's
- * (tools/trace/trace_index.c), checked against a model counted by hand.
+ * (tools/trace_tiles/trace_index.c), checked against a model counted by hand.
  * The index's other parts on two threads: test_trace_real.c. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "testutil.h"
 
 #include <string.h>

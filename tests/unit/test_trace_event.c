@@ -6,9 +6,9 @@
 #include "model/builder.h"
 #include "model_fixture.h"
 #include "tools/chrome_trace/trace_chrome.h"
-#include "tools/trace/trace_event.h"
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_event.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_meta.h"
 #include "testutil.h"
 
 #include <jansson.h>

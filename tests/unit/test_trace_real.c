@@ -9,9 +9,9 @@
  *     (memory allocation and tf.data producer/consumer markers). */
 #include "ingest/ingest.h"
 #include "tools/chrome_trace/trace_chrome.h"
-#include "tools/trace/trace_event.h"
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_event.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_meta.h"
 #include "gz_file.h"
 #include "testutil.h"
 

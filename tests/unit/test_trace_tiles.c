@@ -3,7 +3,7 @@
  * tiles cut directly from the model. */
 #include "model/builder.h"
 #include "model_fixture.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_tiles.h"
 #include "testutil.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The trace viewer's own routes (tools/trace/trace_index.h) against
+/* The trace viewer's own routes (tools/trace_tiles/trace_index.h) against
  * XProf 2.24.2's trace of the same profile, on real profiles:
  *
  *   - the device lines XProf derives on JAX GPU and TPU profiles (XLA
@@ -16,10 +16,10 @@
 #include "gz_file.h"
 #include "ingest/ingest.h"
 #include "testutil.h"
-#include "tools/trace/trace_aggregate.h"
-#include "tools/trace/trace_event.h"
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_aggregate.h"
+#include "tools/trace_tiles/trace_event.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_meta.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* fuzz_hlo: libFuzzer entry for the HLO decoder (hlo.c) and the tools'
+/* fuzz_hlo: libFuzzer entry for the HLO decoder (hlo_decode.c) and the tools'
  * index over its table. The input is program 1's HloProto in a
  * /host:metadata plane. It must either be read whole or be counted bad,
  * and the table's indices must stay in range; ASan/UBSan catch the rest.

@@ -1,4 +1,4 @@
-/* hlo_attrs: an instruction's attributes (model/hlo.h, pv_hlo_attrs)
+/* hlo_attrs: an instruction's attributes (model/hlo_table.h, pv_hlo_attrs)
  * copied from its HloInstructionProto into the table's arena. Fields
  * read (proto/hlo.proto, HloInstructionProto): literal, parameter_number,
  * fusion_kind, tuple_index, dimensions, window, convolution_dimension_

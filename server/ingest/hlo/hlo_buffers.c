@@ -1,4 +1,4 @@
-/* hlo_buffers: one program's buffer assignment (model/hlo.h), read from
+/* hlo_buffers: one program's buffer assignment (model/hlo_table.h), read from
  * its HloProto on request. The bytes are unpacked as
  * HloBufferAssignmentView (proto/hlo.proto), which declares field 3 only,
  * so the module (field 1, most of the bytes) is skipped unread and the

@@ -1,5 +1,5 @@
-/* hlo_priv: what the HLO decoder's files share (hlo.c decodes modules,
- * computations and instructions; hlo_text.c writes a shape, a constant's
+/* hlo_priv: what the HLO decoder's files share (hlo_decode.c decodes modules,
+ * computations and instructions; hlo_proto_text.c writes a shape, a constant's
  * value and replica groups as XLA prints them; hlo_attrs.c copies an
  * instruction's attributes; hlo_buffers.c reads a program's buffer
  * assignment). Inside server/ingest/hlo/ only. */
@@ -8,7 +8,7 @@
 
 #include "hlo.pb-c.h"
 #include "ingest/pb_arena.h"
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "util/buf.h"
 
 #include <stdbool.h>

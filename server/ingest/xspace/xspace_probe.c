@@ -12,6 +12,7 @@
  * skipped by length and the stat metadata (field 5, small) are read for
  * the name "Hlo Proto". A few hundred small reads for a file of any size. */
 #include "ingest/xspace/xspace.h"
+#include "util/pbwire.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -28,18 +29,6 @@ typedef struct reader {
     size_t n_fields;
 } reader;
 
-/* A varint at p (< e): bytes used, 0 when cut or too long. */
-static size_t varint(const uint8_t *p, const uint8_t *e, uint64_t *v)
-{
-    *v = 0;
-    for (size_t i = 0; i < 10 && p + i < e; i++) {
-        *v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-        if ((p[i] & 0x80) == 0)
-            return i + 1;
-    }
-    return 0;
-}
-
 /* A field header at *off below end: number, wire type, and for a
  * length-delimited field its length; *off moves past the header. */
 static bool header(reader *r, uint64_t *off, uint64_t end, uint32_t *num, uint32_t *wt,
@@ -52,21 +41,16 @@ static bool header(reader *r, uint64_t *off, uint64_t end, uint32_t *num, uint32
     ssize_t got = pread(r->fd, buf, want, (off_t)*off);
     if (got <= 0)
         return false;
-    const uint8_t *e = buf + got;
+    const uint8_t *p = buf, *e = buf + got;
     uint64_t tag;
-    size_t k = varint(buf, e, &tag);
-    if (k == 0)
+    if (!pv_varint_read(&p, e, &tag))
         return false;
     *num = (uint32_t)(tag >> 3);
     *wt = (uint32_t)(tag & 7);
     *len = 0;
-    if (*wt == 2) {
-        size_t k2 = varint(buf + k, e, len);
-        if (k2 == 0)
-            return false;
-        k += k2;
-    }
-    *off += k;
+    if (*wt == 2 && !pv_varint_read(&p, e, len))
+        return false;
+    *off += (uint64_t)(p - buf);
     return true;
 }
 
@@ -77,12 +61,12 @@ static bool skip(reader *r, uint64_t *off, uint64_t end, uint32_t wt, uint64_t l
     switch (wt) {
     case 0: {
         ssize_t got = pread(r->fd, b, sizeof b, (off_t)*off);
-        for (ssize_t i = 0; i < got; i++)
-            if ((b[i] & 0x80) == 0) {
-                *off += (uint64_t)i + 1;
-                return *off <= end;
-            }
-        return false;
+        const uint8_t *p = b;
+        uint64_t v;
+        if (got <= 0 || !pv_varint_read(&p, b + got, &v))
+            return false;
+        *off += (uint64_t)(p - b);
+        break;
     }
     case 1: *off += 8; break;
     case 2: *off += len; break;

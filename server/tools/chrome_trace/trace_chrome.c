@@ -23,7 +23,7 @@
 #include "tools/trace_derived/trace_derived.h"
 #include "tools/trace_derived/trace_step_names.h"
 #include "tools/common/json_stream.h"
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_meta.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "util/arena.h"
 #include "util/bsearch.h"

@@ -8,7 +8,7 @@
 #include "tools/trace_derived/trace_derived.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "tools/common/json_stream.h"
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_meta.h"
 #include "util/mem.h"
 
 #include <stdbool.h>

@@ -8,11 +8,11 @@
  * bound. Several hosts (ALL_HOSTS, or the hosts= list XProf's trace viewer
  * sends) are written as one trace, a process group per host. The trace
  * viewer's own queries (track list, tiles, events, search, boxes) are
- * parts of trace_viewer (tools/trace/trace_parts.h). */
+ * parts of trace_viewer (tools/trace_tiles/trace_parts.h). */
 #include "tools/chrome_trace/trace_chrome.h"
 #include "tools/chrome_trace/trace_visibility.h"
 #include "tools/registry.h"
-#include "tools/trace/trace_parts.h"
+#include "tools/trace_tiles/trace_parts.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
-/* hlo_names: a lookup index over the model's HLO table (model/hlo.h). */
+/* hlo_names: a lookup index over the model's HLO table (model/hlo_table.h). */
 #include "tools/common/hlo_names.h"
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"

@@ -1,5 +1,5 @@
 /* hlo_names: the framework op behind each XLA instruction, looked up by
- * (program id, instruction name) in the model's HLO table (model/hlo.h,
+ * (program id, instruction name) in the model's HLO table (model/hlo_table.h,
  * decoded from the profile's HLO protos the first time a tool asks).
  *
  * Only what kernel_stats, op_stats and the trace's derived lines need is

@@ -1,4 +1,4 @@
-/* hlo_index: the model's HLO table (model/hlo.h) as a graph the XLA tools
+/* hlo_index: the model's HLO table (model/hlo_table.h) as a graph the XLA tools
  * walk: each instruction's operands and users as instruction indices,
  * each computation's root and the fusion instruction it is the body of,
  * and lookups of an instruction by (program, name) and of an instruction
@@ -14,7 +14,7 @@
 #ifndef PV_TOOLS_HLO_HLO_INDEX_H
 #define PV_TOOLS_HLO_HLO_INDEX_H
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "util/arena.h"
 
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 #ifndef PV_TOOLS_HLO_HLO_MODULES_H
 #define PV_TOOLS_HLO_HLO_MODULES_H
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "tools/tool.h"
 
 #include <stdbool.h>

@@ -1,6 +1,7 @@
-/* memory_profile_priv: what the analysis (memory_profile.c) and the
- * reading of kept snapshots (memory_snapshot.c) both ask of an event.
- * Nothing outside this folder includes it. */
+/* memory_profile_priv: what the analysis (memory_profile.c), the table at
+ * the peak (memory_active.c) and the reading of kept snapshots
+ * (memory_snapshot.c) share: the two reads of an event, and what the
+ * analysis hands the table. Nothing outside this folder includes it. */
 #ifndef PV_TOOLS_MEMORY_PROFILE_MEMORY_PROFILE_PRIV_H
 #define PV_TOOLS_MEMORY_PROFILE_MEMORY_PROFILE_PRIV_H
 
@@ -29,5 +30,19 @@ static inline uint32_t activity_of(const pv_model *m, uint64_t ev)
         return PV_MEMORY_DEALLOCATION;
     return PV_MEMORY_UNKNOWN_ACTIVITY;
 }
+
+/* An allocation alive at an allocator's peak, as the second walk leaves
+ * it. */
+typedef struct pv__memory_live {
+    pv_memory_snapshot snapshot;
+    int64_t free_start_ps;       /* its first free after it, or INT64_MIN */
+} pv__memory_live;
+
+/* Fills al's table of allocations alive at the peak (al->active, its
+ * special rows) from the n live ones, which it sorts by position and adds
+ * to the kept snapshots; unmapped: the heap bytes at the peak that none of
+ * them explains. */
+void pv__memory_active_table(const pv_model *m, pv_memory_allocator *al, pv__memory_live *live,
+                             size_t n, int64_t unmapped, pv_arena *a);
 
 #endif

@@ -22,7 +22,7 @@
 #ifndef PV_TOOLS_MEMORY_VIEWER_MEMORY_VIEWER_H
 #define PV_TOOLS_MEMORY_VIEWER_MEMORY_VIEWER_H
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "util/arena.h"
 #include "util/error.h"
 

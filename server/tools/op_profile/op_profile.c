@@ -4,7 +4,7 @@
  * replaced by it. */
 #include "tools/op_profile/op_profile.h"
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "tools/hlo/hlo_cost.h"
 #include "tools/hlo/hlo_text.h"
 #include "util/sort.h"

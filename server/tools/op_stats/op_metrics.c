@@ -5,7 +5,7 @@
  * merged by their parsed framework op name afterwards. */
 #include "tools/op_stats/op_metrics.h"
 
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "model/memo.h"
 #include "tools/common/op_replay.h"
 #include "tools/common/tf_op_name.h"

@@ -1,7 +1,7 @@
 /* overview: top ops, idle and eager shares, precision remark and run
  * environment (reference: xprof/convert/op_stats_to_overview_page.cc). */
 #include "tools/steps/overview.h"
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "tools/common/plane_stat.h"
 #include "tools/op_stats/op_stats.h"
 #include "tools/kineto/kineto.h"

@@ -21,7 +21,7 @@
  *
  * They are derived once per model and kept with it (pv_trace_derived_lines
  * below, a memo: model/memo.h), where the Chrome trace JSON
- * (tools/chrome_trace/) and the trace viewer's own routes (tools/trace/trace_index.h:
+ * (tools/chrome_trace/) and the trace viewer's own routes (tools/trace_tiles/trace_index.h:
  * tracks, tiles, search, details) both read them.
  *
  * Ownership: pv_trace_derive's and pv_trace_derived_view's results live in

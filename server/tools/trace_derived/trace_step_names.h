@@ -1,6 +1,6 @@
 /* trace_step_names: the names XProf's trace viewer gives step events,
  * shared by the Chrome trace JSON (tools/chrome_trace/) and the trace
- * viewer's own routes (tools/trace/trace_index.h), so that a step reads the same in
+ * viewer's own routes (tools/trace_tiles/trace_index.h), so that a step reads the same in
  * both:
  *
  *   - an event with a string step_name stat is shown by it;

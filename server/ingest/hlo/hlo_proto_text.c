@@ -1,4 +1,4 @@
-/* hlo_text: the parts of an instruction's text that the decoder writes
+/* hlo_proto_text: the parts of an instruction's text that the decoder writes
  * from the proto, as XLA prints them (hlo_priv.h): shapes with their
  * layouts, constants' values and replica groups. Everything else of an
  * instruction's text is the tools' (tools/hlo/hlo_text.c) from the

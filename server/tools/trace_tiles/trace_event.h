@@ -2,11 +2,11 @@
  * partners, and name search over the whole trace (docs/trace_api.md).
  * Pure functions of the model and its trace index; results live in the
  * caller's arena. */
-#ifndef PV_TOOLS_TRACE_TRACE_EVENT_H
-#define PV_TOOLS_TRACE_TRACE_EVENT_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_EVENT_H
+#define PV_TOOLS_TRACE_TILES_TRACE_EVENT_H
 
 #include "model/model.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "util/arena.h"
 #include "util/error.h"
 

@@ -1,6 +1,6 @@
-/* hlo: the model's lazily decoded HLO table (hlo.h): one slot per model,
+/* hlo_table: the model's lazily decoded HLO table (hlo_table.h): one slot per model,
  * filled once under its lock. */
-#include "model/hlo.h"
+#include "model/hlo_table.h"
 #include "model/model_priv.h"
 #include "util/bsearch.h"
 #include "util/mem.h"

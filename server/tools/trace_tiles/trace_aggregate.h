@@ -12,11 +12,11 @@
  *
  * Pure function of the model; the result lives in the caller's arena.
  * Threads: any. */
-#ifndef PV_TOOLS_TRACE_TRACE_AGGREGATE_H
-#define PV_TOOLS_TRACE_TRACE_AGGREGATE_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_AGGREGATE_H
+#define PV_TOOLS_TRACE_TILES_TRACE_AGGREGATE_H
 
 #include "model/model.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "util/arena.h"
 #include "util/error.h"
 

@@ -1,5 +1,5 @@
 /* trace_meta: ordering planes and lines for display, and naming them. */
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_meta.h"
 #include "util/sort.h"
 
 #include <stdint.h>

@@ -2,13 +2,13 @@
  * Limits that depend on the profile (a tile level past the deepest, an
  * index past its level's last) are checked where the profile is known,
  * in the part's writer, with the words the table's rules would use. */
-#include "tools/trace/trace_parts.h"
+#include "tools/trace_tiles/trace_parts.h"
 #include "tools/common/json_out.h"
-#include "tools/trace/trace_aggregate.h"
-#include "tools/trace/trace_event.h"
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_meta.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_aggregate.h"
+#include "tools/trace_tiles/trace_event.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_meta.h"
+#include "tools/trace_tiles/trace_tiles.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* trace_event: the details of one event, its step and its flow partners. */
-#include "tools/trace/trace_event.h"
+#include "tools/trace_tiles/trace_event.h"
 
-#include "tools/trace/trace_meta.h"
+#include "tools/trace_tiles/trace_meta.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * event's details, a search over the whole trace, and the aggregate of a
  * box. Each answers from one host's model and its trace index; the answer
  * layer keeps, tags and sends them by the rules each part declares. */
-#ifndef PV_TOOLS_TRACE_TRACE_PARTS_H
-#define PV_TOOLS_TRACE_TRACE_PARTS_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_PARTS_H
+#define PV_TOOLS_TRACE_TILES_TRACE_PARTS_H
 
 #include "tools/tool.h"
 

@@ -10,7 +10,7 @@
  * one that does not must be refused with PV_EFORMAT. Built and run by
  * `tests/fuzz/run.sh trace_index`, not by make. */
 #include "ingest/ingest.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>

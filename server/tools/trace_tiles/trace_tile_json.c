@@ -4,8 +4,8 @@
  * (trace_tile_names.h). The browser reads the binary form
  * (trace_tile_bin.c); this one is for scripts and debugging. */
 #include "tools/common/json_stream.h"
-#include "tools/trace/trace_tile_names.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_tile_names.h"
+#include "tools/trace_tiles/trace_tiles.h"
 
 #include <string.h>
 

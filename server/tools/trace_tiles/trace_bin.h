@@ -2,8 +2,8 @@
  * "Binary tiles") into a capped pv_buf: LEB128 varints, zigzag varints and
  * little-endian doubles. Like pv__jw, the first failed append makes every
  * later call a no-op and leaves the code in rc. Not thread-safe. */
-#ifndef PV_TOOLS_TRACE_TRACE_BIN_H
-#define PV_TOOLS_TRACE_TRACE_BIN_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_BIN_H
+#define PV_TOOLS_TRACE_TILES_TRACE_BIN_H
 
 #include "util/buf.h"
 

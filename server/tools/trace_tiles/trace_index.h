@@ -20,13 +20,13 @@
  * `_counters_` line (value: the event's first numeric stat).
  * Flows: events sharing a correlation_id (host launch -> device
  * kernel/memcpy) and events sharing a flow id (FORMATS.md §3.4). */
-#ifndef PV_TOOLS_TRACE_TRACE_INDEX_H
-#define PV_TOOLS_TRACE_TRACE_INDEX_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_INDEX_H
+#define PV_TOOLS_TRACE_TILES_TRACE_INDEX_H
 
 #include "model/model.h"
 #include "tools/trace_derived/trace_derived.h"
 #include "tools/trace_derived/trace_step_names.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_tiles.h"
 #include "util/buf.h"
 #include "util/error.h"
 

@@ -4,11 +4,11 @@
  * lines first as TensorBoard shows them, then threads and streams by
  * display id), and the process ids the reference's Chrome trace uses.
  * Pure functions of the model; results live in the caller's arena. */
-#ifndef PV_TOOLS_TRACE_TRACE_META_H
-#define PV_TOOLS_TRACE_TRACE_META_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_META_H
+#define PV_TOOLS_TRACE_TILES_TRACE_META_H
 
 #include "model/model.h"
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "util/arena.h"
 #include "util/error.h"
 

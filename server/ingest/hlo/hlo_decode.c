@@ -1,4 +1,4 @@
-/* hlo: XLA's HloProto into the model's HLO table (model/hlo.h), the
+/* hlo_decode: XLA's HloProto into the model's HLO table (model/hlo_table.h), the
  * decoder pv_model_hlo runs the first time a tool asks.
  *
  * Where the protos are: an XSpace's /host:metadata plane has one event

@@ -16,8 +16,8 @@
  *
  * Everything here is a pure function of the model. A finished pyramid is
  * immutable and may be read from any thread. */
-#ifndef PV_TOOLS_TRACE_TRACE_TILES_H
-#define PV_TOOLS_TRACE_TRACE_TILES_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_TILES_H
+#define PV_TOOLS_TRACE_TILES_TRACE_TILES_H
 
 #include "model/model.h"
 #include "util/arena.h"

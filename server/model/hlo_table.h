@@ -1,4 +1,4 @@
-/* hlo: the XLA programs a profile carries, as plain tables every tool can
+/* hlo_table: the XLA programs a profile carries, as plain tables every tool can
  * read: modules (one per program id), their computations, and the
  * computations' instructions with name, opcode, shape, operands, called
  * computations and where the framework made them. No protobuf types: the
@@ -32,8 +32,8 @@
  * Threads: pv_model_hlo may be called from any number of threads at once
  * (the first caller decodes under the model's lock; the others wait);
  * pv_model_set_hlo_decoder only before the model is shared. */
-#ifndef PV_MODEL_HLO_H
-#define PV_MODEL_HLO_H
+#ifndef PV_MODEL_HLO_TABLE_H
+#define PV_MODEL_HLO_TABLE_H
 
 #include "model/model.h"
 #include "util/arena.h"

@@ -4,7 +4,7 @@
  * events are then listed by a merge over the tracks, whose events are
  * already sorted by start, so no result list larger than one page is
  * ever built. */
-#include "tools/trace/trace_event.h"
+#include "tools/trace_tiles/trace_event.h"
 
 #include "util/bsearch.h"
 #include "util/sort.h"

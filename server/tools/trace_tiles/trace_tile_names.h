@@ -4,11 +4,11 @@
  * address of a model's interned string: the rows of one tile may come
  * from several models, trace_index.h) to its position; the list of names
  * lives in the caller's arena. */
-#ifndef PV_TOOLS_TRACE_TRACE_TILE_NAMES_H
-#define PV_TOOLS_TRACE_TRACE_TILE_NAMES_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_TILE_NAMES_H
+#define PV_TOOLS_TRACE_TILES_TRACE_TILE_NAMES_H
 
 #include "tools/trace_derived/trace_step_names.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_tiles.h"
 #include "util/arena.h"
 #include "util/hashtab.h"
 

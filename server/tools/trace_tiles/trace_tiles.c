@@ -8,8 +8,8 @@
  * integer comparisons (dur >= ceil(span / 2^(10+L)), gap > floor(...)), so
  * every tile of a level uses the same threshold and a tile computed from
  * the pyramid equals the same tile cut directly. */
-#include "tools/trace/trace_tiles.h"
-#include "tools/trace/trace_pyramid.h"
+#include "tools/trace_tiles/trace_tiles.h"
+#include "tools/trace_tiles/trace_pyramid.h"
 
 #include "util/bsearch.h"
 #include "util/mem.h"

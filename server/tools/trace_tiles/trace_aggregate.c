@@ -2,8 +2,8 @@
  * are walked through its per-depth index (each level sorted by start, its
  * events never overlapping), so an event's children are found by a binary
  * search on the level below instead of a scan of the track. */
-#include "tools/trace/trace_aggregate.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_aggregate.h"
+#include "tools/trace_tiles/trace_tiles.h"
 #include "util/hashtab.h"
 #include "util/sort.h"
 

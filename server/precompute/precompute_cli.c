@@ -1,4 +1,4 @@
-/* cli: `profview precompute`'s flags and its one summary line, the only
+/* precompute_cli: `profview precompute`'s flags and its one summary line, the only
  * place this subcommand prints (main.c only dispatches to it). */
 #include "cache/disk.h"
 #include "precompute/precompute.h"

@@ -6,9 +6,9 @@
  * tile's time unit (1000 ps when every time is whole nanoseconds, as in
  * most profiles), so a typical event takes under ten bytes, and a big
  * tile is sent without compressing it. */
-#include "tools/trace/trace_bin.h"
-#include "tools/trace/trace_tile_names.h"
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_bin.h"
+#include "tools/trace_tiles/trace_tile_names.h"
+#include "tools/trace_tiles/trace_tiles.h"
 
 #include <string.h>
 

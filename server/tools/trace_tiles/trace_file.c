@@ -5,8 +5,8 @@
  * bytes are used in place: a read copies nothing, and checks every count
  * and offset against what it has and every event id against the model
  * before anything uses them. Pure. */
-#include "tools/trace/trace_index.h"
-#include "tools/trace/trace_pyramid.h"
+#include "tools/trace_tiles/trace_index.h"
+#include "tools/trace_tiles/trace_pyramid.h"
 
 #include "util/mem.h"
 

@@ -1,5 +1,5 @@
 /* trace_bin: the staged byte writer behind the binary tiles. */
-#include "tools/trace/trace_bin.h"
+#include "tools/trace_tiles/trace_bin.h"
 
 void pv__bw_init(pv__bw *w, pv_buf *b)
 {

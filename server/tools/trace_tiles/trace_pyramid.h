@@ -1,11 +1,11 @@
-/* trace_pyramid (shared inside tools/trace/ only, hence pv__): what a
+/* trace_pyramid (shared inside tools/trace_tiles/ only, hence pv__): what a
  * pyramid holds, for the two files that make one: trace_tiles.c builds it
  * from a model, trace_file.c reads it back from the bytes the disk cache
  * keeps. */
-#ifndef PV_TOOLS_TRACE_TRACE_PYRAMID_H
-#define PV_TOOLS_TRACE_TRACE_PYRAMID_H
+#ifndef PV_TOOLS_TRACE_TILES_TRACE_PYRAMID_H
+#define PV_TOOLS_TRACE_TILES_TRACE_PYRAMID_H
 
-#include "tools/trace/trace_tiles.h"
+#include "tools/trace_tiles/trace_tiles.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* trace_index: counters, flow links and the pyramid of one model. */
-#include "tools/trace/trace_index.h"
+#include "tools/trace_tiles/trace_index.h"
 #include "tools/device_util/device_util.h"
-#include "tools/trace/trace_bin.h"
+#include "tools/trace_tiles/trace_bin.h"
 
 #include "tools/common/json_stream.h"
 #include "util/bsearch.h"
