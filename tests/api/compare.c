@@ -31,6 +31,7 @@
 #include "compare_trace.h"
 #include "httpc.h"
 #include "json_compare.h"
+#include "testutil.h"
 
 #include <glob.h>
 #include <stdint.h>
@@ -323,7 +324,7 @@ static size_t find_sets(golden_set *sets, bool *shared_missing)
     n = add_sets(sets, n, pattern, PV_SRCDIR "/demo", "demo",
                  strlen(ref) + strlen("/demo_golden/"));
     struct stat st;
-    *shared_missing = stat(PV_TESTDATA "/logdirs", &st) != 0;
+    *shared_missing = stat(pv_test_data_path("/logdirs"), &st) != 0;
     static const char *const shared[] = {"tf_keras_cpu_macos", "tf_keras_gpu_gcp",
                                          "tf2_gpu_multi_worker", "jax_rocm_mi300",
                                          "jax_tpu_v6e_inference"};
@@ -394,5 +395,5 @@ int main(int argc, char **argv)
     free(t.seen);
     bool pass = t.diff == 0 && t.error == 0 && t.not_built == 0 && bad_rules == 0 && t.match > 0;
     printf("%s: compare\n", pass ? "PASS" : "FAIL");
-    return pass ? 0 : 1;
+    return !pass ? 1 : shared_missing ? pv_test_testdata_exit("compare shared/*") : 0;
 }

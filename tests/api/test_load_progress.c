@@ -113,9 +113,5 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_load_phases_move_forward);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return pv_test_run(s);
 }

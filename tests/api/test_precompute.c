@@ -26,10 +26,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#define LOGDIR PV_TESTDATA "/logdirs"
-#define TRACES PV_TESTDATA "/traces"
+#define LOGDIR pv_test_data_path("/logdirs")
+#define TRACES pv_test_data_path("/traces")
 
-static const char *logdir = LOGDIR; /* the one the test at hand precomputes */
+static const char *logdir; /* the one the test at hand precomputes */
 
 static char dir[128];       /* the test's own folder */
 static char cache[200];     /* the shards' folder, made by precompute */
@@ -434,7 +434,7 @@ END_TEST
  * folder). */
 START_TEST(test_precompute_refuses_bad_flags)
 {
-    static const char *const bad[][7] = {
+    const char *const bad[][7] = {
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "2/2", NULL},
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "1/0", NULL},
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "-1/2", NULL},

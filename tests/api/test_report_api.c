@@ -93,7 +93,7 @@ static void route_steps(const pv_test_server *s, const char *run, double *mean_m
 static void promtool(const char *text)
 {
     if (system("command -v promtool >/dev/null 2>&1") != 0) {
-        printf("SKIP test_metrics promtool check: promtool not installed (Debian: prometheus)\n");
+        pv_test_skip("test_metrics promtool check", "promtool not installed (Debian: prometheus)");
         return;
     }
     FILE *p = popen("promtool check metrics > /tmp/pv_promtool.out 2>&1", "w");

@@ -100,7 +100,7 @@ START_TEST(test_run_tools_shared)
 {
     PV_NEED_TESTDATA("test_run_tools_shared");
     /* routes/shared.json: 12 runs, 4 of them per-tool files only */
-    ck_assert_uint_eq(compare_routes(PV_TESTDATA "/logdirs", REF "/routes/shared.json"), 8);
+    ck_assert_uint_eq(compare_routes(pv_test_data_path("/logdirs"), REF "/routes/shared.json"), 8);
 }
 END_TEST
 

@@ -596,8 +596,8 @@ END_TEST
 START_TEST(test_disk_cache_init_refuses_other_owner)
 {
     if (geteuid() != 0) {
-        printf("SKIP test_disk_cache_init_refuses_other_owner: only root can give a folder "
-               "to another user\n");
+        pv_test_skip("test_disk_cache_init_refuses_other_owner",
+                     "only root can give a folder to another user");
         return;
     }
     char d[300];
