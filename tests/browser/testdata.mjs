@@ -18,11 +18,16 @@ export const TESTDATA = process.env.PV_TESTDATA
     || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 
 // false when test name can run, else its SKIP line (printed here): dir
-// (named what in the line) is absent, or there is no Chromium.
+// (named what in the line) is absent, or there is no Chromium. Under
+// PV_REQUIRE_TESTDATA=1 (CI) an absent dir is an error instead, which fails
+// the file; tests/browser/run.sh exits 77 (SKIP) when a test was skipped.
 export function skipWithout(name, dir = TESTDATA, what = '../shared/testdata') {
     let skip = false;
+    const required = !['', '0', undefined].includes(process.env.PV_REQUIRE_TESTDATA);
+    if (!fs.existsSync(dir) && required)
+        throw new Error(`${name}: ${what} not found at ${dir}, and PV_REQUIRE_TESTDATA is set`);
     if (!fs.existsSync(dir))
-        skip = `SKIP ${name}: ${what} not found`;
+        skip = `SKIP ${name}: ${what} not found at ${dir}`;
     else if (!haveChromium())
         skip = `SKIP ${name}: /usr/bin/chromium not found`;
     if (skip)

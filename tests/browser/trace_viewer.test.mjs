@@ -16,7 +16,6 @@
 // from ../shared/testdata (SKIP when that folder is absent).
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -330,11 +329,7 @@ const GPU_LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
 const GPU_RUN = 'train/2022_11_04_21_26_12';
 const GPU_HOST = 'instance-ecbm';
 
-let SKIP_GPU = SKIP;
-if (!SKIP_GPU && !fs.existsSync(TESTDATA)) {
-    SKIP_GPU = `SKIP ${NAME} (flows): ../shared/testdata not found`;
-    console.log(SKIP_GPU);
-}
+const SKIP_GPU = SKIP || skipWithout(`${NAME} (flows)`);
 
 describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () => {
     const g = {};
