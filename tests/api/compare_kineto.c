@@ -49,6 +49,7 @@
  * or by hand: PROFVIEW_BIN=./profview tests/api/compare_kineto [-v]. */
 #include "compare_io.h"
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -790,7 +791,7 @@ int main(int argc, char **argv)
         }
     }
     pv_test_server srv;
-    if (pv_test_server_start(&srv, logdir, NULL) != 0) {
+    if (pv_test_server_start_indexed(&srv, logdir, NULL) != 0) {
         printf("ERROR compare_kineto: profview did not start\n");
         return 1;
     }

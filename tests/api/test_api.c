@@ -4,6 +4,7 @@
  * file, a run appearing while the server runs, and a clean SIGTERM.
  * Expected bodies are the fixture files this test writes itself. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 #include "util/buf.h"
 #include "index/index.h"
@@ -47,7 +48,7 @@ static void setup(void)
     write_file("plugins/profile/legacy run/10.0.0.1.kernel_stats.pb", "\x0a\x00", 2, 60);
     write_file("job/plugins/profile/bad/garbage.xplane.pb", "this is not a protobuf file", 27, 60);
     write_file("job/plugins/profile/bad/empty.xplane.pb", "", 0, 60);
-    ck_assert_int_eq(pv_test_server_start(&srv, logdir, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&srv, logdir, NULL), 0);
 }
 
 static void teardown(void)
@@ -425,7 +426,7 @@ START_TEST(test_path_prefix)
 {
     pv_test_server p;
     const char *extra[] = {"--path-prefix", "/p/", NULL};
-    ck_assert_int_eq(pv_test_server_start(&p, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&p, logdir, extra), 0);
     ck_assert_str_eq(p.prefix, "/p/");
     pv_test_reply r;
     ck_assert_int_eq(pv_test_get(&p, "GET", "/p/healthz", NULL, &r), 0);
@@ -499,14 +500,14 @@ START_TEST(test_saved_model_reused_and_checked)
              ix->runs[ix->n_runs - 1].hosts[0].name);
     pv_index_unref(ix);
     pv_test_server p;
-    ck_assert_int_eq(pv_test_server_start(&p, demo, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&p, demo, NULL), 0);
     ck_assert_int_eq(wait_loaded(&p, query), 200);
     ck_assert_int_eq(pv_test_server_stop(&p), 0);
     long full = saved_model_size(path, sizeof path);
     ck_assert_int_gt(full, 64);
 
     ck_assert_int_eq(truncate(path, full / 2), 0);
-    ck_assert_int_eq(pv_test_server_start(&p, demo, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&p, demo, NULL), 0);
     ck_assert_int_eq(wait_loaded(&p, query), 200);
     ck_assert_int_eq(pv_test_server_stop(&p), 0);
     ck_assert_int_eq(saved_model_size(path, sizeof path), full);

@@ -28,6 +28,9 @@ static void copy_run(const char *from, const char *run, int age_s)
     free(data);
 }
 
+/* Not waited for through the routes, since test_metrics counts every
+ * request answered: make_logdir writes the runs older than the scan's
+ * settle window, so the first scan, before the ready line, offers them. */
 static void start(pv_test_server *s, const char *metrics_runs)
 {
     const char *extra[] = {"--cache-dir", cache, "--metrics-runs", metrics_runs, NULL};

@@ -10,6 +10,7 @@
  * answers the tools those files hold (FORMATS.md); there the list must be
  * the tools of the files, which test_index.c checks, and XProf's empty. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -57,7 +58,7 @@ static size_t compare_routes(const char *logdir, const char *routes)
     ck_assert_ptr_nonnull(mkdtemp(cache));
     const char *extra[] = {"--cache-dir", cache, NULL};
     pv_test_server s;
-    ck_assert_int_eq(pv_test_server_start(&s, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&s, logdir, extra), 0);
     json_t *ref = json_load_file(routes, 0, NULL);
     ck_assert_ptr_nonnull(ref);
     const char *run;

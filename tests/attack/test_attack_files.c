@@ -6,6 +6,7 @@
  * client without gzip; a failure that is fixed. Each test builds its logdir
  * in a scratch folder; the expected answers follow from the files written. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -47,7 +48,7 @@ static const char *put(const char *name, const void *data, size_t n)
 static void start(pv_test_server *s, const char *rescan_ms)
 {
     const char *extra[] = {"--rescan-ms", rescan_ms, NULL};
-    ck_assert_msg(pv_test_server_start(s, logdir, extra) == 0, "the server did not start");
+    ck_assert_msg(pv_test_server_start_indexed(s, logdir, extra) == 0, "the server did not start");
 }
 
 static pv_test_reply get(const pv_test_server *s, const char *path, const char *headers)

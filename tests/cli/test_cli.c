@@ -7,6 +7,7 @@
  * input-bound Keras run against the fixed one, and bad input must exit 2
  * with a message naming the file. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -89,7 +90,7 @@ static char cache_dir[] = "/tmp/pv_cli_test_XXXXXX";
 static void start(pv_test_server *s, const char *logdir)
 {
     const char *extra[] = {"--cache-dir", cache_dir, NULL};
-    ck_assert_int_eq(pv_test_server_start(s, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(s, logdir, extra), 0);
 }
 
 static json_t *route(const pv_test_server *s, const char *run, const char *host,
