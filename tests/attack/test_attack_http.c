@@ -311,7 +311,7 @@ START_TEST(test_per_address_limit)
                   "a fifth connection from 127.0.0.1 was served");
     close(held[0]);
     int status = 0;
-    for (int tries = 0; tries < 40 && status != 200; tries++) {
+    for (int tries = 0; tries < 3600 && status != 200; tries++) {
         usleep(50000);
         if (pv_test_get(&srv, "GET", "/healthz", NULL, &r) == 0) {
             status = r.status;
