@@ -12,7 +12,7 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { guardedContext, haveChromium, launchBrowser } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { startServer, waitListed } from './server.mjs';
 
 export const TESTDATA = process.env.PV_TESTDATA
     || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
@@ -65,14 +65,17 @@ export function chartShown(page, selector) {
 }
 
 // Registers hooks on the enclosing describe block that fill h: a server on
-// logdir with a fresh cache folder (named after cachePrefix), then
+// logdir with a fresh cache folder (named after cachePrefix) that lists
+// every [run, host] of wants (what the block will ask for), then
 // await prepare(h) when given (it may ask the server what to test), then a
 // browser, a guarded context and a page. Everything is released after the
 // block even when the guard's checks fail.
-export function servePage(h, { logdir, cachePrefix, prepare }) {
+export function servePage(h, { logdir, cachePrefix, wants, prepare }) {
+    assert.ok(Array.isArray(wants) && wants.length > 0, 'servePage: name the runs to wait for');
     before(async () => {
         h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), cachePrefix));
         h.server = await startServer({ logdir, cacheDir: h.cacheDir });
+        await waitListed(h.server, wants);
         if (prepare)
             await prepare(h);
         h.browser = await launchBrowser();

@@ -131,7 +131,9 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         assert.ok(longest, 'the level-0 tile holds no drawable event');
         h.searchName = tile.names[longest[4]];
     }
-    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-trace-test-', prepare: findTarget });
+    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-trace-test-',
+                   wants: [['2026_11_29_17_33_32', 'vm'], ['2026_11_29_17_33_29', 'vm']],
+                   prepare: findTarget });
 
     test('opens and draws the whole trace', { timeout: STEP_MS }, async () => {
         await h.page.goto(h.server.url + h.hash);
@@ -349,7 +351,8 @@ describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () =
             }
         }
     }
-    servePage(g, { logdir: GPU_LOGDIR, cachePrefix: 'profview-trace-flows-', prepare: findLaunch });
+    servePage(g, { logdir: GPU_LOGDIR, cachePrefix: 'profview-trace-flows-',
+                   wants: [[GPU_RUN, GPU_HOST]], prepare: findLaunch });
 
     test('a launch lists its kernel; following the flow selects the kernel',
          { timeout: 3 * STEP_MS }, async () => {
