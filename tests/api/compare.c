@@ -31,6 +31,8 @@
 #include "compare_trace.h"
 #include "httpc.h"
 #include "json_compare.h"
+#include "served.h"
+#include "testutil.h"
 
 #include <glob.h>
 #include <stdint.h>
@@ -87,8 +89,8 @@ static void params_query(const json_t *params, char *out, size_t cap)
     out[0] = '\0';
     json_object_foreach((json_t *)params, k, v) {
         char ek[256], ev[1024];
-        pv_cmp_url_escape(k, ek, sizeof ek);
-        pv_cmp_url_escape(json_string_value(v) ? json_string_value(v) : "", ev, sizeof ev);
+        pv_test_url_escape(k, ek, sizeof ek);
+        pv_test_url_escape(json_string_value(v) ? json_string_value(v) : "", ev, sizeof ev);
         n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "&%s=%s", ek, ev);
     }
 }
@@ -98,8 +100,8 @@ static json_t *fetch(const pv_test_server *s, const golden_set *g, const char *h
                      const char *tool, const char *extra, int *status, char *detail, size_t cap)
 {
     char run[3 * sizeof g->run], h[1024], path[8192];
-    pv_cmp_url_escape(g->run, run, sizeof run);
-    pv_cmp_url_escape(host, h, sizeof h);
+    pv_test_url_escape(g->run, run, sizeof run);
+    pv_test_url_escape(host, h, sizeof h);
     /* kernel_stats: every row, because rows XProf merges (compare_kernels.h)
      * are merged after the cut otherwise (tf2_gpu_multi_worker: 1,330 rows
      * here, 15 there); the cut itself is test_kernel_stats.c's. */
@@ -323,7 +325,7 @@ static size_t find_sets(golden_set *sets, bool *shared_missing)
     n = add_sets(sets, n, pattern, PV_SRCDIR "/demo", "demo",
                  strlen(ref) + strlen("/demo_golden/"));
     struct stat st;
-    *shared_missing = stat(PV_TESTDATA "/logdirs", &st) != 0;
+    *shared_missing = stat(pv_test_data_path("/logdirs"), &st) != 0;
     static const char *const shared[] = {"tf_keras_cpu_macos", "tf_keras_gpu_gcp",
                                          "tf2_gpu_multi_worker", "jax_rocm_mi300",
                                          "jax_tpu_v6e_inference"};
@@ -369,7 +371,7 @@ int main(int argc, char **argv)
         if (i > 0 && strcmp(sets[i].logdir, sets[i - 1].logdir) == 0)
             continue;
         pv_test_server s;
-        if (pv_test_server_start(&s, sets[i].logdir, NULL) != 0) {
+        if (pv_test_server_start_indexed(&s, sets[i].logdir, NULL) != 0) {
             printf("ERROR     %s: profview did not start on %s\n", sets[i].profile, sets[i].logdir);
             t.error++;
             continue;
@@ -394,5 +396,5 @@ int main(int argc, char **argv)
     free(t.seen);
     bool pass = t.diff == 0 && t.error == 0 && t.not_built == 0 && bad_rules == 0 && t.match > 0;
     printf("%s: compare\n", pass ? "PASS" : "FAIL");
-    return pass ? 0 : 1;
+    return !pass ? 1 : shared_missing ? pv_test_testdata_exit("compare shared/*") : 0;
 }

@@ -61,24 +61,6 @@ json_t *pv_cmp_inflate_json(const char *data, size_t len)
     return j;
 }
 
-void pv_cmp_url_escape(const char *s, char *out, size_t cap)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = 0;
-    for (; *s != '\0' && n + 4 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            strchr("-._~", c) != NULL) {
-            out[n++] = (char)c;
-        } else {
-            out[n++] = '%';
-            out[n++] = hex[c >> 4];
-            out[n++] = hex[c & 15];
-        }
-    }
-    out[n] = '\0';
-}
-
 json_t *pv_cmp_get_json(const pv_test_server *s, const char *path, int *status, char *detail,
                          size_t cap)
 {

@@ -49,6 +49,8 @@
  * or by hand: PROFVIEW_BIN=./profview tests/api/compare_kineto [-v]. */
 #include "compare_io.h"
 #include "httpc.h"
+#include "served.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <fnmatch.h>
@@ -762,10 +764,8 @@ int main(int argc, char **argv)
     snprintf(traces, sizeof traces, "%s/traces", PV_TESTDATA);
     snprintf(refdir, sizeof refdir, "%s/tests/data/reference/kineto", PV_SRCDIR);
     struct stat st;
-    if (stat(traces, &st) != 0) {
-        printf("SKIP compare_kineto: ../shared/testdata not found\n");
-        return 77;
-    }
+    if (stat(traces, &st) != 0)
+        return pv_test_testdata_exit("compare_kineto");
     static golden g[MAX_SETS];
     size_t n = 0;
     find_goldens(refdir, "", g, &n);
@@ -791,7 +791,7 @@ int main(int argc, char **argv)
         }
     }
     pv_test_server srv;
-    if (pv_test_server_start(&srv, logdir, NULL) != 0) {
+    if (pv_test_server_start_indexed(&srv, logdir, NULL) != 0) {
         printf("ERROR compare_kineto: profview did not start\n");
         return 1;
     }

@@ -7,11 +7,13 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int pv_test_server_start(pv_test_server *s, const char *logdir, const char *const *extra)
@@ -75,6 +77,120 @@ int pv_test_server_stop(pv_test_server *s)
     if (waitpid(s->pid, &status, 0) != s->pid)
         return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void pv_test_url_escape(const char *s, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0;
+    for (; *s != '\0' && n + 4 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            strchr("-._~", c) != NULL) {
+            out[n++] = (char)c;
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[c >> 4];
+            out[n++] = hex[c & 15];
+        }
+    }
+    out[n] = '\0';
+}
+
+/* s as a JSON string in quotes, as the server writes it (UTF-8 as is, '"'
+ * and '\\' escaped), in a malloc'd buffer. Names with control characters
+ * are not looked for. */
+static char *json_quoted(const char *s)
+{
+    char *q = malloc(2 * strlen(s) + 3);
+    size_t n = 0;
+    q[n++] = '"';
+    for (; *s != '\0'; s++) {
+        if (*s == '"' || *s == '\\')
+            q[n++] = '\\';
+        q[n++] = *s;
+    }
+    q[n++] = '"';
+    q[n] = '\0';
+    return q;
+}
+
+/* Whether the /runs answer, a JSON array of strings, holds run. */
+static bool runs_hold(const char *json, const char *run)
+{
+    char *q = json_quoted(run);
+    size_t n = strlen(q);
+    bool found = false;
+    for (const char *p = strstr(json, q); p != NULL && !found; p = strstr(p + 1, q))
+        found = p > json && (p[-1] == '[' || p[-1] == ',') && (p[n] == ',' || p[n] == ']');
+    free(q);
+    return found;
+}
+
+/* Whether the hosts?run= answer, [{"hostname": ...}, ...], holds host. */
+static bool hosts_hold(const char *json, const char *host)
+{
+    char *q = json_quoted(host);
+    char *want = malloc(strlen(q) + 16);
+    sprintf(want, "\"hostname\":%s", q);
+    bool found = strstr(json, want) != NULL;
+    free(want);
+    free(q);
+    return found;
+}
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* GET path; *listed tells whether holds(body, name) on a 200; the answer
+ * is kept in last for the message. */
+static void ask_listed(const pv_test_server *s, const char *path,
+                       bool (*holds)(const char *, const char *), const char *name,
+                       bool *listed, char *last, size_t cap)
+{
+    pv_test_reply r;
+    if (pv_test_get(s, "GET", path, NULL, &r) != 0) {
+        snprintf(last, cap, "GET %s: no answer", path);
+        return;
+    }
+    *listed = r.status == 200 && holds(r.body, name);
+    snprintf(last, cap, "GET %s: %d %.400s", path, r.status, r.body);
+    pv_test_reply_free(&r);
+}
+
+int pv_test_server_wait_for(const pv_test_server *s, const char *run, const char *host)
+{
+    char runs[256], hosts[2048], escaped[1536], last[2600] = "";
+    pv_test_url_escape(run, escaped, sizeof escaped);
+    snprintf(runs, sizeof runs, "%sdata/plugin/profile/runs", s->prefix);
+    snprintf(hosts, sizeof hosts, "%sdata/plugin/profile/hosts?run=%s", s->prefix, escaped);
+    double deadline = mono_s() + PV_TEST_WAIT_S;
+    bool run_listed = false, host_listed = host == NULL;
+    for (;;) {
+        if (!run_listed)
+            ask_listed(s, runs, runs_hold, run, &run_listed, last, sizeof last);
+        if (run_listed && !host_listed)
+            ask_listed(s, hosts, hosts_hold, host, &host_listed, last, sizeof last);
+        if (run_listed && host_listed)
+            return 0;
+        bool gone = waitpid(s->pid, NULL, WNOHANG) == s->pid;
+        if (gone || mono_s() > deadline) {
+            char what[1200];
+            if (run_listed)
+                snprintf(what, sizeof what, "host \"%s\" of run \"%s\"", host, run);
+            else
+                snprintf(what, sizeof what, "run \"%s\"", run);
+            fprintf(stderr, "pv_test_server_wait_for: the server never listed %s (%s %d s); %s\n",
+                    what, gone ? "it exited within" : "waited", PV_TEST_WAIT_S, last);
+            return -1;
+        }
+        struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
 }
 
 /* Decodes a chunked body in place (RFC 9112 §7.1: hex size, CRLF, data,

@@ -25,6 +25,17 @@ typedef struct pv_test_reply {
 int pv_test_server_start(pv_test_server *s, const char *logdir, const char *const *extra);
 /* Sends SIGTERM and returns the exit status (or -1). */
 int pv_test_server_stop(pv_test_server *s);
+/* Waits until the server lists run in /data/plugin/profile/runs and, when
+ * host is not NULL, host in hosts?run=: what a test is about to ask for.
+ * The ready line comes after the first scan, which leaves out files
+ * written moments ago (a later scan offers them), so a test that starts a
+ * server waits for what it needs, never for a fixed time. Polls for up to
+ * PV_TEST_WAIT_S seconds, however slow the machine; returns 0, or -1
+ * after printing to stderr what never appeared and what was listed. */
+#define PV_TEST_WAIT_S 180
+int pv_test_server_wait_for(const pv_test_server *s, const char *run, const char *host);
+/* s with every byte but unreserved ones %-escaped, into out (cap bytes). */
+void pv_test_url_escape(const char *s, char *out, size_t cap);
 
 /* GET path (already escaped) with extra header lines ("Name: value\r\n..."
  * or NULL). Returns 0 or -1 on a connection failure. */

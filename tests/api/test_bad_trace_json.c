@@ -11,6 +11,7 @@
  *   huge       one event whose name is 65 MiB, past the 64 MiB an event
  *              may take */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -77,7 +78,7 @@ static void setup(void)
     put("huge", huge, n);
     free(huge);
     before = listing();
-    ck_assert_msg(pv_test_server_start(&srv, logdir, NULL) == 0, "the server did not start");
+    ck_assert_msg(pv_test_server_start_indexed(&srv, logdir, NULL) == 0, "the server did not start");
 }
 
 static void teardown(void)

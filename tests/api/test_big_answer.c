@@ -6,6 +6,7 @@
  * reference corpus's keras_input_bound (its trace_viewer JSON is 2.7 MB,
  * above the 4 KiB from which answers are kept compressed). */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 #include "util/gzip.h"
 
@@ -79,7 +80,7 @@ START_TEST(test_big_answer_served_from_stored_gzip)
     /* Afresh: a server whose cache cannot be made computes every answer. */
     setenv("XDG_CACHE_HOME", "/proc/pv_no_cache_here", 1);
     pv_test_server s;
-    ck_assert_int_eq(pv_test_server_start(&s, LOGDIR, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&s, LOGDIR, NULL), 0);
     pv_test_reply plain = get(&s, NULL, 200);
     ck_assert_uint_gt(plain.len, (size_t)1 << 20);
     pv_test_reply fresh_gz = get(&s, GZ, 200);
@@ -92,7 +93,7 @@ START_TEST(test_big_answer_served_from_stored_gzip)
     setenv("XDG_CACHE_HOME", cache, 1);
     char dir[200];
     snprintf(dir, sizeof dir, "%s/profview", cache);
-    ck_assert_int_eq(pv_test_server_start(&s, LOGDIR, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&s, LOGDIR, NULL), 0);
     pv_test_reply first = get(&s, GZ, 200), again = get(&s, GZ, 200);
     expect_gzip_of(&first, &plain);
     expect_gzip_of(&again, &plain);

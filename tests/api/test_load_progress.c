@@ -5,6 +5,7 @@
  * nor the whole load's fraction ever goes back; done never passes total,
  * and the reading phase counts the file's own size. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -56,7 +57,7 @@ START_TEST(test_load_phases_move_forward)
     snprintf(cache, sizeof cache, "%s/cache", dir);
     setenv("XDG_CACHE_HOME", cache, 1);
     pv_test_server srv;
-    ck_assert_int_eq(pv_test_server_start(&srv, dir, NULL), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&srv, dir, NULL), 0);
 
     bool seen[4] = {false};
     int rank = -1;
@@ -113,9 +114,5 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_load_phases_move_forward);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return pv_test_run(s);
 }

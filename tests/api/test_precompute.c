@@ -17,6 +17,7 @@
  * --shard values are refused. */
 #include "httpc.h"
 #include "index/index.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -26,10 +27,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#define LOGDIR PV_TESTDATA "/logdirs"
-#define TRACES PV_TESTDATA "/traces"
+#define LOGDIR pv_test_data_path("/logdirs")
+#define TRACES pv_test_data_path("/traces")
 
-static const char *logdir = LOGDIR; /* the one the test at hand precomputes */
+static const char *logdir; /* the one the test at hand precomputes */
 
 static char dir[128];       /* the test's own folder */
 static char cache[200];     /* the shards' folder, made by precompute */
@@ -179,20 +180,6 @@ static char *folder_state(const char *d, size_t *pvm, size_t *pvi, size_t *tmp)
 
 static pv_test_server replica, own;
 
-static void escape(const char *s, char *out, size_t cap)
-{
-    size_t n = 0;
-    for (; *s != '\0' && n + 4 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-            strchr("-._~", c) != NULL)
-            out[n++] = (char)c;
-        else
-            n += (size_t)snprintf(out + n, cap - n, "%%%02X", c);
-    }
-    out[n] = '\0';
-}
-
 static json_t *get_json(const pv_test_server *s, const char *path)
 {
     pv_test_reply r;
@@ -252,8 +239,8 @@ static void walk_answers(const char *er, const char *et, const char *eh, walk_co
 static void walk_tool(const char *run, const char *tool, walk_counts *c)
 {
     char er[300], et[100], path[900];
-    escape(run, er, sizeof er);
-    escape(tool, et, sizeof et);
+    pv_test_url_escape(run, er, sizeof er);
+    pv_test_url_escape(tool, et, sizeof et);
     snprintf(path, sizeof path, "/data/plugin/profile/hosts?run=%s&tag=%s", er, et);
     json_t *hosts = get_json(&own, path);
     ck_assert_uint_gt(json_array_size(hosts), 0);
@@ -262,7 +249,7 @@ static void walk_tool(const char *run, const char *tool, walk_counts *c)
         const char *host = json_string_value(json_object_get(json_array_get(hosts, h),
                                                              "hostname"));
         char eh[200];
-        escape(host, eh, sizeof eh);
+        pv_test_url_escape(host, eh, sizeof eh);
         walk_answers(er, et, eh, c);
         all_listed |= strcmp(host, "ALL_HOSTS") == 0;
         if (strcmp(tool, "trace_viewer@") != 0 || strcmp(host, "ALL_HOSTS") == 0)
@@ -287,7 +274,7 @@ static walk_counts walk_all(void)
     for (size_t r = 0; r < json_array_size(runs); r++) {
         const char *run = json_string_value(json_array_get(runs, r));
         char er[300], path[400];
-        escape(run, er, sizeof er);
+        pv_test_url_escape(run, er, sizeof er);
         snprintf(path, sizeof path, "/data/plugin/profile/run_tools?run=%s", er);
         json_t *tools = get_json(&own, path);
         for (size_t t = 0; t < json_array_size(tools); t++)
@@ -314,8 +301,8 @@ static walk_counts compare_servers(size_t profiles)
 {
     const char *ro[] = {"--cache-dir", cache, "--cache-read-only", NULL};
     const char *rw[] = {"--cache-dir", own_cache, NULL};
-    ck_assert_int_eq(pv_test_server_start(&replica, logdir, ro), 0);
-    ck_assert_int_eq(pv_test_server_start(&own, logdir, rw), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&replica, logdir, ro), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&own, logdir, rw), 0);
     walk_counts c = walk_all();
     json_int_t decoded, from_disk;
     loads_of(&replica, &decoded, &from_disk);
@@ -434,7 +421,7 @@ END_TEST
  * folder). */
 START_TEST(test_precompute_refuses_bad_flags)
 {
-    static const char *const bad[][7] = {
+    const char *const bad[][7] = {
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "2/2", NULL},
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "1/0", NULL},
         {"precompute", LOGDIR, "--cache-dir", "@", "--shard", "-1/2", NULL},

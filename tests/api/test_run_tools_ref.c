@@ -10,6 +10,7 @@
  * answers the tools those files hold (FORMATS.md); there the list must be
  * the tools of the files, which test_index.c checks, and XProf's empty. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -57,7 +58,7 @@ static size_t compare_routes(const char *logdir, const char *routes)
     ck_assert_ptr_nonnull(mkdtemp(cache));
     const char *extra[] = {"--cache-dir", cache, NULL};
     pv_test_server s;
-    ck_assert_int_eq(pv_test_server_start(&s, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(&s, logdir, extra), 0);
     json_t *ref = json_load_file(routes, 0, NULL);
     ck_assert_ptr_nonnull(ref);
     const char *run;
@@ -100,7 +101,7 @@ START_TEST(test_run_tools_shared)
 {
     PV_NEED_TESTDATA("test_run_tools_shared");
     /* routes/shared.json: 12 runs, 4 of them per-tool files only */
-    ck_assert_uint_eq(compare_routes(PV_TESTDATA "/logdirs", REF "/routes/shared.json"), 8);
+    ck_assert_uint_eq(compare_routes(pv_test_data_path("/logdirs"), REF "/routes/shared.json"), 8);
 }
 END_TEST
 

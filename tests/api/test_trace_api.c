@@ -384,7 +384,7 @@ END_TEST
 /* /api/load of RUN once the model and its trace index are settled. */
 static json_t *load_settled(void)
 {
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 1800; i++) {
         pv_test_reply r;
         ck_assert_int_eq(pv_test_get(&served.srv, "GET", "/api/load?" RUN, NULL, &r), 0);
         json_t *j = json_loadb(r.body, r.len, 0, NULL);
@@ -397,7 +397,7 @@ static json_t *load_settled(void)
         json_decref(j);
         nanosleep(&(struct timespec){0, 100000000}, NULL);
     }
-    ck_abort_msg("the trace index was not built in 30 s");
+    ck_abort_msg("the trace index was not built in 180 s");
     return NULL;
 }
 

@@ -63,7 +63,8 @@ function xprofTrace(rel) {
 
 describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-daily-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-daily-',
+                   wants: [GPU, CPU, TPU, ROCM, LEGACY_TPU, LEGACY_GPU] });
 
     async function route(p) {
         const r = await fetch(h.server.url + p);
@@ -497,7 +498,7 @@ const DEMO_RUN = ['2026_11_29_17_33_32', 'vm'];
 describe('a step reads as XProf names it', { skip: skipWithout(NAME, path.join(DEMO, 'plugins'),
                                                                 'demo/plugins') }, () => {
     const h = {};
-    servePage(h, { logdir: DEMO, cachePrefix: 'profview-daily-steps-' });
+    servePage(h, { logdir: DEMO, cachePrefix: 'profview-daily-steps-', wants: [DEMO_RUN] });
 
     test('the Keras step marker "train" with step_num 16 reads "train 16"', { timeout: VIEW_MS },
         async () => {

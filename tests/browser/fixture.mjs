@@ -26,6 +26,8 @@ export const RUN_A = 'run_a';
 export const RUN_BAD = 'train/run b ü';
 export const HOST_BAD = 'worker 1';
 export const RUNS = [RUN_BAD, RUN_A];
+// Every [run, host] the server lists once it has read the logdir.
+export const LISTED = [[RUN_A, 'host1'], [RUN_A, 'host2'], [RUN_BAD, HOST_BAD]];
 
 // A DataTable (FORMATS.md §4.0) whose cells the test can find on the page.
 function table(rows) {

@@ -117,7 +117,10 @@ const SKIP = skipWithout(NAME);
 
 describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-memory-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-memory-cache-',
+                   wants: [['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm'],
+                           ['tf_keras_cpu_macos/train/2022_10_31_19_09_08',
+                            'gaoyihaodeMacBook-Pro.local']] });
 
     test('GPU profile: cards, chart and the 13 rows alive at the peak', { timeout: LOADED_MS },
         async () => {

@@ -160,7 +160,8 @@ const CPU_RUN = 'tf_keras_cpu_macos/train/2022_10_31_19_09_08';
 
 describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-overview-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-overview-cache-',
+                   wants: [[GPU_RUN, 'instance-ecbm'], [CPU_RUN, 'gaoyihaodeMacBook-Pro.local']] });
 
     async function open(hash) {
         await h.page.goto(h.server.url + hash);

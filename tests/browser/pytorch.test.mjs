@@ -64,7 +64,8 @@ describe('profview UI on a PyTorch trace', { skip: SKIP }, () => {
                                                                  n === 'ALL_HOSTS');
         }
     }
-    servePage(h, { logdir: TRACES, cachePrefix: 'profview-browser-pytorch-', prepare: listTools });
+    servePage(h, { logdir: TRACES, cachePrefix: 'profview-browser-pytorch-', wants: [[RUN, WORKER]],
+                   prepare: listTools });
 
     test('the run offers the tools a Kineto trace has data for', () => {
         for (const t of ['trace_viewer@', 'overview_page', 'kernel_stats', 'framework_op_stats',

@@ -41,7 +41,8 @@ describe('profview UI on a real TF GPU profile', { skip: SKIP }, () => {
         const resp = await fetch(`${h.server.url}data/plugin/profile/run_tools?run=${q}`);
         h.tools = await resp.json();
     }
-    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-browser-cache-', prepare: listTools });
+    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-browser-cache-', wants: [[RUN, HOST]],
+                   prepare: listTools });
 
     test('the run offers the tools its files promise', () => {
         // An .xplane.pb offers at least these (FORMATS.md §4.8).

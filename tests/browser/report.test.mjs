@@ -131,7 +131,8 @@ if (SKIP)
 
 describe('compare view and run history in the browser', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: kerasLogdir(), cachePrefix: 'profview-report-cache-' });
+    servePage(h, { logdir: kerasLogdir(), cachePrefix: 'profview-report-cache-',
+                   wants: [['bound', 'vm'], ['fixed', 'vm']] });
 
     const headline = () => h.page.$$eval('.cmp-headlines tbody tr', (trs) =>
         trs.map((tr) => [...tr.children].map((c) => c.textContent)));
@@ -220,7 +221,8 @@ const REAL_SKIP = skipWithout(REAL);
 
 describe('the overview\'s device utilization curve', { skip: REAL_SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-util-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-util-cache-',
+                   wants: [['tf_keras_gpu_gcp/train/2022_11_04_21_26_12', 'instance-ecbm']] });
 
     test('its mean is the route\'s busy share, the idle card XProf\'s device IDLE share',
          { timeout: TEST_MS }, async () => {

@@ -7,9 +7,10 @@
 #   realdata.test.mjs  the same on a real profile from ../shared/testdata
 #                  (SKIP when that folder is absent)
 # Exit 77 (automake's SKIP) with a line naming the test when node >= 18,
-# /usr/bin/chromium or playwright-core cannot be had; never downloads a
-# browser. node_modules is installed from package-lock.json by `npm ci`
-# when missing, so a box that has it already needs no network.
+# /usr/bin/chromium or playwright-core cannot be had, or when a test was
+# skipped (its SKIP line names it); never downloads a browser. node_modules
+# is installed from package-lock.json by `npm ci` when missing, so a box that
+# has it already needs no network.
 # Given test files as arguments it runs those instead, and reports skips
 # under $PV_TEST_NAME (tests/proxy/run.sh uses both).
 name=${PV_TEST_NAME:-tests/browser/run.sh}
@@ -40,6 +41,22 @@ if [ ! -d node_modules/playwright-core ]; then
     npm ci --no-audit --no-fund --loglevel=error >&2 ||
         skip "node_modules missing and 'npm ci' failed (offline?); run it once with network"
 fi
-[ $# -eq 0 ] || exec node --test "$@"
 # Every *.test.mjs here, so a new test file needs no edit of this script.
-exec node --test ./*.test.mjs
+[ $# -gt 0 ] || set -- ./*.test.mjs
+# The report goes to the log as TAP, and once more to a file, read back for
+# the tests that were skipped: node counts them as passes, automake must
+# hear SKIP (77), naming each.
+tap=$(mktemp /tmp/pv-browser-tap.XXXXXX) || exit 99
+node --test --test-reporter=tap --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$tap" "$@"
+rc=$?
+skipped=$(awk '/^ *ok [0-9]+ - .* # SKIP/ {
+        sub(/^ *ok [0-9]+ - /, ""); at = index($0, " # SKIP")
+        why = substr($0, at + 7); sub(/^ +/, "", why); sub(/^SKIP /, "", why)
+        print "SKIP " substr($0, 1, at - 1) ": " why }' "$tap")
+rm -f "$tap"
+[ "$rc" -eq 0 ] || exit "$rc"
+[ -n "$skipped" ] || exit 0
+echo "$skipped"
+echo "$name: $(echo "$skipped" | wc -l) skipped: the test as a whole is a SKIP (exit 77)"
+exit 77

@@ -1,11 +1,14 @@
-// server.mjs: starts the real profview binary for a test and stops it.
-// The binary comes from $PROFVIEW_BIN (set by the Makefile to the one just
-// built); there is no fallback, so a test never runs a stale binary.
+// server.mjs: starts the real profview binary for a test, waits until it
+// lists what the test will ask for, and stops it. The binary comes from
+// $PROFVIEW_BIN (set by the Makefile to the one just built); there is no
+// fallback, so a test never runs a stale binary.
 
 import { spawn } from 'node:child_process';
 
-const START_TIMEOUT_MS = 15000;
+const START_TIMEOUT_MS = 180000;
 const STOP_TIMEOUT_MS = 5000;
+// How long waitListed polls, however slow the machine.
+export const LISTED_TIMEOUT_MS = 180000;
 // The ready line: "profview 0.1.0: serving DIR (N runs) at http://127.0.0.1:PORT/p/"
 const READY = /at (http:\/\/127\.0\.0\.1:(\d+)(\/\S*)?)\s*$/m;
 
@@ -64,4 +67,45 @@ export function startServer({ logdir, cacheDir, prefix, args: extra = [] }) {
                              `${err || out}`));
         });
     });
+}
+
+// What is missing for want ([run] or [run, host]): null once the server
+// lists run in /data/plugin/profile/runs and host in hosts?run=, else a
+// line saying what it answered.
+async function missing(server, [run, host]) {
+    const ask = async (route) => {
+        const r = await fetch(server.url + route);
+        const text = await r.text();
+        return { list: r.status === 200 ? JSON.parse(text) : null,
+                 said: `${route}: ${r.status} ${text.slice(0, 300)}` };
+    };
+    const runs = await ask('data/plugin/profile/runs');
+    if (!runs.list?.includes(run))
+        return `run "${run}" (${runs.said})`;
+    if (host === undefined)
+        return null;
+    const hosts = await ask(`data/plugin/profile/hosts?run=${encodeURIComponent(run)}`);
+    if (!hosts.list?.some((h) => h.hostname === host))
+        return `host "${host}" of run "${run}" (${hosts.said})`;
+    return null;
+}
+
+// Resolves once the server (what startServer gave) lists every [run, host]
+// of wants (host may be left out): what the test is about to ask for. The
+// ready line comes after the first scan, which leaves out files written
+// moments ago (a later scan offers them), so a test waits for what it
+// needs, never for a fixed time. Rejects after LISTED_TIMEOUT_MS naming
+// what never appeared.
+export async function waitListed(server, wants) {
+    const deadline = Date.now() + LISTED_TIMEOUT_MS;
+    for (const want of wants) {
+        for (;;) {
+            const what = await missing(server, want).catch((e) => `an answer (${e.message})`);
+            if (what === null)
+                break;
+            if (Date.now() > deadline)
+                throw new Error(`the server never listed ${what} in ${LISTED_TIMEOUT_MS / 1000} s`);
+            await new Promise((r) => setTimeout(r, 50));
+        }
+    }
 }

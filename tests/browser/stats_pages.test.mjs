@@ -23,7 +23,8 @@ const SKIP = skipWithout(NAME);
 
 describe('kernel stats and framework op stats pages', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-stats-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-stats-cache-',
+                   wants: [GPU, CPU, LEGACY] });
 
     async function open(target, tool) {
         const hash = hashOf(...target, tool);

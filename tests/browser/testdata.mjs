@@ -12,17 +12,22 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { guardedContext, haveChromium, launchBrowser } from './browser.mjs';
-import { startServer } from './server.mjs';
+import { startServer, waitListed } from './server.mjs';
 
 export const TESTDATA = process.env.PV_TESTDATA
     || fileURLToPath(new URL('../../../shared/testdata', import.meta.url));
 
 // false when test name can run, else its SKIP line (printed here): dir
-// (named what in the line) is absent, or there is no Chromium.
+// (named what in the line) is absent, or there is no Chromium. Under
+// PV_REQUIRE_TESTDATA=1 (CI) an absent dir is an error instead, which fails
+// the file; tests/browser/run.sh exits 77 (SKIP) when a test was skipped.
 export function skipWithout(name, dir = TESTDATA, what = '../shared/testdata') {
     let skip = false;
+    const required = !['', '0', undefined].includes(process.env.PV_REQUIRE_TESTDATA);
+    if (!fs.existsSync(dir) && required)
+        throw new Error(`${name}: ${what} not found at ${dir}, and PV_REQUIRE_TESTDATA is set`);
     if (!fs.existsSync(dir))
-        skip = `SKIP ${name}: ${what} not found`;
+        skip = `SKIP ${name}: ${what} not found at ${dir}`;
     else if (!haveChromium())
         skip = `SKIP ${name}: /usr/bin/chromium not found`;
     if (skip)
@@ -60,14 +65,17 @@ export function chartShown(page, selector) {
 }
 
 // Registers hooks on the enclosing describe block that fill h: a server on
-// logdir with a fresh cache folder (named after cachePrefix), then
+// logdir with a fresh cache folder (named after cachePrefix) that lists
+// every [run, host] of wants (what the block will ask for), then
 // await prepare(h) when given (it may ask the server what to test), then a
 // browser, a guarded context and a page. Everything is released after the
 // block even when the guard's checks fail.
-export function servePage(h, { logdir, cachePrefix, prepare }) {
+export function servePage(h, { logdir, cachePrefix, wants, prepare }) {
+    assert.ok(Array.isArray(wants) && wants.length > 0, 'servePage: name the runs to wait for');
     before(async () => {
         h.cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), cachePrefix));
         h.server = await startServer({ logdir, cacheDir: h.cacheDir });
+        await waitListed(h.server, wants);
         if (prepare)
             await prepare(h);
         h.browser = await launchBrowser();

@@ -38,7 +38,7 @@ describe('trace viewer tools on a real TF GPU profile', { skip: SKIP }, () => {
         g.meta = await r.json();
     }
     servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-tools-',
-                   prepare });
+                   wants: [[RUN, HOST]], prepare });
 
     // Devices first, as the page shows them.
     const shownProcesses = () => [

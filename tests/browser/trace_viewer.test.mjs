@@ -16,7 +16,6 @@
 // from ../shared/testdata (SKIP when that folder is absent).
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -132,7 +131,9 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
         assert.ok(longest, 'the level-0 tile holds no drawable event');
         h.searchName = tile.names[longest[4]];
     }
-    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-trace-test-', prepare: findTarget });
+    servePage(h, { logdir: LOGDIR, cachePrefix: 'profview-trace-test-',
+                   wants: [['2026_11_29_17_33_32', 'vm'], ['2026_11_29_17_33_29', 'vm']],
+                   prepare: findTarget });
 
     test('opens and draws the whole trace', { timeout: STEP_MS }, async () => {
         await h.page.goto(h.server.url + h.hash);
@@ -330,11 +331,7 @@ const GPU_LOGDIR = path.join(TESTDATA, 'logdirs', 'tf_keras_gpu_gcp');
 const GPU_RUN = 'train/2022_11_04_21_26_12';
 const GPU_HOST = 'instance-ecbm';
 
-let SKIP_GPU = SKIP;
-if (!SKIP_GPU && !fs.existsSync(TESTDATA)) {
-    SKIP_GPU = `SKIP ${NAME} (flows): ../shared/testdata not found`;
-    console.log(SKIP_GPU);
-}
+const SKIP_GPU = SKIP || skipWithout(`${NAME} (flows)`);
 
 describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () => {
     const g = {};
@@ -354,7 +351,8 @@ describe('trace viewer flows on a real TF GPU profile', { skip: SKIP_GPU }, () =
             }
         }
     }
-    servePage(g, { logdir: GPU_LOGDIR, cachePrefix: 'profview-trace-flows-', prepare: findLaunch });
+    servePage(g, { logdir: GPU_LOGDIR, cachePrefix: 'profview-trace-flows-',
+                   wants: [[GPU_RUN, GPU_HOST]], prepare: findLaunch });
 
     test('a launch lists its kernel; following the flow selects the kernel',
          { timeout: 3 * STEP_MS }, async () => {

@@ -14,10 +14,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
          waitForView } from './browser.mjs';
-import { HOST1_A, HOST1_B, HOST2_A, HOST_BAD, RUN_A, RUN_BAD, RUNS, TOOL_A, TOOL_B,
+import { HOST1_A, HOST1_B, HOST2_A, HOST_BAD, LISTED, RUN_A, RUN_BAD, RUNS, TOOL_A, TOOL_B,
          TOOL_MISSING, addRun, makeFixture } from './fixture.mjs';
 import { hasView } from '../../web/views/registry.js';
-import { startServer } from './server.mjs';
+import { startServer, waitListed } from './server.mjs';
 
 const SKIP = haveChromium() ? false : 'SKIP ui.test: /usr/bin/chromium not found';
 const TEST_MS = 30000;
@@ -73,6 +73,7 @@ function harness(prefix) {
                       `${tool} now has its own view: give fixture.mjs other tools`);
         h.fixture = makeFixture();
         h.server = await startServer({ ...h.fixture, prefix });
+        await waitListed(h.server, LISTED);
         h.base = h.server.url;
         h.browser = await launchBrowser();
         h.contexts = [];

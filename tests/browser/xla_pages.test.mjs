@@ -25,7 +25,8 @@ const SKIP = skipWithout(NAME);
 
 describe('HLO op stats, op profile and roofline pages', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-xla-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-xla-cache-',
+                   wants: [GEMM, TPU, CPU] });
 
     async function open(target, tool, query = '', ready = '#content .data-table, #content .message') {
         const hash = hashOf(...target, tool, query);
@@ -151,7 +152,8 @@ describe('HLO op stats, op profile and roofline pages', { skip: SKIP }, () => {
 
 describe('memory viewer and graph viewer pages', { skip: SKIP }, () => {
     const h = {};
-    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-xla2-cache-' });
+    servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-xla2-cache-',
+                   wants: [GEMM, TPU, CPU] });
 
     async function open(target, tool, query, ready) {
         const hash = hashOf(...target, tool, query);

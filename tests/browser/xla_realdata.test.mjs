@@ -55,7 +55,8 @@ function sweep(title, logdir, runs) {
                 h.tools[run] = await resp.json();
             }
         }
-        servePage(h, { logdir, cachePrefix: 'profview-xla-real-cache-', prepare: listTools });
+        servePage(h, { logdir, cachePrefix: 'profview-xla-real-cache-', wants: runs,
+                       prepare: listTools });
 
         for (const [run, host] of runs) {
             test(`${run}: every offered tool shows its data`, { timeout: 12 * TOOL_MS },

@@ -7,6 +7,7 @@
  * input-bound Keras run against the fixed one, and bad input must exit 2
  * with a message naming the file. */
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -17,7 +18,7 @@
 #define REF PV_SRCDIR "/tests/data/reference"
 #define BOUND REF "/keras_input_bound"
 #define FIXED REF "/keras_input_fixed"
-#define SHARED PV_TESTDATA "/logdirs"
+#define SHARED(rel) pv_test_data_path("/logdirs" rel)
 #define GPU_RUN "tf_keras_gpu_gcp/train/2022_11_04_21_26_12"
 
 /* ---- running the binary --------------------------------------------------------- */
@@ -89,7 +90,7 @@ static char cache_dir[] = "/tmp/pv_cli_test_XXXXXX";
 static void start(pv_test_server *s, const char *logdir)
 {
     const char *extra[] = {"--cache-dir", cache_dir, NULL};
-    ck_assert_int_eq(pv_test_server_start(s, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(s, logdir, extra), 0);
 }
 
 static json_t *route(const pv_test_server *s, const char *run, const char *host,
@@ -296,15 +297,15 @@ START_TEST(test_summary_shared_gpu)
 {
     PV_NEED_TESTDATA("test_summary_shared_gpu");
     pv_test_server s;
-    start(&s, SHARED);
-    check_summary(&s, SHARED "/tf_keras_gpu_gcp", GPU_RUN, "instance-ecbm");
-    check_summary(&s, SHARED "/jax_rocm_mi300/plugins/profile/jax08_gemm",
+    start(&s, SHARED(""));
+    check_summary(&s, SHARED("/tf_keras_gpu_gcp"), GPU_RUN, "instance-ecbm");
+    check_summary(&s, SHARED("/jax_rocm_mi300/plugins/profile/jax08_gemm"),
                   "jax_rocm_mi300/jax08_gemm", "tw003");
     /* Eight GPUs: the idle share is their IDLE time over their time, added up. */
-    check_summary(&s, SHARED "/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08",
+    check_summary(&s, SHARED("/jax_rocm_mi300/plugins/profile/jax_conv_minimal_08"),
                   "jax_rocm_mi300/jax_conv_minimal_08", "tw003");
     /* Kernels: added up per name from the route's rows. */
-    const char *args[] = {"summary", SHARED "/tf_keras_gpu_gcp", "--json", "--top", "0", NULL};
+    const char *args[] = {"summary", SHARED("/tf_keras_gpu_gcp"), "--json", "--top", "0", NULL};
     json_t *sum = cli_json(args);
     json_t *ks = route(&s, GPU_RUN, "instance-ecbm", "kernel_stats",
                        "&max_rows=100000");
@@ -335,8 +336,8 @@ START_TEST(test_summary_shared_tool_files)
 {
     PV_NEED_TESTDATA("test_summary_shared_tool_files");
     pv_test_server s;
-    start(&s, SHARED);
-    const char *dir = SHARED "/tf_legacy_demo_2020/plugins/profile/GPU-compute-bound";
+    start(&s, SHARED(""));
+    const char *dir = SHARED("/tf_legacy_demo_2020/plugins/profile/GPU-compute-bound");
     const char *args[] = {"summary", dir, "--json", NULL};
     json_t *sum = cli_json(args);
     json_t *ov = route(&s, "tf_legacy_demo_2020/GPU-compute-bound", "localhost", "overview_page",

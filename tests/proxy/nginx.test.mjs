@@ -23,7 +23,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { guardedContext, launchBrowser, pickers, screenshot,
          waitForView } from '../browser/browser.mjs';
-import { startServer } from '../browser/server.mjs';
+import { startServer, waitListed } from '../browser/server.mjs';
 
 const NGINX = '/usr/sbin/nginx';
 // The name visitors use; no DNS knows it, Chromium resolves it to loopback.
@@ -84,7 +84,7 @@ http {
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 3600; i++) {   // up to three minutes, however slow the machine
         const up = await fetch(`http://127.0.0.1:${port}/prof/healthz`).then((r) => r.ok, () => false);
         if (up)
             return { port, stop: async () => { child.kill('SIGTERM'); await exited; } };
@@ -102,6 +102,7 @@ describe('profview behind nginx at /prof/', () => {
         h.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pv-proxy-'));
         h.server = await startServer({ logdir: DEMO, cacheDir: path.join(h.dir, 'cache'),
                                        prefix: '/prof', args: ['--allow-host', PUBLIC] });
+        await waitListed(h.server, RUNS.map((run) => [run, 'vm']));
         h.nginx = await startNginx(h.dir, h.server.port);
         h.base = `http://${PUBLIC}:${h.nginx.port}/prof/`;
         h.browser = await launchBrowser([`--host-resolver-rules=MAP ${PUBLIC} 127.0.0.1`]);

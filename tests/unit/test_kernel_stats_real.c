@@ -52,7 +52,7 @@ static void config_key(char *buf, size_t cap, const char *name, double regs, con
 START_TEST(test_pv_tool_kernel_stats_vs_tf)
 {
     PV_NEED_TESTDATA("test_pv_tool_kernel_stats_vs_tf");
-    pv_model *m = oracle_load_xplane(PV_TESTDATA "/" GCP ".xplane.pb");
+    pv_model *m = oracle_load_xplane(pv_test_data_path("/" GCP ".xplane.pb"));
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
     pv_kernel_stats_result r = ours(m, &a);
@@ -243,7 +243,7 @@ END_TEST
 START_TEST(test_pv_legacy_kernel_stats_vs_protoc)
 {
     PV_NEED_TESTDATA("test_pv_legacy_kernel_stats_vs_protoc");
-    const char *path = PV_TESTDATA "/" GCP ".kernel_stats.pb";
+    const char *path = pv_test_data_path("/" GCP ".kernel_stats.pb");
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     static uint8_t data[1 << 20];

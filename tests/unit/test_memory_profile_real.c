@@ -293,7 +293,7 @@ START_TEST(test_pv_tool_memory_profile_xprof_golden)
     /* six runs of the reference corpus (seven hosts) are in the tree */
     ck_assert_int_ge(n_golden, 7);
     if (n_skipped > 0)
-        printf("SKIP %d shared goldens: ../shared/testdata not found\n", n_skipped);
+        pv_test_missing_testdata("test_pv_tool_memory_profile_xprof_golden (shared goldens)");
 }
 END_TEST
 

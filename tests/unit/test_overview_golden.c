@@ -428,8 +428,8 @@ START_TEST(test_pv_tool_steps_tpu_xprof_groups)
     ck_assert_uint_eq(n, 105);
     pv_model *m = NULL;
     pv_error err = {0};
-    const char *xplane = PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
-                                     "tpu_inference/tpu_inference_2.xplane.pb";
+    const char *xplane = pv_test_data_path("/logdirs/jax_tpu_v6e_inference/plugins/profile/"
+                                           "tpu_inference/tpu_inference_2.xplane.pb");
     ck_assert_msg(pv_ingest_file(xplane, NULL, &m, &err) == 0, "%s", err.reason);
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
@@ -507,8 +507,8 @@ START_TEST(test_pv_tool_overview_device_share_oracle)
     ck_assert_double_eq(host, 127);
     pv_arena a;
     pv_overview_result r;
-    pv_model *m = overview_of(PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
-                                          "2022_11_04_21_26_12/instance-ecbm.xplane.pb",
+    pv_model *m = overview_of(pv_test_data_path("/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                                "2022_11_04_21_26_12/instance-ecbm.xplane.pb"),
                               &a, &r);
     ck_assert_double_eq_tol(r.device_tf_op_percent, 100.0 * device / (device + host), 1e-9);
     ck_assert_double_eq_tol(r.host_tf_op_percent, 100.0 * host / (device + host), 1e-9);

@@ -1,15 +1,15 @@
-/* Unit test of util/quiet.h: when a wait returns, told by the clock. Only
- * bounds that hold on any machine are asserted: a wait that must last at
- * least the gap (or its budget) after the last request is measured
- * against that lower bound; one that must return at once is given a gap
- * and a budget of many seconds, so only a wrong wait could take half. */
+/* Unit test of util/quiet.h: when a wait returns. Only bounds that hold on
+ * any machine are asserted: a wait that must last at least the gap (or its
+ * budget) after the last request is measured against that lower bound; one
+ * that must return at once is given a gap and a budget of days, so a wrong
+ * one outlasts the case's timeout and fails it, however slow the machine. */
 #include "util/quiet.h"
 #include "testutil.h"
 
 #include <pthread.h>
 
 #define MS 1000000LL
-#define LONG_NS (20000 * MS)
+#define LONG_NS (1000000000 * MS)
 
 static int64_t mono_ns(void)
 {
@@ -33,7 +33,7 @@ START_TEST(test_wait_without_requests_returns_at_once)
     pv_quiet_wait(NULL, &budget);
     pv_quiet q;
     pv_quiet_init(&q, LONG_NS);
-    ck_assert_int_lt(timed_wait(&q, NULL), LONG_NS / 2);
+    timed_wait(&q, NULL);
 }
 END_TEST
 
@@ -51,7 +51,7 @@ START_TEST(test_wait_lasts_the_gap_after_a_request)
     ck_assert_int_le(budget, LONG_NS - 60 * MS);
     ck_assert_int_ge(budget, LONG_NS - took);
     /* the gap has passed now: the next wait does not start another */
-    ck_assert_int_lt(timed_wait(&q, NULL), LONG_NS / 2);
+    timed_wait(&q, NULL);
 }
 END_TEST
 
@@ -110,9 +110,8 @@ START_TEST(test_waits_end_with_the_budget)
     int64_t budget = 80 * MS;
     int64_t took = timed_wait(&q, &budget);
     ck_assert_int_ge(took, 80 * MS);
-    ck_assert_int_lt(took, LONG_NS / 2);
     ck_assert_int_le(budget, 0);
-    ck_assert_int_lt(timed_wait(&q, &budget), LONG_NS / 2);
+    timed_wait(&q, &budget);
 }
 END_TEST
 
@@ -125,11 +124,9 @@ START_TEST(test_off_ends_waits)
     pv_quiet_enter(&q);
     waiter w;
     pthread_t t = start_waiter(&w, &q, 100);
-    int64_t t0 = mono_ns();
     pv_quiet_off(&q);
     pthread_join(t, NULL);
-    ck_assert_int_lt(w.left_ns - t0, LONG_NS / 2);
-    ck_assert_int_lt(timed_wait(&q, NULL), LONG_NS / 2);
+    timed_wait(&q, NULL);
 }
 END_TEST
 

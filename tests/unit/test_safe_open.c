@@ -93,14 +93,13 @@ START_TEST(test_safe_open_links)
 }
 END_TEST
 
-/* A FIFO in a file's place neither blocks the open nor is read. */
+/* A FIFO in a file's place neither blocks the open (no writer ever comes:
+ * a blocking open would outlast the case's timeout) nor is read. */
 START_TEST(test_safe_open_fifo)
 {
     ck_assert_int_eq(mkfifo(path_of("p"), 0644), 0);
     pv_error err = {0};
-    time_t t0 = time(NULL);
     ck_assert_int_eq(pv_safe_open(root, path_of("p"), NULL, &err), -1);
-    ck_assert_int_le(time(NULL) - t0, 1);
     ck_assert_ptr_nonnull(strstr(err.reason, "not a regular file"));
 }
 END_TEST

@@ -335,8 +335,8 @@ START_TEST(test_model_save_round_trip_real)
     PV_NEED_TESTDATA("test_model_save_round_trip_real");
     pv_model *m = NULL, *back = NULL;
     pv_error err = {0};
-    const char *src = PV_TESTDATA "/logdirs/jax_tpu_v6e_inference/plugins/profile/"
-                                  "tpu_inference/tpu_inference_2.xplane.pb";
+    const char *src = pv_test_data_path("/logdirs/jax_tpu_v6e_inference/plugins/profile/"
+                                        "tpu_inference/tpu_inference_2.xplane.pb");
     ck_assert_int_eq(pv_ingest_file(src, NULL, &m, &err), 0);
     ck_assert_int_eq(pv_model_save(m, tmp_path(), &err), 0);
     /* the model reads its events' stats from the profile: without it,

@@ -303,7 +303,8 @@ END_TEST
  * requests: while one is in flight (another page's), no saved model
  * appears; once it ends, one does, no sooner than the gap after it.
  * A store whose quiet is switched off (the server stopping) saves with
- * the request still in flight, well before the waits' budget is spent. */
+ * the request still in flight (that its waits then return at once is
+ * test_quiet's). */
 START_TEST(test_store_saves_when_quiet)
 {
     const int64_t gap = 50000000LL;
@@ -345,11 +346,7 @@ START_TEST(test_store_saves_when_quiet)
     ck_assert_int_eq(pv_model_store_get(s, &src, &m, &e, NULL), 0);
     pv_model_store_put(s, e);
     pv_quiet_off(&q);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     pv_model_store_free(s);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    took = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
-    ck_assert_int_lt(took, PV_QUIET_BUDGET_NS / 2);
     s = pv_model_store_new(0, &disk, NULL);
     saved = pv_model_store_saved(s, &src);
     ck_assert_ptr_nonnull(saved);

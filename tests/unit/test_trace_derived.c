@@ -622,9 +622,5 @@ int main(void)
     tcase_add_loop_test(tc, test_kept_real, 0,
                         (int)(sizeof real_profiles / sizeof real_profiles[0]));
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return pv_test_run(s);
 }

@@ -378,8 +378,8 @@ END_TEST
 START_TEST(test_ingest_file_truncated_real)
 {
     PV_NEED_TESTDATA("test_ingest_file_truncated_real");
-    const char *path = PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
-                                   "2022_11_04_21_26_12/instance-ecbm.xplane.pb";
+    const char *path = pv_test_data_path("/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                         "2022_11_04_21_26_12/instance-ecbm.xplane.pb");
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     static uint8_t buf[200000];
@@ -438,8 +438,8 @@ static void stats_before_after_shrink(const char *tmp, int fd, uint64_t want_eve
 START_TEST(test_model_stats_after_file_shrank)
 {
     PV_NEED_TESTDATA("test_model_stats_after_file_shrank");
-    const char *src = PV_TESTDATA "/logdirs/tf2_gpu_multi_worker/plugins/profile/"
-                                  "GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+    const char *src = pv_test_data_path("/logdirs/tf2_gpu_multi_worker/plugins/profile/"
+                                        "GPU-multi-worker/34.83.195.179_6003.xplane.pb");
     char tmp[] = "/tmp/pv-test-shrink-XXXXXX";
     int fd = copy_to_tmp(src, 3039638, tmp);   /* SOURCES.md size: mapped */
     uint64_t before, after;
@@ -456,8 +456,8 @@ END_TEST
 START_TEST(test_small_file_kept_after_shrink)
 {
     PV_NEED_TESTDATA("test_small_file_kept_after_shrink");
-    const char *src = PV_TESTDATA "/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
-                                  "2022_11_04_21_26_12/instance-ecbm.xplane.pb";
+    const char *src = pv_test_data_path("/logdirs/tf_keras_gpu_gcp/train/plugins/profile/"
+                                        "2022_11_04_21_26_12/instance-ecbm.xplane.pb");
     char tmp[] = "/tmp/pv-test-shrink-XXXXXX";
     int fd = copy_to_tmp(src, 120758, tmp);   /* SOURCES.md size */
     uint64_t before, after;
@@ -497,8 +497,8 @@ END_TEST
 START_TEST(test_ingest_file_other_protobuf)
 {
     PV_NEED_TESTDATA("test_ingest_file_other_protobuf");
-    const char *path = PV_TESTDATA "/logdirs/tf_legacy_demo_2020/plugins/profile/"
-                                   "GPU-input-bound/localhost.overview_page.pb";
+    const char *path = pv_test_data_path("/logdirs/tf_legacy_demo_2020/plugins/profile/"
+                                         "GPU-input-bound/localhost.overview_page.pb");
     pv_model *m = NULL;
     pv_error err = {0};
     ck_assert_int_eq(pv_ingest_file(path, NULL, &m, &err), PV_EFORMAT);

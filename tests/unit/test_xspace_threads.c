@@ -389,7 +389,7 @@ START_TEST(test_real_profiles_same_model)
 {
     PV_NEED_TESTDATA("test_real_profiles_same_model");
     n_real = 0;
-    ck_assert_int_eq(nftw(PV_TESTDATA "/logdirs", compare_real, 16, FTW_PHYS), 0);
+    ck_assert_int_eq(nftw(pv_test_data_path("/logdirs"), compare_real, 16, FTW_PHYS), 0);
     ck_assert_uint_ge(n_real, 9);   /* SOURCES.md lists nine XSpace files */
 }
 END_TEST
@@ -404,9 +404,5 @@ int main(void)
     tcase_add_test(t, test_line_named_after_its_events);
     tcase_add_test(t, test_real_profiles_same_model);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return pv_test_run(s);
 }

@@ -1,6 +1,10 @@
-/* testutil: small helpers shared by the Check suites. */
+/* testutil: small helpers shared by the Check suites: where the test data
+ * is, skipped cases reported as skips, files written and read. */
 #ifndef PV_TESTS_TESTUTIL_H
 #define PV_TESTS_TESTUTIL_H
+
+/* PV_SRCDIR and PV_TESTDATA_BUILT_IN, written by make in the build folder. */
+#include "tests/unit/paths.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -9,25 +13,112 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* True when ../shared/testdata is beside the checkout. Tests that need it
- * call PV_NEED_TESTDATA(name) first, which prints SKIP and returns. */
+/* Where ../shared/testdata is: $PV_TESTDATA when set (make check sets it;
+ * point it at a missing folder to see what skips without it), else the
+ * path the build compiled in. */
+static inline const char *pv_test_testdata(void)
+{
+    const char *env = getenv("PV_TESTDATA");
+    return env != NULL && env[0] != '\0' ? env : PV_TESTDATA_BUILT_IN;
+}
+#define PV_TESTDATA pv_test_testdata()
+
+/* PV_TESTDATA followed by rel, in static storage kept for the whole run
+ * (the same for the same rel), so that it may stand where a string
+ * literal stood. */
+static inline const char *pv_test_data_path(const char *rel)
+{
+    static struct {
+        const char *rel;
+        char path[4096];
+    } kept[32];
+    static unsigned n;
+    unsigned i = 0;
+    while (i < n && strcmp(kept[i].rel, rel) != 0)
+        i++;
+    if (i == n) {
+        /* Not ck_assert: programs without Check call this too. */
+        if (n == sizeof kept / sizeof kept[0]) {
+            fprintf(stderr, "pv_test_data_path: more than %u paths\n", n);
+            abort();
+        }
+        kept[n++].rel = rel;
+    }
+    snprintf(kept[i].path, sizeof kept[i].path, "%s%s", pv_test_testdata(), rel);
+    return kept[i].path;
+}
+
+/* True when ../shared/testdata is there. */
 static inline bool pv_test_have_testdata(void)
 {
     struct stat st;
-    return stat(PV_TESTDATA, &st) == 0 && S_ISDIR(st.st_mode);
+    return stat(pv_test_testdata(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* CI sets PV_REQUIRE_TESTDATA=1: there, missing test data is a failure. */
+static inline bool pv_test_testdata_required(void)
+{
+    const char *env = getenv("PV_REQUIRE_TESTDATA");
+    return env != NULL && env[0] != '\0' && strcmp(env, "0") != 0;
+}
+
+/* The cases that could not run, kept in memory shared with the processes
+ * Check forks for its tests, so that pv_test_run can report them and exit
+ * 77 (automake's SKIP) instead of counting them as passes. */
+#define PV_TEST_SKIPS_MAX 256
+typedef struct pv_test_skips {
+    unsigned n;
+    char line[PV_TEST_SKIPS_MAX][400];
+} pv_test_skips;
+static pv_test_skips *pv_test_skipped;
+
+/* Records that case name could not run, and why; prints its SKIP line. */
+static inline void pv_test_skip(const char *name, const char *why)
+{
+    ck_assert_msg(pv_test_skipped != NULL, "%s: skipped outside pv_test_run", name);
+    printf("SKIP %s: %s\n", name, why);
+    if (pv_test_skipped->n < PV_TEST_SKIPS_MAX)
+        snprintf(pv_test_skipped->line[pv_test_skipped->n], sizeof pv_test_skipped->line[0],
+                 "%s: %s", name, why);
+    pv_test_skipped->n++;
+}
+
+/* Case name needs the test data, which is missing: a failure under
+ * PV_REQUIRE_TESTDATA, else a skip. */
+static inline void pv_test_missing_testdata(const char *name)
+{
+    char why[300];
+    snprintf(why, sizeof why, "../shared/testdata not found at %s", pv_test_testdata());
+    ck_assert_msg(!pv_test_testdata_required(), "%s: %s, and PV_REQUIRE_TESTDATA is set", name,
+                  why);
+    pv_test_skip(name, why);
+}
+
+/* Tests that need the test data call PV_NEED_TESTDATA(name) first: when it
+ * is missing the case is skipped (or fails in CI) and returns. */
 #define PV_NEED_TESTDATA(name)                                                              \
     do {                                                                                    \
         if (!pv_test_have_testdata()) {                                                     \
-            printf("SKIP %s: ../shared/testdata not found\n", (name));                      \
+            pv_test_missing_testdata(name);                                                 \
             return;                                                                         \
         }                                                                                   \
     } while (0)
+
+/* For a program without Check whose cases need the missing test data:
+ * prints why and returns its exit status, 1 (FAIL) under
+ * PV_REQUIRE_TESTDATA, else 77 (SKIP). */
+static inline int pv_test_testdata_exit(const char *name)
+{
+    bool required = pv_test_testdata_required();
+    printf("%s %s: ../shared/testdata not found at %s%s\n", required ? "FAIL" : "SKIP", name,
+           pv_test_testdata(), required ? ", and PV_REQUIRE_TESTDATA is set" : "");
+    return required ? 1 : 77;
+}
 
 /* The whole file at path in a malloc'd buffer of *len bytes (plus one
  * spare byte); the test fails when it cannot be opened or read. */
@@ -80,14 +171,31 @@ static inline uint32_t pv_test_random(uint64_t *state)
     return (uint32_t)*state;
 }
 
-/* Runs a suite, prints Check's summary line, returns the process exit code. */
+/* Runs a suite and prints Check's summary line, then the cases that were
+ * skipped. Returns the process exit code: 1 when a case failed, else 77
+ * (automake's SKIP) when one was skipped, else 0. */
 static inline int pv_test_run(Suite *s)
 {
+    pv_test_skipped = mmap(NULL, sizeof *pv_test_skipped, PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (pv_test_skipped == MAP_FAILED) {
+        perror("pv_test_run: mmap");
+        return 99;
+    }
+    fflush(stdout);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    unsigned skipped = pv_test_skipped->n;
+    for (unsigned i = 0; i < skipped && i < PV_TEST_SKIPS_MAX; i++)
+        printf("SKIP %s\n", pv_test_skipped->line[i]);
+    if (skipped > 0)
+        printf("%u case%s skipped%s\n", skipped, skipped == 1 ? "" : "s",
+               failed == 0 ? ": the test as a whole is a SKIP (exit 77)" : "");
+    munmap(pv_test_skipped, sizeof *pv_test_skipped);
+    pv_test_skipped = NULL;
+    return failed != 0 ? 1 : skipped != 0 ? 77 : 0;
 }
 
 /* Whether the disk cache entry at path (a ".pvc") is a model's memos,
