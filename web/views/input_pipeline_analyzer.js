@@ -235,7 +235,6 @@ async function renderTpu(inst, el, state, data, isCurrent) {
     inst.tables.push(createTable(tsec, tpuPerStepTable(steps),
         { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
     if (hostDt)
-        if (!pytorch)
         body.append(treeView(hostDt));
     const recs = ((recDt && recDt.rows) || []).map((r) => stripTags(r.c[0].v));
     if (recs.length) {
