@@ -9,7 +9,7 @@
 // (FORMATS.md §4.4) with profview's pv_* additions.
 
 import { h } from '../dom.js';
-import { formatDurationUs } from '../format.js';
+import { formatCount, formatDurationUs } from '../format.js';
 import { createTable, tableUrl } from '../table.js';
 import { card, cardRow } from './lib/cards.js';
 import { dataPage } from './lib/page.js';
@@ -139,7 +139,7 @@ export function treeView(hostDt) {
             class: r.name === p.pv_bottleneck_stage ? 'steps-bottleneck' : null,
             title: r.name },
             h('td', { class: `steps-depth-${Math.min(r.depth, 8)}`, text: r.stage }),
-            h('td', { class: 'num', text: String(r.count) }),
+            h('td', { class: 'num', text: formatCount(r.count) }),
             h('td', { class: 'num', text: r.totalMs.toFixed(3) }),
             h('td', { class: 'num', text: r.selfMs.toFixed(3) }),
             h('td', { class: 'num', text: r.selfPct.toFixed(1) }),
