@@ -196,7 +196,8 @@ async function checkOverview(h, target) {
     assert.ok(stepMs.length > 0, 'the run has steps');
     const step = cards['Average step time'];
     c.ok('average step time', 'ms2', step?.value, mean(stepMs));
-    const spread = /^± (\S+ ms) \(min (\S+), max (\S+), (\d+) steps?\)$/.exec(step?.note ?? '') || [];
+    const spread = /^± (\S+ ms) \(min (\S+), max (\S+), (\d+) steps?\)$/
+        .exec(step?.note ?? '') || [];
     c.ok('step time deviation', 'ms2', spread[1], sampleSd(stepMs));
     c.ok('shortest step', 'ms2', spread[2] && `${spread[2]} ms`, Math.min(...stepMs));
     c.ok('longest step', 'ms2', spread[3] && `${spread[3]} ms`, Math.max(...stepMs));

@@ -374,12 +374,13 @@ describe('module rules (#31)', () => {
     test('the rule reader sees each kind of broken rule', () => {
         // Hand-made modules, one break each, plus a clean one.
         assert.equal(ruleBreaks('views/a.js', "import { x } from './b.js';").length, 1);
-        assert.equal(ruleBreaks('views/a.js',
-                                "import {\n  x,\n  y,\n} from './lib/p.js';\nexport { z } from './c.js';")
-            .length, 1);
+        assert.equal(ruleBreaks('views/a.js', "import {\n  x,\n  y,\n} from './lib/p.js';\n" +
+                                "export { z } from './c.js';").length, 1);
         assert.equal(ruleBreaks('views/a.js', "const g = await import('./generic.js');").length, 1);
-        assert.equal(ruleBreaks('views/lib/p.js', "import { m } from '../kernel_stats.js';").length, 1);
-        assert.equal(ruleBreaks('app.js', "import * as k from './views/kernel_stats.js';").length, 1);
+        assert.equal(ruleBreaks('views/lib/p.js', "import { m } from '../kernel_stats.js';").length,
+                     1);
+        assert.equal(ruleBreaks('app.js', "import * as k from './views/kernel_stats.js';").length,
+                     1);
         assert.equal(ruleBreaks('views/a.js', 'const r = await fetch(url);').length, 1);
         assert.equal(ruleBreaks('status.js', "import { getToolData } from './api.js';").length, 1);
         assert.equal(ruleBreaks('views/a.js', 'const m = await import(name);').length, 1);

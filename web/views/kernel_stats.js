@@ -370,4 +370,5 @@ function render(el, state, inst, dt) {
 }
 
 export const { mount, unmount } = dataPage({
-    label: 'Loading kernel stats…', stylesheets: ['kernel_stats'], params: requestParams, render });
+    label: 'Loading kernel stats…', stylesheets: ['kernel_stats'], params: requestParams,
+    render });

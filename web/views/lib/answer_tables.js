@@ -40,8 +40,8 @@ export function tableSections(el, tables, state, inst) {
         const props = t && t.p ? Object.entries(t.p) : [];
         const section = h('section', { class: 'table-section' },
             tables.length > 1 ? h('h3', { text: `Table ${i + 1} of ${tables.length}` }) : null,
-            props.length ? h('dl', { class: 'props' },
-                props.map(([k, v]) => [h('dt', { text: k }), h('dd', { text: String(v) })])) : null);
+            props.length ? h('dl', { class: 'props' }, props.map(([k, v]) =>
+                [h('dt', { text: k }), h('dd', { text: String(v) })])) : null);
         el.append(section);
         if (!isDataTable(t)) {
             section.append(h('p', { class: 'hint', text: 'Empty table.' }));
