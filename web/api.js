@@ -158,6 +158,11 @@ export function toolDataUrl(run, tool, host, extra = {}) {
     return buildUrl(PLUGIN + 'data', { run, tag: tool, host, ...extra });
 }
 
+// The relative URL of the server's CSV of a table tool's whole answer.
+export function toolCsvUrl(run, tool, host) {
+    return buildUrl(PLUGIN + 'data_csv', { run, tag: tool, host });
+}
+
 // A tool's payload (JSON). Errors such as 501 (tool not built yet) or 422
 // (bad profile file) arrive as ApiError.
 export async function getToolData(run, tool, host, extra = {}, { signal } = {}) {

@@ -1,12 +1,12 @@
 // app.js: the page shell. It keeps the run, tool and host pickers in step
 // with the URL hash (router.js), asks the server to load the profile, and
-// mounts the tool's view (views/registry.js) in the content area.
+// mounts the tool's view (registry.js) in the content area.
 //
 // Flow for every navigation (a pick, Back/Forward, a pasted link):
 //   URL state -> fill in missing run/tool/host with the first offered one
 //   -> rewrite the URL with the full state (replace, so Back skips the
 //   partial one) -> api/load with a progress bar -> view.mount(el, state).
-// A #/page/<name> URL (compare, history: views/registry.js's loadPage)
+// A #/page/<name> URL (compare, history: registry.js's loadPage)
 // mounts that page instead, with no run to load.
 // A later navigation overtakes an earlier one still in flight: every await
 // is followed by a check of `seq`, and the view's signal is aborted.
@@ -26,7 +26,7 @@ import { fillSelect } from './dom.js';
 import * as router from './router.js';
 import { showError, showMessage, showProgress } from './status.js';
 import { catalogEntry, loadPage, loadView, pausePrefetch, prefetchViews,
-         toolTitle } from './views/registry.js';
+         toolTitle } from './registry.js';
 
 const ALL_HOSTS = 'ALL_HOSTS';
 // How often the run picker asks for new runs. The server rescans the logdir

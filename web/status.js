@@ -2,7 +2,6 @@
 // an error in words, a progress bar, a short message. The page must never be
 // blank: every failure ends here, with what went wrong and where.
 
-import { getToolData, isAbort } from './api.js';
 import { h, clear } from './dom.js';
 import { formatBytes } from './format.js';
 
@@ -83,21 +82,4 @@ export function showProgress(el, label) {
             ? ` ${formatBytes(done, 3)} of ${formatBytes(total, 3)}` : '';
         note.textContent = `${PHASES[phase] || 'Loading…'}${bytes} (${pct}%)`;
     };
-}
-
-// Shows progress (the label) in el while the data of state's tool loads
-// with the request parameters params. Resolves to the data, or to
-// undefined when signal aborted the load (the view was left) or the load
-// failed: then the error is shown in el with a Retry button that calls
-// retry.
-export async function loadToolData(el, state, params, { signal, label, retry }) {
-    showProgress(el, label);
-    try {
-        const data = await getToolData(state.run, state.tool, state.host, params, { signal });
-        return signal.aborted ? undefined : data;
-    } catch (e) {
-        if (!isAbort(e) && !signal.aborted)
-            showError(el, e, { retry });
-        return undefined;
-    }
 }

@@ -481,8 +481,8 @@ describe('the page as a demanding ML engineer uses it (issue #19)', { skip: SKIP
             const us = Number(ip[2].p.preprocessing_us);
             assert.ok(us >= 1e6, `preprocessing is ${us} µs`);
             await open(LEGACY_GPU, 'input_pipeline_analyzer');
-            await h.page.waitForSelector('.steps-cards');
-            const text = await h.page.evaluate(() => [...document.querySelectorAll('.steps-card')]
+            await h.page.waitForSelector('.cards');
+            const text = await h.page.evaluate(() => [...document.querySelectorAll('.card')]
                 .map((c) => c.innerText).join('\n'));
             assert.ok(!/\d{4,}(\.\d+)? µs/.test(text), text);
             // 29,223,041.927 µs to 4 significant digits: 29.22 s

@@ -132,7 +132,7 @@ describe('memory profile page on real TF profiles', { skip: SKIP }, () => {
             const seen = await h.page.evaluate(() => ({
                 allocators: [...document.querySelectorAll('.mem-picker select option')]
                     .map((o) => o.value),
-                cards: document.querySelector('.mem-cards').innerText,
+                cards: document.querySelector('.cards').innerText,
                 rows: document.querySelectorAll('.data-table tbody tr').length,
                 first: document.querySelector('.data-table tbody tr').innerText,
             }));

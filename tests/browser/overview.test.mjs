@@ -1,5 +1,5 @@
 // overview.test.mjs: the overview page and the input pipeline analyzer.
-// The pure parts of web/views/step_common.js and input_pipeline_analyzer.js
+// The pure parts of web/views/lib/step_table.js and input_pipeline_analyzer.js
 // under plain node (expected values worked out by hand beside them), then
 // both pages in headless Chromium on the real TF profiles: the numbers are
 // the ones TensorFlow itself wrote in the overview_page.pb next to each
@@ -10,8 +10,9 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { adviceFor, isGenericStepTable, isTpuStepTable, parseStepTable, parseTpuSteps,
-         readableTip, sampleSteps, summarize, usedCategories } from '../../web/views/step_common.js';
-import { tpuOpsTable, tpuSeries } from '../../web/views/tpu_steps.js';
+         readableTip, sampleSteps, summarize,
+         usedCategories } from '../../web/views/lib/step_table.js';
+import { tpuOpsTable, tpuSeries } from '../../web/views/lib/tpu_steps.js';
 import { coreLabel, podSteps } from '../../web/views/pod_viewer.js';
 import { iteratorTree, parentName } from '../../web/views/input_pipeline_analyzer.js';
 import { screenshot, waitForView } from './browser.mjs';
@@ -169,7 +170,7 @@ describe('overview and input pipeline pages on real TF profiles', { skip: SKIP }
         await h.page.waitForSelector('.steps-verdict', { timeout: LOADED_MS });
         return h.page.evaluate(() => ({
             verdict: document.querySelector('.steps-verdict').innerText,
-            cards: document.querySelector('.steps-cards')?.innerText ?? '',
+            cards: document.querySelector('.cards')?.innerText ?? '',
             canvas: Boolean(document.querySelector('.steps-chart canvas')),
             steps: [...document.querySelectorAll('.steps-picker select option')].map((o) => o.text),
             text: document.querySelector('.view-body').innerText,

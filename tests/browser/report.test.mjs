@@ -17,7 +17,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { defaultPair, deltaTable, headlines } from '../../web/views/compare.js';
-import { curve } from '../../web/views/device_util.js';
+import { curve } from '../../web/views/lib/device_util.js';
 import { folders, peakOf, series } from '../../web/views/history.js';
 import { parseHash, formatHash } from '../../web/router.js';
 import { haveChromium, screenshot, waitForView } from './browser.mjs';
@@ -238,7 +238,7 @@ describe('the overview\'s device utilization curve', { skip: REAL_SKIP }, () => 
             const seen = await h.page.evaluate(() => {
                 const chart = window.Chart.getChart(document.querySelector('.util-chart canvas'));
                 const ys = chart.data.datasets[0].data.map((p) => p.y);
-                const card = [...document.querySelectorAll('.steps-cards > *')]
+                const card = [...document.querySelectorAll('.cards > *')]
                     .find((c) => c.textContent.startsWith('Device idle'));
                 return { mean: ys.reduce((a, y) => a + y, 0) / ys.length, card: card.textContent };
             });

@@ -7,10 +7,11 @@ import { describe, test } from 'node:test';
 
 import { filterRows, isValidRegex, tableModel } from '../../web/table.js';
 import { emptyReason, kernelLabels, markMissingOccupancy, matrixUnit, opDifferences,
-         relabelUnit, rowCount, shortKernelName, tensorCoreShare,
+         relabelUnit, shortKernelName, tensorCoreShare,
          topKernels } from '../../web/views/kernel_stats.js';
-import { asPercentages, byCategory, groupByType, isFractionColumn, opCategory, rowObjects,
+import { asPercentages, byCategory, groupByType, isFractionColumn, opCategory,
          sideTable, typeTable } from '../../web/views/framework_op_stats.js';
+import { rowCount, rowObjects } from '../../web/views/lib/datatable.js';
 
 const KCOLS = ['rank', 'kernel_name', 'occupancy_pct', 'is_op_tensor_core_eligible',
                'is_kernel_using_tensor_core', 'op_name', 'total_duration_us'];

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 
 import { guardedContext, screenshot, waitForView } from './browser.mjs';
 import { TESTDATA, servePage, skipWithout } from './testdata.mjs';
-import { hasView } from '../../web/views/registry.js';
+import { hasView } from '../../web/registry.js';
 
 const NAME = 'trace_viewer.test';
 const SRCDIR = process.env.PV_SRCDIR || fileURLToPath(new URL('../..', import.meta.url));
@@ -288,7 +288,7 @@ describe('trace viewer on the demo profile', { skip: SKIP }, () => {
     });
 
     // The page fetches the other views' modules once it is idle
-    // (views/registry.js prefetchViews): from another tool, choosing the
+    // (registry.js prefetchViews): from another tool, choosing the
     // trace viewer then asks the server for its data, not its modules.
     test('switching to the trace viewer from another tool fetches no module', { timeout: 3 * STEP_MS },
          async () => {

@@ -16,7 +16,7 @@ import { guardedContext, haveChromium, launchBrowser, pickers, screenshot,
          waitForView } from './browser.mjs';
 import { HOST1_A, HOST1_B, HOST2_A, HOST_BAD, LISTED, RUN_A, RUN_BAD, RUNS, TOOL_A, TOOL_B,
          TOOL_MISSING, addRun, makeFixture } from './fixture.mjs';
-import { hasView } from '../../web/views/registry.js';
+import { hasView } from '../../web/registry.js';
 import { startServer, waitListed } from './server.mjs';
 
 const SKIP = haveChromium() ? false : 'SKIP ui.test: /usr/bin/chromium not found';

@@ -3,7 +3,10 @@
 // worked out by hand in the comments next to them.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { buildUrl, listRuns, loadProfile, toolDataUrl } from '../../web/api.js';
 import { cutText, formatBytes, formatCount, formatDurationPs, formatDurationUs,
@@ -291,5 +294,111 @@ describe('api: a busy server', () => {
         } finally {
             globalThis.fetch = real;
         }
+    });
+});
+
+// ---- how the page's modules may depend on each other (#31) -------------------
+// A view (web/views/<view>.js) imports only the page's base modules
+// (web/*.js), the shared parts in web/views/lib/, web/draw/ and
+// web/timeline/; a shared part never imports a view; only web/registry.js
+// names views; only web/api.js talks to the server; status.js only shows.
+
+const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
+
+// Every .js file below dir, as paths relative to WEB with '/' separators.
+function webModules(dir = WEB) {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory())
+            return webModules(full);
+        return e.name.endsWith('.js') ? [path.relative(WEB, full).split(path.sep).join('/')] : [];
+    });
+}
+
+// The source without its comments: block comments, and line comments that
+// start a line or follow a blank ('http://' inside a string stays).
+function withoutComments(src) {
+    return src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+}
+
+// The modules a source names: static imports, re-exports and import() of a
+// literal; an import() of anything else is reported as '<computed>'.
+function importsOf(src) {
+    const code = withoutComments(src);
+    const out = [];
+    const patterns = [/\bimport\s*(?:[\w$*{},\s]+?\s*from\s*)?['"]([^'"]+)['"]/g,
+                      /\bexport\s*[\w$*{},\s]+?\s*from\s*['"]([^'"]+)['"]/g,
+                      /\bimport\s*\(\s*(?:['"]([^'"]+)['"]\s*\)|(?=[^'"\s]))/g];
+    for (const re of patterns) {
+        for (const m of code.matchAll(re))
+            out.push(m[1] ?? '<computed>');
+    }
+    return out;
+}
+
+// What file (relative to WEB) a specifier of module `from` names.
+function resolveIn(from, spec) {
+    if (!spec.startsWith('.'))
+        return spec;
+    return path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+}
+
+const isView = (m) => /^views\/[^/]+\.js$/.test(m);
+const isLib = (m) => /^views\/lib\/[^/]+\.js$/.test(m);
+const isBase = (m) => /^[^/]+\.js$/.test(m);
+const isDrawing = (m) => /^(draw|timeline)\/[^/]+\.js$/.test(m);
+
+// The broken rules of module `name` with source src, as sentences.
+function ruleBreaks(name, src) {
+    const out = [];
+    for (const spec of importsOf(src)) {
+        const dep = resolveIn(name, spec);
+        if (dep === '<computed>')
+            out.push(`${name} imports a module whose name is computed`);
+        else if ((isView(name) || isLib(name)) && !(isBase(dep) || isLib(dep) || isDrawing(dep)))
+            out.push(`${name} imports ${dep}: a view or a shared part imports only web/*.js, ` +
+                     'views/lib/, draw/ and timeline/');
+        else if (!isView(name) && !isLib(name) && isView(dep) && name !== 'registry.js')
+            out.push(`${name} imports the view ${dep}: only registry.js names views`);
+        if (name === 'status.js' && dep === 'api.js')
+            out.push('status.js imports api.js: it shows things and loads nothing');
+    }
+    const code = withoutComments(src);
+    if (name !== 'api.js' &&
+        /\bfetch\s*\(|XMLHttpRequest|EventSource|sendBeacon|\bWebSocket\b/.test(code))
+        out.push(`${name} talks to the server itself: only api.js does`);
+    return out;
+}
+
+describe('module rules (#31)', () => {
+    test('the rule reader sees each kind of broken rule', () => {
+        // Hand-made modules, one break each, plus a clean one.
+        assert.equal(ruleBreaks('views/a.js', "import { x } from './b.js';").length, 1);
+        assert.equal(ruleBreaks('views/a.js', "import {\n  x,\n  y,\n} from './lib/p.js';\n" +
+                                "export { z } from './c.js';").length, 1);
+        assert.equal(ruleBreaks('views/a.js', "const g = await import('./generic.js');").length, 1);
+        assert.equal(ruleBreaks('views/lib/p.js', "import { m } from '../kernel_stats.js';").length,
+                     1);
+        assert.equal(ruleBreaks('app.js', "import * as k from './views/kernel_stats.js';").length,
+                     1);
+        assert.equal(ruleBreaks('views/a.js', 'const r = await fetch(url);').length, 1);
+        assert.equal(ruleBreaks('status.js', "import { getToolData } from './api.js';").length, 1);
+        assert.equal(ruleBreaks('views/a.js', 'const m = await import(name);').length, 1);
+        assert.deepEqual(ruleBreaks('views/a.js',
+            "import { h } from '../dom.js';\nimport { dataPage } from './lib/page.js';\n" +
+            "import { Timeline } from '../timeline/timeline.js';\n" +
+            "// fetch(x) in a comment, import('./b.js') too\nconst u = 'http://x/';"), []);
+    });
+
+    test('views import no view, and only api.js talks to the server', () => {
+        const modules = webModules();
+        // The reader must see the page's imports for this test to mean anything.
+        assert.ok(modules.includes('api.js') && modules.includes('app.js'));
+        assert.ok(modules.filter(isView).length >= 15, `views: ${modules.filter(isView)}`);
+        const breaks = modules.flatMap((m) => ruleBreaks(m, fs.readFileSync(path.join(WEB, m),
+                                                                              'utf8')));
+        assert.deepEqual(breaks, []);
+        const registry = importsOf(fs.readFileSync(path.join(WEB, 'registry.js'), 'utf8'));
+        assert.ok(registry.includes('./views/kernel_stats.js'), `registry.js names ${registry}`);
     });
 });

@@ -168,7 +168,7 @@ describe('memory viewer and graph viewer pages', { skip: SKIP }, () => {
     test('memory_viewer: the module from the link, its peak and buffers, graph link',
         { timeout: VIEW_MS * 2 }, async () => {
             await open(GEMM, 'memory_viewer', '?module=jit_dot(21)', '#content .data-table');
-            const cards = await h.page.$$eval('.mv-card .mv-value', (e) => e.map((x) => x.textContent));
+            const cards = await h.page.$$eval('.card .card-value', (e) => e.map((x) => x.textContent));
             assert.equal(cards[0], '10 MiB');
             assert.match(await h.page.textContent('.table-info'), /of 4 /);
             assert.equal(await h.page.textContent(

@@ -9,15 +9,16 @@ import { byCategory, opKey } from '../../web/views/hlo_stats.js';
 import { instructionOf, peakParts, peakTable } from '../../web/views/memory_viewer.js';
 import { nodeAt, nodeStats, opName, visibleRows } from '../../web/views/op_profile.js';
 import { attainable, hasXlaOps, roofLine, roofsOf } from '../../web/views/roofline_model.js';
-import { eventIsOp, pickTable, rowObjects, sourceText, traceCandidates, traceNames,
-         windowAround } from '../../web/views/xla_common.js';
+import { pickTable, rowObjects } from '../../web/views/lib/datatable.js';
+import { eventIsOp, sourceText, traceCandidates, traceNames,
+         windowAround } from '../../web/views/lib/xla.js';
 
 const dt = {
     cols: [{ id: 'a', label: 'A', type: 'string' }, { id: 'b', label: 'B', type: 'number' }],
     rows: [{ c: [{ v: 'x' }, { v: 1 }] }, { c: [{ v: 'y' }, { v: 2 }] }],
 };
 
-describe('xla_common', () => {
+describe('lib/xla and lib/datatable', () => {
     test('rows as objects, and a table of some rows and columns', () => {
         assert.deepEqual(rowObjects(dt), [{ a: 'x', b: 1 }, { a: 'y', b: 2 }]);
         const t = pickTable(dt, ['b', 'missing'], (o) => o.b > 1, { b: 'Bee' });

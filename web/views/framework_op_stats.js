@@ -13,18 +13,17 @@
 // properties pv_has_input_shapes, pv_has_call_stacks); each table's filter,
 // sort and page (table.js, keys dev, host, devtypes, hosttypes).
 
-import { toolDataUrl } from '../api.js';
-import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { clear, h } from '../dom.js';
 import * as router from '../router.js';
-import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
-import { loadToolData } from '../status.js';
+import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import { createTable, isDataTable, tableUrl } from '../table.js';
-import { chartFollower } from './kernel_stats.js';
+import { rowObjects } from './lib/datatable.js';
+import { dataPage } from './lib/page.js';
+import { shareChart } from './lib/share_chart.js';
+import { topTimeChart } from './lib/top_chart.js';
+import { viewHead } from './lib/view_head.js';
 
 const TOP_TYPES = 12;
-
-let current = null;  // the mounted instance
 
 // ---- grouping (pure) ---------------------------------------------------------
 
@@ -46,16 +45,6 @@ export function opCategory(type) {
     if (MEMORY_TYPES.test(type))
         return 'memory';
     return 'compute';
-}
-
-// Rows of a reference DataTable as objects keyed by column id.
-export function rowObjects(dt) {
-    const ids = (dt.cols || []).map((c) => c.id);
-    return (dt.rows || []).map((r) => {
-        const o = {};
-        ids.forEach((id, i) => { o[id] = r.c[i] ? r.c[i].v : null; });
-        return o;
-    });
 }
 
 // The columns that hold a share as a fraction of 1 (0.952 for 95.2 %):
@@ -141,61 +130,19 @@ export function typeTable(groups) {
 
 const CATEGORY_COLORS = { compute: '#0072b2', memory: '#e69f00', communication: '#cc79a7',
                           input: '#009e73', idle: '#999999' };
-// Op type labels are cut here (Chart.js clips a longer one at the page's
-// left edge at 1000 px); the tooltip names the type in full.
-const TYPE_CHARS = 28;
 
-function typeChart(inst, canvas, groups, side) {
-    const top = groups.slice(0, TOP_TYPES);
-    const follower = chartFollower(() => createChart(canvas, {
-        type: 'bar',
-        data: {
-            labels: top.map((g) => cutText(g.type, TYPE_CHARS)),
-            datasets: [{ label: 'Self time (µs)', data: top.map((g) => g.selfUs),
-                         backgroundColor: top.map((g) => CATEGORY_COLORS[g.category]) }],
-        },
-        options: {
-            indexAxis: 'y',
-            plugins: {
-                legend: { display: false },
-                tooltip: { callbacks: {
-                    title: (items) => top[items[0].dataIndex].type,
-                    label: (item) => ` ${formatDurationUs(item.raw)} ` +
-                    `(${formatPercent(top[item.dataIndex].share)} of ${side} self time, ` +
-                    `${top[item.dataIndex].category})`,
-                } },
-            },
-            scales: {
-                x: { title: { display: true, text: 'Self time (µs)' } },
-                // Every bar keeps its label, however narrow the page.
-                y: { ticks: { autoSkip: false } },
-            },
-        },
-    }), () => {});
-    inst.charts.push(follower);
-    follower.draw([]).catch(() => {});
+// The bars of the top chart: the op types with the most self time.
+function typeBars(groups, side) {
+    return groups.slice(0, TOP_TYPES).map((g) => ({
+        label: g.type, us: g.selfUs, color: CATEGORY_COLORS[g.category],
+        note: `(${formatPercent(g.share)} of ${side} self time, ${g.category})` }));
 }
 
-function categoryChart(inst, canvas, groups) {
+// The slices of the category chart: the categories with time.
+function categorySlices(groups) {
     const cats = byCategory(groups);
-    const names = Object.keys(cats).filter((k) => cats[k] > 0);
-    const total = names.reduce((s, k) => s + cats[k], 0);
-    const follower = chartFollower(() => createChart(canvas, {
-        type: 'doughnut',
-        data: {
-            labels: names,
-            datasets: [{ data: names.map((k) => cats[k]),
-                         backgroundColor: names.map((k) => CATEGORY_COLORS[k]),
-                         borderColor: '#fff' }],
-        },
-        options: {
-            interaction: { mode: 'nearest', intersect: true },
-            plugins: { tooltip: { callbacks: { label: (item) => ` ${item.label}: ` +
-                `${formatDurationUs(item.raw)} (${formatPercent(item.raw / (total || 1))})` } } },
-        },
-    }), () => {});
-    inst.charts.push(follower);
-    follower.draw([]).catch(() => {});
+    return Object.keys(cats).filter((k) => cats[k] > 0)
+        .map((k) => ({ label: k, us: cats[k], color: CATEGORY_COLORS[k] }));
 }
 
 function sideSection(inst, el, state, dt, side, emptyText) {
@@ -224,8 +171,11 @@ function sideSection(inst, el, state, dt, side, emptyText) {
             h('p', { class: 'hint', text: 'Categories group op types: compute, memory ' +
                 '(copies, data movement), communication (collectives, send/receive), ' +
                 'input (tf.data, infeed).' }))));
-    typeChart(inst, typeCanvas, groups, side.toLowerCase());
-    categoryChart(inst, catCanvas, groups);
+    const top = topTimeChart(typeCanvas, 'Self time (µs)');
+    const cats = shareChart(catCanvas);
+    inst.charts.push(top, cats);
+    top.draw(typeBars(groups, side.toLowerCase())).catch(() => {});
+    cats.draw(categorySlices(groups)).catch(() => {});
     const name = `framework_op_stats_${state.run}_${state.host || ''}_${side.toLowerCase()}`;
     const key = side === 'Device' ? 'dev' : 'host';
     inst.tables.push(createTable(section, sub, {
@@ -251,8 +201,14 @@ function sideSection(inst, el, state, dt, side, emptyText) {
 const GROUPS = [['input_shape', 'operator and input shape', 'pv_has_input_shapes'],
                 ['call_stack', 'operator and call stack', 'pv_has_call_stacks']];
 
+// The request's parameters: the grouping the URL asks for (group=).
+function requestParams(state) {
+    const group = state.params.group;
+    return GROUPS.some((g) => g[0] === group) ? { group_by: group } : {};
+}
+
 // "Rows per ..." for a PyTorch trace with shapes or stacks; null otherwise.
-function groupPicker(el, state, props) {
+function groupPicker(state, inst, props) {
     const have = GROUPS.filter((g) => props[g[2]] === '1');
     if (!have.length)
         return null;
@@ -262,8 +218,7 @@ function groupPicker(el, state, props) {
     select.value = router.getParams().group || '';
     select.addEventListener('change', () => {
         router.setParams({ group: select.value || undefined }, { replace: false });
-        unmount();
-        mount(el, state);
+        inst.reload({ ...state, params: router.getParams() });
     });
     return h('label', {}, 'Rows per ', select);
 }
@@ -271,17 +226,14 @@ function groupPicker(el, state, props) {
 function render(el, state, inst, data) {
     clear(el);
     const withIdle = router.getParams().idle === '1';
-    const raw = toolDataUrl(state.run, state.tool, state.host);
     const idleBox = h('input', { type: 'checkbox' });
     idleBox.checked = withIdle;
     idleBox.addEventListener('change', () => {
         router.setParams({ idle: idleBox.checked ? '1' : undefined }, { replace: false });
-        destroyParts(inst);
+        inst.destroyParts();
         render(el, state, inst, data);
     });
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'Framework op stats' }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    el.append(viewHead(state, 'Framework op stats'));
     const tables = Array.isArray(data) ? data : [];
     const dt = tables[withIdle ? 0 : 1];
     if (!isDataTable(dt)) {
@@ -292,7 +244,7 @@ function render(el, state, inst, data) {
     const props = dt.p || {};
     el.append(h('div', { class: 'ks-controls' },
         h('label', {}, idleBox, ' Include IDLE time'),
-        groupPicker(el, state, props),
+        groupPicker(state, inst, props),
         props.task_type ? h('span', { class: 'hint', text: `Task: ${props.task_type}` }) : null));
     sideSection(inst, el, state, dt, 'Device',
         'No device ops: profview counts device ops from the GPU kernels that name a framework ' +
@@ -304,32 +256,6 @@ function render(el, state, inst, data) {
         'host_tracer_level 2 or higher.');
 }
 
-function destroyParts(inst) {
-    inst.charts.forEach((c) => c.destroy());
-    inst.tables.forEach((t) => t.destroy());
-    inst.charts = [];
-    inst.tables = [];
-}
-
-export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    const inst = { controller: new AbortController(), charts: [], tables: [] };
-    current = inst;
-    const signal = inst.controller.signal;
-    const group = router.getParams().group;
-    const params = GROUPS.some((g) => g[0] === group) ? { group_by: group } : {};
-    const data = await loadToolData(el, state, params, {
-        signal, label: 'Loading framework op stats…',
-        retry: () => { unmount(); mount(el, state); } });
-    if (data === undefined)
-        return;
-    render(el, state, inst, data);
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    destroyParts(current);
-    current = null;
-}
+export const { mount, unmount } = dataPage({
+    label: 'Loading framework op stats…', stylesheets: ['kernel_stats'], params: requestParams,
+    render });

@@ -15,8 +15,8 @@ import { toolDataUrl } from '../api.js';
 import { clear, h } from '../dom.js';
 import { formatCount } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData } from '../status.js';
-import { modulesOrSay, opLinks, pageSlot } from './xla_common.js';
+import { loadToolData, pageSlot } from './lib/page.js';
+import { XLA_STYLES, modulesOrSay, opLinks } from './lib/xla.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const NODE_W = 190;
@@ -25,7 +25,7 @@ const GAP_X = 24;
 const GAP_Y = 46;
 const NAME_CHARS = 26;
 
-const slot = pageSlot();
+const slot = pageSlot(XLA_STYLES);
 
 // ---- layout (pure) ----------------------------------------------------------------
 
@@ -167,7 +167,7 @@ async function show(el, state, inst, query) {
     if (query.node)
         p.node_name = query.node;
     const g = await loadToolData(body, state, p, {
-        signal: inst.controller.signal, label: 'Loading the graph…',
+        signal: inst.signal, label: 'Loading the graph…',
         retry: () => show(el, state, inst, query) });
     if (g === undefined)
         return;

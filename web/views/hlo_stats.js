@@ -10,14 +10,16 @@
 // URL: program (a program id), category (an HLO category), op (the
 // selected op, "<program id>/<op name>").
 
-import { createChart, seriesColor } from '../chart.js';
-import { clear, h } from '../dom.js';
+import { h } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import * as router from '../router.js';
 import { createTable, isDataTable } from '../table.js';
-import { chartFollower } from './kernel_stats.js';
-import { dataPage, opLinks, paramPicker, pickTable, rowObjects, sourceText,
-         viewHead } from './xla_common.js';
+import { pickTable, rowObjects } from './lib/datatable.js';
+import { dataPage } from './lib/page.js';
+import { shareChart } from './lib/share_chart.js';
+import { topTimeChart } from './lib/top_chart.js';
+import { viewHead } from './lib/view_head.js';
+import { XLA_STYLES, opLinks, paramPicker, sourceText } from './lib/xla.js';
 
 const TOP_OPS = 10;
 const TOP_CATEGORIES = 8;
@@ -59,45 +61,20 @@ export const opKey = (o) => `${o.program_id}/${o.hlo_op_name}`;
 
 // ---- page ------------------------------------------------------------------------
 
-function categoryChart(canvas, cats) {
-    const top = cats.slice(0, TOP_CATEGORIES);
+// The slices of the category chart: the largest categories, the rest as
+// one.
+export function categorySlices(cats) {
     const rest = cats.slice(TOP_CATEGORIES).reduce((s, c) => s + c.us, 0);
-    const labels = top.map((c) => c.category).concat(rest > 0 ? ['other'] : []);
-    const values = top.map((c) => c.us).concat(rest > 0 ? [rest] : []);
-    const total = values.reduce((s, v) => s + v, 0) || 1;
-    return chartFollower(() => createChart(canvas, {
-        type: 'doughnut',
-        data: { labels, datasets: [{ data: values, borderColor: '#fff',
-                                     backgroundColor: values.map((v, i) => seriesColor(i)) }] },
-        options: {
-            interaction: { mode: 'nearest', intersect: true },
-            plugins: { tooltip: { callbacks: { label: (item) => ` ${item.label}: ` +
-                `${formatDurationUs(item.raw)} (${formatPercent(item.raw / total)})` } } },
-        },
-    }), () => {});
+    return cats.slice(0, TOP_CATEGORIES).map((c) => ({ label: c.category, us: c.us }))
+        .concat(rest > 0 ? [{ label: 'other', us: rest }] : []);
 }
 
-function topChart(canvas, ops) {
-    const top = [...ops].sort((a, b) => (b.total_self_time || 0) - (a.total_self_time || 0))
-        .slice(0, TOP_OPS);
-    return chartFollower(() => createChart(canvas, {
-        type: 'bar',
-        data: {
-            labels: top.map((o) => `${o.hlo_op_name} (${o.program_id})`),
-            datasets: [{ label: 'Self time (µs)', data: top.map((o) => o.total_self_time) }],
-        },
-        options: {
-            indexAxis: 'y',
-            plugins: {
-                legend: { display: false },
-                tooltip: { callbacks: {
-                    afterTitle: (items) => top[items[0].dataIndex].category,
-                    label: (item) => ` ${formatDurationUs(item.raw)}`,
-                } },
-            },
-            scales: { x: { title: { display: true, text: 'Self time (µs)' } } },
-        },
-    }), () => {});
+// The bars of the top chart: the ops with the most self time.
+export function topBars(ops) {
+    return [...ops].sort((a, b) => (b.total_self_time || 0) - (a.total_self_time || 0))
+        .slice(0, TOP_OPS)
+        .map((o) => ({ label: `${o.hlo_op_name} (${o.program_id})`, us: o.total_self_time,
+                       more: o.category }));
 }
 
 // The selected op's details: HLO text, framework op, source, rates, links.
@@ -128,7 +105,6 @@ function details(state, o) {
 }
 
 function render(el, state, inst, dt) {
-    clear(el);
     el.append(viewHead(state, 'HLO op stats', { csv: true }));
     const all = rowObjects(dt);
     if (all.length === 0) {
@@ -177,8 +153,11 @@ function render(el, state, inst, dt) {
                 router.setParams({ op: o ? opKey(o) : undefined }, { replace: false });
         };
         select(shownOps.find((o) => opKey(o) === p.op), false);
-        inst.charts = [categoryChart(catCanvas, byCategory(ops)), topChart(topCanvas, ops)];
-        inst.charts.forEach((c) => c.draw([]).catch(() => {}));
+        const cat = shareChart(catCanvas);
+        const top = topTimeChart(topCanvas, 'Self time (µs)');
+        inst.charts.push(cat, top);
+        cat.draw(categorySlices(byCategory(ops))).catch(() => {});
+        top.draw(topBars(ops)).catch(() => {});
         inst.tables.push(createTable(tableBox, shownDt, {
             name: `hlo_stats_${state.run}_${state.host || ''}`,
             filterColumns: ['hlo_op_name', 'category', 'tf_op_name'],
@@ -199,5 +178,7 @@ function render(el, state, inst, dt) {
     redraw();
 }
 
-export const { mount, unmount } = dataPage('Loading HLO op stats…', (el, state, inst, dt) =>
-    render(el, state, inst, isDataTable(dt) ? dt : { cols: [], rows: [] }));
+export const { mount, unmount } = dataPage({
+    label: 'Loading HLO op stats…', stylesheets: XLA_STYLES,
+    render: (el, state, inst, dt) => render(el, state, inst,
+                                           isDataTable(dt) ? dt : { cols: [], rows: [] }) });

@@ -9,13 +9,18 @@
 // (FORMATS.md §4.4) with profview's pv_* additions.
 
 import { h } from '../dom.js';
-import { formatDurationUs } from '../format.js';
+import { formatCount, formatDurationUs } from '../format.js';
 import { createTable, tableUrl } from '../table.js';
+import { card, cardRow } from './lib/cards.js';
+import { dataPage } from './lib/page.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, STEP_COLORS, card, diagnosticsList, parseStepTable, parseTpuSteps,
-    stepAdvice, stepChart, stepView, stepViewBody, stripTags, summarize, verdictBox,
-} from './step_common.js';
-import { chartSection, stepCards } from './tpu_steps.js';
+    STEP_STYLES, diagnosticsList, stepChart, stepViewBody, verdictBox,
+} from './lib/step_parts.js';
+import {
+    NO_STEPS, NO_STEPS_HINT, STEP_COLORS, parseStepTable, parseTpuSteps, stepAdvice, stepLayout,
+    stepParams, stripTags, summarize,
+} from './lib/step_table.js';
+import { chartSection, stepCards } from './lib/tpu_steps.js';
 
 // ---- the iterator tree (pure) --------------------------------------------------
 
@@ -117,12 +122,12 @@ export function treeView(hostDt) {
         return sec;
     }
     const us = (k) => formatDurationUs(Number(p[k] || 0));
-    sec.append(h('div', { class: 'steps-cards' },
+    sec.append(cardRow([
         card('Preprocessing', us('preprocessing_us')),
         card('Reading files on demand', us('demanded_file_read_us')),
         card('Reading files in advance', us('advanced_file_read_us')),
         card('Enqueue / host-to-device', us('enqueue_us')),
-        card('Other non-enqueue', us('unclassified_nonequeue_us'))));
+        card('Other non-enqueue', us('unclassified_nonequeue_us'))]));
     if (p.pv_bottleneck_stage) {
         sec.append(h('p', { class: 'steps-verdict-main', text: `Bottleneck stage: ` +
             `${p.pv_bottleneck_stage}` }), h('p', { text: p.pv_bottleneck_advice }));
@@ -134,7 +139,7 @@ export function treeView(hostDt) {
             class: r.name === p.pv_bottleneck_stage ? 'steps-bottleneck' : null,
             title: r.name },
             h('td', { class: `steps-depth-${Math.min(r.depth, 8)}`, text: r.stage }),
-            h('td', { class: 'num', text: String(r.count) }),
+            h('td', { class: 'num', text: formatCount(r.count) }),
             h('td', { class: 'num', text: r.totalMs.toFixed(3) }),
             h('td', { class: 'num', text: r.selfMs.toFixed(3) }),
             h('td', { class: 'num', text: r.selfPct.toFixed(1) }),
@@ -145,7 +150,7 @@ export function treeView(hostDt) {
     return sec;
 }
 
-async function render(inst, el, state, data, isCurrent) {
+async function render(el, state, inst, data) {
     const [, stepDt, hostDt, recDt, diag] = data;
     const { props, steps, fromTrace } = parseStepTable(stepDt);
     const hw = props.hardware_type || 'CPU_ONLY';
@@ -155,7 +160,7 @@ async function render(inst, el, state, data, isCurrent) {
     const advice = pytorch ? []
         : stepAdvice(steps, hw, '', (hostDt.p || {}).pv_bottleneck_advice);
     const body = stepViewBody(el, state, 'Input pipeline analyzer', hw, fromTrace && !pytorch,
-                              (s) => { unmount(); mount(el, s); });
+                              inst.reload);
     body.append(verdictBox(props.input_conclusion, advice,
         steps.length ? props.summary_nextstep : null));
 
@@ -178,12 +183,8 @@ async function render(inst, el, state, data, isCurrent) {
                 : 'No host-to-device transfer was classified inside the steps.' }));
         }
         series.push({ label: 'Rest of the step', color: STEP_COLORS.other, values: other });
-        const res = await stepChart(per, state, steps, series, 'Time (ms)');
-        if (!isCurrent(inst)) {
-            res.chart.destroy();
+        if (!await stepChart(per, state, inst, steps, series, 'Time (ms)'))
             return;
-        }
-        inst.chart = res.chart;
         per.append(inputStats(steps));
         const tsec = h('section', { class: 'table-section' });
         per.append(tsec);
@@ -217,16 +218,16 @@ function tpuPerStepTable(steps) {
     };
 }
 
-// A TPU run's per-tool file (step_common.js isTpuStepTable): [steps, cores
+// A TPU run's per-tool file (lib/step_table.js isTpuStepTable): [steps, cores
 // per step, host input ops, recommendations, hosts].
-async function renderTpu(inst, el, state, data, isCurrent) {
+async function renderTpu(el, state, inst, data) {
     const [stepDt, , hostDt, recDt] = data;
     const { props, steps } = parseTpuSteps(stepDt);
     const body = stepViewBody(el, state, 'Input pipeline analyzer', 'TPU', false, () => {});
     body.append(verdictBox(props.summary_conclusion, [],
                            steps.length ? props.summary_nextstep : null), stepCards(props));
-    const per = await chartSection(inst, state, steps, isCurrent);
-    if (!isCurrent(inst))
+    const per = await chartSection(inst, state, steps);
+    if (!inst.alive())
         return;
     per.firstChild.textContent = 'Input time per step';
     body.append(per);
@@ -235,7 +236,6 @@ async function renderTpu(inst, el, state, data, isCurrent) {
     inst.tables.push(createTable(tsec, tpuPerStepTable(steps),
         { name: `input_per_step_${state.run}`, url: tableUrl(state, 'steps') }));
     if (hostDt)
-        if (!pytorch)
         body.append(treeView(hostDt));
     const recs = ((recDt && recDt.rows) || []).map((r) => stripTags(r.c[0].v));
     if (recs.length) {
@@ -244,7 +244,10 @@ async function renderTpu(inst, el, state, data, isCurrent) {
     }
 }
 
-const view = stepView({ progress: 'Loading the input pipeline analysis…', minTables: 5, render,
-                        renderTpu });
-export const mount = view.mount;
-export const unmount = view.unmount;
+// The GPU/CPU analysis is 5 tables; the TPU per-tool file's has its own
+// layout.
+export const { mount, unmount } = dataPage({
+    label: 'Loading the input pipeline analysis…', stylesheets: STEP_STYLES, params: stepParams,
+    ours: (data) => stepLayout(data, 5, true) !== null,
+    render: (el, state, inst, data) => (stepLayout(data, 5, true) === 'tpu'
+        ? renderTpu(el, state, inst, data) : render(el, state, inst, data)) });

@@ -19,17 +19,17 @@
 // "Show all" asks for all). A legacy kernel_stats.pb answers in the
 // reference's row form; both work.
 
-import { toolDataUrl } from '../api.js';
-import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { h } from '../dom.js';
 import { cutText, formatCount, formatDurationUs, formatPercent } from '../format.js';
-import { loadToolData } from '../status.js';
+import * as router from '../router.js';
 import { breakableText, createTable, reorderColumns, tableUrl } from '../table.js';
+import { colIndex, rowCount } from './lib/datatable.js';
+import { dataPage } from './lib/page.js';
+import { shareChart } from './lib/share_chart.js';
+import { LABEL_CHARS, topTimeChart } from './lib/top_chart.js';
+import { viewHead } from './lib/view_head.js';
 
 const TOP_KERNELS = 10;
-// Chart labels are cut here (at 1000 px a longer one leaves no room for
-// the bars); the tooltip has the full name.
-const NAME_CHARS = 30;
 // A table cell's short name is cut here: a generated kernel name (AMD's
 // Tensile "Cijk_Ailk_..." names) has nothing to elide and runs to a
 // thousand characters; its start says which kernel it is.
@@ -39,14 +39,7 @@ const CELL_NAME_CHARS = 64;
 const COLUMN_ORDER = ['rank', 'kernel_name', 'op_name', 'occurrences', 'total_duration_us',
                       'avg_duration_us', 'min_duration_us', 'max_duration_us'];
 
-let current = null;  // the mounted instance
-
 // ---- summaries (pure) ------------------------------------------------------------
-
-// Column index by id in a table model's cols (table.js tableModel).
-export function colIndex(cols, id) {
-    return cols.findIndex((c) => c.id === id);
-}
 
 // A demangled kernel name without what makes it long and alike: the
 // return type, the parameter list and the template arguments (shown as
@@ -123,7 +116,7 @@ export function opDifferences(ops) {
 // kernel name, and under it, for names that repeat, what differs (the op,
 // then the launch shape, then the rank). A label of two lines is an array.
 export function kernelLabels(top) {
-    const first = top.map((k) => cutText(shortKernelName(k.name), NAME_CHARS));
+    const first = top.map((k) => cutText(shortKernelName(k.name), LABEL_CHARS));
     const second = top.map(() => null);
     const groups = new Map();
     first.forEach((name, i) => groups.set(name, [...(groups.get(name) || []), i]));
@@ -132,7 +125,7 @@ export function kernelLabels(top) {
             continue;
         const ops = opDifferences(members.map((i) => top[i].op));
         const tries = [
-            (i, j) => cutText(ops[j], NAME_CHARS),
+            (i, j) => cutText(ops[j], LABEL_CHARS),
             (i) => `grid ${top[i].grid} · block ${top[i].block}`,
             (i) => `rank ${top[i].rank}`,
         ];
@@ -182,80 +175,12 @@ export function emptyReason(props) {
 
 // ---- charts -------------------------------------------------------------------
 
-// One chart that follows the table: the first draw creates it (Chart.js
-// loads on first use, so that takes a moment), later draws update it, and
-// draws that arrive while it is being created are applied when it exists.
-export function chartFollower(create, update) {
-    let chart = null;
-    let creating = false;
-    let latest = null;
-    let dead = false;
-    return {
-        async draw(rows) {
-            latest = rows;
-            if (chart) {
-                update(chart, rows);
-                return;
-            }
-            if (creating)
-                return;
-            creating = true;
-            const made = await create(rows);
-            if (dead) {
-                if (made)
-                    made.destroy();
-                return;
-            }
-            chart = made;
-            if (chart && latest !== rows)
-                update(chart, latest);
-        },
-        destroy() {
-            dead = true;
-            if (chart)
-                chart.destroy();
-            chart = null;
-        },
-    };
-}
-
-function topFollower(canvas, cols) {
-    let top = [];
-    const apply = (chart, rows) => {
-        top = topKernels(cols, rows, TOP_KERNELS);
-        chart.data.labels = kernelLabels(top);
-        chart.data.datasets[0].data = top.map((k) => k.us);
-        chart.update();
-    };
-    return chartFollower(async (rows) => {
-        top = topKernels(cols, rows, TOP_KERNELS);
-        return createChart(canvas, {
-            type: 'bar',
-            data: {
-                labels: kernelLabels(top),
-                datasets: [{ label: 'Total time (µs)', data: top.map((k) => k.us) }],
-            },
-            options: {
-                indexAxis: 'y',
-                plugins: {
-                    legend: { display: false },
-                    tooltip: { callbacks: {
-                        title: (items) => top[items[0].dataIndex].name,
-                        afterTitle: (items) => {
-                            const op = top[items[0].dataIndex].op;
-                            return op ? `op: ${op}` : '';
-                        },
-                        label: (item) => ` ${formatDurationUs(item.raw)}`,
-                    } },
-                },
-                scales: {
-                    x: { title: { display: true, text: 'Total time (µs)' } },
-                    // Every bar keeps its label, however narrow the page.
-                    y: { ticks: { autoSkip: false } },
-                },
-            },
-        });
-    }, apply);
+// The bars of the top chart for the table's rows (topKernels).
+function topBars(cols, rows) {
+    const top = topKernels(cols, rows, TOP_KERNELS);
+    const labels = kernelLabels(top);
+    return top.map((k, i) => ({ label: labels[i], us: k.us, title: k.name,
+                                more: k.op ? `op: ${k.op}` : '' }));
 }
 
 // What the matrix units of the profile's GPUs are called: AMD's are Matrix
@@ -274,10 +199,12 @@ export function relabelUnit(dt, unit) {
     return { ...dt, cols };
 }
 
-function tensorCoreFollower(box, canvas, note, cols, unit) {
+// The Tensor Core doughnut of the table's rows, with a note that says in
+// words what it shows, or why there is none (the box is hidden then).
+function tensorCoreChart(box, canvas, note, cols, unit) {
     const units = `${unit}s`;
-    // Says in words what the doughnut shows, or why there is none.
-    const describe = (rows) => {
+    const chart = shareChart(canvas);
+    const draw = (rows) => {
         const s = tensorCoreShare(cols, rows);
         const eligible = s.tcUs + s.noTcUs;
         note.textContent = eligible > 0
@@ -287,43 +214,13 @@ function tensorCoreFollower(box, canvas, note, cols, unit) {
             : `No kernel time here is in ${unit}-eligible ops (convolutions, matrix ` +
               'multiplications, two-input einsums), so there is no split to show.';
         box.hidden = eligible === 0;
-        return [s.tcUs, s.noTcUs];
+        return chart.draw([{ label: `Used ${units}`, us: s.tcUs, color: '#009e73' },
+                           { label: `Did not use ${units}`, us: s.noTcUs, color: '#d55e00' }]);
     };
-    let values = [0, 0];
-    const follower = chartFollower(async (rows) => {
-        values = describe(rows);
-        return createChart(canvas, {
-            type: 'doughnut',
-            data: {
-                labels: [`Used ${units}`, `Did not use ${units}`],
-                datasets: [{ data: values, backgroundColor: ['#009e73', '#d55e00'],
-                             borderColor: '#fff' }],
-            },
-            options: {
-                interaction: { mode: 'nearest', intersect: true },
-                plugins: { tooltip: { callbacks: {
-                    label: (item) => ` ${item.label}: ${formatDurationUs(item.raw)} ` +
-                        `(${formatPercent(item.raw / ((values[0] + values[1]) || 1))})`,
-                } } },
-            },
-        });
-    }, (chart, rows) => {
-        values = describe(rows);
-        chart.data.datasets[0].data = values;
-        chart.update();
-    });
-    return { draw: (rows) => { describe(rows); return follower.draw(rows); },
-             destroy: () => follower.destroy() };
+    return { draw, destroy: () => chart.destroy() };
 }
 
 // ---- page -----------------------------------------------------------------------
-
-// Rows in a DataTable, in either form.
-export function rowCount(dt) {
-    if (Array.isArray(dt.columns))
-        return dt.columns.length > 0 ? dt.columns[0].length : 0;
-    return (dt.rows || []).length;
-}
 
 // Profiles without occupancy data give 0 % for every kernel: show those
 // cells as "n/a" (a kernel that ran had some occupancy). In the row form
@@ -371,15 +268,20 @@ function showDetails(box, model, index, onClose) {
     box.hidden = false;
 }
 
+// The request's parameters: profview's column form and extras, and all
+// rows after "Show all" (all=1 in the URL).
+function requestParams(state) {
+    const p = { pv_extras: 1, pv_format: 'columns' };
+    if (state.params.all === '1')
+        p.max_rows = 0;
+    return p;
+}
+
 function render(el, state, inst, dt) {
-    clear(el);
     markMissingOccupancy(dt);
     const props = dt.p || {};
     const unit = matrixUnit(props);
-    const raw = toolDataUrl(state.run, state.tool, state.host);
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: 'Kernel stats' }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' })));
+    el.append(viewHead(state, 'Kernel stats'));
     const nRows = rowCount(dt);
     if (nRows === 0) {
         const [text, hint] = emptyReason(props);
@@ -402,7 +304,9 @@ function render(el, state, inst, dt) {
             h('div', { class: 'ks-chart-box ks-chart-top' }, topCanvas)),
         h('figure', { class: 'ks-chart' },
             h('figcaption', { text: `${unit} use in eligible ops` }), tcBox, tcNote)));
-    const redraw = (rows) => inst.charts.forEach((c) => c.draw(rows).catch((e) => {
+    // The charts follow the table's rows (its filter).
+    const followers = [];
+    const redraw = (rows) => followers.forEach((f) => f(rows).catch((e) => {
         tcNote.textContent = `The charts could not be drawn: ${e.message}`;
     }));
     const details = h('section', { class: 'ks-details', 'aria-label': 'Kernel details',
@@ -412,20 +316,20 @@ function render(el, state, inst, dt) {
     // The table builds the row model once; the charts and the summary read
     // it too. Its first onViewChange comes before the charts exist.
     let pending = null;
-    inst.charts = [];
+    let table = null;
     const rankCol = colIndex(dt.cols || [], 'rank');
     const open = (index, push) => {
-        const row = inst.table.model.rows.find((r) => r.index === index);
+        const row = table.model.rows.find((r) => r.index === index);
         const rank = row && rankCol >= 0 ? String(row[rankCol].v) : undefined;
         state.setParams({ kernel: rank }, { replace: !push });
-        showDetails(details, inst.table.model, index, () => {
+        showDetails(details, table.model, index, () => {
             details.hidden = true;
             state.setParams({ kernel: undefined }, { replace: false });
         });
         if (push)
             details.scrollIntoView({ block: 'nearest' });
     };
-    inst.table = createTable(section, relabelUnit(reorderColumns(dt, COLUMN_ORDER), unit), {
+    table = createTable(section, relabelUnit(reorderColumns(dt, COLUMN_ORDER), unit), {
         name: `kernel_stats_${state.run}_${state.host || ''}`,
         filterColumns: ['kernel_name', 'op_name'],
         filterLabel: 'Filter kernel and op names',
@@ -434,15 +338,18 @@ function render(el, state, inst, dt) {
         onRowClick: (index) => open(index, true),
         url: tableUrl(state, 'k'),
         onViewChange: (rows) => {
-            if (inst.charts.length > 0)
+            if (followers.length > 0)
                 redraw(rows);
             else
                 pending = rows;
         },
     });
-    const model = inst.table.model;
-    inst.charts = [topFollower(topCanvas, model.cols),
-                   tensorCoreFollower(tcBox, tcCanvas, tcNote, model.cols, unit)];
+    inst.tables.push(table);
+    const model = table.model;
+    const top = topTimeChart(topCanvas, 'Total time (µs)');
+    const tc = tensorCoreChart(tcBox, tcCanvas, tcNote, model.cols, unit);
+    inst.charts.push(top, tc);
+    followers.push((rows) => top.draw(topBars(model.cols, rows)), tc.draw);
     redraw(pending || model.rows);
     const wanted = model.rows.find((r) => rankCol >= 0 && String(r[colIndex(model.cols, 'rank')].v)
                                     === state.params.kernel);
@@ -458,43 +365,10 @@ function render(el, state, inst, dt) {
         more ? h('button', { type: 'button', text: `Show all ${formatCount(totalRows)} rows`,
                              on: { click: () => {
                                  state.setParams({ all: '1' }, { replace: false });
-                                 load(el, state, inst, 0);
+                                 inst.reload({ ...state, params: router.getParams() });
                              } } }) : '');
 }
 
-async function load(el, state, inst, maxRows) {
-    destroyParts(inst);
-    const signal = inst.controller.signal;
-    const extra = { pv_extras: 1, pv_format: 'columns' };
-    if (maxRows !== undefined)
-        extra.max_rows = maxRows;
-    const dt = await loadToolData(el, state, extra, {
-        signal, label: 'Loading kernel stats…', retry: () => load(el, state, inst, maxRows) });
-    if (dt === undefined)
-        return;
-    render(el, state, inst, dt);
-}
-
-function destroyParts(inst) {
-    (inst.charts || []).forEach((c) => c.destroy());
-    if (inst.table)
-        inst.table.destroy();
-    inst.charts = [];
-    inst.table = null;
-}
-
-export async function mount(el, state) {
-    ensureStylesheet('kernel_stats');
-    const inst = { controller: new AbortController(), destroyed: false };
-    current = inst;
-    await load(el, state, inst, state.params.all === '1' ? 0 : undefined);
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.destroyed = true;
-    current.controller.abort();
-    destroyParts(current);
-    current = null;
-}
+export const { mount, unmount } = dataPage({
+    label: 'Loading kernel stats…', stylesheets: ['kernel_stats'], params: requestParams,
+    render });

@@ -11,11 +11,13 @@
 
 import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { h } from '../dom.js';
 import { formatBytes, formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData, showError, showMessage } from '../status.js';
+import { showError, showMessage } from '../status.js';
 import { createTable, tableUrl } from '../table.js';
+import { card } from './lib/cards.js';
+import { dataPage } from './lib/page.js';
 
 const MIB = 1024 * 1024;
 const PS_PER_MS = 1e9;
@@ -30,8 +32,6 @@ const NO_EVENTS_HINT = 'They come from TensorFlow\'s BFC allocators (GPU memory,
     'tracer records them: profile with tf.profiler.experimental.ProfilerOptions(' +
     'host_tracer_level=2) or higher (3 records everything), e.g. ' +
     'tf.profiler.experimental.start(logdir, options=ProfilerOptions(host_tracer_level=3)).';
-
-let current = null;  // the mounted instance
 
 // ---- reading the JSON (pure) ---------------------------------------------------
 
@@ -153,13 +153,6 @@ export function activeTable(a) {
 
 // ---- drawing ----------------------------------------------------------------
 
-function card(label, value, note) {
-    return h('div', { class: 'mem-card' },
-        h('div', { class: 'mem-card-label', text: label }),
-        h('div', { class: 'mem-card-value', text: value }),
-        note ? h('div', { class: 'mem-card-note', text: note }) : null);
-}
-
 function renderCards(el, a, countsOnly) {
     const s = a.profileSummary || {};
     const p = s.peakStats || {};
@@ -215,12 +208,9 @@ function chartData(a, points, from, to) {
 }
 
 async function renderChart(inst, box, a, points, from, to) {
-    inst.gen += 1;
+    inst.gen = (inst.gen || 0) + 1;
     const gen = inst.gen;
-    if (inst.chart) {
-        inst.chart.destroy();
-        inst.chart = null;
-    }
+    inst.charts.splice(0).forEach((c) => c.destroy());
     // Chart.js sizes itself from the canvas's box, so the canvas goes in
     // the page before the chart is made.
     const canvas = h('canvas', { role: 'img',
@@ -240,11 +230,11 @@ async function renderChart(inst, box, a, points, from, to) {
     });
     // A newer draw (another step range) or an unmount won while Chart.js
     // was loading: this chart's canvas is already gone.
-    if (gen !== inst.gen || inst.controller.signal.aborted) {
+    if (gen !== inst.gen || !inst.alive()) {
         chart.destroy();
         return;
     }
-    inst.chart = chart;
+    inst.charts.push(chart);
 }
 
 function stepSelect(label, steps, value, onChange) {
@@ -258,6 +248,7 @@ function stepSelect(label, steps, value, onChange) {
 function renderAllocator(inst, body, data, id) {
     const a = data.memoryProfilePerAllocator[id];
     const state = inst.state;
+    inst.destroyParts();
     const points = timelinePoints(a);
     const steps = timelineSteps(points);
     const p = state.params;
@@ -265,11 +256,7 @@ function renderAllocator(inst, body, data, id) {
     let to = steps.includes(Number(p.step_to)) ? Number(p.step_to) : steps[steps.length - 1];
     if (from > to)
         [from, to] = [to, from];
-    if (inst.table) {
-        inst.table.destroy();
-        inst.table = null;
-    }
-    const cards = h('div', { class: 'mem-cards' });
+    const cards = h('div', { class: 'cards' });
     if (inUseUnknown(a, points)) {
         renderCards(cards, a, true);
         body.replaceChildren(cards, h('section', { class: 'message', role: 'status' },
@@ -293,7 +280,7 @@ function renderAllocator(inst, body, data, id) {
             'the peak that no recorded allocation of the peak step explains.' }));
     body.replaceChildren(...[cards, range, chartBox, tableSection].filter(Boolean));
     const times = a.pvActiveAllocationTimes || [];
-    inst.table = createTable(tableSection, activeTable(a), {
+    inst.tables.push(createTable(tableSection, activeTable(a), {
         name: `memory_profile_${state.run}_${id}`,
         url: tableUrl(state, 'alloc'),
         onRowClick: (i) => {
@@ -304,22 +291,13 @@ function renderAllocator(inst, body, data, id) {
                               params: { start: String(Math.round(w.start)),
                                         end: String(Math.round(w.end)) } });
         },
-    });
+    }));
     renderChart(inst, chartBox, a, points, from, to).catch((e) => showError(chartBox, e));
 }
 
-export async function mount(el, state) {
-    ensureStylesheet('memory_profile');
-    const inst = { controller: new AbortController(), chart: null, table: null, state, gen: 0 };
-    current = inst;
-    const signal = inst.controller.signal;
-    const data = await loadToolData(el, state, { pv_extras: 1 }, {
-        signal, label: 'Loading the memory profile…',
-        retry: () => { unmount(); mount(el, state); } });
-    if (data === undefined)
-        return;
+function render(el, state, inst, data) {
+    inst.state = state;
     const ids = (data && data.memoryIds) || [];
-    clear(el);
     const head = h('div', { class: 'view-head' }, h('h2', { text: 'Memory profile' }));
     el.append(head);
     if (ids.length === 0) {
@@ -350,13 +328,6 @@ export async function mount(el, state) {
     renderAllocator(inst, body, data, picker.value);
 }
 
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    if (current.chart)
-        current.chart.destroy();
-    if (current.table)
-        current.table.destroy();
-    current = null;
-}
+export const { mount, unmount } = dataPage({
+    label: 'Loading the memory profile…', stylesheets: ['memory_profile'],
+    params: () => ({ pv_extras: 1 }), render });

@@ -16,15 +16,17 @@ import { createChart } from '../chart.js';
 import { clear, h } from '../dom.js';
 import { formatBytes, formatCount } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData } from '../status.js';
 import { createTable } from '../table.js';
-import { keepChart, openInGraph, pageSlot, paramPicker, viewHead } from './xla_common.js';
+import { showAnswer } from './lib/answer_tables.js';
+import { card, cardRow } from './lib/cards.js';
+import { keepChart, loadToolData, pageSlot } from './lib/page.js';
+import { viewHead } from './lib/view_head.js';
+import { XLA_STYLES, openInGraph, paramPicker } from './lib/xla.js';
 
 const MIB = 1024 * 1024;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-const slot = pageSlot();
-let generic = null;   // the generic view, when there is no module to show
+const slot = pageSlot(XLA_STYLES);
 
 // ---- summaries (pure) -----------------------------------------------------------
 
@@ -60,12 +62,6 @@ export function instructionOf(name) {
 }
 
 // ---- page ------------------------------------------------------------------------------
-
-function card(label, value, note) {
-    return h('div', { class: 'mv-card' }, h('div', { class: 'mv-value', text: value }),
-        h('div', { class: 'mv-label', text: label }),
-        note ? h('div', { class: 'hint', text: note }) : null);
-}
 
 function heapChart(canvas, d) {
     const sizes = d.heapSizes || [];
@@ -147,13 +143,13 @@ function render(el, state, inst, modules, module, d) {
         return;
     }
     const parts = peakParts(d);
-    body.append(h('div', { class: 'mv-cards' },
+    body.append(cardRow([
         card('Peak heap', mib(parts.peak), `at step ${Number(d.peakHeapSizePosition) || 0}`),
         card('Live throughout', mib(parts.indefinite), 'parameters, outputs, constants'),
         card('Temporaries at the peak', mib(parts.temporary)),
         card('Parameters', mib(d.entryComputationParametersMib)),
         card('Outputs', mib(d.maybeLiveOutMib)),
-        card('All allocations', mib(d.totalBufferAllocationMib))));
+        card('All allocations', mib(d.totalBufferAllocationMib))]));
     if ((d.heapSizes || []).length > 0) {
         const canvas = h('canvas', { 'aria-label': 'Heap size over the program' });
         body.append(h('figure', { class: 'ks-chart' },
@@ -199,7 +195,7 @@ function render(el, state, inst, modules, module, d) {
 
 async function loadModule(el, state, inst, modules, module, space) {
     const d = await loadToolData(inst.body, state, { module_name: module, memory_space: space }, {
-        signal: inst.controller.signal, label: `Loading ${module}…`,
+        signal: inst.signal, label: `Loading ${module}…`,
         retry: () => loadModule(el, state, inst, modules, module, space) });
     if (d === undefined)
         return;
@@ -212,16 +208,19 @@ export async function mount(el, state) {
     el.append(viewHead(state, 'Memory viewer'));
     const raw = el.querySelector('.view-head a');
     const modules = await listModules(state.run, state.host,
-                                      { signal: inst.controller.signal }).catch((e) => e);
-    if (inst.controller.signal.aborted)
+                                      { signal: inst.signal }).catch((e) => e);
+    if (!inst.alive())
         return;
     if (!Array.isArray(modules) || modules.length === 0) {
         /* no modules to pick: what the server answers for the tool itself
          * (TensorFlow's memory_viewer.json, or why there is none) */
+        const data = await loadToolData(el, state, {}, {
+            signal: inst.signal, label: `Loading ${state.title || state.tool}…`,
+            retry: () => mount(el, state) });
+        if (data === undefined)
+            return;
         clear(el);
-        generic = await import('./generic.js');
-        if (!inst.controller.signal.aborted)
-            await generic.mount(el, state);
+        showAnswer(el, state, inst, data);
         return;
     }
     const params = router.getParams();
@@ -246,9 +245,4 @@ export async function mount(el, state) {
     await loadModule(el, state, inst, modules, module, space);
 }
 
-export function unmount() {
-    slot.unmount();
-    if (generic)
-        generic.unmount();
-    generic = null;
-}
+export const unmount = slot.unmount;

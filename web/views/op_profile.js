@@ -15,7 +15,9 @@
 import { clear, h } from '../dom.js';
 import { formatCount, formatDurationPs, formatPercent } from '../format.js';
 import * as router from '../router.js';
-import { dataPage, opLinks, viewHead } from './xla_common.js';
+import { dataPage } from './lib/page.js';
+import { viewHead } from './lib/view_head.js';
+import { XLA_STYLES, opLinks } from './lib/xla.js';
 
 export const NODE_SEP = '|';
 const FIRST_CHILDREN = 10;
@@ -234,5 +236,8 @@ function render(el, state, inst, data) {
     select(selPath && nodeAt(root, selPath) ? selPath : null, false);
 }
 
-export const { mount, unmount } = dataPage('Loading the op profile…', (el, state, inst, data) =>
-    render(el, state, inst, data || {}), (data) => !data || typeof data.byProgram === 'object');
+// TensorFlow's old op_profile.json has another shape: shown as it is.
+export const { mount, unmount } = dataPage({
+    label: 'Loading the op profile…', stylesheets: XLA_STYLES,
+    render: (el, state, inst, data) => render(el, state, inst, data || {}),
+    ours: (data) => !data || typeof data.byProgram === 'object' });

@@ -13,12 +13,17 @@
 
 import { h } from '../dom.js';
 import { createTable, tableUrl } from '../table.js';
-import { utilizationSection } from './device_util.js';
+import { card, cardRow } from './lib/cards.js';
+import { utilizationSection } from './lib/device_util.js';
+import { dataPage } from './lib/page.js';
 import {
-    NO_STEPS, NO_STEPS_HINT, card, diagnosticsList, parseStepTable, readableTip, stepAdvice,
-    stepChart, stepView, stepViewBody, stripTags, summarize, usedCategories, verdictBox,
-} from './step_common.js';
-import { renderTpuOverview } from './tpu_steps.js';
+    STEP_STYLES, diagnosticsList, stepChart, stepViewBody, verdictBox,
+} from './lib/step_parts.js';
+import {
+    NO_STEPS, NO_STEPS_HINT, parseStepTable, readableTip, stepAdvice, stepLayout, stepParams,
+    stripTags, summarize, usedCategories,
+} from './lib/step_table.js';
+import { renderTpuOverview } from './lib/tpu_steps.js';
 
 const pct = (s) => (s === undefined || s === 'unknown' ? null : parseFloat(s));
 
@@ -92,7 +97,7 @@ function summaryCards(steps, analysisP, hw, hasDeviceOps) {
     }
     cards.push(card('Eager op time', `host ${analysisP.host_op_time_eager_percent}`,
         hasDeviceOps ? `device ${analysisP.device_op_time_eager_percent}` : ''));
-    return h('div', { class: 'steps-cards' }, cards);
+    return cardRow(cards);
 }
 
 // host: the host the page shows, named when the profile does not list its
@@ -149,13 +154,13 @@ function pytorchGpuCards(dt) {
         return null;
     const pctText = (v) => (v === null || v === undefined ? 'not recorded' : `${v.toFixed(2)} %`);
     return h('section', {}, h('h3', { text: 'GPU summary' }),
-        h('div', { class: 'steps-cards' }, rows.map((r) => card(
+        cardRow(rows.map((r) => card(
             `${r.c[0].v} utilization`, pctText(r.c[1].v),
             `est. SM efficiency ${pctText(r.c[2].v)}, est. achieved occupancy ` +
             `${pctText(r.c[3].v)} (within the steps)`))));
 }
 
-async function render(inst, el, state, data, isCurrent) {
+async function render(el, state, inst, data) {
     const [analysis, stepDt, env, reco, , , diag, pytorch, pytorchGpu] = data;
     const { props, steps, hostSteps, fromTrace } = parseStepTable(stepDt);
     const rp = reco.p || {};
@@ -164,8 +169,7 @@ async function render(inst, el, state, data, isCurrent) {
 
     // A PyTorch trace's steps are its ProfilerStep#N spans: TensorFlow's
     // host-steps switch and its note do not apply.
-    const body = stepViewBody(el, state, 'Overview', hw, fromTrace && !pytorch,
-                              (s) => { unmount(); mount(el, s); });
+    const body = stepViewBody(el, state, 'Overview', hw, fromTrace && !pytorch, inst.reload);
     if (pytorch) {
         body.append(pytorchVerdict(pytorch));
     } else {
@@ -177,7 +181,7 @@ async function render(inst, el, state, data, isCurrent) {
     const gpuCards = pytorchGpuCards(pytorchGpu);
     if (gpuCards)
         body.append(gpuCards);
-    inst.tables.push(utilizationSection(body, state, inst.controller.signal));
+    inst.charts.push(utilizationSection(body, state, inst.signal));
 
     const graph = h('section', {}, h('h3', { text: 'Step-time graph' }));
     body.append(graph);
@@ -190,15 +194,12 @@ async function render(inst, el, state, data, isCurrent) {
                 'device events on GPUs.' }));
         }
         const cats = usedCategories(steps);
-        const res = await stepChart(graph, state, steps,
+        const kept = await stepChart(graph, state, inst, steps,
             cats.map((c) => ({ label: c.label, color: c.color,
                                values: steps.map((s) => s.cats[c.id]) })),
             'Time (ms)');
-        if (!isCurrent(inst)) {
-            res.chart.destroy();
+        if (!kept)
             return;
-        }
-        inst.chart = res.chart;
     }
 
     const dev = h('section', { class: 'table-section' }, h('h3', { text: 'Top 10 ops on device ' +
@@ -242,7 +243,10 @@ async function render(inst, el, state, data, isCurrent) {
         body.append(d);
 }
 
-const view = stepView({ progress: 'Loading the overview…', minTables: 7, render,
-                        renderTpu: renderTpuOverview });
-export const mount = view.mount;
-export const unmount = view.unmount;
+// The GPU/CPU overview is 7 tables (9 for a PyTorch trace); the TPU
+// per-tool file's has its own layout.
+export const { mount, unmount } = dataPage({
+    label: 'Loading the overview…', stylesheets: STEP_STYLES, params: stepParams,
+    ours: (data) => stepLayout(data, 7, true) !== null,
+    render: (el, state, inst, data) => (stepLayout(data, 7, true) === 'tpu'
+        ? renderTpuOverview(el, state, inst, data) : render(el, state, inst, data)) });

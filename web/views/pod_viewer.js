@@ -7,14 +7,17 @@
 // Tool state in the URL: step (the step number shown), and the tables'
 // state (table.js keys cores, ops).
 
-import { toolDataUrl } from '../api.js';
 import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
+import { h } from '../dom.js';
 import { formatBytes, formatDurationUs } from '../format.js';
 import * as router from '../router.js';
-import { loadToolData, showError, showMessage } from '../status.js';
+import { showError, showMessage } from '../status.js';
 import { createTable, tableUrl } from '../table.js';
-import { STEP_COLORS, card } from './step_common.js';
+import { card, cardRow } from './lib/cards.js';
+import { dataPage } from './lib/page.js';
+import { STEP_STYLES } from './lib/step_parts.js';
+import { STEP_COLORS } from './lib/step_table.js';
+import { viewHead } from './lib/view_head.js';
 
 // Where a core's step time goes, in the file's fields, with the page's
 // words and colours (a category looks the same as on the step pages).
@@ -28,8 +31,6 @@ export const POD_PARTS = [
     { id: 'sendDurationUs', label: 'Send', color: STEP_COLORS.deviceToDevice },
     { id: 'recvDurationUs', label: 'Receive', color: '#44aa99' },
 ];
-
-let current = null;  // the mounted instance
 
 // ---- reading (pure) --------------------------------------------------------------
 
@@ -88,16 +89,8 @@ function allReduceTable(step) {
 
 // ---- page --------------------------------------------------------------------------
 
-function destroyParts(inst) {
-    if (inst.chart)
-        inst.chart.destroy();
-    inst.tables.forEach((t) => t.destroy());
-    inst.chart = null;
-    inst.tables = [];
-}
-
 async function renderStep(inst, body, state, step) {
-    destroyParts(inst);
+    inst.destroyParts();
     const canvas = h('canvas', { role: 'img', 'aria-label': 'Step time per TPU core, by part' });
     const cores = h('section', { class: 'table-section' }, h('h3', { text: 'Cores' }));
     const ops = h('section', { class: 'table-section' },
@@ -132,21 +125,18 @@ async function renderStep(inst, body, state, step) {
             } } },
         },
     });
-    if (inst !== current || inst.controller.signal.aborted) {
+    // A newer step or leaving the page won while Chart.js was loading.
+    if (!inst.alive() || inst.step !== step) {
         chart.destroy();
         return;
     }
-    inst.chart = chart;
+    inst.charts.push(chart);
 }
 
-function render(inst, el, state, data) {
-    clear(el);
+function render(el, state, inst, data) {
     const env = (data && data.runEnvironment) || {};
     const topo = env.topology || {};
-    el.append(h('div', { class: 'view-head' },
-        h('h2', { text: state.title || 'Pod viewer' }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host), target: '_blank',
-                 rel: 'noopener', text: 'Raw data' })));
+    el.append(viewHead(state, state.title || 'Pod viewer'));
     const steps = podSteps(data);
     if (steps.length === 0) {
         const box = h('div');
@@ -156,12 +146,12 @@ function render(inst, el, state, data) {
     }
     const dims = ['xDimension', 'yDimension', 'zDimension'].map((k) => Number(topo[k]) || 0)
         .filter((d) => d > 0);
-    el.append(h('div', { class: 'steps-cards' },
+    el.append(cardRow([
         card('TPU type', env.tpuType || 'not recorded'),
         card('Topology', dims.length ? dims.join(' × ') : 'not recorded',
              dims.length ? `${dims.reduce((a, b) => a * b, 1)} chips` : ''),
         card('Cores', String(steps[0].cores.length)),
-        card('Steps', String(steps.length))));
+        card('Steps', String(steps.length))]));
     const wanted = Number(state.params.step);
     let step = steps.find((s) => s.step === wanted) || steps[0];
     const picker = h('select', { 'aria-label': 'Step' },
@@ -170,7 +160,10 @@ function render(inst, el, state, data) {
     el.append(h('label', { class: 'steps-picker' }, h('span', { text: 'Step ' }), picker));
     const body = h('div', { class: 'view-body' });
     el.append(body);
-    const show = () => renderStep(inst, body, state, step).catch((e) => showError(body, e));
+    const show = () => {
+        inst.step = step;
+        renderStep(inst, body, state, step).catch((e) => showError(body, e));
+    };
     picker.addEventListener('change', () => {
         step = steps.find((s) => String(s.step) === picker.value) || steps[0];
         router.setParams({ step: picker.value, cores_page: undefined, ops_page: undefined },
@@ -180,31 +173,7 @@ function render(inst, el, state, data) {
     show();
 }
 
-export async function mount(el, state) {
-    ensureStylesheet('step_common');
-    const inst = { controller: new AbortController(), chart: null, tables: [] };
-    current = inst;
-    const signal = inst.controller.signal;
-    const data = await loadToolData(el, state, {}, {
-        signal, label: 'Loading the pod viewer…', retry: () => { unmount(); mount(el, state); } });
-    if (data === undefined || inst !== current)
-        return;
-    if (!data || !data.podStatsSequence) {
-        // Not TensorFlow's pod viewer layout: its tables, as they are.
-        inst.generic = await import('./generic.js');
-        if (inst === current)
-            inst.generic.mount(el, state);
-        return;
-    }
-    render(inst, el, state, data);
-}
-
-export function unmount() {
-    if (!current)
-        return;
-    current.controller.abort();
-    if (current.generic)
-        current.generic.unmount();
-    destroyParts(current);
-    current = null;
-}
+// Another layout than TensorFlow's pod viewer file: its tables, as they are.
+export const { mount, unmount } = dataPage({
+    label: 'Loading the pod viewer…', stylesheets: STEP_STYLES, render,
+    ours: (data) => Boolean(data && data.podStatsSequence) });

@@ -17,8 +17,10 @@ import { clear, h } from '../dom.js';
 import { formatCount, formatDurationUs, formatPercent } from '../format.js';
 import * as router from '../router.js';
 import { createTable, isDataTable } from '../table.js';
-import { dataPage, keepChart, opLinks, pickTable, rowObjects,
-         viewHead } from './xla_common.js';
+import { pickTable, rowObjects } from './lib/datatable.js';
+import { dataPage, keepChart } from './lib/page.js';
+import { viewHead } from './lib/view_head.js';
+import { XLA_STYLES, opLinks } from './lib/xla.js';
 
 const SHOWN = ['rank', 'hlo_module_id', 'category', 'operation', 'occurrences',
                'total_self_time', 'total_self_time_percent', 'measured_flop_rate',
@@ -206,4 +208,5 @@ function render(el, state, inst, data) {
     }
 }
 
-export const { mount, unmount } = dataPage('Loading the roofline model…', render);
+export const { mount, unmount } = dataPage({ label: 'Loading the roofline model…',
+                                             stylesheets: XLA_STYLES, render });

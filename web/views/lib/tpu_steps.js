@@ -12,12 +12,11 @@
 // = [steps, cores per step, host input ops, recommendations, hosts] (its
 // page is input_pipeline_analyzer.js, with the parts below).
 
-import { h } from '../dom.js';
-import { createTable, tableUrl } from '../table.js';
-import {
-    STEP_COLORS, card, parseTpuSteps, readableTip, stepChart, stepViewBody, stripTags,
-    verdictBox,
-} from './step_common.js';
+import { h } from '../../dom.js';
+import { createTable, tableUrl } from '../../table.js';
+import { card, cardRow } from './cards.js';
+import { stepChart, stepViewBody, verdictBox } from './step_parts.js';
+import { STEP_COLORS, parseTpuSteps, readableTip, stripTags } from './step_table.js';
 
 // ---- reading (pure) --------------------------------------------------------------
 
@@ -54,29 +53,25 @@ export function tpuOpsTable(dt) {
 // Cards of the step table's averages (its properties).
 export function stepCards(p) {
     const ms = (k) => `${Number(p[k] || 0).toFixed(2)} ms`;
-    return h('div', { class: 'steps-cards' },
+    return cardRow([
         card('Average step time', ms('steptime_ms_average'),
              `± ${ms('steptime_ms_standard_deviation')} (min ${ms('steptime_ms_minimum')}, ` +
              `max ${ms('steptime_ms_maximum')})`),
         card('Waiting for input', `${Number(p.infeed_percent_average || 0).toFixed(1)}%`,
              `${ms('input_ms_average')} per step on average`),
         card('Compute', ms('compute_ms_average'), 'per step on average'),
-        card('Idle', ms('idle_ms_average'), 'per step on average'));
+        card('Idle', ms('idle_ms_average'), 'per step on average')]);
 }
 
 // A section with the step chart (or words when there are no steps); the
-// chart goes to inst.chart while the view is current.
-export async function chartSection(inst, state, steps, isCurrent) {
+// chart goes to inst.charts.
+export async function chartSection(inst, state, steps) {
     const sec = h('section', {}, h('h3', { text: 'Step-time graph' }));
     if (steps.length === 0) {
         sec.append(h('p', { text: 'The file lists no steps.' }));
         return sec;
     }
-    const res = await stepChart(sec, state, steps, tpuSeries(steps), 'Time (ms)');
-    if (!isCurrent(inst))
-        res.chart.destroy();
-    else
-        inst.chart = res.chart;
+    await stepChart(sec, state, inst, steps, tpuSeries(steps), 'Time (ms)');
     return sec;
 }
 
@@ -102,11 +97,11 @@ function utilisationCards(p) {
         ['Memory bandwidth', p.memory_bw_utilization_relative_to_hw_limit, 'of the hardware limit'],
         ['Host idle', p.host_idle_time_percent, 'share of the host\'s time'],
     ].filter(([, v]) => v);
-    return h('div', { class: 'steps-cards' }, items.map(([k, v, note]) => card(k, v, note)));
+    return cardRow(items.map(([k, v, note]) => card(k, v, note)));
 }
 
 // The overview of a TPU per-tool file (see the top of this file).
-export async function renderTpuOverview(inst, el, state, data, isCurrent) {
+export async function renderTpuOverview(el, state, inst, data) {
     const [ops, stepDt, env, reco] = data;
     const { props, steps } = parseTpuSteps(stepDt);
     const rp = (reco && reco.p) || {};
@@ -114,8 +109,8 @@ export async function renderTpuOverview(inst, el, state, data, isCurrent) {
     body.append(verdictBox(rp.statement || props.summary_conclusion, [],
                            steps.length ? props.summary_nextstep : null));
     body.append(stepCards(props), utilisationCards((ops && ops.p) || {}));
-    body.append(await chartSection(inst, state, steps, isCurrent));
-    if (!isCurrent(inst))
+    body.append(await chartSection(inst, state, steps));
+    if (!inst.alive())
         return;
     const top = h('section', { class: 'table-section' },
         h('h3', { text: 'Top 10 TensorFlow operations on the TPU (by self time)' }));

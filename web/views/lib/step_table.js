@@ -1,15 +1,8 @@
-// step_common.js: what the overview page and the input pipeline analyzer
-// share — reading the step-time DataTable (FORMATS.md §4.4), the stacked
-// step chart with a step selector that opens the trace viewer over a step,
-// the verdict box with advice tied to the numbers, and diagnostics.
-//
-// The reading functions are pure (no DOM) so they can be tested under node.
-
-import { toolDataUrl } from '../api.js';
-import { createChart } from '../chart.js';
-import { clear, ensureStylesheet, h } from '../dom.js';
-import * as router from '../router.js';
-import { loadToolData, showError } from '../status.js';
+// step_table.js: what the step pages (the overview page and the input
+// pipeline analyzer) read from their answers — the step-time DataTable
+// (FORMATS.md §4.4) and the TPU per-tool files' step table, the averages,
+// the categories a chart shows, the advice tied to the numbers, and which
+// layout an answer has. Pure (no DOM): tested under node.
 
 // Categories of the step table in the reference's column order, with the
 // words and the colour the page uses for them. A category keeps its colour
@@ -202,90 +195,13 @@ export function stepAdvice(steps, hw, precision, inputAdvice) {
     });
 }
 
-// ---- DOM -------------------------------------------------------------------
-
-// Replaces el's content with a step view's head (title, a link to the raw
-// data, the host-steps switch where it applies; remount as for
-// hostStepsToggle) and returns the body for the rest of the view.
-export function stepViewBody(el, state, title, hw, fromTrace, remount) {
-    clear(el);
-    el.append(h('div', { class: 'view-head' }, h('h2', { text: title }),
-        h('a', { href: toolDataUrl(state.run, state.tool, state.host, stepParams(state)),
-                 target: '_blank', rel: 'noopener', text: 'Raw data' })));
-    const toggle = hostStepsToggle(state, hw, fromTrace, remount);
-    if (toggle)
-        el.append(toggle);
-    const body = h('div', { class: 'view-body' });
-    el.append(body);
-    return body;
-}
-
 // The request parameters for the step analysis the URL asks for.
 export function stepParams(state) {
     return (state.params || {}).host_steps === '1' ? { host_steps: '1' } : {};
 }
 
-// The switch between XProf's steps (device events only when there is a
-// device) and TensorFlow 2.x's (host threads' time inside each device step
-// counted too). Shown for device profiles only; remount(newState) redraws.
-export function hostStepsToggle(state, hw, fromTrace, remount) {
-    if (hw === 'CPU_ONLY' || !fromTrace)
-        return null;
-    const on = (state.params || {}).host_steps === '1';
-    const box = h('input', { type: 'checkbox', checked: on, on: { change: () => {
-        const host_steps = box.checked ? '1' : undefined;
-        router.setParams({ host_steps }, { replace: false });
-        const params = { ...(state.params || {}) };
-        if (host_steps)
-            params.host_steps = host_steps;
-        else
-            delete params.host_steps;
-        remount({ ...state, params });
-    } } });
-    return h('label', { class: 'steps-toggle' }, box,
-        ' Count host-thread time inside device steps (input waits, kernel launch), as ' +
-        'TensorFlow 2.x did; off = XProf\'s device-only steps');
-}
-
-// Opens the trace viewer over step s (its window is in trace time).
-export function openStepInTrace(state, s) {
-    if (s.startPs === undefined || s.durPs === undefined)
-        return;
-    router.navigate({ run: state.run, host: state.host, tool: 'trace_viewer@',
-                      params: { start: String(Math.round(s.startPs)),
-                                end: String(Math.round(s.startPs + s.durPs)) } });
-}
-
-// The verdict box: the input statement, then advice items.
-export function verdictBox(statement, advice, nextStep) {
-    return h('section', { class: 'steps-verdict', 'aria-label': 'Verdict' },
-        h('p', { class: 'steps-verdict-main', text: stripTags(statement) }),
-        advice.length ? h('ul', {}, advice.map((a) => h('li', {},
-            h('span', { class: 'steps-why', text: a.why }), ' ', h('span', { text: a.what }))))
-            : null,
-        nextStep ? h('p', { class: 'hint', text: stripTags(nextStep) }) : null);
-}
-
-export function card(label, value, note) {
-    return h('div', { class: 'steps-card' },
-        h('div', { class: 'steps-card-label', text: label }),
-        h('div', { class: 'steps-card-value', text: value }),
-        note ? h('div', { class: 'steps-card-note', text: note }) : null);
-}
-
-export function diagnosticsList(dt) {
-    const rows = (dt && dt.rows) || [];
-    if (rows.length === 0)
-        return null;
-    return h('section', { class: 'steps-diag' }, h('h3', { text: 'Diagnostics' }),
-        h('ul', {}, rows.map((r) => h('li', {},
-            h('strong', { text: `${r.c[0].v}: ` }), String(r.c[1].v)))));
-}
-
-// A stacked bar per step of the given series [{label, values, color}], with a step
-// selector below that opens the trace viewer over the chosen step.
-// Resolves to {chart, el}; the caller destroys chart on unmount.
-// Bars drawn at most; longer runs show every k-th step (said in words).
+// Bars a step chart draws at most; longer runs show every k-th step
+// (said in words).
 export const MAX_BARS = 500;
 
 // The indices of steps to draw: all, or every k-th so that at most max remain.
@@ -297,117 +213,14 @@ export function sampleSteps(n, max = MAX_BARS) {
     return out;
 }
 
-export async function stepChart(box, state, allSteps, allSeries, yLabel) {
-    const pick = sampleSteps(allSteps.length);
-    const steps = pick.map((i) => allSteps[i]);
-    const series = allSeries.map((s) => ({ ...s, values: pick.map((i) => s.values[i]) }));
-    if (pick.length < allSteps.length) {
-        box.append(h('p', { class: 'hint', text: `${allSteps.length} steps: the chart shows ` +
-            `one step in every ${pick[1] - pick[0]} (${steps.length} bars); the summaries and ` +
-            'tables use all of them.' }));
-    }
-    const canvas = h('canvas', { role: 'img',
-        'aria-label': `${yLabel} per step, stacked by category` });
-    const holder = h('div', { class: 'steps-chart' }, canvas);
-    const sel = h('select', { 'aria-label': 'Step' },
-        steps.map((s, i) => h('option', { value: String(i),
-            text: `Step ${s.name} (${s.stepMs.toFixed(2)} ms)` })));
-    const open = h('button', { type: 'button', text: 'Open this step in the trace viewer',
-        on: { click: () => openStepInTrace(state, steps[Number(sel.value)]) } });
-    const timed = steps.length > 0 && steps[0].startPs !== undefined;
-    box.append(holder, h('div', { class: 'steps-picker' }, h('label', { text: 'Step ' }, sel),
-        timed ? open : null,
-        h('span', { class: 'hint', text: timed ? 'or click a bar to select its step'
-            : 'This profile is a legacy per-tool file: it has no trace to open.' })));
-    const chart = await createChart(canvas, {
-        type: 'bar',
-        data: {
-            labels: steps.map((s) => s.name),
-            datasets: series.map((s) => ({ label: s.label, data: s.values,
-                                           backgroundColor: s.color, borderColor: s.color })),
-        },
-        options: {
-            scales: {
-                x: { stacked: true, title: { display: true, text: 'Step' } },
-                y: { stacked: true, title: { display: true, text: yLabel } },
-            },
-            plugins: {
-                tooltip: { callbacks: {
-                    label: (c) => `${c.dataset.label}: ${Number(c.raw).toFixed(3)} ms`,
-                    footer: (items) => (items.length
-                        ? `Step time: ${steps[items[0].dataIndex].stepMs.toFixed(3)} ms` : ''),
-                } },
-            },
-            onClick: (_e, els) => {
-                if (els.length)
-                    sel.value = String(els[0].index);
-            },
-        },
-    });
-    return { chart, select: sel };
-}
-
-// ---- the view's life cycle ---------------------------------------------------
-
-// The mount/unmount pair of a step view: loads the tool's array of
-// DataTables and calls render(inst, el, state, data, isCurrent), or
-// renderTpu (same arguments) for the TPU per-tool files' layout
-// (isTpuStepTable, tpu_steps.js); any other layout goes to the generic
-// table view. inst collects {chart, tables}
-// for unmount to destroy; isCurrent(inst) turns false once the view is
-// left, so render drops what it built after an await. Each call keeps its
-// own current view, so two step views never cancel each other.
-export function stepView({ progress, minTables, render, renderTpu }) {
-    let current = null;
-    const isCurrent = (inst) => inst === current;
-
-    async function mount(el, state) {
-        ensureStylesheet('step_common');
-        const inst = { controller: new AbortController(), chart: null, tables: [] };
-        current = inst;
-        const signal = inst.controller.signal;
-        const data = await loadToolData(el, state, stepParams(state), {
-            signal, label: progress, retry: () => { unmount(); mount(el, state); } });
-        if (data === undefined || inst !== current)
-            return;
-        const tpu = renderTpu && Array.isArray(data) && data.some(isTpuStepTable);
-        if (tpu && !isGenericStepTable(data[1])) {
-            try {
-                await renderTpu(inst, el, state, data, isCurrent);
-            } catch (e) {
-                showError(el, e);
-            }
-            return;
-        }
-        if (!Array.isArray(data) || data.length < minTables || !isGenericStepTable(data[1])) {
-            // Layouts none of the pages reads: show them as plain tables
-            // rather than guess.
-            const generic = await import('./generic.js');
-            if (inst !== current)
-                return;
-            inst.generic = generic;
-            generic.mount(el, state);
-            return;
-        }
-        try {
-            await render(inst, el, state, data, isCurrent);
-        } catch (e) {
-            showError(el, e);
-        }
-    }
-
-    function unmount() {
-        if (!current)
-            return;
-        current.controller.abort();
-        if (current.generic)
-            current.generic.unmount();
-        if (current.chart)
-            current.chart.destroy();
-        for (const t of current.tables)
-            t.destroy();
-        current = null;
-    }
-
-    return { mount, unmount };
+// Which layout a step page's answer has: 'tpu' for the TPU per-tool files'
+// (isTpuStepTable) when the page reads them (tpu), 'steps' for the GPU/CPU
+// step analysis of at least minTables tables, null for any other (shown
+// as plain tables rather than guessed at).
+export function stepLayout(data, minTables, tpu) {
+    if (!Array.isArray(data))
+        return null;
+    if (tpu && data.some(isTpuStepTable) && !isGenericStepTable(data[1]))
+        return 'tpu';
+    return data.length >= minTables && isGenericStepTable(data[1]) ? 'steps' : null;
 }

@@ -3,7 +3,7 @@
 //
 // Adding a view is one line in VIEWS, keyed by the exact tool name the
 // server lists in run_tools ('trace_viewer@' keeps its '@'), e.g.
-//     kernel_stats: () => import('./kernel_stats.js'),
+//     kernel_stats: () => import('./views/kernel_stats.js'),
 // The module exports mount(el, state) and unmount(); see app.js for state.
 // import() runs when the tool is opened, or once the page is idle
 // (prefetchViews), so views cost nothing until a page has been shown.
@@ -11,25 +11,25 @@
 // (api/tools): they are written down once, there.
 
 const VIEWS = {
-    memory_profile: () => import('./memory_profile.js'),
-    overview_page: () => import('./overview_page.js'),
-    input_pipeline_analyzer: () => import('./input_pipeline_analyzer.js'),
-    'trace_viewer@': () => import('./trace_viewer.js'),
-    trace_viewer: () => import('./trace_viewer.js'),
-    kernel_stats: () => import('./kernel_stats.js'),
-    framework_op_stats: () => import('./framework_op_stats.js'),
-    hlo_stats: () => import('./hlo_stats.js'),
-    op_profile: () => import('./op_profile.js'),
-    roofline_model: () => import('./roofline_model.js'),
-    memory_viewer: () => import('./memory_viewer.js'),
-    graph_viewer: () => import('./graph_viewer.js'),
-    pod_viewer: () => import('./pod_viewer.js'),
+    memory_profile: () => import('./views/memory_profile.js'),
+    overview_page: () => import('./views/overview_page.js'),
+    input_pipeline_analyzer: () => import('./views/input_pipeline_analyzer.js'),
+    'trace_viewer@': () => import('./views/trace_viewer.js'),
+    trace_viewer: () => import('./views/trace_viewer.js'),
+    kernel_stats: () => import('./views/kernel_stats.js'),
+    framework_op_stats: () => import('./views/framework_op_stats.js'),
+    hlo_stats: () => import('./views/hlo_stats.js'),
+    op_profile: () => import('./views/op_profile.js'),
+    roofline_model: () => import('./views/roofline_model.js'),
+    memory_viewer: () => import('./views/memory_viewer.js'),
+    graph_viewer: () => import('./views/graph_viewer.js'),
+    pod_viewer: () => import('./views/pod_viewer.js'),
 };
 
 // Pages across runs (#/page/<name>), not one run's tool.
 const PAGES = {
-    compare: () => import('./compare.js'),
-    history: () => import('./history.js'),
+    compare: () => import('./views/compare.js'),
+    history: () => import('./views/history.js'),
 };
 
 // Resolves to the view module of a page, or null when there is none.
@@ -50,7 +50,7 @@ export function toolTitle(catalog, tool) {
 // Resolves to the view module for tool (a name or an alias in catalog).
 export function loadView(tool, catalog = []) {
     const key = catalogEntry(catalog, tool)?.name ?? tool;
-    const load = VIEWS[key] || (() => import('./generic.js'));
+    const load = VIEWS[key] || (() => import('./views/generic.js'));
     return load();
 }
 

@@ -9,9 +9,9 @@
 // its own span, added up), so the two differ a little where streams overlap
 // or devices start apart.
 
-import { getToolData } from '../api.js';
-import { createChart } from '../chart.js';
-import { h } from '../dom.js';
+import { getToolData } from '../../api.js';
+import { createChart } from '../../chart.js';
+import { h } from '../../dom.js';
 
 const BUCKETS = 200;
 

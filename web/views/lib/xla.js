@@ -1,34 +1,17 @@
-// xla_common.js: what the XLA pages (hlo_stats, op_profile, roofline_model,
-// memory_viewer, graph_viewer) share: reading their DataTables, the
-// "show in trace" and "show in graph" links to an HLO op, the text of
-// XProf's source cells, and a labelled picker whose choice lives in the URL.
+// xla.js: what the XLA pages (hlo_stats, op_profile, roofline_model,
+// memory_viewer, graph_viewer) share: the "show in trace" and "show in
+// graph" links to an HLO op, the text of XProf's source cells, a labelled
+// picker whose choice lives in the URL, and the host's HLO modules.
 
-import * as api from '../api.js';
-import { ensureStylesheet, h } from '../dom.js';
-import * as router from '../router.js';
-import { loadToolData, showError } from '../status.js';
-import { rowObjects } from './framework_op_stats.js';
+import * as api from '../../api.js';
+import { h } from '../../dom.js';
+import * as router from '../../router.js';
+import { showError } from '../../status.js';
 
-export { rowObjects };
+// The stylesheets of an XLA page (pageSlot, dataPage).
+export const XLA_STYLES = ['kernel_stats', 'xla'];
 
 // ---- pure ----------------------------------------------------------------------
-
-// A DataTable of the rows kept by keep(rowObject) and the columns named
-// in ids (in that order, with labels from the table or from labels).
-export function pickTable(dt, ids, keep = () => true, labels = {}) {
-    const index = new Map((dt.cols || []).map((c, i) => [c.id, i]));
-    const cols = ids.filter((id) => index.has(id)).map((id) => {
-        const c = dt.cols[index.get(id)];
-        return { ...c, label: labels[id] || c.label };
-    });
-    const objs = rowObjects(dt);
-    const rows = [];
-    (dt.rows || []).forEach((r, i) => {
-        if (keep(objs[i]))
-            rows.push({ c: cols.map((c) => r.c[index.get(c.id)] || { v: null }) });
-    });
-    return { ...dt, cols, rows };
-}
 
 // The text XProf's source cell shows ("<div ... title='stack'>file:line</div>"):
 // {text: 'file:line', stack: 'file:line:col\n...'}; plain text stays as is.
@@ -175,102 +158,14 @@ export function paramPicker(label, key, options, onChange) {
     return { el: h('label', { class: 'xla-picker' }, `${label} `, sel), select: sel };
 }
 
-// ---- page parts ------------------------------------------------------------------------
-
-// A mounted XLA page: its abort controller, and the charts and tables it
-// drew, destroyed together before a redraw and at unmount.
-export function xlaInstance() {
-    ensureStylesheet('kernel_stats');
-    ensureStylesheet('xla');
-    const inst = { controller: new AbortController(), charts: [], tables: [] };
-    inst.destroyParts = () => {
-        inst.charts.forEach((c) => c.destroy());
-        inst.tables.forEach((t) => t.destroy());
-        inst.charts = [];
-        inst.tables = [];
-    };
-    return inst;
-}
-
-// The one mounted instance of a page: start() makes it (xlaInstance),
-// unmount() stops and clears it.
-export function pageSlot() {
-    let current = null;
-    return {
-        start() {
-            current = xlaInstance();
-            return current;
-        },
-        unmount() {
-            if (!current)
-                return;
-            current.controller.abort();
-            current.destroyParts();
-            current = null;
-        },
-    };
-}
-
-// A page that loads its tool's data once (saying label meanwhile) and
-// draws it with render(el, state, inst, data): its mount and unmount.
-// When ours(data) is false (a per-tool file of another shape: TensorFlow's
-// old op_profile.json) the generic view shows it instead.
-export function dataPage(label, render, ours = () => true) {
-    const slot = pageSlot();
-    let generic = null;
-    async function mount(el, state) {
-        const inst = slot.start();
-        const data = await loadToolData(el, state, {}, {
-            signal: inst.controller.signal, label,
-            retry: () => { unmount(); mount(el, state); } });
-        if (data === undefined)
-            return;
-        if (ours(data)) {
-            render(el, state, inst, data);
-            return;
-        }
-        generic = await import('./generic.js');
-        if (!inst.controller.signal.aborted)
-            await generic.mount(el, state);
-    }
-    function unmount() {
-        slot.unmount();
-        if (generic)
-            generic.unmount();
-        generic = null;
-    }
-    return { mount, unmount };
-}
-
-// Keeps the chart promise makes unless the page went away meanwhile; a
-// failure is said in place of the chart's box.
-export function keepChart(inst, promise, box) {
-    promise.then((c) => {
-        if (inst.controller.signal.aborted)
-            c.destroy();
-        else
-            inst.charts.push(c);
-    }).catch((e) => showError(box, e));
-}
-
-// The page's head: its title, the raw data and, for a table, its full CSV.
-export function viewHead(state, title, { csv = false } = {}) {
-    const raw = api.toolDataUrl(state.run, state.tool, state.host);
-    const csvUrl = api.buildUrl('data/plugin/profile/data_csv',
-                                { run: state.run, tag: state.tool, host: state.host });
-    return h('div', { class: 'view-head' }, h('h2', { text: title }),
-        h('a', { href: raw, target: '_blank', rel: 'noopener', text: 'Raw data' }),
-        csv ? h('a', { href: csvUrl, text: 'Full CSV' }) : null);
-}
-
 // The host's HLO modules, or null after saying in el why there are none
 // (what: what the page would have shown of them).
 export async function modulesOrSay(el, state, inst, what) {
     let modules;
     try {
-        modules = await api.listModules(state.run, state.host, { signal: inst.controller.signal });
+        modules = await api.listModules(state.run, state.host, { signal: inst.signal });
     } catch (e) {
-        if (!inst.controller.signal.aborted)
+        if (inst.alive())
             showError(el, e);
         return null;
     }
