@@ -2,7 +2,7 @@
  * exit status (cli.h). */
 #include "cli/cli.h"
 #include "cli/print.h"
-#include "cli/source.h"
+#include "cli/cli_figures.h"
 #include "tools/common/json_out.h"
 
 #include <errno.h>

@@ -111,7 +111,7 @@ void pv_serve_capture(pv_request *rq, pv_response *rs)
 
 /* The tools profview knows, in the registry's order, with their titles,
  * aliases and the host their view opens on: the page's one source for them
- * (web/views/registry.js). */
+ * (web/registry.js). */
 /* A table of declared parameters as /api/tools lists it: each one's name,
  * kind, what it changes and its rule. */
 static json_t *params_json(const pv_param_decl *d, size_t n)

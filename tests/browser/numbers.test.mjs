@@ -13,6 +13,7 @@
 // shares are not zero) and the demo logdir (a CPU run). SKIP without them.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -472,7 +473,8 @@ async function checkMemoryProfile(h, target) {
 describe('the numbers on the pages of real profiles match the JSON',
     { skip: skipWithout(NAME) }, () => {
         const h = {};
-        servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-numbers-' });
+        servePage(h, { logdir: path.join(TESTDATA, 'logdirs'), cachePrefix: 'profview-numbers-',
+                       wants: [GPU, LEGACY] });
 
         test('overview page, GPU run', { timeout: VIEW_MS * 2 }, () => checkOverview(h, GPU));
         test('overview page, input-bound legacy run', { timeout: VIEW_MS * 2 },
@@ -493,13 +495,14 @@ describe('the numbers on the pages of real profiles match the JSON',
 describe('the numbers on the pages of the demo logdir match the JSON',
     { skip: skipWithout(NAME, path.join(DEMO, 'plugins'), 'demo/plugins') }, () => {
         const h = {};
-        // The demo may be regenerated under new run names: its newest run.
-        servePage(h, { logdir: DEMO, cachePrefix: 'profview-numbers-demo-', prepare: async () => {
-            const runs = await (await fetch(`${h.server.url}data/plugin/profile/runs`)).json();
-            const hosts = await (await fetch(`${h.server.url}data/plugin/profile/hosts?run=` +
-                `${encodeURIComponent(runs[0])}&tag=overview_page`)).json();
-            h.run = [runs[0], typeof hosts[0] === 'string' ? hosts[0] : hosts[0].hostname];
-        } });
+        // The demo may be regenerated under new run names: its newest run
+        // (session folders are named by time) and the host of its one file.
+        const sessions = path.join(DEMO, 'plugins', 'profile');
+        const newest = fs.existsSync(sessions) ? fs.readdirSync(sessions).sort().at(-1) : null;
+        const file = newest ? fs.readdirSync(path.join(sessions, newest))
+            .find((f) => f.endsWith('.xplane.pb')) : null;
+        h.run = [newest, file ? file.slice(0, -'.xplane.pb'.length) : null];
+        servePage(h, { logdir: DEMO, cachePrefix: 'profview-numbers-demo-', wants: [h.run] });
 
         test('overview page', { timeout: VIEW_MS * 2 }, () => checkOverview(h, h.run));
         test('framework op stats', { timeout: VIEW_MS * 2 },

@@ -1,11 +1,11 @@
-/* source: from a path on the command line to a run's figures. Resolves the
+/* cli_figures: from a path on the command line to a run's figures. Resolves the
  * path into a run and its hosts (index/index.h's types, so offer.c decides
  * what answers each tool), asks every tool figures read (report/figures.h)
  * for its answer — computed from the hosts' models by the tool's
  * descriptor, or read from TensorFlow's per-tool file — and reads the
  * answers into figures. Inside cli/ only. */
-#ifndef PV_CLI_SOURCE_H
-#define PV_CLI_SOURCE_H
+#ifndef PV_CLI_CLI_FIGURES_H
+#define PV_CLI_CLI_FIGURES_H
 
 #include "report/figures.h"
 

@@ -1,10 +1,10 @@
-/* source: a path to a run (a logdir's through the index, a folder's or a
+/* cli_figures: a path to a run (a logdir's through the index, a folder's or a
  * file's made here) and its hosts, then their figures (report/answers.h)
  * asked of the answer layer with a model store of this command's own,
  * which decodes each host's profile once, when the first tool needs it,
  * and no disk cache: files named on the command line are read as they are,
  * links and all. */
-#include "cli/source.h"
+#include "cli/cli_figures.h"
 #include "index/index.h"
 #include "ingest/formats.h"
 #include "report/answers.h"
