@@ -12,6 +12,9 @@
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -400,23 +403,57 @@ START_TEST(test_new_run_appears)
 }
 END_TEST
 
+/* A file still being written: one byte more every few milliseconds (a
+ * space, so the JSON stays valid) until told to stop. */
+typedef struct growing {
+    char path[512];
+    atomic_bool stop;
+} growing;
+
+static void *grow_main(void *arg)
+{
+    growing *g = arg;
+    while (!atomic_load(&g->stop)) {
+        FILE *f = fopen(g->path, "a");
+        if (f != NULL) {
+            fputc(' ', f);
+            fclose(f);
+        }
+        usleep(5000);
+    }
+    return NULL;
+}
+
 START_TEST(test_half_written_file_waits)
 {
-    /* A file modified just now is withheld until a later scan sees it
-     * unchanged; with a 200 ms rescan that is well under a second. */
+    /* A file that changes between every two scans is never offered; once
+     * it stops, a later scan that sees it unchanged offers it. The scans
+     * are 2 s apart, so withholding fails only if the writer, which writes
+     * every 5 ms, is kept off the CPU for two seconds in a row: the test
+     * does not depend on how fast the machine is. */
+    pv_test_server slow;
+    const char *extra[] = {"--rescan-ms", "2000", NULL};
+    ck_assert_int_eq(pv_test_server_start_indexed(&slow, logdir, extra), 0);
     write_file("fresh/plugins/profile/r/h.overview_page.json", overview_json,
                strlen(overview_json), 0);
-    json_t *j = get_json("/data/plugin/profile/runs", 200);
-    ck_assert_uint_eq(json_array_size(j), 2);
-    json_decref(j);
-    int found = 0;
-    for (int tries = 0; tries < 1800 && !found; tries++) {
+    growing g = {.stop = false};
+    snprintf(g.path, sizeof g.path, "%s/fresh/plugins/profile/r/h.overview_page.json", logdir);
+    pthread_t writer;
+    ck_assert_int_eq(pthread_create(&writer, NULL, grow_main, &g), 0);
+    /* three scans while it grows */
+    for (int i = 0; i < 60; i++) {
         usleep(100000);
-        j = get_json("/data/plugin/profile/runs", 200);
-        found = json_array_size(j) == 3;
+        pv_test_reply r;
+        ck_assert_int_eq(pv_test_get(&slow, "GET", "/data/plugin/profile/runs", NULL, &r), 0);
+        json_t *j = json_loads(r.body, 0, NULL);
+        ck_assert_msg(json_array_size(j) == 2, "a file being written was listed: %s", r.body);
         json_decref(j);
+        pv_test_reply_free(&r);
     }
-    ck_assert(found);
+    atomic_store(&g.stop, true);
+    pthread_join(writer, NULL);
+    ck_assert_int_eq(pv_test_server_wait_for(&slow, "fresh/r", "h"), 0);
+    ck_assert_int_eq(pv_test_server_stop(&slow), 0);
 }
 END_TEST
 
