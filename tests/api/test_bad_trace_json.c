@@ -78,7 +78,8 @@ static void setup(void)
     put("huge", huge, n);
     free(huge);
     before = listing();
-    ck_assert_msg(pv_test_server_start_indexed(&srv, logdir, NULL) == 0, "the server did not start");
+    ck_assert_msg(pv_test_server_start_indexed(&srv, logdir, NULL) == 0,
+                  "the server did not start");
 }
 
 static void teardown(void)
