@@ -33,6 +33,7 @@ static void builder_fini(pv_model_builder *b)
     free(b->meta_ids);
     PV__MODEL_COLUMNS(FREE_COLUMN)
     free(b->child_refs);
+    free(b->roles);
     free(b->ev_stat_first);
     pv__extras_free(b->extras);
     free(b->stat_names);
@@ -69,9 +70,10 @@ uint64_t pv_builder_n_events(const pv_model_builder *b)
 
 uint64_t pv_builder_mem_bound(const pv_model_builder *b)
 {
-    /* per event: the model's columns, the depth index, and at worst one
-     * extra row */
-    uint64_t per_event = PV__MODEL_EVENT_BYTES + sizeof(uint32_t) + sizeof(pv_event_extra);
+    /* per event: the model's columns, the depth index, at worst one
+     * extra row and, with roles, one launch row */
+    uint64_t per_event = PV__MODEL_EVENT_BYTES + sizeof(uint32_t) + sizeof(pv_event_extra) +
+                         (b->roles != NULL ? sizeof(pv_launch) : 0);
     return b->n_events * per_event + (b->n_stats + b->n_late) * sizeof(pv_stat) +
            b->strs.arena.total_bytes + b->blob_arena.total_bytes;
 }
@@ -293,6 +295,32 @@ void pv_builder_meta_stat(pv_model_builder *b, uint32_t meta, pv_stat s)
     pv__extras_changed_meta(b->extras, meta);
     pv__owned_stat o = {meta, s};
     PV__PUSH(b->meta_stats, b->n_meta_stats, b->cap_meta_stats, o);
+}
+
+void pv_builder_meta_role(pv_model_builder *b, uint32_t meta, unsigned roles)
+{
+    if (meta >= b->cap_roles) {
+        size_t old = b->cap_roles;
+        pv__grow((void **)&b->roles, &b->cap_roles, (size_t)meta + 1, sizeof *b->roles);
+        memset(b->roles + old, 0, b->cap_roles - old);
+    }
+    b->roles[meta] = (uint8_t)roles;
+}
+
+static void link_names(pv_model_builder *b, const char *const *names)
+{
+    pv__link_stats *l = &b->link_stats;
+    for (size_t i = 0; names != NULL && names[i] != NULL && i < PV_LINK_STATS; i++)
+        l->names[l->n++] = pv_builder_intern_cstr(b, names[i]);
+}
+
+void pv_builder_link_stats(pv_model_builder *b, const char *const *launch,
+                           const char *const *call)
+{
+    memset(&b->link_stats, 0, sizeof b->link_stats);
+    link_names(b, launch);
+    b->link_stats.n_launch = b->link_stats.n;
+    link_names(b, call);
 }
 
 /* ---- events ------------------------------------------------------------- */

@@ -203,6 +203,27 @@ void pv_builder_plane_stat_str(pv_model_builder *b, uint32_t plane, const char *
 void pv_builder_plane_stat_bytes(pv_model_builder *b, uint32_t plane, const char *name,
                                  const uint8_t *data, size_t len);
 
+/* ---- roles and launch links ---------------------------------------------- */
+
+/* Gives metadata meta its roles byte (model.h: a pv_event_role and
+ * PV_ROLE_* facts); metadata never given one has none. */
+void pv_builder_meta_role(pv_model_builder *b, uint32_t meta, unsigned roles);
+/* Names the stats that link events (model.h's launches), NULL-terminated
+ * lists of at most PV_LINK_STATS names each. An event's launch key is its
+ * whole-number stat of the first name of `launch` that it has as one (its
+ * own stats, then its metadata's, as pv_model_event_stat_int reads them;
+ * 0 is none): the same on a host event and on what it launched
+ * (PyTorch's External id). Its call key, of `call`, is the same on a
+ * runtime call and the device work it launched (CUDA's correlation id).
+ * Finish links by the events' roles: an event whose role does not launch
+ * to the launching host event of its launch key, a device activity to
+ * the runtime call of its call key; of several events of one key the
+ * first in model order. Without roles, or without a call, nothing is
+ * linked. */
+#define PV_LINK_STATS 4
+void pv_builder_link_stats(pv_model_builder *b, const char *const *launch,
+                           const char *const *call);
+
 /* ---- XSpace-level strings --------------------------------------------- */
 
 void pv_builder_hostname(pv_model_builder *b, const char *s, size_t len);

@@ -43,6 +43,7 @@
     X(tracks, pv_track, n_tracks, B, PV__COL_APART)                                   \
     X(metas, pv_event_meta, n_metas, B, 0)                                            \
     X(meta_children, uint32_t, n_meta_children, F, 0)                                 \
+    X(meta_roles, uint8_t, n_metas, F, PV__COL_OPTIONAL)                              \
     X(ev_start_ps, int64_t, n_events, B, 0)                                           \
     X(ev_dur_ps, int64_t, n_events, B, 0)                                             \
     X(ev_meta, uint32_t, n_events, B, 0)                                              \
@@ -58,6 +59,7 @@
     X(kernels, pv_kernel_details, n_kernels, F, 0)                                    \
     X(step_infos, pv_step_info, n_step_infos, F, 0)                                   \
     X(groups, pv_step_group, n_groups, F, 0)                                          \
+    X(launches, pv_launch, n_launches, F, 0)                                          \
     X(hostnames, uint32_t, n_hostnames, B, 0)                                         \
     X(errors, uint32_t, n_errors, B, 0)                                               \
     X(warnings, uint32_t, n_warnings, B, 0)

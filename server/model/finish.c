@@ -291,6 +291,25 @@ static uint32_t *resolve_children(pv_model_builder *b)
     return kids;
 }
 
+/* ---- roles ---------------------------------------------------------------- */
+
+/* The roles column: one byte per metadata, 0 for those given none; NULL
+ * when none was given one. */
+static uint8_t *take_roles(pv_model_builder *b)
+{
+    uint8_t *r = b->roles;
+    if (r == NULL)
+        return NULL;
+    size_t n = b->n_metas ? b->n_metas : 1;
+    if (n > b->cap_roles) {
+        r = pv_xrealloc(r, n);
+        memset(r + b->cap_roles, 0, n - b->cap_roles);
+    }
+    b->roles = NULL;
+    b->cap_roles = 0;
+    return r;
+}
+
 /* ---- finish ------------------------------------------------------------- */
 
 static size_t model_bytes(const pv_model *m, const pv__model_store *s)
@@ -402,6 +421,8 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     m->meta_children = resolve_children(b);
     m->stat_names = layout_stat_names(b, &m->n_stat_names);
     m->ev_stat_off = stat_off;
+    m->meta_roles = take_roles(b);
+    pv__link_stats links = b->link_stats;
 
     /* Hand the builder's columns over; the model frees them (columns.h).
      * ev_group and ev_extra are what the builder applied, for
@@ -437,6 +458,7 @@ int pv_builder_finish_metered(pv_model_builder *b, pv_meter *meter, pv_model **o
     m->max_ps = m->n_events > 0 ? max_ps : 0;
 
     pv__stat_names_index(m, s);
+    pv__launches_build(m, &links);
     pv__keys contexts = {0};
     rc = pv__extras_build(m, s, applied, &contexts, err);
     pv_meter_add(meter, unit);

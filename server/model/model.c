@@ -148,6 +148,19 @@ static bool track_is_sane(const pv_model *m, const pv_track *t, uint64_t expect_
     return true;
 }
 
+/* Launch rows sorted by event, once each, naming events of the model. */
+static bool launches_are_sane(const pv_model *m)
+{
+    for (uint32_t i = 0; i < m->n_launches; i++) {
+        const pv_launch *l = &m->launches[i];
+        if (l->ev >= m->n_events || (i > 0 && l->ev <= m->launches[i - 1].ev) ||
+            (l->by != PV_NO_LAUNCH && l->by >= m->n_events) ||
+            (l->call != PV_NO_LAUNCH && l->call >= m->n_events))
+            return false;
+    }
+    return true;
+}
+
 bool pv_model_is_sane(const pv_model *m)
 {
     if (m->n_strings == 0 || m->strings[0][0] != '\0')
@@ -219,5 +232,5 @@ bool pv_model_is_sane(const pv_model *m)
         if (m->groups[g].group_id <= m->groups[g - 1].group_id)
             return false;
     }
-    return true;
+    return launches_are_sane(m);
 }

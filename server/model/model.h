@@ -230,6 +230,62 @@ typedef struct pv_event_extra {
 #define PV_NO_EXTRA UINT32_MAX
 #define PV_NO_GROUP (-1)
 
+/* ---- roles and launch links -------------------------------------------- */
+
+/* What the profiler that wrote a file says an event is, when it says so
+ * (PyTorch's profiler does, by category: ingest/chrome_json). A role
+ * belongs to an event's metadata; a model whose decoder gives none has
+ * no roles at all (pv_model_has_roles false, every event PV_ROLE_NONE).
+ * The values are kept in model files: add new ones at the end. */
+typedef enum pv_event_role {
+    PV_ROLE_NONE = 0,
+    PV_ROLE_OPERATOR = 1,          /* a framework operator run by the host */
+    PV_ROLE_STEP = 2,              /* a training step's span (ProfilerStep#N) */
+    PV_ROLE_ANNOTATION = 3,        /* a span the user's code marked on the host */
+    PV_ROLE_PYTHON = 4,            /* a Python function */
+    PV_ROLE_RUNTIME = 5,           /* a call into a device's runtime (cudaLaunchKernel) */
+    PV_ROLE_KERNEL = 6,            /* a kernel run on a device */
+    PV_ROLE_MEMCPY = 7,            /* a copy run on a device */
+    PV_ROLE_MEMSET = 8,            /* a fill run on a device */
+    PV_ROLE_DEVICE_ANNOTATION = 9, /* the user's span as a device's timeline shows it */
+    PV_ROLE_MEMORY = 10,           /* an allocation or release (a memory event) */
+    PV_ROLE_TRACE_MARK = 11        /* the profiler's own span over its trace */
+} pv_event_role;
+
+/* A metadata's roles byte: its pv_event_role in the low bits, and these
+ * facts its name tells (the decoder knows its framework's names). */
+#define PV_ROLE_MASK 0x0fu
+#define PV_ROLE_COLLECTIVE 0x10u     /* a collective communication op (NCCL, Gloo) */
+#define PV_ROLE_TENSOR_CORE_OP 0x20u /* an operator whose work Tensor Cores can run */
+
+/* Whether role is work run on a device (kernel, copy, fill). */
+static inline bool pv_role_on_device(pv_event_role role)
+{
+    return role == PV_ROLE_KERNEL || role == PV_ROLE_MEMCPY || role == PV_ROLE_MEMSET;
+}
+
+/* Whether an event of role can launch device work (an operator, a step, an
+ * annotation, a Python function: what a launch link points to). */
+static inline bool pv_role_launches(pv_event_role role)
+{
+    return role == PV_ROLE_OPERATOR || role == PV_ROLE_STEP || role == PV_ROLE_ANNOTATION ||
+           role == PV_ROLE_PYTHON;
+}
+
+#define PV_NO_EVENT UINT64_MAX
+#define PV_NO_LAUNCH UINT32_MAX
+
+/* Who launched an event: a runtime call or device activity and the host
+ * event that launched it (a PyTorch trace's shared External id), and for
+ * a device activity the runtime call that launched it (its correlation
+ * id). Event ids are 32 bits: every decoder caps a model below 2^32
+ * events. */
+typedef struct pv_launch {
+    uint32_t ev;               /* the launched event */
+    uint32_t by;               /* the host event that launched it, or PV_NO_LAUNCH */
+    uint32_t call;             /* the runtime call that launched it, or PV_NO_LAUNCH */
+} pv_launch;
+
 /* One training step: a group id assigned by step grouping (FORMATS §3.7). */
 typedef struct pv_step_group {
     int64_t group_id;
@@ -255,6 +311,8 @@ struct pv_model {
     const pv_event_meta *metas;
     uint32_t n_meta_children;
     const uint32_t *meta_children;  /* indices into metas, per pv_event_meta ranges */
+    const uint8_t *meta_roles;    /* per metadata: its role and facts (PV_ROLE_*);
+                                     NULL when the decoder gave none */
 
     uint64_t n_events;
     const int64_t *ev_start_ps;   /* absolute: line.timestamp_ns*1000 + offset_ps */
@@ -290,6 +348,9 @@ struct pv_model {
 
     uint32_t n_groups;
     const pv_step_group *groups;  /* sorted by group_id */
+
+    uint32_t n_launches;
+    const pv_launch *launches;    /* sorted by ev, one row per launched event */
 
     /* XSpace-level data */
     uint32_t n_hostnames;
@@ -393,6 +454,35 @@ uint32_t pv_model_stat_str_id(const pv_model *m, const pv_stat *s);
 /* First event id in [t->first_event, +n_events) whose start is >= start_ps
  * (binary search); returns first_event + n_events when none. */
 uint64_t pv_model_track_lower_bound(const pv_model *m, const pv_track *t, int64_t start_ps);
+
+/* The roles byte of metadata meta (PV_ROLE_*; 0 when the model has no
+ * roles), its role, and event ev's role. */
+static inline unsigned pv_model_meta_roles(const pv_model *m, uint32_t meta)
+{
+    return m->meta_roles != NULL ? m->meta_roles[meta] : 0u;
+}
+
+static inline pv_event_role pv_model_meta_role(const pv_model *m, uint32_t meta)
+{
+    return (pv_event_role)(pv_model_meta_roles(m, meta) & PV_ROLE_MASK);
+}
+
+static inline pv_event_role pv_model_event_role(const pv_model *m, uint64_t ev)
+{
+    return pv_model_meta_role(m, m->ev_meta[ev]);
+}
+
+/* Whether some metadata of m has a role other than PV_ROLE_MEMORY: the
+ * file's producer said what its events are (a PyTorch trace), so the
+ * tools count them by their roles as that framework's own tools do. */
+bool pv_model_has_roles(const pv_model *m);
+
+/* The host event that launched runtime call or device activity ev, or
+ * PV_NO_EVENT (binary search over launches). */
+uint64_t pv_model_launcher(const pv_model *m, uint64_t ev);
+
+/* The runtime call that launched device activity ev, or PV_NO_EVENT. */
+uint64_t pv_model_launch_call(const pv_model *m, uint64_t ev);
 
 /* The step group with this id, or NULL. */
 const pv_step_group *pv_model_group_find(const pv_model *m, int64_t group_id);

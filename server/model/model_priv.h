@@ -19,6 +19,7 @@
  *   group_keys.c       grouping's keys, put together by hash
  *   model.c            lookups, release, sanity check
  *   event_stats.c      an event's own stats, read on demand
+ *   launch.c           roles and launch links: made at finish, looked up
  *   extras.c           what well-known stats give an event
  *   event_memory.c     a memory event's details, read on demand
  *   extras_add.c       well-known stats applied as the builder adds events
@@ -213,6 +214,14 @@ static inline uint64_t pv__keys_hash(uint64_t k1, uint64_t k2)
 #define PV__KEY_CONTEXT 2u      /* (_pt, _p) -> (_ct, _c) */
 #define PV__KEY_ITERATION 3u    /* Process (id, iter_num) -> IteratorGetNext */
 
+/* The stats that link events (builder.h, pv_builder_link_stats): string
+ * ids, the launch keys' names[0 .. n_launch), then the call keys' up to
+ * n, in one list as finish compares each stat with all of them. */
+typedef struct pv__link_stats {
+    uint32_t names[2 * PV_LINK_STATS];
+    uint8_t n_launch, n;
+} pv__link_stats;
+
 typedef struct pv__child_ref {
     uint32_t meta;        /* parent metadata index */
     int64_t child_id;     /* XEventMetadata.id of the child in the same plane */
@@ -230,6 +239,8 @@ struct pv_model_builder {
     pv__idmap *meta_ids;     /* per plane: XEventMetadata.id -> meta index */
     pv__child_ref *child_refs;
     size_t n_child_refs, cap_child_refs;
+    uint8_t *roles;          /* per metadata given one (meta_roles); NULL none */
+    size_t cap_roles;        /*   its entries, zeroed past those set */
 
     /* events, in the order they were added */
     int64_t *ev_start_ps;
@@ -249,6 +260,7 @@ struct pv_model_builder {
     size_t n_stat_names, cap_stat_names;
     pv__run *runs;
     size_t n_runs, cap_runs;
+    pv__link_stats link_stats; /* what finish links events by */
 
     pv_stat *stats;          /* stats of events, in event order */
     size_t n_stats, cap_stats;
@@ -333,6 +345,14 @@ void pv__parse_memcpy_details(const char *s, pv_event_extra *x);
 /* The memcpy kind an event name says (MemcpyH2D, MEMCPYHToD, ...), or
  * PV_MEMCPY_NONE. */
 uint32_t pv__memcpy_kind_of_name(const char *name);
+
+/* ---- launch links (launch.c) ---------------------------------------------- */
+
+/* Makes m's launches from the stats that link its events and m's roles
+ * (builder.h says the rules), as its column. Reads the events' own stats
+ * (their names indexed: pv__stat_names_index), with no SIGBUS guard of
+ * its own: finish runs under the decoder's. Cannot fail. */
+void pv__launches_build(pv_model *m, const pv__link_stats *links);
 
 /* ---- finish steps (finish.c, extras.c, group.c, depths.c) --------------- */
 

@@ -41,8 +41,8 @@
 struct pv_quiet;
 
 /* 3: event stats read from the profile; 4: sections and counts per
- * model/columns.h */
-#define PV_MODEL_FILE_VERSION 4u
+ * model/columns.h; 5: event roles and launch links */
+#define PV_MODEL_FILE_VERSION 5u
 
 /* Writes m to fd, a new empty file open for writing. fd stays open: the
  * caller made the file, safely, and moves it into place once this

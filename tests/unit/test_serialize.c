@@ -77,7 +77,10 @@ static const uint8_t every_src[] = {0x22, 0x04, 0x08, 0x01, 0x18, 0x09,
 /* Host plane 5 "/host:CPU" (a 3-byte "Hlo Proto" stat), line 11:
  *   train [100, +1000] with group_id 3, step_num 42, step_name "train 3"
  *   op "Op Display" [200, +50] with correlation_id 9, inside train
- * ("train" lists "op", metadata id 2, as its child).
+ * ("train" lists "op", metadata id 2, as its child). Roles: train a step,
+ * op a runtime call, kernel a kernel; group_id links launches and
+ * correlation_id calls, so the kernel (group 3, correlation 9, read from
+ * its source) was launched by train (group 3) through op (correlation 9).
  * GPU plane 7 "/device:GPU:0", stat metadata 1 correlation_id and
  * 2 group_id, line 3: kernel [300, +20], its stats in the source, its
  * metadata's kernel_details "regs:32 static_shared:16 dynamic_shared:8
@@ -102,6 +105,12 @@ static pv_model *every_column_model(void)
     pv_builder_meta_stat_str(b, kernel, "kernel_details",
                              "regs:32 static_shared:16 dynamic_shared:8 grid:2,3,4 "
                              "block:64,1,1 occ_pct:50");
+    static const char *const launch[] = {"group_id", NULL}, *const call[] = {"correlation_id",
+                                                                             NULL};
+    pv_builder_link_stats(b, launch, call);
+    pv_builder_meta_role(b, train, PV_ROLE_STEP);
+    pv_builder_meta_role(b, pv_builder_meta_find(b, host, 2), PV_ROLE_RUNTIME);
+    pv_builder_meta_role(b, kernel, PV_ROLE_KERNEL);
     uint64_t e = pv_builder_event(b, th, train, 100, 1000);
     pv_builder_event_stat_i64(b, e, "group_id", 3);
     pv_builder_event_stat_i64(b, e, "step_num", 42);
@@ -166,6 +175,10 @@ static void check_every_column(const pv_model *m)
         case PV__COLUMN_meta_children:
             ck_assert_uint_eq(m->n_meta_children, 1);
             ck_assert_uint_eq(m->meta_children[0], 1);
+            break;
+        case PV__COLUMN_meta_roles:
+            ck_assert(m->meta_roles[0] == PV_ROLE_STEP && m->meta_roles[1] == PV_ROLE_RUNTIME &&
+                      m->meta_roles[2] == PV_ROLE_KERNEL);
             break;
         case PV__COLUMN_ev_start_ps:
             ck_assert_uint_eq(m->n_events, 3);
@@ -252,6 +265,11 @@ static void check_every_column(const pv_model *m)
             ck_assert_int_eq(m->groups[0].group_id, 3);
             check_str(m, m->groups[0].name, "train 3");
             ck_assert_int_eq(m->groups[0].step_num, 42);
+            break;
+        case PV__COLUMN_launches:
+            ck_assert_uint_eq(m->n_launches, 1);
+            ck_assert(m->launches[0].ev == 2 && m->launches[0].by == 0 &&
+                      m->launches[0].call == 1);
             break;
         case PV__COLUMN_hostnames:
             ck_assert_uint_eq(m->n_hostnames, 1);
@@ -417,15 +435,15 @@ START_TEST(test_model_load_rejects_damage)
 }
 END_TEST
 
-/* A file that says it is of the version before (3, whose sections were
- * laid out by hand) is refused, never read with this version's layout:
- * the cache then decodes the profile again. Its payload is intact, so
- * the version alone refuses it. */
+/* A file that says it is of the version before (4, without roles and
+ * launch links) is refused, never read with this version's layout: the
+ * cache then decodes the profile again. Its payload is intact, so the
+ * version alone refuses it. */
 START_TEST(test_model_load_refuses_old_version)
 {
-    ck_assert_uint_eq(PV_MODEL_FILE_VERSION, 4);
+    ck_assert_uint_eq(PV_MODEL_FILE_VERSION, 5);
     pv_error err = {0};
-    ck_assert_int_eq(load_changed(SIZE_MAX, SIZE_MAX, 3, &err), PV_EFORMAT);
+    ck_assert_int_eq(load_changed(SIZE_MAX, SIZE_MAX, 4, &err), PV_EFORMAT);
     ck_assert(strstr(err.reason, "another version") != NULL);
     ck_assert_int_eq(load_changed(SIZE_MAX, SIZE_MAX, PV_MODEL_FILE_VERSION, &err), 0);
 }
