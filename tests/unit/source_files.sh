@@ -8,11 +8,6 @@
 set -eu
 top=${srcdir:-.}
 MAX_LINES=800
-# Files over the limit while their split is under way on another branch
-# (#31: cj_model.c is split by the PyTorch roles work). Each one fails this
-# test as soon as it is back within the limit, so the list cannot outlive
-# the split.
-OVER_FOR_NOW="server/ingest/chrome_json/cj_model.c"
 
 if [ ! -d "$top/server" ] || [ ! -d "$top/web" ]; then
     echo "source_files: no server/ and web/ under '$top' (set srcdir)" >&2
@@ -34,19 +29,7 @@ long=$(find server web -type f \( -name '*.c' -o -name '*.h' -o -name '*.js' -o 
     awk -v max="$MAX_LINES" '$2 != "total" && $1 > max { print $2 ":" $1 }' | sort)
 for entry in $long; do
     file=${entry%:*}
-    case " $OVER_FOR_NOW " in
-    *" $file "*) continue ;;
-    esac
     echo "source_files: $file has ${entry##*:} lines, over $MAX_LINES: split it by job"
     bad=1
-done
-for file in $OVER_FOR_NOW; do
-    case "$long" in
-    *"$file:"*) ;;
-    *)
-        echo "source_files: $file is within $MAX_LINES lines now: take it off OVER_FOR_NOW"
-        bad=1
-        ;;
-    esac
 done
 exit $bad

@@ -5,35 +5,26 @@
  *                      "_counters_" track per process
  *   (name, cat)        one event metadata per plane, "cat" its stat
  *   X                  an event of dur; B/E paired per thread like a
- *                      stack (E's args join B's), i/I/R an event of 0
+ *                      stack (E's args join B's), i/I/R an event of 0;
+ *                      args as stats (cj_args.c)
  *   C                  one event per numeric arg on the counters track,
  *                      named "<name> <arg>" (with the id: "<name> <id>
  *                      <arg>"), its value the stat "value"
  *   s/t/f              kept, and bound to a slice at the end
  *   M                  process_name, process_labels, process_sort_index,
  *                      thread_name, thread_sort_index
- *   args               one stat each: numbers as I64/U64/F64, strings,
- *                      true/false/null as text, objects and arrays as
- *                      their minified JSON text
  * Times are relative to the whole microseconds of the first timed event,
  * so a trace written in epoch microseconds keeps its picoseconds exact in
  * 64 bits; events more than 100 days from it are left out with a warning.
- * A kernel's launch args (grid, block, registers per thread, shared
- * memory, est. achieved occupancy %) also give the well-known
- * kernel_details stat (FORMATS.md §3.3), so kernel_stats reads Kineto
- * kernels like XSpace ones; and a [memory] instant is named
- * MemoryAllocation / MemoryDeallocation (by the sign of its "Bytes"),
- * shown as [memory], with the well-known memory stats of an allocator
- * named after its device ("GPU 0", "CPU"), so the memory profile and the
- * trace viewer's memory counters read it like TensorFlow's. */
+ * A [memory] instant is named MemoryAllocation / MemoryDeallocation (by
+ * the sign of its "Bytes"), shown as [memory], so tools read it as
+ * TensorFlow's memory events (cj_args.c gives its stats). */
 #include "ingest/chrome_json/cj_priv.h"
-#include "util/decimal.h"
 #include "util/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* 100 days: a relative time in picoseconds stays far inside 2^63. */
 #define MAX_REL_US ((int64_t)100 * 86400 * 1000000)
@@ -314,135 +305,6 @@ static void span(pv__cj_model *m, int64_t start, int64_t end)
     m->any_time = true;
 }
 
-/* ---- args ------------------------------------------------------------------------- */
-
-static pv_stat arg_stat(pv__cj_model *m, const pv__cj_arg *a)
-{
-    pv_stat s = {pv__cj_intern(m, a->key), PV_STAT_STR, {.str = 0}};
-    switch (a->v.kind) {
-    case PV__CJ_INT:
-        s.type = PV_STAT_I64;
-        s.v.i64 = a->v.n.i;
-        break;
-    case PV__CJ_UINT:
-        s.type = PV_STAT_U64;
-        s.v.u64 = a->v.n.u;
-        break;
-    case PV__CJ_DOUBLE:
-        s.type = PV_STAT_F64;
-        s.v.f64 = a->v.n.d;
-        break;
-    case PV__CJ_TRUE: s.v.str = m->s_true; break;
-    case PV__CJ_FALSE: s.v.str = m->s_false; break;
-    case PV__CJ_NULL: s.v.str = m->s_null; break;
-    default: s.v.str = pv__cj_intern(m, a->v.text); break;
-    }
-    return s;
-}
-
-static const pv__cj_arg *arg_find(const pv__cj_event *ev, const char *key)
-{
-    size_t n = strlen(key);
-    for (size_t i = 0; i < ev->n_args; i++)
-        if (ev->args[i].key.len == n && memcmp(ev->args[i].key.s, key, n) == 0)
-            return &ev->args[i];
-    return NULL;
-}
-
-static bool arg_number(const pv__cj_arg *a, double *out)
-{
-    if (a == NULL)
-        return false;
-    switch (a->v.kind) {
-    case PV__CJ_INT: *out = (double)a->v.n.i; return true;
-    case PV__CJ_UINT: *out = (double)a->v.n.u; return true;
-    case PV__CJ_DOUBLE: *out = a->v.n.d; return true;
-    default: return false;
-    }
-}
-
-static uint32_t clamp_u32(double v)
-{
-    return v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v;
-}
-
-/* Three whole numbers of a minified array "[x,y,z]". */
-static bool dim3(const pv__cj_arg *a, uint32_t out[3])
-{
-    if (a == NULL || a->v.kind != PV__CJ_RAW || a->v.text.len < 2 || a->v.text.s[0] != '[')
-        return false;
-    const char *p = a->v.text.s + 1, *end = a->v.text.s + a->v.text.len;
-    for (int i = 0; i < 3; i++) {
-        uint64_t v = 0;
-        const char *d = p;
-        while (p < end && *p >= '0' && *p <= '9' && v < UINT32_MAX)
-            v = v * 10 + (uint64_t)(*p++ - '0');
-        if (p == d || p >= end)
-            return false;
-        out[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-        p++;
-    }
-    return true;
-}
-
-static bool cat_is_kernel(const pv__cj_event *ev)
-{
-    return ev->cat.len == 6 && strncasecmp(ev->cat.s, "kernel", 6) == 0;
-}
-
-/* kernel_details from a Kineto kernel's launch args, or false when the
- * event is no kernel. Kineto's "shared memory" is static and dynamic
- * together; it goes to static_shared. A kernel of cat "kernel" without
- * them (ROCm traces) gets zeros, so it still counts as a kernel. */
-static bool kernel_details(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out)
-{
-    uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    if ((!dim3(arg_find(ev, "grid"), grid) || !dim3(arg_find(ev, "block"), block)) &&
-        !cat_is_kernel(ev))
-        return false;
-    double regs = 0, shm = 0, occ = -1;
-    arg_number(arg_find(ev, "registers per thread"), &regs);
-    arg_number(arg_find(ev, "shared memory"), &shm);
-    if (!arg_number(arg_find(ev, "est. achieved occupancy %"), &occ) &&
-        arg_number(arg_find(ev, "est. achieved occupancy"), &occ))
-        occ *= 100;
-    /* a stream launches the same kernel many times: the text is written
-     * digit by digit, not through printf, once per kernel event */
-    char buf[256];
-    size_t n = 0;
-    const uint32_t nums[8] = {clamp_u32(regs), clamp_u32(shm), grid[0], grid[1], grid[2],
-                              block[0], block[1], block[2]};
-    static const char *const keys[8] = {"regs:", " static_shared:", "", ",", ",", " block:",
-                                        ",", ","};
-    for (int i = 0; i < 8; i++) {
-        size_t k = strlen(keys[i]);
-        memcpy(buf + n, keys[i], k);
-        n += k;
-        if (i == 2) {
-            memcpy(buf + n, " dynamic_shared:0 grid:", 23);
-            n += 23;
-        }
-        char digits[PV_I64_TEXT_MAX];
-        char *d = pv_fmt_i64(digits + sizeof digits, nums[i]);
-        memcpy(buf + n, d, (size_t)(digits + sizeof digits - d));
-        n += (size_t)(digits + sizeof digits - d);
-    }
-    if (occ >= 0)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, " occ_pct:%.17g", occ);
-    *out = (pv_stat){m->s_kernel_details, PV_STAT_STR, {.str = pv_builder_intern(m->b, buf, n)}};
-    return true;
-}
-
-/* The stats of ev's args into out (room for n_args + 1). */
-static size_t args_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < ev->n_args; i++)
-        out[k++] = arg_stat(m, &ev->args[i]);
-    if (kernel_details(m, ev, &out[k]))
-        k++;
-    return k;
-}
 
 static pv_stat *tmp_stats(pv__cj_model *m, size_t n)
 {
@@ -503,100 +365,6 @@ static void flow_point(pv__cj_model *m, const pv__cj_event *ev)
     f->flow = flow_of(m, pv__cj_intern(m, ev->cat), &ev->id, false);
 }
 
-/* ---- Kineto's [memory] events --------------------------------------------------- */
-
-/* The allocator of a [memory] event ("Device Type" 0 the CPU, 1 a CUDA
- * device; Kineto's own numbering), as the host and device planes are
- * named. */
-static uint32_t memory_device_name(pv__cj_model *m, double type, double id)
-{
-    char buf[64];
-    int n;
-    if (type == 0)
-        n = snprintf(buf, sizeof buf, "CPU");
-    else if (type == 1)
-        n = snprintf(buf, sizeof buf, "GPU %.0f", id);
-    else
-        n = snprintf(buf, sizeof buf, "Device %.0f:%.0f", type, id);
-    return pv_builder_intern(m->b, buf, (size_t)n);
-}
-
-static uint32_t memory_device(pv__cj_model *m, const pv__cj_event *ev)
-{
-    double type = 0, id = -1;
-    arg_number(arg_find(ev, "Device Type"), &type);
-    arg_number(arg_find(ev, "Device Id"), &id);
-    /* one device's events follow each other: its name is made once (the
-     * bits compared, so -0 keeps its own name) */
-    if (m->mem_dev != 0 && memcmp(&m->mem_dev_type, &type, sizeof type) == 0 &&
-        memcmp(&m->mem_dev_id, &id, sizeof id) == 0)
-        return m->mem_dev;
-    m->mem_dev_type = type;
-    m->mem_dev_id = id;
-    m->mem_dev = memory_device_name(m, type, id);
-    return m->mem_dev;
-}
-
-/* The string id of the well-known stat name, interned at its first use
- * and remembered in *slot (0 until then: id 0 is ""). */
-static uint32_t known(pv__cj_model *m, uint32_t *slot, const char *name)
-{
-    if (*slot == 0)
-        *slot = pv_builder_intern_cstr(m->b, name);
-    return *slot;
-}
-
-static pv_stat int_stat(pv__cj_model *m, uint32_t *slot, const char *name, int64_t v)
-{
-    return (pv_stat){known(m, slot, name), PV_STAT_I64, {.i64 = v}};
-}
-
-/* The well-known stats (FORMATS.md §3.3) of a Kineto [memory] event, so
- * the model reads it as the memory event of an allocator named after its
- * device: bytes_allocated its "Total Allocated", requested and
- * allocation bytes its "Bytes", addr its "Addr", peak_bytes_in_use the
- * device's highest "Total Allocated" so far. *free says a negative
- * "Bytes" (a release). Writes up to 6 stats. */
-static size_t memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out, bool *free)
-{
-    double bytes = 0, total = 0, addr = 0;
-    arg_number(arg_find(ev, "Bytes"), &bytes);
-    bool has_total = arg_number(arg_find(ev, "Total Allocated"), &total);
-    arg_number(arg_find(ev, "Addr"), &addr);
-    *free = bytes < 0;
-    uint32_t dev = memory_device(m, ev);
-    size_t k = 0;
-    out[k++] = (pv_stat){known(m, &m->s_mem[0], "allocator_name"), PV_STAT_STR, {.str = dev}};
-    int64_t size = (int64_t)(bytes < 0 ? -bytes : bytes);
-    out[k++] = int_stat(m, &m->s_mem[1], "requested_bytes", size);
-    out[k++] = int_stat(m, &m->s_mem[2], "allocation_bytes", size);
-    out[k++] = (pv_stat){known(m, &m->s_mem[3], "addr"), PV_STAT_U64,
-                         {.u64 = addr > 0 && addr < 1.8e19 ? (uint64_t)addr : 0}};
-    if (has_total) {
-        size_t d = 0;
-        while (d < m->n_mem_peaks && m->mem_peaks[d].device != dev)
-            d++;
-        if (d == m->n_mem_peaks) {
-            if (m->n_mem_peaks == m->cap_mem_peaks) {
-                m->cap_mem_peaks = m->cap_mem_peaks ? 2 * m->cap_mem_peaks : 4;
-                m->mem_peaks = pv_xrealloc(m->mem_peaks, m->cap_mem_peaks * sizeof *m->mem_peaks);
-            }
-            m->mem_peaks[m->n_mem_peaks++] = (pv__cj_mem_peak){dev, 0};
-        }
-        int64_t t = (int64_t)total;
-        if (t > m->mem_peaks[d].peak)
-            m->mem_peaks[d].peak = t;
-        out[k++] = int_stat(m, &m->s_mem[4], "bytes_allocated", t);
-        out[k++] = int_stat(m, &m->s_mem[5], "peak_bytes_in_use", m->mem_peaks[d].peak);
-    }
-    return k;
-}
-
-static bool is_memory(const pv__cj_event *ev)
-{
-    return ev->name.len == 8 && memcmp(ev->name.s, "[memory]", 8) == 0;
-}
-
 /* ---- phases ------------------------------------------------------------------- */
 
 /* Adds an event with its args' stats, then the n_more stats more; the
@@ -607,7 +375,7 @@ static uint64_t add_event(pv__cj_model *m, const pv__cj_event *ev, uint32_t trac
     bool v2 = ev->bind_id.set && (ev->flow_in || ev->flow_out);
     uint64_t flow = v2 ? flow_of(m, 0, &ev->bind_id, true) : 0;
     pv_stat *st = pv_builder_stats_reserve(m->b, ev->n_args + 2 + n_more);
-    size_t k = args_stats(m, ev, st);
+    size_t k = pv__cj_args_stats(m, ev, st);
     for (size_t i = 0; i < n_more; i++)
         st[k++] = more[i];
     if (v2) {
@@ -634,10 +402,10 @@ static void complete(pv__cj_model *m, const pv__cj_event *ev, bool instant)
     pv_stat more[6];
     size_t n_more = 0;
     uint32_t meta;
-    if (instant && is_memory(ev)) {
+    if (instant && pv__cj_is_memory(ev)) {
         /* named as TensorFlow names its memory events, shown as Kineto's */
         bool free;
-        n_more = memory_stats(m, ev, more, &free);
+        n_more = pv__cj_memory_stats(m, ev, more, &free);
         meta = meta_shown(m, plane, free ? m->s_mem_free : m->s_mem_alloc, name, cat);
     } else {
         meta = meta_of(m, plane, name, cat);
@@ -670,7 +438,7 @@ static void begin(pv__cj_model *m, const pv__cj_event *ev)
     o->meta = meta;
     o->start_ps = start;
     o->stats = pv_xrealloc(o->stats, (ev->n_args + 1) * sizeof *o->stats);
-    o->n_stats = args_stats(m, ev, o->stats);
+    o->n_stats = pv__cj_args_stats(m, ev, o->stats);
     o->below = m->threads[thread].open_top;
     m->threads[thread].open_top = i;
     span(m, start, start);
@@ -710,7 +478,7 @@ static void end(pv__cj_model *m, const pv__cj_event *ev)
         return;
     }
     pv_stat *st = tmp_stats(m, ev->n_args + 1);
-    size_t n = args_stats(m, ev, st);
+    size_t n = pv__cj_args_stats(m, ev, st);
     pv__cj_close(m, thread, at, st, n);
 }
 
@@ -751,7 +519,7 @@ static void counter(pv__cj_model *m, const pv__cj_event *ev)
         if (a->v.kind == PV__CJ_INT) {
             v.type = PV_STAT_I64;
             v.v.i64 = a->v.n.i;
-        } else if (!arg_number(a, &v.v.f64)) {
+        } else if (!pv__cj_arg_number(a, &v.v.f64)) {
             continue;
         }
         size_t n = ev->name.len + id.len + a->key.len + 2;
@@ -781,7 +549,7 @@ static bool str_is(pv__cj_str s, const char *lit)
 /* The string (or number, as text) of ev's arg key; 0 when absent. */
 static uint32_t meta_arg_str(pv__cj_model *m, const pv__cj_event *ev, const char *key)
 {
-    const pv__cj_arg *a = arg_find(ev, key);
+    const pv__cj_arg *a = pv__cj_arg_find(ev, key);
     if (a == NULL || a->v.text.len == 0)
         return 0;
     return pv__cj_intern(m, a->v.text);
@@ -790,12 +558,12 @@ static uint32_t meta_arg_str(pv__cj_model *m, const pv__cj_event *ev, const char
 static bool meta_arg_int(const pv__cj_event *ev, const char *key, int64_t *out)
 {
     double d;
-    const pv__cj_arg *a = arg_find(ev, key);
+    const pv__cj_arg *a = pv__cj_arg_find(ev, key);
     if (a != NULL && a->v.kind == PV__CJ_INT) {
         *out = a->v.n.i;
         return true;
     }
-    if (!arg_number(a, &d) || d < -9e18 || d > 9e18)
+    if (!pv__cj_arg_number(a, &d) || d < -9e18 || d > 9e18)
         return false;
     *out = (int64_t)d;
     return true;

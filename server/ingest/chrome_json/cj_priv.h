@@ -14,12 +14,14 @@
  *                again from its first byte once more bytes are in
  *   cj_model.c   the parser: a pv__cj_event into the builder (processes
  *                as planes, threads as tracks, phases X B E i C M s t f)
+ *   cj_args.c    an event's args as stats, and the well-known stats that
+ *                Kineto's kernel and [memory] args give
  *   cj_finish.c  what needs the whole file: B without E, flow binding,
  *                plane and track names, top-level metadata, warnings
  *   cj_pipe.c    the reader on a second thread, handing the parser its
  *                events in batches (a big mapped file, two cores)
  *   cj_map.c     a hash map of two 64-bit words to an index
- *   cj_sniff.c   the sniffer and the format table's entries
+ *   chrome_json.c the sniffer, gzip'd text, the format table's entries
  *
  * Strings read from the window point into it until the window moves (the
  * next refill), or into the reader's scratch blocks (unescaped strings,
@@ -349,6 +351,21 @@ void pv__cj_model_finish(pv__cj_model *m);
 /* Whether the model can take more events: the builder's memory bound
  * against cap bytes. */
 bool pv__cj_model_fits(const pv__cj_model *m, uint64_t cap_bytes);
+
+/* ---- args (cj_args.c) ------------------------------------------------------ */
+
+/* The arg of ev called key, or NULL. */
+const pv__cj_arg *pv__cj_arg_find(const pv__cj_event *ev, const char *key);
+/* a's number in *out; false when a is NULL or no number. */
+bool pv__cj_arg_number(const pv__cj_arg *a, double *out);
+/* The stats of ev's args into out (room for n_args + 1): one per arg,
+ * and a kernel's kernel_details. */
+size_t pv__cj_args_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out);
+/* Whether ev is named [memory] (Kineto's memory events). */
+bool pv__cj_is_memory(const pv__cj_event *ev);
+/* The well-known memory stats of [memory] event ev into out (room for
+ * 6); *free says it releases memory. Returns how many. */
+size_t pv__cj_memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out, bool *free);
 
 /* ---- the reader (cj_read.c) ------------------------------------------------ */
 
