@@ -1,5 +1,6 @@
 /* Unit tests of the trace JSON decoder (ingest/chrome_json/): the pieces
- * (exact times, ids), the phases on a hand-counted fixture, chunking,
+ * (exact times, ids), the phases on a hand-counted fixture, the roles and
+ * launch links PyTorch's traces give the model, chunking,
  * gzip, the reader on a second thread, bad input, and the real PyTorch and TensorFlow traces of
  * ../shared/testdata/traces against an independent count. */
 #include "ingest/chrome_json/chrome_json.h"
@@ -933,6 +934,223 @@ START_TEST(test_decode_real_traces)
 }
 END_TEST
 
+/* ---- roles and launch links ---------------------------------------------------- */
+
+/* Host thread 1: ProfilerStep#3 [0,100] (ext 1) over aten::mm [10,40]
+ * (ext 2) launching gemm through cudaLaunchKernel (correlation 7), and
+ * nccl:all_reduce [50,60] (B/E, ext 3) launching a copy through
+ * cudaMemcpyAsync (correlation 8); cudaStreamSynchronize [62,64] (B/E,
+ * its External id 3 in E's args); an annotation of ext 2 at 95, written
+ * before aten::mm, which is not the launcher of ext 2: aten::mm comes first
+ * in time;
+ * cuLaunchKernel (cuda_driver: no role) with ext 4 and correlation 9;
+ * two [memory] instants, one without a category and one of
+ * cpu_instant_event. Thread 2: a Python function. Device: gemm (ext 2,
+ * corr 7), the copy (2021's "external id" 3, corr 8), a memset of ext 0
+ * and correlation 99 (no launcher, no call), k_driver (ext 4, corr 9:
+ * neither an op nor a runtime call has them), the step's GPU annotation
+ * (ext 1). The Trace span comes first, so times count from 0. By hand,
+ * 6 launched events have a row:
+ *   cudaLaunchKernel  by aten::mm
+ *   gemm              by aten::mm, call cudaLaunchKernel
+ *   cudaMemcpyAsync   by nccl:all_reduce
+ *   Memcpy DtoD       by nccl:all_reduce, call cudaMemcpyAsync
+ *   cudaStreamSync..  by nccl:all_reduce
+ *   GPU annotation    by ProfilerStep#3 (the host one) */
+static const char roles_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\","
+    "\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"late\",\"pid\":1,\"tid\":1,\"ts\":95,"
+    "\"dur\":1,\"args\":{\"External id\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#3\",\"pid\":1,\"tid\":1,"
+    "\"ts\":0,\"dur\":100,\"args\":{\"External id\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":10,"
+    "\"dur\":30,\"args\":{\"External id\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+    "\"ts\":12,\"dur\":5,\"args\":{\"External id\":2,\"correlation\":7}},"
+    "{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"nccl:all_reduce\",\"pid\":1,\"tid\":1,\"ts\":50,"
+    "\"args\":{\"External id\":3}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,"
+    "\"ts\":52,\"dur\":3,\"args\":{\"External id\":3,\"correlation\":8}},"
+    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":60},"
+    "{\"ph\":\"B\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,"
+    "\"tid\":1,\"ts\":62},"
+    "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":64,\"args\":{\"External id\":3}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":1,"
+    "\"ts\":70,\"dur\":2,\"args\":{\"External id\":4,\"correlation\":9}},"
+    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,\"ts\":11,"
+    "\"args\":{\"Bytes\":16}},"
+    "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"pid\":1,"
+    "\"tid\":1,\"ts\":13,\"args\":{\"Bytes\":-16}},"
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"forward\",\"pid\":1,\"tid\":2,\"ts\":0,"
+    "\"dur\":90},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":15,"
+    "\"args\":{\"External id\":2,\"correlation\":7}},"
+    "{\"ph\":\"X\",\"cat\":\"Memcpy\",\"name\":\"Memcpy DtoD\",\"pid\":0,\"tid\":8,\"ts\":56,"
+    "\"dur\":4,\"args\":{\"external id\":3,\"correlation\":8}},"
+    "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset\",\"pid\":0,\"tid\":8,\"ts\":80,"
+    "\"dur\":1,\"args\":{\"External id\":0,\"correlation\":99}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k_driver\",\"pid\":0,\"tid\":7,\"ts\":75,"
+    "\"dur\":2,\"args\":{\"External id\":4,\"correlation\":9}},"
+    "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#3\",\"pid\":0,"
+    "\"tid\":9,\"ts\":20,\"dur\":60,\"args\":{\"External id\":1}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":1,\"args\":{\"labels\":\"CPU\"}},"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}"
+    "]}";
+
+/* The event called name that starts at us microseconds. */
+static uint64_t event_at(const pv_model *m, const char *name, int64_t us)
+{
+    for (uint64_t e = 0; e < m->n_events; e++)
+        if (strcmp(pv_model_event_name(m, e), name) == 0 &&
+            m->ev_start_ps[e] == us * 1000000)
+            return e;
+    ck_abort_msg("no %s at %lld us", name, (long long)us);
+    return 0;
+}
+
+START_TEST(test_decode_roles)
+{
+    pv_model *m = decode_ok(roles_trace);
+    ck_assert(pv_model_has_roles(m));
+    static const struct {
+        const char *name;
+        int64_t us;
+        pv_event_role role;
+        unsigned facts;
+    } want[] = {
+        {"ProfilerStep#3", 0, PV_ROLE_STEP, 0},
+        {"late", 95, PV_ROLE_ANNOTATION, 0},
+        {"aten::mm", 10, PV_ROLE_OPERATOR, PV_ROLE_TENSOR_CORE_OP},
+        {"cudaLaunchKernel", 12, PV_ROLE_RUNTIME, 0},
+        {"nccl:all_reduce", 50, PV_ROLE_OPERATOR, PV_ROLE_COLLECTIVE},
+        {"cudaStreamSynchronize", 62, PV_ROLE_RUNTIME, 0},
+        {"cuLaunchKernel", 70, PV_ROLE_NONE, 0},
+        {"[memory]", 11, PV_ROLE_MEMORY, 0},
+        {"[memory]", 13, PV_ROLE_NONE, 0},
+        {"forward", 0, PV_ROLE_PYTHON, 0},
+        {"gemm", 20, PV_ROLE_KERNEL, 0},
+        {"Memcpy DtoD", 56, PV_ROLE_MEMCPY, 0},
+        {"Memset", 80, PV_ROLE_MEMSET, 0},
+        {"ProfilerStep#3", 20, PV_ROLE_DEVICE_ANNOTATION, 0},
+        {"PyTorch Profiler (0)", 0, PV_ROLE_TRACE_MARK, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        uint64_t e = event_at(m, want[i].name, want[i].us);
+        unsigned roles = pv_model_meta_roles(m, m->ev_meta[e]);
+        ck_assert_msg(pv_model_event_role(m, e) == want[i].role, "%s: role %u", want[i].name,
+                      roles & PV_ROLE_MASK);
+        ck_assert_msg((roles & ~PV_ROLE_MASK) == want[i].facts, "%s: facts %#x", want[i].name,
+                      roles);
+    }
+    /* every event of the fixture, by role, counted by hand from its text:
+     * 17 events, of which cuLaunchKernel and the cpu_instant_event have
+     * none */
+    static const unsigned per_role[PV_ROLE_TRACE_MARK + 1] = {
+        [PV_ROLE_NONE] = 2,   [PV_ROLE_OPERATOR] = 2, [PV_ROLE_STEP] = 1,
+        [PV_ROLE_ANNOTATION] = 1, [PV_ROLE_PYTHON] = 1, [PV_ROLE_RUNTIME] = 3,
+        [PV_ROLE_KERNEL] = 2, [PV_ROLE_MEMCPY] = 1, [PV_ROLE_MEMSET] = 1,
+        [PV_ROLE_DEVICE_ANNOTATION] = 1, [PV_ROLE_MEMORY] = 1, [PV_ROLE_TRACE_MARK] = 1,
+    };
+    unsigned got[PV_ROLE_TRACE_MARK + 1] = {0};
+    ck_assert_uint_eq(m->n_events, 17);
+    for (uint64_t e = 0; e < m->n_events; e++)
+        got[pv_model_event_role(m, e)]++;
+    for (unsigned r = 0; r <= PV_ROLE_TRACE_MARK; r++)
+        ck_assert_msg(got[r] == per_role[r], "role %u: %u events", r, got[r]);
+    pv_model_free(m);
+}
+END_TEST
+
+START_TEST(test_decode_launch_links)
+{
+    pv_model *m = decode_ok(roles_trace);
+    uint64_t mm = event_at(m, "aten::mm", 10), nccl = event_at(m, "nccl:all_reduce", 50);
+    uint64_t launch = event_at(m, "cudaLaunchKernel", 12);
+    uint64_t copy_call = event_at(m, "cudaMemcpyAsync", 52);
+    static const uint64_t none = PV_NO_EVENT;
+    const struct {
+        uint64_t ev, by, call;
+    } want[] = {
+        {launch, mm, none},
+        {event_at(m, "gemm", 20), mm, launch},
+        {copy_call, nccl, none},
+        {event_at(m, "Memcpy DtoD", 56), nccl, copy_call},
+        {event_at(m, "cudaStreamSynchronize", 62), nccl, none},
+        {event_at(m, "ProfilerStep#3", 20), event_at(m, "ProfilerStep#3", 0), none},
+        {event_at(m, "Memset", 80), none, none},
+        {event_at(m, "k_driver", 75), none, none},
+        {event_at(m, "cuLaunchKernel", 70), none, none},
+        {mm, none, none},
+        {event_at(m, "[memory]", 11), none, none},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_msg(pv_model_launcher(m, want[i].ev) == want[i].by, "row %zu: launcher", i);
+        ck_assert_msg(pv_model_launch_call(m, want[i].ev) == want[i].call, "row %zu: call", i);
+    }
+    ck_assert_uint_eq(m->n_launches, 6);
+    for (uint32_t i = 1; i < m->n_launches; i++)
+        ck_assert_uint_lt(m->launches[i - 1].ev, m->launches[i].ev);
+    pv_model_free(m);
+}
+END_TEST
+
+/* A trace of no producer that gives roles (TensorFlow's trace JSON) has
+ * none, and no links. */
+START_TEST(test_decode_no_roles)
+{
+    pv_model *m = decode_ok("[{\"ph\":\"X\",\"cat\":\"Op\",\"name\":\"MatMul\",\"pid\":1,"
+                            "\"tid\":1,\"ts\":0,\"dur\":5,\"args\":{\"External id\":1}},"
+                            "{\"ph\":\"X\",\"name\":\"k\",\"pid\":2,\"tid\":1,\"ts\":1,"
+                            "\"dur\":2,\"args\":{\"External id\":1,\"correlation\":3}}]");
+    ck_assert(!pv_model_has_roles(m));
+    ck_assert_ptr_null(m->meta_roles);
+    ck_assert_uint_eq(m->n_launches, 0);
+    pv_model_free(m);
+}
+END_TEST
+
+/* Kernels by role and launch links on two real traces against Python's
+ * json over the file (X and i events; roles by category as cj_roles.c
+ * lists them): `by`, the events outside the launching categories whose
+ * integer External id (or external id), not 0, is one an operator,
+ * annotation or Python function has; `call`, the kernels, copies and
+ * fills whose integer correlation is a runtime call's. No event has a
+ * call without a launcher here, so the rows are the `by` events. */
+START_TEST(test_decode_real_links)
+{
+    PV_NEED_TESTDATA("test_decode_real_links");
+    static const struct {
+        const char *path;
+        uint32_t by, call, kernels;
+    } want[] = {
+        {"tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz", 192, 39, 60},
+        {"kineto_resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", 21018, 9096,
+         8772},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/traces/%s", PV_TESTDATA, want[i].path);
+        pv_model *m = NULL;
+        pv_error err = {0};
+        ck_assert_msg(pv_ingest_file(path, NULL, &m, &err) == 0, "%s", err.reason);
+        uint32_t by = 0, call = 0, kernels = 0;
+        for (uint32_t r = 0; r < m->n_launches; r++) {
+            by += m->launches[r].by != PV_NO_LAUNCH;
+            call += m->launches[r].call != PV_NO_LAUNCH;
+        }
+        for (uint64_t e = 0; e < m->n_events; e++)
+            kernels += pv_model_event_role(m, e) == PV_ROLE_KERNEL;
+        ck_assert_uint_eq(by, want[i].by);
+        ck_assert_uint_eq(call, want[i].call);
+        ck_assert_uint_eq(m->n_launches, want[i].by);
+        ck_assert_uint_eq(kernels, want[i].kernels);
+        pv_model_free(m);
+    }
+}
+END_TEST
+
 static Suite *chrome_json_suite(void)
 {
     Suite *s = suite_create("chrome_json");
@@ -951,6 +1169,10 @@ static Suite *chrome_json_suite(void)
     tcase_add_test(tc, test_decode_unmatched_and_far);
     tcase_add_test(tc, test_decode_flow_next_and_v2);
     tcase_add_test(tc, test_decode_kineto_memory);
+    tcase_add_test(tc, test_decode_roles);
+    tcase_add_test(tc, test_decode_launch_links);
+    tcase_add_test(tc, test_decode_no_roles);
+    tcase_add_test(tc, test_decode_real_links);
     tcase_add_test(tc, test_decode_chunks_same_model);
     tcase_add_test(tc, test_decode_gzip);
     tcase_add_test(tc, test_decode_truncated_everywhere);

@@ -3,10 +3,12 @@
  *   process (pid)      a plane, named at the end (cj_finish.c)
  *   thread (pid, tid)  a track of its process's plane; counters get one
  *                      "_counters_" track per process
- *   (name, cat)        one event metadata per plane, "cat" its stat
+ *   (name, cat)        one event metadata per plane, "cat" its stat, its
+ *                      roles as PyTorch's profiler says (cj_roles.c)
  *   X                  an event of dur; B/E paired per thread like a
  *                      stack (E's args join B's), i/I/R an event of 0;
- *                      args as stats (cj_args.c)
+ *                      args as stats (cj_args.c), some of which link
+ *                      events (cj_roles.c)
  *   C                  one event per numeric arg on the counters track,
  *                      named "<name> <arg>" (with the id: "<name> <id>
  *                      <arg>"), its value the stat "value"
@@ -60,6 +62,7 @@ pv__cj_model *pv__cj_model_new(pv_model_builder *b, const char *path)
     m->s_null = pv_builder_intern_cstr(b, "null");
     m->s_mem_alloc = pv_builder_intern_cstr(b, "MemoryAllocation");
     m->s_mem_free = pv_builder_intern_cstr(b, "MemoryDeallocation");
+    pv__cj_link_stats(m);
     return m;
 }
 
@@ -254,6 +257,9 @@ static uint32_t meta_shown(pv__cj_model *m, uint32_t plane, uint32_t name, uint3
     i = pv_builder_meta_sid(m->b, plane, m->n_metas++, name, display);
     if (cat != 0)
         pv_builder_meta_stat(m->b, i, (pv_stat){m->s_cat, PV_STAT_STR, {.str = cat}});
+    unsigned roles = pv__cj_roles(m, name, display, cat);
+    if (roles != 0)
+        pv_builder_meta_role(m->b, i, roles);
     pv__cj_map_put(&m->meta_map, a, b, i);
     return i;
 }

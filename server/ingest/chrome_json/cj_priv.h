@@ -16,6 +16,8 @@
  *                as planes, threads as tracks, phases X B E i C M s t f)
  *   cj_args.c    an event's args as stats, and the well-known stats that
  *                Kineto's kernel and [memory] args give
+ *   cj_roles.c   what PyTorch's profiler says an event is: the model's
+ *                roles of its metadata, the args that link events
  *   cj_finish.c  what needs the whole file: B without E, flow binding,
  *                plane and track names, top-level metadata, warnings
  *   cj_pipe.c    the reader on a second thread, handing the parser its
@@ -366,6 +368,15 @@ bool pv__cj_is_memory(const pv__cj_event *ev);
 /* The well-known memory stats of [memory] event ev into out (room for
  * 6); *free says it releases memory. Returns how many. */
 size_t pv__cj_memory_stats(pv__cj_model *m, const pv__cj_event *ev, pv_stat *out, bool *free);
+
+/* ---- roles (cj_roles.c) ------------------------------------------------------ */
+
+/* The roles byte (model.h's PV_ROLE_*) of the metadata (name, display,
+ * cat), string ids; 0 when PyTorch's profiler says nothing of it. */
+unsigned pv__cj_roles(const pv__cj_model *m, uint32_t name, uint32_t display, uint32_t cat);
+/* Names to the builder the args that link PyTorch's events (the model's
+ * launch links). */
+void pv__cj_link_stats(pv__cj_model *m);
 
 /* ---- the reader (cj_read.c) ------------------------------------------------ */
 
