@@ -2,7 +2,6 @@
  * (no compute, no writer: ingest/formats.c names the files) are described
  * here, as they have no folder of their own yet. */
 #include "tools/registry.h"
-#include "tools/kineto/kineto.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/steps/steps.h"
 
@@ -56,15 +55,14 @@ const pv_tool_part *pv_tool_part_find(const pv_tool *t, const char *name)
 
 void pv_tools_warm(const pv_model *m)
 {
+    /* a model with roles (a PyTorch trace) has no memos to make */
+    if (pv_model_has_roles(m))
+        return;
     pv_arena a;
     pv_arena_init(&a, 1 << 16);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    if (!k.present) {
-        pv_steps_warm(m);
-        pv_op_metrics_db db;
-        pv_error err = {0};
-        pv_op_metrics_host(m, &a, &db, &err);
-    }
+    pv_steps_warm(m);
+    pv_op_metrics_db db;
+    pv_error err = {0};
+    pv_op_metrics_host(m, &a, &db, &err);
     pv_arena_fini(&a);
 }

@@ -1,11 +1,11 @@
-/* Unit tests of the tools on PyTorch (Kineto) traces: the categories and
- * launch links (tools/kineto), PyTorch's operators in framework_op_stats
- * (op_metrics_kineto.c) and kernel_stats' op of a kernel. The fixture is
+/* Unit tests of the tools on PyTorch (Kineto) traces: the roles and
+ * launch links the decoder gives the model as the tools read them,
+ * PyTorch's operators in framework_op_stats (op_metrics_kineto.c) and
+ * kernel_stats' op of a kernel. The fixture is
  * a small trace JSON whose numbers are worked out by hand below, following
  * torch-tb-profiler's rules (node.py, op_tree.py). */
 #include "ingest/ingest.h"
 #include "tools/kernel_stats/kernel_stats.h"
-#include "tools/kineto/kineto.h"
 #include "tools/memory_profile/memory_profile.h"
 #include "tools/op_stats/op_metrics.h"
 #include "tools/op_stats/op_stats.h"
@@ -116,34 +116,28 @@ static const pv_op_metrics *op_named(const pv_op_metrics_db *db, const char *nam
 
 #define US 1000000ull
 
-/* ---- tools/kineto ----------------------------------------------------------------- */
+/* ---- the fixture's roles and launch links, as the tools read them ------------------ */
 
-START_TEST(test_kineto_kinds_and_launchers)
+START_TEST(test_kineto_roles_and_launchers)
 {
     pv_model *m = load();
-    pv_arena a;
-    pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    ck_assert(k.present);
-    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "ProfilerStep#1", 0)),
-                     PV_KINETO_PROFILER_STEP);
-    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "aten::conv2d", 10)),
-                     PV_KINETO_OPERATOR);
-    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "cudaLaunchKernel", 15)),
-                     PV_KINETO_RUNTIME);
-    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "k1", 20)), PV_KINETO_KERNEL);
-    ck_assert_int_eq(pv_kineto_kind_of(&k, event_named(m, "[memory]", 13)), PV_KINETO_MEMORY);
-    pv_kineto_link_hosts(&k, &a);
+    ck_assert(pv_model_has_roles(m));
+    ck_assert_int_eq(pv_model_event_role(m, event_named(m, "ProfilerStep#1", 0)), PV_ROLE_STEP);
+    ck_assert_int_eq(pv_model_event_role(m, event_named(m, "aten::conv2d", 10)),
+                     PV_ROLE_OPERATOR);
+    ck_assert_int_eq(pv_model_event_role(m, event_named(m, "cudaLaunchKernel", 15)),
+                     PV_ROLE_RUNTIME);
+    ck_assert_int_eq(pv_model_event_role(m, event_named(m, "k1", 20)), PV_ROLE_KERNEL);
+    ck_assert_int_eq(pv_model_event_role(m, event_named(m, "[memory]", 13)), PV_ROLE_MEMORY);
     /* a kernel's External id names its op; the 2021 spelling too */
-    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "k1", 20)),
+    ck_assert_uint_eq(pv_model_launcher(m, event_named(m, "k1", 20)),
                       event_named(m, "aten::convolution", 12));
-    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "volta_h884gemm", 80)),
+    ck_assert_uint_eq(pv_model_launcher(m, event_named(m, "volta_h884gemm", 80)),
                       event_named(m, "aten::add_", 70));
-    ck_assert_uint_eq(pv_kineto_launcher(&k, event_named(m, "[memory]", 13)), PV_KINETO_NO_EVENT);
-    ck_assert(pv_kineto_op_tensor_core_eligible("aten::conv2d"));
-    ck_assert(!pv_kineto_op_tensor_core_eligible("aten::add_"));
-    pv_arena_fini(&a);
+    ck_assert_uint_eq(pv_model_launcher(m, event_named(m, "[memory]", 13)), PV_NO_EVENT);
+    uint64_t conv2d = event_named(m, "aten::conv2d", 10), add = event_named(m, "aten::add_", 70);
+    ck_assert(pv_model_meta_roles(m, m->ev_meta[conv2d]) & PV_ROLE_TENSOR_CORE_OP);
+    ck_assert(!(pv_model_meta_roles(m, m->ev_meta[add]) & PV_ROLE_TENSOR_CORE_OP));
     pv_model_free(m);
 }
 END_TEST
@@ -151,12 +145,9 @@ END_TEST
 START_TEST(test_kineto_absent_from_xspace_like_models)
 {
     pv_model *m = xspace_like_model();
-    pv_arena a;
-    pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    ck_assert(!k.present);
-    pv_arena_fini(&a);
+    ck_assert(!pv_model_has_roles(m));
+    ck_assert_ptr_null(m->meta_roles);
+    ck_assert_uint_eq(m->n_launches, 0);
     pv_model_free(m);
 }
 END_TEST
@@ -168,11 +159,8 @@ START_TEST(test_op_metrics_kineto_by_hand)
     pv_model *m = load();
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    pv_kineto_link_hosts(&k, &a);
     pv_op_metrics_db host, device;
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, NULL, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, NULL, &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     const pv_op_metrics *conv2d = op_named(&host, "aten::conv2d");
     const pv_op_metrics *conv = op_named(&host, "aten::convolution");
@@ -229,11 +217,8 @@ START_TEST(test_op_metrics_kineto_grouped)
     pv_model *m = load_text(shapes_trace);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    pv_kineto_link_hosts(&k, &a);
     pv_op_metrics_db host, device;
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, "Input Dims", &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, "Input Dims", &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     const pv_op_metrics *small = op_shaped(&host, "aten::mm", "[[2,3],[3,4]]");
     const pv_op_metrics *big = op_shaped(&host, "aten::mm", "[[5,6],[6,7]]");
@@ -245,12 +230,12 @@ START_TEST(test_op_metrics_kineto_grouped)
     ck_assert_uint_eq(big->time_ps, 8 * US);
     ck_assert_uint_eq(relu->time_ps, 1 * US);
     ck_assert_uint_eq(device.n_ops, 0);
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, "Call stack", &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, "Call stack", &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 3);
     ck_assert_uint_eq(op_shaped(&host, "aten::mm", "a.py(1): f")->occurrences, 2);
     ck_assert_uint_eq(op_shaped(&host, "aten::mm", "a.py(1): f")->time_ps, 10 * US);
     ck_assert_uint_eq(op_shaped(&host, "aten::mm", "")->time_ps, 8 * US);
-    ck_assert_int_eq(pv_op_metrics_kineto(m, &k, NULL, &a, &host, &device, NULL), 0);
+    ck_assert_int_eq(pv_op_metrics_kineto(m, NULL, &a, &host, &device, NULL), 0);
     ck_assert_uint_eq(host.n_ops, 2);
     ck_assert_uint_eq(op_named(&host, "aten::mm")->occurrences, 3);
     ck_assert_uint_eq(op_named(&host, "aten::mm")->time_ps, 18 * US);
@@ -402,12 +387,9 @@ START_TEST(test_steps_kineto_overlap_by_hand)
                      0);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
-    pv_kineto_link_hosts(&k, &a);
     pv_step_overlap *o;
     size_t n;
-    ck_assert_int_eq(pv_steps_kineto_overlap(m, &k, &a, &o, &n), 0);
+    ck_assert_int_eq(pv_steps_kineto_overlap(m, &a, &o, &n), 0);
     ck_assert_uint_eq(n, 1);
     ck_assert_str_eq(o[0].name, "1");
     ck_assert_int_eq(o[0].computation_ps, 10 * (int64_t)US);
@@ -469,12 +451,9 @@ END_TEST
 /* The recommendations of m, in *out (arena a). */
 static void advice_of(const pv_model *m, pv_arena *a, pv_pytorch_overview *out)
 {
-    pv_kineto k;
-    pv_kineto_init(&k, m, a);
-    pv_kineto_link_hosts(&k, a);
     pv_steps_result steps;
-    ck_assert_int_eq(pv_steps_kineto(m, &k, a, &steps), 0);
-    pv_overview_pytorch(&k, &steps, true, a, out);
+    ck_assert_int_eq(pv_steps_kineto(m, a, &steps), 0);
+    pv_overview_pytorch(m, &steps, true, a, out);
 }
 
 /* One step 0-100 us on a GPU of compute capability 7:
@@ -742,11 +721,9 @@ START_TEST(test_overview_pytorch_advice_absent_from_xspace_like_models)
     pv_model *m = xspace_like_model();
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
     pv_steps_result steps = {0};
     pv_pytorch_overview l;
-    pv_overview_pytorch(&k, &steps, true, &a, &l);
+    pv_overview_pytorch(m, &steps, true, &a, &l);
     ck_assert(!l.present);
     ck_assert_uint_eq(l.n, 0);
     pv_arena_fini(&a);
@@ -785,10 +762,8 @@ START_TEST(test_gpu_time_by_hand)
     pv_model *m = load_text(gpu_trace);
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
     pv_gpu_time g;
-    pv_gpu_time_of(&k, &g);
+    pv_gpu_time_of(m, &g);
     ck_assert(g.any);
     ck_assert_int_eq(g.span_ps, 50 * (int64_t)US);
     ck_assert_int_eq(g.idle_ps, 16 * (int64_t)US);
@@ -816,10 +791,8 @@ START_TEST(test_gpu_time_without_gpu_work)
                             "\"aten::mm\",\"pid\":9,\"tid\":1,\"ts\":0,\"dur\":10}]}");
     pv_arena a;
     pv_arena_init(&a, 4096);
-    pv_kineto k;
-    pv_kineto_init(&k, m, &a);
     pv_gpu_time g;
-    pv_gpu_time_of(&k, &g);
+    pv_gpu_time_of(m, &g);
     ck_assert(!g.any);
     ck_assert_int_eq(g.span_ps, 0);
     pv_arena_fini(&a);
@@ -830,8 +803,8 @@ END_TEST
 static Suite *kineto_suite(void)
 {
     Suite *s = suite_create("kineto");
-    TCase *tc = tcase_create("pv_kineto");
-    tcase_add_test(tc, test_kineto_kinds_and_launchers);
+    TCase *tc = tcase_create("roles");
+    tcase_add_test(tc, test_kineto_roles_and_launchers);
     tcase_add_test(tc, test_kineto_absent_from_xspace_like_models);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_op_metrics_kineto");

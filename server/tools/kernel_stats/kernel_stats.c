@@ -11,7 +11,6 @@
 
 #include "tools/common/hlo_names.h"
 #include "tools/common/tf_op_name.h"
-#include "tools/kineto/kineto.h"
 #include "util/hashtab.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -130,8 +129,12 @@ typedef struct agg_key {
     uint32_t hlo;       /* hlo_op string id when its program has an HLO proto; 0 none */
     uint32_t prog_lo;   /* program_id of an XLA kernel, low and high halves */
     uint32_t prog_hi;
-    uint32_t kineto;    /* 1: op is the name of the PyTorch op that launched it */
+    uint32_t launched;  /* LAUNCHED*: op is the name of the host op that launched it */
 } agg_key;
+
+/* A launched kernel's op, and whether its name is one that Tensor Cores
+ * can run (which its name decides, so rows do not split by it). */
+enum { LAUNCHED = 1, LAUNCHED_BY_TENSOR_CORE_OP = 2 };
 
 typedef struct agg_entry {
     agg_key k;
@@ -201,7 +204,7 @@ typedef struct stat_ids {
     uint32_t level0;     /* string id of "level 0" */
     uint32_t program_id; /* string id of "program_id" */
     const pv_hlo_names *hlo;
-    const pv_kineto *kineto; /* a PyTorch trace's launch links; NULL for others */
+    bool launches;       /* the model links kernels to the ops that launched them */
 } stat_ids;
 
 /* The program id of an XLA event whose program has an HLO proto, or
@@ -246,12 +249,14 @@ static int aggregate_track(const pv_model *m, const pv_track *t, const stat_ids 
         memset(&k, 0, sizeof k);
         k.name = m->metas[m->ev_meta[ev]].name;
         k.op = x->tf_op != 0 || x->hlo_op != 0 ? x->tf_op : stat_str_id(m, ev, ids->level0);
-        if (k.op == 0 && ids->kineto != NULL) {
+        if (k.op == 0 && ids->launches) {
             /* torch-tb-profiler's op of a kernel: the op that launched it */
-            uint64_t op = pv_kineto_launcher(ids->kineto, ev);
-            if (op != PV_KINETO_NO_EVENT) {
+            uint64_t op = pv_model_launcher(m, ev);
+            if (op != PV_NO_EVENT) {
                 k.op = m->metas[m->ev_meta[op]].name;
-                k.kineto = 1;
+                k.launched = pv_model_meta_roles(m, m->ev_meta[op]) & PV_ROLE_TENSOR_CORE_OP
+                                 ? LAUNCHED_BY_TENSOR_CORE_OP
+                                 : LAUNCHED;
             }
         }
         uint64_t prog = 0;
@@ -360,10 +365,10 @@ static void row_from_entry(const pv_model *m, const pv_hlo_names *hlo, const agg
     r->occupancy_pct = e->occupancy_pct < 0 ? 0.0 : e->occupancy_pct;
     r->is_kernel_using_tensor_core = pv_kernel_name_uses_tensor_core(r->kernel_name);
     r->op_name = "";
-    if (e->k.kineto) {
-        /* a PyTorch op's name is no framework op to parse */
+    if (e->k.launched != 0) {
+        /* a host op's name (PyTorch's) is no framework op to parse */
         r->op_name = pv_model_str(m, e->k.op);
-        r->is_op_tensor_core_eligible = pv_kineto_op_tensor_core_eligible(r->op_name) ||
+        r->is_op_tensor_core_eligible = e->k.launched == LAUNCHED_BY_TENSOR_CORE_OP ||
                                         r->is_kernel_using_tensor_core;
     } else if (e->k.op != 0) {
         const char *full = pv_model_str(m, e->k.op);
@@ -415,12 +420,8 @@ int pv_tool_kernel_stats(const pv_model *m, const pv_kernel_stats_query *q, pv_a
     memset(out, 0, sizeof *out);
     pv_hlo_names hlo;
     pv_hlo_names_build(m, a, &hlo);
-    pv_kineto kin;
-    pv_kineto_init(&kin, m, a);
-    if (kin.present)
-        pv_kineto_link_hosts(&kin, a);
     stat_ids ids = {pv_model_str_find(m, "equation"), pv_model_str_find(m, "level 0"),
-                    pv_model_str_find(m, "program_id"), &hlo, kin.present ? &kin : NULL};
+                    pv_model_str_find(m, "program_id"), &hlo, pv_model_has_roles(m)};
     agg_table tab = {0};
     int rc = 0;
     for (uint32_t p = 0; p < m->n_planes && rc == 0; p++) {

@@ -30,7 +30,6 @@
 
 #include "model/model.h"
 #include "tools/hlo/perf_env.h"
-#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -73,15 +72,14 @@ int pv_op_metrics_device(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, 
 /* Host db over the host plane's threads. Same failures. */
 int pv_op_metrics_host(const pv_model *m, pv_arena *a, pv_op_metrics_db *out, pv_error *err);
 
-/* Both dbs of a PyTorch trace (k present and classified), counted as
- * torch-tb-profiler's operator view counts (op_metrics_kineto.c): PyTorch
- * operators by name, or by name and the calls' value of the stat group_stat
- * names when not NULL ("Input Dims": its "Operator + Input Shape"
+/* Both dbs of a PyTorch trace (a model with roles, pv_model_has_roles),
+ * counted as torch-tb-profiler's operator view counts (op_metrics_kineto.c):
+ * PyTorch operators by name, or by name and the calls' value of the stat
+ * group_stat names when not NULL ("Input Dims": its "Operator + Input Shape"
  * grouping; "Call stack": its call stack view), host and device time, no
  * IDLE. Returns 0; aborts only when memory runs out. */
-int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *group_stat,
-                         pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
-                         pv_error *err);
+int pv_op_metrics_kineto(const pv_model *m, const char *group_stat, pv_arena *a,
+                         pv_op_metrics_db *host, pv_op_metrics_db *device, pv_error *err);
 
 /* ---- combining hosts (ALL_HOSTS) ----------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* op_metrics_kineto: the host and device op metrics databases of a PyTorch
- * (Kineto) trace, counted as torch-tb-profiler's operator view counts
- * them (op_tree.py, node.py, op_agg.py), so framework_op_stats shows
- * PyTorch's operators:
+ * (Kineto) trace, read through the model's roles and launch links, counted
+ * as torch-tb-profiler's operator view counts them (op_tree.py, node.py,
+ * op_agg.py), so framework_op_stats shows PyTorch's operators:
  *
  * 1. Per thread, the host events that form torch-tb-profiler 0.4.3's call
  *    tree (operators, profiler steps, NCCL/Gloo annotations), in start
@@ -11,9 +11,9 @@
  *    that child's place (children and runtime calls; its own runtime
  *    calls are dropped): the reference's remove_dup_nodes, after
  *    PyTorch's autograd profiler.
- * 3. A runtime call (cudaLaunchKernel, ...) belongs to the tree event with
- *    its External id, and so does every kernel, memcpy and memset it
- *    launched (they carry the same External id).
+ * 3. A runtime call (cudaLaunchKernel, ...) belongs to the tree event
+ *    that launched it (the model's launch link: the External id they
+ *    share), and so does every kernel, memcpy and memset it launched.
  * 4. Host self time = duration - the children's durations - the runtime
  *    calls' durations; device self time = the device activities the
  *    event's own runtime calls launched; device total = self + the
@@ -45,7 +45,7 @@ typedef struct node {
     uint32_t one_child;    /* the child when n_children == 1 */
     uint32_t rep;          /* the node this one was merged into; itself when kept */
     uint32_t src;          /* whose runtime calls this node keeps; itself unless merged */
-    uint8_t kind;
+    uint8_t kind;          /* pv_event_role */
     bool in_tree;
     int64_t child_ps;      /* durations of its children */
     int64_t runtime_ps;    /* durations of its runtime calls */
@@ -57,13 +57,13 @@ typedef struct node {
  * steps; of the annotations only the NCCL and Gloo collectives take part,
  * and Python functions not at all (trace.py's create_trace_event drops
  * them). */
-static bool in_tree(const pv_model *m, const pv_kineto *k, uint64_t ev)
+static bool in_tree(const pv_model *m, uint64_t ev)
 {
-    pv_kineto_kind kind = pv_kineto_kind_of(k, ev);
-    if (kind == PV_KINETO_OPERATOR || kind == PV_KINETO_PROFILER_STEP)
+    unsigned roles = pv_model_meta_roles(m, m->ev_meta[ev]);
+    pv_event_role role = (pv_event_role)(roles & PV_ROLE_MASK);
+    if (role == PV_ROLE_OPERATOR || role == PV_ROLE_STEP)
         return true;
-    return kind == PV_KINETO_ANNOTATION &&
-           pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[ev]].name));
+    return role == PV_ROLE_ANNOTATION && (roles & PV_ROLE_COLLECTIVE) != 0;
 }
 
 /* Whether torch-tb-profiler shows an operator of this name (node.py's
@@ -125,11 +125,11 @@ static void merge_dups(const pv_model *m, node *nodes, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         node *x = &nodes[i];
-        if (!x->in_tree || x->rep != i || x->kind != PV_KINETO_OPERATOR)
+        if (!x->in_tree || x->rep != i || x->kind != PV_ROLE_OPERATOR)
             continue;
         while (x->n_children == 1) {
             node *c = &nodes[x->one_child];
-            if (c->kind != PV_KINETO_OPERATOR ||
+            if (c->kind != PV_ROLE_OPERATOR ||
                 m->metas[m->ev_meta[c->ev]].name != m->metas[m->ev_meta[x->ev]].name)
                 break;
             c->rep = (uint32_t)i;
@@ -179,7 +179,7 @@ static uint64_t nonneg(int64_t v)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *group_stat,
+int pv_op_metrics_kineto(const pv_model *m, const char *group_stat,
                          pv_arena *a, pv_op_metrics_db *host, pv_op_metrics_db *device,
                          pv_error *err)
 {
@@ -188,7 +188,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
     memset(device, 0, sizeof *device);
     size_t n = 0;
     for (uint64_t e = 0; e < m->n_events; e++)
-        n += in_tree(m, k, e);
+        n += in_tree(m, e);
     node *nodes = pv_xcalloc(n + 1, sizeof *nodes);
     uint32_t *stack = pv_xmalloc((n + 1) * sizeof *stack);
     size_t w = 0;
@@ -196,11 +196,11 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
         const pv_track *t = &m->tracks[ti];
         size_t first = w;
         for (uint64_t e = t->first_event; e < t->first_event + t->n_events; e++) {
-            pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-            if (!in_tree(m, k, e))
+            if (!in_tree(m, e))
                 continue;
             nodes[w] = (node){.ev = e, .parent = NO_NODE, .one_child = NO_NODE,
-                              .rep = (uint32_t)w, .src = (uint32_t)w, .kind = (uint8_t)kind};
+                              .rep = (uint32_t)w, .src = (uint32_t)w,
+                              .kind = (uint8_t)pv_model_event_role(m, e)};
             w++;
         }
         nest_track(m, nodes, first, w, stack);
@@ -209,14 +209,14 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
     merge_dups(m, nodes, n);
     /* step 3: runtime calls and device activities to their nodes */
     for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-        if (kind != PV_KINETO_RUNTIME && !pv_kineto_on_device(kind))
+        pv_event_role role = pv_model_event_role(m, e);
+        if (role != PV_ROLE_RUNTIME && !pv_role_on_device(role))
             continue;
-        uint64_t h = pv_kineto_launcher(k, e);
-        uint32_t x = h == PV_KINETO_NO_EVENT ? NO_NODE : owner(nodes, n, h);
+        uint64_t h = pv_model_launcher(m, e);
+        uint32_t x = h == PV_NO_EVENT ? NO_NODE : owner(nodes, n, h);
         if (x == NO_NODE)
             continue;
-        if (kind == PV_KINETO_RUNTIME)
+        if (role == PV_ROLE_RUNTIME)
             nodes[x].runtime_ps += m->ev_dur_ps[e];
         else
             nodes[x].dev_self_ps += m->ev_dur_ps[e];
@@ -240,7 +240,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
     for (size_t i = 0; i < n; i++) {
         const node *x = &nodes[i];
         uint32_t name = m->metas[m->ev_meta[x->ev]].name;
-        if (x->in_tree && x->rep == i && x->kind == PV_KINETO_OPERATOR &&
+        if (x->in_tree && x->rep == i && x->kind == PV_ROLE_OPERATOR &&
             shown_op(pv_model_str(m, name)))
             names[n_names++] = key_of(m, x->ev, group);
     }
@@ -254,7 +254,7 @@ int pv_op_metrics_kineto(const pv_model *m, const pv_kineto *k, const char *grou
         ops[i].key = names[i];
     for (size_t i = 0; i < n; i++) {
         const node *x = &nodes[i];
-        if (!x->in_tree || x->rep != i || x->kind != PV_KINETO_OPERATOR)
+        if (!x->in_tree || x->rep != i || x->kind != PV_ROLE_OPERATOR)
             continue;
         uint64_t key = key_of(m, x->ev, group);
         uint64_t *at = bsearch(&key, names, n_ops, sizeof *names, cmp_u64);

@@ -143,15 +143,12 @@ static int op_dbs(const pv_model *m, const pv_op_stats_query *q, pv_arena *a,
                   pv_op_metrics_db *host, pv_op_metrics_db *device, pv_op_stats_result *out,
                   pv_error *err)
 {
-    pv_kineto k;
-    pv_kineto_init(&k, m, a);
-    if (k.present) {
-        pv_kineto_link_hosts(&k, a);
+    if (pv_model_has_roles(m)) {
         for (int g = 1; g < PV_OP_GROUP_N; g++)
             out->has_group[g] = out->has_group[g] ||
                                 pv_model_str_find(m, pv_op_group_stat((pv_op_group)g)) != 0;
         out->group = q != NULL && q->group < PV_OP_GROUP_N ? q->group : PV_OP_GROUP_OPERATOR;
-        return pv_op_metrics_kineto(m, &k, pv_op_group_stat(out->group), a, host, device, err);
+        return pv_op_metrics_kineto(m, pv_op_group_stat(out->group), a, host, device, err);
     }
     int rc = pv_op_metrics_device(m, a, device, err);
     return rc == 0 ? pv_op_metrics_host(m, a, host, err) : rc;

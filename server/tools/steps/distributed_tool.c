@@ -16,7 +16,6 @@
  * export is the first. */
 #include "tools/common/datatable.h"
 #include "tools/common/json_out.h"
-#include "tools/kineto/kineto.h"
 #include "tools/registry.h"
 #include "tools/steps/gpu_time.h"
 #include "tools/steps/steps.h"
@@ -41,15 +40,12 @@ static int compute(const pv_tool_input *in, const void *q, pv_arena *a, void **r
     distributed_result *r = pv_arena_zalloc(a, sizeof *r);
     r->ranks = pv_arena_zalloc(a, (in->n ? in->n : 1) * sizeof *r->ranks);
     for (size_t i = 0; i < in->n; i++) {
-        pv_kineto k;
-        pv_kineto_init(&k, in->models[i], a);
         rank_steps *rs = &r->ranks[r->n++];
         rs->host = in->hosts != NULL ? in->hosts[i] : "";
-        if (!k.present)
+        if (!pv_model_has_roles(in->models[i]))
             continue;
-        pv_kineto_link_hosts(&k, a);
-        pv_steps_kineto_overlap(in->models[i], &k, a, &rs->steps, &rs->n);
-        pv_gpu_time_of(&k, &rs->gpu);
+        pv_steps_kineto_overlap(in->models[i], a, &rs->steps, &rs->n);
+        pv_gpu_time_of(in->models[i], &rs->gpu);
     }
     *result = r;
     return 0;

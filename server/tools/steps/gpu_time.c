@@ -24,12 +24,12 @@ static bool starts_with(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-static int type_of(pv_kineto_kind kind, const char *name)
+static int type_of(pv_event_role role, const char *name)
 {
     const char *nccl = starts_with(name, "nccl") ? strstr(name + 4, "Kernel") : NULL;
     if (nccl != NULL)
         return PV_GPU_COMMUNICATION;
-    if (kind != PV_KINETO_KERNEL || starts_with(name, "Memcpy") ||
+    if (role != PV_ROLE_KERNEL || starts_with(name, "Memcpy") ||
         starts_with(name, "Memset") || starts_with(name, "dma"))
         return PV_GPU_MEMORY;
     if (strstr(name, "Memcpy") != NULL || strstr(name, "Sync") != NULL)
@@ -37,26 +37,23 @@ static int type_of(pv_kineto_kind kind, const char *name)
     return PV_GPU_COMPUTATION;
 }
 
-void pv_gpu_time_of(const pv_kineto *k, pv_gpu_time *out)
+void pv_gpu_time_of(const pv_model *m, pv_gpu_time *out)
 {
     memset(out, 0, sizeof *out);
-    const pv_model *m = k->m;
-    if (!k->present)
+    if (!pv_model_has_roles(m))
         return;
     size_t n = 0;
-    for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-        n += kind == PV_KINETO_KERNEL || kind == PV_KINETO_MEMCPY || kind == PV_KINETO_MEMSET;
-    }
+    for (uint64_t e = 0; e < m->n_events; e++)
+        n += pv_role_on_device(pv_model_event_role(m, e));
     edge *ed = pv_xmalloc((2 * n + 1) * sizeof *ed);
     size_t ne = 0;
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-        if (kind != PV_KINETO_KERNEL && kind != PV_KINETO_MEMCPY && kind != PV_KINETO_MEMSET)
+        pv_event_role role = pv_model_event_role(m, e);
+        if (!pv_role_on_device(role))
             continue;
         int64_t b = m->ev_start_ps[e], f = b + m->ev_dur_ps[e];
-        int type = type_of(kind, pv_model_event_name(m, e));
+        int type = type_of(role, pv_model_event_name(m, e));
         ed[ne++] = (edge){b, type, 1};
         ed[ne++] = (edge){f, type, -1};
         first = b < first ? b : first;

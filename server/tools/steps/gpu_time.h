@@ -22,7 +22,7 @@
 #ifndef PV_TOOLS_STEPS_GPU_TIME_H
 #define PV_TOOLS_STEPS_GPU_TIME_H
 
-#include "tools/kineto/kineto.h"
+#include "model/model.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,9 +45,9 @@ typedef struct pv_gpu_time {
     int64_t by_types_ps[PV_GPU_TYPE_SETS];   /* by set of types running; [0] unused */
 } pv_gpu_time;
 
-/* Fills out for the model k reads (k initialised). Cannot fail (aborts
- * only when memory runs out). */
-void pv_gpu_time_of(const pv_kineto *k, pv_gpu_time *out);
+/* Fills out for m's device activities (by their roles: none on a model
+ * without). Cannot fail (aborts only when memory runs out). */
+void pv_gpu_time_of(const pv_model *m, pv_gpu_time *out);
 
 /* HTA's name of a set of types: "COMPUTATION", "COMPUTATION overlapping
  * COMMUNICATION", ...; set in 1..7. */

@@ -184,13 +184,11 @@ static void diagnostics(const pv_model *const *ms, size_t n_models, pv_arena *a,
  * TensorFlow's (tf.data) verdict. */
 static void pytorch_verdict(const pv_model *m, pv_arena *a, pv_input_pipeline_result *out)
 {
-    pv_kineto k;
-    pv_kineto_init(&k, m, a);
-    if (!k.present)
+    if (!pv_model_has_roles(m))
         return;
     out->pytorch = true;
     pv_pytorch_overview ov;
-    pv_overview_pytorch(&k, &out->steps, false, a, &ov);
+    pv_overview_pytorch(m, &out->steps, false, a, &ov);
     pv_bottleneck *b = &out->analysis.bottleneck;
     b->summary_next_step = "";
     for (size_t i = 0; i < ov.n; i++) {

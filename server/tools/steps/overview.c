@@ -4,7 +4,6 @@
 #include "model/hlo_table.h"
 #include "tools/common/plane_stat.h"
 #include "tools/op_stats/op_stats.h"
-#include "tools/kineto/kineto.h"
 #include "util/pbwire.h"
 
 #include <stdlib.h>
@@ -226,13 +225,10 @@ void pv__overview_finish(const pv_model *const *ms, size_t n_models, pv_arena *a
     out->task_count = (uint32_t)n_models;
     task_environment(m, out);
 
-    pv_kineto k;
-    pv_kineto_init(&k, m, a);
-    if (k.present) {
+    if (pv_model_has_roles(m)) {
         /* TensorFlow's advice (tf.data, tf.function, mixed_float16) does
          * not apply; torch-tb-profiler's does. */
-        pv_kineto_link_hosts(&k, a);
-        pv_overview_pytorch(&k, &out->ip.steps, n_models == 1, a, &out->pytorch);
+        pv_overview_pytorch(m, &out->ip.steps, n_models == 1, a, &out->pytorch);
         out->precision_statement = "";
         out->eager_statement = "";
         /* A trace's kernels belong to no framework op of the device table

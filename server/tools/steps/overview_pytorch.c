@@ -104,7 +104,7 @@ static bool nccl_capable_gpu(const pv_model *m)
 }
 
 /* The number of devices that ran a kernel, memcpy or memset. */
-static size_t busy_devices(const pv_model *m, const pv_kineto *k)
+static size_t busy_devices(const pv_model *m)
 {
     size_t n = 0;
     for (uint32_t i = 0; i < m->n_planes; i++) {
@@ -112,11 +112,8 @@ static size_t busy_devices(const pv_model *m, const pv_kineto *k)
         bool busy = false;
         for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks && !busy; t++) {
             const pv_track *tr = &m->tracks[t];
-            for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events && !busy; e++) {
-                pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-                busy = kind == PV_KINETO_KERNEL || kind == PV_KINETO_MEMCPY ||
-                       kind == PV_KINETO_MEMSET;
-            }
+            for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events && !busy; e++)
+                busy = pv_role_on_device(pv_model_event_role(m, e));
         }
         n += busy;
     }
@@ -130,21 +127,19 @@ static size_t busy_devices(const pv_model *m, const pv_kineto *k)
  * all-reduce). Any nccl:... operation shows NCCL in use; torch-tb-profiler
  * looks for five collectives only, and would advise NCCL to a run whose
  * NCCL calls are all nccl:all_to_all or nccl:_all_gather_base. */
-static void parallel_rules(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                           pv_pytorch_overview *out)
+static void parallel_rules(const pv_model *m, pv_arena *a, pv_pytorch_overview *out)
 {
     bool dp = false, ddp = false, nccl = false;
     for (uint32_t i = 0; i < m->n_metas; i++) {
-        pv_kineto_kind kind = (pv_kineto_kind)k->meta_kind[i];
-        if (kind != PV_KINETO_OPERATOR && kind != PV_KINETO_ANNOTATION &&
-            kind != PV_KINETO_PYTHON)
+        pv_event_role role = pv_model_meta_role(m, i);
+        if (role != PV_ROLE_OPERATOR && role != PV_ROLE_ANNOTATION && role != PV_ROLE_PYTHON)
             continue;
         const char *name = pv_model_str(m, m->metas[i].name);
         dp = dp || strcmp(name, "DataParallel.forward") == 0;
         ddp = ddp || strcmp(name, "DistributedDataParallel.forward") == 0;
         nccl = nccl || strncmp(name, "nccl:", 5) == 0;
     }
-    size_t devices = dp ? busy_devices(m, k) : 0;
+    size_t devices = dp ? busy_devices(m) : 0;
     if (devices > 1)
         add(out, "data_parallel", 0,
             pv_arena_printf(a,
@@ -199,8 +194,8 @@ static double stat_number(const pv_model *m, uint64_t ev, uint32_t name)
 }
 
 /* The kernels of plane pl clipped to [lo, hi), malloc'd into *out. */
-static size_t kernel_spans(const pv_model *m, const pv_kineto *k, const pv_plane *pl, int64_t lo,
-                           int64_t hi, kspan **out)
+static size_t kernel_spans(const pv_model *m, const pv_plane *pl, int64_t lo, int64_t hi,
+                           kspan **out)
 {
     uint32_t s_bps = pv_model_str_find(m, "blocks per SM");
     uint32_t s_occ = pv_model_str_find(m, "est. achieved occupancy %");
@@ -212,7 +207,7 @@ static size_t kernel_spans(const pv_model *m, const pv_kineto *k, const pv_plane
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++) {
-            if (pv_kineto_kind_of(k, e) != PV_KINETO_KERNEL)
+            if (pv_model_event_role(m, e) != PV_ROLE_KERNEL)
                 continue;
             int64_t b = m->ev_start_ps[e], f = b + m->ev_dur_ps[e];
             b = b > lo ? b : lo;
@@ -227,12 +222,12 @@ static size_t kernel_spans(const pv_model *m, const pv_kineto *k, const pv_plane
     return ns;
 }
 
-static bool has_kernels(const pv_model *m, const pv_kineto *k, const pv_plane *pl)
+static bool has_kernels(const pv_model *m, const pv_plane *pl)
 {
     for (uint32_t t = pl->first_track; t < pl->first_track + pl->n_tracks; t++) {
         const pv_track *tr = &m->tracks[t];
         for (uint64_t e = tr->first_event; e < tr->first_event + tr->n_events; e++)
-            if (pv_kineto_kind_of(k, e) == PV_KINETO_KERNEL)
+            if (pv_model_event_role(m, e) == PV_ROLE_KERNEL)
                 return true;
     }
     return false;
@@ -291,8 +286,8 @@ static double occupancy(const kspan *s, size_t n)
     return time > 0 ? weighted / time : -1;
 }
 
-static void gpu_summary(const pv_model *m, const pv_kineto *k, const pv_steps_result *steps,
-                        pv_arena *a, pv_pytorch_overview *out)
+static void gpu_summary(const pv_model *m, const pv_steps_result *steps, pv_arena *a,
+                        pv_pytorch_overview *out)
 {
     if (steps->n_steps == 0)
         return;
@@ -304,10 +299,10 @@ static void gpu_summary(const pv_model *m, const pv_kineto *k, const pv_steps_re
     out->gpus = pv_arena_zalloc(a, (m->n_planes + 1u) * sizeof *out->gpus);
     for (uint32_t i = 0; i < m->n_planes; i++) {
         const pv_plane *pl = &m->planes[i];
-        if (pl->kind != PV_PLANE_GPU || !has_kernels(m, k, pl))
+        if (pl->kind != PV_PLANE_GPU || !has_kernels(m, pl))
             continue;
         kspan *s;
-        size_t n = kernel_spans(m, k, pl, lo, hi, &s);
+        size_t n = kernel_spans(m, pl, lo, hi, &s);
         sort_kspans(s, n);
         double span = (double)(hi - lo), sm;
         pv_pytorch_gpu *g = &out->gpus[out->n_gpus++];
@@ -342,28 +337,28 @@ static int64_t compute_major(const pv_model *m)
     return best;
 }
 
-static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                             pv_pytorch_overview *out)
+static void tensor_core_rule(const pv_model *m, pv_arena *a, pv_pytorch_overview *out)
 {
     if (compute_major(m) < TENSOR_CORE_MIN_MAJOR)
         return;
     int64_t tc_used = 0, by_ops = 0, by_eligible = 0;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        if (pv_kineto_kind_of(k, e) != PV_KINETO_KERNEL)
+        if (pv_model_event_role(m, e) != PV_ROLE_KERNEL)
             continue;
         int64_t dur = m->ev_dur_ps[e];
         /* torch-tb-profiler knows NVIDIA's Tensor Core kernels only */
         const char *kernel = pv_model_str(m, m->metas[m->ev_meta[e]].name);
         if (pv_kernel_name_uses_nvidia_tensor_core(kernel))
             tc_used += dur;
-        uint64_t op = pv_kineto_launcher(k, e);
-        if (op == PV_KINETO_NO_EVENT)
+        uint64_t op = pv_model_launcher(m, e);
+        if (op == PV_NO_EVENT)
             continue;
-        pv_kineto_kind kind = pv_kineto_kind_of(k, op);
-        if (kind != PV_KINETO_OPERATOR && kind != PV_KINETO_PROFILER_STEP)
+        unsigned roles = pv_model_meta_roles(m, m->ev_meta[op]);
+        pv_event_role role = (pv_event_role)(roles & PV_ROLE_MASK);
+        if (role != PV_ROLE_OPERATOR && role != PV_ROLE_STEP)
             continue;
         by_ops += dur;
-        if (pv_kineto_op_tensor_core_eligible(pv_model_str(m, m->metas[m->ev_meta[op]].name)))
+        if (roles & PV_ROLE_TENSOR_CORE_OP)
             by_eligible += dur;
     }
     if (tc_used != 0 || by_eligible == 0 || by_ops == 0)
@@ -382,7 +377,7 @@ static void tensor_core_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
 
 /* The highest "Total Allocated" (the model's bytes_allocated) of GPU dev's
  * [memory] events; -1 when none gives it. */
-static int64_t gpu_memory_peak(const pv_model *m, const pv_kineto *k, int32_t dev)
+static int64_t gpu_memory_peak(const pv_model *m, int32_t dev)
 {
     uint32_t s_alloc = pv_model_str_find(m, "allocator_name");
     uint32_t s_bytes = pv_model_str_find(m, "bytes_allocated");
@@ -393,7 +388,7 @@ static int64_t gpu_memory_peak(const pv_model *m, const pv_kineto *k, int32_t de
     for (uint64_t e = 0; s_alloc != 0 && s_bytes != 0 && s_want != 0 && e < m->n_events; e++) {
         pv_stat st;
         int64_t bytes;
-        if (pv_kineto_kind_of(k, e) != PV_KINETO_MEMORY ||
+        if (pv_model_event_role(m, e) != PV_ROLE_MEMORY ||
             !pv_model_event_stat(m, e, s_alloc, &st) || st.type != PV_STAT_STR ||
             st.v.str != s_want || !pv_model_event_stat_int(m, e, s_bytes, &bytes))
             continue;
@@ -407,8 +402,7 @@ static int64_t gpu_memory_peak(const pv_model *m, const pv_kineto *k, int32_t de
  * above MEMORY_NEAR_FULL of its deviceProperties' totalGlobalMem. Like
  * there, one recommendation (for the lowest-numbered such GPU); the host's
  * memory is not judged. */
-static void memory_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                        pv_pytorch_overview *out)
+static void memory_rule(const pv_model *m, pv_arena *a, pv_pytorch_overview *out)
 {
     uint32_t s_total = pv_model_str_find(m, "totalGlobalMem");
     const pv_plane *best = NULL;
@@ -419,7 +413,7 @@ static void memory_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
         if (pl->kind != PV_PLANE_GPU || total <= 0 ||
             (best != NULL && pl->device_ordinal > best->device_ordinal))
             continue;
-        int64_t peak = gpu_memory_peak(m, k, pl->device_ordinal);
+        int64_t peak = gpu_memory_peak(m, pl->device_ordinal);
         if ((double)peak > MEMORY_NEAR_FULL * (double)total) {
             best = pl;
             best_share = (double)peak / (double)total;
@@ -437,20 +431,20 @@ static void memory_rule(const pv_model *m, const pv_kineto *k, pv_arena *a,
         "https://pytorch.org/docs/stable/checkpoint.html");
 }
 
-void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
-                                bool one_model, pv_arena *a, pv_pytorch_overview *out)
+void pv_overview_pytorch(const pv_model *m, const pv_steps_result *steps, bool one_model,
+                         pv_arena *a, pv_pytorch_overview *out)
 {
     memset(out, 0, sizeof *out);
-    out->present = k->present;
-    if (!k->present)
+    out->present = pv_model_has_roles(m);
+    if (!out->present)
         return;
     data_loading_rule(steps, a, out);
     if (one_model)
-        parallel_rules(k->m, k, a, out);
+        parallel_rules(m, a, out);
     communication_rule(steps, a, out);
     if (!one_model)
         return;
-    gpu_summary(k->m, k, steps, a, out);
-    tensor_core_rule(k->m, k, a, out);
-    memory_rule(k->m, k, a, out);
+    gpu_summary(m, steps, a, out);
+    tensor_core_rule(m, a, out);
+    memory_rule(m, a, out);
 }

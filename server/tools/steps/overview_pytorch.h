@@ -34,7 +34,6 @@
 #ifndef PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
 #define PV_TOOLS_STEPS_OVERVIEW_PYTORCH_H
 
-#include "tools/kineto/kineto.h"
 #include "tools/steps/steps.h"
 
 #define PV_PYTORCH_ADVICE_MAX 8
@@ -65,12 +64,12 @@ typedef struct pv_pytorch_overview {
     pv_pytorch_gpu *gpus;   /* arena */
 } pv_pytorch_overview;
 
-/* Fills out for the model k reads (k initialised, its hosts linked) and
- * its steps (pv_steps_kineto's). With several workers' steps combined
+/* Fills out for m (read through its roles and launch links) and its
+ * steps (pv_steps_kineto's). With several workers' steps combined
  * (ALL_HOSTS), one_model false: only the rules on step shares, the others
- * being one worker's. out->present is false when k is not present.
- * Cannot fail (aborts only when memory runs out). */
-void pv_overview_pytorch(const pv_kineto *k, const pv_steps_result *steps,
-                                bool one_model, pv_arena *a, pv_pytorch_overview *out);
+ * being one worker's. out->present is false when m has no roles
+ * (pv_model_has_roles). Cannot fail (aborts only when memory runs out). */
+void pv_overview_pytorch(const pv_model *m, const pv_steps_result *steps, bool one_model,
+                         pv_arena *a, pv_pytorch_overview *out);
 
 #endif

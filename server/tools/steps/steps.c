@@ -433,12 +433,8 @@ int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
     if (q == NULL)
         q = &defaults;
     memset(out, 0, sizeof *out);
-    pv_kineto kin;
-    pv_kineto_init(&kin, m, a);
-    if (kin.present) {
-        pv_kineto_link_hosts(&kin, a);
-        return pv_steps_kineto(m, &kin, a, out);
-    }
+    if (pv_model_has_roles(m))
+        return pv_steps_kineto(m, a, out);
     return pv__steps_kept(m, q, a, out, err);
 }
 

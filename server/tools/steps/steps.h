@@ -16,7 +16,6 @@
 #define PV_TOOLS_STEPS_STEPS_H
 
 #include "model/model.h"
-#include "tools/kineto/kineto.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -103,10 +102,10 @@ typedef struct pv_steps_result {
 int pv_tool_steps(const pv_model *m, const pv_steps_query *q, pv_arena *a,
                   pv_steps_result *out, pv_error *err);
 
-/* The steps of a PyTorch trace (k present, its hosts linked) and their
- * breakdown as torch-tb-profiler's overview draws them (steps_kineto.c).
- * Returns 0; aborts only when memory runs out. */
-int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out);
+/* The steps of a PyTorch trace (a model with roles, pv_model_has_roles)
+ * and their breakdown as torch-tb-profiler's overview draws them
+ * (steps_kineto.c). Returns 0; aborts only when memory runs out. */
+int pv_steps_kineto(const pv_model *m, pv_arena *a, pv_steps_result *out);
 
 /* One step's time as torch-tb-profiler's distributed view splits it
  * (overall_parser.py): computation (kernels; operators on a CPU-only
@@ -122,7 +121,7 @@ typedef struct pv_step_overlap {
 
 /* The overlap of each step of pv_steps_kineto's, in *out (arena, *n of
  * them). Returns 0; aborts only when memory runs out. */
-int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
+int pv_steps_kineto_overlap(const pv_model *m, pv_arena *a,
                             pv_step_overlap **out, size_t *n);
 
 /* ---- helpers shared with the other tools of this page pair ------------- */

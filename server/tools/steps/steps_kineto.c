@@ -5,7 +5,8 @@
  *
  * 1. Steps are the ProfilerStep#N spans in time order (one step "0" over
  *    the host operators when there is none). On a GPU trace each step ends
- *    with the last device activity launched by a runtime call inside it,
+ *    with the last device activity launched by a runtime call inside it
+ *    (the model's launch links: the correlation id they share),
  *    and starts no earlier than the previous step's end (the first step no
  *    earlier than the last device activity launched outside any step and
  *    ending before its own); trailing steps that launched nothing, or that
@@ -27,7 +28,6 @@
  * launch (host prepare), DataLoader -> input (host wait input), CPU Exec
  * -> host compute, Other -> unknown. */
 #include "tools/steps/steps.h"
-#include "tools/kineto/kineto.h"
 #include "util/bsearch.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -149,32 +149,29 @@ static bool dataloader(const char *name)
            strncmp(name, "enumerate(DataPipe)#", 20) == 0;
 }
 
-/* The role of ev, or R_N for none. */
-static int role_of(const pv_kineto *k, uint64_t ev)
+static bool is_collective(const pv_model *m, uint64_t ev)
 {
-    const pv_model *m = k->m;
-    switch (pv_kineto_kind_of(k, ev)) {
-    case PV_KINETO_KERNEL: {
-        uint64_t op = pv_kineto_launcher(k, ev);
-        if (op == PV_KINETO_NO_EVENT)
-            return R_KERNEL;
-        const char *name = pv_model_str(m, m->metas[m->ev_meta[op]].name);
-        return pv_kineto_collective(name) ? R_COMMUNICATION : R_KERNEL;
+    return (pv_model_meta_roles(m, m->ev_meta[ev]) & PV_ROLE_COLLECTIVE) != 0;
+}
+
+/* The role of ev, or R_N for none. */
+static int role_of(const pv_model *m, uint64_t ev)
+{
+    switch (pv_model_event_role(m, ev)) {
+    case PV_ROLE_KERNEL: {
+        uint64_t op = pv_model_launcher(m, ev);
+        return op != PV_NO_EVENT && is_collective(m, op) ? R_COMMUNICATION : R_KERNEL;
     }
-    case PV_KINETO_MEMCPY: return R_MEMCPY;
-    case PV_KINETO_MEMSET: return R_MEMSET;
-    case PV_KINETO_RUNTIME: return R_RUNTIME;
-    case PV_KINETO_OPERATOR: {
-        const char *name = pv_model_str(m, m->metas[m->ev_meta[ev]].name);
-        if (dataloader(name))
+    case PV_ROLE_MEMCPY: return R_MEMCPY;
+    case PV_ROLE_MEMSET: return R_MEMSET;
+    case PV_ROLE_RUNTIME: return R_RUNTIME;
+    case PV_ROLE_OPERATOR:
+        if (dataloader(pv_model_str(m, m->metas[m->ev_meta[ev]].name)))
             return R_DATALOADER;
-        return pv_kineto_collective(name) ? R_COMMUNICATION : R_CPU_OP;
-    }
-    case PV_KINETO_ANNOTATION:
+        return is_collective(m, ev) ? R_COMMUNICATION : R_CPU_OP;
+    case PV_ROLE_ANNOTATION:
         /* torch-tb-profiler 0.4.3 keeps only the collectives of these */
-        return pv_kineto_collective(pv_model_str(m, m->metas[m->ev_meta[ev]].name))
-                   ? R_COMMUNICATION
-                   : R_N;
+        return is_collective(m, ev) ? R_COMMUNICATION : R_N;
     default: return R_N;
     }
 }
@@ -183,20 +180,20 @@ static int role_of(const pv_kineto *k, uint64_t ev)
 
 typedef struct step {
     int64_t start, end;
-    uint64_t ev;            /* the ProfilerStep event, or PV_KINETO_NO_EVENT */
+    uint64_t ev;            /* the ProfilerStep event, or PV_NO_EVENT */
     int64_t dev_min, dev_max;
     uint64_t n_device;      /* device activities its runtime calls launched */
 } step;
 
 typedef struct device_act {
-    int64_t correlation;
+    uint64_t call;          /* the runtime call that launched it, or PV_NO_EVENT */
     int64_t start, end;
     bool matched;
 } device_act;
 
 typedef struct runtime_call {
     int64_t start, end;
-    int64_t correlation;
+    uint64_t ev;
 } runtime_call;
 
 static int cmp_step(const void *pa, const void *pb)
@@ -212,42 +209,37 @@ static int cmp_call(const void *pa, const void *pb)
     const runtime_call *a = pa, *b = pb;
     if (a->start != b->start)
         return a->start < b->start ? -1 : 1;
-    return a->correlation < b->correlation ? -1 : a->correlation > b->correlation;
+    return a->ev < b->ev ? -1 : a->ev > b->ev;
 }
 
 static int cmp_act(const void *pa, const void *pb)
 {
     const device_act *a = pa, *b = pb;
-    if (a->correlation != b->correlation)
-        return a->correlation < b->correlation ? -1 : 1;
+    if (a->call != b->call)
+        return a->call < b->call ? -1 : 1;
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
 /* Step 1's device side: each step's runtime calls, their device
  * activities' span, and the steps moved and trimmed accordingly. */
-static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
+static size_t device_steps(const pv_model *m, step *steps, size_t n_steps)
 {
-    const pv_model *m = k->m;
-    uint32_t s_corr = pv_model_str_find(m, "correlation");
     size_t n_acts = 0, n_rt = 0;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-        n_acts += pv_kineto_on_device(kind);
-        n_rt += kind == PV_KINETO_RUNTIME;
+        pv_event_role role = pv_model_event_role(m, e);
+        n_acts += pv_role_on_device(role);
+        n_rt += role == PV_ROLE_RUNTIME;
     }
     device_act *acts = pv_xmalloc((n_acts + 1) * sizeof *acts);
     runtime_call *rts = pv_xmalloc((n_rt + 1) * sizeof *rts);
     size_t na = 0, nr = 0;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
-        int64_t corr;
-        if (!pv_model_event_stat_int(m, e, s_corr, &corr))
-            continue;
+        pv_event_role role = pv_model_event_role(m, e);
         int64_t start = m->ev_start_ps[e], end = start + m->ev_dur_ps[e];
-        if (pv_kineto_on_device(kind))
-            acts[na++] = (device_act){corr, start, end, false};
-        else if (kind == PV_KINETO_RUNTIME)
-            rts[nr++] = (runtime_call){start, end, corr};
+        if (pv_role_on_device(role))
+            acts[na++] = (device_act){pv_model_launch_call(m, e), start, end, false};
+        else if (role == PV_ROLE_RUNTIME)
+            rts[nr++] = (runtime_call){start, end, e};
     }
     pv_sort(acts, na, sizeof *acts, cmp_act);
     pv_sort(rts, nr, sizeof *rts, cmp_call);
@@ -259,10 +251,10 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
             ir++;
         } else if (re <= steps[is].end) {
             /* inside the step: its device activities */
-            int64_t corr = rts[ir].correlation;
+            uint64_t call = rts[ir].ev;
             size_t lo = 0;
-            PV_LOWER_BOUND(size_t, lo, na, mid, acts[mid].correlation < corr);
-            for (size_t a = lo; a < na && acts[a].correlation == corr; a++) {
+            PV_LOWER_BOUND(size_t, lo, na, mid, acts[mid].call < call);
+            for (size_t a = lo; a < na && acts[a].call == call; a++) {
                 steps[is].dev_min = acts[a].start < steps[is].dev_min ? acts[a].start
                                                                       : steps[is].dev_min;
                 steps[is].dev_max = acts[a].end > steps[is].dev_max ? acts[a].end
@@ -314,53 +306,53 @@ static size_t device_steps(const pv_kineto *k, step *steps, size_t n_steps)
 
 /* The trace's steps (step 1 of the header) and the united time ranges of
  * each role (step 2), for the breakdown and for the overlap view. */
-static size_t collect(const pv_model *m, const pv_kineto *k, spans roles[R_N], step **out)
+static size_t collect(const pv_model *m, spans roles[R_N], step **out)
 {
     memset(roles, 0, R_N * sizeof *roles);
     step *steps = NULL;
     size_t n_steps = 0, cap = 0;
     int64_t cpu_min = INT64_MAX, cpu_max = INT64_MIN;
     for (uint64_t e = 0; e < m->n_events; e++) {
-        pv_kineto_kind kind = pv_kineto_kind_of(k, e);
+        pv_event_role role = pv_model_event_role(m, e);
         int64_t start = m->ev_start_ps[e], end = start + m->ev_dur_ps[e];
-        if (kind == PV_KINETO_PROFILER_STEP) {
+        if (role == PV_ROLE_STEP) {
             if (n_steps == cap) {
                 cap = cap ? 2 * cap : 16;
                 steps = pv_xrealloc(steps, cap * sizeof *steps);
             }
             steps[n_steps++] = (step){start, end, e, INT64_MAX, INT64_MIN, 0};
         } else {
-            int r = role_of(k, e);
+            int r = role_of(m, e);
             if (r != R_N)
                 push(&roles[r], start, end);
         }
         /* 0.4.3 spans its fallback step over operators and profiler
          * steps: Python functions (with_stack) are no events to it */
-        if (kind == PV_KINETO_OPERATOR || kind == PV_KINETO_PROFILER_STEP) {
+        if (role == PV_ROLE_OPERATOR || role == PV_ROLE_STEP) {
             cpu_min = start < cpu_min ? start : cpu_min;
             cpu_max = end > cpu_max ? end : cpu_max;
         }
     }
     if (n_steps == 0 && cpu_min < cpu_max) {
         steps = pv_xmalloc(sizeof *steps);
-        steps[n_steps++] = (step){cpu_min, cpu_max, PV_KINETO_NO_EVENT, INT64_MAX, INT64_MIN, 0};
+        steps[n_steps++] = (step){cpu_min, cpu_max, PV_NO_EVENT, INT64_MAX, INT64_MIN, 0};
     }
     pv_sort(steps, n_steps, sizeof *steps, cmp_step);
     for (int r = 0; r < R_N; r++)
         unite(&roles[r]);
     *out = steps;
-    return device_steps(k, steps, n_steps);
+    return device_steps(m, steps, n_steps);
 }
 
 static const char *step_name(const pv_model *m, const step *s, pv_arena *a)
 {
     const char *name =
-        s->ev != PV_KINETO_NO_EVENT ? pv_model_str(m, m->metas[m->ev_meta[s->ev]].name) : "0";
+        s->ev != PV_NO_EVENT ? pv_model_str(m, m->metas[m->ev_meta[s->ev]].name) : "0";
     const char *hash = strchr(name, '#');
     return pv_arena_strdup(a, hash != NULL ? hash + 1 : name);
 }
 
-int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps_result *out)
+int pv_steps_kineto(const pv_model *m, pv_arena *a, pv_steps_result *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t n_gpu = 0;
@@ -373,7 +365,7 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
     out->host_merged = true;
     spans roles[R_N];
     step *steps;
-    size_t n_steps = collect(m, k, roles, &steps);
+    size_t n_steps = collect(m, roles, &steps);
 
     /* step 3: the roles by priority over the steps' time */
     spans slots = {0}, taken[R_N], tmp = {0};
@@ -420,12 +412,12 @@ int pv_steps_kineto(const pv_model *m, const pv_kineto *k, pv_arena *a, pv_steps
     return 0;
 }
 
-int pv_steps_kineto_overlap(const pv_model *m, const pv_kineto *k, pv_arena *a,
-                            pv_step_overlap **out, size_t *n_out)
+int pv_steps_kineto_overlap(const pv_model *m, pv_arena *a, pv_step_overlap **out,
+                            size_t *n_out)
 {
     spans roles[R_N];
     step *steps;
-    size_t n_steps = collect(m, k, roles, &steps);
+    size_t n_steps = collect(m, roles, &steps);
     /* computation is the kernels' time, or the operators' on a CPU-only
      * trace (overall_parser.py) */
     const spans *comp = roles[R_KERNEL].n > 0 ? &roles[R_KERNEL] : &roles[R_CPU_OP];
