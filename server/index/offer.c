@@ -1,7 +1,8 @@
 /* offer: which model or file answers a tool on a host (index.h), and the
- * tool lists run_tools and the page show. Names are looked at, and
- * whether a profile carries HLO protos (the scan's probe); what else a
- * file holds is known once it is read. */
+ * tool lists run_tools and the page show. Names are looked at, what a
+ * profile holds as the scan's probe read it (HLO protos, a GPU) and what
+ * its format reports (roles, XLA ops); what else a file holds is known
+ * once it is read. */
 #include "index/index.h"
 #include "tools/registry.h"
 
@@ -26,20 +27,23 @@ static const pv_host_file *tool_file(const pv_host *h, const char *tool)
     return NULL;
 }
 
+/* What profile f holds, PV_PROFILE_*: what its format's probe read and
+ * what its format reports every file of it can hold. */
+static unsigned holds(const pv_host_file *f)
+{
+    return f->holds | f->format->caps;
+}
+
 /* What lists t on h: the profile (one holding what t needs, as its
- * format's probe says), or a file made for t itself (first when the
- * profile's format yields to one). */
+ * format's probe and capabilities say), or a file made for t itself
+ * (first when the profile's format yields to one). */
 static const pv_host_file *listing(const pv_host *h, const pv_tool *t, bool *from_model)
 {
     const pv_host_file *f = pv_tool_from_models(t) ? pv_host_profile(h) : NULL;
-    if (f != NULL && (f->holds & t->needs) != t->needs)
+    if (f != NULL && (holds(f) & t->needs) != t->needs)
         f = NULL;
     if (f != NULL && f->format->yields_to_tool_files && tool_file(h, t->name) != NULL)
         f = NULL;
-    if (f != NULL && t->pytorch_only && !f->format->any_folder)
-        f = NULL;   /* a view of PyTorch traces on an XSpace */
-    if (f != NULL && t->xspace_only && f->format->any_folder)
-        f = NULL;   /* an XLA table on a PyTorch trace */
     *from_model = f != NULL;
     return f != NULL ? f : tool_file(h, t->name);
 }
@@ -62,9 +66,9 @@ static bool any_lists(const pv_host *hosts, size_t n_hosts, const pv_tool *t)
     for (size_t i = 0; i < n_hosts; i++) {
         const pv_host_file *f = listing(&hosts[i], t, &from_model);
         /* a format that cannot probe (trace JSON) lists what it may hold */
-        bool holds = f != NULL && (f->format->probe == NULL ||
-                                   (f->holds & t->listed_when) == t->listed_when);
-        if (f != NULL && (!from_model || holds))
+        bool listed = f != NULL && (f->format->probe == NULL ||
+                                    (holds(f) & t->listed_when) == t->listed_when);
+        if (f != NULL && (!from_model || listed))
             return true;
     }
     return false;

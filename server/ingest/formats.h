@@ -55,6 +55,11 @@ typedef struct pv_format {
      * model/model.h, read without loading it (the index asks, for
      * run_tools); NULL for a format that holds none of them. */
     unsigned (*probe)(int fd, uint64_t size);
+    /* PROFILE: what every file of the format can hold, PV_PROFILE_*, which
+     * the format reports instead of a probe reading it (its decoder sets
+     * a trace JSON's roles; an XSpace's device ops are XLA's). The offer
+     * counts them with the probe's. */
+    unsigned caps;
     pv_answer_decode_fn answer;   /* TOOL_PB */
     /* PROFILE: a per-tool file of the same host made for a tool answers
      * that tool before this profile does (TensorFlow's legacy trace sits

@@ -41,6 +41,13 @@ typedef struct pv_model pv_model;
  * any model is built; a tool names the ones it needs (tools/tool.h). */
 #define PV_PROFILE_HLO 1u   /* XLA programs' HLO protos (/host:metadata) */
 #define PV_PROFILE_GPU 2u   /* a /device:GPU:N plane */
+/* What a format's files can hold, which its decoder knows rather than a
+ * probe: the format reports them (ingest/formats.h, caps), so a tool made
+ * for one framework's profiles asks for what it reads, not for a format. */
+#define PV_PROFILE_ROLES 4u   /* events with roles and launch links (pv_event_role):
+                                 a PyTorch trace, whose own views need them */
+#define PV_PROFILE_XLA_OPS 8u /* device events that are XLA ops of HLO modules:
+                                 XProf's XLA tables */
 
 /* ---- stats ---------------------------------------------------------- */
 

@@ -194,7 +194,9 @@ typedef struct pv_tool {
                    pv_error *err);
     bool combines_hosts;          /* answers ALL_HOSTS */
     unsigned needs;               /* PV_PROFILE_* a profile must hold to answer (the
-                                     index probes for them), as XProf lists the tool */
+                                     index probes for them, or the profile's format
+                                     reports them), as XProf lists the tool; a
+                                     framework's own views need its roles */
     unsigned listed_when;         /* PV_PROFILE_* a profile must hold for run_tools to
                                      list the tool, as XProf does; it answers anyway
                                      (XProf answers kernel_stats on a CPU profile) */
@@ -203,9 +205,6 @@ typedef struct pv_tool {
                                      ALL_HOSTS, not on the first host (torch-tb-profiler's
                                      distributed view shows every worker) */
     bool reads_hosts_list;        /* hosts=h1,h2 names the hosts (XProf's trace viewer) */
-    bool pytorch_only;            /* offered only by trace JSON profiles (PyTorch's views) */
-    bool xspace_only;             /* not offered by trace JSON profiles: XProf's XLA tables,
-                                     which have nothing to show for a PyTorch trace */
     bool per_module;              /* answers for the HLO module a request names (no
                                      answer without one): precompute skips it */
     /* Appends the answer to out. result is compute's (or a per-tool file's)

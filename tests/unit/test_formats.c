@@ -83,6 +83,25 @@ START_TEST(test_format_roles)
 }
 END_TEST
 
+/* What each profile format reports it can hold: a trace JSON's decoder
+ * gives its events roles (PyTorch's views need them), an XSpace's device
+ * ops are XLA's (XProf's tables need them); neither reports the other's,
+ * and a per-tool file reports nothing. */
+START_TEST(test_format_caps)
+{
+    static const char *const traces[] = {"h.pt.trace.json.gz", "h.pt.trace.json",
+                                         "h.trace.json.gz", "h.trace.json"};
+    size_t hl;
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        const pv_format *f = pv_format_classify(traces[i], &hl);
+        ck_assert_uint_eq(f->caps, PV_PROFILE_ROLES);
+    }
+    ck_assert_uint_eq(pv_format_xspace.caps, PV_PROFILE_XLA_OPS);
+    ck_assert_uint_eq(pv_format_classify("h.kernel_stats.pb", &hl)->caps, 0);
+    ck_assert_uint_eq(pv_format_classify("h.overview_page.json", &hl)->caps, 0);
+}
+END_TEST
+
 /* ---- pv_format_sniff -------------------------------------------------------- */
 
 START_TEST(test_format_sniff)
@@ -115,6 +134,7 @@ static Suite *formats_suite(void)
     tcase_add_test(tc, test_format_classify_hosts);
     tcase_add_test(tc, test_format_classify_side_files);
     tcase_add_test(tc, test_format_roles);
+    tcase_add_test(tc, test_format_caps);
     suite_add_tcase(s, tc);
     tc = tcase_create("pv_format_sniff");
     tcase_add_test(tc, test_format_sniff);

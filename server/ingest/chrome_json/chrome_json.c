@@ -186,8 +186,8 @@ int pv_decode_chrome_json(const pv_ingest_src *src, pv_model_builder *b, pv_erro
     const pv_format ident = {.name = "Chrome trace JSON", .suffix = suffix_,               \
                              .role = PV_FORMAT_PROFILE, .max_bytes = PV_INGEST_MAX_FILE_BYTES, \
                              .sniff = pv_chrome_json_sniff, .decode = pv_decode_chrome_json,  \
-                             .yields_to_tool_files = yields, .text = true,                \
-                             .any_folder = true}
+                             .caps = PV_PROFILE_ROLES, .yields_to_tool_files = yields,    \
+                             .text = true, .any_folder = true}
 
 /* PyTorch's profiler (torch.profiler.tensorboard_trace_handler). */
 CHROME_JSON(pv_format_pt_trace_json_gz, "pt.trace.json.gz", false);

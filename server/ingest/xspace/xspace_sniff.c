@@ -30,4 +30,5 @@ const pv_format pv_format_xspace = {
     .sniff = pv_xspace_sniff,
     .decode = pv_decode_xspace,
     .probe = pv_xspace_probe,
+    .caps = PV_PROFILE_XLA_OPS,
 };

@@ -67,6 +67,6 @@ const pv_tool pv_op_profile_tool = {
     .query_bytes = sizeof(op_profile_params),
     .make_query = make_query,
     .compute = compute,
-    .xspace_only = true,
+    .needs = PV_PROFILE_XLA_OPS,
     .write_json = write_json,
 };

@@ -192,7 +192,7 @@ const pv_tool pv_distributed_view_tool = {
     .combines_hosts = true,
     .lists_all_hosts = true,
     .opens_on_all_hosts = true,
-    .pytorch_only = true,
+    .needs = PV_PROFILE_ROLES,
     .write_json = write_json,
     .write_csv = write_csv,
 };

@@ -86,7 +86,7 @@ static const char *const hlo_stats_aliases[] = {"hlo_op_stats", NULL};
 
 const pv_tool pv_hlo_stats_tool = {
     .name = "hlo_stats",
-    .xspace_only = true,
+    .needs = PV_PROFILE_XLA_OPS,
     .title = "HLO op stats",
     .aliases = hlo_stats_aliases,
     .query_bytes = 1,
@@ -127,7 +127,7 @@ static int roofline_write_csv(const pv_tool_input *in, const void *q, const void
 
 const pv_tool pv_roofline_model_tool = {
     .name = "roofline_model",
-    .xspace_only = true,
+    .needs = PV_PROFILE_XLA_OPS,
     .title = "Roofline model",
     .query_bytes = 1,
     .compute = compute,
