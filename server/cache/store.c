@@ -65,6 +65,9 @@ struct pv_model_store {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pv_model_entry *entries;
+    /* Entries of bytes that changed while someone used them: out of
+     * entries, so no new request gets them, and freed once let go. */
+    pv_model_entry *retired;
     pv_disk_cache *disk;         /* saved models; NULL when off */
     const pv_model_companion *companion;   /* NULL when none */
     size_t budget_bytes;
@@ -149,14 +152,17 @@ void pv_model_store_free(pv_model_store *s)
 {
     if (s == NULL)
         return;
-    for (pv_model_entry *e = s->entries; e != NULL; e = e->next)
-        if (e->joinable)
-            pthread_join(e->thread, NULL);
-    pv_model_entry *e = s->entries;
-    while (e != NULL) {
-        pv_model_entry *next = e->next;
-        entry_free(e);
-        e = next;
+    pv_model_entry *lists[] = {s->entries, s->retired};
+    for (size_t i = 0; i < 2; i++) {
+        for (pv_model_entry *e = lists[i]; e != NULL; e = e->next)
+            if (e->joinable)
+                pthread_join(e->thread, NULL);
+        pv_model_entry *e = lists[i];
+        while (e != NULL) {
+            pv_model_entry *next = e->next;
+            entry_free(e);
+            e = next;
+        }
     }
     pthread_cond_destroy(&s->changed);
     pthread_mutex_destroy(&s->lock);
@@ -247,9 +253,14 @@ static void start_loads(pv_model_store *s)
 {
     for (;;) {
         pv_model_entry *next = NULL;
-        for (pv_model_entry *e = s->entries; e != NULL; e = e->next)
-            if (e->state == PV_LOAD_LOADING && !e->started && (next == NULL || e->seq < next->seq))
-                next = e;
+        /* a retired entry still queued is loaded for the gets that wait
+         * on it, who asked before its bytes changed */
+        pv_model_entry *lists[] = {s->entries, s->retired};
+        for (size_t i = 0; i < 2; i++)
+            for (pv_model_entry *e = lists[i]; e != NULL; e = e->next)
+                if (e->state == PV_LOAD_LOADING && !e->started &&
+                    (next == NULL || e->seq < next->seq))
+                    next = e;
         if (next == NULL || s->loading >= MAX_LOADS)
             return;
         size_t need = estimate_bytes(next->src.id.size_bytes);
@@ -347,6 +358,34 @@ static void build_companion(pv_model_store *s, pv_model_entry *e)
  * resident under the next (a memory profile beside the build peaked at
  * 1.6 times the file). Another holder reads back only the pages it
  * needs, from the page cache. */
+/* Unlinks e from *p and frees it, with what the budget counted for it.
+ * Caller holds the lock; e is not loading and nobody holds it. */
+static void drop_entry(pv_model_store *s, pv_model_entry **p, pv_model_entry *e)
+{
+    *p = e->next;
+    if (e->state == PV_LOAD_READY)
+        s->held_bytes -= entry_bytes(e);
+    if (e->joinable)
+        pthread_join(e->thread, NULL);
+    entry_free(e);
+}
+
+/* Frees the retired entries nobody uses any more, but never the calling
+ * loader's own (it cannot join itself; a later call frees it). Caller
+ * holds the lock. */
+static void reap_retired(pv_model_store *s)
+{
+    pv_model_entry **p = &s->retired;
+    while (*p != NULL) {
+        pv_model_entry *e = *p;
+        bool own = e->joinable && pthread_equal(e->thread, pthread_self());
+        if (e->holders == 0 && e->state != PV_LOAD_LOADING && !own)
+            drop_entry(s, p, e);
+        else
+            p = &e->next;
+    }
+}
+
 static void release(pv_model_store *s, pv_model_entry *e)
 {
     /* Still a holder here: once it lets go, the budget may drop the model
@@ -354,6 +393,7 @@ static void release(pv_model_store *s, pv_model_entry *e)
     pv_model_release_pages(e->model);
     pthread_mutex_lock(&s->lock);
     e->holders--;
+    reap_retired(s);
     start_loads(s);
     pthread_mutex_unlock(&s->lock);
 }
@@ -449,6 +489,7 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
 {
     char ident[PV_SOURCE_IDENT_MAX];
     pv_source_ident(src, ident, sizeof ident);
+    reap_retired(s);
     for (pv_model_entry **p = &s->entries; *p != NULL; p = &(*p)->next) {
         pv_model_entry *e = *p;
         if (e->src.kind != src->kind || strcmp(e->path, src->path) != 0)
@@ -458,18 +499,19 @@ static pv_model_entry *entry_for(pv_model_store *s, const pv_source *src)
                      monotonic_ns() - e->failed_ns >= s->retry_after_ns;
         if (same && !retry)
             return e;
-        /* The file changed, or its failure is old: forget the old result
-         * once nobody uses it. */
+        if (same && ((e->state == PV_LOAD_LOADING && e->started) || e->holders > 0))
+            return e;   /* a retry waits until the failed load is let go */
+        /* The bytes changed, or the failure is old: the old result goes
+         * now when nobody uses it, else once it is let go. Its model is
+         * never the answer for the new bytes. */
         if ((e->state != PV_LOAD_LOADING || !e->started) && e->holders == 0) {
+            drop_entry(s, p, e);
+        } else {
             *p = e->next;
-            if (e->state == PV_LOAD_READY)
-                s->held_bytes -= entry_bytes(e);
-            if (e->joinable)
-                pthread_join(e->thread, NULL);
-            entry_free(e);
-            break;
+            e->next = s->retired;
+            s->retired = e;
         }
-        return e;
+        break;
     }
     pv_model_entry *e = pv_xcalloc(1, sizeof *e);
     e->path = pv_xstrdup(src->path);
@@ -566,18 +608,22 @@ int pv_model_store_get(pv_model_store *s, const pv_source *src, const pv_model *
     e->wanted = true;
     e->touched_ns = monotonic_ns();
     start_loads(s);
+    /* Held while it waits: should the bytes change meanwhile, the entry
+     * is retired, not freed under the wait. */
+    e->holders++;
     while (e->state == PV_LOAD_LOADING)
         pthread_cond_wait(&s->changed, &s->lock);
     int rc = 0;
     if (e->state == PV_LOAD_READY) {
-        e->holders++;
         e->last_used = ++s->clock;
         *model = e->model;
         *entry = e;
     } else {
+        e->holders--;
         if (err != NULL)
             *err = e->err;
         rc = e->err.code != 0 ? e->err.code : PV_EIO;
+        reap_retired(s);
     }
     pthread_mutex_unlock(&s->lock);
     return rc;

@@ -547,7 +547,12 @@ START_TEST(test_answer_from_second_source_kind)
     char *again = answer_text(&f, &ask, &a3, &n_again);
     ck_assert(a3.was_kept);
     ck_assert_uint_eq(h.decoded, 1);
-    /* new bytes are a new key, and a new model */
+    /* new bytes are a new key, and a new model, even while a request
+     * still holds the model of the old ones */
+    pv_source as_held = {.kind = &held_kind, .path = "capture-1", .id = held.id, .ctx = &h};
+    const pv_model *old_model;
+    pv_model_entry *old_entry;
+    ck_assert_int_eq(pv_model_store_get(f.ctx.models, &as_held, &old_model, &old_entry, NULL), 0);
     h.generation = 2;
     ck_assert_int_eq(pv_answer_key_of(&ask, &f.a, &k, NULL, NULL), 0);
     ck_assert_str_eq(k.source, "held capture-1#2");
@@ -556,6 +561,7 @@ START_TEST(test_answer_from_second_source_kind)
     char *fresh = answer_text(&f, &ask, &a4, &n4);
     ck_assert(!a4.was_kept);
     ck_assert_uint_eq(h.decoded, 2);
+    pv_model_store_put(f.ctx.models, old_entry);
     pv_answer_release(&a1);
     pv_answer_release(&a2);
     pv_answer_release(&a3);
