@@ -269,16 +269,15 @@ START_TEST(test_header_deadline)
 }
 END_TEST
 
-START_TEST(test_keepalive_idle_timeout)
+/* A connection the server has accepted and answered once, kept alive:
+ * it counts against the limits however slow the machine is. */
+static int answered_connection(const pv_test_server *srv)
 {
-    pv_test_server srv;
-    /* The header deadline is an hour: only the idle timeout can close it. */
-    const char *extra[] = {"--idle-timeout-s", "1", "--header-timeout-ms", "3600000", NULL};
-    start(&srv, demo_logdir(), extra);
-    int fd = dial(&srv);
+    int fd = dial(srv);
     send_str(fd, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     char buf[2048];
     size_t len = 0;
+    buf[0] = '\0';
     while (len < sizeof buf - 1 && strstr(buf, "\r\n\r\nok\n") == NULL) {
         ssize_t got = recv(fd, buf + len, sizeof buf - 1 - len, 0);
         ck_assert_int_gt(got, 0);
@@ -286,6 +285,16 @@ START_TEST(test_keepalive_idle_timeout)
         buf[len] = '\0';
     }
     ck_assert_ptr_nonnull(strstr(buf, "HTTP/1.1 200"));
+    return fd;
+}
+
+START_TEST(test_keepalive_idle_timeout)
+{
+    pv_test_server srv;
+    /* The header deadline is an hour: only the idle timeout can close it. */
+    const char *extra[] = {"--idle-timeout-s", "1", "--header-timeout-ms", "3600000", NULL};
+    start(&srv, demo_logdir(), extra);
+    int fd = answered_connection(&srv);
     int64_t t0 = now_ms();
     /* Kept alive at first, then closed (waited for a minute at most). */
     ck_assert(!closed_within(fd, 300));
@@ -300,12 +309,13 @@ END_TEST
 START_TEST(test_per_address_limit)
 {
     pv_test_server srv;
-    const char *extra[] = {"--max-conns-per-addr", "4", NULL};
+    /* Deadlines of an hour: only the limit can refuse the fifth. */
+    const char *extra[] = {"--max-conns-per-addr", "4", "--idle-timeout-s", "3600",
+                           "--header-timeout-ms", "3600000", NULL};
     start(&srv, demo_logdir(), extra);
     int held[4];
     for (int i = 0; i < 4; i++)
-        held[i] = dial(&srv);
-    usleep(200000);
+        held[i] = answered_connection(&srv);
     pv_test_reply r;
     ck_assert_msg(pv_test_get(&srv, "GET", "/healthz", NULL, &r) != 0,
                   "a fifth connection from 127.0.0.1 was served");
