@@ -225,30 +225,180 @@ START_TEST(test_data_errors)
 }
 END_TEST
 
+/* ---- every listed tool answers, and with what it promises ----------------------- */
+
+/* What a tool's /data answer promises (FORMATS.md §4, the tools' README):
+ * one DataTable (tables -1), an array of DataTables (tables >= 1: at least
+ * that many), or an object (tables 0); and the column ids that some table
+ * of it holds, or the object's members. */
+typedef struct promise {
+    const char *tool;
+    int tables;
+    const char *fields[5];
+} promise;
+
+static const promise promises[] = {
+    {"overview_page", 6, {"operation", "stepnum", "tip_type", NULL}},
+    {"input_pipeline_analyzer", 4, {"stepnum", "opName", NULL}},
+    {"framework_op_stats", 2, {"rank", "host_or_device", "operation", "total_self_time", NULL}},
+    {"kernel_stats", -1, {"kernel_name", "op_name", "occurrences", "total_duration_us", NULL}},
+    {"hlo_stats", -1, {"hlo_op_name", "total_self_time", NULL}},
+    {"roofline_model", 1, {"operation", "measured_flop_rate", "bound_by", NULL}},
+    {"op_profile", 0, {"byProgram", "byProgramExcludeIdle", NULL}},
+    {"memory_profile", 0, {"memoryIds", "memoryProfilePerAllocator", NULL}},
+    {"trace_viewer", 0, {"traceEvents", NULL}},
+    {"trace_viewer@", 0, {"traceEvents", NULL}},
+};
+
+static bool is_datatable(const json_t *t)
+{
+    return json_is_array(json_object_get(t, "cols")) && json_is_array(json_object_get(t, "rows"));
+}
+
+static bool table_has_column(const json_t *t, const char *id)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(t, "cols"), i, c) {
+        const char *cid = json_string_value(json_object_get(c, "id"));
+        if (cid != NULL && strcmp(cid, id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Fails unless answer j of path keeps tool's promise. */
+static void expect_promise(const char *path, const char *tool, const json_t *j)
+{
+    const promise *p = NULL;
+    for (size_t i = 0; i < sizeof promises / sizeof promises[0]; i++)
+        if (strcmp(promises[i].tool, tool) == 0)
+            p = &promises[i];
+    ck_assert_msg(p != NULL, "%s: no promise written here for tool %s", path, tool);
+    if (p->tables < 0)
+        ck_assert_msg(is_datatable(j), "%s: not a DataTable", path);
+    else if (p->tables > 0)
+        ck_assert_msg(json_is_array(j) && json_array_size(j) >= (size_t)p->tables,
+                      "%s: not an array of %d tables", path, p->tables);
+    else
+        ck_assert_msg(json_is_object(j), "%s: not an object", path);
+    for (size_t k = 0; k < 5 && p->fields[k] != NULL; k++) {
+        bool found = false;
+        if (p->tables < 0) {
+            found = table_has_column(j, p->fields[k]);
+        } else if (p->tables > 0) {
+            size_t i;
+            json_t *t;
+            json_array_foreach(j, i, t) {
+                found = found || (is_datatable(t) && table_has_column(t, p->fields[k]));
+            }
+        } else {
+            found = json_object_get(j, p->fields[k]) != NULL;
+        }
+        ck_assert_msg(found, "%s: no %s", path, p->fields[k]);
+    }
+}
+
+/* The answer of path (status 200 with JSON), gzip'd or not. */
+static json_t *get_answer(const pv_test_server *s, const char *path)
+{
+    pv_test_reply r;
+    ck_assert_int_eq(pv_test_get(s, "GET", path, NULL, &r), 0);
+    ck_assert_msg(r.status == 200, "%s -> %d %.300s", path, r.status, r.body);
+    json_t *j = json_loadb(r.body, r.len, 0, NULL);
+    ck_assert_msg(j != NULL, "%s: not JSON", path);
+    pv_test_reply_free(&r);
+    return j;
+}
+
 START_TEST(test_data_every_tool_answers)
 {
-    /* A tool is either built (200 with JSON) or says so (501 with a JSON
-     * error) -- never an empty 200. Legacy run, every tool it lists. */
-    json_t *tools = get_json("/data/plugin/profile/run_tools?run=legacy%20run", 200);
+    /* The legacy run, with TensorFlow's old Trace proto beside its files:
+     * that is the one file profview lists and cannot read, so the trace
+     * viewer, and only it, answers "not built" (501), naming the file.
+     * Every other tool answers 200: the tool files as they are, the
+     * kernel stats converted from their .pb into the tool's table. */
+    write_file("plugins/profile/legacy run/10.0.0.1.trace", "\x0a\x00", 2, 60);
+    pv_test_server p;
+    ck_assert_int_eq(pv_test_server_start(&p, logdir, NULL), 0);
+    json_t *tools = get_answer(&p, "/data/plugin/profile/run_tools?run=legacy%20run");
+    ck_assert_uint_eq(json_array_size(tools), 4);
     size_t i;
     json_t *t;
     json_array_foreach(tools, i, t) {
+        const char *tool = json_string_value(t);
         char path[256];
         snprintf(path, sizeof path,
-                 "/data/plugin/profile/data?run=legacy%%20run&tag=%s&host=10.0.0.1",
-                 json_string_value(t));
-        pv_test_reply r;
-        ck_assert_int_eq(pv_test_get(&srv, "GET", path, NULL, &r), 0);
-        ck_assert_msg(r.status == 200 || r.status == 501, "%s -> %d", path, r.status);
-        ck_assert_uint_gt(r.len, 0);
-        json_t *j = json_loadb(r.body, r.len, 0, NULL);
-        ck_assert_msg(j != NULL, "%s: not JSON", path);
-        if (r.status == 501)
-            ck_assert(json_is_string(json_object_get(j, "detail")));
+                 "/data/plugin/profile/data?run=legacy%%20run&tag=%s&host=10.0.0.1", tool);
+        if (strcmp(tool, "trace_viewer") == 0) {
+            pv_test_reply r;
+            ck_assert_int_eq(pv_test_get(&p, "GET", path, NULL, &r), 0);
+            ck_assert_msg(r.status == 501, "%s -> %d", path, r.status);
+            json_t *e = json_loadb(r.body, r.len, 0, NULL);
+            const char *detail = json_string_value(json_object_get(e, "detail"));
+            ck_assert_msg(detail != NULL && strstr(detail, "trace_viewer") != NULL &&
+                              strstr(detail, "10.0.0.1.trace") != NULL,
+                          "%s: %s", path, r.body);
+            json_decref(e);
+            pv_test_reply_free(&r);
+            continue;
+        }
+        json_t *j = get_answer(&p, path);
+        if (strcmp(tool, "overview_page") == 0 || strcmp(tool, "memory_profile") == 0) {
+            json_t *file = json_loads(strcmp(tool, "overview_page") == 0 ? overview_json
+                                                                          : memprof_json,
+                                      0, NULL);
+            ck_assert_msg(json_equal(j, file), "%s: not the tool file", path);
+            json_decref(file);
+        } else {
+            expect_promise(path, tool, j);
+        }
         json_decref(j);
-        pv_test_reply_free(&r);
     }
     json_decref(tools);
+    ck_assert_int_eq(pv_test_server_stop(&p), 0);
+}
+END_TEST
+
+/* Every tool each demo run lists answers 200, on every host it lists, with
+ * the fields the tool promises: "not built" is no answer for a listed tool
+ * that computes from a model. */
+START_TEST(test_demo_every_tool_keeps_its_promise)
+{
+    pv_test_server p;
+    ck_assert_int_eq(pv_test_server_start(&p, PV_SRCDIR "/demo", NULL), 0);
+    json_t *runs = get_answer(&p, "/data/plugin/profile/runs");
+    ck_assert_uint_eq(json_array_size(runs), 2);
+    size_t i, k, h, n = 0;
+    json_t *run, *tool, *host;
+    json_array_foreach(runs, i, run) {
+        char path[512];
+        snprintf(path, sizeof path, "/data/plugin/profile/run_tools?run=%s",
+                 json_string_value(run));
+        json_t *tools = get_answer(&p, path);
+        ck_assert_uint_ge(json_array_size(tools), 8);
+        json_array_foreach(tools, k, tool) {
+            const char *name = json_string_value(tool);
+            snprintf(path, sizeof path, "/data/plugin/profile/hosts?run=%s&tag=%s",
+                     json_string_value(run), name);
+            json_t *hosts = get_answer(&p, path);
+            ck_assert_uint_gt(json_array_size(hosts), 0);
+            json_array_foreach(hosts, h, host) {
+                snprintf(path, sizeof path, "/data/plugin/profile/data?run=%s&tag=%s&host=%s",
+                         json_string_value(run), name,
+                         json_string_value(json_object_get(host, "hostname")));
+                json_t *j = get_answer(&p, path);
+                expect_promise(path, name, j);
+                json_decref(j);
+                n++;
+            }
+            json_decref(hosts);
+        }
+        json_decref(tools);
+    }
+    json_decref(runs);
+    ck_assert_uint_ge(n, 16);
+    ck_assert_int_eq(pv_test_server_stop(&p), 0);
 }
 END_TEST
 
@@ -574,6 +724,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_data_legacy_gzip);
     tcase_add_test(tc, test_data_errors);
     tcase_add_test(tc, test_data_every_tool_answers);
+    tcase_add_test(tc, test_demo_every_tool_keeps_its_promise);
     tcase_add_test(tc, test_bad_profile_reported);
     tcase_add_test(tc, test_gzip_and_etag);
     tcase_add_test(tc, test_static_assets);
