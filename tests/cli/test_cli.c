@@ -6,6 +6,7 @@
  * gate on a run against itself and fail the step-time gate on the
  * input-bound Keras run against the fixed one, and bad input must exit 2
  * with a message naming the file. */
+#include "cli_run.h"
 #include "httpc.h"
 #include "served.h"
 #include "testutil.h"
@@ -13,7 +14,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define REF PV_SRCDIR "/tests/data/reference"
 #define BOUND REF "/keras_input_bound"
@@ -22,55 +22,6 @@
 #define GPU_RUN "tf_keras_gpu_gcp/train/2022_11_04_21_26_12"
 
 /* ---- running the binary --------------------------------------------------------- */
-
-typedef struct run_out {
-    int status;      /* exit status, or -1 when it did not exit */
-    char *out;       /* stdout, NUL-terminated */
-    char *err;       /* stderr */
-} run_out;
-
-static char *slurp(FILE *f)
-{
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
-}
-
-/* Runs profview with args (NULL-terminated, without the program name). */
-static run_out cli(const char *const *args)
-{
-    const char *bin = getenv("PROFVIEW_BIN");
-    ck_assert_ptr_nonnull(bin);
-    FILE *out = tmpfile(), *err = tmpfile();
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        char *argv[32];
-        int n = 0;
-        argv[n++] = (char *)bin;
-        for (; args[n - 1] != NULL && n < 31; n++)
-            argv[n] = (char *)args[n - 1];
-        argv[n] = NULL;
-        dup2(fileno(out), 1);
-        dup2(fileno(err), 2);
-        execv(bin, argv);
-        _exit(127);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    run_out r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(out), slurp(err)};
-    return r;
-}
-
-static void run_free(run_out *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 static json_t *cli_json(const char *const *args)
 {
