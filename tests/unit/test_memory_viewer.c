@@ -194,7 +194,9 @@ START_TEST(test_heap_replay)
     ck_assert_uint_eq(mv.n_indefinite, 2);
     ck_assert(mv.indefinite[0].parameter && mv.indefinite[0].reusable);
     ck_assert(mv.indefinite[1].live_out);
-    ck_assert_int_eq(mv.total_allocation_bytes, 2 * KIB16 + 2 * KIB32 + 4);
+    /* nor counted in the total: XProf 2.24.2's total of jax_train's
+     * jit_train_step(30) leaves out its fifteen 4-byte thread-local ones */
+    ck_assert_int_eq(mv.total_allocation_bytes, 2 * KIB16 + 2 * KIB32);
     ck_assert_int_eq(mv.non_reusable_bytes, 4);
     ck_assert_int_eq(mv.parameter_bytes, KIB16);
     /* at the peak: p0 and copy.3 (indefinite, first), fusion.1, fusion.2 */

@@ -27,7 +27,11 @@ static json_t *metrics_json(const pv_op_node *n, const pv_perf_env *e, uint64_t 
 {
     double ns = (double)n->time_ps / 1e3;
     double share = ratio((double)n->time_ps, (double)root_ps);
-    double uncapped = ratio(ratio(n->flops, ns), e->peak_tflops * 1e3);
+    /* XProf 2.24.2 divides the flops by the time at the nominal clock where
+     * there is one (a TPU's; the root's leaves IDLE out, so its rate is the
+     * busy time's), by the time otherwise (GPU and CPU ops state none) */
+    double flop_ns = n->normalized_ps != 0 ? (double)n->normalized_ps / 1e3 : ns;
+    double uncapped = ratio(ratio(n->flops, flop_ns), e->peak_tflops * 1e3);
     double bytes[3] = {n->mem_bytes[PV_MEM_HBM], n->mem_bytes[PV_MEM_CMEM_RD] +
                                                      n->mem_bytes[PV_MEM_VMEM_RD],
                        n->mem_bytes[PV_MEM_CMEM_WR] + n->mem_bytes[PV_MEM_VMEM_WR]};
