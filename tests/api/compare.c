@@ -17,9 +17,12 @@
  *
  * The accepted differences are the table in compare_rules.c, each naming
  * its tools, profiles and fields with its reason; a match line that had
- * some says so, with their number. A rule too broad for STYLE rule 23, or
- * one that had its chance and decided nothing, fails the test (a "RULE"
- * line). Everything else that differs is a finding for the tool's owner.
+ * some says so, with their number. A rule too broad for STYLE rule 23,
+ * one that had its chance and decided nothing (a tolerance that no value
+ * needed included), and one that touched more rows than it declares fail
+ * the test (a "RULE" line); each accepting rule's line says how many
+ * values and rows it accepted. Everything else that differs is a finding
+ * for the tool's owner.
  *
  * trace_viewer and kernel_stats answers are reshaped before comparing
  * (compare_trace.h, compare_kernels.h).
@@ -139,13 +142,16 @@ static void report_alternatives(size_t rule, const char *what, const char *list,
     }
 }
 
-/* Rules too broad to accept (STYLE rule 23), and every alternative of a
- * rule that had its chance and decided nothing: a rule left over from a
- * fixed difference would otherwise absorb the next one silently. A rule
- * for profiles not compared here (no ../shared/testdata) is not judged. */
+/* Rules too broad to accept (STYLE rule 23), every alternative of a rule
+ * that had its chance and decided nothing (a rule left over from a fixed
+ * difference would otherwise absorb the next one silently), and an
+ * accepting rule that touched more rows than it declares. Prints a line
+ * per accepting rule with what it accepted, and per tolerance the values
+ * that needed it. A rule for profiles not
+ * compared here (no ../shared/testdata) is not judged. */
 static size_t check_rules(const tally *t)
 {
-    size_t bad = 0;
+    size_t bad = 0, n_accept = 0, values = 0, rows = 0;
     for (size_t i = 0; pv_compare_rules[i].path != NULL; i++) {
         const pv_jc_rule *r = &pv_compare_rules[i];
         const char *why = pv_jc_rule_too_broad(r);
@@ -153,6 +159,19 @@ static size_t check_rules(const tally *t)
             printf("RULE      %zu (%s): too broad: %s\n", i + 1, r->reason, why);
             bad++;
         }
+        if (r->kind == PV_JC_ACCEPT || r->kind == PV_JC_AS_REFERENCE) {
+            const char *over = pv_jc_rule_overused(r, &t->use[i]);
+            printf("%s %zu %s %.60s: %zu values on %zu rows (declares %u)%s%s\n",
+                   over ? "RULE     " : "accept   ", i + 1, r->tool, r->reason, t->use[i].n,
+                   t->use[i].n_rows, r->rows, over ? ": " : "", over ? over : "");
+            bad += over != NULL;
+            n_accept++;
+            values += t->use[i].n;
+            rows += t->use[i].n_rows;
+        }
+        if (r->kind == PV_JC_TOLERANCE)
+            printf("tolerance %zu %s %.60s: %zu values beyond PV_JC_REL, within %g\n", i + 1,
+                   r->tool, r->reason, t->use[i].n, r->rel);
         if (t->seen[i].wheres == 0)
             continue;
         report_alternatives(i, "tool", r->tool, t->seen[i].tools, t->use[i].tools, &bad);
@@ -162,6 +181,8 @@ static size_t check_rules(const tally *t)
                            : ((uint64_t)1 << pv_jc_alternatives_count(r->path)) - 1;
         report_alternatives(i, "path", r->path, all, t->use[i].paths, &bad);
     }
+    printf("compare: %zu accept rules, %zu values accepted on %zu rows\n", n_accept, values,
+           rows);
     return bad;
 }
 
@@ -392,6 +413,8 @@ int main(int argc, char **argv)
            "%zu not built, %zu errors; %zu rules, %zu decided something, %zu at fault; %.1f s\n",
            n, t.match, t.accepted, t.diff, t.not_built, t.error, n_rules, used_rules, bad_rules,
            now_s() - t0);
+    for (size_t i = 0; i < n_rules; i++)
+        pv_jc_use_fini(&t.use[i]);
     free(t.use);
     free(t.seen);
     bool pass = t.diff == 0 && t.error == 0 && t.not_built == 0 && bad_rules == 0 && t.match > 0;

@@ -47,11 +47,15 @@ static double num(const json_t *row, int c)
     return json_number_value(cell(row, c));
 }
 
-static void row_key(const json_t *table, const json_t *row, char *key, size_t cap)
+/* XProf's key of row, without the columns it cannot see (unseen[k]). */
+static void row_key(const json_t *table, const json_t *row, const bool *unseen, char *key,
+                    size_t cap)
 {
     size_t n = 0;
     key[0] = '\0';
     for (size_t k = 0; k < N_KEY && n < cap; k++) {
+        if (unseen[k])
+            continue;
         char *s = json_dumps(cell(row, col(table, XPROF_KEY[k])), JSON_ENCODE_ANY | JSON_COMPACT);
         n += (size_t)snprintf(key + n, cap - n, "%s%s", k ? "|" : "", s ? s : "-");
         free(s);
@@ -83,7 +87,22 @@ static json_t *host_copies(const json_t *table)
     return copies;
 }
 
-/* Sets the cells the AS_REFERENCE rules name; returns how many changed. */
+/* Which of XProf's key columns an UNSEEN rule names (unseen[k]); returns
+ * how many. */
+static size_t unseen_columns(const pv_jc_rule *rules, const char *tool, const char *where,
+                             pv_jc_result *r, bool *unseen)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < N_KEY; k++) {
+        unseen[k] = pv_jc_rule_find(rules, r->use, PV_JC_UNSEEN, tool, where, XPROF_KEY[k]) !=
+                    NULL;
+        n += unseen[k];
+    }
+    return n;
+}
+
+/* Sets the cells the AS_REFERENCE rules name where our value fits the
+ * rule's ours_is; returns how many changed. */
 static size_t as_reference(json_t *table, const pv_jc_rule *rules, const char *tool,
                            const char *where, pv_jc_result *r)
 {
@@ -100,11 +119,16 @@ static size_t as_reference(json_t *table, const pv_jc_rule *rules, const char *t
         json_t *row;
         json_array_foreach(json_object_get(table, "rows"), i, row) {
             json_t *v = cell(row, (int)c);
-            if (want == NULL || json_equal(v, want))
+            if (want == NULL || json_equal(v, want) || !pv_jc_value_is(rule->ours_is, v))
                 continue;
             /* counted only when it changes something, so a rule left
              * over after profview stops knowing more fails the harness */
             pv_jc_rule_find(rules, r->use, PV_JC_AS_REFERENCE, tool, where, id);
+            if (r->use != NULL) {
+                char row_path[64];
+                snprintf(row_path, sizeof row_path, "/rows[%zu]", i);
+                pv_jc_use_row(&r->use[rule - rules], where, row_path);
+            }
             char *was = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
             char msg[512];
             snprintf(msg, sizeof msg, "[%zu]/%s: ours %.200s, shown as the reference's %s", i, id,
@@ -164,8 +188,41 @@ static int cmp_total_desc(const void *pa, const void *pb, void *ctx)
     return c;
 }
 
-/* Merges rows with XProf's key (and host copy) and ranks them again. */
-static void merge_rows(json_t *table, const json_t *copies)
+/* Whether add is one of the " + "-separated parts of have. */
+static bool has_part(const char *have, const char *add)
+{
+    size_t n = strlen(add);
+    for (const char *p = have;;) {
+        const char *end = strstr(p, " + ");
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, add, n) == 0)
+            return true;
+        if (end == NULL)
+            return false;
+        p = end + 3;
+    }
+}
+
+/* Adds our value of an unseen column to the merged cell: " + " between
+ * distinct values, in the order the rows come. */
+static void join_cell(json_t *into, int c, const json_t *row)
+{
+    const char *have = json_string_value(cell(into, c));
+    const char *add = json_string_value(cell(row, c));
+    if (have == NULL || add == NULL || has_part(have, add))
+        return;
+    size_t len = strlen(have) + strlen(add) + 4;
+    char *joined = malloc(len);
+    if (joined == NULL)
+        abort();
+    snprintf(joined, len, "%s + %s", have, add);
+    set_cell(into, c, json_string(joined));
+    free(joined);
+}
+
+/* Merges rows with XProf's key (and host copy), our values of the columns
+ * it cannot see joined, and ranks them again. */
+static void merge_rows(json_t *table, const json_t *copies, const bool *unseen)
 {
     json_t *rows = json_object_get(table, "rows");
     int c_occ = col(table, "occurrences"), c_total = col(table, "total_duration_us");
@@ -176,7 +233,7 @@ static void merge_rows(json_t *table, const json_t *copies)
     json_t *row;
     json_array_foreach(rows, i, row) {
         char key[KEY_CAP];
-        row_key(table, row, key, sizeof key);
+        row_key(table, row, unseen, key, sizeof key);
         size_t len = strlen(key);
         snprintf(key + len, sizeof key - len, "#%lld",
                  (long long)json_integer_value(json_array_get(copies, i)));
@@ -190,6 +247,9 @@ static void merge_rows(json_t *table, const json_t *copies)
         set_cell(into, c_total, json_real(num(into, c_total) + num(row, c_total)));
         set_cell(into, c_min, json_real(fmin(num(into, c_min), num(row, c_min))));
         set_cell(into, c_max, json_real(fmax(num(into, c_max), num(row, c_max))));
+        for (size_t k = 0; k < N_KEY; k++)
+            if (unseen[k])
+                join_cell(into, col(table, XPROF_KEY[k]), row);
     }
     size_t n = json_array_size(merged);
     json_t **v = calloc(n + 1, sizeof *v);
@@ -227,8 +287,12 @@ json_t *pv_kernel_table(const json_t *table, const pv_jc_rule *rules, const char
         return NULL;
     json_t *t = json_deep_copy(table);
     json_t *copies = host_copies(t);
-    if (rules != NULL && as_reference(t, rules, tool, where, r) > 0)
-        merge_rows(t, copies);
+    bool unseen[N_KEY] = {false};
+    if (rules != NULL) {
+        size_t n_unseen = unseen_columns(rules, tool, where, r, unseen);
+        if (as_reference(t, rules, tool, where, r) + n_unseen > 0)
+            merge_rows(t, copies, unseen);
+    }
     json_decref(copies);
     return t;
 }

@@ -79,18 +79,17 @@ static bool path_has_free_wildcard(const char *pat)
     return false;
 }
 
-const char *pv_jc_rule_too_broad(const pv_jc_rule *r)
+/* Whether one of the alternatives of a value pattern is a bare "*". */
+static bool pattern_is_any(const char *list)
 {
-    if (r->kind != PV_JC_ACCEPT && r->kind != PV_JC_AS_REFERENCE)
-        return NULL;
-    if (r->tool == NULL || strpbrk(r->tool, "*?[") != NULL)
-        return "it does not name its tools";
-    if (r->where == NULL)
-        return "it does not name the profiles it covers";
-    if (r->reason == NULL || r->reason[0] == '\0')
-        return "it gives no reason";
-    const char *p = r->path;
-    for (;;) {
+    return (pv_jc_alternatives_match(list, "any value") &
+            pv_jc_alternatives_match(list, "(missing)") & pv_jc_alternatives_match(list, "")) != 0;
+}
+
+/* Why the path patterns of a rule reach fields it does not name, or NULL. */
+static const char *paths_too_broad(const char *list)
+{
+    for (const char *p = list;;) {
         const char *end = strstr(p, PV_JC_SEP);
         size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
         char pat[PATH_CAP];
@@ -103,12 +102,51 @@ const char *pv_jc_rule_too_broad(const pv_jc_rule *r)
     }
 }
 
+const char *pv_jc_rule_too_broad(const pv_jc_rule *r)
+{
+    if (r->kind != PV_JC_ACCEPT && r->kind != PV_JC_AS_REFERENCE && r->kind != PV_JC_UNSEEN &&
+        r->kind != PV_JC_TOLERANCE)
+        return NULL;
+    if (r->tool == NULL || strpbrk(r->tool, "*?[") != NULL)
+        return "it does not name its tools";
+    if (r->reason == NULL || r->reason[0] == '\0')
+        return "it gives no reason";
+    if (r->kind == PV_JC_TOLERANCE) {
+        if (!(r->rel < PV_JC_REL_MAX) || !(r->abs >= 0.0 && r->abs <= PV_JC_ABS_MAX))
+            return "its tolerance is PV_JC_REL_MAX or more, or above PV_JC_ABS_MAX";
+        if (r->rel <= PV_JC_REL && r->abs <= PV_JC_ABS)
+            return "its tolerance is no wider than the default";
+        return paths_too_broad(r->path);
+    }
+    if (r->where == NULL)
+        return "it does not name the profiles it covers";
+    if (r->kind == PV_JC_UNSEEN)
+        return paths_too_broad(r->path);
+    if (r->rows == 0)
+        return "it does not declare the rows it may touch";
+    if ((r->kind == PV_JC_ACCEPT && (r->ref_is == NULL || pattern_is_any(r->ref_is))) ||
+        r->ours_is == NULL || pattern_is_any(r->ours_is))
+        return "it does not name the values it accepts";
+    return paths_too_broad(r->path);
+}
+
+const char *pv_jc_rule_overused(const pv_jc_rule *r, const pv_jc_use *u)
+{
+    if (r->kind != PV_JC_ACCEPT && r->kind != PV_JC_AS_REFERENCE)
+        return NULL;
+    return u->n_rows > r->rows ? "it touched more rows than it declares" : NULL;
+}
+
 /* A value as ref_is and ours_is see it: a string, a number as %.9g,
- * true/false/null; NULL when missing, an object or an array. */
+ * true/false/null, "(missing)", "(object)" or "(array)". */
 static const char *value_text(const json_t *v, char *buf, size_t cap)
 {
     if (v == NULL)
-        return NULL;
+        return "(missing)";
+    if (json_is_object(v))
+        return "(object)";
+    if (json_is_array(v))
+        return "(array)";
     if (json_is_string(v))
         return json_string_value(v);
     if (json_is_number(v)) {
@@ -117,14 +155,45 @@ static const char *value_text(const json_t *v, char *buf, size_t cap)
     }
     if (json_is_boolean(v))
         return json_is_true(v) ? "true" : "false";
-    return json_is_null(v) ? "null" : NULL;
+    return "null";
 }
 
-static bool value_is(const char *pattern, const json_t *v)
+bool pv_jc_value_is(const char *patterns, const json_t *v)
 {
     char buf[64];
-    const char *t = value_text(v, buf, sizeof buf);
-    return pattern == NULL || (t != NULL && fnmatch(pattern, t, 0) == 0);
+    return patterns == NULL || pv_jc_alternatives_match(patterns, value_text(v, buf, sizeof buf));
+}
+
+void pv_jc_use_row(pv_jc_use *u, const char *where, const char *path)
+{
+    const char *end = strrchr(path, ']');
+    size_t n = end != NULL ? (size_t)(end - path) + 1 : strlen(path);
+    size_t len = strlen(where) + n + 2;
+    char *row = malloc(len);
+    if (row == NULL)
+        abort();
+    snprintf(row, len, "%s|%.*s", where, (int)n, path);
+    for (size_t i = 0; i < u->n_rows; i++) {
+        if (strcmp(u->rows[i], row) == 0) {
+            free(row);
+            return;
+        }
+    }
+    u->rows = realloc(u->rows, (u->n_rows + 1) * sizeof *u->rows);
+    if (u->rows == NULL)
+        abort();
+    u->rows[u->n_rows++] = row;
+}
+
+void pv_jc_use_fini(pv_jc_use *u)
+{
+    if (u == NULL)
+        return;
+    for (size_t i = 0; i < u->n_rows; i++)
+        free(u->rows[i]);
+    free(u->rows);
+    u->rows = NULL;
+    u->n_rows = 0;
 }
 
 /* The first rule of this kind for the path (and for ACCEPT, whose ref_is
@@ -134,7 +203,9 @@ static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_use *use
                                          pv_jc_kind kind, const json_t *ours, const json_t *ref)
 {
     for (const pv_jc_rule *r = rules; r != NULL && r->path != NULL; r++) {
-        if (r->kind != kind || !value_is(r->ref_is, ref) || !value_is(r->ours_is, ours))
+        if (r->kind != kind ||
+            (kind == PV_JC_ACCEPT &&
+             (!pv_jc_value_is(r->ref_is, ref) || !pv_jc_value_is(r->ours_is, ours))))
             continue;
         uint64_t t = pv_jc_alternatives_match(r->tool, tool);
         uint64_t w = t != 0 ? pv_jc_alternatives_match(r->where, where) : 0;
@@ -147,6 +218,8 @@ static const pv_jc_rule *rule_find_value(const pv_jc_rule *rules, pv_jc_use *use
             u->wheres |= w;
             u->paths |= p;
             u->n++;
+            if (kind == PV_JC_ACCEPT)
+                pv_jc_use_row(u, where, path);
         }
         return r;
     }
@@ -278,14 +351,26 @@ static void path_pop(walk *w, size_t old)
 
 /* ---- leaves ------------------------------------------------------------------ */
 
-static bool numbers_close(double ours, double ref, double printed_half_unit, bool exact)
+/* Whether two numbers at the walk's path agree: exactly under an EXACT
+ * rule; else within PV_JC_REL (of the larger) or PV_JC_ABS of each other,
+ * or half the last digit either printed; else within the path's TOLERANCE
+ * rule, which is counted as used only then, so that a tolerance never
+ * needed fails the harness as unused. */
+static bool numbers_close(walk *w, double ours, double ref, double printed_half_unit, bool exact)
 {
     if (isnan(ours) || isnan(ref))
         return isnan(ours) && isnan(ref);
     if (exact)
         return ours == ref;
-    double tol = fmax(fabs(ref) * PV_JC_REL_TOL, PV_JC_ABS_EPS);
-    return fabs(ours - ref) <= fmax(tol, printed_half_unit);
+    double d = fabs(ours - ref), big = fmax(fabs(ours), fabs(ref));
+    if (d <= fmax(fmax(PV_JC_REL * big, PV_JC_ABS), printed_half_unit))
+        return true;
+    const pv_jc_rule *tol = rule_find_value(w->rules, NULL, w->tool, w->where, w->path,
+                                            PV_JC_TOLERANCE, NULL, NULL);
+    if (tol == NULL || d > fmax(tol->rel * big, tol->abs))
+        return false;
+    rule_find(w, PV_JC_TOLERANCE);
+    return true;
 }
 
 /* Parses a number printed as a string ("133.1", "95.0%", "-nan"). Returns
@@ -369,7 +454,7 @@ static void compare_string(walk *w, const json_t *ours, const json_t *ref)
     bool exact = numbers && rule_find(w, PV_JC_EXACT) != NULL;
     if (a != NULL && strcmp(a, b) == 0)
         return;
-    if (numbers && numbers_close(x, y, fmax(hx, hy), exact))
+    if (numbers && numbers_close(w, x, y, fmax(hx, hy), exact))
         return;
     char sa[SHOW_CHARS + 8], sb[SHOW_CHARS + 8];
     diff(w, ours, ref, "ours %s, reference %s", show(ours, sa, sizeof sa),
@@ -386,7 +471,7 @@ static void compare_number(walk *w, const json_t *ours, const json_t *ref)
     }
     bool exact = rule_find(w, PV_JC_EXACT) != NULL;
     double x = json_number_value(ours), y = json_number_value(ref);
-    if (!numbers_close(x, y, 0.0, exact))
+    if (!numbers_close(w, x, y, 0.0, exact))
         diff(w, ours, ref, "ours %.9g, reference %.9g", x, y);
 }
 
@@ -528,7 +613,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         const json_t *r = json_array_get(ref, j);
         const json_t *o = map[j] == SIZE_MAX ? NULL : json_array_get(ours, map[j]);
         if (o == NULL && keyed != NULL)
-            diff(w, NULL, NULL, "missing in ours");
+            diff(w, NULL, r, "missing in ours");
         else if (o != NULL && ref_table != NULL)
             compare_row(w, ours_table, o, ref_table, r);
         else if (o != NULL)
@@ -541,7 +626,7 @@ static void compare_elements(walk *w, const json_t *ours_table, const json_t *ou
         char key[KEY_CAP];
         element_key(ours_table, json_array_get(ours, i), keyed->arg, key, sizeof key);
         size_t old = path_push(w, key, true);
-        diff(w, NULL, NULL, "only in ours");
+        diff(w, json_array_get(ours, i), NULL, "only in ours");
         path_pop(w, old);
     }
     free(used);
@@ -580,13 +665,13 @@ static void compare_value(walk *w, const json_t *ours, const json_t *ref)
     switch (json_typeof(ref)) {
     case JSON_OBJECT:
         if (!json_is_object(ours))
-            diff(w, ours, NULL, "ours %s, reference an object", show(ours, sa, sizeof sa));
+            diff(w, ours, ref, "ours %s, reference an object", show(ours, sa, sizeof sa));
         else
             compare_object(w, ours, ref);
         return;
     case JSON_ARRAY:
         if (!json_is_array(ours))
-            diff(w, ours, NULL, "ours %s, reference an array", show(ours, sa, sizeof sa));
+            diff(w, ours, ref, "ours %s, reference an array", show(ours, sa, sizeof sa));
         else
             compare_elements(w, NULL, ours, NULL, ref);
         return;

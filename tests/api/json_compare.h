@@ -12,13 +12,16 @@
  *  - Google DataTable objects ({"cols", "rows"}) are compared row by row,
  *    each cell named by its column id in the path, so that rules and
  *    messages can say "rows[3]/total_time" instead of "rows/3/c/7/v";
- *  - numbers: within 0.5 % of the reference, or PV_JC_ABS_EPS of it near
- *    zero; PV_JC_EXACT paths must be equal;
+ *  - numbers: within the tolerance of the first PV_JC_TOLERANCE rule for
+ *    the path (each states its reason), else within PV_JC_REL of each
+ *    other or PV_JC_ABS apart; PV_JC_EXACT paths must be equal;
  *  - strings: equal, except that a string that is a number in both answers
  *    ("133.1", "95.0%", "50346496") is compared as a number, allowing the
  *    rounding its printed precision implies;
- *  - a difference at a path matched by a PV_JC_ACCEPT rule is counted as
- *    accepted (with the rule's reason) and does not fail.
+ *  - a difference at a path matched by a PV_JC_ACCEPT rule, whose two
+ *    values fit the rule's value patterns, is counted as accepted (with
+ *    the rule's reason) and does not fail; the rows it touched are counted
+ *    against the number it declares.
  *
  * Nothing here allocates behind the caller's back except the result's
  * message strings, released by pv_jc_result_fini(). Not thread-safe in
@@ -31,8 +34,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PV_JC_REL_TOL 0.005   /* 0.5 %: the tolerance the tool issues state */
-#define PV_JC_ABS_EPS 1e-3    /* below this a value is zero in every unit shown */
+/* Two computations of one number in a different order (a sum of the same
+ * terms, a ratio of the same sums) differ by a few units in the last
+ * place: 1e-12 relative is a thousand of them, and a difference under
+ * 1e-9 is rounding of a zero in every unit shown. Anything more needs a
+ * PV_JC_TOLERANCE rule with its reason. */
+#define PV_JC_REL 1e-12
+#define PV_JC_ABS 1e-9
+/* A TOLERANCE rule wider than this is too broad: 1 % relative hides a
+ * wrong denominator of a share, a millionth of the unit shown is below
+ * every number a page prints. */
+#define PV_JC_REL_MAX 0.01
+#define PV_JC_ABS_MAX 1e-6
 #define PV_JC_MAX_DIFFS 3     /* differences kept for the report line */
 #define PV_JC_MAX_REASONS 8   /* distinct accepted reasons kept */
 
@@ -48,6 +61,14 @@ typedef enum pv_jc_kind {
                         * at path to arg (JSON text), the reference's value
                         * there, where profview deliberately knows more;
                         * each value changed is an accepted difference */
+    PV_JC_TOLERANCE,   /* numbers under path: within rel (relative to the
+                        * larger) or abs of each other; counted as used
+                        * only where the default tolerance was not enough */
+    PV_JC_UNSEEN,      /* a reshaping step (compare_kernels.h): the reference
+                        * cannot see the column at path on these profiles,
+                        * so rows that differ only in it are one row there;
+                        * ours are merged the same way, the merged cell
+                        * holding our values joined by " + " */
 } pv_jc_kind;
 
 /* tool, where and path hold one fnmatch pattern or several separated by
@@ -64,9 +85,15 @@ typedef struct pv_jc_rule {
     const char *arg;     /* KEYED: comma-separated column ids or member names
                           * (dotted for nested members) forming the key */
     const char *reason;  /* why: printed with every accepted difference */
-    const char *ref_is;  /* ACCEPT only: fnmatch pattern the reference's value
-                          * (a string, or a number as %.9g) must match; NULL = any */
-    const char *ours_is; /* ACCEPT only: the same for our value; NULL = any */
+    const char *ref_is;  /* ACCEPT: fnmatch patterns (PV_JC_SEP-separated
+                          * alternatives) the reference's value must match: a
+                          * string as it is, a number as %.9g, true, false,
+                          * null, "(object)", "(array)", or "(missing)"; where
+                          * two arrays' lengths differ, the lengths */
+    const char *ours_is; /* ACCEPT, AS_REFERENCE: the same for our value */
+    unsigned rows;       /* ACCEPT, AS_REFERENCE: the rows it may touch (a row:
+                          * the profile and the path up to its last "]") */
+    double rel, abs;     /* TOLERANCE: the tolerance */
 } pv_jc_rule;
 
 /* How often a rule decided something, per alternative: bit i of tools,
@@ -75,7 +102,20 @@ typedef struct pv_jc_rule {
 typedef struct pv_jc_use {
     uint64_t tools, wheres, paths;
     size_t n;
+    char **rows;      /* ACCEPT, AS_REFERENCE: the distinct rows touched */
+    size_t n_rows;
 } pv_jc_use;
+
+/* Releases u's rows. Accepts NULL. */
+void pv_jc_use_fini(pv_jc_use *u);
+
+/* Counts the row of path (where, and path up to its last "]") as touched
+ * by the rule u is the use of. Cannot fail (aborts without memory). */
+void pv_jc_use_row(pv_jc_use *u, const char *where, const char *path);
+
+/* Whether value v (NULL: missing) fits patterns, PV_JC_SEP-separated
+ * fnmatch alternatives as ref_is says; NULL patterns fit anything. */
+bool pv_jc_value_is(const char *patterns, const json_t *v);
 
 typedef struct pv_jc_result {
     size_t keep;                            /* differences to keep; 0 = PV_JC_MAX_DIFFS */
@@ -119,12 +159,22 @@ const pv_jc_rule *pv_jc_rule_find(const pv_jc_rule *rules, pv_jc_use *use, pv_jc
  * change, see PV_JC_AS_REFERENCE). Cannot fail. */
 void pv_jc_accept(pv_jc_result *r, const pv_jc_rule *rule, const char *msg);
 
-/* Why an ACCEPT or AS_REFERENCE rule is broader than STYLE rule 23 allows (it must name
- * its tools without wildcards, the profiles it covers, exact fields: a
- * path may use wildcards only inside an escaped "\\[...\\]" index or row
- * key, and a reason), or NULL when it is narrow enough. Other kinds:
- * NULL. Cannot fail. */
+/* Why a rule is broader than STYLE rule 23 allows, or NULL when it is
+ * narrow enough. Every ACCEPT, AS_REFERENCE, UNSEEN and TOLERANCE rule
+ * must name its tools without wildcards and give a reason, and a path of
+ * it may use wildcards only inside an escaped "\\[...\\]" index or row
+ * key. ACCEPT, AS_REFERENCE and UNSEEN must also name the profiles they
+ * cover; ACCEPT and AS_REFERENCE the rows they may touch (rows > 0) and
+ * the values they accept (an ACCEPT rule both ref_is and ours_is, an
+ * AS_REFERENCE rule ours_is, none of their alternatives a bare "*"). A
+ * TOLERANCE must be wider than the default and narrower than
+ * PV_JC_REL_MAX and PV_JC_ABS_MAX. Other kinds: NULL. Cannot fail. */
 const char *pv_jc_rule_too_broad(const pv_jc_rule *r);
+
+/* Why an ACCEPT or AS_REFERENCE rule, after a run that used it as u
+ * counted, fails the harness: it touched more rows than it declares; NULL
+ * when it did not, and for other kinds. Cannot fail. */
+const char *pv_jc_rule_overused(const pv_jc_rule *r, const pv_jc_use *u);
 
 /* Records one difference found outside pv_jc_compare (a row count, a
  * status code), applying the ACCEPT rules the same way. */
