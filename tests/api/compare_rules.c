@@ -73,7 +73,7 @@
 
 #define XPROF_FLOAT                                                                        \
     "XProf's measured bandwidth carries single-precision rounding (relative error up to "  \
-    "2^-24, 6e-8; seen 5.96e-8); profview computes it in double"
+    "2^-24, 6e-8; seen up to 3e-8, on jax08_elementwise); profview computes it in double"
 
 #define NO_DEVICE_UNKNOWN                                                                  \
     "deliberate: no device, so XProf prints 0.0% for its TPU keys (duty cycle, device "   \
