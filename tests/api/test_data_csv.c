@@ -14,6 +14,7 @@
 #include "compare_io.h"
 #include "csv_table.h"
 #include "httpc.h"
+#include "served.h"
 #include "testutil.h"
 
 #include <jansson.h>
@@ -55,10 +56,11 @@ typedef struct tally {
 
 static char cache_dir[] = "/tmp/pv_data_csv_XXXXXX";
 
+/* A server on logdir that lists every run and host logdir holds. */
 static void start(pv_test_server *s, const char *logdir)
 {
     const char *extra[] = {"--cache-dir", cache_dir, NULL};
-    ck_assert_int_eq(pv_test_server_start(s, logdir, extra), 0);
+    ck_assert_int_eq(pv_test_server_start_indexed(s, logdir, extra), 0);
 }
 
 static json_t *get_json(const pv_test_server *s, const char *path)
@@ -138,7 +140,7 @@ static tally walk(const pv_test_server *s)
     json_t *run, *tool, *host;
     json_array_foreach(runs, i, run) {
         char erun[1024], path[4096];
-        pv_cmp_url_escape(json_string_value(run), erun, sizeof erun);
+        pv_test_url_escape(json_string_value(run), erun, sizeof erun);
         snprintf(path, sizeof path, "/data/plugin/profile/run_tools?run=%s", erun);
         json_t *tools = get_json(s, path);
         json_array_foreach(tools, k, tool) {
@@ -147,8 +149,8 @@ static tally walk(const pv_test_server *s)
             json_t *hosts = get_json(s, path);
             json_array_foreach(hosts, h, host) {
                 char ehost[1024], base[3072];
-                pv_cmp_url_escape(json_string_value(json_object_get(host, "hostname")), ehost,
-                                  sizeof ehost);
+                pv_test_url_escape(json_string_value(json_object_get(host, "hostname")), ehost,
+                                   sizeof ehost);
                 snprintf(base, sizeof base, "run=%s&host=%s&tag=%s", erun, ehost, name);
                 bool has_csv = false;
                 for (size_t v = 0; v < N_VIEWS; v++) {

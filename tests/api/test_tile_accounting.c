@@ -439,6 +439,7 @@ START_TEST(test_every_event_in_one_tile_per_level)
     pv_test_server s;
     const char *extra[] = {"--cache-dir", cache, NULL};
     ck_assert_int_eq(pv_test_server_start(&s, dir, extra), 0);
+    ck_assert_int_eq(pv_test_server_wait_for(&s, "r", "h"), 0);
     level_ctx c = {0};
     int max_level = read_meta(&s, &c);
     size_t tiles = 0;

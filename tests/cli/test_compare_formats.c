@@ -32,7 +32,7 @@
 #define REF PV_SRCDIR "/tests/data/reference"
 #define BOUND REF "/keras_input_bound"
 #define FIXED REF "/keras_input_fixed"
-#define ROCM PV_TESTDATA "/logdirs/jax_rocm_mi300/plugins/profile"
+#define ROCM "/logdirs/jax_rocm_mi300/plugins/profile"
 
 #define MAX_KEYS 4096
 
@@ -539,7 +539,8 @@ START_TEST(test_compare_gpu_forms_agree)
     const char *flags[] = {"--top", "0", "--max-step-time-ratio", "1.5",
                            "--max-peak-memory-ratio", "1.01", "--max-input-bound-percent", "1",
                            NULL};
-    check_pair(ROCM "/jax08_gemm", ROCM "/jax08_elementwise", flags, 1, 5);
+    check_pair(pv_test_data_path(ROCM "/jax08_gemm"), pv_test_data_path(ROCM "/jax08_elementwise"),
+               flags, 1, 5);
 }
 END_TEST
 
