@@ -4,7 +4,8 @@
  * its rendered summary, the verdict, the idle shares, the op and kernel
  * tables, the memory peaks, device utilization), compare must pass every
  * gate on a run against itself and fail the step-time gate on the
- * input-bound Keras run against the fixed one, and bad input must exit 2
+ * input-bound Keras run against the fixed one (its CSV giving each run's
+ * step time on the run's own side), and bad input must exit 2
  * with a message naming the file. */
 #include "httpc.h"
 #include "served.h"
@@ -390,6 +391,14 @@ START_TEST(test_compare_self_passes)
 }
 END_TEST
 
+/* The number after the CSV line that starts with head, in csv. */
+static double csv_value(const char *csv, const char *head)
+{
+    const char *at = strstr(csv, head);
+    ck_assert_msg(at == csv || (at != NULL && at[-1] == '\n'), "no line %s in %s", head, csv);
+    return strtod(at + strlen(head), NULL);
+}
+
 START_TEST(test_compare_keras_fails_gate)
 {
     pv_test_server s[2];
@@ -423,6 +432,15 @@ START_TEST(test_compare_keras_fails_gate)
                             1e-9);
     ck_assert_str_eq(json_string_value(json_object_get(c, "verdict")), "fails");
     json_decref(c);
+    run_free(&r);
+    /* the CSV's headline: base is the first run named, new the second */
+    const char *csv[] = {"compare", FIXED, BOUND, "--csv", NULL};
+    r = cli(csv);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_double_eq_tol(csv_value(r.out, "step_time_ms,Step time (ms),base,"), mean[0],
+                            1e-6);
+    ck_assert_double_eq_tol(csv_value(r.out, "step_time_ms,Step time (ms),new,"), mean[1],
+                            1e-6);
     run_free(&r);
     const char *md[] = {"compare", FIXED, BOUND, "--markdown", NULL};
     r = cli(md);
