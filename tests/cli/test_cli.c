@@ -368,6 +368,8 @@ START_TEST(test_summary_csv_and_text)
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "8 steps: mean 133."));
     ck_assert_ptr_nonnull(strstr(r.out, "slowest input stage: Iterator::Root::MapAndBatch"));
+    /* a CPU-only run: the host's idle share, the device's not recorded (as in the CSV) */
+    ck_assert_ptr_nonnull(strstr(r.out, "Idle           device not recorded, host 68.0 %\n"));
     run_free(&r);
 }
 END_TEST
