@@ -472,6 +472,12 @@ START_TEST(test_gzip_and_etag)
     ck_assert_int_eq(pv_test_get(&srv, "GET", "/", hdr, &again), 0);
     ck_assert_int_eq(again.status, 200);
     pv_test_reply_free(&again);
+    /* The gzip'd copy revalidates with its own tag (a browser's reload). */
+    snprintf(hdr, sizeof hdr, "Accept-Encoding: gzip\r\nIf-None-Match: %s\r\n", tag_gz);
+    ck_assert_int_eq(pv_test_get(&srv, "GET", "/", hdr, &again), 0);
+    ck_assert_int_eq(again.status, 304);
+    ck_assert_uint_eq(again.len, 0);
+    pv_test_reply_free(&again);
     /* JSON routes carry ETags too. */
     ck_assert_int_eq(pv_test_get(&srv, "GET", "/data/plugin/profile/runs", NULL, &again), 0);
     ck_assert_ptr_nonnull(pv_test_header(&again, "etag", tag, sizeof tag));

@@ -4,7 +4,8 @@
  * its rendered summary, the verdict, the idle shares, the op and kernel
  * tables, the memory peaks, device utilization), compare must pass every
  * gate on a run against itself and fail the step-time gate on the
- * input-bound Keras run against the fixed one, and bad input must exit 2
+ * input-bound Keras run against the fixed one (its CSV giving each run's
+ * step time on the run's own side), and bad input must exit 2
  * with a message naming the file. */
 #include "cli_run.h"
 #include "httpc.h"
@@ -318,6 +319,8 @@ START_TEST(test_summary_csv_and_text)
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "8 steps: mean 133."));
     ck_assert_ptr_nonnull(strstr(r.out, "slowest input stage: Iterator::Root::MapAndBatch"));
+    /* a CPU-only run: the host's idle share, the device's not recorded (as in the CSV) */
+    ck_assert_ptr_nonnull(strstr(r.out, "Idle           device not recorded, host 68.0 %\n"));
     run_free(&r);
 }
 END_TEST
@@ -340,6 +343,14 @@ START_TEST(test_compare_self_passes)
     json_decref(c);
 }
 END_TEST
+
+/* The number after the CSV line that starts with head, in csv. */
+static double csv_value(const char *csv, const char *head)
+{
+    const char *at = strstr(csv, head);
+    ck_assert_msg(at == csv || (at != NULL && at[-1] == '\n'), "no line %s in %s", head, csv);
+    return strtod(at + strlen(head), NULL);
+}
 
 START_TEST(test_compare_keras_fails_gate)
 {
@@ -374,6 +385,15 @@ START_TEST(test_compare_keras_fails_gate)
                             1e-9);
     ck_assert_str_eq(json_string_value(json_object_get(c, "verdict")), "fails");
     json_decref(c);
+    run_free(&r);
+    /* the CSV's headline: base is the first run named, new the second */
+    const char *csv[] = {"compare", FIXED, BOUND, "--csv", NULL};
+    r = cli(csv);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_double_eq_tol(csv_value(r.out, "step_time_ms,Step time (ms),base,"), mean[0],
+                            1e-6);
+    ck_assert_double_eq_tol(csv_value(r.out, "step_time_ms,Step time (ms),new,"), mean[1],
+                            1e-6);
     run_free(&r);
     const char *md[] = {"compare", FIXED, BOUND, "--markdown", NULL};
     r = cli(md);

@@ -209,6 +209,13 @@ START_TEST(test_pv_xla_ops_build_gpu)
     pv_op_roofline_of(&half, &db.env, &r);
     ck_assert_double_eq_tol(r.flop_rate, 1048.576, 1e-9);
     ck_assert_double_eq_tol(r.model_flop_rate, 524.288, 1e-9);
+    /* A hundred times the flops in the same 4 us: 8.02 % of the compute
+     * peak, above HBM's 1.08 %, so compute bound at that share. */
+    pv_xla_op dense = *gemm;
+    dense.flops = gemm->flops * 100;
+    pv_op_roofline_of(&dense, &db.env, &r);
+    ck_assert_str_eq(r.bound_by, "Compute");
+    ck_assert_double_eq_tol(r.bound_utilization, 104857.6 / 1307443.2, 1e-9);
     pv_op_roofline_of(idle, &db.env, &r);
     ck_assert_str_eq(r.bound_by, "Unknown");
     pv_arena_fini(&a);
